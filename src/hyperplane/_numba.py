@@ -1,0 +1,33 @@
+"""The one place that sets how hyperplane compiles its kernels.
+
+Every compiled function in the package is decorated with one of the three
+decorators below; no module calls :func:`numba.njit` directly.
+
+* :data:`jit` -- strict IEEE arithmetic. Used where the order of floating
+  point operations is part of the algorithm's contract (an update happens on
+  ``y (w.x + b) <= 0``, so the dot product must be the one a reader expects).
+* :data:`jit_fast` -- ``fastmath`` without the flags that change NaN/inf
+  semantics: reassociation (lets LLVM vectorise reductions), contraction
+  (fused multiply-add), reciprocal and approximate functions. Used for sums
+  whose order carries no meaning (histograms, gradients, kernel rows).
+* :data:`jit_parallel` -- :data:`jit_fast` plus ``parallel=True``. Allowed
+  only for loops whose iterations are independent (row-wise predictions,
+  Gram blocks); never inside an epoch whose steps depend on each other.
+
+All three use ``cache=True`` so that a kernel is compiled once per machine,
+and ``nogil=True`` so that Dask and thread pools can run them concurrently.
+"""
+
+from __future__ import annotations
+
+import numba
+
+FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
+
+jit = numba.njit(cache=True, nogil=True)
+jit_fast = numba.njit(cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS))
+jit_parallel = numba.njit(
+    cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True
+)
+
+__all__ = ["jit", "jit_fast", "jit_parallel", "FASTMATH_FLAGS"]

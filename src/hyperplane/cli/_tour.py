@@ -1,0 +1,23 @@
+"""``hyperplane tour``: every family on the shipped textbook datasets.
+
+Each family contributes one section: a function that takes a
+:class:`rich.console.Console` and prints what a student would check.
+"""
+
+from __future__ import annotations
+
+#: section name -> (title, function(console))
+SECTIONS = {
+}
+
+
+def run_tour(console, sections=None):
+    """Print the chosen tour sections (all of them by default)."""
+    names = list(SECTIONS) if sections is None else sections
+    unknown = [name for name in names if name not in SECTIONS]
+    if unknown:
+        raise ValueError(f"unknown tour section(s) {unknown}; choose from {list(SECTIONS)}")
+    for name in names:
+        title, section = SECTIONS[name]
+        console.rule(f"[bold]{title}")
+        section(console)

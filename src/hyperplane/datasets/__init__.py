@@ -1,0 +1,11 @@
+"""The textbook datasets, shipped with the package so that they load offline.
+
+* :func:`load_watermelon` -- 周志华《机器学习》表4.1, 4.3, 4.4, 4.5
+  (西瓜数据集 2.0, 3.0, 2.0α, 3.0α).
+* :func:`load_loan` -- 李航《统计学习方法》表5.1 贷款申请样本数据表.
+* :func:`load_perceptron_example` -- 李航 例2.1.
+"""
+
+from ._loaders import load_loan, load_perceptron_example, load_watermelon
+
+__all__ = ["load_watermelon", "load_loan", "load_perceptron_example"]

@@ -1,0 +1,312 @@
+"""Kernel functions of 周志华《机器学习》表6.1 and their combinations (section 6.6).
+
+A kernel is an object ``k`` with ``k(X, Y=None)`` returning the Gram matrix
+``K[i, j] = k(x_i, y_j)``. The closure rules of the book hold as operators:
+
+* ``k1 + k2``  -- sum of kernels (式6.25),
+* ``k1 * k2``  -- direct (element-wise) product (式6.26),
+* ``c * k``    -- positive scaling (式6.25 with γ1 = c, γ2 = 0),
+* ``k.scaled(g)`` -- ``g(x) k(x, y) g(y)`` for any function g (式6.27).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._validation import check_number
+from ._gram import laplace_from_dot, rbf_from_dot
+
+
+def _as_matrix(X, name):
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features); "
+                         f"got shape {X.shape}")
+    if not np.issubdtype(X.dtype, np.floating):
+        X = X.astype(np.float64)
+    return X
+
+
+def _pair(X, Y):
+    X = _as_matrix(X, "X")
+    Y = X if Y is None else _as_matrix(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}")
+    dtype = np.result_type(X.dtype, Y.dtype)
+    return X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
+
+
+def _sq_norms(X):
+    return np.einsum("ij,ij->i", X, X)
+
+
+class Kernel:
+    """Base class: a symmetric function k(x, y) evaluated as a Gram matrix."""
+
+    def __call__(self, X, Y=None):
+        X, Y = _pair(X, Y)
+        return self._gram(X, Y)
+
+    def diag(self, X):
+        """``k(x_i, x_i)`` for every row, without building the Gram matrix."""
+        X = _as_matrix(X, "X")
+        return np.array([self._gram(X[i:i + 1], X[i:i + 1])[0, 0]
+                         for i in range(X.shape[0])], dtype=X.dtype)
+
+    def _gram(self, X, Y):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __add__(self, other):
+        if not isinstance(other, Kernel):
+            return NotImplemented
+        return SumKernel(self, other)
+
+    def __mul__(self, other):
+        if isinstance(other, Kernel):
+            return ProductKernel(self, other)
+        if isinstance(other, numbers.Real) and not isinstance(other, bool):
+            return ScaledKernel(other, self)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def scaled(self, g):
+        """The kernel ``g(x) k(x, y) g(y)`` (式6.27).
+
+        ``g`` maps an (n, d) array to n values.
+        """
+        if not callable(g):
+            raise TypeError(f"g must be callable; got {type(g).__name__}")
+        return WarpedKernel(self, g)
+
+    def _params(self):
+        return {}
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self._params() == other._params()
+
+    def __hash__(self):
+        return hash((type(self).__name__, repr(self)))
+
+
+class Linear(Kernel):
+    """Linear kernel ``k(x, y) = xᵀy``.
+
+    Examples
+    --------
+    >>> Linear()([[3, 3], [4, 3], [1, 1]]).tolist()
+    [[18.0, 21.0, 6.0], [21.0, 25.0, 7.0], [6.0, 7.0, 2.0]]
+    """
+
+    def _gram(self, X, Y):
+        return X @ Y.T
+
+    def diag(self, X):
+        return _sq_norms(_as_matrix(X, "X"))
+
+
+class Polynomial(Kernel):
+    """Polynomial kernel ``k(x, y) = (gamma xᵀy + coef0)^degree``.
+
+    With the defaults ``gamma=1, coef0=0`` it is the book's ``(xᵀy)^d``;
+    ``gamma`` and ``coef0`` give scikit-learn's ``"poly"`` kernel.
+
+    Examples
+    --------
+    >>> Polynomial(degree=2)([[1.0, 2.0]], [[3.0, 1.0]]).tolist()
+    [[25.0]]
+    """
+
+    def __init__(self, degree=2, *, gamma=1.0, coef0=0.0):
+        self.degree = check_number(degree, "degree", low=1, integer=True)
+        self.gamma = check_number(gamma, "gamma", low=0, low_open=True)
+        self.coef0 = check_number(coef0, "coef0")
+
+    def _gram(self, X, Y):
+        G = X @ Y.T
+        if self.gamma != 1.0:
+            G *= self.gamma
+        if self.coef0 != 0.0:
+            G += self.coef0
+        return G ** self.degree
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return (self.gamma * _sq_norms(X) + self.coef0) ** self.degree
+
+    def _params(self):
+        return {"degree": self.degree, "gamma": self.gamma, "coef0": self.coef0}
+
+
+class RBF(Kernel):
+    """Gaussian kernel ``k(x, y) = exp(-‖x - y‖² / (2 sigma²))``.
+
+    scikit-learn's ``gamma`` is ``1 / (2 sigma²)``.
+
+    Examples
+    --------
+    >>> round(float(RBF(sigma=1.0)([[0.0, 0.0]], [[1.0, 1.0]])[0, 0]), 6)
+    0.367879
+    """
+
+    def __init__(self, sigma=1.0):
+        self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
+
+    def _gram(self, X, Y):
+        G = np.ascontiguousarray(X @ Y.T)
+        return rbf_from_dot(G, _sq_norms(X), _sq_norms(Y),
+                            G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _params(self):
+        return {"sigma": self.sigma}
+
+
+class Laplace(Kernel):
+    """Laplace kernel ``k(x, y) = exp(-‖x - y‖ / sigma)`` (Euclidean norm, as
+    in the book; scikit-learn's ``laplacian_kernel`` uses the L1 norm).
+
+    Examples
+    --------
+    >>> round(float(Laplace(sigma=1.0)([[0.0, 0.0]], [[3.0, 4.0]])[0, 0]), 6)
+    0.006738
+    """
+
+    def __init__(self, sigma=1.0):
+        self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
+
+    def _gram(self, X, Y):
+        G = np.ascontiguousarray(X @ Y.T)
+        return laplace_from_dot(G, _sq_norms(X), _sq_norms(Y),
+                                G.dtype.type(1.0 / self.sigma))
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _params(self):
+        return {"sigma": self.sigma}
+
+
+class Sigmoid(Kernel):
+    """Sigmoid kernel ``k(x, y) = tanh(beta xᵀy + theta)`` with beta > 0, theta < 0.
+
+    Not positive semi-definite for every beta, theta: check with :func:`is_psd`.
+
+    Examples
+    --------
+    >>> round(float(Sigmoid()([[1.0]], [[1.0]])[0, 0]), 6)
+    0.0
+    """
+
+    def __init__(self, beta=1.0, theta=-1.0):
+        self.beta = check_number(beta, "beta", low=0, low_open=True)
+        self.theta = check_number(theta, "theta")
+
+    def _gram(self, X, Y):
+        G = X @ Y.T
+        G *= self.beta
+        G += self.theta
+        return np.tanh(G, out=G)
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.tanh(self.beta * _sq_norms(X) + self.theta)
+
+    def _params(self):
+        return {"beta": self.beta, "theta": self.theta}
+
+
+class SumKernel(Kernel):
+    """``k1(x, y) + k2(x, y)``."""
+
+    def __init__(self, k1, k2):
+        self.k1, self.k2 = k1, k2
+
+    def _gram(self, X, Y):
+        return self.k1._gram(X, Y) + self.k2._gram(X, Y)
+
+    def diag(self, X):
+        return self.k1.diag(X) + self.k2.diag(X)
+
+    def _params(self):
+        return {"k1": self.k1, "k2": self.k2}
+
+    def __repr__(self):
+        return f"({self.k1!r} + {self.k2!r})"
+
+
+class ProductKernel(Kernel):
+    """``k1(x, y) * k2(x, y)``."""
+
+    def __init__(self, k1, k2):
+        self.k1, self.k2 = k1, k2
+
+    def _gram(self, X, Y):
+        return self.k1._gram(X, Y) * self.k2._gram(X, Y)
+
+    def diag(self, X):
+        return self.k1.diag(X) * self.k2.diag(X)
+
+    def _params(self):
+        return {"k1": self.k1, "k2": self.k2}
+
+    def __repr__(self):
+        return f"({self.k1!r} * {self.k2!r})"
+
+
+class ScaledKernel(Kernel):
+    """``c * k(x, y)`` with ``c > 0``."""
+
+    def __init__(self, c, kernel):
+        self.c = check_number(c, "c", low=0, low_open=True)
+        self.kernel = kernel
+
+    def _gram(self, X, Y):
+        return self.c * self.kernel._gram(X, Y)
+
+    def diag(self, X):
+        return self.c * self.kernel.diag(X)
+
+    def _params(self):
+        return {"c": self.c, "kernel": self.kernel}
+
+    def __repr__(self):
+        return f"{self.c!r} * {self.kernel!r}"
+
+
+class WarpedKernel(Kernel):
+    """``g(x) k(x, y) g(y)`` for a function ``g`` (式6.27)."""
+
+    def __init__(self, kernel, g):
+        self.kernel, self.g = kernel, g
+
+    def _g(self, X):
+        values = np.asarray(self.g(X), dtype=X.dtype).reshape(-1)
+        if values.shape[0] != X.shape[0]:
+            raise ValueError("g must return one value per row of X; got "
+                             f"{values.shape[0]} values for {X.shape[0]} rows")
+        return values
+
+    def _gram(self, X, Y):
+        return self._g(X)[:, None] * self.kernel._gram(X, Y) * self._g(Y)[None, :]
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return self._g(X) ** 2 * self.kernel.diag(X)
+
+    def _params(self):
+        return {"kernel": self.kernel, "g": self.g}
+
+    def __repr__(self):
+        name = getattr(self.g, "__name__", repr(self.g))
+        return f"{self.kernel!r}.scaled({name})"

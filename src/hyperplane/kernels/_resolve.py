@@ -1,0 +1,105 @@
+"""Kernels given by name, with scikit-learn's ``gamma``, ``degree``, ``coef0``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_number
+from ._kernels import RBF, Kernel, Laplace, Linear, Polynomial, Sigmoid
+
+
+def _linear(gamma, degree, coef0):
+    return Linear()
+
+
+def _poly(gamma, degree, coef0):
+    return Polynomial(degree, gamma=gamma, coef0=coef0)
+
+
+def _rbf(gamma, degree, coef0):
+    return RBF(sigma=float(np.sqrt(1.0 / (2.0 * gamma))))
+
+
+def _laplace(gamma, degree, coef0):
+    return Laplace(sigma=1.0 / gamma)
+
+
+def _sigmoid(gamma, degree, coef0):
+    return Sigmoid(beta=gamma, theta=coef0)
+
+
+#: name -> factory(gamma, degree, coef0), in scikit-learn's parametrisation:
+#: poly (gamma xᵀy + coef0)^degree, rbf exp(-gamma ‖x-y‖²),
+#: laplace exp(-gamma ‖x-y‖), sigmoid tanh(gamma xᵀy + coef0).
+KERNELS = {
+    "linear": _linear,
+    "poly": _poly,
+    "rbf": _rbf,
+    "laplace": _laplace,
+    "sigmoid": _sigmoid,
+}
+
+
+def resolve_gamma(gamma, X):
+    """scikit-learn's rule: ``"scale"`` is 1 / (n_features · X.var()),
+    ``"auto"`` is 1 / n_features, a number is used as given."""
+    if gamma == "scale":
+        n_features = X.shape[1]
+        var = float(np.var(X)) if X.size else 0.0
+        return 1.0 / (n_features * var) if var > 0 else 1.0
+    if gamma == "auto":
+        return 1.0 / X.shape[1]
+    if isinstance(gamma, str):
+        raise ValueError(f"gamma must be 'scale', 'auto' or a positive float; got {gamma!r}")
+    return float(check_number(gamma, "gamma", low=0, low_open=True))
+
+
+def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
+    """Turn an estimator's ``kernel=`` parameter into a kernel object.
+
+    Parameters
+    ----------
+    kernel : str or Kernel
+        A kernel object (returned as is) or one of ``KERNELS``' names.
+    X : array-like of shape (n_samples, n_features), optional
+        Training data, needed for ``gamma="scale"`` and ``"auto"``.
+    gamma, degree, coef0
+        scikit-learn's kernel parameters (ignored for a kernel object).
+
+    Examples
+    --------
+    >>> resolve_kernel("rbf", gamma=0.5)
+    RBF(sigma=1.0)
+    """
+    if isinstance(kernel, Kernel):
+        return kernel
+    if not isinstance(kernel, str) or kernel not in KERNELS:
+        raise ValueError(f"kernel must be a hyperplane.kernels.Kernel or one of "
+                         f"{sorted(KERNELS)}; got {kernel!r}")
+    if isinstance(gamma, str) and X is None and kernel not in ("linear",):
+        raise ValueError(f"gamma={gamma!r} needs the training data X")
+    g = 1.0 if kernel == "linear" else resolve_gamma(gamma, np.asarray(X) if X is not None else None)
+    if kernel == "poly":
+        check_number(degree, "degree", low=1, integer=True)
+    return KERNELS[kernel](g, degree, coef0)
+
+
+def is_psd(kernel, X, tol=1e-8):
+    """Whether ``kernel``'s Gram matrix on ``X`` is symmetric positive semi-definite.
+
+    The smallest eigenvalue may be as low as ``-tol`` times the largest
+    absolute eigenvalue (rounding).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> is_psd(RBF(), X), is_psd(Sigmoid(beta=1.0, theta=1.0), X)
+    (True, False)
+    """
+    K = np.asarray(kernel(X), dtype=np.float64)
+    scale = max(1.0, float(np.max(np.abs(K))) if K.size else 1.0)
+    if not np.allclose(K, K.T, rtol=1e-10, atol=1e-10 * scale):
+        return False
+    eig = np.linalg.eigvalsh(K)
+    return bool(eig[0] >= -tol * max(1.0, float(np.max(np.abs(eig)))))
