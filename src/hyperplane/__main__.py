@@ -1,0 +1,5 @@
+"""``python -m hyperplane`` runs the command line."""
+
+from hyperplane.cli import main
+
+main()
