@@ -1,0 +1,223 @@
+"""The SMO solver's Python driver: state, kernel rows of generic kernels,
+gradient reconstruction after shrinking, the threshold b and the objective.
+
+The compiled steps are in :mod:`._smo_kernels`; see there for the problem.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
+from . import _smo_kernels as sk
+
+#: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
+#: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b.
+DualSolution = namedtuple(
+    "DualSolution", "alpha b objective gradient n_iter converged")
+
+#: kernel classes whose rows are computed in compiled code:
+#: type -> (code, gamma, coef0, degree) in scikit-learn's parametrisation.
+COMPILED_KERNELS = {
+    Linear: lambda k: (sk.LINEAR_KERNEL, 1.0, 0.0, 1),
+    Polynomial: lambda k: (sk.POLY_KERNEL, float(k.gamma), float(k.coef0), int(k.degree)),
+    RBF: lambda k: (sk.RBF_KERNEL, 1.0 / (2.0 * k.sigma ** 2), 0.0, 1),
+    Laplace: lambda k: (sk.LAPLACE_KERNEL, 1.0 / k.sigma, 0.0, 1),
+    Sigmoid: lambda k: (sk.SIGMOID_KERNEL, float(k.beta), float(k.theta), 1),
+}
+
+#: iterations per call of the compiled loop between two divergence checks.
+CHUNK = 200_000
+#: |alpha| beyond which a hard margin (C = inf) is declared impossible.
+DIVERGED = 1e12
+
+
+def compiled_kernel(kernel):
+    """``(code, gamma, coef0, degree)`` of a kernel whose rows the compiled
+    code computes, or ``(GENERIC, 0, 0, 1)`` for any other kernel object
+    (combined kernels, user kernels), whose rows are computed by calling it."""
+    rule = COMPILED_KERNELS.get(type(kernel))
+    return rule(kernel) if rule is not None else (sk.GENERIC, 0.0, 0.0, 1)
+
+
+def default_max_iter(l):
+    """LIBSVM's cap on SMO iterations: max(10^7, 100 l)."""
+    return max(10_000_000, 100 * l)
+
+
+class SMOSolver:
+    """Sequential minimal optimisation for
+    ``min 1/2 a'Qa + p'a, 0 <= a <= C, y'a = y'alpha0``
+    with ``Q[t, s] = y_t y_s kernel(X[kidx[t]], X[kidx[s]])``.
+
+    Parameters
+    ----------
+    kernel : hyperplane.kernels.Kernel
+    X : ndarray of shape (n_samples, n_features), float64
+    kidx : ndarray of int, shape (l,)
+        Sample row of each dual variable.
+    y : ndarray of +-1, shape (l,)
+    p : ndarray of shape (l,)
+    C : ndarray of shape (l,)
+        Upper bounds (``inf`` allowed: hard margin).
+    tol : float
+        Stop when the maximal KKT violation m(alpha) - M(alpha) <= tol.
+    max_iter : int
+    cache_size : float
+        Megabytes of float32 kernel rows kept (at least two rows).
+    shrinking : bool
+    alpha0 : ndarray of shape (l,), optional
+        A feasible start (default 0); fixes Delta = y'alpha0.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.kernels import Linear
+    >>> X = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
+    >>> y = np.array([1.0, 1.0, -1.0])
+    >>> sol = SMOSolver(Linear(), X, np.arange(3), y, -np.ones(3),
+    ...                 np.full(3, np.inf), tol=1e-10).solve()
+    >>> np.round(sol.alpha, 6).tolist(), round(sol.b, 6)
+    ([0.25, 0.0, 0.25], -2.0)
+    """
+
+    def __init__(self, kernel, X, kidx, y, p, C, *, tol=1e-3, max_iter=None,
+                 cache_size=200.0, shrinking=True, alpha0=None):
+        self.kernel = kernel
+        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        n = self.X.shape[0]
+        l = len(kidx)
+        self.tol = float(tol)
+        self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
+        code, gamma, coef0, degree = compiled_kernel(kernel)
+        sq = np.einsum("ij,ij->i", self.X, self.X)
+        all_rows = np.arange(n, dtype=np.int64)
+        self.data = (self.X, sq, all_rows, np.int64(code), float(gamma),
+                     float(coef0), np.int64(degree))
+        kidx = np.asarray(kidx, dtype=np.int64)
+        y = np.asarray(y, dtype=np.float64)
+        C = np.asarray(C, dtype=np.float64)
+        p = np.asarray(p, dtype=np.float64)
+        alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
+        QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
+        G, G_bar = self._initial_gradient(alpha, kidx, y, p, C)
+        self.var = (alpha, G, G_bar, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
+                    np.arange(l, dtype=np.int64))
+        n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
+        self.cache = (np.empty((n_slots, n), dtype=np.float32),
+                      np.full(n, -1, dtype=np.int64), np.full(n_slots, -1, dtype=np.int64),
+                      np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.uint8),
+                      np.full(n_slots, -1, dtype=np.int64))
+        self.active_rows = np.empty(n, dtype=np.int64)
+        self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
+        self.ist[sk.ACTIVE_SIZE] = l
+        self.ist[sk.COUNTER] = min(l, sk.SHRINK_EVERY)
+        self.ist[sk.SHRINKING] = 1 if shrinking else 0
+        sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
+
+    # ------------------------------------------------------------------
+    def _kernel_block(self, rows_a, rows_b, coef):
+        """``kernel(X[rows_a], X[rows_b]) @ coef`` in blocks of bounded size."""
+        out = np.zeros(len(rows_a))
+        if len(rows_b) == 0:
+            return out
+        step = max(1, int(2 ** 24 // len(rows_b)))
+        Xb = self.X[rows_b]
+        for start in range(0, len(rows_a), step):
+            block = rows_a[start:start + step]
+            out[start:start + step] = self.kernel(self.X[block], Xb) @ coef
+        return out
+
+    def _initial_gradient(self, alpha, kidx, y, p, C):
+        """G = Q alpha + p and G_bar = sum_{alpha_u = C_u} C_u Q_u."""
+        G = p.copy()
+        G_bar = np.zeros_like(p)
+        nz = np.flatnonzero(alpha > 0)
+        if nz.size:
+            G += y * self._kernel_block(kidx, kidx[nz], alpha[nz] * y[nz])
+            up = np.flatnonzero(alpha >= C)
+            if up.size:
+                G_bar += y * self._kernel_block(kidx, kidx[up], C[up] * y[up])
+        return G, G_bar
+
+    def _fill_row(self):
+        """Compute the kernel row the compiled loop asked for (generic kernel)."""
+        r = int(self.ist[sk.REQ_ROW])
+        n = self.X.shape[0]
+        full = bool(self.ist[sk.REQ_FULL]) or self.ist[sk.N_ACTIVE_ROWS] == n
+        cols = self.data[2] if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
+        values = np.asarray(self.kernel(self.X[r:r + 1], self.X[cols]), dtype=np.float64)[0]
+        sk.store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
+
+    def reconstruct_gradient(self):
+        """Recompute G of the shrunk variables (LIBSVM's reconstruct_gradient):
+        G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts, then make every
+        variable active again and start a new cache epoch."""
+        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        a = int(self.ist[sk.ACTIVE_SIZE])
+        l = alpha.shape[0]
+        if a < l:
+            free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
+            G[a:] = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(
+                kidx[a:], kidx[free], alpha[free] * y[free])
+        self.ist[sk.ACTIVE_SIZE] = l
+        self.ist[sk.EPOCH] += 1
+        sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
+
+    def compute_b(self):
+        """The threshold b = -rho (LIBSVM's calculate_rho): rho is the mean of
+        y_t G_t over free variables (0 < alpha_t < C_t), where the KKT
+        conditions make y_t G_t = rho; without free variables, the middle of
+        the interval the bound variables allow."""
+        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        yG = y * G
+        upper = alpha >= C
+        lower = alpha <= 0
+        free = ~upper & ~lower
+        if free.any():
+            rho = float(yG[free].mean())
+        else:
+            ub_mask = (upper & (y < 0)) | (lower & (y > 0))
+            lb_mask = (upper & (y > 0)) | (lower & (y < 0))
+            ub = yG[ub_mask].min() if ub_mask.any() else np.inf
+            lb = yG[lb_mask].max() if lb_mask.any() else -np.inf
+            rho = float((ub + lb) / 2) if np.isfinite(ub + lb) else float(
+                ub if np.isfinite(ub) else lb if np.isfinite(lb) else 0.0)
+        return -rho
+
+    def objective(self):
+        """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
+        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        return float(0.5 * np.dot(alpha, G + p))
+
+    # ------------------------------------------------------------------
+    def solve(self):
+        """Iterate to the stopping rule or the cap; returns a DualSolution."""
+        status = sk.MAX_ITER
+        while True:
+            cap = min(self.max_iter, int(self.ist[sk.N_ITER]) + CHUNK)
+            status = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
+                                    self.ist, self.tol, cap)
+            if status == sk.NEED_ROW:
+                self._fill_row()
+            elif status == sk.NEED_UNSHRINK:
+                self.reconstruct_gradient()
+                if self.ist[sk.REQ_FINAL]:
+                    self.ist[sk.COUNTER] = 1
+                else:
+                    self.ist[sk.UNSHRUNK] = 1
+            elif status == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
+                break
+            elif np.max(self.var[0]) > DIVERGED:
+                raise ValueError(
+                    "the hard-margin problem (C=inf) has no solution: the data are "
+                    "not separable with this kernel; use a finite C")
+        self.reconstruct_gradient()
+        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        order = np.argsort(perm)
+        return DualSolution(alpha=alpha[order].copy(), b=self.compute_b(),
+                            objective=self.objective(), gradient=G[order].copy(),
+                            n_iter=int(self.ist[sk.N_ITER]),
+                            converged=status == sk.CONVERGED)

@@ -1,0 +1,403 @@
+"""Compiled steps of the SMO solver (周志华《机器学习》6.2, 李航《统计学习方法》7.4).
+
+The solver minimises the dual quadratic programme shared by SVC and SVR
+(LIBSVM's form, Chang & Lin 2011, section 4.1)::
+
+    min_alpha  f(alpha) = 1/2 alpha' Q alpha + p' alpha
+    subject to 0 <= alpha_t <= C_t,   y' alpha = Delta,
+
+with ``Q[t, s] = y_t y_s k(x_kidx[t], x_kidx[s])`` and ``y_t = +-1``. SVC has
+one variable per sample (``p = -1``); SVR two (``p = eps -+ z``). The gradient
+is ``G = Q alpha + p``.
+
+State lives in plain arrays so that the Python driver (:mod:`._smo`) can stop
+and resume the solver:
+
+``data``  = (X, sq, all_rows, code, gamma, coef0, degree) -- the samples, their
+            squared norms and the kernel (``code`` from the ``*_KERNEL``
+            constants; ``GENERIC`` means rows are computed by Python);
+``var``   = (alpha, G, G_bar, y, p, C, QD, kidx, perm) -- one entry per dual
+            variable, in the solver's order: the active set is the prefix
+            ``[0, active_size)``; ``perm`` maps back to the caller's order;
+``cache`` = (rows, slot_of, owner, stamp, full, epoch) -- an LRU cache of
+            float32 kernel rows ``k(x_r, .)`` indexed by sample row ``r``;
+``ist``   = the integer state vector (indices ``N_ITER`` ... ``REQUEST``).
+
+A cached row is *full* (all samples) or *partial*: computed only for the
+samples of the active set at the time, valid until the next unshrink, which
+starts a new ``epoch``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._numba import jit, jit_fast
+
+# kernel codes ---------------------------------------------------------------
+GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
+
+# what smo_iterate returns -----------------------------------------------------
+CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
+
+# slots of the integer state vector -----------------------------------------
+(N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL) = range(12)
+N_STATE = 12
+
+#: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
+TAU = 1e-12
+#: iterations between two shrinking passes (LIBSVM: min(l, 1000)).
+SHRINK_EVERY = 1000
+
+
+# --------------------------------------------------------------------------
+# kernel rows
+# --------------------------------------------------------------------------
+@jit_fast
+def kernel_from_dot(code, dot, sq_a, sq_b, gamma, coef0, degree):
+    """k(a, b) from ``a.b`` and the squared norms (scikit-learn's parameters):
+    linear ``a.b``; poly ``(gamma a.b + coef0)^degree``; rbf
+    ``exp(-gamma |a-b|^2)``; laplace ``exp(-gamma |a-b|)``; sigmoid
+    ``tanh(gamma a.b + coef0)``."""
+    if code == LINEAR_KERNEL:
+        return dot
+    if code == POLY_KERNEL:
+        base = gamma * dot + coef0
+        value = 1.0
+        for _ in range(degree):
+            value *= base
+        return value
+    if code == SIGMOID_KERNEL:
+        return math.tanh(gamma * dot + coef0)
+    d2 = sq_a + sq_b - 2.0 * dot
+    if d2 < 0.0:
+        d2 = 0.0
+    if code == RBF_KERNEL:
+        return math.exp(-gamma * d2)
+    return math.exp(-gamma * math.sqrt(d2))
+
+
+@jit_fast
+def kernel_row(X, sq, r, cols, n_cols, code, gamma, coef0, degree, out):
+    """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
+    untouched). The dot products are contiguous and vectorised."""
+    d = X.shape[1]
+    for k in range(n_cols):
+        c = cols[k]
+        dot = 0.0
+        for f in range(d):
+            dot += X[r, f] * X[c, f]
+        out[c] = kernel_from_dot(code, dot, sq[r], sq[c], gamma, coef0, degree)
+
+
+# --------------------------------------------------------------------------
+# LRU cache of kernel rows
+# --------------------------------------------------------------------------
+@jit
+def lru_slot(r, cache, ist):
+    """The cache slot for sample row ``r``: its own, a free one, or the least
+    recently used one (evicted). Marks it as just used."""
+    rows, slot_of, owner, stamp, full, epoch = cache
+    s = slot_of[r]
+    if s < 0:
+        if ist[N_USED] < owner.shape[0]:
+            s = ist[N_USED]
+            ist[N_USED] += 1
+        else:
+            s = np.argmin(stamp)
+            slot_of[owner[s]] = -1
+        owner[s] = r
+        slot_of[r] = s
+        full[s] = 0
+        epoch[s] = -1
+    ist[CLOCK] += 1
+    stamp[s] = ist[CLOCK]
+    return s
+
+
+@jit
+def store_row(r, cols, values, is_full, cache, ist):
+    """Put a row computed outside (a generic kernel object) into the cache."""
+    s = lru_slot(r, cache, ist)
+    row = cache[0][s]
+    for k in range(cols.shape[0]):
+        row[cols[k]] = values[k]
+    cache[4][s] = is_full
+    cache[5][s] = ist[EPOCH]
+
+
+@jit
+def get_row(r, need_full, data, cache, active_rows, ist):
+    """Slot of kernel row ``r`` (valid on the active set, or on every sample
+    if ``need_full``), computing it on a miss; -1 asks Python for it."""
+    X, sq, all_rows, code, gamma, coef0, degree = data
+    rows, slot_of, owner, stamp, full, epoch = cache
+    s = slot_of[r]
+    if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
+        ist[CLOCK] += 1
+        stamp[s] = ist[CLOCK]
+        return s
+    if code == GENERIC:
+        ist[REQ_ROW] = r
+        ist[REQ_FULL] = 1 if need_full else 0
+        return -1
+    s = lru_slot(r, cache, ist)
+    n = X.shape[0]
+    n_act = ist[N_ACTIVE_ROWS]
+    if need_full or n_act == n:
+        kernel_row(X, sq, r, all_rows, n, code, gamma, coef0, degree, rows[s])
+        full[s] = 1
+    else:
+        kernel_row(X, sq, r, active_rows, n_act, code, gamma, coef0, degree, rows[s])
+        full[s] = 0
+    epoch[s] = ist[EPOCH]
+    return s
+
+
+# --------------------------------------------------------------------------
+# the SMO steps
+# --------------------------------------------------------------------------
+@jit
+def in_up(y, alpha, C):
+    """t in I_up(alpha): alpha_t can move so that y_t alpha_t grows."""
+    return (y > 0 and alpha < C) or (y < 0 and alpha > 0.0)
+
+
+@jit
+def in_low(y, alpha, C):
+    """t in I_low(alpha): alpha_t can move so that y_t alpha_t shrinks."""
+    return (y > 0 and alpha > 0.0) or (y < 0 and alpha < C)
+
+
+@jit
+def select_i(var, n_active):
+    """i = argmax_{t in I_up} -y_t G_t: the first half of the maximal
+    violating pair. Returns (i, m(alpha)); i = -1 if I_up is empty."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    m = -np.inf
+    i = -1
+    for t in range(n_active):
+        if in_up(y[t], alpha[t], C[t]):
+            score = -y[t] * G[t]
+            if score >= m:
+                m = score
+                i = t
+    return i, m
+
+
+@jit
+def select_j(var, n_active, i, m, K_i):
+    """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
+    b_it = m - (-y_t G_t) > 0, the one of largest guaranteed decrease
+    b_it^2 / eta_it, eta_it = K_ii + K_tt - 2 K_it (floored at TAU).
+    Returns (j, M(alpha)) with M = min_{t in I_low} -y_t G_t."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    M = np.inf
+    j = -1
+    best = np.inf
+    qd_i = QD[i]
+    for t in range(n_active):
+        if in_low(y[t], alpha[t], C[t]):
+            score = -y[t] * G[t]
+            if score < M:
+                M = score
+            b = m - score
+            if b > 0.0:
+                eta = qd_i + QD[t] - 2.0 * K_i[kidx[t]]
+                if eta <= 0.0:
+                    eta = TAU
+                decrease = -(b * b) / eta
+                if decrease <= best:
+                    best = decrease
+                    j = t
+    return j, M
+
+
+@jit
+def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, G_i, G_j, C_i, C_j, eta):
+    """Minimise f along the feasible direction alpha_i += y_i t,
+    alpha_j -= y_j t (which keeps y'alpha fixed) and clip to the box.
+
+    The unclipped step is ``t = (-y_i G_i + y_j G_j) / eta`` (李航 式7.106 in
+    the variable t); it is clipped to ``[0, min(room_i, room_j)]``, the
+    book's ``L <= alpha_2 <= H`` (式7.108). A variable that reaches its
+    bound is set to it exactly. Returns the new (alpha_i, alpha_j)."""
+    if eta <= 0.0:
+        eta = TAU
+    t = (-y_i * G_i + y_j * G_j) / eta
+    room_i = C_i - alpha_i if y_i > 0 else alpha_i
+    room_j = alpha_j if y_j > 0 else C_j - alpha_j
+    if t > room_i:
+        t = room_i
+    if t > room_j:
+        t = room_j
+    new_i = alpha_i + y_i * t
+    new_j = alpha_j - y_j * t
+    if t == room_i:
+        new_i = C_i if y_i > 0 else 0.0
+    if t == room_j:
+        new_j = 0.0 if y_j > 0 else C_j
+    return min(max(new_i, 0.0), C_i), min(max(new_j, 0.0), C_j)
+
+
+@jit_fast
+def update_gradient(G, y, kidx, n_active, K_i, K_j, a_i, a_j):
+    """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, with
+    a_i = y_i d_alpha_i, a_j = y_j d_alpha_j (so Q_ti d_alpha_i = y_t K_ti a_i)."""
+    for t in range(n_active):
+        r = kidx[t]
+        G[t] += y[t] * (a_i * K_i[r] + a_j * K_j[r])
+
+
+@jit_fast
+def update_g_bar(G_bar, y, kidx, K_r, coef):
+    """G_bar_t += coef y_t K_rt for every variable, where
+    G_bar = sum_{u at upper bound} C_u Q_tu and coef = +-C_u y_u when
+    variable u reaches or leaves its upper bound."""
+    for t in range(G_bar.shape[0]):
+        G_bar[t] += coef * y[t] * K_r[kidx[t]]
+
+
+@jit
+def be_shrunk(t, var, m, minus_M):
+    """Whether bound variable t cannot move while the gap is this wide
+    (LIBSVM's ``be_shrunk``: m = m(alpha), minus_M = -M(alpha))."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    if alpha[t] >= C[t]:
+        if y[t] > 0:
+            return -G[t] > m
+        return -G[t] > minus_M
+    if alpha[t] <= 0.0:
+        if y[t] > 0:
+            return G[t] > minus_M
+        return G[t] > m
+    return False
+
+
+@jit
+def swap_index(var, a, b):
+    """Exchange variables a and b in every per-variable array."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    for arr in (alpha, G, G_bar, y, p, C, QD):
+        arr[a], arr[b] = arr[b], arr[a]
+    for arr in (kidx, perm):
+        arr[a], arr[b] = arr[b], arr[a]
+
+
+@jit
+def violation_extremes(var, n_active):
+    """(m(alpha), -M(alpha)) on the active set: the gap is their sum."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    m = -np.inf
+    minus_M = -np.inf
+    for t in range(n_active):
+        if in_up(y[t], alpha[t], C[t]):
+            m = max(m, -y[t] * G[t])
+        if in_low(y[t], alpha[t], C[t]):
+            minus_M = max(minus_M, y[t] * G[t])
+    return m, minus_M
+
+
+@jit
+def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
+    """The distinct sample rows of the active variables (SVR has two
+    variables per sample)."""
+    seen = np.zeros(n, dtype=np.uint8)
+    count = 0
+    for t in range(n_active):
+        r = kidx[t]
+        if seen[r] == 0:
+            seen[r] = 1
+            active_rows[count] = r
+            count += 1
+    ist[N_ACTIVE_ROWS] = count
+
+
+@jit
+def shrink(var, active_rows, ist, n):
+    """Move variables that are stuck at a bound to the end of the arrays and
+    out of the active set (Joachims 1999; LIBSVM's ``do_shrinking``)."""
+    m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
+    active = ist[ACTIVE_SIZE]
+    t = 0
+    while t < active:
+        if be_shrunk(t, var, m, minus_M):
+            active -= 1
+            while active > t:
+                if not be_shrunk(active, var, m, minus_M):
+                    swap_index(var, t, active)
+                    break
+                active -= 1
+        t += 1
+    ist[ACTIVE_SIZE] = active
+    rebuild_active_rows(var[7], active, n, active_rows, ist)
+
+
+@jit
+def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
+    """Run SMO iterations until convergence, the iteration cap, or a request
+    to Python (a kernel row of a generic kernel, or an unshrink).
+
+    Each iteration: select the working set (i, j) by WSS3, update the pair
+    with clipping, update the gradient on the active set (and G_bar when a
+    variable reaches or leaves its upper bound); every ``SHRINK_EVERY``
+    iterations shrink. Stops when m(alpha) - M(alpha) <= tol, the maximal
+    violation of the KKT conditions. Returns one of CONVERGED, MAX_ITER,
+    NEED_ROW, NEED_UNSHRINK. A request leaves the state as it was at the
+    start of the iteration, so calling again resumes exactly."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    rows, slot_of = cache[0], cache[1]
+    n = data[0].shape[0]
+    l = alpha.shape[0]
+    while ist[N_ITER] < max_iter:
+        if ist[COUNTER] <= 0:
+            if ist[SHRINKING] == 1:
+                m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
+                if ist[UNSHRUNK] == 0 and m + minus_M <= 10.0 * tol:
+                    ist[REQ_FINAL] = 0
+                    return NEED_UNSHRINK
+                shrink(var, active_rows, ist, n)
+            ist[COUNTER] = min(l, SHRINK_EVERY)
+        n_active = ist[ACTIVE_SIZE]
+        i, m = select_i(var, n_active)
+        j = -1
+        M = np.inf
+        if i >= 0:
+            s_i = get_row(kidx[i], False, data, cache, active_rows, ist)
+            if s_i < 0:
+                return NEED_ROW
+            j, M = select_j(var, n_active, i, m, rows[s_i])
+        if j < 0 or m - M <= tol:
+            if n_active < l:
+                ist[REQ_FINAL] = 1
+                return NEED_UNSHRINK
+            return CONVERGED
+        s_j = get_row(kidx[j], False, data, cache, active_rows, ist)
+        if s_j < 0:
+            return NEED_ROW
+        new_i, new_j = update_alpha_pair(
+            alpha[i], alpha[j], y[i], y[j], G[i], G[j], C[i], C[j],
+            QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
+        flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
+        flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
+        if flip_i and get_row(kidx[i], True, data, cache, active_rows, ist) < 0:
+            return NEED_ROW
+        if flip_j and get_row(kidx[j], True, data, cache, active_rows, ist) < 0:
+            return NEED_ROW
+        K_i = rows[slot_of[kidx[i]]]
+        K_j = rows[slot_of[kidx[j]]]
+        d_i = new_i - alpha[i]
+        d_j = new_j - alpha[j]
+        alpha[i] = new_i
+        alpha[j] = new_j
+        update_gradient(G, y, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
+        if flip_i:
+            update_g_bar(G_bar, y, kidx, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
+        if flip_j:
+            update_g_bar(G_bar, y, kidx, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
+        ist[N_ITER] += 1
+        ist[COUNTER] -= 1
+    return MAX_ITER
