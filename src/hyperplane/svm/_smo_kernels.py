@@ -44,8 +44,8 @@ CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
- SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL) = range(12)
-N_STATE = 12
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_ROWS) = range(13)
+N_STATE = 13
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
@@ -145,6 +145,7 @@ def get_row(r, need_full, data, cache, active_rows, ist):
         ist[REQ_FULL] = 1 if need_full else 0
         return -1
     s = lru_slot(r, cache, ist)
+    ist[N_ROWS] += 1
     n = X.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act == n:
@@ -162,14 +163,15 @@ def get_row(r, need_full, data, cache, active_rows, ist):
 # --------------------------------------------------------------------------
 @jit
 def in_up(y, alpha, C):
-    """t in I_up(alpha): alpha_t can move so that y_t alpha_t grows."""
-    return (y > 0 and alpha < C) or (y < 0 and alpha > 0.0)
+    """t in I_up(alpha): alpha_t can move so that y_t alpha_t grows.
+    (Bitwise, not short-circuit, operators: no unpredictable branches.)"""
+    return ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0.0))
 
 
 @jit
 def in_low(y, alpha, C):
     """t in I_low(alpha): alpha_t can move so that y_t alpha_t shrinks."""
-    return (y > 0 and alpha > 0.0) or (y < 0 and alpha < C)
+    return ((y > 0) & (alpha > 0.0)) | ((y < 0) & (alpha < C))
 
 
 @jit
@@ -180,11 +182,10 @@ def select_i(var, n_active):
     m = -np.inf
     i = -1
     for t in range(n_active):
-        if in_up(y[t], alpha[t], C[t]):
-            score = -y[t] * G[t]
-            if score >= m:
-                m = score
-                i = t
+        score = -y[t] * G[t]
+        if in_up(y[t], alpha[t], C[t]) & (score >= m):
+            m = score
+            i = t
     return i, m
 
 
@@ -200,19 +201,16 @@ def select_j(var, n_active, i, m, K_i):
     best = np.inf
     qd_i = QD[i]
     for t in range(n_active):
-        if in_low(y[t], alpha[t], C[t]):
-            score = -y[t] * G[t]
-            if score < M:
-                M = score
-            b = m - score
-            if b > 0.0:
-                eta = qd_i + QD[t] - 2.0 * K_i[kidx[t]]
-                if eta <= 0.0:
-                    eta = TAU
-                decrease = -(b * b) / eta
-                if decrease <= best:
-                    best = decrease
-                    j = t
+        score = -y[t] * G[t]
+        low = in_low(y[t], alpha[t], C[t])
+        M = min(M, score if low else np.inf)
+        b = m - score
+        if low & (b > 0.0):
+            eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
+            decrease = -(b * b) / eta
+            if decrease <= best:
+                best = decrease
+                j = t
     return j, M
 
 
@@ -244,12 +242,24 @@ def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, G_i, G_j, C_i, C_j, eta):
 
 
 @jit_fast
-def update_gradient(G, y, kidx, n_active, K_i, K_j, a_i, a_j):
+def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
     """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, with
-    a_i = y_i d_alpha_i, a_j = y_j d_alpha_j (so Q_ti d_alpha_i = y_t K_ti a_i)."""
+    a_i = y_i d_alpha_i, a_j = y_j d_alpha_j (so Q_ti d_alpha_i = y_t K_ti a_i).
+
+    Fused with the next iteration's :func:`select_i` (one pass over memory);
+    returns its (i, m)."""
+    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    m = -np.inf
+    i = -1
     for t in range(n_active):
         r = kidx[t]
-        G[t] += y[t] * (a_i * K_i[r] + a_j * K_j[r])
+        g = G[t] + y[t] * (a_i * K_i[r] + a_j * K_j[r])
+        G[t] = g
+        score = -y[t] * g
+        if in_up(y[t], alpha[t], C[t]) & (score >= m):
+            m = score
+            i = t
+    return i, m
 
 
 @jit_fast
@@ -294,10 +304,9 @@ def violation_extremes(var, n_active):
     m = -np.inf
     minus_M = -np.inf
     for t in range(n_active):
-        if in_up(y[t], alpha[t], C[t]):
-            m = max(m, -y[t] * G[t])
-        if in_low(y[t], alpha[t], C[t]):
-            minus_M = max(minus_M, y[t] * G[t])
+        yG = y[t] * G[t]
+        m = max(m, -yG if in_up(y[t], alpha[t], C[t]) else -np.inf)
+        minus_M = max(minus_M, yG if in_low(y[t], alpha[t], C[t]) else -np.inf)
     return m, minus_M
 
 
@@ -352,8 +361,12 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
     rows, slot_of = cache[0], cache[1]
     n = data[0].shape[0]
     l = alpha.shape[0]
+    i = -1
+    m = -np.inf
+    have_i = False
     while ist[N_ITER] < max_iter:
         if ist[COUNTER] <= 0:
+            have_i = False
             if ist[SHRINKING] == 1:
                 m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
                 if ist[UNSHRUNK] == 0 and m + minus_M <= 10.0 * tol:
@@ -362,7 +375,9 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
                 shrink(var, active_rows, ist, n)
             ist[COUNTER] = min(l, SHRINK_EVERY)
         n_active = ist[ACTIVE_SIZE]
-        i, m = select_i(var, n_active)
+        if not have_i:
+            i, m = select_i(var, n_active)
+        have_i = False
         j = -1
         M = np.inf
         if i >= 0:
@@ -393,11 +408,12 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         d_j = new_j - alpha[j]
         alpha[i] = new_i
         alpha[j] = new_j
-        update_gradient(G, y, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
         if flip_i:
             update_g_bar(G_bar, y, kidx, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
         if flip_j:
             update_g_bar(G_bar, y, kidx, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
+        i, m = update_gradient(var, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
+        have_i = True
         ist[N_ITER] += 1
         ist[COUNTER] -= 1
     return MAX_ITER

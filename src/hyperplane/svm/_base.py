@@ -1,0 +1,97 @@
+"""What SVC and SVR share: hyper-parameter checks, the kernel, the solver
+call and the kernel expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24)."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from .._validation import (
+    check_is_fitted,
+    check_number,
+    check_X,
+    warn_not_converged,
+)
+from ..kernels import Kernel, Linear, is_psd, resolve_kernel
+from ._smo import SMOSolver
+
+#: rows of a user kernel's Gram matrix checked for positive semi-definiteness
+PSD_CHECK_ROWS = 300
+#: entries of a kernel block computed at once when predicting
+BLOCK_ENTRIES = 2 ** 22
+
+
+class BaseSVM(BaseEstimator):
+    """Parameters and helpers common to :class:`SVC` and :class:`SVR`."""
+
+    #: whether C = numpy.inf (the hard margin) is allowed
+    _allow_inf_C = False
+
+    def _check_params(self):
+        check_number(self.C, "C", low=0, low_open=True, allow_inf=self._allow_inf_C)
+        check_number(self.tol, "tol", low=0, low_open=True)
+        check_number(self.cache_size, "cache_size", low=0, low_open=True)
+        check_number(self.coef0, "coef0")
+        if self.max_iter is not None:
+            check_number(self.max_iter, "max_iter", low=1, integer=True)
+        if not isinstance(self.shrinking, (bool, np.bool_)):
+            raise TypeError(f"shrinking must be True or False; got {self.shrinking!r}")
+
+    def _resolve_kernel(self, X):
+        """The kernel object: a name with gamma/degree/coef0, or the user's
+        kernel object, which must be positive semi-definite on (a sample of)
+        the training data."""
+        if isinstance(self.kernel, Kernel):
+            rows = np.arange(X.shape[0])
+            if rows.size > PSD_CHECK_ROWS:
+                rng = np.random.default_rng(
+                    self.random_state if isinstance(self.random_state, numbers.Integral)
+                    else 0)
+                rows = np.sort(rng.choice(rows, PSD_CHECK_ROWS, replace=False))
+            if not is_psd(self.kernel, X[rows]):
+                raise ValueError(
+                    f"kernel={self.kernel!r} is not positive semi-definite on the "
+                    "training data (its kernel matrix has a negative eigenvalue), so "
+                    "it is not a kernel function (周志华 定理6.1); choose another kernel "
+                    "or other parameters")
+            return self.kernel
+        return resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                              coef0=self.coef0)
+
+    def _solve(self, kernel, X, kidx, y, p, C):
+        """Run SMO; returns the DualSolution and warns if it did not converge."""
+        solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
+                             max_iter=self.max_iter, cache_size=self.cache_size,
+                             shrinking=bool(self.shrinking)).solve()
+        if not solution.converged:
+            warn_not_converged(self, solution.n_iter,
+                               "increase max_iter or tol, or scale the features")
+        return solution
+
+    def _set_expansion(self, X, dual_coef, intercept, support):
+        """Store f(x) = K(x, SV) dual_coef' + intercept (rows of dual_coef:
+        one function each) and, for the linear kernel, w = dual_coef SV."""
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = dual_coef[:, support]
+        self.intercept_ = np.asarray(intercept, dtype=np.float64)
+        if isinstance(self.kernel_, Linear):
+            self.coef_ = self.dual_coef_ @ self.support_vectors_
+
+    def _expansion(self, X):
+        """``K(X, SV) @ dual_coef_.T + intercept_``, shape (n, n_functions),
+        computed in blocks of rows so that no large matrix is built."""
+        check_is_fitted(self)
+        X = check_X(self, X, reset=False)
+        X = np.asarray(X, dtype=np.float64)
+        if hasattr(self, "coef_"):
+            return X @ self.coef_.T + self.intercept_
+        n_sv = max(1, self.support_vectors_.shape[0])
+        step = max(1, BLOCK_ENTRIES // n_sv)
+        out = np.empty((X.shape[0], self.dual_coef_.shape[0]))
+        for start in range(0, X.shape[0], step):
+            K = self.kernel_(X[start:start + step], self.support_vectors_)
+            out[start:start + step] = K @ self.dual_coef_.T + self.intercept_
+        return out

@@ -1,0 +1,178 @@
+"""Support vector classification: hard and soft margin (周志华 6.1-6.4,
+李航 7.1-7.3) solved by SMO."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+from sklearn.base import ClassifierMixin
+
+from .._base import predict_from_scores
+from .._validation import (
+    check_sample_weight_vector,
+    check_X_y,
+    encode_labels,
+)
+from ._base import BaseSVM
+
+
+def ovr_from_pairs(scores, pairs, n_classes):
+    """One-vs-one scores (positive: the pair's second class) to one column per
+    class: votes plus the summed confidences squashed into (-1/3, 1/3), as
+    LIBSVM/scikit-learn's ``decision_function_shape="ovr"``."""
+    votes = np.zeros((scores.shape[0], n_classes))
+    confidence = np.zeros_like(votes)
+    for k, (a, b) in enumerate(pairs):
+        s = scores[:, k]
+        votes[:, b] += s >= 0
+        votes[:, a] += s < 0
+        confidence[:, b] += s
+        confidence[:, a] -= s
+    return votes + confidence / (3 * (np.abs(confidence) + 1))
+
+
+class SVC(ClassifierMixin, BaseSVM):
+    """Support vector classifier: the soft-margin dual (周志华 式6.40)
+    ``max sum a_i - 1/2 sum a_i a_j y_i y_j k(x_i, x_j)``,
+    ``sum a_i y_i = 0``, ``0 <= a_i <= C``, solved by SMO; ``C=numpy.inf``
+    is the hard margin (式6.11). f(x) = sum a_i y_i k(x_i, x) + b.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Penalty of the hinge loss, > 0; ``numpy.inf`` for the hard margin
+        (raises ValueError if the data are not separable with the kernel).
+    kernel : str or hyperplane.kernels.Kernel, default="rbf"
+        A kernel object (also combined ones; it must be positive
+        semi-definite) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
+        ``"sigmoid"`` with scikit-learn's ``gamma``, ``degree``, ``coef0``.
+    gamma : {"scale", "auto"} or float, default="scale"
+    degree : int, default=3
+    coef0 : float, default=0.0
+    tol : float, default=1e-3
+        Stop when the maximal KKT violation m(a) - M(a) is at most tol.
+    max_iter : int or None, default=None
+        Cap on SMO iterations (None: LIBSVM's max(10^7, 100 n)); reaching it
+        warns with ConvergenceWarning and sets ``converged_ = False``.
+    cache_size : float, default=200
+        Megabytes of kernel rows kept in the solver's LRU cache.
+    shrinking : bool, default=True
+        Shrink the active set (heuristic of LIBSVM; does not change the result).
+    random_state : int, RandomState or None, default=None
+        Only picks the rows on which a user kernel is checked for positive
+        semi-definiteness; SMO itself is deterministic.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    alpha_ : ndarray of shape (n_samples,), or (n_pairs, n_samples) for more
+        than two classes (one row per one-vs-one pair)
+        The Lagrange multipliers a_i.
+    support_ : ndarray of int
+        Indices of the support vectors (a_i > 0 in some pair).
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    dual_coef_ : ndarray of shape (1, n_SV), or (n_pairs, n_SV)
+        a_i y_i of the support vectors (y_i = +1 for the pair's second class).
+    coef_ : ndarray of shape (1, n_features), or (n_pairs, n_features)
+        w = sum a_i y_i x_i; only for the linear kernel.
+    intercept_ : ndarray of shape (1,), or (n_pairs,)
+        The threshold b.
+    pairs_ : list of (int, int)
+        The class index pairs of the one-vs-one problems (``[(0, 1)]`` for two
+        classes).
+    kernel_ : hyperplane.kernels.Kernel
+        The kernel used (gamma resolved).
+    n_iter_ : int, or ndarray of shape (n_pairs,)
+    converged_ : bool
+    objective_ : float or ndarray
+        The dual objective 1/2 a'Qa - sum a at the solution (LIBSVM's "obj").
+
+    Examples
+    --------
+    李航 例7.1:
+
+    >>> import numpy as np
+    >>> from hyperplane.svm import SVC
+    >>> X = np.array([[3, 3], [4, 3], [1, 1]])
+    >>> svc = SVC(kernel="linear", C=np.inf, tol=1e-8).fit(X, [1, 1, -1])
+    >>> svc.alpha_.round(6).tolist(), svc.coef_.round(6).tolist(), svc.intercept_.round(6).tolist()
+    ([0.25, 0.0, 0.25], [[0.5, 0.5]], [-2.0])
+    >>> svc.support_.tolist()
+    [0, 2]
+    """
+
+    _allow_inf_C = True
+
+    def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
+                 tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
+                 random_state=None):
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.shrinking = shrinking
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        """Solve one dual per pair of classes.
+
+        ``sample_weight`` scales C per sample (C_i = C w_i); samples of weight
+        0 are left out.
+        """
+        self._check_params()
+        X, y = check_X_y(self, X, y)
+        X = np.asarray(X, dtype=np.float64)
+        self.classes_, y_index = encode_labels(y)
+        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        self.kernel_ = self._resolve_kernel(X)
+        n_classes = len(self.classes_)
+        self.pairs_ = list(combinations(range(n_classes), 2))
+        alpha = np.zeros((len(self.pairs_), X.shape[0]))
+        signed = np.zeros_like(alpha)
+        intercept, n_iter, objective, converged = [], [], [], True
+        for k, (a, b) in enumerate(self.pairs_):
+            rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
+            y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
+            if np.unique(y_pair).size < 2:
+                raise ValueError(f"sample_weight is zero for every sample of class "
+                                 f"{self.classes_[a if y_pair[0] > 0 else b]!r}")
+            solution = self._solve(self.kernel_, X[rows], np.arange(rows.size), y_pair,
+                                   -np.ones(rows.size), self.C * weight[rows])
+            alpha[k, rows] = solution.alpha
+            signed[k, rows] = solution.alpha * y_pair
+            intercept.append(solution.b)
+            n_iter.append(solution.n_iter)
+            objective.append(solution.objective)
+            converged &= solution.converged
+        support = np.flatnonzero(np.any(alpha > 0, axis=0))
+        self._set_expansion(X, signed, intercept, support)
+        self.converged_ = converged
+        if n_classes == 2:
+            self.alpha_ = alpha[0]
+            self.n_iter_ = n_iter[0]
+            self.objective_ = objective[0]
+        else:
+            self.alpha_ = alpha
+            self.n_iter_ = np.asarray(n_iter)
+            self.objective_ = np.asarray(objective)
+        return self
+
+    def decision_function(self, X):
+        """f(x) = sum a_i y_i k(x_i, x) + b: shape (n_samples,) for two
+        classes (positive: ``classes_[1]``); for more, one column per class
+        (one-vs-one votes plus squashed confidences)."""
+        scores = self._expansion(X)
+        if len(self.classes_) == 2:
+            return scores[:, 0]
+        return ovr_from_pairs(scores, self.pairs_, len(self.classes_))
+
+    def predict(self, X):
+        """``classes_[1]`` where f(x) >= 0 (sign(0) = +1); with more classes
+        the class with most one-vs-one votes (ties: larger confidence)."""
+        scores = self.decision_function(X)
+        return predict_from_scores(self.classes_, scores)

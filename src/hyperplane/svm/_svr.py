@@ -1,0 +1,100 @@
+"""Support vector regression with the epsilon-insensitive loss (周志华 6.5)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import RegressorMixin
+
+from .._validation import check_number, check_sample_weight_vector, check_X_y
+from ._base import BaseSVM
+
+
+class SVR(RegressorMixin, BaseSVM):
+    """epsilon-SVR: ``min 1/2 |w|^2 + C sum l_eps(f(x_i) - y_i)`` (周志华 式6.43),
+    whose dual (式6.51) in a_hat, a (multipliers of the upper and lower
+    edge of the tube) is solved by the same SMO as :class:`SVC`, with
+    2n variables stacked as (a_hat, a), labels (+1, -1) and linear term
+    (eps - y, eps + y). f(x) = sum (a_hat_i - a_i) k(x_i, x) + b (式6.53).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Penalty of the epsilon-insensitive loss, > 0.
+    epsilon : float, default=0.1
+        Half-width of the tube in which errors cost nothing, >= 0.
+    kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state
+        As for :class:`SVC`.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples, 2)
+        Columns (a_i, a_hat_i) of 式6.51: a_i > 0 where f(x_i) >= y_i + eps,
+        a_hat_i > 0 where f(x_i) <= y_i - eps.
+    support_ : ndarray of int
+        Samples with a_hat_i - a_i != 0.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    dual_coef_ : ndarray of shape (1, n_SV)
+        a_hat_i - a_i of the support vectors.
+    coef_ : ndarray of shape (1, n_features)
+        w (linear kernel only).
+    intercept_ : ndarray of shape (1,)
+    kernel_, n_iter_, converged_, objective_
+        As for :class:`SVC`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.svm import SVR
+    >>> X = np.arange(10.0).reshape(-1, 1)
+    >>> svr = SVR(kernel="linear", C=10.0, epsilon=0.5).fit(X, 2 * X.ravel() + 1)
+    >>> np.round(svr.predict([[20.0]]), 1).tolist()
+    [41.0]
+    """
+
+    def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
+                 coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
+                 random_state=None):
+        self.C = C
+        self.epsilon = epsilon
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.tol = tol
+        self.max_iter = max_iter
+        self.cache_size = cache_size
+        self.shrinking = shrinking
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        """Solve the SVR dual; ``sample_weight`` scales C per sample."""
+        self._check_params()
+        check_number(self.epsilon, "epsilon", low=0)
+        X, y = check_X_y(self, X, y, y_numeric=True)
+        X = np.asarray(X, dtype=np.float64)
+        z = np.asarray(y, dtype=np.float64)
+        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        self.kernel_ = self._resolve_kernel(X)
+        rows = np.flatnonzero(weight > 0)
+        if rows.size == 0:
+            raise ValueError("sample_weight is zero for every sample")
+        m = rows.size
+        ones = np.ones(m)
+        solution = self._solve(
+            self.kernel_, X[rows], np.concatenate([np.arange(m), np.arange(m)]),
+            np.concatenate([ones, -ones]),
+            np.concatenate([self.epsilon - z[rows], self.epsilon + z[rows]]),
+            np.tile(self.C * weight[rows], 2))
+        self.alpha_ = np.zeros((X.shape[0], 2))
+        self.alpha_[rows, 1] = solution.alpha[:m]
+        self.alpha_[rows, 0] = solution.alpha[m:]
+        coef = (self.alpha_[:, 1] - self.alpha_[:, 0])[None, :]
+        self._set_expansion(X, coef, [solution.b], np.flatnonzero(coef[0] != 0))
+        self.n_iter_ = solution.n_iter
+        self.converged_ = solution.converged
+        self.objective_ = solution.objective
+        return self
+
+    def predict(self, X):
+        """f(x) = sum (a_hat_i - a_i) k(x_i, x) + b."""
+        return self._expansion(X)[:, 0]
