@@ -92,10 +92,9 @@ class SMOSolver:
         self.tol = float(tol)
         self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
         code, gamma, coef0, degree = compiled_kernel(kernel)
-        sq = np.einsum("ij,ij->i", self.X, self.X)
         all_rows = np.arange(n, dtype=np.int64)
-        self.data = (self.X, sq, all_rows, np.int64(code), float(gamma),
-                     float(coef0), np.int64(degree))
+        self.data = (self.X.astype(np.float32), all_rows, np.int64(code), float(gamma),
+                     float(coef0), np.int64(degree), np.empty(n), np.empty(n, dtype=np.int64))
         kidx = np.asarray(kidx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         C = np.asarray(C, dtype=np.float64)
@@ -147,7 +146,7 @@ class SMOSolver:
         r = int(self.ist[sk.REQ_ROW])
         n = self.X.shape[0]
         full = bool(self.ist[sk.REQ_FULL]) or self.ist[sk.N_ACTIVE_ROWS] == n
-        cols = self.data[2] if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
+        cols = self.data[1] if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
         values = np.asarray(self.kernel(self.X[r:r + 1], self.X[cols]), dtype=np.float64)[0]
         sk.store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
 

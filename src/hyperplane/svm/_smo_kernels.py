@@ -13,9 +13,10 @@ is ``G = Q alpha + p``.
 State lives in plain arrays so that the Python driver (:mod:`._smo`) can stop
 and resume the solver:
 
-``data``  = (X, sq, all_rows, code, gamma, coef0, degree) -- the samples, their
-            squared norms and the kernel (``code`` from the ``*_KERNEL``
-            constants; ``GENERIC`` means rows are computed by Python);
+``data``  = (X32, all_rows, code, gamma, coef0, degree, buf, ebuf) -- the
+            samples in float32 and the kernel (``code`` from the ``*_KERNEL``
+            constants; ``GENERIC`` means rows are computed by Python), and
+            scratch space for one row;
 ``var``   = (alpha, G, G_bar, y, p, C, QD, kidx, perm) -- one entry per dual
             variable, in the solver's order: the active set is the prefix
             ``[0, active_size)``; ``perm`` maps back to the caller's order;
@@ -56,41 +57,76 @@ SHRINK_EVERY = 1000
 # --------------------------------------------------------------------------
 # kernel rows
 # --------------------------------------------------------------------------
-@jit_fast
-def kernel_from_dot(code, dot, sq_a, sq_b, gamma, coef0, degree):
-    """k(a, b) from ``a.b`` and the squared norms (scikit-learn's parameters):
-    linear ``a.b``; poly ``(gamma a.b + coef0)^degree``; rbf
-    ``exp(-gamma |a-b|^2)``; laplace ``exp(-gamma |a-b|)``; sigmoid
-    ``tanh(gamma a.b + coef0)``."""
-    if code == LINEAR_KERNEL:
-        return dot
-    if code == POLY_KERNEL:
-        base = gamma * dot + coef0
-        value = 1.0
-        for _ in range(degree):
-            value *= base
-        return value
-    if code == SIGMOID_KERNEL:
-        return math.tanh(gamma * dot + coef0)
-    d2 = sq_a + sq_b - 2.0 * dot
-    if d2 < 0.0:
-        d2 = 0.0
-    if code == RBF_KERNEL:
-        return math.exp(-gamma * d2)
-    return math.exp(-gamma * math.sqrt(d2))
+LOG2E = 1.4426950408889634
+LN2 = 0.6931471805599453
 
 
 @jit_fast
-def kernel_row(X, sq, r, cols, n_cols, code, gamma, coef0, degree, out):
-    """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
-    untouched). The dot products are contiguous and vectorised."""
-    d = X.shape[1]
+def exp_nonpositive(buf, n_cols, ebuf):
+    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, in a form the compiler
+    vectorises: e^x = 2^e 2^f with e = round(x log2 e), |f| <= 1/2, 2^f by
+    its Taylor polynomial of degree 8 (relative error < 1e-9), 2^e built
+    in the exponent bits of a float64 (arguments below -700 give ~1e-304)."""
     for k in range(n_cols):
-        c = cols[k]
-        dot = 0.0
-        for f in range(d):
-            dot += X[r, f] * X[c, f]
-        out[c] = kernel_from_dot(code, dot, sq[r], sq[c], gamma, coef0, degree)
+        z = max(buf[k] * LOG2E, -1000.0)
+        e = np.floor(z + 0.5)
+        t = (z - e) * LN2
+        poly = 1.0 + t * (1.0 + t * (1 / 2 + t * (1 / 6 + t * (1 / 24 + t * (
+            1 / 120 + t * (1 / 720 + t * (1 / 5040 + t * (1 / 40320))))))))
+        buf[k] = poly
+        ebuf[k] = (np.int64(e) + 1023) << 52
+    scale = ebuf.view(np.float64)
+    for k in range(n_cols):
+        buf[k] *= scale[k]
+
+
+@jit_fast
+def kernel_row(X32, r, cols, n_cols, code, gamma, coef0, degree, buf, ebuf, out):
+    """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
+    untouched), in scikit-learn's parametrisation: linear ``a.b``; poly
+    ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
+    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``.
+
+    The samples are read in float32 (the precision of the cache, as LIBSVM's
+    ``Qfloat``), distances are summed directly (no cancellation), and the
+    element-wise finish is vectorised; ``buf``/``ebuf`` are scratch."""
+    d = X32.shape[1]
+    xr = X32[r]
+    if code == RBF_KERNEL or code == LAPLACE_KERNEL:
+        for k in range(n_cols):
+            xc = X32[cols[k]]
+            acc = np.float32(0.0)
+            for f in range(d):
+                diff = xr[f] - xc[f]
+                acc += diff * diff
+            buf[k] = acc
+    else:
+        for k in range(n_cols):
+            xc = X32[cols[k]]
+            acc = np.float32(0.0)
+            for f in range(d):
+                acc += xr[f] * xc[f]
+            buf[k] = acc
+    if code == RBF_KERNEL:
+        for k in range(n_cols):
+            buf[k] = -gamma * buf[k]
+        exp_nonpositive(buf, n_cols, ebuf)
+    elif code == LAPLACE_KERNEL:
+        for k in range(n_cols):
+            buf[k] = -gamma * math.sqrt(buf[k])
+        exp_nonpositive(buf, n_cols, ebuf)
+    elif code == POLY_KERNEL:
+        for k in range(n_cols):
+            base = gamma * buf[k] + coef0
+            value = 1.0
+            for _ in range(degree):
+                value *= base
+            buf[k] = value
+    elif code == SIGMOID_KERNEL:
+        for k in range(n_cols):
+            buf[k] = math.tanh(gamma * buf[k] + coef0)
+    for k in range(n_cols):
+        out[cols[k]] = buf[k]
 
 
 # --------------------------------------------------------------------------
@@ -133,7 +169,7 @@ def store_row(r, cols, values, is_full, cache, ist):
 def get_row(r, need_full, data, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it."""
-    X, sq, all_rows, code, gamma, coef0, degree = data
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
     rows, slot_of, owner, stamp, full, epoch = cache
     s = slot_of[r]
     if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
@@ -146,13 +182,14 @@ def get_row(r, need_full, data, cache, active_rows, ist):
         return -1
     s = lru_slot(r, cache, ist)
     ist[N_ROWS] += 1
-    n = X.shape[0]
+    n = X32.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act == n:
-        kernel_row(X, sq, r, all_rows, n, code, gamma, coef0, degree, rows[s])
+        kernel_row(X32, r, all_rows, n, code, gamma, coef0, degree, buf, ebuf, rows[s])
         full[s] = 1
     else:
-        kernel_row(X, sq, r, active_rows, n_act, code, gamma, coef0, degree, rows[s])
+        kernel_row(X32, r, active_rows, n_act, code, gamma, coef0, degree, buf, ebuf,
+                   rows[s])
         full[s] = 0
     epoch[s] = ist[EPOCH]
     return s
