@@ -102,8 +102,10 @@ class SMOSolver:
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
         G, G_bar = self._initial_gradient(alpha, kidx, y, p, C)
-        self.var = (alpha, G, G_bar, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
-                    np.arange(l, dtype=np.int64))
+        status = np.empty(l, dtype=np.uint8)
+        sk.all_bound_status(y, alpha, C, status)
+        self.var = (alpha, -y * G, G_bar, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
+                    np.arange(l, dtype=np.int64), status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
         self.cache = (np.empty((n_slots, n), dtype=np.float32),
                       np.full(n, -1, dtype=np.int64), np.full(n_slots, -1, dtype=np.int64),
@@ -154,13 +156,14 @@ class SMOSolver:
         """Recompute G of the shrunk variables (LIBSVM's reconstruct_gradient):
         G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts, then make every
         variable active again and start a new cache epoch."""
-        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
-            G[a:] = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(
+            G = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(
                 kidx[a:], kidx[free], alpha[free] * y[free])
+            score[a:] = -y[a:] * G
         self.ist[sk.ACTIVE_SIZE] = l
         self.ist[sk.EPOCH] += 1
         sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
@@ -170,8 +173,8 @@ class SMOSolver:
         y_t G_t over free variables (0 < alpha_t < C_t), where the KKT
         conditions make y_t G_t = rho; without free variables, the middle of
         the interval the bound variables allow."""
-        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
-        yG = y * G
+        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        yG = -score
         upper = alpha >= C
         lower = alpha <= 0
         free = ~upper & ~lower
@@ -188,35 +191,36 @@ class SMOSolver:
 
     def objective(self):
         """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
-        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
-        return float(0.5 * np.dot(alpha, G + p))
+        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        return float(0.5 * np.dot(alpha, p - y * score))
 
     # ------------------------------------------------------------------
     def solve(self):
         """Iterate to the stopping rule or the cap; returns a DualSolution."""
-        status = sk.MAX_ITER
+        outcome = sk.MAX_ITER
         while True:
             cap = min(self.max_iter, int(self.ist[sk.N_ITER]) + CHUNK)
-            status = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
+            outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
                                     self.ist, self.tol, cap)
-            if status == sk.NEED_ROW:
+            if outcome == sk.NEED_ROW:
                 self._fill_row()
-            elif status == sk.NEED_UNSHRINK:
+            elif outcome == sk.NEED_UNSHRINK:
                 self.reconstruct_gradient()
                 if self.ist[sk.REQ_FINAL]:
                     self.ist[sk.COUNTER] = 1
                 else:
                     self.ist[sk.UNSHRUNK] = 1
-            elif status == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
+            elif outcome == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
                 break
             elif np.max(self.var[0]) > DIVERGED:
                 raise ValueError(
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
         self.reconstruct_gradient()
-        alpha, G, G_bar, y, p, C, QD, kidx, perm = self.var
+        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        G = -y * score
         order = np.argsort(perm)
         return DualSolution(alpha=alpha[order].copy(), b=self.compute_b(),
                             objective=self.objective(), gradient=G[order].copy(),
                             n_iter=int(self.ist[sk.N_ITER]),
-                            converged=status == sk.CONVERGED)
+                            converged=outcome == sk.CONVERGED)

@@ -17,9 +17,12 @@ and resume the solver:
             samples in float32 and the kernel (``code`` from the ``*_KERNEL``
             constants; ``GENERIC`` means rows are computed by Python), and
             scratch space for one row;
-``var``   = (alpha, G, G_bar, y, p, C, QD, kidx, perm) -- one entry per dual
-            variable, in the solver's order: the active set is the prefix
-            ``[0, active_size)``; ``perm`` maps back to the caller's order;
+``var``   = (alpha, score, G_bar, y, p, C, QD, kidx, perm, status) -- one
+            entry per dual variable, in the solver's order: the active set is
+            the prefix ``[0, active_size)``; ``perm`` maps back to the
+            caller's order. The gradient is kept as ``score = -y G`` (what the
+            working-set selection compares) and ``status`` holds the IN_UP /
+            IN_LOW bits of I_up(alpha) and I_low(alpha);
 ``cache`` = (rows, slot_of, owner, stamp, full, epoch) -- an LRU cache of
             float32 kernel rows ``k(x_r, .)`` indexed by sample row ``r``;
 ``ist``   = the integer state vector (indices ``N_ITER`` ... ``REQUEST``).
@@ -50,6 +53,8 @@ N_STATE = 13
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
+#: bits of the status byte of a variable
+IN_UP, IN_LOW = 1, 2
 #: iterations between two shrinking passes (LIBSVM: min(l, 1000)).
 SHRINK_EVERY = 1000
 
@@ -199,49 +204,46 @@ def get_row(r, need_full, data, cache, active_rows, ist):
 # the SMO steps
 # --------------------------------------------------------------------------
 @jit
-def in_up(y, alpha, C):
-    """t in I_up(alpha): alpha_t can move so that y_t alpha_t grows.
-    (Bitwise, not short-circuit, operators: no unpredictable branches.)"""
-    return ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0.0))
-
-
-@jit
-def in_low(y, alpha, C):
-    """t in I_low(alpha): alpha_t can move so that y_t alpha_t shrinks."""
-    return ((y > 0) & (alpha > 0.0)) | ((y < 0) & (alpha < C))
+def bound_status(y, alpha, C):
+    """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t
+    grows), plus IN_LOW if t is in I_low(alpha) (y_t alpha_t can shrink)."""
+    up = (y > 0 and alpha < C) or (y < 0 and alpha > 0.0)
+    low = (y > 0 and alpha > 0.0) or (y < 0 and alpha < C)
+    return np.uint8((IN_UP if up else 0) | (IN_LOW if low else 0))
 
 
 @jit
 def select_i(var, n_active):
-    """i = argmax_{t in I_up} -y_t G_t: the first half of the maximal
-    violating pair. Returns (i, m(alpha)); i = -1 if I_up is empty."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    """i = argmax_{t in I_up} score_t, score_t = -y_t G_t: the first half of
+    the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
+    empty."""
+    score, status = var[1], var[9]
     m = -np.inf
     i = -1
     for t in range(n_active):
-        score = -y[t] * G[t]
-        if in_up(y[t], alpha[t], C[t]) & (score >= m):
-            m = score
+        s = score[t] if status[t] & IN_UP else -np.inf
+        if s >= m:
+            m = s
             i = t
-    return i, m
+    return i if m > -np.inf else -1, m
 
 
 @jit
 def select_j(var, n_active, i, m, K_i):
     """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
-    b_it = m - (-y_t G_t) > 0, the one of largest guaranteed decrease
+    b_it = m - score_t > 0, the one of largest guaranteed decrease
     b_it^2 / eta_it, eta_it = K_ii + K_tt - 2 K_it (floored at TAU).
-    Returns (j, M(alpha)) with M = min_{t in I_low} -y_t G_t."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    Returns (j, M(alpha)) with M = min_{t in I_low} score_t."""
+    score, QD, kidx, status = var[1], var[6], var[7], var[9]
     M = np.inf
     j = -1
     best = np.inf
     qd_i = QD[i]
     for t in range(n_active):
-        score = -y[t] * G[t]
-        low = in_low(y[t], alpha[t], C[t])
-        M = min(M, score if low else np.inf)
-        b = m - score
+        s = score[t]
+        low = (status[t] & IN_LOW) != 0
+        M = min(M, s if low else np.inf)
+        b = m - s
         if low & (b > 0.0):
             eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
             decrease = -(b * b) / eta
@@ -252,17 +254,18 @@ def select_j(var, n_active, i, m, K_i):
 
 
 @jit
-def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, G_i, G_j, C_i, C_j, eta):
+def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta):
     """Minimise f along the feasible direction alpha_i += y_i t,
     alpha_j -= y_j t (which keeps y'alpha fixed) and clip to the box.
 
-    The unclipped step is ``t = (-y_i G_i + y_j G_j) / eta`` (李航 式7.106 in
-    the variable t); it is clipped to ``[0, min(room_i, room_j)]``, the
-    book's ``L <= alpha_2 <= H`` (式7.108). A variable that reaches its
-    bound is set to it exactly. Returns the new (alpha_i, alpha_j)."""
+    The unclipped step is ``t = (score_i - score_j) / eta`` with
+    score = -y G (李航 式7.106 in the variable t); it is clipped to
+    ``[0, min(room_i, room_j)]``, the book's ``L <= alpha_2 <= H``
+    (式7.108). A variable that reaches its bound is set to it exactly.
+    Returns the new (alpha_i, alpha_j)."""
     if eta <= 0.0:
         eta = TAU
-    t = (-y_i * G_i + y_j * G_j) / eta
+    t = (score_i - score_j) / eta
     room_i = C_i - alpha_i if y_i > 0 else alpha_i
     room_j = alpha_j if y_j > 0 else C_j - alpha_j
     if t > room_i:
@@ -280,23 +283,24 @@ def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, G_i, G_j, C_i, C_j, eta):
 
 @jit_fast
 def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
-    """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, with
-    a_i = y_i d_alpha_i, a_j = y_j d_alpha_j (so Q_ti d_alpha_i = y_t K_ti a_i).
+    """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, kept as
+    score_t = -y_t G_t: score_t -= a_i K_ti + a_j K_tj with a_i = y_i d_alpha_i,
+    a_j = y_j d_alpha_j (Q_ti = y_t y_i K_ti).
 
     Fused with the next iteration's :func:`select_i` (one pass over memory);
     returns its (i, m)."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    score, kidx, status = var[1], var[7], var[9]
     m = -np.inf
     i = -1
     for t in range(n_active):
         r = kidx[t]
-        g = G[t] + y[t] * (a_i * K_i[r] + a_j * K_j[r])
-        G[t] = g
-        score = -y[t] * g
-        if in_up(y[t], alpha[t], C[t]) & (score >= m):
-            m = score
+        s = score[t] - (a_i * K_i[r] + a_j * K_j[r])
+        score[t] = s
+        s = s if status[t] & IN_UP else -np.inf
+        if s >= m:
+            m = s
             i = t
-    return i, m
+    return i if m > -np.inf else -1, m
 
 
 @jit_fast
@@ -311,39 +315,42 @@ def update_g_bar(G_bar, y, kidx, K_r, coef):
 @jit
 def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
-    (LIBSVM's ``be_shrunk``: m = m(alpha), minus_M = -M(alpha))."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
+    minus_M = -M(alpha))."""
+    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    G = -y[t] * score[t]
     if alpha[t] >= C[t]:
         if y[t] > 0:
-            return -G[t] > m
-        return -G[t] > minus_M
+            return -G > m
+        return -G > minus_M
     if alpha[t] <= 0.0:
         if y[t] > 0:
-            return G[t] > minus_M
-        return G[t] > m
+            return G > minus_M
+        return G > m
     return False
 
 
 @jit
 def swap_index(var, a, b):
     """Exchange variables a and b in every per-variable array."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
-    for arr in (alpha, G, G_bar, y, p, C, QD):
+    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    for arr in (alpha, score, G_bar, y, p, C, QD):
         arr[a], arr[b] = arr[b], arr[a]
     for arr in (kidx, perm):
         arr[a], arr[b] = arr[b], arr[a]
+    status[a], status[b] = status[b], status[a]
 
 
 @jit
 def violation_extremes(var, n_active):
     """(m(alpha), -M(alpha)) on the active set: the gap is their sum."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    score, status = var[1], var[9]
     m = -np.inf
     minus_M = -np.inf
     for t in range(n_active):
-        yG = y[t] * G[t]
-        m = max(m, -yG if in_up(y[t], alpha[t], C[t]) else -np.inf)
-        minus_M = max(minus_M, yG if in_low(y[t], alpha[t], C[t]) else -np.inf)
+        s = score[t]
+        m = max(m, s if status[t] & IN_UP else -np.inf)
+        minus_M = max(minus_M, -s if status[t] & IN_LOW else -np.inf)
     return m, minus_M
 
 
@@ -394,7 +401,7 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
     violation of the KKT conditions. Returns one of CONVERGED, MAX_ITER,
     NEED_ROW, NEED_UNSHRINK. A request leaves the state as it was at the
     start of the iteration, so calling again resumes exactly."""
-    alpha, G, G_bar, y, p, C, QD, kidx, perm = var
+    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
     rows, slot_of = cache[0], cache[1]
     n = data[0].shape[0]
     l = alpha.shape[0]
@@ -431,7 +438,7 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         if s_j < 0:
             return NEED_ROW
         new_i, new_j = update_alpha_pair(
-            alpha[i], alpha[j], y[i], y[j], G[i], G[j], C[i], C[j],
+            alpha[i], alpha[j], y[i], y[j], score[i], score[j], C[i], C[j],
             QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
         flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
         flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
@@ -445,6 +452,8 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         d_j = new_j - alpha[j]
         alpha[i] = new_i
         alpha[j] = new_j
+        status[i] = bound_status(y[i], new_i, C[i])
+        status[j] = bound_status(y[j], new_j, C[j])
         if flip_i:
             update_g_bar(G_bar, y, kidx, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
         if flip_j:
@@ -454,3 +463,10 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         ist[N_ITER] += 1
         ist[COUNTER] -= 1
     return MAX_ITER
+
+
+@jit
+def all_bound_status(y, alpha, C, status):
+    """status_t = bound_status(y_t, alpha_t, C_t) for every variable."""
+    for t in range(alpha.shape[0]):
+        status[t] = bound_status(y[t], alpha[t], C[t])
