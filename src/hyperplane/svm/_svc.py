@@ -14,7 +14,9 @@ from .._validation import (
     check_X_y,
     encode_labels,
 )
+from ..kernels import Linear
 from ._base import BaseSVM
+from ._separable import MAX_GRAM_ROWS, separable
 
 
 def ovr_from_pairs(scores, pairs, n_classes):
@@ -139,8 +141,10 @@ class SVC(ClassifierMixin, BaseSVM):
             rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
             y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
             if np.unique(y_pair).size < 2:
-                raise ValueError(f"sample_weight is zero for every sample of class "
-                                 f"{self.classes_[a if y_pair[0] > 0 else b]!r}")
+                raise ValueError("sample_weight is zero for every sample of class "
+                                 f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
+            if np.isinf(self.C):
+                self._check_separable(X[rows], y_pair)
             solution = self._solve(self.kernel_, X[rows], np.arange(rows.size), y_pair,
                                    -np.ones(rows.size), self.C * weight[rows])
             alpha[k, rows] = solution.alpha
@@ -161,6 +165,20 @@ class SVC(ClassifierMixin, BaseSVM):
             self.n_iter_ = np.asarray(n_iter)
             self.objective_ = np.asarray(objective)
         return self
+
+    def _check_separable(self, X, y):
+        """C = inf needs data separable in the kernel's feature space: an LP
+        on X (linear kernel) or on the Gram matrix (n <= MAX_GRAM_ROWS;
+        beyond, the solver's divergence check applies)."""
+        if isinstance(self.kernel_, Linear):
+            ok = separable(X, y)
+        elif X.shape[0] <= MAX_GRAM_ROWS:
+            ok = separable(self.kernel_(X), y)
+        else:
+            return
+        if not ok:
+            raise ValueError(f"C=inf (hard margin) needs separable data, but the data are "
+                             f"not separable with kernel {self.kernel_!r}; use a finite C")
 
     def decision_function(self, X):
         """f(x) = sum a_i y_i k(x_i, x) + b: shape (n_samples,) for two

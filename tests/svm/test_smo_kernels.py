@@ -1,0 +1,149 @@
+"""Each compiled step of the SMO solver against a slow, obvious NumPy version."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hyperplane.svm import _smo_kernels as sk
+
+CODES = {
+    sk.LINEAR_KERNEL: lambda d2, dot, g, c0, deg: dot,
+    sk.POLY_KERNEL: lambda d2, dot, g, c0, deg: (g * dot + c0) ** deg,
+    sk.RBF_KERNEL: lambda d2, dot, g, c0, deg: np.exp(-g * d2),
+    sk.LAPLACE_KERNEL: lambda d2, dot, g, c0, deg: np.exp(-g * np.sqrt(d2)),
+    sk.SIGMOID_KERNEL: lambda d2, dot, g, c0, deg: np.tanh(g * dot + c0),
+}
+
+
+def reference_row(X, r, code, gamma, coef0, degree):
+    """k(x_r, x_c) for every c, straight from the formulas, in float64."""
+    dot = X @ X[r]
+    d2 = ((X - X[r]) ** 2).sum(axis=1)
+    return CODES[code](d2, dot, gamma, coef0, degree)
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 40), d=st.integers(1, 12),
+       code=st.sampled_from(sorted(CODES)), gamma=st.floats(0.01, 2.0),
+       coef0=st.floats(-1.0, 1.0), degree=st.integers(1, 4),
+       subset=st.booleans())
+def test_kernel_row_matches_numpy(seed, n, d, code, gamma, coef0, degree, subset):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X32 = X.astype(np.float32)
+    r = int(rng.integers(n))
+    cols = np.sort(rng.choice(n, size=max(1, n // 2), replace=False)) if subset \
+        else np.arange(n)
+    out = np.full(n, -7.0, dtype=np.float32)
+    sk.kernel_row(X32, r, cols.astype(np.int64), cols.size, code, gamma, coef0, degree,
+                  np.empty(n), np.empty(n, dtype=np.int64), out)
+    expected = reference_row(X32.astype(np.float64), r, code, gamma, coef0, degree)
+    scale = np.maximum(1.0, np.abs(expected[cols]))
+    np.testing.assert_array_less(np.abs(out[cols] - expected[cols]) / scale, 2e-5)
+    untouched = np.setdiff1d(np.arange(n), cols)
+    assert np.all(out[untouched] == -7.0)
+
+
+@given(values=st.lists(st.floats(-800.0, 0.0), min_size=1, max_size=64))
+def test_exp_nonpositive_matches_numpy(values):
+    x = np.array(values)
+    buf = x.copy()
+    sk.exp_nonpositive(buf, x.size, np.empty(x.size, dtype=np.int64))
+    expected = np.exp(x)
+    big = expected > 1e-300
+    np.testing.assert_allclose(buf[big], expected[big], rtol=1e-9)
+    assert np.all(buf[~big] < 1e-290)
+
+
+def brute_force_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta):
+    """Minimise the one-variable quadratic over a fine grid of feasible t."""
+    room_i = C_i - alpha_i if y_i > 0 else alpha_i
+    room_j = alpha_j if y_j > 0 else C_j - alpha_j
+    t = np.linspace(0.0, min(room_i, room_j), 200001)
+    # f(t) - f(0) = -(score_i - score_j) t + eta t^2 / 2
+    f = -(score_i - score_j) * t + 0.5 * eta * t ** 2
+    best = t[np.argmin(f)]
+    return alpha_i + y_i * best, alpha_j - y_j * best
+
+
+@given(a=st.floats(0, 1), b=st.floats(0, 1), yi=st.sampled_from([-1.0, 1.0]),
+       yj=st.sampled_from([-1.0, 1.0]), gap=st.floats(0.001, 5.0),
+       eta=st.floats(0.05, 4.0), Ci=st.floats(0.1, 2.0), Cj=st.floats(0.1, 2.0))
+def test_update_alpha_pair_is_the_clipped_minimum(a, b, yi, yj, gap, eta, Ci, Cj):
+    alpha_i, alpha_j = a * Ci, b * Cj
+    new_i, new_j = sk.update_alpha_pair(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj, eta)
+    assert 0.0 <= new_i <= Ci and 0.0 <= new_j <= Cj
+    assert yi * new_i + yj * new_j == pytest.approx(yi * alpha_i + yj * alpha_j, abs=1e-12)
+    ref_i, ref_j = brute_force_pair(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj, eta)
+    span = max(Ci, Cj)
+    assert new_i == pytest.approx(ref_i, abs=2e-5 * span)
+    assert new_j == pytest.approx(ref_j, abs=2e-5 * span)
+
+
+def test_update_alpha_pair_hard_margin_never_clips_above():
+    new_i, new_j = sk.update_alpha_pair(0.0, 0.0, 1.0, -1.0, 1.0, -1.0, np.inf, np.inf, 0.5)
+    assert (new_i, new_j) == (4.0, 4.0)
+
+
+def make_var(rng, n):
+    alpha = rng.choice([0.0, 0.5, 1.0], size=n)
+    y = rng.choice([-1.0, 1.0], size=n)
+    C = np.ones(n)
+    score = rng.normal(size=n)
+    status = np.empty(n, dtype=np.uint8)
+    sk.all_bound_status(y, alpha, C, status)
+    QD = rng.uniform(0.5, 2.0, size=n)
+    kidx = rng.permutation(n).astype(np.int64)
+    return (alpha, score, np.zeros(n), y, -np.ones(n), C, QD, kidx,
+            np.arange(n, dtype=np.int64), status)
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(2, 30))
+def test_working_set_selection_matches_definition(seed, n):
+    rng = np.random.default_rng(seed)
+    var = make_var(rng, n)
+    alpha, score, _, y, _, C, QD, kidx, _, status = var
+    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
+    i, m = sk.select_i(var, n)
+    if not up.any():
+        assert i == -1
+        return
+    assert m == score[up].max() and up[i] and score[i] == m
+    K_i = rng.normal(size=n).astype(np.float32)
+    j, M = sk.select_j(var, n, i, m, K_i)
+    assert M == (score[low].min() if low.any() else np.inf)
+    b = m - score
+    eta = np.maximum(QD[i] + QD - 2.0 * K_i[kidx].astype(np.float64), sk.TAU)
+    decrease = np.where(low & (b > 0), -(b ** 2) / eta, np.inf)
+    if np.isinf(decrease.min()):
+        assert j == -1
+    else:
+        assert decrease[j] == decrease.min()
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30))
+def test_update_gradient_and_next_i(seed, n):
+    rng = np.random.default_rng(seed)
+    var = make_var(rng, n)
+    score = var[1].copy()
+    K_i = rng.normal(size=n).astype(np.float32)
+    K_j = rng.normal(size=n).astype(np.float32)
+    i, m = sk.update_gradient(var, n, K_i, K_j, 0.3, -0.7)
+    kidx = var[7]
+    expected = score - (0.3 * K_i[kidx].astype(float) - 0.7 * K_j[kidx].astype(float))
+    np.testing.assert_allclose(var[1], expected, rtol=1e-12, atol=1e-12)
+    assert (i, m) == sk.select_i(var, n)
+
+
+def test_lru_cache_evicts_least_recently_used():
+    n, slots = 5, 2
+    cache = (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
+             np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64))
+    ist = np.zeros(sk.N_STATE, dtype=np.int64)
+    s0 = sk.lru_slot(0, cache, ist)
+    s1 = sk.lru_slot(1, cache, ist)
+    assert sk.lru_slot(0, cache, ist) == s0       # hit refreshes row 0
+    s2 = sk.lru_slot(2, cache, ist)               # evicts row 1
+    assert s2 == s1 and cache[1][1] == -1 and cache[1][0] == s0 and cache[1][2] == s2
