@@ -6,8 +6,11 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_svm import svm_section
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "svm": ("Support vector machines (李航 7, 周志华 6)", svm_section),
 }
 
 
