@@ -124,7 +124,7 @@ class SMOSolver:
         out = np.zeros(len(rows_a))
         if len(rows_b) == 0:
             return out
-        step = max(1, int(2 ** 24 // len(rows_b)))
+        step = max(1, int(2 ** 20 // len(rows_b)))
         Xb = self.X[rows_b]
         for start in range(0, len(rows_a), step):
             block = rows_a[start:start + step]
@@ -155,11 +155,15 @@ class SMOSolver:
     def reconstruct_gradient(self):
         """Recompute G of the shrunk variables (LIBSVM's reconstruct_gradient):
         G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts, then make every
-        variable active again and start a new cache epoch."""
+        variable active again and start a new cache epoch. Compiled for the
+        named kernels; a generic kernel object is called on blocks."""
         alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
-        if a < l:
+        if a < l and self.data[2] != sk.GENERIC:
+            sk.reconstruct_gradient(self.data, self.var, a,
+                                    np.empty(self.X.shape[0], dtype=np.float32))
+        elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
             G = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(
                 kidx[a:], kidx[free], alpha[free] * y[free])

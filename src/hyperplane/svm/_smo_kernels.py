@@ -470,3 +470,34 @@ def all_bound_status(y, alpha, C, status):
     """status_t = bound_status(y_t, alpha_t, C_t) for every variable."""
     for t in range(alpha.shape[0]):
         status[t] = bound_status(y[t], alpha[t], C[t])
+
+
+@jit
+def reconstruct_gradient(data, var, active_size, scratch):
+    """G of the shrunk variables t >= active_size (LIBSVM's
+    reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
+    computed once per distinct sample as a kernel row over the samples of
+    the free variables; stored as score_t = -y_t G_t. ``scratch`` is a float32
+    row of length n."""
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
+    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    n = X32.shape[0]
+    l = alpha.shape[0]
+    coef = np.zeros(n)
+    for s in range(active_size):
+        if 0.0 < alpha[s] < C[s]:
+            coef[kidx[s]] += alpha[s] * y[s]
+    free_rows = np.flatnonzero(coef).astype(np.int64)
+    value = np.zeros(n)
+    done = np.zeros(n, dtype=np.uint8)
+    for t in range(active_size, l):
+        r = kidx[t]
+        if done[r] == 0:
+            done[r] = 1
+            kernel_row(X32, r, free_rows, free_rows.shape[0], code, gamma, coef0, degree,
+                       buf, ebuf, scratch)
+            total = 0.0
+            for c in free_rows:
+                total += coef[c] * scratch[c]
+            value[r] = total
+        score[t] = -y[t] * (G_bar[t] + p[t] + y[t] * value[r])
