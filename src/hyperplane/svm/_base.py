@@ -3,10 +3,9 @@ call and the kernel expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24)
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 
 from .._validation import (
     check_is_fitted,
@@ -46,9 +45,7 @@ class BaseSVM(BaseEstimator):
         if isinstance(self.kernel, Kernel):
             rows = np.arange(X.shape[0])
             if rows.size > PSD_CHECK_ROWS:
-                rng = np.random.default_rng(
-                    self.random_state if isinstance(self.random_state, numbers.Integral)
-                    else 0)
+                rng = check_random_state(0 if self.random_state is None else self.random_state)
                 rows = np.sort(rng.choice(rows, PSD_CHECK_ROWS, replace=False))
             if not is_psd(self.kernel, X[rows]):
                 raise ValueError(
