@@ -43,12 +43,17 @@ class SVR(RegressorMixin, BaseSVM):
 
     Examples
     --------
+    The flattest line within eps = 0.5 of z = 2x + 1 on x = 0..9 has slope
+    2 - 2 eps / 9 and passes through (0, 1 + eps):
+
     >>> import numpy as np
     >>> from hyperplane.svm import SVR
     >>> X = np.arange(10.0).reshape(-1, 1)
-    >>> svr = SVR(kernel="linear", C=10.0, epsilon=0.5).fit(X, 2 * X.ravel() + 1)
-    >>> np.round(svr.predict([[20.0]]), 1).tolist()
-    [41.0]
+    >>> svr = SVR(kernel="linear", C=10.0, epsilon=0.5, tol=1e-8).fit(X, 2 * X.ravel() + 1)
+    >>> round(float(svr.coef_[0, 0]), 6), round(float(svr.intercept_[0]), 6)
+    (1.888889, 1.5)
+    >>> svr.support_.tolist()
+    [0, 9]
     """
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
