@@ -186,8 +186,13 @@ class Laplace(Kernel):
 
     def _gram(self, X, Y):
         G = np.ascontiguousarray(X @ Y.T)
-        return laplace_from_dot(G, _sq_norms(X), _sq_norms(Y),
-                                G.dtype.type(1.0 / self.sigma))
+        G = laplace_from_dot(G, _sq_norms(X), _sq_norms(Y),
+                             G.dtype.type(1.0 / self.sigma))
+        if Y is X:
+            # ‖x - x‖ is 0 exactly; |x|² + |x|² - 2xᵀx may round to ±1e-16,
+            # whose square root (1e-8) would be a visible error
+            np.fill_diagonal(G, 1.0)
+        return G
 
     def diag(self, X):
         X = _as_matrix(X, "X")
