@@ -6,8 +6,11 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_perceptron import perceptron_section
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
 }
 
 
