@@ -14,7 +14,7 @@ def test_hyperplane_text_reads_like_the_book():
 
 
 def test_perceptron_section_prints_the_book_tables():
-    console = Console(record=True, width=120)
+    console = Console(record=True, width=400)
     perceptron_section(console)
     text = console.export_text()
     assert "x(1)+x(2)-3" in text
