@@ -11,6 +11,7 @@ import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -143,8 +144,16 @@ def encode_labels(y):
     (['否', '是'], [1, 0, 1])
     """
     y = np.asarray(y)
-    check_classification_targets(y)
-    classes, y_index = np.unique(y, return_inverse=True)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        check_classification_targets(y)   # raises sklearn's message for 2-d targets
+    # hash-based factorisation (O(n)); only the distinct labels are sorted
+    y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
+    if np.any(y_index < 0):
+        raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
+    classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
+    check_classification_targets(classes)
     if classes.shape[0] < 2:
         raise ValueError("y has only one class "
                          f"({classes[0]!r}); a classifier needs at least 2 classes")
