@@ -85,6 +85,27 @@ def check_option(value, name, options):
 # --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
+#: the estimators whose ``fit`` accepts Dask collections (SPEC, "Scale-out")
+SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
+              "Perceptron", "DecisionTreeClassifier")
+
+
+def is_dask_collection(obj):
+    """Whether ``obj`` is a Dask array/dataframe/series (without importing dask)."""
+    return hasattr(obj, "__dask_graph__") and callable(obj.__dask_graph__) \
+        and obj.__dask_graph__() is not None
+
+
+def reject_dask(estimator, *arrays):
+    """Refuse Dask input in an estimator that cannot fit without gathering it."""
+    if any(is_dask_collection(a) for a in arrays):
+        raise TypeError(
+            f"{type(estimator).__name__} does not scale out on Dask and will not "
+            "gather the data into one process; compute the input first "
+            "(e.g. X.compute()) or use an estimator that scales out: "
+            f"{', '.join(SCALES_OUT)}")
+
+
 def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
     """Validate a numeric feature matrix and record ``n_features_in_``.
 
@@ -92,6 +113,7 @@ def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
     every estimator reports the same messages (wrong feature count, NaN, empty
     data, non-numeric columns). ``float32`` input stays ``float32``.
     """
+    reject_dask(estimator, X)
     ensure = "allow-nan" if allow_nan else True
     try:
         return validate_data(estimator, X, reset=reset, dtype=dtype,
@@ -106,6 +128,7 @@ def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
 def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
               allow_nan=False, y_numeric=False, **kw):
     """Validate ``X`` and ``y`` together (same rows, 1-d ``y``)."""
+    reject_dask(estimator, X, y)
     ensure = "allow-nan" if allow_nan else True
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
@@ -200,4 +223,5 @@ __all__ = [
     "FLOAT_DTYPES", "check_number", "check_option", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "sign", "check_sample_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
+    "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

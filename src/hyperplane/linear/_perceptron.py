@@ -13,6 +13,7 @@ from .._validation import (
     check_option,
     check_X_y,
     encode_labels,
+    is_dask_collection,
     signed_labels,
     warn_not_converged,
 )
@@ -131,6 +132,9 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_dask_collection(X):
+            from ..distributed._perceptron import fit_parameter_mixing
+            return fit_parameter_mixing(self, X, y)
         self._check_params()
         X, y = check_X_y(self, X, y, reset=True)
         self.classes_, y_index = encode_labels(y)

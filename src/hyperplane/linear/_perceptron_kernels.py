@@ -83,11 +83,10 @@ def averaged_online_epoch(X, y, w, b, u, ub, c, eta, order, updated,
 
 
 @jit_fast
-def batch_epoch(X, y, w, b, eta, updated):
-    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
-    ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
-    current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
-    """
+def misclassified_sum(X, y, w, b, updated):
+    """``(Σ_{i∈M} y_i x_i, Σ_{i∈M} y_i, |M|)`` for the set M of samples with
+    ``y_i (w.x_i + b) <= 0``; ``updated`` lists M. This is -∇L(w, b) of
+    李航 eq. 2.6/2.7 summed over the misclassified points."""
     n, d = X.shape
     delta = w * 0.0
     delta_b = 0.0
@@ -99,7 +98,17 @@ def batch_epoch(X, y, w, b, eta, updated):
             delta_b += y[i]
             updated[n_mis] = i
             n_mis += 1
-    for j in range(d):
+    return delta, delta_b, n_mis
+
+
+@jit_fast
+def batch_epoch(X, y, w, b, eta, updated):
+    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
+    ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
+    current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
+    """
+    delta, delta_b, n_mis = misclassified_sum(X, y, w, b, updated)
+    for j in range(X.shape[1]):
         w[j] += eta * delta[j]
     return b + eta * delta_b, n_mis
 
