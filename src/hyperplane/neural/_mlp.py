@@ -21,6 +21,12 @@ from ._bp import BP_RULES
 from ._network import ACTIVATIONS, LOSSES, Layout, output_activation, penalty
 
 
+def _kernel_array(a, dtype=None):
+    """C-contiguous, writeable array: the one layout the kernels are compiled for
+    (a read-only memmap would otherwise compile a second copy of every kernel)."""
+    return np.require(a, dtype=dtype, requirements=("C", "W"))
+
+
 class _BaseMLP(BaseEstimator):
     """Shared training loop of :class:`MLPClassifier` and :class:`MLPRegressor`."""
 
@@ -109,7 +115,7 @@ class _BaseMLP(BaseEstimator):
         packed = self._packed(X.dtype)
         act, out_act, _ = self._codes()
         return K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off,
-                                 np.ascontiguousarray(X), act, out_act)
+                                 _kernel_array(X), act, out_act)
 
     def _objective(self, data_loss, packed):
         """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None."""
@@ -123,8 +129,8 @@ class _BaseMLP(BaseEstimator):
     # ------------------------------------------------------------------
     def _run_epochs(self, X, Y, n_epochs, rng, *, incremental):
         """The outer epoch loop: BP rule, loss curve, stopping, progress."""
-        X = np.ascontiguousarray(X)
-        Y = np.ascontiguousarray(Y, dtype=X.dtype)
+        X = _kernel_array(X)
+        Y = _kernel_array(Y, X.dtype)
         early = self.early_stopping and not incremental
         if early:
             X, X_val, Y, Y_val = self._validation_split(X, Y, rng)
@@ -201,7 +207,7 @@ class _BaseMLP(BaseEstimator):
             raise ValueError("early_stopping needs at least one training and one validation "
                              f"sample; validation_fraction={self.validation_fraction} leaves "
                              "none")
-        X_train, X_val, Y_train, Y_val = (np.ascontiguousarray(a) for a in split)
+        X_train, X_val, Y_train, Y_val = (_kernel_array(a) for a in split)
         return X_train, X_val, Y_train, Y_val
 
     def _validation_loss(self, packed, layout, X_val, Y_val):
