@@ -6,8 +6,11 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_neural import tour_neural
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "neural": ("Neural networks: error backpropagation (周志华 ch. 5)", tour_neural),
 }
 
 
