@@ -277,3 +277,24 @@ def test_bad_data():
         MLPClassifier().partial_fit(XOR_X, XOR_Y)
     with pytest.raises(ValueError, match=r"labels \[7\]"):
         MLPClassifier().partial_fit(XOR_X, [0, 1, 7, 0], classes=[0, 1])
+
+
+def test_dask_input_is_refused_not_gathered():
+    da = pytest.importorskip("dask.array")
+    X = da.from_array(XOR_X, chunks=2)
+    with pytest.raises(TypeError, match="Dask"):
+        MLPClassifier().fit(X, XOR_Y)
+    with pytest.raises(TypeError, match="Dask"):
+        MLPRegressor().partial_fit(X, XOR_Y.astype(float))
+
+
+def test_out_activation_matches_loss_and_task():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        three = np.array([0, 1, 2, 1])
+        assert MLPClassifier(max_iter=1).fit(XOR_X, three).out_activation_ == "softmax"
+        assert MLPClassifier(max_iter=1).fit(XOR_X, XOR_Y).out_activation_ == "logistic"
+        assert MLPClassifier(max_iter=1, loss="squared_error").fit(
+            XOR_X, three).out_activation_ == "logistic"
+        assert MLPRegressor(max_iter=1).fit(XOR_X, XOR_Y.astype(float)).out_activation_ == \
+            "identity"

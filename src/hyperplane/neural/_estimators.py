@@ -77,7 +77,10 @@ _COMMON_ATTRIBUTES = """
     n_layers_ : int
         Layers including input and output.
     n_outputs_ : int
-        Output neurons."""
+        Output neurons.
+    out_activation_ : str
+        Activation of the output neurons: ``"identity"``, ``"logistic"`` or
+        ``"softmax"``."""
 
 
 class MLPClassifier(ClassifierMixin, _BaseMLP):
@@ -158,12 +161,13 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         -------
         self
         """
-        self._hidden = self._check_params()
+        hidden = self._check_params()
+        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=True)
         self.classes_, y_index = encode_labels(y)
         rng = self._rng_for(incremental=False)
         n_outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
-        self._initialize(n_outputs, X.dtype, rng)
+        self._initialize(hidden, n_outputs, X.dtype, rng)
         return self._fit(X, self._targets(y_index), incremental=False, rng=rng)
 
     def partial_fit(self, X, y, classes=None):
@@ -181,7 +185,8 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         self
         """
         first = not hasattr(self, "coefs_")
-        self._hidden = self._check_params()
+        hidden = self._check_params()
+        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=first)
         if first:
             if classes is None:
@@ -198,7 +203,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         rng = self._rng_for(incremental=not first)
         if first:
             n_outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
-            self._initialize(n_outputs, X.dtype, rng)
+            self._initialize(hidden, n_outputs, X.dtype, rng)
         return self._fit(X, self._targets(y_index), incremental=True, rng=rng)
 
     def predict_proba(self, X):
@@ -208,6 +213,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         ``loss="squared_error"`` the sigmoid outputs normalised per row.
         """
         check_is_fitted(self)
+        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
         if out.shape[1] == 1:
@@ -218,6 +224,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     def predict(self, X):
         """``classes_[1]`` when the output is >= 0.5 (two classes), else argmax."""
         check_is_fitted(self)
+        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
         if out.shape[1] == 1:
@@ -255,11 +262,9 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     def _loss_name(self):
         return "squared_error"
 
-    def _targets(self, X, y, reset):
-        y = np.asarray(y, dtype=X.dtype)
-        if reset:
-            self._y_1d = y.ndim == 1
-        return y.reshape(len(y), -1)
+    @staticmethod
+    def _targets(X, y):
+        return np.asarray(y, dtype=X.dtype).reshape(len(y), -1)
 
     def fit(self, X, y):
         """Train from freshly drawn weights for up to ``max_iter`` epochs.
@@ -273,33 +278,36 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         -------
         self
         """
-        self._hidden = self._check_params()
+        hidden = self._check_params()
+        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True)
-        Y = self._targets(X, y, reset=True)
+        Y = self._targets(X, y)
         rng = self._rng_for(incremental=False)
-        self._initialize(Y.shape[1], X.dtype, rng)
+        self._initialize(hidden, Y.shape[1], X.dtype, rng)
         return self._fit(X, Y, incremental=False, rng=rng)
 
     def partial_fit(self, X, y):
         """One epoch of the chosen BP rule, starting from the current weights."""
         first = not hasattr(self, "coefs_")
-        self._hidden = self._check_params()
+        hidden = self._check_params()
+        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True)
-        Y = self._targets(X, y, reset=first)
+        Y = self._targets(X, y)
         rng = self._rng_for(incremental=not first)
         if first:
-            self._initialize(Y.shape[1], X.dtype, rng)
+            self._initialize(hidden, Y.shape[1], X.dtype, rng)
         elif Y.shape[1] != self.n_outputs_:
             raise ValueError(f"y has {Y.shape[1]} columns; the network has "
                              f"{self.n_outputs_} outputs")
         return self._fit(X, Y, incremental=True, rng=rng)
 
     def predict(self, X):
-        """Output neurons of the network (1-d when ``y`` was 1-d)."""
+        """Output neurons of the network (1-d for a single output, as scikit-learn)."""
         check_is_fitted(self)
+        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
-        return out[:, 0] if self._y_1d else out
+        return out[:, 0] if out.shape[1] == 1 else out
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

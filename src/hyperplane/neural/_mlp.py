@@ -18,7 +18,9 @@ from .._progress import progress
 from .._validation import check_number, check_option, warn_not_converged
 from . import _backprop_kernels as K
 from ._bp import BP_RULES
-from ._network import ACTIVATIONS, LOSSES, Layout, output_activation, penalty
+from ._network import (
+    ACTIVATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation, penalty,
+)
 
 
 def _kernel_array(a, dtype=None):
@@ -87,18 +89,20 @@ class _BaseMLP(BaseEstimator):
     # the network
     # ------------------------------------------------------------------
     def _layout(self):
-        return Layout.from_sizes((self.n_features_in_, *self._hidden, self.n_outputs_))
+        return Layout.of(self.coefs_)
 
     def _codes(self):
         act = ACTIVATIONS[self.activation][0]
-        out_act = output_activation(self._loss_name(), self.n_outputs_, self._task)
-        return act, out_act, LOSSES[self._loss_name()]
+        return act, OUTPUT_ACTIVATIONS[self.out_activation_], LOSSES[self._loss_name()]
 
-    def _initialize(self, n_outputs, dtype, rng):
+    def _initialize(self, hidden, n_outputs, dtype, rng):
+        """Fresh Glorot weights for a ``n_features_in_``-hidden-``n_outputs`` network."""
         self.n_outputs_ = n_outputs
-        self.n_layers_ = len(self._hidden) + 2
-        packed = self._layout().initial_params(self.activation, rng, dtype)
-        self.coefs_, self.intercepts_ = self._layout().unpack(packed)
+        self.n_layers_ = len(hidden) + 2
+        self.out_activation_ = output_activation(self._loss_name(), n_outputs, self._task)
+        layout = Layout.from_sizes((self.n_features_in_, *hidden, n_outputs))
+        packed = layout.initial_params(self.activation, rng, dtype)
+        self.coefs_, self.intercepts_ = layout.unpack(packed)
         self.loss_curve_ = []
         self.n_iter_ = 0
         self.n_updates_ = 0
@@ -216,6 +220,12 @@ class _BaseMLP(BaseEstimator):
         Y_hat = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X_val,
                                   act, out_act)
         return float(K.batch_loss(Y_hat, Y_val, loss)) / X_val.shape[0]
+
+    def _check_data(self, X):
+        """Refuse Dask collections instead of silently gathering them."""
+        if type(X).__module__.split(".")[0] == "dask":
+            raise TypeError(f"{type(self).__name__} does not fit or predict on Dask "
+                            "collections; call .compute() on a sample that fits in memory")
 
     def _fit(self, X, Y, *, incremental, rng):
         if incremental:

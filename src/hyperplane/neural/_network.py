@@ -21,6 +21,13 @@ ACTIVATIONS = {
     "relu": (K.RELU, 6.0),
 }
 
+#: output activation name (scikit-learn's ``out_activation_`` names) -> kernel code
+OUTPUT_ACTIVATIONS = {
+    "identity": K.IDENTITY,
+    "logistic": K.SIGMOID,
+    "softmax": K.SOFTMAX,
+}
+
 #: loss name -> kernel code
 LOSSES = {
     "squared_error": K.SQUARED_ERROR,
@@ -39,10 +46,10 @@ def output_activation(loss, n_outputs, task):
       softmax for more, so that ``g_j = y_j - y_hat_j``.
     """
     if task == "regression":
-        return K.IDENTITY
+        return "identity"
     if loss == "squared_error" or n_outputs == 1:
-        return K.SIGMOID
-    return K.SOFTMAX
+        return "logistic"
+    return "softmax"
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,11 @@ class Layout:
         u_off = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         return cls(sizes, np.array(w_off, dtype=np.int64),
                    np.array(b_off, dtype=np.int64), u_off, int(offset))
+
+    @classmethod
+    def of(cls, coefs):
+        """The layout of fitted ``coefs_``."""
+        return cls.from_sizes([coefs[0].shape[0]] + [W.shape[1] for W in coefs])
 
     def pack(self, coefs, intercepts, dtype):
         """One flat vector from ``coefs_`` and ``intercepts_`` (a new array)."""
