@@ -37,38 +37,45 @@ def _problem(n_outputs, loss, seed=0, n=6):
     return layout, packed, X, Y
 
 
-@pytest.mark.parametrize("lam", [1.0, 0.6], ids=["no_penalty", "reg_lambda"])
-@pytest.mark.parametrize("output", OUTPUTS)
-@pytest.mark.parametrize("activation", HIDDEN)
-def test_batch_step_is_gradient_of_eq_5_17(activation, output, lam):
+ETA = 1e-3
+CASES = [pytest.param(act, out, lam, id=f"{act}-{out}-{name}")
+         for act in HIDDEN for out in OUTPUTS
+         for lam, name in ((1.0, "no_penalty"), (0.6, "reg_lambda"))]
+
+
+def _assert_step_descends(step, activation, output, lam, rows, seed):
+    """``(before - after) / eta`` of ``step`` equals the finite-difference gradient
+    of eq. 5.17 on the given rows."""
     loss, out_act, n_outputs = OUTPUTS[output]
     act = HIDDEN[activation]
-    layout, packed, X, Y = _problem(n_outputs, loss)
-    eta = 1e-3
+    layout, packed, X, Y = _problem(n_outputs, loss, seed=seed)
     after = packed.copy()
-    K.batch_step(after, layout.sizes, layout.w_off, layout.b_off, X, Y, eta, lam,
-                 act, out_act, loss, np.empty_like(packed))
+    step(after, layout, X, Y, act, out_act, loss)
     expected = numeric_gradient(
-        lambda p: ref_objective(p, layout, X, Y, act, out_act, loss, lam), packed)
-    np.testing.assert_allclose((packed - after) / eta, expected, rtol=1e-5, atol=1e-7)
+        lambda p: ref_objective(p, layout, X[rows], Y[rows], act, out_act, loss, lam), packed)
+    np.testing.assert_allclose((packed - after) / ETA, expected, rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("lam", [1.0, 0.6], ids=["no_penalty", "reg_lambda"])
-@pytest.mark.parametrize("output", OUTPUTS)
-@pytest.mark.parametrize("activation", HIDDEN)
+@pytest.mark.parametrize("activation, output, lam", CASES)
+def test_batch_step_is_gradient_of_eq_5_17(activation, output, lam):
+    """Accumulated / mini-batch step on all rows: the gradient of the batch objective."""
+    def step(packed, layout, X, Y, act, out_act, loss):
+        K.batch_step(packed, layout.sizes, layout.w_off, layout.b_off, X, Y, ETA, lam,
+                     act, out_act, loss, np.empty_like(packed))
+
+    _assert_step_descends(step, activation, output, lam, slice(None), seed=0)
+
+
+@pytest.mark.parametrize("activation, output, lam", CASES)
 def test_standard_step_g_j_e_h_is_gradient_of_E_k(activation, output, lam):
     """One sample: the update from g_j and e_h descends lam E_k + (1-lam) sum w^2."""
-    loss, out_act, n_outputs = OUTPUTS[output]
-    act = HIDDEN[activation]
-    layout, packed, X, Y = _problem(n_outputs, loss, seed=1)
-    eta, k = 1e-3, 2
-    after = packed.copy()
-    K.standard_bp_epoch(after, layout.sizes, layout.w_off, layout.b_off, layout.u_off,
-                        X, Y, np.array([k]), eta, lam, act, out_act, loss)
-    expected = numeric_gradient(
-        lambda p: ref_objective(p, layout, X[k:k + 1], Y[k:k + 1], act, out_act, loss, lam),
-        packed)
-    np.testing.assert_allclose((packed - after) / eta, expected, rtol=1e-5, atol=1e-7)
+    k = 2
+
+    def step(packed, layout, X, Y, act, out_act, loss):
+        K.standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off, layout.u_off,
+                            X, Y, np.array([k]), ETA, lam, act, out_act, loss)
+
+    _assert_step_descends(step, activation, output, lam, slice(k, k + 1), seed=1)
 
 
 def test_book_output_gradient_formula():

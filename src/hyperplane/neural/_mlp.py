@@ -132,47 +132,33 @@ class _BaseMLP(BaseEstimator):
     # training
     # ------------------------------------------------------------------
     def _run_epochs(self, X, Y, n_epochs, rng, *, incremental):
-        """The outer epoch loop: BP rule, loss curve, stopping, progress."""
-        X = _kernel_array(X)
-        Y = _kernel_array(Y, X.dtype)
-        early = self.early_stopping and not incremental
-        if early:
+        """The outer epoch loop: one BP epoch, loss curve, stopping, progress."""
+        X, Y = _kernel_array(X), _kernel_array(Y, X.dtype)
+        validation = None
+        if self.early_stopping and not incremental:
             X, X_val, Y, Y_val = self._validation_split(X, Y, rng)
+            validation = (X_val, Y_val)
             self.validation_loss_curve_ = []
-            best_val, best_params = np.inf, None
+            self.best_validation_loss_, best_params = np.inf, None
         layout = self._layout()
         packed = self._packed(X.dtype)
-        act, out_act, loss = self._codes()
-        rule, updates_per_epoch = BP_RULES[self.bp]
-        m = X.shape[0]
         stopped = False
         with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
             for _ in range(n_epochs):
-                order = rng.permutation(m) if self.shuffle else np.arange(m)
-                data_loss = rule(packed, layout, X, Y, order.astype(np.int64), self.batch_size,
-                                 float(self.learning_rate), self._lambda(), act, out_act,
-                                 loss) / m
-                epoch_loss = self._objective(data_loss, packed)
-                self._check_finite(epoch_loss)
-                self.loss_curve_.append(epoch_loss)
-                self.n_iter_ += 1
-                self.n_updates_ += updates_per_epoch(m, self.batch_size)
-                fields = {"loss": epoch_loss}
-                if early:
-                    val = self._validation_loss(packed, layout, X_val, Y_val)
-                    self.validation_loss_curve_.append(val)
-                    fields["val_loss"] = val
-                    if val < best_val:
-                        best_val, best_params = val, packed.copy()
-                    stopped = self._no_progress(val)
-                else:
-                    stopped = self._no_progress(epoch_loss)
+                epoch_loss = self._epoch(packed, layout, X, Y, rng)
+                monitored, fields = epoch_loss, {"loss": epoch_loss}
+                if validation is not None:
+                    monitored = fields["val_loss"] = self._validation_loss(packed, layout,
+                                                                           *validation)
+                    self.validation_loss_curve_.append(monitored)
+                    if monitored < self.best_validation_loss_:
+                        self.best_validation_loss_, best_params = monitored, packed.copy()
+                stopped = self._no_progress(monitored)
                 bar.advance(1, **fields)
                 if stopped and not incremental:
                     break
-        if early:
-            packed = best_params
-            self.best_validation_loss_ = best_val
+        if validation is not None:
+            packed = best_params  # the book: keep the weights of the lowest validation error
         self.coefs_, self.intercepts_ = layout.unpack(packed)
         if not incremental:
             self.converged_ = stopped
@@ -180,6 +166,21 @@ class _BaseMLP(BaseEstimator):
                 warn_not_converged(self, self.n_iter_,
                                    "increase max_iter or learning_rate, or scale X")
         return self
+
+    def _epoch(self, packed, layout, X, Y, rng):
+        """One pass of the BP rule over the data; returns and records the epoch's E~."""
+        rule, updates_per_epoch = BP_RULES[self.bp]
+        m = X.shape[0]
+        order = rng.permutation(m) if self.shuffle else np.arange(m)
+        act, out_act, loss = self._codes()
+        data_loss = rule(packed, layout, X, Y, order.astype(np.int64), self.batch_size,
+                         float(self.learning_rate), self._lambda(), act, out_act, loss) / m
+        epoch_loss = self._objective(data_loss, packed)
+        self._check_finite(epoch_loss)
+        self.loss_curve_.append(epoch_loss)
+        self.n_iter_ += 1
+        self.n_updates_ += updates_per_epoch(m, self.batch_size)
+        return epoch_loss
 
     def _no_progress(self, value):
         """scikit-learn's rule: ``n_iter_no_change`` epochs without a gain of ``tol``."""
@@ -228,9 +229,9 @@ class _BaseMLP(BaseEstimator):
                             "collections; call .compute() on a sample that fits in memory")
 
     def _fit(self, X, Y, *, incremental, rng):
-        if incremental:
-            return self._run_epochs(X, Y, 1, rng, incremental=True)
-        return self._run_epochs(X, Y, self.max_iter, rng, incremental=False)
+        """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""
+        n_epochs = 1 if incremental else self.max_iter
+        return self._run_epochs(X, Y, n_epochs, rng, incremental=incremental)
 
     def _rng_for(self, incremental):
         if not incremental or not hasattr(self, "_rng"):
