@@ -55,7 +55,7 @@ def test_standard_epoch_matches_the_books_algorithm(net, eta, lam):
 @given(networks(), st.integers(1, 4), st.sampled_from([1.0, 0.8]))
 def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam):
     layout, packed, X, Y, order, act, out_act, loss = net
-    eta = 0.05
+    packed, eta = 0.5 * packed, 0.05  # keep probabilities off the clip at eps
     expected, expected_loss = ref_minibatch_epoch(packed, layout, X, Y, order, batch_size,
                                                   eta, lam, act, out_act, loss)
     got = packed.copy()
