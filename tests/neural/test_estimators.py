@@ -298,3 +298,28 @@ def test_out_activation_matches_loss_and_task():
             XOR_X, three).out_activation_ == "logistic"
         assert MLPRegressor(max_iter=1).fit(XOR_X, XOR_Y.astype(float)).out_activation_ == \
             "identity"
+
+
+def test_loss_curve_is_eq_5_17_of_the_epoch():
+    """Accumulated BP: loss_curve_[0] = λ E(initial weights) + (1-λ) Σw² (after the step)."""
+    from sklearn.utils import check_random_state
+
+    from hyperplane.neural import _backprop_kernels as K
+    from hyperplane.neural._network import Layout
+
+    from ._reference import ref_objective
+
+    X, y = load_digits(n_class=3, return_X_y=True)
+    X = X / 16
+    lam = 0.9
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        net = MLPClassifier(hidden_layer_sizes=(6,), bp="accumulated", reg_lambda=lam,
+                            max_iter=1, random_state=0).fit(X, y)
+    layout = Layout.from_sizes((64, 6, 3))
+    initial = layout.initial_params("sigmoid", check_random_state(0), np.float64)
+    after = layout.pack(net.coefs_, net.intercepts_, np.float64)
+    Y = np.eye(3)[y]
+    data_loss = ref_objective(initial, layout, X, Y, K.SIGMOID, K.SOFTMAX, K.LOG_LOSS, 1.0)
+    expected = lam * data_loss + (1 - lam) * np.sum(after ** 2)
+    assert net.loss_curve_[0] == pytest.approx(expected, rel=1e-10)
