@@ -10,6 +10,7 @@ from rich.table import Table
 from sklearn.exceptions import ConvergenceWarning
 
 from ..datasets import load_watermelon
+from ..linear import Perceptron
 from ..neural import MLPClassifier
 
 #: epochs whose loss the tour prints (1-based)
@@ -45,12 +46,10 @@ def _watermelon_table(X, y):
 
 def _xor_table():
     """A hidden layer learns XOR; a single-layer perceptron cannot."""
-    from sklearn.linear_model import Perceptron
-
     net = _fit_quietly(MLPClassifier(hidden_layer_sizes=(4,), activation="tanh", bp="standard",
                                      learning_rate=0.5, max_iter=2000, random_state=0),
                        XOR_X, XOR_Y)
-    perceptron = _fit_quietly(Perceptron(max_iter=1000, tol=None), XOR_X, XOR_Y)
+    perceptron = _fit_quietly(Perceptron(max_iter=1000), XOR_X, XOR_Y)
     table = Table(title="XOR: network 2-4-1 vs perceptron")
     for column in ("x1", "x2", "y", "network", "perceptron"):
         table.add_column(column, justify="right")

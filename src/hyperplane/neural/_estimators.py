@@ -162,7 +162,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         self
         """
         hidden = self._check_params()
-        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=True)
         self.classes_, y_index = encode_labels(y)
         rng = self._rng_for(incremental=False)
@@ -186,7 +185,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         """
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=first)
         if first:
             if classes is None:
@@ -213,7 +211,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         ``loss="squared_error"`` the sigmoid outputs normalised per row.
         """
         check_is_fitted(self)
-        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
         if out.shape[1] == 1:
@@ -224,7 +221,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     def predict(self, X):
         """``classes_[1]`` when the output is >= 0.5 (two classes), else argmax."""
         check_is_fitted(self)
-        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
         if out.shape[1] == 1:
@@ -279,7 +275,6 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         self
         """
         hidden = self._check_params()
-        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=False)
@@ -290,7 +285,6 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         """One epoch of the chosen BP rule, starting from the current weights."""
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        self._check_data(X)
         X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=not first)
@@ -304,7 +298,6 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     def predict(self, X):
         """Output neurons of the network (1-d for a single output, as scikit-learn)."""
         check_is_fitted(self)
-        self._check_data(X)
         X = check_X(self, X, reset=False)
         out = self._forward(X)
         return out[:, 0] if out.shape[1] == 1 else out

@@ -222,12 +222,6 @@ class _BaseMLP(BaseEstimator):
                                   act, out_act)
         return float(K.batch_loss(Y_hat, Y_val, loss)) / X_val.shape[0]
 
-    def _check_data(self, X):
-        """Refuse Dask collections instead of silently gathering them."""
-        if type(X).__module__.split(".")[0] == "dask":
-            raise TypeError(f"{type(self).__name__} does not fit or predict on Dask "
-                            "collections; call .compute() on a sample that fits in memory")
-
     def _fit(self, X, Y, *, incremental, rng):
         """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""
         n_epochs = 1 if incremental else self.max_iter
