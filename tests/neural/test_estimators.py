@@ -44,6 +44,19 @@ def test_one_hidden_layer_learns_xor_but_a_perceptron_cannot(bp, make_perceptron
     assert perceptron.score(XOR_X, XOR_Y) <= 0.75
 
 
+def test_without_a_hidden_layer_the_network_learns_and_but_not_xor():
+    """hidden_layer_sizes=() is section 5.2's two-layer network: AND yes, XOR no."""
+    kw = dict(hidden_layer_sizes=(), bp="standard", loss="squared_error", learning_rate=0.5,
+              max_iter=3000, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        and_net = MLPClassifier(**kw).fit(XOR_X, [0, 0, 0, 1])
+        xor_net = MLPClassifier(**kw).fit(XOR_X, XOR_Y)
+    assert [W.shape for W in and_net.coefs_] == [(2, 1)] and and_net.n_layers_ == 2
+    assert and_net.score(XOR_X, [0, 0, 0, 1]) == 1.0
+    assert xor_net.score(XOR_X, XOR_Y) <= 0.75
+
+
 def _watermelon_onehot():
     X, y = load_watermelon("3.0")
     return pd.get_dummies(X, dtype=float), y  # categorical one-hot, 密度/含糖率 as given

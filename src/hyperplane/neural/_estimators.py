@@ -10,7 +10,9 @@ from ._mlp import _BaseMLP
 
 _COMMON_PARAMS = """
     hidden_layer_sizes : tuple of int, default=(10,)
-        Neurons of each hidden layer (any number of layers).
+        Neurons of each hidden layer (any number of layers). ``()`` leaves
+        only the output layer: the two-layer network of section 5.2, which
+        can separate only linearly separable classes.
     activation : {"sigmoid", "relu", "tanh"}, default="sigmoid"
         Activation ``f`` of the hidden neurons (周志华 section 5.1; the sigmoid
         is computed without overflow).
