@@ -63,9 +63,10 @@ def _watermelon_onehot():
 
 
 def _book_network(bp, epochs):
-    """The book's setting: sigmoid neurons, squared error, samples in the given order."""
+    """The book's setting: sigmoid neurons, squared error, initial weights and
+    thresholds in (0, 1), samples in the given order."""
     X, y = _watermelon_onehot()
-    net = MLPClassifier(hidden_layer_sizes=(10,), activation="sigmoid", bp=bp,
+    net = MLPClassifier(hidden_layer_sizes=(10,), activation="sigmoid", bp=bp, init="book",
                         loss="squared_error", learning_rate=1.0, max_iter=epochs, tol=0,
                         n_iter_no_change=epochs, shuffle=False, random_state=0)
     with warnings.catch_warnings():
@@ -78,10 +79,10 @@ def test_watermelon_3_standard_and_accumulated_bp_reach_zero_training_error():
     """周志华 section 5.3: both rules fit 西瓜数据集3.0; standard BP updates after
     every sample (more updates per epoch) and needs far fewer epochs: after 300
     epochs it fits the data while accumulated BP still errs, and accumulated BP
-    gets there too given ten times as many epochs (same learning rate)."""
+    gets there too given many more epochs (same learning rate)."""
     standard, standard_accuracy = _book_network("standard", 300)
     accumulated_early, early_accuracy = _book_network("accumulated", 300)
-    accumulated, accumulated_accuracy = _book_network("accumulated", 3000)
+    accumulated, accumulated_accuracy = _book_network("accumulated", 10_000)
     assert standard_accuracy == 1.0 and accumulated_accuracy == 1.0
     assert early_accuracy < 1.0
     assert standard.n_updates_ == 17 * standard.n_iter_  # one update per sample
@@ -180,6 +181,17 @@ def test_binary_network_has_one_output_neuron_and_sign_zero_is_positive():
     assert (net.predict(X) == "是").all()
 
 
+def test_book_initialisation_draws_weights_and_thresholds_in_0_1():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        net = MLPClassifier(hidden_layer_sizes=(5, 3), init="book", learning_rate=1e-12,
+                            max_iter=1, random_state=0).fit(XOR_X, XOR_Y)
+    weights = np.concatenate([W.ravel() for W in net.coefs_])
+    thresholds = -np.concatenate(net.intercepts_)
+    assert weights.min() > 0 and weights.max() < 1
+    assert thresholds.min() > 0 and thresholds.max() < 1
+
+
 def test_convergence_sets_converged_and_stops_early():
     net = MLPClassifier(hidden_layer_sizes=(4,), activation="tanh", bp="standard",
                         learning_rate=0.5, max_iter=5000, random_state=0).fit(XOR_X, XOR_Y)
@@ -257,6 +269,7 @@ def test_verbose_shows_progress_with_loss(capsys):
     ("hidden_layer_sizes", "big", TypeError, "hidden_layer_sizes"),
     ("activation", "step", ValueError, "activation"),
     ("bp", "online", ValueError, "bp"),
+    ("init", "zeros", ValueError, "init"),
     ("loss", "hinge", ValueError, "loss"),
     ("learning_rate", 0.0, ValueError, "learning_rate"),
     ("learning_rate", np.nan, ValueError, "learning_rate"),

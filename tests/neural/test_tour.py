@@ -10,7 +10,7 @@ def test_tour_neural_shows_loss_curve_accuracy_and_xor():
     console = Console(record=True, width=160)
     run_tour(console, sections=["neural"])
     text = console.export_text()
-    assert "西瓜数据集3.0" in text and "E @ 3000" in text
+    assert "西瓜数据集3.0" in text and "E @ 10000" in text
     rows = {line.split("│")[1].strip(): line for line in text.splitlines()
             if line.startswith("│ standard") or line.startswith("│ accumulated")}
     assert set(rows) == {"standard", "accumulated"}

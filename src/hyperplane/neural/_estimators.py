@@ -43,6 +43,10 @@ _COMMON_PARAMS = """
     reg_lambda : float in (0, 1] or None, default=None
         λ of eq. 5.17: minimise ``λ (1/m) sum_k E_k + (1 - λ) sum_w w^2``, the
         sum over every connection weight and threshold. ``None``: no penalty.
+    init : {"glorot", "book"}, default="glorot"
+        Initial weights: Glorot-uniform (scikit-learn's, same draws for the
+        same ``random_state``) or the book's (figure 5.8, step 1): every
+        weight and threshold uniform in (0, 1).
     shuffle : bool, default=True
         Visit the samples in a new random order every epoch; ``False`` visits
         them in the order given.
@@ -129,14 +133,15 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, early_stopping=False, validation_fraction=0.1,
-                 reg_lambda=None, loss="log_loss", shuffle=True, random_state=None,
-                 verbose=False):
+                 reg_lambda=None, loss="log_loss", init="glorot", shuffle=True,
+                 random_state=None, verbose=False):
         super().__init__(hidden_layer_sizes=hidden_layer_sizes, activation=activation, bp=bp,
                          batch_size=batch_size, learning_rate=learning_rate,
                          max_iter=max_iter, tol=tol, n_iter_no_change=n_iter_no_change,
                          early_stopping=early_stopping,
                          validation_fraction=validation_fraction, reg_lambda=reg_lambda,
-                         shuffle=shuffle, random_state=random_state, verbose=verbose)
+                         init=init, shuffle=shuffle, random_state=random_state,
+                         verbose=verbose)
         self.loss = loss
 
     def _loss_name(self):

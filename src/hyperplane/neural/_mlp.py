@@ -19,7 +19,8 @@ from .._validation import check_number, check_option, warn_not_converged
 from . import _backprop_kernels as K
 from ._bp import BP_RULES
 from ._network import (
-    ACTIVATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation, penalty,
+    ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
+    penalty,
 )
 
 
@@ -37,7 +38,8 @@ class _BaseMLP(BaseEstimator):
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, early_stopping=False, validation_fraction=0.1,
-                 reg_lambda=None, shuffle=True, random_state=None, verbose=False):
+                 reg_lambda=None, init="glorot", shuffle=True, random_state=None,
+                 verbose=False):
         self.hidden_layer_sizes = hidden_layer_sizes
         self.activation = activation
         self.bp = bp
@@ -49,6 +51,7 @@ class _BaseMLP(BaseEstimator):
         self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
         self.reg_lambda = reg_lambda
+        self.init = init
         self.shuffle = shuffle
         self.random_state = random_state
         self.verbose = verbose
@@ -69,6 +72,7 @@ class _BaseMLP(BaseEstimator):
             check_number(size, "hidden_layer_sizes entries", low=1, integer=True)
         check_option(self.activation, "activation", ACTIVATIONS)
         check_option(self.bp, "bp", BP_RULES)
+        check_option(self.init, "init", INITIALISATIONS)
         check_option(self._loss_name(), "loss", self._losses)
         check_number(self.batch_size, "batch_size", low=1, integer=True)
         check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
@@ -101,7 +105,7 @@ class _BaseMLP(BaseEstimator):
         self.n_layers_ = len(hidden) + 2
         self.out_activation_ = output_activation(self._loss_name(), n_outputs, self._task)
         layout = Layout.from_sizes((self.n_features_in_, *hidden, n_outputs))
-        packed = layout.initial_params(self.activation, rng, dtype)
+        packed = layout.initial_params(self.activation, rng, dtype, self.init)
         self.coefs_, self.intercepts_ = layout.unpack(packed)
         self.loss_curve_ = []
         self.n_iter_ = 0

@@ -21,6 +21,25 @@ ACTIVATIONS = {
     "relu": (K.RELU, 6.0),
 }
 
+def glorot_init(fan_in, fan_out, activation, rng):
+    """Glorot & Bengio (2010), scikit-learn's initialisation: weights and biases
+    ``U(-r, r)`` with ``r = sqrt(factor / (fan_in + fan_out))``."""
+    bound = np.sqrt(ACTIVATIONS[activation][1] / (fan_in + fan_out))
+    return rng.uniform(-bound, bound, (fan_in, fan_out)), rng.uniform(-bound, bound, fan_out)
+
+
+def book_init(fan_in, fan_out, activation, rng):
+    """周志华 figure 5.8, step 1: every weight and threshold in (0, 1)
+    (biases are ``-theta``, so in (-1, 0))."""
+    return rng.uniform(0.0, 1.0, (fan_in, fan_out)), -rng.uniform(0.0, 1.0, fan_out)
+
+
+#: init name -> function(fan_in, fan_out, activation, rng) -> (W, b)
+INITIALISATIONS = {
+    "glorot": glorot_init,
+    "book": book_init,
+}
+
 #: output activation name (scikit-learn's ``out_activation_`` names) -> kernel code
 OUTPUT_ACTIVATIONS = {
     "identity": K.IDENTITY,
@@ -103,19 +122,18 @@ class Layout:
             intercepts.append(packed[b:b + n_out].copy())
         return coefs, intercepts
 
-    def initial_params(self, activation, rng, dtype):
-        """Glorot-uniform weights and biases (scikit-learn's initialisation).
+    def initial_params(self, activation, rng, dtype, init="glorot"):
+        """Random initial weights and biases of every layer, packed.
 
-        The book starts from random values in (0, 1); that saturates sigmoid
-        neurons of wide layers, so the estimators use Glorot & Bengio (2010),
-        ``U(-r, r)`` with ``r = sqrt(factor / (fan_in + fan_out))``.
+        ``init="glorot"`` (default, as scikit-learn) or ``"book"`` (values in
+        (0, 1) as in figure 5.8; they saturate the sigmoid neurons of wide
+        layers, so they suit small networks like the book's).
         """
-        factor = ACTIVATIONS[activation][1]
         coefs, intercepts = [], []
         for fan_in, fan_out in zip(self.sizes[:-1], self.sizes[1:]):
-            bound = np.sqrt(factor / (fan_in + fan_out))
-            coefs.append(rng.uniform(-bound, bound, (fan_in, fan_out)))
-            intercepts.append(rng.uniform(-bound, bound, fan_out))
+            W, b = INITIALISATIONS[init](fan_in, fan_out, activation, rng)
+            coefs.append(W)
+            intercepts.append(b)
         return self.pack(coefs, intercepts, dtype)
 
 
