@@ -230,6 +230,17 @@ def test_early_stopping_keeps_the_best_validation_weights():
     assert np.argmin(net.validation_loss_curve_) == net.n_iter_ - 1 - 3
 
 
+def test_early_stopping_on_too_few_samples_to_stratify():
+    """20 samples, 3 classes, 10% held out: 2 validation samples cannot hold every
+    class, so the split is not stratified (instead of sklearn's test_size error)."""
+    rng = np.random.default_rng(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        net = MLPClassifier(early_stopping=True, max_iter=3, random_state=0).fit(
+            rng.normal(size=(20, 3)), np.arange(20) % 3)
+    assert len(net.validation_loss_curve_) == 3
+
+
 def test_diverging_loss_names_the_learning_rate():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(50, 3)) * 1e3

@@ -207,7 +207,8 @@ class _BaseMLP(BaseEstimator):
         if self._task == "classification":
             labels = Y.argmax(axis=1) if Y.shape[1] > 1 else Y[:, 0]
             counts = np.unique(labels, return_counts=True)[1]
-            if counts.min() >= 2:
+            n_val = int(np.ceil(self.validation_fraction * len(labels)))
+            if counts.min() >= 2 and len(counts) <= min(n_val, len(labels) - n_val):
                 stratify = labels
         split = train_test_split(X, Y, test_size=self.validation_fraction,
                                  random_state=rng.randint(np.iinfo(np.int32).max),
