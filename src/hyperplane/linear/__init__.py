@@ -1,8 +1,12 @@
 """Linear classifiers: perceptron (primal, dual, kernel), least squares,
 Fisher discriminant, logistic regression, Adaline."""
 
+from ._dual_perceptron import DualPerceptron
 from ._novikoff import novikoff_bound
+from ._perceptron import Perceptron
 
 __all__ = [
+    "Perceptron",
+    "DualPerceptron",
     "novikoff_bound",
 ]
