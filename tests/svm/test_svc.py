@@ -253,3 +253,16 @@ def test_bad_data_is_refused():
 
 def test_check_estimator():
     check_estimator(SVC(), expected_failed_checks=SVC_XFAIL)
+
+
+def test_svc_and_kernel_perceptron_accept_the_same_combined_kernel():
+    from hyperplane.linear import DualPerceptron
+
+    X, y = make_blobs(n_samples=60, centers=[[-2, -2], [2, 2]], cluster_std=0.6,
+                      random_state=4)
+    kernel = RBF(sigma=1.0) + 0.5 * Polynomial(degree=2, coef0=1.0) * Linear()
+    svc = SVC(kernel=kernel, C=10.0).fit(X, y)
+    perceptron = DualPerceptron(kernel=kernel).fit(X, y)
+    assert svc.kernel_ is kernel
+    np.testing.assert_array_equal(svc.predict(X), y)
+    np.testing.assert_array_equal(perceptron.predict(X), y)
