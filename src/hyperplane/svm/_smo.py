@@ -161,8 +161,8 @@ class SMOSolver:
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l and self.data[2] != sk.GENERIC:
-            sk.reconstruct_gradient(self.data, self.var, a,
-                                    np.empty(self.X.shape[0], dtype=np.float32))
+            sk.reconstruct_gradient(self.data, self.var, self.cache, self.active_rows,
+                                    self.ist, np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
             G = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(

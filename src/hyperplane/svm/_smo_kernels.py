@@ -25,7 +25,7 @@ and resume the solver:
             IN_LOW bits of I_up(alpha) and I_low(alpha);
 ``cache`` = (rows, slot_of, owner, stamp, full, epoch) -- an LRU cache of
             float32 kernel rows ``k(x_r, .)`` indexed by sample row ``r``;
-``ist``   = the integer state vector (indices ``N_ITER`` ... ``REQUEST``).
+``ist``   = the integer state vector (indices ``N_ITER`` ... ``N_ROWS``).
 
 A cached row is *full* (all samples) or *partial*: computed only for the
 samples of the active set at the time, valid until the next unshrink, which
@@ -473,31 +473,45 @@ def all_bound_status(y, alpha, C, status):
 
 
 @jit
-def reconstruct_gradient(data, var, active_size, scratch):
+def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
     """G of the shrunk variables t >= active_size (LIBSVM's
     reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
-    computed once per distinct sample as a kernel row over the samples of
-    the free variables; stored as score_t = -y_t G_t. ``scratch`` is a float32
-    row of length n."""
+    stored as score_t = -y_t G_t.
+
+    Computed per free sample c as coef_c k(x_c, x_r) over the shrunk samples
+    r, from c's cached row when there is one (a partial row is completed on
+    the shrunk samples, which makes it full), else in ``scratch``."""
     X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
     alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    rows, slot_of, owner, stamp, full, epoch = cache
     n = X32.shape[0]
     l = alpha.shape[0]
+    a = ist[ACTIVE_SIZE]
     coef = np.zeros(n)
-    for s in range(active_size):
+    for s in range(a):
         if 0.0 < alpha[s] < C[s]:
             coef[kidx[s]] += alpha[s] * y[s]
-    free_rows = np.flatnonzero(coef).astype(np.int64)
+    shrunk = np.zeros(n, dtype=np.uint8)
+    for t in range(a, l):
+        shrunk[kidx[t]] = 1
+    shrunk_rows = np.flatnonzero(shrunk).astype(np.int64)
+    n_shrunk = shrunk_rows.shape[0]
     value = np.zeros(n)
-    done = np.zeros(n, dtype=np.uint8)
-    for t in range(active_size, l):
-        r = kidx[t]
-        if done[r] == 0:
-            done[r] = 1
-            kernel_row(X32, r, free_rows, free_rows.shape[0], code, gamma, coef0, degree,
-                       buf, ebuf, scratch)
-            total = 0.0
-            for c in free_rows:
-                total += coef[c] * scratch[c]
-            value[r] = total
-        score[t] = -y[t] * (G_bar[t] + p[t] + y[t] * value[r])
+    for c in range(n):
+        if coef[c] == 0.0:
+            continue
+        slot = slot_of[c]
+        if slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH]):
+            row = rows[slot]
+            if full[slot] == 0:
+                kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
+                           buf, ebuf, row)
+                full[slot] = 1
+        else:
+            row = scratch
+            kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
+                       buf, ebuf, row)
+        for r in shrunk_rows:
+            value[r] += coef[c] * row[r]
+    for t in range(a, l):
+        score[t] = -y[t] * (G_bar[t] + p[t] + y[t] * value[kidx[t]])
