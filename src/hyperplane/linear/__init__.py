@@ -1,0 +1,4 @@
+"""Linear classifiers: perceptron, least squares, Fisher, logistic regression, Adaline."""
+
+from ._least_squares import LeastSquaresClassifier
+from ._fisher import FisherDiscriminant
