@@ -30,7 +30,8 @@ class LinearDecisionMixin:
     def predict(self, X):
         """Class labels: ``classes_[1]`` where the score is ``>= 0`` (two
         classes), else the class of the largest one-vs-rest score."""
-        return predict_from_scores(self.classes_, self.decision_function(X))
+        scores = self.decision_function(X)  # checks fitted before classes_ is read
+        return predict_from_scores(self.classes_, scores)
 
 
 def predict_from_scores(classes, scores):

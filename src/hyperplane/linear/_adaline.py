@@ -1,11 +1,16 @@
-"""Adaline: the adaptive linear neuron trained by the Widrow–Hoff LMS rule
-(Widrow & Hoff 1960; seed 002, "adaline": the perceptron's model with a
-different update strategy).
+"""Adaline: the adaptive linear neuron trained by the Widrow–Hoff rule
+(Widrow & Hoff 1960; Widrow & Lehr 1990, "30 years of adaptive neural
+networks", §"α-LMS"; seed 002: the perceptron's model with a different
+update strategy).
 
-The LMS rule is stochastic gradient descent on ``½ Σ_n (t_n − w·x_n − b)²``
-with targets ``t_n = ±1``: after each sample, ``w ← w + η (t_n − y_n) x_n``
-with the linear output ``y_n`` (not the thresholded one, as the perceptron
-uses). Prediction thresholds ``y`` at 0 with ``sign(0) = +1``. More than two
+The rule is stochastic gradient descent on ``½ Σ_n (t_n − w̃·x̃_n)²`` with
+targets ``t_n = ±1``, ``x̃ = (x, 1)``, in its normalised (α-LMS) form:
+after each sample ``w̃ ← w̃ + η (t_n − y_n) x̃_n / ‖x̃_n‖²`` with the linear
+output ``y_n`` (not the thresholded one the perceptron uses). The
+normalisation is Widrow & Hoff's: it cuts the sample's error by the factor
+``1 − η``, so the rule is stable for every ``0 < η < 2`` whatever the scale
+of ``X`` (the unnormalised μ-LMS diverges unless ``η < 2 / ‖x̃‖²``).
+Prediction thresholds ``y`` at 0 with ``sign(0) = +1``. More than two
 classes: one Adaline per class, one-vs-rest.
 """
 
@@ -39,17 +44,19 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     Starting from ``w = 0, b = 0``, every epoch visits the samples once (in a
     new random order when ``shuffle=True``, else in the given order) and
-    applies ``w ← w + η (t_n − w·x_n − b) x_n``, ``b ← b + η (t_n − w·x_n − b)``.
+    applies ``w ← w + η e_n x_n / ‖x̃_n‖²``, ``b ← b + η e_n / ‖x̃_n‖²`` with
+    the error ``e_n = t_n − w·x_n − b`` and ``‖x̃_n‖² = ‖x_n‖² + 1``.
     Training stops when the mean squared error of an epoch differs from the
     previous epoch's by less than ``tol``, or after ``max_iter`` epochs (then
-    with a ``ConvergenceWarning``). LMS is stable only for small ``η``
-    (roughly ``η < 2 / max ‖x̃_n‖²``); standardise ``X`` or lower ``eta`` if
-    it diverges, which raises a ``ValueError``.
+    with a ``ConvergenceWarning``). With a constant ``η`` the weights keep
+    fluctuating around the least-squares solution by an amount that shrinks
+    with ``η``.
 
     Parameters
     ----------
     eta : float, default=0.01
-        Learning rate ``η > 0``.
+        Learning rate ``0 < η < 2``: the fraction of a sample's error that
+        its update removes.
     max_iter : int, default=1000
         Maximum number of epochs.
     tol : float, default=1e-4
@@ -77,7 +84,7 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     >>> from hyperplane.datasets import load_perceptron_example
     >>> from hyperplane.linear import Adaline
     >>> X, y = load_perceptron_example()
-    >>> clf = Adaline(eta=0.05, random_state=0).fit(X, y)
+    >>> clf = Adaline(eta=0.1, random_state=0).fit(X, y)
     >>> clf.predict(X).tolist()
     [1, 1, -1]
     """
@@ -92,7 +99,7 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Run LMS epochs until the epoch error settles or ``max_iter``."""
-        check_number(self.eta, "eta", low=0, low_open=True)
+        check_number(self.eta, "eta", low=0, high=2, low_open=True, high_open=True)
         check_number(self.max_iter, "max_iter", low=1, integer=True)
         check_number(self.tol, "tol", low=0)
         X, y = check_X_y(self, X, y)
@@ -108,7 +115,6 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             if self.shuffle:
                 rng.shuffle(order)
             mse = lms_epoch(X, T, W, b, order, float(self.eta)) / T.size
-            self._check_finite(mse, epoch)
             self.loss_curve_.append(mse)
             if epoch > 1 and abs(self.loss_curve_[-2] - mse) < self.tol:
                 self.converged_ = True
@@ -119,13 +125,6 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             warn_not_converged(self, self.n_iter_,
                                "increase max_iter or tol, or lower eta")
         return self
-
-    def _check_finite(self, mse, epoch):
-        if not np.isfinite(mse):
-            raise ValueError(
-                f"Adaline diverged in epoch {epoch}: eta={self.eta!r} is too large "
-                "for these data (LMS needs roughly eta < 2 / max ||x||^2); "
-                "standardise X or lower eta")
 
 
 __all__ = ["Adaline", "one_vs_rest_targets"]

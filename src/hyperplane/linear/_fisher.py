@@ -257,7 +257,8 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     def predict(self, X):
         """The class with the nearest projected mean (ties: ``classes_[1]``
         for two classes, else the first class)."""
-        return predict_from_scores(self.classes_, self.decision_function(X))
+        scores = self.decision_function(X)
+        return predict_from_scores(self.classes_, scores)
 
 
 __all__ = ["FisherDiscriminant", "fisher_direction", "fisher_directions",
