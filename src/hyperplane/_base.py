@@ -24,7 +24,8 @@ class LinearDecisionMixin:
         """
         check_is_fitted(self)
         X = check_X(self, X, reset=False)
-        scores = X @ self.coef_.T.astype(X.dtype, copy=False) + self.intercept_
+        scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
+                  + np.asarray(self.intercept_).astype(X.dtype, copy=False))
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X):
