@@ -29,7 +29,15 @@ from .._validation import (
     encode_labels,
     warn_not_converged,
 )
-from ._logistic_kernels import binary_loss_grad, multinomial_loss_grad
+from ._logistic_kernels import (
+    binary_loss_grad,
+    binary_rows,
+    multinomial_loss_grad,
+    multinomial_rows,
+)
+
+#: below this many entries of X one thread is faster than a parallel region
+PARALLEL_MIN_SIZE = 1 << 16
 
 
 def logistic_loss_grad(X, y_index, coef, intercept):
@@ -59,16 +67,21 @@ def logistic_loss_grad(X, y_index, coef, intercept):
     (1.386294, [[-1.0]], [0.0])
     """
     X = np.ascontiguousarray(X)
-    n_blocks = 4 * numba.get_num_threads()
     coef = np.ascontiguousarray(coef, dtype=np.float64)
-    if coef.shape[0] == 1:
-        y01 = (np.asarray(y_index) == 1).astype(np.float64)
-        loss, g = binary_loss_grad(X, y01, coef[0], float(intercept[0]), n_blocks)
-        return loss, g[None, :-1], g[-1:]
-    loss, g = multinomial_loss_grad(X, np.ascontiguousarray(y_index, dtype=np.int64),
-                                    coef, np.asarray(intercept, dtype=np.float64),
-                                    n_blocks)
-    return loss, g[:, :-1], g[:, -1]
+    intercept = np.asarray(intercept, dtype=np.float64)
+    binary = coef.shape[0] == 1
+    y = (np.asarray(y_index) == 1).astype(np.float64) if binary else \
+        np.ascontiguousarray(y_index, dtype=np.int64)
+    w, b = (coef[0], float(intercept[0])) if binary else (coef, intercept)
+    if X.size < PARALLEL_MIN_SIZE:
+        grad = np.zeros((coef.shape[0], X.shape[1] + 1))
+        rows = binary_rows if binary else multinomial_rows
+        loss = rows(X, y, w, b, 0, X.shape[0], grad[0] if binary else grad)
+    else:
+        blocks = binary_loss_grad if binary else multinomial_loss_grad
+        loss, grad = blocks(X, y, w, b, 4 * numba.get_num_threads())
+        grad = grad.reshape(coef.shape[0], X.shape[1] + 1)
+    return loss, grad[:, :-1], grad[:, -1]
 
 
 def penalised_objective(loss_grad, C, n_samples, shape):

@@ -1,9 +1,11 @@
 """Compiled log-loss and gradient of logistic regression, one pass over X.
 
-Each function reads every row once: it forms the score, adds the row's
-log-loss and adds the row's gradient contribution ``(p − y) x̃``. Rows are
-split into ``n_blocks`` blocks summed independently in parallel and added
-at the end. The sums (not means) are returned so that results for disjoint
+``binary_rows`` / ``multinomial_rows`` read rows ``start:stop`` once each:
+they form the score, add the row's log-loss and add the row's gradient
+contribution ``(p − y) x̃``. The ``*_loss_grad`` functions split the rows
+into ``n_blocks`` blocks summed independently in parallel and added at the
+end (small data call the row functions directly: starting threads costs more
+than it saves). Sums, not means, are returned so that results for disjoint
 chunks of rows simply add (Dask, issue 7).
 """
 
@@ -32,9 +34,28 @@ def sigmoid(z):
     return e / (1.0 + e)
 
 
+@jit_fast
+def binary_rows(X, y, w, b, start, stop, grad):
+    """Add ``Σ_n (σ(z_n) − y_n) x̃_n`` over rows ``start:stop`` to ``grad``
+    (intercept entry last) and return ``Σ_n log(1 + e^{z_n}) − y_n z_n``,
+    ``z_n = w·x_n + b``; ``y_n`` is 1 for the positive class, else 0."""
+    d = X.shape[1]
+    loss = 0.0
+    for i in range(start, stop):
+        z = b
+        for j in range(d):
+            z += w[j] * X[i, j]
+        loss += log1pexp(z) - y[i] * z
+        r = sigmoid(z) - y[i]
+        for j in range(d):
+            grad[j] += r * X[i, j]
+        grad[d] += r
+    return loss
+
+
 @jit_parallel
 def binary_loss_grad(X, y, w, b, n_blocks):
-    """Σ_n log(1 + e^{z_n}) − y_n z_n and its gradient, ``z_n = w·x_n + b``.
+    """Σ_n log(1 + e^{z_n}) − y_n z_n and its gradient, in parallel row blocks.
 
     Parameters
     ----------
@@ -55,23 +76,46 @@ def binary_loss_grad(X, y, w, b, n_blocks):
     losses = np.zeros(n_blocks)
     grads = np.zeros((n_blocks, d + 1))
     for blk in prange(n_blocks):
-        start = blk * n // n_blocks
-        stop = (blk + 1) * n // n_blocks
-        for i in range(start, stop):
-            z = b
-            for j in range(d):
-                z += w[j] * X[i, j]
-            losses[blk] += log1pexp(z) - y[i] * z
-            r = sigmoid(z) - y[i]
-            for j in range(d):
-                grads[blk, j] += r * X[i, j]
-            grads[blk, d] += r
+        losses[blk] = binary_rows(X, y, w, b, blk * n // n_blocks,
+                                  (blk + 1) * n // n_blocks, grads[blk])
     return losses.sum(), grads.sum(axis=0)
+
+
+@jit_fast
+def multinomial_rows(X, y_index, W, b, start, stop, grad):
+    """Add ``Σ_n (p_nk − [y_n = k]) x̃_n`` over rows ``start:stop`` to
+    ``grad`` (n_classes × (n_features + 1), intercepts last) and return
+    ``Σ_n log Σ_k e^{z_nk} − z_{n,y_n}``, ``z_nk = w_k·x_n + b_k``."""
+    d = X.shape[1]
+    n_classes = W.shape[0]
+    z = np.empty(n_classes)
+    loss = 0.0
+    for i in range(start, stop):
+        z_max = -np.inf
+        for k in range(n_classes):
+            s = b[k]
+            for j in range(d):
+                s += W[k, j] * X[i, j]
+            z[k] = s
+            z_max = max(z_max, s)
+        c = y_index[i]
+        z_c = z[c]
+        total = 0.0
+        for k in range(n_classes):
+            z[k] = np.exp(z[k] - z_max)
+            total += z[k]
+        loss += np.log(total) + z_max - z_c
+        for k in range(n_classes):
+            r = z[k] / total - (1.0 if k == c else 0.0)
+            for j in range(d):
+                grad[k, j] += r * X[i, j]
+            grad[k, d] += r
+    return loss
 
 
 @jit_parallel
 def multinomial_loss_grad(X, y_index, W, b, n_blocks):
-    """Σ_n log Σ_k e^{z_nk} − z_{n,y_n} and its gradient, ``z_nk = w_k·x_n + b_k``.
+    """Σ_n log Σ_k e^{z_nk} − z_{n,y_n} and its gradient, in parallel row blocks.
 
     Parameters
     ----------
@@ -88,32 +132,10 @@ def multinomial_loss_grad(X, y_index, W, b, n_blocks):
         ``Σ_n (p_nk − [y_n = k]) x̃_n`` with the intercepts in the last column.
     """
     n, d = X.shape
-    n_classes = W.shape[0]
     n_blocks = max(1, min(n, n_blocks))
     losses = np.zeros(n_blocks)
-    grads = np.zeros((n_blocks, n_classes, d + 1))
+    grads = np.zeros((n_blocks, W.shape[0], d + 1))
     for blk in prange(n_blocks):
-        z = np.empty(n_classes)
-        start = blk * n // n_blocks
-        stop = (blk + 1) * n // n_blocks
-        for i in range(start, stop):
-            z_max = -np.inf
-            for k in range(n_classes):
-                s = b[k]
-                for j in range(d):
-                    s += W[k, j] * X[i, j]
-                z[k] = s
-                z_max = max(z_max, s)
-            c = y_index[i]
-            z_c = z[c]
-            total = 0.0
-            for k in range(n_classes):
-                z[k] = np.exp(z[k] - z_max)
-                total += z[k]
-            losses[blk] += np.log(total) + z_max - z_c
-            for k in range(n_classes):
-                r = z[k] / total - (1.0 if k == c else 0.0)
-                for j in range(d):
-                    grads[blk, k, j] += r * X[i, j]
-                grads[blk, k, d] += r
+        losses[blk] = multinomial_rows(X, y_index, W, b, blk * n // n_blocks,
+                                       (blk + 1) * n // n_blocks, grads[blk])
     return losses.sum(), grads.sum(axis=0)
