@@ -12,19 +12,19 @@ between-class scatter ``S_B = Σ_k N_k (m_k − m)(m_k − m)ᵀ`` and the total
 scatter ``S_T = S_W + S_B`` (the remark "the two scatters add up to the total
 scatter"), and for least squares the centred products ``X̃ᵀX̃`` and ``X̃ᵀT``.
 
-:func:`class_moments` computes them in one pass over ``X`` (class sums, then
-one Gram product of the class-centred rows); :func:`merge_class_moments` adds
-the moments of two disjoint chunks of rows exactly (Chan, Golub & LeVeque's
-pairwise update), so a Dask reduction over chunks gives the same model as a
-single in-memory fit. Centring before the Gram product keeps the scatter
-accurate when the features have a large mean.
+:func:`merge_class_moments` adds the moments of two disjoint chunks of rows
+exactly (Chan, Golub & LeVeque's pairwise update). :func:`class_moments` is
+that reduction over blocks of rows, in one pass over ``X``: each block's
+class sums, then one Gram product of the block's class-centred rows, merged
+into the running total; a Dask reduction over chunks is the same computation.
+Centring before the Gram product keeps the scatter accurate when the
+features have a large mean.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 import scipy.linalg
 
@@ -72,20 +72,26 @@ class ClassMoments(NamedTuple):
         return self.scatter + self.between_scatter()
 
 
-def class_moments(X, y_index, n_classes):
-    """The :class:`ClassMoments` of ``X`` in one pass (one Gram product).
+#: rows per block of :func:`class_moments` (a few MB of centred rows)
+BLOCK_ROWS = 8192
+
+
+def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
+    """The :class:`ClassMoments` of ``X`` in one pass, block by block.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features), float32 or float64
     y_index : ndarray of int64 with values in ``range(n_classes)``
     n_classes : int
+    block_rows : int
+        Rows per block; only memory and speed depend on it.
 
     Returns
     -------
     ClassMoments
-        Counts, means and scatter in float64 (the Gram product itself runs
-        in the dtype of ``X``).
+        Counts, means and scatter in float64 (the Gram products themselves
+        run in the dtype of ``X``).
 
     Examples
     --------
@@ -97,13 +103,25 @@ def class_moments(X, y_index, n_classes):
     >>> mom.scatter.tolist()
     [[2.0, 0.0], [0.0, 2.0]]
     """
-    X = np.ascontiguousarray(X)
+    X = np.asarray(X)
     y_index = np.ascontiguousarray(y_index, dtype=np.int64)
-    counts, sums = class_counts_and_sums(X, y_index, n_classes,
-                                         4 * numba.get_num_threads())
+    n, d = X.shape
+    buffer = np.empty((max(1, min(block_rows, n)), d), dtype=X.dtype)
+    total = ClassMoments(np.zeros(n_classes), np.zeros((n_classes, d)), np.zeros((d, d)))
+    for start in range(0, n, block_rows):
+        stop = min(start + block_rows, n)
+        block = block_moments(X[start:stop], y_index[start:stop], n_classes, buffer)
+        total = merge_class_moments(total, block)
+    return total
+
+
+def block_moments(X, y_index, n_classes, buffer):
+    """Moments of one block: class sums, then the Gram product of the
+    class-centred rows (written into ``buffer``, at least as long as ``X``)."""
+    X = np.ascontiguousarray(X)
+    counts, sums = class_counts_and_sums(X, y_index, n_classes)
     means = sums / np.maximum(counts, 1.0)[:, None]
-    centred = center_by_class(X, y_index, means.astype(X.dtype),
-                              np.empty_like(X))
+    centred = center_by_class(X, y_index, means.astype(X.dtype), buffer[:X.shape[0]])
     scatter = (centred.T @ centred).astype(np.float64)
     return ClassMoments(counts, means, _symmetrise(scatter))
 
@@ -156,4 +174,5 @@ def _symmetrise(S):
     return 0.5 * (S + S.T)
 
 
-__all__ = ["ClassMoments", "class_moments", "merge_class_moments", "psd_eigh"]
+__all__ = ["ClassMoments", "class_moments", "block_moments", "merge_class_moments",
+           "psd_eigh"]
