@@ -36,8 +36,12 @@ from ._logistic_kernels import (
     multinomial_rows,
 )
 
-#: below this many entries of X one thread is faster than a parallel region
-PARALLEL_MIN_SIZE = 1 << 16
+#: below this many entries of X one thread is faster than a parallel region.
+#: The fused row loop is memory-bound; measured on the 2-core shared build
+#: machine, waking threads cost more than they saved even at 1M×20
+#: (benchmarks/RESULTS.md), so only very large in-memory X go parallel. A Dask
+#: fit parallelises over chunks instead.
+PARALLEL_MIN_SIZE = 1 << 25
 
 
 def logistic_loss_grad(X, y_index, coef, intercept):

@@ -4,8 +4,8 @@
 they form the score, add the row's log-loss and add the row's gradient
 contribution ``(p − y) x̃``. The ``*_loss_grad`` functions split the rows
 into ``n_blocks`` blocks summed independently in parallel and added at the
-end (small data call the row functions directly: starting threads costs more
-than it saves). Sums, not means, are returned so that results for disjoint
+end (below a large size the caller runs the row functions directly: waking
+threads costs more than it saves). Sums, not means, are returned so that results for disjoint
 chunks of rows simply add (Dask, issue 7).
 """
 
