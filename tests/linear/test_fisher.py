@@ -169,3 +169,13 @@ def test_bad_kernel_and_reg():
         FisherDiscriminant(reg=-1.0).fit(X, y)
     with pytest.raises(ValueError, match="gamma"):
         FisherDiscriminant(kernel="rbf", gamma=-1.0).fit(X, y)
+
+
+def test_watermelon_direction_matches_the_published_exercise_answer():
+    """周志华《机器学习》习题3.5 on 西瓜数据集3.0α: the widely published answer
+    is w = S_W⁻¹(μ₀ − μ₁) = (−0.14650982, −0.73871557) with μ₀ the good melons'
+    mean... up to sign; ours is S_W⁻¹(m_是 − m_否)."""
+    from hyperplane.datasets import load_watermelon
+    X, y = load_watermelon("3.0alpha")
+    lda = FisherDiscriminant(reg=0.0).fit(X, y)
+    np.testing.assert_allclose(np.abs(lda.coef_[0]), [0.14650982, 0.73871557], atol=1e-8)

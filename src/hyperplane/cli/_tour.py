@@ -6,8 +6,11 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_linear import linear_section
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "linear": ("Least squares, Fisher and logistic regression (西瓜数据集3.0α)", linear_section),
 }
 
 
