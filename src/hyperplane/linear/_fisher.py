@@ -178,8 +178,15 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.classes_, y_index = encode_labels(y)
         n_classes = self.classes_.shape[0]
         features = self._fit_feature_map(X)
-        n_components = self._check_n_components(n_classes, features.shape[1])
-        moments = class_moments(features, y_index, n_classes)
+        self._fit_moments(class_moments(features, y_index, n_classes))
+        return self
+
+    def _fit_moments(self, moments):
+        """Directions and projected means from the class moments of the
+        features (``classes_`` already set); a distributed fit calls this
+        with moments reduced over its chunks."""
+        n_classes = moments.counts.shape[0]
+        n_components = self._check_n_components(n_classes, moments.means.shape[1])
         if n_classes == 2:
             W = fisher_direction(moments, self.reg)
         else:

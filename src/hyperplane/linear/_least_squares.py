@@ -117,21 +117,22 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``."""
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
-        n_classes = self.classes_.shape[0]
-        moments = class_moments(X, y_index, n_classes)
+        return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
+
+    def _fit_moments(self, moments):
+        """Solve from class moments (``classes_`` already set); a distributed
+        fit calls this with moments reduced over its chunks. Two classes keep
+        only the difference of the two outputs."""
+        n_classes = moments.counts.shape[0]
         W, b = solve_least_squares(moments, np.eye(n_classes),
                                    fit_intercept=bool(self.fit_intercept))
-        self._set_weights(W, b)
-        return self
-
-    def _set_weights(self, W, b):
-        """Store ``W̃``; two classes keep only the difference of the outputs."""
         if W.shape[1] == 2:
             self.coef_ = (W[:, 1] - W[:, 0])[None, :]
             self.intercept_ = np.array([b[1] - b[0]])
         else:
             self.coef_ = np.ascontiguousarray(W.T)
             self.intercept_ = b
+        return self
 
 
 __all__ = ["LeastSquaresClassifier", "solve_least_squares"]

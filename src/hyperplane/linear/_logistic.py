@@ -193,16 +193,22 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         check_number(self.tol, "tol", low=0)
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
-        n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
-        shape = (n_rows, X.shape[1])
         X = np.ascontiguousarray(X)
 
         def loss_grad(coef, intercept):
             return logistic_loss_grad(X, y_index, coef, intercept)
 
-        objective = penalised_objective(loss_grad, float(self.C), X.shape[0], shape)
+        return self._fit_loss_grad(loss_grad, X.shape[0], X.shape[1])
+
+    def _fit_loss_grad(self, loss_grad, n_samples, n_features):
+        """L-BFGS from ``W = 0`` on a summed loss/gradient callable
+        (``classes_`` already set); a distributed fit passes a reduction of
+        :func:`logistic_loss_grad` over its chunks."""
+        n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
+        shape = (n_rows, n_features)
+        objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
         theta, self.n_iter_, self.converged_ = minimize_lbfgs(
-            objective, np.zeros(n_rows * (X.shape[1] + 1)),
+            objective, np.zeros(n_rows * (n_features + 1)),
             max_iter=self.max_iter, tol=self.tol)
         self._set_weights(theta, shape)
         if not self.converged_:
