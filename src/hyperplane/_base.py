@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_is_fitted, check_X
+from ._validation import check_is_fitted, check_X, is_dask_collection
 
 
 class LinearDecisionMixin:
@@ -23,6 +23,10 @@ class LinearDecisionMixin:
         (n_samples, n_classes).
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            from .distributed import predict_lazy
+            return predict_lazy(self.decision_function, X,
+                                ndim_out=1 if self.coef_.shape[0] == 1 else 2)
         X = check_X(self, X, reset=False)
         scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
                   + np.asarray(self.intercept_).astype(X.dtype, copy=False))
@@ -31,8 +35,11 @@ class LinearDecisionMixin:
     def predict(self, X):
         """Class labels: ``classes_[1]`` where the score is ``>= 0`` (two
         classes), else the class of the largest one-vs-rest score."""
-        scores = self.decision_function(X)  # checks fitted before classes_ is read
-        return predict_from_scores(self.classes_, scores)
+        check_is_fitted(self)
+        if is_dask_collection(X):
+            from .distributed import predict_lazy
+            return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
+        return predict_from_scores(self.classes_, self.decision_function(X))
 
 
 def predict_from_scores(classes, scores):
