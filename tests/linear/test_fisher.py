@@ -179,3 +179,14 @@ def test_watermelon_direction_matches_the_published_exercise_answer():
     X, y = load_watermelon("3.0alpha")
     lda = FisherDiscriminant(reg=0.0).fit(X, y)
     np.testing.assert_allclose(np.abs(lda.coef_[0]), [0.14650982, 0.73871557], atol=1e-8)
+
+
+def test_klda_and_kernel_perceptron_accept_the_same_combined_kernel():
+    """Issue 5: one kernel object serves the kernel perceptron and KLDA."""
+    from hyperplane.linear import DualPerceptron
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [0.0, 1.0], [1.0, 0.0]] * 5)
+    X = X + np.random.default_rng(0).normal(scale=0.05, size=X.shape)
+    y = np.array([0, 0, 1, 1] * 5)                           # XOR
+    kernel = RBF(sigma=0.5) + 0.5 * Polynomial(degree=2, coef0=1.0)
+    assert FisherDiscriminant(kernel=kernel).fit(X, y).score(X, y) == 1.0
+    assert DualPerceptron(kernel=kernel).fit(X, y).score(X, y) == 1.0
