@@ -190,3 +190,12 @@ def test_klda_and_kernel_perceptron_accept_the_same_combined_kernel():
     kernel = RBF(sigma=0.5) + 0.5 * Polynomial(degree=2, coef0=1.0)
     assert FisherDiscriminant(kernel=kernel).fit(X, y).score(X, y) == 1.0
     assert DualPerceptron(kernel=kernel).fit(X, y).score(X, y) == 1.0
+
+
+def test_refit_switching_between_linear_and_kernel_form_leaves_no_stale_attributes():
+    X, y = blobs(40, 2, 2, seed=1)
+    lda = FisherDiscriminant().fit(X, y)
+    lda.set_params(kernel="rbf").fit(X, y)
+    assert not hasattr(lda, "coef_") and hasattr(lda, "alpha_")
+    lda.set_params(kernel=None).fit(X, y)
+    assert hasattr(lda, "coef_") and not hasattr(lda, "alpha_") and not hasattr(lda, "X_fit_")

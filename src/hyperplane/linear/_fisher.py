@@ -194,6 +194,8 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.n_components_ = W.shape[1]
         self._n_features_out = W.shape[1]
         self.projected_means_ = moments.means @ W
+        for stale in ("alpha_", "scalings_", "means_", "coef_", "intercept_", "threshold_"):
+            self.__dict__.pop(stale, None)      # a refit may switch the form or K
         if self.kernel is None:
             self._set_linear_form(moments.means, W)
         else:
@@ -205,6 +207,8 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     def _fit_feature_map(self, X):
         """The features the linear solver sees: ``X`` or ``K(X, X)``."""
         if self.kernel is None:
+            self.__dict__.pop("kernel_", None)
+            self.__dict__.pop("X_fit_", None)
             return X
         self.kernel_ = resolve_kernel(self.kernel, X, gamma=self.gamma,
                                       degree=self.degree, coef0=self.coef0)
