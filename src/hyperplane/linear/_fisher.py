@@ -25,7 +25,14 @@ from sklearn.base import (
 )
 
 from .._base import predict_from_scores
-from .._validation import check_is_fitted, check_number, check_X, check_X_y, encode_labels
+from .._validation import (
+    check_is_fitted,
+    check_number,
+    check_X,
+    check_X_y,
+    encode_labels,
+    is_dask_collection,
+)
 from ..kernels import resolve_kernel
 from ._moments import class_moments, psd_eigh
 
@@ -172,8 +179,15 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.coef0 = coef0
 
     def fit(self, X, y):
-        """Find the Fisher directions and the projected class means."""
+        """Find the Fisher directions and the projected class means.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
+        from class moments reduced over its chunks (linear form only).
+        """
         check_number(self.reg, "reg", low=0)
+        if is_dask_collection(X):
+            from ..distributed._linear import fit_moments_on_dask
+            return fit_moments_on_dask(self, X, y)
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
         n_classes = self.classes_.shape[0]
@@ -243,6 +257,9 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         ndarray of shape (n_samples, n_components_)
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            from ..distributed import predict_lazy
+            return predict_lazy(self.transform, X, ndim_out=2)
         X = check_X(self, X, reset=False)
         if self.kernel is None:
             return X @ self.scalings_
@@ -258,6 +275,11 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         -------
         ndarray of shape (n_samples,) or (n_samples, n_classes)
         """
+        if is_dask_collection(X):
+            check_is_fitted(self)
+            from ..distributed import predict_lazy
+            return predict_lazy(self.decision_function, X,
+                                ndim_out=1 if len(self.classes_) == 2 else 2)
         z = self.transform(X)
         mu = self.projected_means_
         scores = z @ mu.T - 0.5 * np.einsum("kq,kq->k", mu, mu)
@@ -268,6 +290,10 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     def predict(self, X):
         """The class with the nearest projected mean (ties: ``classes_[1]``
         for two classes, else the first class)."""
+        if is_dask_collection(X):
+            check_is_fitted(self)
+            from ..distributed import predict_lazy
+            return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         scores = self.decision_function(X)
         return predict_from_scores(self.classes_, scores)
 

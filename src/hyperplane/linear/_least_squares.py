@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin
-from .._validation import check_X_y, encode_labels
+from .._validation import check_X_y, encode_labels, is_dask_collection
 from ._moments import class_moments, psd_eigh
 
 
@@ -114,7 +114,14 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         self.fit_intercept = fit_intercept
 
     def fit(self, X, y):
-        """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``."""
+        """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
+        from class moments reduced over its chunks (exactly the same solution).
+        """
+        if is_dask_collection(X):
+            from ..distributed._linear import fit_moments_on_dask
+            return fit_moments_on_dask(self, X, y)
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
         return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))

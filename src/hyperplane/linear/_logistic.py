@@ -27,6 +27,7 @@ from .._validation import (
     check_number,
     check_X_y,
     encode_labels,
+    is_dask_collection,
     warn_not_converged,
 )
 from ._logistic_kernels import (
@@ -187,7 +188,14 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.tol = tol
 
     def fit(self, X, y):
-        """Minimise the penalised log-loss by L-BFGS, starting from ``W = 0``."""
+        """Minimise the penalised log-loss by L-BFGS, starting from ``W = 0``.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster:
+        every loss/gradient evaluation is a sum of per-chunk reductions.
+        """
+        if is_dask_collection(X):
+            from ..distributed._linear import fit_logistic_on_dask
+            return fit_logistic_on_dask(self, X, y)
         check_number(self.C, "C", low=0, low_open=True)
         check_number(self.max_iter, "max_iter", low=1, integer=True)
         check_number(self.tol, "tol", low=0)
@@ -231,6 +239,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            from ..distributed import predict_lazy
+            return predict_lazy(self.predict_proba, X, ndim_out=2)
         scores = self.decision_function(X)
         if scores.ndim == 1:
             p = expit(scores)
