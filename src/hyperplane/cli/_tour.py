@@ -6,6 +6,7 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_linear import linear_section
 from .tour_neural import tour_neural
 from .tour_perceptron import perceptron_section
 from .tour_svm import svm_section
@@ -13,6 +14,7 @@ from .tour_svm import svm_section
 #: section name -> (title, function(console))
 SECTIONS = {
     "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
+    "linear": ("Least squares, Fisher and logistic regression (西瓜数据集3.0α)", linear_section),
     "neural": ("Neural networks: error backpropagation (周志华 ch. 5)", tour_neural),
     "svm": ("Support vector machines (李航 7, 周志华 6)", svm_section),
 }
