@@ -240,16 +240,17 @@ def select_j(var, n_active, i, m, K_i):
     best = np.inf
     qd_i = QD[i]
     for t in range(n_active):
-        s = score[t]
-        low = (status[t] & IN_LOW) != 0
-        M = min(M, s if low else np.inf)
-        b = m - s
-        if low & (b > 0.0):
-            eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
-            decrease = -(b * b) / eta
-            if decrease <= best:
-                best = decrease
-                j = t
+        if status[t] & IN_LOW:
+            s = score[t]
+            if s < M:
+                M = s
+            b = m - s
+            if b > 0.0:
+                eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
+                decrease = -(b * b) / eta
+                if decrease <= best:
+                    best = decrease
+                    j = t
     return j, M
 
 
