@@ -101,10 +101,10 @@ class SMOSolver:
         p = np.asarray(p, dtype=np.float64)
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
-        G, G_bar = self._initial_gradient(alpha, kidx, y, p, C)
+        G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)
-        self.var = (alpha, -y * G, G_bar, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
+        self.var = (alpha, -y * G, H, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
                     np.arange(l, dtype=np.int64), status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
         self.cache = (np.empty((n_slots, n), dtype=np.float32),
@@ -132,16 +132,17 @@ class SMOSolver:
         return out
 
     def _initial_gradient(self, alpha, kidx, y, p, C):
-        """G = Q alpha + p and G_bar = sum_{alpha_u = C_u} C_u Q_u."""
+        """G = Q alpha + p and, per sample r, H_r = sum_{alpha_u = C_u} C_u y_u
+        k(x_u, x_r) (LIBSVM's G_bar_t is y_t H[kidx[t]])."""
         G = p.copy()
-        G_bar = np.zeros_like(p)
+        H = np.zeros(self.X.shape[0])
         nz = np.flatnonzero(alpha > 0)
         if nz.size:
             G += y * self._kernel_block(kidx, kidx[nz], alpha[nz] * y[nz])
             up = np.flatnonzero(alpha >= C)
             if up.size:
-                G_bar += y * self._kernel_block(kidx, kidx[up], C[up] * y[up])
-        return G, G_bar
+                H += self._kernel_block(np.arange(self.X.shape[0]), kidx[up], C[up] * y[up])
+        return G, H
 
     def _fill_row(self):
         """Compute the kernel row the compiled loop asked for (generic kernel)."""
@@ -157,7 +158,7 @@ class SMOSolver:
         G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts, then make every
         variable active again and start a new cache epoch. Compiled for the
         named kernels; a generic kernel object is called on blocks."""
-        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l and self.data[2] != sk.GENERIC:
@@ -165,7 +166,7 @@ class SMOSolver:
                                     self.ist, np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
-            G = G_bar[a:] + p[a:] + y[a:] * self._kernel_block(
+            G = y[a:] * H[kidx[a:]] + p[a:] + y[a:] * self._kernel_block(
                 kidx[a:], kidx[free], alpha[free] * y[free])
             score[a:] = -y[a:] * G
         self.ist[sk.ACTIVE_SIZE] = l
@@ -177,7 +178,7 @@ class SMOSolver:
         y_t G_t over free variables (0 < alpha_t < C_t), where the KKT
         conditions make y_t G_t = rho; without free variables, the middle of
         the interval the bound variables allow."""
-        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
         yG = -score
         upper = alpha >= C
         lower = alpha <= 0
@@ -195,7 +196,7 @@ class SMOSolver:
 
     def objective(self):
         """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
-        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
         return float(0.5 * np.dot(alpha, p - y * score))
 
     # ------------------------------------------------------------------
@@ -221,7 +222,7 @@ class SMOSolver:
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
         self.reconstruct_gradient()
-        alpha, score, G_bar, y, p, C, QD, kidx, perm, status = self.var
+        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
         G = -y * score
         order = np.argsort(perm)
         return DualSolution(alpha=alpha[order].copy(), b=self.compute_b(),

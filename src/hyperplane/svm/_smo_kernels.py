@@ -17,12 +17,14 @@ and resume the solver:
             samples in float32 and the kernel (``code`` from the ``*_KERNEL``
             constants; ``GENERIC`` means rows are computed by Python), and
             scratch space for one row;
-``var``   = (alpha, score, G_bar, y, p, C, QD, kidx, perm, status) -- one
+``var``   = (alpha, score, H, y, p, C, QD, kidx, perm, status) -- one
             entry per dual variable, in the solver's order: the active set is
             the prefix ``[0, active_size)``; ``perm`` maps back to the
             caller's order. The gradient is kept as ``score = -y G`` (what the
             working-set selection compares) and ``status`` holds the IN_UP /
-            IN_LOW bits of I_up(alpha) and I_low(alpha);
+            IN_LOW bits of I_up(alpha) and I_low(alpha). ``H`` is per *sample*:
+            H_r = sum_{u at upper bound} C_u y_u k(x_u, x_r), so that LIBSVM's
+            G_bar_t = sum_{u at upper bound} C_u Q_tu is y_t H[kidx[t]];
 ``cache`` = (rows, slot_of, owner, stamp, full, epoch) -- an LRU cache of
             float32 kernel rows ``k(x_r, .)`` indexed by sample row ``r``;
 ``ist``   = the integer state vector (indices ``N_ITER`` ... ``N_ROWS``).
@@ -305,12 +307,12 @@ def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
 
 
 @jit_fast
-def update_g_bar(G_bar, y, kidx, K_r, coef):
-    """G_bar_t += coef y_t K_rt for every variable, where
-    G_bar = sum_{u at upper bound} C_u Q_tu and coef = +-C_u y_u when
-    variable u reaches or leaves its upper bound."""
-    for t in range(G_bar.shape[0]):
-        G_bar[t] += coef * y[t] * K_r[kidx[t]]
+def update_h(H, K_r, coef):
+    """H_r += coef K_ur for every sample r, with coef = +-C_u y_u when
+    variable u reaches or leaves its upper bound (LIBSVM's G_bar update,
+    kept per sample: contiguous, so it vectorises)."""
+    for r in range(H.shape[0]):
+        H[r] += coef * K_r[r]
 
 
 @jit
@@ -318,7 +320,7 @@ def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
     (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
     minus_M = -M(alpha))."""
-    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
     G = -y[t] * score[t]
     if alpha[t] >= C[t]:
         if y[t] > 0:
@@ -334,8 +336,8 @@ def be_shrunk(t, var, m, minus_M):
 @jit
 def swap_index(var, a, b):
     """Exchange variables a and b in every per-variable array."""
-    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
-    for arr in (alpha, score, G_bar, y, p, C, QD):
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    for arr in (alpha, score, y, p, C, QD):
         arr[a], arr[b] = arr[b], arr[a]
     for arr in (kidx, perm):
         arr[a], arr[b] = arr[b], arr[a]
@@ -396,13 +398,13 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
     to Python (a kernel row of a generic kernel, or an unshrink).
 
     Each iteration: select the working set (i, j) by WSS3, update the pair
-    with clipping, update the gradient on the active set (and G_bar when a
-    variable reaches or leaves its upper bound); every ``SHRINK_EVERY``
+    with clipping, update the gradient on the active set (and H, LIBSVM's
+    G_bar, when a variable reaches or leaves its upper bound); every ``SHRINK_EVERY``
     iterations shrink. Stops when m(alpha) - M(alpha) <= tol, the maximal
     violation of the KKT conditions. Returns one of CONVERGED, MAX_ITER,
     NEED_ROW, NEED_UNSHRINK. A request leaves the state as it was at the
     start of the iteration, so calling again resumes exactly."""
-    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
     rows, slot_of = cache[0], cache[1]
     n = data[0].shape[0]
     l = alpha.shape[0]
@@ -456,9 +458,9 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         status[i] = bound_status(y[i], new_i, C[i])
         status[j] = bound_status(y[j], new_j, C[j])
         if flip_i:
-            update_g_bar(G_bar, y, kidx, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
+            update_h(H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
         if flip_j:
-            update_g_bar(G_bar, y, kidx, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
+            update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
         i, m = update_gradient(var, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
         have_i = True
         ist[N_ITER] += 1
@@ -483,7 +485,7 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
     r, from c's cached row when there is one (a partial row is completed on
     the shrunk samples, which makes it full), else in ``scratch``."""
     X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
-    alpha, score, G_bar, y, p, C, QD, kidx, perm, status = var
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
     rows, slot_of, owner, stamp, full, epoch = cache
     n = X32.shape[0]
     l = alpha.shape[0]
@@ -515,4 +517,4 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
         for r in shrunk_rows:
             value[r] += coef[c] * row[r]
     for t in range(a, l):
-        score[t] = -y[t] * (G_bar[t] + p[t] + y[t] * value[kidx[t]])
+        score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
