@@ -13,8 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ._data import SHIPPED_HELP
-from ._models import MODELS, UserError
+from ._models import MODELS, SHIPPED_HELP, UserError
 from ._tour import run_tour
 
 app = typer.Typer(

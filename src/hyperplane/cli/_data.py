@@ -37,10 +37,6 @@ def _shipped_datasets():
     }
 
 
-SHIPPED_HELP = ("a CSV file (UTF-8), or a shipped dataset: watermelon-2.0, watermelon-2.0alpha, "
-                "watermelon-3.0, watermelon-3.0alpha, loan")
-
-
 def read_table(source, index=None):
     """Read ``source`` (CSV path or shipped dataset name) into a DataFrame.
 

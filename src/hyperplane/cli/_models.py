@@ -25,6 +25,10 @@ MODELS = {
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }
 
+#: what a DATA argument may be (the names are those of ``_data._shipped_datasets``)
+SHIPPED_HELP = ("a CSV file (UTF-8), or a shipped dataset: watermelon-2.0, watermelon-2.0alpha, "
+                "watermelon-3.0, watermelon-3.0alpha, loan")
+
 
 class UserError(Exception):
     """A mistake in what the user asked for; printed as one line, no traceback."""
