@@ -127,7 +127,7 @@ def fit(
         estimator.set_params(verbose=True)
     frame = read_table(data, index=index)
     X, y = split_target(frame, target, data)
-    fitted = build_model(estimator, X)
+    fitted = build_model(estimator, X, model)
     try:
         fitted.fit(X, y)
     except (ValueError, TypeError) as exc:

@@ -62,14 +62,11 @@ def show_summary(estimator, names):
 
 
 def show_tree(estimator, names):
-    try:
-        from hyperplane.tree import export_text
-    except ImportError:
+    if not type(estimator).__module__.startswith("hyperplane.tree"):
         return None
-    try:
-        return Text(export_text(estimator))
-    except (TypeError, ValueError, AttributeError):  # not a hyperplane tree
-        return None
+    from hyperplane.tree import export_text
+
+    return Text(export_text(estimator))
 
 
 def show_weights(estimator, names):
