@@ -10,8 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from hyperplane.datasets import load_watermelon  # noqa: E402
 from hyperplane.linear import FisherDiscriminant  # noqa: E402
-from hyperplane.plot import plot_decision_regions  # noqa: E402
-from hyperplane.plot._fonts import cjk_rc  # noqa: E402
+from hyperplane.plot import apply_cjk_font, cjk_rc, plot_decision_regions  # noqa: E402
 
 OUT = Path(__file__).parent / "out"
 OUT.mkdir(exist_ok=True)
@@ -28,4 +27,5 @@ with cjk_rc():
     axes[1].set_title("projection wᵀx")
     axes[1].legend()
 figure.tight_layout()
+apply_cjk_font(figure)
 figure.savefig(OUT / "fisher_watermelon_3_0alpha.png", dpi=110)

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from hyperplane.plot._fonts import cjk_rc  # noqa: E402
+from hyperplane.plot import apply_cjk_font, cjk_rc  # noqa: E402
 from hyperplane.svm import SVR  # noqa: E402
 
 OUT = Path(__file__).parent / "out"
@@ -31,4 +31,5 @@ with cjk_rc():
                edgecolors="red", label="support vectors")
     ax.legend()
     ax.set_title(f"SVR: {len(model.support_)} support vectors")
+apply_cjk_font(figure)
 figure.savefig(OUT / "svr_sine.png", dpi=110)

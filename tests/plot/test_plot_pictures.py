@@ -77,6 +77,18 @@ def test_decision_regions_with_chinese_feature_names_and_labels():
     pixels(figure)
 
 
+def test_chinese_names_render_on_axes_the_caller_created():
+    if cjk_font_name() is None:
+        pytest.skip("no CJK font: `pip install mplfonts` (a dependency) or fonts-noto-cjk")
+    X, y = load_watermelon("3.0alpha")
+    figure, axes = plt.subplots(1, 2)  # labels created before the plot function runs
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font")
+        plot_decision_regions(DecisionTreeClassifier().fit(X, y), X, y, ax=axes[0])
+        plot_svm_margins(SVC().fit(X, y), X, y, ax=axes[1], title="西瓜")
+        pixels(figure)
+
+
 def test_decision_regions_need_two_features():
     X, y = load_watermelon("3.0")
     with pytest.raises(ValueError, match="2 numeric features"):

@@ -14,6 +14,7 @@ so a file can at worst be refused, never run code.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 from functools import cache
@@ -39,9 +40,12 @@ def trusted_types():
     """Names of the types a model file may hold beyond skops' defaults.
 
     Computed from the package: hyperplane's estimators (scikit-learn
-    ``BaseEstimator`` subclasses), its kernels, and helper classes that mark
-    themselves storable with a class attribute ``__hyperplane_persist__ = True``
-    (e.g. :class:`~hyperplane.io._frames.FrameState`).
+    ``BaseEstimator`` subclasses), its kernels, its dataclasses (plain data
+    that fitted estimators keep, e.g. a tree's node arrays), and helper
+    classes that mark themselves storable with a class attribute
+    ``__hyperplane_persist__ = True`` (e.g. :class:`~hyperplane.io._frames.FrameState`).
+    skops restores such objects by setting their attributes, without calling
+    ``__init__``, so none of them runs code on load.
 
     Returns
     -------
@@ -57,7 +61,7 @@ def trusted_types():
 
     names = {f"{FrameState.__module__}.{FrameState.__qualname__}"}
     for name, cls in hyperplane_classes().items():
-        if (issubclass(cls, (BaseEstimator, Kernel))
+        if (issubclass(cls, (BaseEstimator, Kernel)) or dataclasses.is_dataclass(cls)
                 or cls.__dict__.get("__hyperplane_persist__", False)):
             names.add(name)
     return frozenset(names)

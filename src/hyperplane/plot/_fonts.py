@@ -56,15 +56,38 @@ def cjk_font_name():
     return None
 
 
+def _families():
+    family = cjk_font_name()
+    if family is None:
+        return None
+    return [font_manager.FontProperties().get_name(), family]  # Latin font first
+
+
+def apply_cjk_font(figure):
+    """Let every text already in ``figure`` fall back to the CJK font.
+
+    Texts that exist before a plot function runs (the title and axis labels
+    of an Axes the caller created) keep the font they were created with;
+    the plot functions call this at the end so that Chinese set into them
+    renders too. Returns ``figure``.
+    """
+    families = _families()
+    if families is not None:
+        from matplotlib.text import Text
+
+        for text in figure.findobj(Text):
+            text.set_fontfamily(families)
+    return figure
+
+
 @contextmanager
 def cjk_rc():
     """``rc_context`` in which text falls back to the CJK font for Chinese glyphs."""
-    family = cjk_font_name()
-    if family is None:
+    families = _families()
+    if families is None:
         yield
         return
     # concrete names, not the "sans-serif" alias: texts keep them after the context
     # ends, so the figure can be saved outside it
-    base = font_manager.FontProperties().get_name()  # the user's font for Latin text
-    with mpl.rc_context({"font.family": [base, family]}):
+    with mpl.rc_context({"font.family": families}):
         yield

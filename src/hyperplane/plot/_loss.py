@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import new_axes
-from ._fonts import cjk_rc
+from ._fonts import apply_cjk_font, cjk_rc
 
 
 def plot_loss_curves(*models, labels=None, ax=None, log=False, title=None):
@@ -48,4 +48,5 @@ def plot_loss_curves(*models, labels=None, ax=None, log=False, title=None):
         ax.set_title(title or "loss curve")
         ax.legend(loc="best", fontsize="small")
         ax.grid(alpha=0.3)
+    apply_cjk_font(ax.figure)
     return ax

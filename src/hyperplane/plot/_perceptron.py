@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from ._common import as_2d, grid, scatter_classes
-from ._fonts import cjk_rc
+from ._fonts import apply_cjk_font, cjk_rc
 
 
 def _trace(model):
@@ -84,7 +84,7 @@ def plot_perceptron_updates(model, X, y, *, max_steps=None, ncols=4, resolution=
             ax.set_visible(False)
         figure.suptitle(f"{type(model).__name__}: {n} updates ({names[0]}, {names[1]})")
         figure.tight_layout()
-    return figure
+    return apply_cjk_font(figure)
 
 
 def animate_perceptron_updates(model, X, y, *, interval=800, resolution=120):
@@ -110,6 +110,7 @@ def animate_perceptron_updates(model, X, y, *, interval=800, resolution=120):
         ax.clear()
         with cjk_rc():
             _draw_update(ax, values, y, classes, rows[k], xx, yy, points)
+        apply_cjk_font(figure)
         return ax.collections
 
     return FuncAnimation(figure, frame, frames=len(rows), interval=interval, blit=False)

@@ -7,7 +7,7 @@ from matplotlib.colors import ListedColormap
 
 from ._common import (CLASS_COLORS, as_2d, class_codes, grid, model_input, new_axes,
                       scatter_classes)
-from ._fonts import cjk_rc
+from ._fonts import apply_cjk_font, cjk_rc
 
 
 def plot_decision_regions(model, X, y=None, *, ax=None, resolution=200, title=None):
@@ -54,4 +54,5 @@ def plot_decision_regions(model, X, y=None, *, ax=None, resolution=200, title=No
         ax.set_xlabel(names[0])
         ax.set_ylabel(names[1])
         ax.set_title(title or f"{type(model).__name__}: decision regions")
+    apply_cjk_font(ax.figure)
     return ax

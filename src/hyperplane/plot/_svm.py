@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import as_2d, grid, model_input, new_axes, scatter_classes
-from ._fonts import cjk_rc
+from ._fonts import apply_cjk_font, cjk_rc
 
 
 def plot_svm_margins(model, X, y, *, ax=None, resolution=200, title=None):
@@ -52,4 +52,5 @@ def plot_svm_margins(model, X, y, *, ax=None, resolution=200, title=None):
         ax.set_xlabel(names[0])
         ax.set_ylabel(names[1])
         ax.set_title(title or f"{type(model).__name__}: {len(vectors)} support vectors")
+    apply_cjk_font(ax.figure)
     return ax

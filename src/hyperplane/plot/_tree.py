@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ._fonts import cjk_rc
+from ._fonts import apply_cjk_font, cjk_rc
 
 _ID = r'"(?:[^"\\]|\\.)*"|[\w.]+'
 _ATTRS = r'\[((?:[^\]"]|"(?:[^"\\]|\\.)*")*)\]'
@@ -170,4 +170,5 @@ def plot_tree(model=None, *, dot=None, ax=None, title=None, fontsize=10):
         ax.axis("off")
         if title or model is not None:
             ax.set_title(title or f"{type(model).__name__}: {n_leaves} leaves")
+    apply_cjk_font(ax.figure)
     return ax

@@ -63,7 +63,8 @@ def all_estimators(type_filter=None):
     Returns
     -------
     list of (name, class)
-        Sorted by name; private (``_``-prefixed) and abstract classes left out.
+        Sorted by name; private (``_``), base (``Base*``, as in scikit-learn)
+        and abstract classes left out.
 
     Examples
     --------
@@ -83,7 +84,7 @@ def all_estimators(type_filter=None):
         raise ValueError(f"type_filter must be one of {list(kinds)}; got {type_filter!r}")
     estimators = {}
     for cls in hyperplane_classes().values():
-        if (issubclass(cls, BaseEstimator) and not cls.__name__.startswith("_")
+        if (issubclass(cls, BaseEstimator) and not cls.__name__.startswith(("_", "Base"))
                 and not inspect.isabstract(cls)):
             try:
                 instance = cls()
