@@ -51,6 +51,7 @@ def _assert_same_model(original, loaded, X):
                 np.testing.assert_array_equal(getattr(loaded, name), value)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("name, cls", all_estimators() or [pytest.param(
     None, None, marks=pytest.mark.skip(reason="no hyperplane estimator merged yet"))])
 def test_every_hyperplane_estimator_round_trips(tmp_path, name, cls):
