@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ._models import MODELS, SHIPPED_HELP, UserError
@@ -122,14 +123,21 @@ def fit(
         estimator.set_params(**params)
     except ValueError as exc:
         raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
-    if (not quiet and "verbose" in estimator.get_params() and "verbose" not in params
-            and cls.__module__.startswith("hyperplane.")):
-        estimator.set_params(verbose=True)
+    show_progress = (not quiet and "verbose" in estimator.get_params()
+                     and "verbose" not in params and cls.__module__.startswith("hyperplane."))
     frame = read_table(data, index=index)
     X, y = split_target(frame, target, data)
     fitted = build_model(estimator, X, model)
     try:
-        fitted.fit(X, y)
+        if show_progress:  # a progress bar for this fit only, not in the saved parameters
+            quiet_value = estimator.get_params()["verbose"]
+            estimator.set_params(verbose=True)
+            try:
+                fitted.fit(X, y)
+            finally:
+                estimator.set_params(verbose=quiet_value)
+        else:
+            fitted.fit(X, y)
     except (ValueError, TypeError) as exc:
         raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
     metadata = {"cli_model": model, "target": str(target), "index": index,
@@ -192,8 +200,10 @@ def show(
     model = load(model_file)
     meta = header.get("metadata", {})
     console = Console()
-    console.print(f"[bold]{model_file}[/]: {header['model']} "
-                  f"(hyperplane {header['hyperplane_version']}, format {header['format_version']})")
+    console.print(f"[bold]{escape(str(model_file))}[/]: "
+                  f"{escape(str(meta.get('cli_model', '')))} {escape(header['model'])} "
+                  f"(hyperplane {header['hyperplane_version']}, format {header['format_version']})",
+                  highlight=False)
     if meta.get("target"):
         console.print(f"target {meta['target']!s} from {', '.join(meta.get('features', []))}",
                       markup=False)
