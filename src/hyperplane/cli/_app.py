@@ -66,6 +66,11 @@ def _unique(caught):
             yield warning
 
 
+@app.callback()
+def _root():
+    """The classic supervised learners, as the textbooks define them."""
+
+
 @app.command()
 @user_errors
 def tour(
