@@ -151,3 +151,20 @@ def test_garbage_schema_is_refused(tmp_path, good_bytes):
     path = tmp_path / "bad.hyperplane"
     _rewrite_member(good_bytes, path, "schema.json", lambda text: text[: len(text) // 2])
     _refused(path, "corrupt")
+
+
+def test_only_plain_data_classes_of_hyperplane_are_trusted():
+    from hyperplane.io._files import restores_as_plain_data
+
+    def make(name, body, bases=()):
+        return type(name, bases, {"__module__": "hyperplane.somefamily._state", **body})
+
+    plain = make("State", {"__init__": lambda self: None, "step": lambda self: 1})
+    assert restores_as_plain_data(plain)
+    assert restores_as_plain_data(make("Child", {}, (plain,)))
+    for hook in ("__setstate__", "__reduce__", "__reduce_ex__", "__new__", "__getattr__"):
+        hooked = make("Hooked", {hook: lambda *args: None})
+        assert not restores_as_plain_data(hooked), hook
+        assert not restores_as_plain_data(make("Child", {}, (hooked,))), hook
+    assert not restores_as_plain_data(make("Oops", {}, (ValueError,)))
+    assert not restores_as_plain_data(type("Foreign", (), {}))  # not hyperplane's own

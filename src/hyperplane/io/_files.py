@@ -14,7 +14,6 @@ so a file can at worst be refused, never run code.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import zipfile
 from functools import cache
@@ -35,17 +34,36 @@ def _version():
     return __version__
 
 
+#: methods through which loading an object could run the class's own code
+_HOOKS = ("__new__", "__setstate__", "__reduce__", "__reduce_ex__", "__setattr__",
+          "__getattr__", "__getattribute__", "__init_subclass__", "__class_getitem__")
+
+
+def restores_as_plain_data(cls):
+    """Whether skops can only rebuild ``cls`` as data: no hyperplane-defined hook.
+
+    True for a class none of whose hyperplane-defined bases (itself
+    included) defines a method skops or Python would call while rebuilding
+    an instance from a file (``__new__``, ``__setstate__``, ``__reduce__``,
+    attribute hooks, ...), and that is not an exception or a metaclass.
+    """
+    if issubclass(cls, (BaseException, type)):
+        return False
+    own = [base for base in cls.__mro__ if base.__module__.startswith("hyperplane.")]
+    return bool(own) and not any(hook in vars(base) for base in own for hook in _HOOKS)
+
+
 @cache
 def trusted_types():
     """Names of the types a model file may hold beyond skops' defaults.
 
-    Computed from the package: hyperplane's estimators (scikit-learn
-    ``BaseEstimator`` subclasses), its kernels, its dataclasses (plain data
-    that fitted estimators keep, e.g. a tree's node arrays), and helper
-    classes that mark themselves storable with a class attribute
-    ``__hyperplane_persist__ = True`` (e.g. :class:`~hyperplane.io._frames.FrameState`).
-    skops restores such objects by setting their attributes, without calling
-    ``__init__``, so none of them runs code on load.
+    Computed from the package, so that a class a family adds is covered:
+    hyperplane's estimators (scikit-learn ``BaseEstimator`` subclasses), its
+    kernels, and every other class hyperplane defines that skops can only
+    restore as plain data (see :func:`restores_as_plain_data`: e.g. a tree's
+    node arrays, a perceptron's per-class state, FrameState). skops rebuilds
+    such an object with ``cls.__new__(cls)`` and sets its attributes, so no
+    code of the class runs on load.
 
     Returns
     -------
@@ -61,8 +79,7 @@ def trusted_types():
 
     names = {f"{FrameState.__module__}.{FrameState.__qualname__}"}
     for name, cls in hyperplane_classes().items():
-        if (issubclass(cls, (BaseEstimator, Kernel)) or dataclasses.is_dataclass(cls)
-                or cls.__dict__.get("__hyperplane_persist__", False)):
+        if issubclass(cls, (BaseEstimator, Kernel)) or restores_as_plain_data(cls):
             names.add(name)
     return frozenset(names)
 

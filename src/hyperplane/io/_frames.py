@@ -19,8 +19,6 @@ from sklearn.base import BaseEstimator
 class FrameState:
     """The columns, index and names of a DataFrame or Series as NumPy arrays."""
 
-    __hyperplane_persist__ = True
-
     def __init__(self, frame):
         self.is_series = isinstance(frame, pd.Series)
         as_frame = frame.to_frame() if self.is_series else frame
