@@ -210,8 +210,26 @@ def test_hyperplane_tree_of_watermelon_2_0():
                                plot_tree(Tree(max_depth=1).fit(X, y)).figure)
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_hyperplane_mlp_loss_curves():
     MLP = _hyperplane("hyperplane.neural:MLPClassifier")
     a = MLP(random_state=0, max_iter=30).fit(X_MOONS, Y_MOONS)
     b = MLP(random_state=0, max_iter=30, learning_rate=0.5).fit(X_MOONS, Y_MOONS)
     assert_pictures_differ(plot_loss_curves(a).figure, plot_loss_curves(b).figure)
+
+
+def test_without_any_cjk_font_plots_still_draw_and_say_how_to_fix(monkeypatch):
+    from hyperplane.plot import _fonts
+
+    monkeypatch.setattr(_fonts, "PACKAGED_FONTS", ())
+    monkeypatch.setattr(_fonts, "SYSTEM_FAMILIES", ())
+    _fonts.cjk_font_name.cache_clear()
+    try:
+        with pytest.warns(UserWarning, match="mplfonts"):
+            assert _fonts.cjk_font_name() is None
+        X, y = load_watermelon("3.0alpha")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the glyphs are missing: that is the point
+            pixels(plot_decision_regions(DecisionTreeClassifier().fit(X, y), X, y).figure)
+    finally:
+        _fonts.cjk_font_name.cache_clear()
