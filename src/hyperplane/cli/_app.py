@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Optional
+
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
+from ._models import MODELS, SHIPPED_HELP, UserError
 from ._tour import run_tour
 
 app = typer.Typer(
@@ -15,6 +25,46 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+_err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _one_line(exc):
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text
+
+
+def user_errors(command):
+    """Report any failure as ``error: <one line>`` on stderr and exit 1.
+
+    Set ``HYPERPLANE_DEBUG=1`` to see the traceback instead.
+    """
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                result = command(*args, **kwargs)
+            for warning in _unique(caught):
+                _err.print(f"warning: {_one_line(warning.message)}", markup=False)
+            return result
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # the boundary: the user sees a reason, not a traceback
+            if os.environ.get("HYPERPLANE_DEBUG"):
+                raise
+            _err.print(f"error: {_one_line(exc)}", markup=False)
+            raise typer.Exit(code=1) from None
+    return wrapper
+
+
+def _unique(caught):
+    seen = set()
+    for warning in caught:
+        key = (warning.category, str(warning.message))
+        if key not in seen and not issubclass(warning.category, DeprecationWarning):
+            seen.add(key)
+            yield warning
+
 
 @app.callback()
 def _root():
@@ -22,6 +72,7 @@ def _root():
 
 
 @app.command()
+@user_errors
 def tour(
     section: list[str] = typer.Option(
         None, "--section", "-s",
@@ -31,6 +82,167 @@ def tour(
     run_tour(Console(), sections=section or None)
 
 
+@app.command()
+@user_errors
+def models():
+    """List the model names that fit accepts, and whether each is installed."""
+    from ._models import availability
+
+    table = Table("model", "class", "available")
+    for name, (target, ok) in availability().items():
+        table.add_row(name, target, "yes" if ok else "no (family not installed)")
+    Console().print(table)
+
+
+@app.command()
+@user_errors
+def fit(
+    model: str = typer.Argument(..., help=f"Model name: {', '.join(MODELS)}; "
+                                "or module:Class of any scikit-learn estimator."),
+    data: str = typer.Argument(..., help=SHIPPED_HELP),
+    target: str = typer.Option(..., "--target", "-t", help="Column to predict."),
+    out: Path = typer.Option(..., "--out", "-o", help="Model file to write."),
+    param: list[str] = typer.Option(None, "--param", "-p",
+                                    help="Hyper-parameter KEY=VALUE (repeatable), e.g. "
+                                         "eta=0.5, max_depth=3, kernel=rbf, C=inf."),
+    index: Optional[str] = typer.Option(None, "--index",
+                                        help="Column that names rows (e.g. 编号): kept "
+                                             "out of the features."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Fit MODEL on a CSV table and write the model file.
+
+    Categorical (text) columns go to the trees as they are and are one-hot
+    encoded for numeric models; the encoder is saved with the model.
+    """
+    from hyperplane.io import save
+
+    from ._data import build_model, categorical_columns, read_table, split_target
+    from ._models import resolve_model
+    from ._params import parse_params
+
+    cls = resolve_model(model)
+    estimator = cls()
+    params = parse_params(param, estimator, model)
+    try:
+        estimator.set_params(**params)
+    except ValueError as exc:
+        raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
+    show_progress = (not quiet and "verbose" in estimator.get_params()
+                     and "verbose" not in params and cls.__module__.startswith("hyperplane."))
+    frame = read_table(data, index=index)
+    X, y = split_target(frame, target, data)
+    fitted = build_model(estimator, X, model)
+    try:
+        if show_progress:  # a progress bar for this fit only, not in the saved parameters
+            quiet_value = estimator.get_params()["verbose"]
+            estimator.set_params(verbose=True)
+            try:
+                fitted.fit(X, y)
+            finally:
+                estimator.set_params(verbose=quiet_value)
+        else:
+            fitted.fit(X, y)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
+    metadata = {"cli_model": model, "target": str(target), "index": index,
+                "features": [str(c) for c in X.columns],
+                "categorical": [str(c) for c in categorical_columns(X)],
+                "data": Path(data).name, "params": {k: repr(v) for k, v in params.items()}}
+    save(fitted, out, metadata=metadata)
+    score = fitted.score(X, y) if hasattr(fitted, "score") else None
+    summary = f"fitted {model} on {len(X)} rows × {X.shape[1]} columns"
+    if score is not None:
+        summary += f"; training score {score:.4g}"
+    _err.print(f"{summary}; wrote {out}", markup=False)
+
+
+@app.command()
+@user_errors
+def predict(
+    model_file: Path = typer.Argument(..., help="Model file written by fit."),
+    data: str = typer.Argument(..., help=SHIPPED_HELP),
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="CSV file to write (default: standard output)."),
+):
+    """Predict every row of a CSV table; writes the table with a predicted_<target> column."""
+    from hyperplane.io import load, read_header
+
+    from ._data import feature_frame, read_table, write_table
+
+    meta = read_header(model_file).get("metadata", {})
+    model = load(model_file)
+    features = meta.get("features") or list(getattr(model, "feature_names_in_", []))
+    index = meta.get("index")
+    frame = read_table(data)
+    if index is not None and index in frame.columns:
+        frame = frame.set_index(index)
+    X = feature_frame(frame, features, data) if features else frame
+    try:
+        predicted = model.predict(X)
+    except (ValueError, TypeError) as exc:
+        raise UserError(f"cannot predict {data}: {_one_line(exc)}") from None
+    column = f"predicted_{meta.get('target', 'target')}"
+    write_table(frame.assign(**{column: predicted}), out)
+
+
+@app.command()
+@user_errors
+def show(
+    model_file: Path = typer.Argument(..., help="Model file written by fit."),
+    plot: Optional[Path] = typer.Option(None, "--plot",
+                                        help="Also draw the model into this PNG file."),
+    data: Optional[str] = typer.Option(None, "--data",
+                                       help="Table to draw with the model (decision regions, "
+                                            "margins, perceptron updates): " + SHIPPED_HELP),
+):
+    """Show what a model file holds: tree, weights, support vectors, loss, updates."""
+    from hyperplane.io import load, read_header
+
+    from ._show import render
+
+    header = read_header(model_file)
+    model = load(model_file)
+    meta = header.get("metadata", {})
+    console = Console()
+    console.print(f"[bold]{escape(str(model_file))}[/]: "
+                  f"{escape(str(meta.get('cli_model', '')))} {escape(header['model'])} "
+                  f"(hyperplane {header['hyperplane_version']}, format {header['format_version']})",
+                  highlight=False)
+    if meta.get("target"):
+        console.print(f"target {meta['target']!s} from {', '.join(meta.get('features', []))}",
+                      markup=False)
+    render(model, console)
+    if plot is not None:
+        _draw(model, meta, plot, data)
+        _err.print(f"wrote {plot}", markup=False)
+
+
+def _draw(model, meta, plot, data):
+    import matplotlib
+    matplotlib.use("Agg")
+
+    from hyperplane.plot import plot_model
+
+    from ._data import feature_frame, read_table
+
+    X = y = None
+    if data is not None:
+        frame = read_table(data)
+        index = meta.get("index")
+        if index is not None and index in frame.columns:
+            frame = frame.set_index(index)
+        features = meta.get("features") or list(frame.columns)
+        X = feature_frame(frame, features, data)
+        target = meta.get("target")
+        y = frame[target] if target in frame.columns else None
+    figure = plot_model(model, X, y)
+    figure.savefig(plot, dpi=110, bbox_inches="tight")
+
+
 def main():
     """Entry point of the ``hyperplane`` console script."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+        sys.stderr.reconfigure(encoding="utf-8")
     app()

@@ -14,24 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from .._math_kernels import log1pexp, sigmoid
 from .._numba import jit_fast, jit_parallel
-
-
-@jit_fast
-def log1pexp(z):
-    """``log(1 + e^z)`` without overflow."""
-    if z > 0.0:
-        return z + np.log1p(np.exp(-z))
-    return np.log1p(np.exp(z))
-
-
-@jit_fast
-def sigmoid(z):
-    """``1 / (1 + e^{−z})`` without overflow."""
-    if z >= 0.0:
-        return 1.0 / (1.0 + np.exp(-z))
-    e = np.exp(z)
-    return e / (1.0 + e)
 
 
 @jit_fast

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._math_kernels import sigmoid
 from .._numba import jit_fast
 
 # activation codes; the registries in _activations.py map names to them
@@ -48,15 +49,6 @@ LOG_LOSS = 1
 # --------------------------------------------------------------------------
 # activations (scalar and in-place on a vector)
 # --------------------------------------------------------------------------
-@jit_fast
-def sigmoid(z):
-    """1 / (1 + e^-z) without overflow: e^z / (1 + e^z) for negative z."""
-    if z >= 0:
-        return 1.0 / (1.0 + np.exp(-z))
-    ez = np.exp(z)
-    return ez / (1.0 + ez)
-
-
 @jit_fast
 def activate(z, code):
     """Apply activation ``code`` to the vector ``z`` in place."""

@@ -1,0 +1,81 @@
+"""The models the command line knows: CLI name -> ``module:Class``.
+
+Each family adds one line when it lands. Classes are imported only when a
+command uses them, so a family that is not installed makes only its own
+names unavailable, with a clear message.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: CLI model name -> "module:Class"
+MODELS = {
+    "perceptron": "hyperplane.linear:Perceptron",
+    "dual-perceptron": "hyperplane.linear:DualPerceptron",
+    "least-squares": "hyperplane.linear:LeastSquaresClassifier",
+    "fisher": "hyperplane.linear:FisherDiscriminant",
+    "logistic": "hyperplane.linear:LogisticRegression",
+    "adaline": "hyperplane.linear:Adaline",
+    "tree": "hyperplane.tree:DecisionTreeClassifier",
+    "oblique-tree": "hyperplane.tree:ObliqueTreeClassifier",
+    "svc": "hyperplane.svm:SVC",
+    "svr": "hyperplane.svm:SVR",
+    "mlp": "hyperplane.neural:MLPClassifier",
+    "mlp-regressor": "hyperplane.neural:MLPRegressor",
+}
+
+#: models that take categorical (text) columns as they are -- multiway splits --
+#: besides any estimator whose scikit-learn tags declare categorical/string input
+NATIVE_CATEGORICAL = {"tree"}
+
+#: what a DATA argument may be (the names are those of ``_data._shipped_datasets``)
+SHIPPED_HELP = ("a CSV file (UTF-8), or a shipped dataset: watermelon-2.0, watermelon-2.0alpha, "
+                "watermelon-3.0, watermelon-3.0alpha, loan")
+
+
+class UserError(Exception):
+    """A mistake in what the user asked for; printed as one line, no traceback."""
+
+
+def _import(target):
+    module_name, _, class_name = target.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, class_name)
+
+
+def resolve_model(name):
+    """The estimator class for a CLI model name (or an explicit ``module:Class``).
+
+    Raises
+    ------
+    UserError
+        Unknown name, or a model whose family is not installed.
+    """
+    if name in MODELS:
+        target = MODELS[name]
+    elif ":" in name:  # any scikit-learn compatible estimator, e.g. sklearn.svm:SVC
+        target = name
+    else:
+        raise UserError(f"unknown model {name!r}; choose from {', '.join(MODELS)} "
+                        "(or give module:Class)")
+    try:
+        cls = _import(target)
+    except (ImportError, AttributeError) as exc:
+        raise UserError(f"model {name!r} is unavailable: {target} cannot be imported "
+                        f"({exc})") from None
+    if not (isinstance(cls, type) and hasattr(cls, "fit") and hasattr(cls, "get_params")):
+        raise UserError(f"model {name!r}: {target} is not a scikit-learn estimator")
+    return cls
+
+
+def availability():
+    """``{name: (target, available)}`` for every registered model."""
+    status = {}
+    for name, target in MODELS.items():
+        try:
+            _import(target)
+            status[name] = (target, True)
+        except (ImportError, AttributeError):
+            status[name] = (target, False)
+    return status

@@ -1,0 +1,16 @@
+"""Safe model files: :func:`save` and :func:`load` (skops, never pickle).
+
+Examples
+--------
+>>> import tempfile, os
+>>> from sklearn.tree import DecisionTreeClassifier
+>>> from hyperplane.io import save, load, read_header
+>>> path = os.path.join(tempfile.mkdtemp(), "tree.hyperplane")
+>>> save(DecisionTreeClassifier().fit([[0], [1]], [0, 1]), path)
+>>> read_header(path)["format"]
+'hyperplane-model'
+"""
+
+from ._files import FORMAT_NAME, FORMAT_VERSION, load, read_header, save, trusted_types
+
+__all__ = ["save", "load", "read_header", "trusted_types", "FORMAT_NAME", "FORMAT_VERSION"]

@@ -1,0 +1,182 @@
+"""Model files: a skops archive plus a small JSON header, loaded without code.
+
+A model file is a zip archive written by :func:`skops.io.dump` (the model's
+state as JSON and NumPy arrays, no pickle) to which a member
+``hyperplane.json`` is added: the format name, its version, the hyperplane
+and skops versions, the model's class and any metadata the caller gives.
+
+Loading reads the header first, then asks skops which types the file names
+that skops does not trust by default, and refuses the file unless every one
+of them is a class hyperplane itself defines as storable. skops builds
+objects without calling their constructors or any function the file names,
+so a file can at worst be refused, never run code.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from functools import cache
+from pathlib import Path
+
+import skops
+import skops.io as sio
+
+from ._frames import frames_to_states, states_to_frames
+
+FORMAT_NAME = "hyperplane-model"
+FORMAT_VERSION = 1
+HEADER_MEMBER = "hyperplane.json"
+
+
+def _version():
+    from hyperplane import __version__
+    return __version__
+
+
+#: methods through which loading an object could run the class's own code
+_HOOKS = ("__new__", "__setstate__", "__reduce__", "__reduce_ex__", "__setattr__",
+          "__getattr__", "__getattribute__", "__init_subclass__", "__class_getitem__")
+
+
+def restores_as_plain_data(cls):
+    """Whether skops can only rebuild ``cls`` as data: no hyperplane-defined hook.
+
+    True for a class none of whose hyperplane-defined bases (itself
+    included) defines a method skops or Python would call while rebuilding
+    an instance from a file (``__new__``, ``__setstate__``, ``__reduce__``,
+    attribute hooks, ...), and that is not an exception or a metaclass.
+    """
+    if issubclass(cls, (BaseException, type)):
+        return False
+    own = [base for base in cls.__mro__ if base.__module__.startswith("hyperplane.")]
+    return bool(own) and not any(hook in vars(base) for base in own for hook in _HOOKS)
+
+
+@cache
+def trusted_types():
+    """Names of the types a model file may hold beyond skops' defaults.
+
+    Computed from the package, so that a class a family adds is covered:
+    hyperplane's estimators (scikit-learn ``BaseEstimator`` subclasses), its
+    kernels, and every other class hyperplane defines that skops can only
+    restore as plain data (see :func:`restores_as_plain_data`: e.g. a tree's
+    node arrays, a perceptron's per-class state, FrameState). skops rebuilds
+    such an object with ``cls.__new__(cls)`` and sets its attributes, so no
+    code of the class runs on load.
+
+    Returns
+    -------
+    frozenset of str
+        Fully qualified names as skops writes them (``module.Class``).
+    """
+    from sklearn.base import BaseEstimator
+
+    from hyperplane.kernels import Kernel
+    from hyperplane.utils import hyperplane_classes
+
+    from ._frames import FrameState
+
+    names = {f"{FrameState.__module__}.{FrameState.__qualname__}"}
+    for name, cls in hyperplane_classes().items():
+        if issubclass(cls, (BaseEstimator, Kernel)) or restores_as_plain_data(cls):
+            names.add(name)
+    return frozenset(names)
+
+
+def save(model, path, *, metadata=None):
+    """Write ``model`` to ``path`` as a hyperplane model file.
+
+    Parameters
+    ----------
+    model : estimator
+        Any fitted hyperplane or scikit-learn estimator or pipeline.
+    path : str or path-like
+        The file to write (conventionally ``*.hyperplane``).
+    metadata : dict, optional
+        JSON-serialisable facts stored in the header (the command line keeps
+        the training columns and the target's name there).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from sklearn.linear_model import Perceptron
+    >>> from hyperplane.io import save, load
+    >>> model = Perceptron().fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> path = os.path.join(tempfile.mkdtemp(), "model.hyperplane")
+    >>> save(model, path)
+    >>> load(path).predict([[3, 3]]).tolist()
+    [1]
+    """
+    path = Path(path)
+    header = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "hyperplane_version": _version(),
+        "skops_version": skops.__version__,
+        "model": f"{type(model).__module__}.{type(model).__qualname__}",
+        "metadata": metadata or {},
+    }
+    try:
+        text = json.dumps(header, ensure_ascii=False, indent=2)
+    except TypeError as exc:
+        raise TypeError(f"metadata must be JSON-serialisable: {exc}") from None
+    sio.dump(frames_to_states(model), path, compression=zipfile.ZIP_DEFLATED)
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(HEADER_MEMBER, text)
+
+
+def read_header(path):
+    """The header of a model file (format, versions, model class, metadata).
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is not a readable hyperplane model file; the message names it.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such model file")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = set(archive.namelist())
+            if HEADER_MEMBER not in members or "schema.json" not in members:
+                raise ValueError(f"{path}: not a hyperplane model file")
+            header = json.loads(archive.read(HEADER_MEMBER).decode("utf-8"))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError,
+            UnicodeDecodeError, json.JSONDecodeError, RuntimeError, NotImplementedError) as exc:
+        raise ValueError(f"{path}: not a hyperplane model file, or corrupt/truncated "
+                         f"({type(exc).__name__})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        raise ValueError(f"{path}: not a hyperplane model file (unknown format)")
+    version = header.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ValueError(f"{path}: model file format version {version!r} is newer than this "
+                         f"hyperplane ({_version()}) reads; upgrade hyperplane")
+    return header
+
+
+def load(path):
+    """Read a model written by :func:`save`, never executing code from the file.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` is missing, corrupt, truncated, foreign, or names a type
+        that is not trusted; the message names the file.
+    """
+    path = Path(path)
+    read_header(path)
+    try:
+        untrusted = sio.get_untrusted_types(file=path)
+    except Exception as exc:  # skops raises many kinds on a damaged schema
+        raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
+    refused = sorted(set(untrusted) - trusted_types())
+    if refused:
+        raise ValueError(f"{path}: refused to load: the file names types that hyperplane "
+                         f"does not trust: {', '.join(refused)}")
+    try:
+        model = sio.load(path, trusted=list(untrusted))
+    except Exception as exc:  # damaged arrays, missing members, bad state
+        raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
+    return states_to_frames(model)

@@ -1,0 +1,95 @@
+"""Find hyperplane's own classes by walking the installed package.
+
+Used by :func:`all_estimators` (tests that must cover every estimator, even
+those of families merged later) and by :mod:`hyperplane.io` (the classes a
+model file may name). Computing the lists from the package means they never
+go stale when a family adds a class.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+from sklearn.base import BaseEstimator
+
+#: subpackages that hold user-facing tooling, not models: never scanned
+_TOOLING = ("hyperplane.cli", "hyperplane.io", "hyperplane.plot", "hyperplane.utils",
+            "hyperplane.__main__")
+
+
+def _is_tooling(name):
+    return any(name == prefix or name.startswith(prefix + ".") for prefix in _TOOLING)
+
+
+def model_modules():
+    """Import and return every hyperplane module that may define models.
+
+    A module that fails to import (a family not installed, an optional
+    dependency missing) is skipped: it can define nothing a file could hold.
+    """
+    import hyperplane
+
+    modules = []
+    for info in pkgutil.walk_packages(hyperplane.__path__, prefix="hyperplane."):
+        if _is_tooling(info.name):
+            continue
+        try:
+            modules.append(importlib.import_module(info.name))
+        except ImportError:
+            continue
+    return modules
+
+
+def hyperplane_classes():
+    """Every class defined (not merely imported) in a hyperplane model module."""
+    found = {}
+    for module in model_modules():
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ == module.__name__:
+                found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return found
+
+
+def all_estimators(type_filter=None):
+    """The public scikit-learn estimators that hyperplane defines.
+
+    Parameters
+    ----------
+    type_filter : {"classifier", "regressor", "transformer"} or None
+        Keep only estimators of that kind (scikit-learn's tags).
+
+    Returns
+    -------
+    list of (name, class)
+        Sorted by name; private (``_``), base (``Base*``, as in scikit-learn)
+        and abstract classes left out.
+
+    Examples
+    --------
+    >>> from hyperplane.utils import all_estimators
+    >>> all(isinstance(name, str) for name, _ in all_estimators())
+    True
+    """
+    from sklearn.base import is_classifier, is_regressor
+
+    kinds = {
+        None: lambda est: True,
+        "classifier": is_classifier,
+        "regressor": is_regressor,
+        "transformer": lambda est: hasattr(est, "transform"),
+    }
+    if type_filter not in kinds:
+        raise ValueError(f"type_filter must be one of {list(kinds)}; got {type_filter!r}")
+    estimators = {}
+    for cls in hyperplane_classes().values():
+        if (issubclass(cls, BaseEstimator) and not cls.__name__.startswith(("_", "Base"))
+                and not inspect.isabstract(cls)):
+            try:
+                instance = cls()
+            except TypeError:  # a required constructor argument: not a plain estimator
+                continue
+            if kinds[type_filter](instance):
+                estimators[cls.__name__] = cls
+    return sorted(estimators.items())

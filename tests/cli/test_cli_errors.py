@@ -1,0 +1,147 @@
+"""Mistakes in the user's terms: one line on stderr, non-zero exit, no traceback."""
+
+import pytest
+from typer.testing import CliRunner
+
+from hyperplane.cli import _models, app
+from hyperplane.cli._models import UserError, resolve_model
+from hyperplane.cli._params import parse_params, parse_value
+
+LINEAR = "sklearn.linear_model:Perceptron"
+
+
+def assert_refused(result, *words):
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+class _InProcess:
+    """``cli(...)`` without a subprocess, for the many small refusals."""
+
+    def __call__(self, *args, cwd=None):
+        import os
+
+        old = os.getcwd()
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            return CliRunner().invoke(app, [str(a) for a in args])
+        finally:
+            os.chdir(old)
+
+
+def assert_refused_in_process(result, *words):
+    assert result.exit_code != 0 and result.exception is None or \
+        isinstance(result.exception, SystemExit), result.exception
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("args, words", [
+    # the four kinds the user meets most, end to end in a subprocess
+    (["fit", LINEAR, "watermelon-3.0", "--target", "甜度", "--out", "m"],
+     ["unknown column", "甜度", "好瓜"]),
+    (["fit", "percepton", "watermelon-3.0", "--target", "好瓜", "--out", "m"],
+     ["unknown model", "percepton", "perceptron"]),
+    (["fit", LINEAR, "watermelon-3.0", "--target", "好瓜", "--out", "m", "-p", "etta=1"],
+     ["unknown parameter", "etta", "eta0"]),
+    (["predict", "missing.hyperplane", "watermelon-3.0"], ["no such model file"]),
+])
+def test_mistakes_in_a_subprocess(cli, tmp_path, args, words):
+    assert_refused(cli(*args, cwd=tmp_path), *words)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["fit", "no.such.module:Model", "watermelon-3.0", "--target", "好瓜", "--out", "m"],
+     ["unavailable", "no.such.module"]),
+    (["fit", LINEAR, "watermelon-3.0", "--target", "好瓜", "--out", "m", "-p", "etta=1"],
+     ["unknown parameter", "etta", "eta0"]),
+    (["fit", LINEAR, "watermelon-3.0", "--target", "好瓜", "--out", "m", "-p", "eta0=-1"],
+     ["eta0"]),
+    (["fit", LINEAR, "watermelon-3.0", "--target", "好瓜", "--out", "m", "-p", "eta0"],
+     ["KEY=VALUE"]),
+    (["fit", LINEAR, "missing.csv", "--target", "好瓜", "--out", "m"], ["no such file",
+                                                                        "missing.csv"]),
+    (["fit", LINEAR, "watermelon-3.0", "--target", "好瓜", "--index", "号", "--out", "m"],
+     ["--index", "号"]),
+])
+def test_fit_mistakes(tmp_path, args, words):
+    assert_refused_in_process(_InProcess()(*args, cwd=tmp_path), *words)
+
+
+def test_non_utf8_and_empty_csv(tmp_path):
+    cli = _InProcess()
+    gbk = tmp_path / "gbk.csv"
+    gbk.write_bytes("色泽,好瓜\n青绿,是\n".encode("gbk"))
+    assert_refused_in_process(cli("fit", LINEAR, gbk, "--target", "好瓜", "--out", "m"),
+                              "UTF-8")
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert_refused_in_process(cli("fit", LINEAR, empty, "--target", "好瓜", "--out", "m"),
+                              "empty")
+
+
+def test_foreign_model_file(tmp_path):
+    cli = _InProcess()
+    foreign = tmp_path / "data.csv"
+    foreign.write_text("a,b\n1,2\n", encoding="utf-8")
+    assert_refused_in_process(cli("predict", foreign, foreign), "not a hyperplane model file",
+                              str(foreign))
+    assert_refused_in_process(cli("show", foreign), "not a hyperplane model file")
+    assert_refused_in_process(cli("show", tmp_path / "nowhere.hyperplane"),
+                              "no such model file")
+
+
+def test_predict_data_lacking_a_training_column(tmp_path, model_file):
+    data = tmp_path / "partial.csv"
+    data.write_text("色泽,根蒂\n青绿,蜷缩\n", encoding="utf-8")
+    assert_refused_in_process(_InProcess()("predict", model_file, data), "lacks column", "敲声")
+
+
+def test_show_plot_without_data_for_a_linear_model(tmp_path, model_file):
+    assert_refused_in_process(_InProcess()("show", model_file, "--plot", tmp_path / "x.png"),
+                              "no picture")
+
+
+def test_parse_value_types():
+    assert parse_value("10") == 10 and isinstance(parse_value("10"), int)
+    assert parse_value("0.25") == 0.25 and parse_value("1e-3") == 1e-3
+    assert parse_value("true") is True and parse_value("False") is False
+    assert parse_value("None") is None and parse_value("null") is None
+    assert parse_value("inf") == float("inf")
+    assert parse_value("(10, 5)") == (10, 5)
+    assert parse_value("rbf") == "rbf" and parse_value("'rbf'") == "rbf"
+    assert parse_value("__import__('os').system('x')") == "__import__('os').system('x')"
+
+
+def test_parse_params_checks_names():
+    from sklearn.linear_model import Perceptron
+
+    assert parse_params(["eta0=0.5", "max_iter=3"], Perceptron(), "p") == {"eta0": 0.5,
+                                                                           "max_iter": 3}
+    with pytest.raises(UserError, match="unknown parameter 'eta'"):
+        parse_params(["eta=1"], Perceptron(), "p")
+
+
+def test_registered_model_whose_family_is_missing(monkeypatch):
+    monkeypatch.setitem(_models.MODELS, "ghost", "hyperplane.ghost:GhostClassifier")
+    with pytest.raises(UserError, match="'ghost' is unavailable"):
+        resolve_model("ghost")
+    assert _models.availability()["ghost"] == ("hyperplane.ghost:GhostClassifier", False)
+
+
+def test_registry_names_spec_classes():
+    expected = {"perceptron": "Perceptron", "dual-perceptron": "DualPerceptron",
+                "least-squares": "LeastSquaresClassifier", "fisher": "FisherDiscriminant",
+                "logistic": "LogisticRegression", "adaline": "Adaline",
+                "tree": "DecisionTreeClassifier", "oblique-tree": "ObliqueTreeClassifier",
+                "svc": "SVC", "svr": "SVR", "mlp": "MLPClassifier",
+                "mlp-regressor": "MLPRegressor"}
+    assert {name: target.split(":")[1] for name, target in _models.MODELS.items()} == expected

@@ -1,0 +1,136 @@
+"""save/load round-trips: every hyperplane estimator, pipelines, kernels, frames."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.datasets import make_classification, make_regression
+from sklearn.utils import get_tags
+
+from hyperplane.datasets import load_watermelon
+from hyperplane.io import load, read_header, save
+from hyperplane.utils import all_estimators
+
+X_CLS, Y_CLS = make_classification(n_samples=40, n_features=4, n_informative=3,
+                                   n_redundant=0, random_state=0)
+X_REG, Y_REG = make_regression(n_samples=40, n_features=4, noise=0.5, random_state=0)
+
+OUTPUTS = ("predict", "decision_function", "predict_proba", "transform")
+
+
+def _fit_for_test(estimator):
+    """Fit on data the estimator's kind accepts; return (model, X to predict)."""
+    params = estimator.get_params()
+    if "record_trace" in params:  # also cover the DataFrame attribute trace_
+        estimator.set_params(record_trace=True)
+    if "random_state" in params:
+        estimator.set_params(random_state=0)
+    if get_tags(estimator).input_tags.categorical:
+        X, y = load_watermelon("2.0")
+        return estimator.fit(X, y), X
+    if is_regressor(estimator):
+        return estimator.fit(X_REG, Y_REG), X_REG
+    return estimator.fit(X_CLS, Y_CLS), X_CLS
+
+
+def _assert_same_model(original, loaded, X):
+    assert type(loaded) is type(original)
+    assert loaded.get_params().keys() == original.get_params().keys()
+    compared = 0
+    for method in OUTPUTS:
+        if hasattr(original, method):
+            np.testing.assert_array_equal(getattr(loaded, method)(X), getattr(original, method)(X))
+            compared += 1
+    assert compared > 0
+    for name in ("trace_", "loss_curve_"):
+        if hasattr(original, name):
+            value = getattr(original, name)
+            if isinstance(value, pd.DataFrame):
+                pd.testing.assert_frame_equal(getattr(loaded, name), value)
+            else:
+                np.testing.assert_array_equal(getattr(loaded, name), value)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("name, cls", all_estimators() or [pytest.param(
+    None, None, marks=pytest.mark.skip(reason="no hyperplane estimator merged yet"))])
+def test_every_hyperplane_estimator_round_trips(tmp_path, name, cls):
+    model, X = _fit_for_test(cls())
+    path = tmp_path / f"{name}.hyperplane"
+    save(model, path)
+    _assert_same_model(model, load(path), X)
+    assert read_header(path)["model"].endswith(name)
+
+
+def _standins():
+    """scikit-learn models in the shapes the CLI writes (pipelines, frames, kernels)."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.linear_model import LogisticRegression, Perceptron
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.svm import SVC
+
+    from hyperplane.kernels import RBF, Polynomial
+
+    X3, y3 = load_watermelon("3.0")
+    categorical = list(X3.columns[:6])
+    encode = ColumnTransformer(
+        [("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=False), categorical)],
+        remainder="passthrough", verbose_feature_names_out=False).set_output(transform="pandas")
+    pipeline = Pipeline([("encode", encode), ("model", LogisticRegression())]).fit(X3, y3)
+    kernel_svc = SVC(kernel=2.0 * RBF(sigma=1.5) + Polynomial(degree=2)).fit(X_CLS, Y_CLS)
+    traced = Perceptron(random_state=0).fit(X_CLS, Y_CLS)
+    traced.trace_ = pd.DataFrame({"step": [1, 2], "sample": [0, 2],
+                                  "w": [np.array([3.0, 3.0]), np.array([2.0, 2.0])],
+                                  "b": [1.0, 0.0]})
+    return {"pipeline-onehot": (pipeline, X3), "svc-hyperplane-kernel": (kernel_svc, X_CLS),
+            "trace-dataframe": (traced, X_CLS)}
+
+
+@pytest.mark.parametrize("case", ["pipeline-onehot", "svc-hyperplane-kernel", "trace-dataframe"])
+def test_standin_models_round_trip(tmp_path, case):
+    model, X = _standins()[case]
+    before = clone(model).get_params(deep=False)
+    save(model, tmp_path / "m.hyperplane")
+    _assert_same_model(model, load(tmp_path / "m.hyperplane"), X)
+    # saving never modifies the user's model (frames are converted on a copy)
+    assert clone(model).get_params(deep=False).keys() == before.keys()
+    if case == "trace-dataframe":
+        assert isinstance(model.trace_, pd.DataFrame)
+
+
+def test_header_carries_format_versions_and_metadata(tmp_path):
+    from sklearn.linear_model import Perceptron
+
+    import hyperplane
+
+    path = tmp_path / "m.hyperplane"
+    save(Perceptron().fit(X_CLS, Y_CLS), path, metadata={"target": "好瓜", "features": ["色泽"]})
+    header = read_header(path)
+    assert header["format"] == "hyperplane-model"
+    assert header["format_version"] == 1
+    assert header["hyperplane_version"] == hyperplane.__version__
+    assert header["metadata"] == {"target": "好瓜", "features": ["色泽"]}
+    assert header["model"] == "sklearn.linear_model._perceptron.Perceptron"
+
+
+def test_trusted_types_cover_hyperplane_estimators_and_kernels():
+    from hyperplane.io import trusted_types
+
+    trusted = trusted_types()
+    assert "hyperplane.kernels._kernels.RBF" in trusted
+    assert "hyperplane.io._frames.FrameState" in trusted
+    for _, cls in all_estimators():
+        assert f"{cls.__module__}.{cls.__qualname__}" in trusted
+    assert not any(name.startswith(("os.", "builtins.", "subprocess.")) for name in trusted)
+
+
+def test_classifier_and_regressor_discovery_is_consistent():
+    names = {name for name, _ in all_estimators()}
+    classifiers = {name for name, _ in all_estimators("classifier")}
+    regressors = {name for name, _ in all_estimators("regressor")}
+    assert classifiers <= names and regressors <= names and not classifiers & regressors
+    for name, cls in all_estimators("classifier"):
+        assert is_classifier(cls())
+    with pytest.raises(ValueError, match="type_filter"):
+        all_estimators("clusterer")
