@@ -1,0 +1,119 @@
+"""C4.5 with pessimistic pruning vs Weka's J48 on the same train/test files.
+
+J48 (Weka's C4.5 release 8) is run by ``_weka.run_j48``; Debian's ``weka``
+package is installed when absent (root + apt-get), otherwise these tests skip
+with the reason.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.model_selection import train_test_split
+
+try:
+    from ._weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, parse_j48_output,
+                        run_j48, write_arff_pair)
+except ImportError:  # tests/tree is not a package
+    from _weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, parse_j48_output,
+                       run_j48, write_arff_pair)
+
+
+@pytest.fixture(scope="module")
+def weka_jar():
+    jar = ensure_weka()
+    if jar is None:
+        pytest.skip(f"Weka J48 unavailable: {WEKA_UNAVAILABLE['reason']}")
+    return jar
+
+
+def split(X, y, seed=0):
+    return train_test_split(X, y, test_size=0.5, random_state=seed, stratify=y)
+
+
+# J48's console output (Weka 3.6.14) for a two-leaf tree, for the parser test
+J48_OUTPUT = """
+Options: -C 0.25 -M 2
+
+J48 pruned tree
+------------------
+
+a <= 2: p (3.43)
+a > 2: n (4.57/0.57)
+
+Number of Leaves  : \t2
+
+Size of the tree : \t3
+
+
+Time taken to build model: 0.01 seconds
+Time taken to test model on training data: 0 seconds
+
+=== Error on training data ===
+
+Correctly Classified Instances           8              100      %
+Incorrectly Classified Instances         0                0      %
+
+=== Error on test data ===
+
+Correctly Classified Instances           6               75      %
+Incorrectly Classified Instances         2               25      %
+"""
+
+
+def test_parse_j48_output_reads_the_test_section():
+    result = parse_j48_output(J48_OUTPUT)
+    assert result == dict(accuracy=0.75, n_leaves=2, tree_size=3, build_seconds=0.01)
+    with pytest.raises(ValueError, match="unexpected J48 output"):
+        parse_j48_output("Exception in thread main")
+
+
+def test_arff_files_carry_nominal_numeric_and_missing_values(tmp_path, weka_jar):
+    X = pd.DataFrame({"色泽": ["青绿", "乌黑", None, "浅白", "青绿", "乌黑"] * 4,
+                      "密度": [0.697, np.nan, 0.634, 0.608, 0.556, 0.403] * 4})
+    y = np.array(["是", "是", "否", "否", "是", "否"] * 4)
+    train, test = write_arff_pair(tmp_path, X, y, X.iloc[:6], y[:6], relation="西瓜")
+    text = train.read_text(encoding="utf-8")
+    assert "@attribute '密度' numeric" in text
+    assert "@attribute '色泽' {'乌黑','浅白','青绿'}" in text
+    assert "?,0.634,'否'" in text and "'乌黑',?,'是'" in text
+    # Weka reads both files: it evaluates exactly the 6 test rows
+    result = run_j48(weka_jar, train, test, options=("-U",))
+    assert "Total Number of Instances                6" in result.output
+    assert result.n_leaves >= 1 and 0.0 <= result.accuracy <= 1.0
+
+
+def test_j48_finds_a_one_cut_tree_where_one_cut_is_exact(tmp_path, weka_jar):
+    X = pd.DataFrame({"x": np.arange(40.0), "noise": np.tile([1.0, 2.0], 20)})
+    y = np.where(X["x"] < 17, "a", "b")
+    train, test = write_arff_pair(tmp_path, X, y, X, y)
+    result = run_j48(weka_jar, train, test)
+    assert (result.n_leaves, result.tree_size, result.accuracy) == (2, 3, 1.0)
+    assert "x <= 16: a" in result.output  # J48 cuts at a training value, not a midpoint
+
+
+# ------------------------------------------------------------------ vs J48
+def datasets():
+    X, y = mixed_dataset(4000, 6, 4, missing=0.05, seed=11)
+    yield "mixed 4000x10, 5% missing", X, y
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    yield "breast cancer", X, np.where(y == 1, "benign", "malignant")
+    X, y = make_classification(3000, 8, n_informative=5, flip_y=0.05, random_state=2)
+    yield "make_classification 3000x8", pd.DataFrame(X).add_prefix("f"), y.astype(str)
+
+
+@pytest.mark.parametrize("name, X, y", list(datasets()), ids=lambda v: v if isinstance(v, str) else "")
+def test_c45_pessimistic_pruning_matches_j48(name, X, y, tmp_path, weka_jar):
+    tree_module = pytest.importorskip("hyperplane.tree")
+    if not hasattr(tree_module, "DecisionTreeClassifier"):
+        pytest.skip("the core DecisionTreeClassifier is not merged yet")
+    Xtr, Xte, ytr, yte = split(X, y)
+    j48 = run_j48(weka_jar, *write_arff_pair(tmp_path, Xtr, ytr, Xte, yte), confidence=0.25,
+                  min_leaf=2)
+    ours = tree_module.DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
+                                              confidence=0.25, min_samples_leaf=2)
+    ours.fit(Xtr, ytr)
+    accuracy = ours.score(Xte, yte)
+    size = ours.tree_.n_nodes
+    assert abs(accuracy - j48.accuracy) <= 0.01, (name, accuracy, j48.accuracy)
+    assert abs(size - j48.tree_size) <= 0.2 * j48.tree_size, (name, size, j48.tree_size)
