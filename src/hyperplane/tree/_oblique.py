@@ -60,43 +60,55 @@ TIE_TOLERANCE = 1e-12  # impurities closer than this are tied; first candidate w
 MAX_PERTURB_PASSES = 20  # OC1 hill-climbing passes over the d + 1 coefficients
 
 
-def fisher_direction(Xn, in_first, w):
-    """Fisher's discriminant direction between two superclasses (周志华 eq. 3.39).
+def fisher_directions(Xn, y_node, w, groupings):
+    """Fisher's discriminant direction for each superclass grouping (周志华 eq. 3.39).
+
+    For grouping ``k`` superclass 0 is class ``k`` and superclass 1 the rest.
+    The attributes are standardised at the node; with ``Z^T W Z`` shared by
+    all groupings, ``S_w = Z^T W Z - s_0 mu_0 mu_0^T - s_1 mu_1 mu_1^T``
+    (weighted scatter around each superclass mean, divided by the total
+    weight), plus ``RIDGE * I``; ``w = S_w^{-1} (mu_0 - mu_1)``.
 
     Parameters
     ----------
     Xn : ndarray (n, d), the node's samples
-    in_first : bool ndarray (n,), membership of superclass 0
+    y_node : int ndarray (n,), class indices
     w : ndarray (n,), sample weights
+    groupings : iterable of class indices
 
     Returns
     -------
-    ndarray (d,) or None
-        ``w`` in the original units with unit Euclidean norm; ``None`` when
-        a superclass is empty or every attribute is constant at the node.
+    list of ndarray (d,)
+        Directions in the original units with unit Euclidean norm (a
+        grouping with an empty superclass gives none; none at all when every
+        attribute is constant at the node).
     """
-    w0, w1 = w * in_first, w * ~in_first
-    s0, s1 = w0.sum(), w1.sum()
-    total = s0 + s1
-    if s0 <= 0 or s1 <= 0:
-        return None
+    total = w.sum()
     mean = w @ Xn / total
     std = np.sqrt(w @ (Xn - mean) ** 2 / total)
     keep = std > 1e-12 * (1.0 + np.abs(mean))
     if not keep.any():
-        return None
+        return []
     Z = (Xn[:, keep] - mean[keep]) / std[keep]
-    mu_0, mu_1 = w0 @ Z / s0, w1 @ Z / s1
-    D0, D1 = Z - mu_0, Z - mu_1
-    S_w = ((D0 * w0[:, None]).T @ D0 + (D1 * w1[:, None]).T @ D1) / total
-    S_w[np.diag_indices_from(S_w)] += RIDGE
-    v = np.linalg.solve(S_w, mu_0 - mu_1)
-    coef = np.zeros(Xn.shape[1])
-    coef[keep] = v / std[keep]
-    norm = np.linalg.norm(coef)
-    if not np.isfinite(norm) or norm == 0:
-        return None
-    return coef / norm
+    gram = (Z * w[:, None]).T @ Z
+    directions = []
+    for k in groupings:
+        w0 = np.where(y_node == k, w, 0.0)
+        s0 = w0.sum()
+        s1 = total - s0
+        if s0 <= 0 or s1 <= 0:
+            continue
+        sum_0 = w0 @ Z
+        mu_0, mu_1 = sum_0 / s0, -sum_0 / s1  # Z is centred: s0 mu_0 + s1 mu_1 = 0
+        S_w = (gram - s0 * np.outer(mu_0, mu_0) - s1 * np.outer(mu_1, mu_1)) / total
+        S_w[np.diag_indices_from(S_w)] += RIDGE
+        v = np.linalg.solve(S_w, mu_0 - mu_1)
+        coef = np.zeros(Xn.shape[1])
+        coef[keep] = v / std[keep]
+        norm = np.linalg.norm(coef)
+        if np.isfinite(norm) and norm > 0:
+            directions.append(coef / norm)
+    return directions
 
 
 def candidate_directions(Xn, y_node, w_node, n_classes):
@@ -107,11 +119,7 @@ def candidate_directions(Xn, y_node, w_node, n_classes):
     if d < 2 or present.size < 2:
         return candidates
     groupings = present[:1] if present.size == 2 else present
-    for k in groupings:
-        coef = fisher_direction(Xn, y_node == k, w_node)
-        if coef is not None:
-            candidates.append(coef)
-    return candidates
+    return candidates + fisher_directions(Xn, y_node, w_node, groupings)
 
 
 def cut_along(X, rows, y_node, w_node, coef, n_classes, criterion, min_samples_leaf):
@@ -135,27 +143,31 @@ def perturb_hyperplane(Xn, y_node, w_node, coef, t, n_classes, criterion,
     search with ``x_j . R`` in place of ``x_jm``) and climbing again whenever
     one improves. Returns ``coef`` (unit norm).
     """
-    Xa = np.column_stack([Xn, np.ones(Xn.shape[0])])
+    Xa = np.asfortranarray(np.column_stack([Xn, np.ones(Xn.shape[0])]))  # columns contiguous
     a = np.append(coef, -t)
     args = (y_node, w_node, n_classes, criterion, min_samples_leaf)
-    current = split_impurity(Xa @ a, y_node, w_node, n_classes, criterion)
+    V = Xa @ a
+    current = split_impurity(V, y_node, w_node, n_classes, criterion)
     jumps = 0
     while current > TIE_TOLERANCE:
         for _ in range(MAX_PERTURB_PASSES):
             improved = False
             for m in range(a.shape[0]):
-                imp, a_m = perturb_coefficient(Xa @ a, Xa[:, m], a[m], *args)
+                imp, a_m = perturb_coefficient(V, Xa[:, m], a[m], *args)
                 if imp < current - TIE_TOLERANCE:
+                    V += (a_m - a[m]) * Xa[:, m]
                     a[m], current, improved = a_m, imp, True
+            V = Xa @ a  # no drift from the incremental updates
             if not improved:
                 break
         jumped = False
         while jumps < n_jumps and not jumped:
             jumps += 1
             R = rng.uniform(-1.0, 1.0, size=a.shape[0])
-            imp, alpha = perturb_coefficient(Xa @ a, Xa @ R, 0.0, *args)
+            imp, alpha = perturb_coefficient(V, Xa @ R, 0.0, *args)
             if imp < current - TIE_TOLERANCE:
                 a, current, jumped = a + alpha * R, imp, True
+                V = Xa @ a
         if not jumped:
             break
     norm = np.linalg.norm(a[:-1])

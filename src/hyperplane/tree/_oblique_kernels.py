@@ -23,6 +23,8 @@ from .._numba import jit
 
 GINI = 0
 ENTROPY = 1
+#: impurities closer than this are tied (roundoff); the earlier cut wins
+TIE_EPS = 1e-12
 
 
 @jit
@@ -113,7 +115,7 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
         w_right = w_all - w_left
         imp = (w_left * node_impurity(left, w_left, criterion)
                + w_right * node_impurity(right, w_right, criterion)) / w_all
-        if imp < best:
+        if imp < best - TIE_EPS:
             best = imp
             best_i = i
     if best_i < 0:
@@ -207,7 +209,7 @@ def perturb_coefficient(V, x_m, a_m, y, w, n_classes, criterion, min_samples_lea
         w_right = w_all - w_left
         imp = (w_left * node_impurity(left, max(w_left, 0.0), criterion)
                + w_right * node_impurity(right, max(w_right, 0.0), criterion)) / w_all
-        if imp < best:
+        if imp < best - TIE_EPS:
             best = imp
             lo = U[order[r]]
             best_a = lo + 1.0 if r + 1 == m else lo + (U[order[r + 1]] - lo) / 2.0
