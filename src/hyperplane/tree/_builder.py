@@ -185,9 +185,8 @@ def grow(data, params, label_of, pre_pruner=None):
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
         depth = nodes.depth[node]
-        total = value.sum()
         if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-                or total < params.min_split or not avail.any()):
+                or rows.size < params.min_split or not avail.any()):
             continue
         score, ratio, _, _, threshold, cut_bin, valid = node_scores(
             data.num_T, data.codes_T, data.kind, data.col, data.n_codes, data.edges, data.y,

@@ -61,36 +61,40 @@ def impurity(counts, total, criterion):
 
 
 @jit
-def accumulate_class_table(codes, y, w, rows, table):
-    """Add the weights of ``rows`` into ``table[code, y]`` (missing code −1 → last row).
+def accumulate_class_table(codes, y, w, rows, table, n_rows):
+    """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
 
-    Results of two chunks add up: calling this twice on disjoint rows equals
-    one call on their union.
+    The missing code −1 goes to the last row. Results of two chunks add up:
+    calling this twice on disjoint rows equals one call on their union.
     """
     n_missing_row = table.shape[0] - 1
     for i in rows:
         c = codes[i]
         if c < 0:
-            table[n_missing_row, y[i]] += w[i]
-        else:
-            table[c, y[i]] += w[i]
+            c = n_missing_row
+        table[c, y[i]] += w[i]
+        n_rows[c] += 1
 
 
 @jit
 def category_class_table(codes, y, w, n_codes, n_classes):
-    """Class-weight table of one data chunk (all rows), shape ``(n_codes + 1, K)``."""
+    """Class-weight table and row counts of one data chunk (all rows).
+
+    Returns ``(table, n_rows)`` of shapes ``(n_codes + 1, K)`` and ``(n_codes + 1,)``.
+    """
     table = np.zeros((n_codes + 1, n_classes))
-    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table)
-    return table
+    n_rows = np.zeros(n_codes + 1, dtype=np.int64)
+    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table, n_rows)
+    return table, n_rows
 
 
 @jit
-def table_split_score(table, criterion, min_leaf):
+def table_split_score(table, n_rows, criterion, min_leaf):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
-    at least two branches are non-empty and every non-empty branch carries at
-    least ``min_leaf`` weight.
+    at least two branches are non-empty and every non-empty branch holds at
+    least ``min_leaf`` rows with a known value.
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
@@ -110,7 +114,7 @@ def table_split_score(table, criterion, min_leaf):
         w_v = table[v].sum()
         if w_v > 0.0:
             n_nonempty += 1
-            if w_v < min_leaf:
+            if n_rows[v] < min_leaf:
                 valid = False
             r_v = w_v / w_known
             after += r_v * impurity(table[v], w_v, criterion)
@@ -133,7 +137,7 @@ def _binary_score(left, right, w_left, w_right, base, criterion):
 
 
 @jit
-def ordered_table_cut(table, edges, criterion, min_leaf):
+def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
 
     ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
@@ -154,6 +158,8 @@ def ordered_table_cut(table, edges, criterion, min_leaf):
     left = np.zeros(n_classes)
     right = known.copy()
     w_left = 0.0
+    n_known = n_rows[:n_codes].sum()
+    n_left = 0
     best = -np.inf
     best_after = 0.0
     best_iv = 0.0
@@ -166,10 +172,11 @@ def ordered_table_cut(table, edges, criterion, min_leaf):
             left[k] += table[b, k]
             right[k] -= table[b, k]
         w_left += w_b
+        n_left += n_rows[b]
         w_right = w_known - w_left
         if w_right <= 1e-12 * w_known:
             break
-        if w_left < min_leaf or w_right < min_leaf:
+        if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
         decrease, after, iv = _binary_score(left, right, w_left, w_right, base, criterion)
         if decrease > best + TIE_EPS:
@@ -223,7 +230,8 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf):
         if x_next <= x_here:
             continue
         w_right = w_known - w_left
-        if w_left < min_leaf or w_right < min_leaf or w_left <= 0.0 or w_right <= 1e-12 * w_known:
+        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
+                or w_right <= 1e-12 * w_known:
             continue
         decrease, after, iv = _binary_score(left, right, w_left, w_right, base, criterion)
         if decrease > best + TIE_EPS:
@@ -269,12 +277,14 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
             score[j], ratio[j], after[j], rho[j], threshold[j], valid[j] = s, g, a, r, t, ok
         else:
             table = np.zeros((n_codes[j] + 1, n_classes))
-            accumulate_class_table(codes_T[c], y, wbuf, rows, table)
+            n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
+            accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
             if kind[j] == CATEGORICAL:
-                s, g, a, r, ok = table_split_score(table, criterion, min_leaf)
+                s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
                 score[j], ratio[j], after[j], rho[j], valid[j] = s, g, a, r, ok
             else:
-                s, g, a, r, t, b, ok = ordered_table_cut(table, edges[c], criterion, min_leaf)
+                s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
+                                                        min_leaf)
                 score[j], ratio[j], after[j], rho[j] = s, g, a, r
                 threshold[j], cut_bin[j], valid[j] = t, b, ok
     return score, ratio, after, rho, threshold, cut_bin, valid
