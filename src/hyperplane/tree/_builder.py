@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._encode import bin_column, quantile_edges
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, node_scores
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, node_scores, node_scores_parallel
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
 
 #: attributes whose scores agree within this count as tied (SPEC)
 ATTRIBUTE_TIE = 1e-9
+#: nodes with at least this many rows score their attributes in parallel
+PARALLEL_ROWS = 20000
 
 
 @dataclass
@@ -185,13 +187,15 @@ def grow(data, params, label_of, pre_pruner=None):
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
         depth = nodes.depth[node]
-        total = value.sum()
         if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-                or total < params.min_split or not avail.any()):
+                or rows.size < params.min_split or not avail.any()):
             continue
-        score, ratio, _, _, threshold, cut_bin, valid = node_scores(
-            data.num_T, data.codes_T, data.kind, data.col, data.n_codes, data.edges, data.y,
-            rows, w, order, avail, K, params.criterion, params.min_leaf, wbuf)
+        scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
+        out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+                              data.edges, data.y, rows, w, order, avail, K, params.criterion,
+                              params.min_leaf, wbuf)
+        score, ratio, threshold = out_f[0], out_f[1], out_f[4]
+        cut_bin, valid = out_i[0], out_i[1].astype(bool)
         j = select_attribute(score, ratio, valid, params.use_ratio)
         if j < 0:
             continue

@@ -56,11 +56,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"cost_complexity"``: CART minimal cost-complexity pruning with ``ccp_alpha``.
     max_depth : int or None, default=None
     min_samples_split : int or float, default=2
-        Minimum (weighted) number of samples to split a node; a float is a
-        fraction of the training weight.
+        Minimum number of rows (a row missing a tested value counts in every
+        branch it goes down) to split a node; a float is a fraction of the
+        training rows, as in scikit-learn.
     min_samples_leaf : int or float, default=1
-        Minimum (weighted) number of samples with a known value in every
-        non-empty branch.
+        Minimum number of rows with a known value in every non-empty branch.
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
@@ -169,7 +169,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
             raise ValueError("sample_weight must have a positive entry")
-        params = self._check_params(w.sum())
+        params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
         self._preference = _first_seen_order(y_idx, self.classes_.size)
         label_of = self._label_of
@@ -275,12 +275,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
 
-def _count_or_fraction(value, name, low, total_weight):
-    """``min_samples_*`` as a weight: an int count ≥ low, or a float fraction in (0, 1]."""
+def _count_or_fraction(value, name, low, n_rows):
+    """``min_samples_*`` as a row count: an int ≥ low, or a float fraction in (0, 1]."""
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return float(check_number(value, name, low=low, integer=True))
     check_number(value, name, low=0, high=1, low_open=True)
-    return max(float(low if low > 1 else 0), float(np.ceil(value * total_weight)))
+    return max(float(low), float(np.ceil(value * n_rows)))
 
 
 def _first_seen_order(y_idx, n_classes):

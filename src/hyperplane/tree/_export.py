@@ -53,10 +53,11 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
     from ._builder import sorted_orders
 
     rows = np.arange(X_enc.shape[0], dtype=np.int64)
-    score, ratio, after, rho, threshold, _, _ = node_scores(
+    out_f, _ = node_scores(
         data.num_T, data.codes_T, data.kind, data.col, data.n_codes, data.edges, data.y, rows,
         w, sorted_orders(data, rows), np.ones(len(spec.names), dtype=bool), classes.size, code,
         0.0, np.zeros(X_enc.shape[0]))
+    score, ratio, after, rho, threshold = out_f
     columns = {"info_gain": {"info_gain": score},
                "gain_ratio": {"gain_ratio": ratio, "info_gain": score},
                "gini": {"gini_index": after}}[criterion]

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from numba import prange
+
+from .._numba import jit, jit_parallel
 
 ENTROPY = 0
 GINI = 1
@@ -61,36 +63,40 @@ def impurity(counts, total, criterion):
 
 
 @jit
-def accumulate_class_table(codes, y, w, rows, table):
-    """Add the weights of ``rows`` into ``table[code, y]`` (missing code −1 → last row).
+def accumulate_class_table(codes, y, w, rows, table, n_rows):
+    """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
 
-    Results of two chunks add up: calling this twice on disjoint rows equals
-    one call on their union.
+    The missing code −1 goes to the last row. Results of two chunks add up:
+    calling this twice on disjoint rows equals one call on their union.
     """
     n_missing_row = table.shape[0] - 1
     for i in rows:
         c = codes[i]
         if c < 0:
-            table[n_missing_row, y[i]] += w[i]
-        else:
-            table[c, y[i]] += w[i]
+            c = n_missing_row
+        table[c, y[i]] += w[i]
+        n_rows[c] += 1
 
 
 @jit
 def category_class_table(codes, y, w, n_codes, n_classes):
-    """Class-weight table of one data chunk (all rows), shape ``(n_codes + 1, K)``."""
+    """Class-weight table and row counts of one data chunk (all rows).
+
+    Returns ``(table, n_rows)`` of shapes ``(n_codes + 1, K)`` and ``(n_codes + 1,)``.
+    """
     table = np.zeros((n_codes + 1, n_classes))
-    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table)
-    return table
+    n_rows = np.zeros(n_codes + 1, dtype=np.int64)
+    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table, n_rows)
+    return table, n_rows
 
 
 @jit
-def table_split_score(table, criterion, min_leaf):
+def table_split_score(table, n_rows, criterion, min_leaf):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
-    at least two branches are non-empty and every non-empty branch carries at
-    least ``min_leaf`` weight.
+    at least two branches are non-empty and every non-empty branch holds at
+    least ``min_leaf`` rows with a known value.
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
@@ -110,7 +116,7 @@ def table_split_score(table, criterion, min_leaf):
         w_v = table[v].sum()
         if w_v > 0.0:
             n_nonempty += 1
-            if w_v < min_leaf:
+            if n_rows[v] < min_leaf:
                 valid = False
             r_v = w_v / w_known
             after += r_v * impurity(table[v], w_v, criterion)
@@ -133,7 +139,24 @@ def _binary_score(left, right, w_left, w_right, base, criterion):
 
 
 @jit
-def ordered_table_cut(table, edges, criterion, min_leaf):
+def _weighted_purity(counts, total, criterion):
+    """−total · I(counts): cheap to update during a scan, larger is purer.
+
+    Gini: Σ c²/W − W; entropy: Σ c log2 c − W log2 W.
+    """
+    acc = 0.0
+    if criterion == GINI:
+        for c in counts:
+            acc += c * c
+        return acc / total - total
+    for c in counts:
+        if c > 0.0:
+            acc += c * np.log2(c)
+    return acc - total * np.log2(total)
+
+
+@jit
+def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
 
     ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
@@ -154,10 +177,12 @@ def ordered_table_cut(table, edges, criterion, min_leaf):
     left = np.zeros(n_classes)
     right = known.copy()
     w_left = 0.0
+    n_known = n_rows[:n_codes].sum()
+    n_left = 0
     best = -np.inf
-    best_after = 0.0
-    best_iv = 0.0
     best_bin = -1
+    best_w_left = 0.0
+    best_left = np.zeros(n_classes)
     for b in range(n_codes - 1):
         w_b = table[b].sum()
         if w_b <= 0.0:
@@ -166,16 +191,22 @@ def ordered_table_cut(table, edges, criterion, min_leaf):
             left[k] += table[b, k]
             right[k] -= table[b, k]
         w_left += w_b
+        n_left += n_rows[b]
         w_right = w_known - w_left
         if w_right <= 1e-12 * w_known:
             break
-        if w_left < min_leaf or w_right < min_leaf:
+        if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
-        decrease, after, iv = _binary_score(left, right, w_left, w_right, base, criterion)
-        if decrease > best + TIE_EPS:
-            best, best_after, best_iv, best_bin = decrease, after, iv, b
+        quality = (_weighted_purity(left, w_left, criterion)
+                   + _weighted_purity(right, w_right, criterion))
+        if quality > best + TIE_EPS * w_known:
+            best, best_bin = quality, b
+            best_w_left = w_left
+            best_left[:] = left
     if best_bin < 0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
+    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
+                                              w_known - best_w_left, base, criterion)
     rho = w_known / w_total
     score = rho * best
     ratio = score / best_iv if best_iv > 0.0 else 0.0
@@ -209,9 +240,9 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf):
     right = known.copy()
     w_left = 0.0
     best = -np.inf
-    best_after = 0.0
-    best_iv = 0.0
     best_t = np.nan
+    best_w_left = 0.0
+    best_left = np.zeros(n_classes)
     for pos in range(n_known - 1):
         i = order[pos]
         wi = wbuf[i]
@@ -223,20 +254,50 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf):
         if x_next <= x_here:
             continue
         w_right = w_known - w_left
-        if w_left < min_leaf or w_right < min_leaf or w_left <= 0.0 or w_right <= 1e-12 * w_known:
+        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
+                or w_right <= 1e-12 * w_known:
             continue
-        decrease, after, iv = _binary_score(left, right, w_left, w_right, base, criterion)
-        if decrease > best + TIE_EPS:
-            best, best_after, best_iv = decrease, after, iv
+        quality = (_weighted_purity(left, w_left, criterion)
+                   + _weighted_purity(right, w_right, criterion))
+        if quality > best + TIE_EPS * w_known:
+            best = quality
+            best_w_left = w_left
+            best_left[:] = left
             best_t = x_here + (x_next - x_here) / 2.0
             if best_t >= x_next:
                 best_t = x_here
     if np.isnan(best_t):
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
+    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
+                                              w_known - best_w_left, base, criterion)
     rho = w_known / w_total
     score = rho * best
     ratio = score / best_iv if best_iv > 0.0 else 0.0
     return score, ratio, best_after, rho, best_t, True
+
+
+@jit
+def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
+                     criterion, min_leaf, wbuf, out_f, out_i):
+    """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
+    ``out_i[:, j]`` (cut bin, valid)."""
+    c = col[j]
+    if kind[j] == NUMERIC:
+        s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
+                                             criterion, min_leaf)
+        b = -1
+    else:
+        table = np.zeros((n_codes[j] + 1, n_classes))
+        n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
+        accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
+        if kind[j] == CATEGORICAL:
+            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+            t, b = np.nan, -1
+        else:
+            s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
+                                                     min_leaf)
+    out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
+    out_i[0, j], out_i[1, j] = b, 1 if ok else 0
 
 
 @jit
@@ -246,35 +307,34 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
 
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
     one row per attribute, using ``order[col[j]]``) or in ``codes_T``
-    (categorical or binned). Returns arrays over attributes: ``score``,
-    ``ratio``, ``after``, ``rho``, ``threshold``, ``cut_bin``, ``valid``.
+    (categorical or binned). Returns ``(out_f, out_i)``: rows of ``out_f`` are
+    score, gain ratio, after, rho, threshold; rows of ``out_i`` cut bin, valid.
     """
     p = kind.shape[0]
-    score = np.zeros(p)
-    ratio = np.zeros(p)
-    after = np.zeros(p)
-    rho = np.zeros(p)
-    threshold = np.full(p, np.nan)
-    cut_bin = np.full(p, -1, dtype=np.int64)
-    valid = np.zeros(p, dtype=np.bool_)
+    out_f = np.zeros((5, p))
+    out_f[4, :] = np.nan
+    out_i = np.zeros((2, p), dtype=np.int64)
     for pos in range(rows.shape[0]):
         wbuf[rows[pos]] = w[pos]
     for j in range(p):
-        if not avail[j]:
-            continue
-        c = col[j]
-        if kind[j] == NUMERIC:
-            s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
-                                                 criterion, min_leaf)
-            score[j], ratio[j], after[j], rho[j], threshold[j], valid[j] = s, g, a, r, t, ok
-        else:
-            table = np.zeros((n_codes[j] + 1, n_classes))
-            accumulate_class_table(codes_T[c], y, wbuf, rows, table)
-            if kind[j] == CATEGORICAL:
-                s, g, a, r, ok = table_split_score(table, criterion, min_leaf)
-                score[j], ratio[j], after[j], rho[j], valid[j] = s, g, a, r, ok
-            else:
-                s, g, a, r, t, b, ok = ordered_table_cut(table, edges[c], criterion, min_leaf)
-                score[j], ratio[j], after[j], rho[j] = s, g, a, r
-                threshold[j], cut_bin[j], valid[j] = t, b, ok
-    return score, ratio, after, rho, threshold, cut_bin, valid
+        if avail[j]:
+            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
+                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+    return out_f, out_i
+
+
+@jit_parallel
+def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+                         n_classes, criterion, min_leaf, wbuf):
+    """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
+    p = kind.shape[0]
+    out_f = np.zeros((5, p))
+    out_f[4, :] = np.nan
+    out_i = np.zeros((2, p), dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        wbuf[rows[pos]] = w[pos]
+    for j in prange(p):
+        if avail[j]:
+            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
+                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+    return out_f, out_i
