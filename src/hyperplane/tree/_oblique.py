@@ -4,8 +4,8 @@ Every internal node tests a linear combination of the numeric attributes,
 ``w . x <= t``, so the decision boundary is made of slanted segments instead
 of the axis-parallel staircase of a univariate tree (the book's figure 4.12).
 
-Method: linear discriminant trees
----------------------------------
+Method: Fisher directions refined by OC1
+----------------------------------------
 At each node the classes present are grouped into two superclasses and the
 direction ``w`` is Fisher's linear discriminant of the two groups
 (周志华 section 3.4, eq. 3.39)::
@@ -31,10 +31,12 @@ candidate is then refined by OC1's deterministic hill climbing: one
 coefficient of ``(w, -t)`` at a time moves to its exactly best value (a line
 search over the points where samples change side), in sequential order,
 until a pass brings no strict improvement; then up to ``n_jumps`` random
-directions are tried to leave the local minimum (OC1's random jumps). Fisher's direction assumes
-Gaussian classes with a shared covariance; the perturbation repairs it when
-they are not (e.g. uniform data cut by a diagonal). No node therefore does
-worse than the univariate CART split of the same samples.
+directions are tried to leave the local minimum (OC1's random jumps). As in
+OC1 the search runs on the node's attributes standardised to zero mean and
+unit variance. Fisher's direction assumes Gaussian classes with a shared
+covariance; the perturbation repairs it when they are not (e.g. uniform data
+cut by a diagonal). No node therefore does worse than the univariate CART
+split of the same samples.
 
 Growth follows 周志华's generate_tree: a node becomes a leaf when it is pure,
 has fewer than ``min_samples_split`` samples, is at ``max_depth`` or has no
@@ -58,6 +60,15 @@ CRITERIA = {"gini": GINI, "entropy": ENTROPY}
 RIDGE = 1e-6          # added to the standardised S_w (a unit-free shrinkage)
 TIE_TOLERANCE = 1e-12  # impurities closer than this are tied; first candidate wins
 MAX_PERTURB_PASSES = 20  # OC1 hill-climbing passes over the d + 1 coefficients
+
+
+def weighted_moments(Xn, w):
+    """Weighted mean and standard deviation of each attribute at a node, and
+    ``varies``: the attributes that are not constant there."""
+    total = w.sum()
+    mean = w @ Xn / total
+    std = np.sqrt(w @ (Xn - mean) ** 2 / total)
+    return mean, std, std > 1e-12 * (1.0 + np.abs(mean))
 
 
 def fisher_directions(Xn, y_node, w, groupings):
@@ -84,9 +95,7 @@ def fisher_directions(Xn, y_node, w, groupings):
         attribute is constant at the node).
     """
     total = w.sum()
-    mean = w @ Xn / total
-    std = np.sqrt(w @ (Xn - mean) ** 2 / total)
-    keep = std > 1e-12 * (1.0 + np.abs(mean))
+    mean, std, keep = weighted_moments(Xn, w)
     if not keep.any():
         return []
     Z = (Xn[:, keep] - mean[keep]) / std[keep]
@@ -141,10 +150,14 @@ def perturb_hyperplane(Xn, y_node, w_node, coef, t, n_classes, criterion,
     local minimum, try up to ``n_jumps`` random directions ``R`` (uniform on
     ``[-1, 1]^{d+1}``), moving to the best ``a + alpha R`` (the same line
     search with ``x_j . R`` in place of ``x_jm``) and climbing again whenever
-    one improves. Returns ``coef`` (unit norm).
+    one improves. The search runs on standardised attributes
+    ``z = (x - mean) / std``; returns ``coef`` in the original units (unit norm).
     """
-    Xa = np.asfortranarray(np.column_stack([Xn, np.ones(Xn.shape[0])]))  # columns contiguous
-    a = np.append(coef, -t)
+    mean, std, varies = weighted_moments(Xn, w_node)  # integer weights = repeated rows
+    std[~varies] = 1.0
+    Z = (Xn - mean) / std
+    Xa = np.asfortranarray(np.column_stack([Z, np.ones(Xn.shape[0])]))  # columns contiguous
+    a = np.append(coef * std, coef @ mean - t)  # the same hyperplane in z-coordinates
     args = (y_node, w_node, n_classes, criterion, min_samples_leaf)
     V = Xa @ a
     current = split_impurity(V, y_node, w_node, n_classes, criterion)
@@ -170,16 +183,17 @@ def perturb_hyperplane(Xn, y_node, w_node, coef, t, n_classes, criterion,
                 V = Xa @ a
         if not jumped:
             break
-    norm = np.linalg.norm(a[:-1])
-    return a[:-1] / norm if np.isfinite(norm) and norm > 0 else coef
+    refined = a[:-1] / std
+    norm = np.linalg.norm(refined)
+    return refined / norm if np.isfinite(norm) and norm > 0 else coef
 
 
 def best_split(X, rows, y, w, n_classes, criterion, min_samples_leaf, n_jumps, rng):
     """The node test ``coef . x <= t`` of least weighted child impurity.
 
     The best candidate direction (axis-parallel or Fisher) is refined by
-    OC1's coefficient perturbation and random jumps; the refined hyperplane replaces it only
-    if its own best cut is strictly better. Returns ``(coef, t, z)`` with
+    OC1's coefficient perturbation and random jumps; the refined hyperplane
+    replaces it only if its own best cut is strictly better. Returns ``(coef, t, z)`` with
     ``z`` the projections of ``rows``, or ``None`` when no cut is admissible.
     """
     Xn, y_node, w_node = X[rows], y[rows], w[rows]
@@ -205,8 +219,8 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
     index or entropy; the axis-parallel cuts compete as well and the winner
     is refined by OC1's coefficient perturbation (module docstring: linear
     discriminant trees, Loh & Vanichsetakul 1988, Yildiz & Alpaydin 2005;
-    OC1, Murthy et al. 1994; 周志华 section 4.5). Numeric attributes only, no missing
-    values.
+    OC1, Murthy et al. 1994; 周志华 section 4.5). Numeric attributes only, no
+    missing values.
 
     Parameters
     ----------
