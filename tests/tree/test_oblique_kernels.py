@@ -9,7 +9,7 @@ from hypothesis.extra.numpy import arrays
 from hyperplane.tree._oblique_kernels import (ENTROPY, GINI, apply_tree,
                                               best_threshold, node_impurity,
                                               perturb_coefficient, project,
-                                              split_impurity)
+                                              split_impurity, weighted_gram)
 
 CRITERIA = st.sampled_from([GINI, ENTROPY])
 
@@ -129,3 +129,11 @@ def test_apply_tree_routes_like_the_reference(X, C, T):
     right = np.array([2, 4, 6, -1, -1, -1, -1])
     assert np.array_equal(apply_tree(X, coef, threshold, left, right),
                           apply_ref(X, coef, threshold, left, right))
+
+
+@given(arrays(np.float64, (9, 4), elements=st.floats(-10, 10)),
+       arrays(np.float64, 9, elements=st.floats(0, 5)))
+def test_weighted_gram_is_z_transpose_w_z(Z, w):
+    G = weighted_gram(Z, w)
+    assert np.allclose(G, Z.T @ np.diag(w) @ Z, rtol=1e-10, atol=1e-8)
+    assert np.array_equal(G, G.T)

@@ -54,7 +54,8 @@ from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, check_X, check_X_y,
                            encode_labels)
 from ._oblique_kernels import (ENTROPY, GINI, apply_tree, best_threshold,
-                               perturb_coefficient, project, split_impurity)
+                               perturb_coefficient, project, split_impurity,
+                               weighted_gram)
 
 CRITERIA = {"gini": GINI, "entropy": ENTROPY}
 RIDGE = 1e-6          # added to the standardised S_w (a unit-free shrinkage)
@@ -99,7 +100,7 @@ def fisher_directions(Xn, y_node, w, groupings):
     if not keep.any():
         return []
     Z = (Xn[:, keep] - mean[keep]) / std[keep]
-    gram = (Z * w[:, None]).T @ Z
+    gram = weighted_gram(np.ascontiguousarray(Z), w)
     directions = []
     for k in groupings:
         w0 = np.where(y_node == k, w, 0.0)

@@ -4,6 +4,7 @@ Arrays and scalars in, arrays and scalars out; the estimator in
 :mod:`hyperplane.tree._oblique` validates everything before calling them.
 
 * :func:`project` -- ``z_k = w . x_{rows[k]}``, the node's linear test value.
+* :func:`weighted_gram` -- ``Z^T W Z`` for Fisher's within-class scatter.
 * :func:`best_threshold` -- scan the sorted projections for the cut
   ``z <= t`` of least weighted child impurity (Gini or entropy).
 * :func:`perturb_coefficient` -- OC1's exact line search along one
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import jit, jit_fast
 
 GINI = 0
 ENTROPY = 1
@@ -40,6 +41,27 @@ def project(X, rows, w):
             s += X[r, j] * w[j]
         z[k] = s
     return z
+
+
+@jit_fast
+def weighted_gram(Z, w):
+    """``Z^T diag(w) Z``, the weighted scatter matrix of the rows of ``Z``.
+
+    Single-threaded on purpose: a per-node BLAS call of this size spends
+    more time waking threads than computing when cores are shared.
+    """
+    n, d = Z.shape
+    G = np.zeros((d, d), dtype=np.float64)
+    for i in range(n):
+        wi = w[i]
+        for a in range(d):
+            za = wi * Z[i, a]
+            for b in range(a + 1):
+                G[a, b] += za * Z[i, b]
+    for a in range(d):
+        for b in range(a):
+            G[b, a] = G[a, b]
+    return G
 
 
 @jit
