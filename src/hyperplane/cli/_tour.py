@@ -6,8 +6,13 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from .tour_neural import tour_neural
+from .tour_perceptron import perceptron_section
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
+    "neural": ("Neural networks: error backpropagation (周志华 ch. 5)", tour_neural),
 }
 
 
