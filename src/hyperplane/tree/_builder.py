@@ -54,7 +54,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         else:
             col[j] = len(coded)
             if kind[j] == BINNED:
-                edges = quantile_edges(X[:, j], max_bins)
+                edges = quantile_edges(X[:, j], max_bins, w)
                 coded.append(bin_column(X[:, j], edges))
                 codes_count[j] = edges.size + 1
             else:

@@ -168,12 +168,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_idx = encode_labels(y)
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
-            raise ValueError("sample_weight must have a positive entry")
+            raise ValueError("sample_weight is zero for every sample; at least one weight must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
-        self._preference = _first_seen_order(y_idx, self.classes_.size)
+        self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
         label_of = self._label_of
-        X_train, y_train, w_train, validation = X_enc, y_idx, w, None
+        positive = w > 0  # a zero weight is the same as an absent row
+        X_train, y_train, w_train, validation = X_enc[positive], y_idx[positive], w[positive], None
         if self.pruning in ("pre", "post"):
             if validation_data is not None:
                 validation = self._encode_validation(validation_data)

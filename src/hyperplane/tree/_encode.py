@@ -10,6 +10,7 @@ error).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -92,6 +93,8 @@ def encode_fit(estimator, X, y):
     categories = []
     for j, name in enumerate(frame.columns):
         column = frame.iloc[:, j]
+        if column.dtype == object:
+            _check_scalars(column, str(name))
         if _column_kind_numeric(column):
             categories.append(None)
         else:
@@ -101,6 +104,14 @@ def encode_fit(estimator, X, y):
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
     return _encode_frame(frame, spec), np.asarray(y), spec
+
+
+def _check_scalars(column, name):
+    """Categorical values must be strings, numbers or booleans (hashable scalars)."""
+    for row, v in enumerate(column.tolist()):
+        if not (_missing(v) or isinstance(v, (str, bytes, numbers.Number, np.generic))):
+            raise TypeError(f"column {name!r}, row {row}: argument must be a string or a "
+                            f"number, got {type(v).__name__}")
 
 
 def _column_kind_numeric(column):
@@ -143,9 +154,6 @@ def encode_predict(estimator, X, spec):
         Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
         return np.asarray(Xv, dtype=np.float64)
     frame = _as_frame(X)
-    if frame.shape[1] != estimator.n_features_in_:
-        raise ValueError(f"X has {frame.shape[1]} features, but {type(estimator).__name__} "
-                         f"is expecting {estimator.n_features_in_} features as input.")
     if isinstance(X, pd.DataFrame) and hasattr(estimator, "feature_names_in_"):
         given = [str(c) for c in frame.columns]
         expected = list(estimator.feature_names_in_)
@@ -155,27 +163,34 @@ def encode_predict(estimator, X, spec):
             raise ValueError(f"The feature names should match those passed during fit; "
                              f"missing columns {missing}, unexpected columns {extra}"
                              + ("" if missing or extra else ", order differs"))
+    if frame.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {frame.shape[1]} features, but {type(estimator).__name__} "
+                         f"is expecting {estimator.n_features_in_} features as input.")
     if frame.shape[0] == 0:
         raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
     return _encode_frame(frame, spec)
 
 
-def quantile_edges(x, max_bins):
+def quantile_edges(x, max_bins, w=None):
     """Cut points for at most ``max_bins`` bins of the known values of ``x``.
 
     With few distinct values the edges are every midpoint (the hist tree is
-    then exact); otherwise midpoints just above the ``i / max_bins``
+    then exact); otherwise midpoints just above the weighted ``i / max_bins``
     quantiles, as Spark MLlib and LightGBM bin their features. A bin is
-    ``edges[b-1] < x <= edges[b]``.
+    ``edges[b-1] < x <= edges[b]``. Integer weights give the same edges as
+    repeated rows.
     """
-    known = x[~np.isnan(x)]
+    keep = ~np.isnan(x)
+    known = x[keep]
     if known.size == 0:
         return np.empty(0)
-    values = np.unique(known)
+    values, inverse = np.unique(known, return_inverse=True)
     if values.size <= max_bins:
         return values[:-1] + (values[1:] - values[:-1]) / 2.0
-    levels = np.quantile(known, np.arange(1, max_bins) / max_bins, method="inverted_cdf")
-    idx = np.unique(np.searchsorted(values, levels))
+    weight = np.ones(known.size) if w is None else w[keep]
+    cumulative = np.cumsum(np.bincount(inverse, weights=weight, minlength=values.size))
+    levels = cumulative[-1] * np.arange(1, max_bins) / max_bins
+    idx = np.unique(np.searchsorted(cumulative, levels, side="left"))
     idx = idx[idx < values.size - 1]
     return values[idx] + (values[idx + 1] - values[idx]) / 2.0
 
