@@ -36,7 +36,8 @@ import pandas as pd
 from sklearn.base import clone
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "tree"))
-from _weka import WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, run_j48, write_arff_pair  # noqa: E402
+from _weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, run_j48,  # noqa: E402
+                   write_arff_pair)
 
 from hyperplane.tree import DecisionTreeClassifier, ObliqueTreeClassifier  # noqa: E402
 

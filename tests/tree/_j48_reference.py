@@ -101,6 +101,7 @@ class Node:
         self.dist = np.bincount(data.y[rows], w, data.K)
         self.att = None  # leaf
         self.threshold = None  # numeric test x <= threshold (None: nominal)
+        self.empty = False  # a branch no training weight reached
         self.sons = []
 
     @property
@@ -155,7 +156,7 @@ class J48Reference:
         for sub_rows, sub_w in self.split(node, node.rows, node.w):
             if sub_w.sum() == 0:
                 son = Node(sub_rows, sub_w, self.data)
-                son.empty = True
+                son.empty = True  # R9: answers with the parent's distribution
                 node.sons.append(son)
             else:
                 node.sons.append(self.build(sub_rows, sub_w))
@@ -332,7 +333,7 @@ class J48Reference:
 
     # ------------------------------------------------------------- predict
     def proba(self, node, row, weight=1.0, parent=None):  # R9
-        if getattr(node, "empty", False):
+        if node.empty:
             return weight * parent.dist / parent.total
         if not node.sons:
             return weight * node.dist / node.total

@@ -157,8 +157,8 @@ def parse_j48_output(text):
 def run_j48(jar, train, test, *, confidence=0.25, min_leaf=2, options=(),
             memory="2g", timeout=900):
     """Run J48 with ``-C confidence -M min_leaf`` (plus ``options``, e.g. ``-U``)."""
-    cmd = ["java", f"-Xmx{memory}", "-Dfile.encoding=UTF-8", "-cp", str(jar), "weka.classifiers.trees.J48",
-           "-C", str(confidence), "-M", str(min_leaf), *options,
+    cmd = ["java", f"-Xmx{memory}", "-Dfile.encoding=UTF-8", "-cp", str(jar),
+           "weka.classifiers.trees.J48", "-C", str(confidence), "-M", str(min_leaf), *options,
            "-t", str(train), "-T", str(test)]
     if "-U" in options:
         cmd.remove("-C")

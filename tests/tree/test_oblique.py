@@ -147,8 +147,8 @@ def test_export_text_names_the_linear_tests():
     text = tree.export_text(decimals=2)
     lines = text.splitlines()
     assert len(lines) == 2 * (tree.n_leaves_ - 1) + tree.n_leaves_
-    first = re.fullmatch(r"\|--- (-?\d\.\d\d)\*密度 ([+-]) (\d\.\d\d)\*含糖率 <= (-?\d+\.\d\d)",
-                         lines[0])
+    first = re.fullmatch(
+        r"\|--- (-?\d\.\d\d)\*密度 ([+-]) (\d\.\d\d)\*含糖率 <= (-?\d+\.\d\d)", lines[0])
     assert first, lines[0]
     w0 = float(first.group(1))
     w1 = float(first.group(3)) * (1 if first.group(2) == "+" else -1)
