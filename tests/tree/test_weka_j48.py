@@ -115,12 +115,25 @@ def datasets():
                        y.astype(str), marks=GROWTH_GAP)
 
 
+@pytest.fixture(scope="module")
+def j48_runs(weka_jar, tmp_path_factory):
+    """J48 -C 0.25 -M 2 once per dataset: name -> (split data, J48Result)."""
+    runs = {}
+
+    def run(name, X, y):
+        if name not in runs:
+            Xtr, Xte, ytr, yte = split(X, y)
+            files = write_arff_pair(tmp_path_factory.mktemp("arff"), Xtr, ytr, Xte, yte)
+            runs[name] = (Xtr, Xte, ytr, yte), run_j48(weka_jar, *files, confidence=0.25,
+                                                       min_leaf=2)
+        return runs[name]
+    return run
+
+
 @pytest.mark.parametrize("name, X, y", list(datasets()),
                          ids=["mixed-missing", "breast-cancer", "make-classification"])
-def test_c45_pessimistic_pruning_matches_j48(name, X, y, tmp_path, weka_jar):
-    Xtr, Xte, ytr, yte = split(X, y)
-    j48 = run_j48(weka_jar, *write_arff_pair(tmp_path, Xtr, ytr, Xte, yte), confidence=0.25,
-                  min_leaf=2)
+def test_c45_pessimistic_pruning_matches_j48(name, X, y, j48_runs):
+    (Xtr, Xte, ytr, yte), j48 = j48_runs(name, X, y)
     ours = DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
                                   confidence=0.25, min_samples_leaf=2)
     ours.fit(Xtr, ytr)
@@ -132,10 +145,9 @@ def test_c45_pessimistic_pruning_matches_j48(name, X, y, tmp_path, weka_jar):
 
 @pytest.mark.parametrize("name, X, y", [p.values for p in datasets()],
                          ids=["mixed-missing", "breast-cancer", "make-classification"])
-def test_the_j48_reference_reproduces_j48_exactly(name, X, y, tmp_path, weka_jar):
+def test_the_j48_reference_reproduces_j48_exactly(name, X, y, j48_runs):
     """The rules written down in _j48_reference.py are all of J48 on these data."""
-    Xtr, Xte, ytr, yte = split(X, y)
-    j48 = run_j48(weka_jar, *write_arff_pair(tmp_path, Xtr, ytr, Xte, yte))
+    (Xtr, Xte, ytr, yte), j48 = j48_runs(name, X, y)
     data = Data(Xtr, ytr, pd.concat([Xtr, Xte]), np.r_[ytr, yte])
     reference = J48Reference(M=2, cf=0.25).fit(data)
     predicted = np.asarray(data.classes)[reference.predict(data.encode(Xte))]
