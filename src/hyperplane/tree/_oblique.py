@@ -289,7 +289,7 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         check_number(self.n_jumps, "n_jumps", low=0, integer=True)
         check_random_state(self.random_state)
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, *, sample_weight=None):
         """Grow the tree on numeric ``X`` (n_samples, n_features) and labels ``y``.
 
         Rows with zero ``sample_weight`` are ignored, so a weight of 0 is the
