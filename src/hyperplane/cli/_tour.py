@@ -6,8 +6,11 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from . import tour_tree as _tour_tree
+
 #: section name -> (title, function(console))
 SECTIONS = {
+    "tree": ("Decision trees (周志华 ch. 4)", _tour_tree.tree_section),
 }
 
 
