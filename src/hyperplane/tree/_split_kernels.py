@@ -91,6 +91,18 @@ def category_class_table(codes, y, w, n_codes, n_classes):
 
 
 @jit
+def _known_part(table):
+    """Class weights of the rows with a known value, their total, and the total with missing."""
+    n_codes = table.shape[0] - 1
+    known = np.zeros(table.shape[1])
+    for v in range(n_codes):
+        for k in range(table.shape[1]):
+            known[k] += table[v, k]
+    w_known = known.sum()
+    return known, w_known, w_known + table[n_codes].sum()
+
+
+@jit
 def table_split_score(table, n_rows, criterion, min_leaf):
     """Score a multiway split (one branch per value) from its class-weight table.
 
@@ -100,12 +112,7 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
-    known = np.zeros(n_classes)
-    for v in range(n_codes):
-        for k in range(n_classes):
-            known[k] += table[v, k]
-    w_known = known.sum()
-    w_total = w_known + table[n_codes].sum()
+    known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
     after = 0.0
@@ -165,12 +172,7 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
-    known = np.zeros(n_classes)
-    for v in range(n_codes):
-        for k in range(n_classes):
-            known[k] += table[v, k]
-    w_known = known.sum()
-    w_total = w_known + table[n_codes].sum()
+    known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
     base = impurity(known, w_known, criterion)
@@ -346,6 +348,17 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
 
 
 @jit
+def _score_buffers(p, rows, w, wbuf):
+    """Outputs of a node's scoring, and the node's weights spread over ``wbuf`` by row."""
+    out_f = np.zeros((5, p))
+    out_f[4, :] = np.nan
+    out_i = np.zeros((2, p), dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        wbuf[rows[pos]] = w[pos]
+    return out_f, out_i
+
+
+@jit
 def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
                 n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """Score every available attribute at one node.
@@ -353,16 +366,12 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
     one row per attribute, using ``order[col[j]]``) or in ``codes_T``
     (categorical or binned). ``value`` is the node's class weights; ``unit``
-    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns ``(out_f, out_i)``: rows of ``out_f`` are
-    score, gain ratio, after, rho, threshold; rows of ``out_i`` cut bin, valid.
+    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns
+    ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
+    threshold; rows of ``out_i`` cut bin, valid.
     """
-    p = kind.shape[0]
-    out_f = np.zeros((5, p))
-    out_f[4, :] = np.nan
-    out_i = np.zeros((2, p), dtype=np.int64)
-    for pos in range(rows.shape[0]):
-        wbuf[rows[pos]] = w[pos]
-    for j in range(p):
+    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    for j in range(kind.shape[0]):
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
                              n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
@@ -374,13 +383,8 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
 def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
                          n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
-    p = kind.shape[0]
-    out_f = np.zeros((5, p))
-    out_f[4, :] = np.nan
-    out_i = np.zeros((2, p), dtype=np.int64)
-    for pos in range(rows.shape[0]):
-        wbuf[rows[pos]] = w[pos]
-    for j in prange(p):
+    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    for j in prange(kind.shape[0]):
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
                              n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
