@@ -19,7 +19,8 @@ The oblique line fits ``ObliqueTreeClassifier`` (numeric attributes only, so
 the nominal ones are one-hot encoded and missing values imputed by the
 training median / an all-zero code) with ``max_depth=10, min_samples_leaf=20``.
 
-Run: ``PYTHONPATH=src python benchmarks/tree_weka.py [--n-train 50000] [--repeat 3]``
+Run: ``PYTHONPATH=src python benchmarks/tree_weka.py [--n-train 50000] [--repeat 3]``;
+``benchmarks/tree.py`` can take the C4.5 row from :func:`comparison_rows`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ from _weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, run_j48,  # noq
                    write_arff_pair)
 
 from hyperplane.tree import DecisionTreeClassifier, ObliqueTreeClassifier  # noqa: E402
+
+
+C45_NAME = "hyperplane C4.5 (gain_ratio, pessimistic 0.25)"
+J48_BUILD = "Weka J48 -C 0.25 -M 2, build (in-process)"
 
 
 def c45():
@@ -69,6 +74,47 @@ def numeric_view(X_train, X_test):
     return views[0].to_numpy(), views[1].reindex(columns=hot_cols, fill_value=0.0).to_numpy()
 
 
+def compare(n_train=50_000, n_test=10_000, repeat=3, seed=0, oblique=True):
+    """Fit both sides on the same data; rows ``(learner, seconds, accuracy, leaves, size)``."""
+    jar = ensure_weka()
+    if jar is None:
+        raise RuntimeError(f"Weka J48 unavailable: {WEKA_UNAVAILABLE['reason']}")
+    X, y = mixed_dataset(n_train + n_test, 10, 10, missing=0.05, n_values=5, seed=seed)
+    Xtr, Xte = X.iloc[:n_train].reset_index(drop=True), X.iloc[n_train:]
+    ytr, yte = y[:n_train], y[n_train:]
+
+    c45().fit(Xtr.iloc[:2000], ytr[:2000])  # compile the kernels outside the timing
+    fit_s, ours = timed(lambda: c45().fit(Xtr, ytr), repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        train, test = write_arff_pair(tmp, Xtr, ytr, Xte, yte, relation="mixed")
+        runs = [run_j48(jar, train, test, confidence=0.25, min_leaf=2) for _ in range(repeat)]
+    j48 = runs[0]
+    rows = [(C45_NAME, fit_s, ours.score(Xte, yte), ours.n_leaves_, ours.tree_.n_nodes),
+            (J48_BUILD, statistics.median(r.build_seconds for r in runs), j48.accuracy,
+             j48.n_leaves, j48.tree_size),
+            ("Weka J48, whole java process (JVM+ARFF+eval)",
+             statistics.median(r.wall_seconds for r in runs), j48.accuracy,
+             j48.n_leaves, j48.tree_size)]
+    if oblique:
+        Ntr, Nte = numeric_view(Xtr, Xte)
+        model = ObliqueTreeClassifier(max_depth=10, min_samples_leaf=20, random_state=0)
+        clone(model).fit(Ntr[:500], ytr[:500])  # compile
+        ob_s, ob = timed(lambda: clone(model).fit(Ntr, ytr), 1)
+        rows.append((f"hyperplane ObliqueTree (depth<=10, leaf>=20, {Ntr.shape[1]} cols)",
+                     ob_s, ob.score(Nte, yte), ob.n_leaves_, len(ob.threshold_)))
+    return rows
+
+
+def comparison_rows(n_train=50_000, **kw):
+    """``benchmarks/tree.py``'s row format: ``(name, t_peer, t_ours, acc_peer, acc_ours,
+    notes)`` for C4.5 vs J48's in-process build time (no oblique line)."""
+    rows = {name: rest for name, *rest in compare(n_train, oblique=False, **kw)}
+    (t_ours, a_ours, leaves, size), (t_j48, a_j48, j_leaves, j_size) = \
+        rows[C45_NAME], rows[J48_BUILD]
+    return [(f"C4.5 pessimistic vs Weka J48 ({n_train}×20 mixed, 5% missing)", t_j48, t_ours, a_j48,
+             a_ours, f"leaves/size ours {leaves}/{size}, J48 {j_leaves}/{j_size}")]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n-train", type=int, default=50_000)
@@ -77,48 +123,15 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-oblique", action="store_true")
     args = parser.parse_args(argv)
-
-    jar = ensure_weka()
-    if jar is None:
-        raise SystemExit(f"Weka J48 unavailable: {WEKA_UNAVAILABLE['reason']}")
-    X, y = mixed_dataset(args.n_train + args.n_test, 10, 10, missing=0.05, n_values=5,
-                         seed=args.seed)
-    Xtr, Xte = X.iloc[:args.n_train].reset_index(drop=True), X.iloc[args.n_train:]
-    ytr, yte = y[:args.n_train], y[args.n_train:]
-    print(f"data: {args.n_train} train + {args.n_test} test rows x {X.shape[1]} attributes "
-          f"(10 numeric, 10 nominal), {X.isna().to_numpy().mean():.1%} missing")
-
-    c45().fit(Xtr.iloc[:2000], ytr[:2000])  # compile the kernels outside the timing
-    fit_s, ours = timed(lambda: c45().fit(Xtr, ytr), args.repeat)
-    acc = ours.score(Xte, yte)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        train, test = write_arff_pair(tmp, Xtr, ytr, Xte, yte, relation="mixed")
-        runs = [run_j48(jar, train, test, confidence=0.25, min_leaf=2)
-                for _ in range(args.repeat)]
-    build_s = statistics.median(r.build_seconds for r in runs)
-    wall_s = statistics.median(r.wall_seconds for r in runs)
-    j48 = runs[0]
-
-    rows = [("hyperplane C4.5 (gain_ratio, pessimistic 0.25)", fit_s, acc,
-             ours.n_leaves_, ours.tree_.n_nodes),
-            ("Weka J48 -C 0.25 -M 2, build (in-process)", build_s, j48.accuracy,
-             j48.n_leaves, j48.tree_size),
-            ("Weka J48, whole java process (JVM+ARFF+eval)", wall_s, j48.accuracy,
-             j48.n_leaves, j48.tree_size)]
-    if not args.no_oblique:
-        Ntr, Nte = numeric_view(Xtr, Xte)
-        oblique = ObliqueTreeClassifier(max_depth=10, min_samples_leaf=20, random_state=0)
-        clone(oblique).fit(Ntr[:500], ytr[:500])  # compile
-        ob_s, ob = timed(lambda: clone(oblique).fit(Ntr, ytr), 1)
-        rows.append((f"hyperplane ObliqueTree (depth<=10, leaf>=20, {Ntr.shape[1]} cols)",
-                     ob_s, ob.score(Nte, yte), ob.n_leaves_, len(ob.threshold_)))
-
+    print(f"data: {args.n_train} train + {args.n_test} test rows x 20 attributes "
+          "(10 numeric, 10 nominal), 5% missing")
+    rows = compare(args.n_train, args.n_test, args.repeat, args.seed, not args.no_oblique)
     print(f"{'learner':<52} {'fit s':>8} {'accuracy':>9} {'leaves':>7} {'size':>6}")
     for name, sec, a, leaves, size in rows:
         print(f"{name:<52} {sec:8.3f} {a:9.4f} {leaves:7d} {size:6d}")
+    (_, fit_s, acc, *_), (_, build_s, j48_acc, *_), (_, wall_s, *_) = rows[:3]
     print(f"speed-up vs J48 build: {build_s / fit_s:.2f}x; vs J48 process: "
-          f"{wall_s / fit_s:.2f}x; accuracy difference {acc - j48.accuracy:+.4f}")
+          f"{wall_s / fit_s:.2f}x; accuracy difference {acc - j48_acc:+.4f}")
 
 
 if __name__ == "__main__":
