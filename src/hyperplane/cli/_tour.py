@@ -10,11 +10,13 @@ from .tour_linear import linear_section
 from .tour_neural import tour_neural
 from .tour_perceptron import perceptron_section
 from .tour_svm import svm_section
+from .tour_tree import tree_section
 
 #: section name -> (title, function(console))
 SECTIONS = {
     "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
     "linear": ("Least squares, Fisher and logistic regression (西瓜数据集3.0α)", linear_section),
+    "tree": ("Decision trees (周志华 ch. 4)", tree_section),
     "neural": ("Neural networks: error backpropagation (周志华 ch. 5)", tour_neural),
     "svm": ("Support vector machines (李航 7, 周志华 6)", svm_section),
 }
