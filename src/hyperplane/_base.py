@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_is_fitted, check_X
+from ._validation import check_is_fitted, check_X, is_dask_collection
 
 
 class LinearDecisionMixin:
@@ -23,13 +23,22 @@ class LinearDecisionMixin:
         (n_samples, n_classes).
         """
         check_is_fitted(self)
+        if is_dask_collection(X):
+            from .distributed import predict_lazy
+            return predict_lazy(self.decision_function, X,
+                                ndim_out=1 if self.coef_.shape[0] == 1 else 2)
         X = check_X(self, X, reset=False)
-        scores = X @ self.coef_.T.astype(X.dtype, copy=False) + self.intercept_
+        scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
+                  + np.asarray(self.intercept_).astype(X.dtype, copy=False))
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where the score is ``>= 0`` (two
         classes), else the class of the largest one-vs-rest score."""
+        check_is_fitted(self)
+        if is_dask_collection(X):
+            from .distributed import predict_lazy
+            return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         return predict_from_scores(self.classes_, self.decision_function(X))
 
 

@@ -11,6 +11,7 @@ import numbers
 import warnings
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -84,6 +85,27 @@ def check_option(value, name, options):
 # --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
+#: the estimators whose ``fit`` accepts Dask collections (SPEC, "Scale-out")
+SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
+              "Perceptron", "DecisionTreeClassifier")
+
+
+def is_dask_collection(obj):
+    """Whether ``obj`` is a Dask array/dataframe/series (without importing dask)."""
+    return hasattr(obj, "__dask_graph__") and callable(obj.__dask_graph__) \
+        and obj.__dask_graph__() is not None
+
+
+def reject_dask(estimator, *arrays):
+    """Refuse Dask input in an estimator that cannot fit without gathering it."""
+    if any(is_dask_collection(a) for a in arrays):
+        raise TypeError(
+            f"{type(estimator).__name__} does not scale out on Dask and will not "
+            "gather the data into one process; compute the input first "
+            "(e.g. X.compute()) or use an estimator that scales out: "
+            f"{', '.join(SCALES_OUT)}")
+
+
 def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
     """Validate a numeric feature matrix and record ``n_features_in_``.
 
@@ -91,6 +113,7 @@ def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
     every estimator reports the same messages (wrong feature count, NaN, empty
     data, non-numeric columns). ``float32`` input stays ``float32``.
     """
+    reject_dask(estimator, X)
     ensure = "allow-nan" if allow_nan else True
     try:
         return validate_data(estimator, X, reset=reset, dtype=dtype,
@@ -105,6 +128,7 @@ def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
 def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
               allow_nan=False, y_numeric=False, **kw):
     """Validate ``X`` and ``y`` together (same rows, 1-d ``y``)."""
+    reject_dask(estimator, X, y)
     ensure = "allow-nan" if allow_nan else True
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
@@ -143,8 +167,16 @@ def encode_labels(y):
     (['否', '是'], [1, 0, 1])
     """
     y = np.asarray(y)
-    check_classification_targets(y)
-    classes, y_index = np.unique(y, return_inverse=True)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        check_classification_targets(y)   # raises sklearn's message for 2-d targets
+    # hash-based factorisation (O(n)); only the distinct labels are sorted
+    y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
+    if np.any(y_index < 0):
+        raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
+    classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
+    check_classification_targets(classes)
     if classes.shape[0] < 2:
         raise ValueError("y has only one class "
                          f"({classes[0]!r}); a classifier needs at least 2 classes")
@@ -191,4 +223,5 @@ __all__ = [
     "FLOAT_DTYPES", "check_number", "check_option", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "sign", "check_sample_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
+    "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

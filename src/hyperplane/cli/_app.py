@@ -16,6 +16,11 @@ app = typer.Typer(
 )
 
 
+@app.callback()
+def _root():
+    """The classic supervised learners, as the textbooks define them."""
+
+
 @app.command()
 def tour(
     section: list[str] = typer.Option(

@@ -1,8 +1,9 @@
-"""Compiled element-wise finishing steps for Gram matrices.
+"""Compiled element-wise steps that turn ``X @ Y.T`` into distance-based kernels.
 
 The expensive part of every Gram matrix is the product ``X @ Y.T``, which
-numpy hands to BLAS. What remains is element-wise and independent per entry,
-so it runs in parallel in place, touching the n x m matrix once.
+numpy hands to BLAS. The distance step is element-wise and independent per
+entry, so it runs in parallel, in place, with no branch in the loop so that it
+vectorises; the final ``exp`` is numpy's SIMD implementation, also in place.
 """
 
 from __future__ import annotations
@@ -15,30 +16,24 @@ from .._numba import jit_parallel
 
 
 @jit_parallel
-def rbf_from_dot(G, sq_x, sq_y, inv_two_sigma2):
-    """In place: ``G[i, j] <- exp(-(|x_i|^2 + |y_j|^2 - 2 G[i, j]) / (2 sigma^2))``.
+def neg_scaled_sq_dist(G, sq_x, sq_y, scale):
+    """In place: ``G[i, j] <- -scale · max(|x_i|² + |y_j|² - 2 G[i, j], 0)``.
 
-    ``G`` holds ``X @ Y.T`` on entry. Squared distances that rounding makes
-    negative are clipped at 0.
+    ``G`` holds ``X @ Y.T`` on entry; the ``max`` clips the negative squared
+    distances that rounding can produce.
     """
     n, m = G.shape
     for i in prange(n):
         for j in range(m):
-            d2 = sq_x[i] + sq_y[j] - 2.0 * G[i, j]
-            if d2 < 0.0:
-                d2 = 0.0
-            G[i, j] = math.exp(-d2 * inv_two_sigma2)
+            G[i, j] = -scale * max(sq_x[i] + sq_y[j] - 2.0 * G[i, j], 0.0)
     return G
 
 
 @jit_parallel
-def laplace_from_dot(G, sq_x, sq_y, inv_sigma):
-    """In place: ``G[i, j] <- exp(-|x_i - y_j| / sigma)`` from ``G = X @ Y.T``."""
+def neg_scaled_dist(G, sq_x, sq_y, scale):
+    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖`` from ``G = X @ Y.T``."""
     n, m = G.shape
     for i in prange(n):
         for j in range(m):
-            d2 = sq_x[i] + sq_y[j] - 2.0 * G[i, j]
-            if d2 < 0.0:
-                d2 = 0.0
-            G[i, j] = math.exp(-math.sqrt(d2) * inv_sigma)
+            G[i, j] = -scale * math.sqrt(max(sq_x[i] + sq_y[j] - 2.0 * G[i, j], 0.0))
     return G

@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from .._validation import check_number
-from ._gram import laplace_from_dot, rbf_from_dot
+from ._gram import neg_scaled_dist, neg_scaled_sq_dist
 
 
 def _as_matrix(X, name):
@@ -160,8 +160,9 @@ class RBF(Kernel):
 
     def _gram(self, X, Y):
         G = np.ascontiguousarray(X @ Y.T)
-        return rbf_from_dot(G, _sq_norms(X), _sq_norms(Y),
-                            G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
+        neg_scaled_sq_dist(G, _sq_norms(X), _sq_norms(Y),
+                           G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
+        return np.exp(G, out=G)
 
     def diag(self, X):
         X = _as_matrix(X, "X")
@@ -186,8 +187,13 @@ class Laplace(Kernel):
 
     def _gram(self, X, Y):
         G = np.ascontiguousarray(X @ Y.T)
-        return laplace_from_dot(G, _sq_norms(X), _sq_norms(Y),
-                                G.dtype.type(1.0 / self.sigma))
+        neg_scaled_dist(G, _sq_norms(X), _sq_norms(Y), G.dtype.type(1.0 / self.sigma))
+        np.exp(G, out=G)
+        if Y is X:
+            # ‖x - x‖ is 0 exactly; |x|² + |x|² - 2xᵀx may round to ±1e-16,
+            # whose square root (1e-8) would be a visible error
+            np.fill_diagonal(G, 1.0)
+        return G
 
     def diag(self, X):
         X = _as_matrix(X, "X")

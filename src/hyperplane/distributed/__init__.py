@@ -1,0 +1,16 @@
+"""Scale-out on Dask (SPEC, "Scale-out").
+
+The estimators that can (least squares, Fisher, logistic regression,
+perceptron, decision trees) accept ``dask.array`` / ``dask.dataframe`` input in
+``fit`` and fit on the Dask cluster without gathering the data into one
+process: each chunk is reduced to small statistics (sums, histograms,
+gradients, weight vectors) on the workers and only those travel. ``predict``
+on Dask input returns a lazy Dask result.
+
+Dask is an optional dependency (``pip install hyperplane[dask]``); it is
+imported only when a Dask collection is given.
+"""
+
+from ._dask import chunk_pairs, import_dask, predict_lazy
+
+__all__ = ["chunk_pairs", "import_dask", "predict_lazy"]

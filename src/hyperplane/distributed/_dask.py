@@ -1,0 +1,85 @@
+"""Helpers shared by the Dask fits: lazy import, aligned row chunks, lazy predict."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from .._validation import is_dask_collection
+
+
+def import_dask():
+    """Import ``dask`` and ``dask.array`` or explain how to install them."""
+    try:
+        dask = importlib.import_module("dask")
+        importlib.import_module("dask.array")
+    except ImportError as exc:  # pragma: no cover - dask is a test dependency
+        raise ImportError("Dask input needs the optional dependency: "
+                          "pip install 'hyperplane[dask]'") from exc
+    return dask
+
+
+def as_dask_array(data, name):
+    """A dask.array with known chunk sizes from a dask array/dataframe/series."""
+    import_dask()
+    if hasattr(data, "to_dask_array"):           # dask dataframe or series
+        return data.to_dask_array(lengths=True)
+    if not is_dask_collection(data):
+        raise TypeError(f"{name} must be a Dask collection when X is one; got "
+                        f"{type(data).__name__}")
+    if any(np.isnan(c).any() for c in data.chunks):
+        data.compute_chunk_sizes()
+    return data
+
+
+def chunk_pairs(X, y=None):
+    """Row chunks of ``X`` (and ``y``, rechunked to match) as lists of delayed blocks.
+
+    Returns
+    -------
+    X_blocks : list of dask.delayed
+        One 2-d block per row chunk (all columns in one block).
+    y_blocks : list of dask.delayed or None
+    """
+    X = as_dask_array(X, "X")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional; got a Dask array of shape {X.shape}")
+    X = X.rechunk({1: -1})
+    X_blocks = list(X.to_delayed().ravel())
+    if y is None:
+        return X_blocks, None
+    y = as_dask_array(y, "y")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]}")
+    y = y.rechunk((X.chunks[0],))
+    return X_blocks, list(y.to_delayed().ravel())
+
+
+def dask_classes(y):
+    """The sorted distinct labels of a Dask ``y`` (a small reduction)."""
+    da = importlib.import_module("dask.array")
+    y = as_dask_array(y, "y")
+    classes = np.asarray(da.unique(y).compute())
+    if classes.shape[0] < 2:
+        raise ValueError("y has only one class; a classifier needs at least 2 classes")
+    return classes
+
+
+def predict_lazy(method, X, *, ndim_out=1, dtype=None):
+    """Apply ``method`` (e.g. ``model.predict``) to every row chunk of a Dask ``X``.
+
+    Returns a lazy ``dask.array`` with one entry (``ndim_out=1``) or one row
+    (``ndim_out=2``) per row of ``X``.
+    """
+    X = as_dask_array(X, "X").rechunk({1: -1})
+    if dtype is None:
+        dtype = np.asarray(method(np.zeros((1, X.shape[1]), dtype=X.dtype))).dtype
+    if ndim_out == 1:
+        return X.map_blocks(lambda block: np.asarray(method(block)), drop_axis=1,
+                            dtype=dtype)
+    sample = np.asarray(method(np.zeros((1, X.shape[1]), dtype=X.dtype)))
+    return X.map_blocks(lambda block: np.asarray(method(block)),
+                        chunks=(X.chunks[0], (sample.shape[1],)), dtype=dtype)

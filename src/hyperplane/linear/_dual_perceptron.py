@@ -1,0 +1,199 @@
+"""The dual (and kernel) perceptron, 李航《统计学习方法》algorithm 2.2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+
+from .._base import predict_from_scores
+from .._validation import (
+    check_is_fitted,
+    check_number,
+    check_X,
+    check_X_y,
+    encode_labels,
+    signed_labels,
+    warn_not_converged,
+)
+from ..kernels import Linear, resolve_kernel
+from ._perceptron_kernels import dual_epoch
+
+
+class DualPerceptron(ClassifierMixin, BaseEstimator):
+    """Perceptron in dual form ``f(x) = sign(Σ_j alpha_j y_j K(x_j, x) + b)``.
+
+    Algorithm 2.2: from ``alpha = 0, b = 0``, every sample with
+    ``y_i (Σ_j alpha_j y_j G[j, i] + b) <= 0`` triggers
+    ``alpha_i <- alpha_i + eta, b <- b + eta y_i``, on the precomputed Gram
+    matrix ``G = [K(x_i, x_j)]``. With the linear kernel it makes exactly the
+    updates of :class:`Perceptron` (``w = Σ alpha_i y_i x_i``); any other
+    kernel of :mod:`hyperplane.kernels` gives the kernel perceptron.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Learning rate η > 0.
+    kernel : str or hyperplane.kernels.Kernel, default="linear"
+        A kernel object, or ``"linear"``, ``"poly"``, ``"rbf"``,
+        ``"laplace"``, ``"sigmoid"`` with ``gamma``, ``degree``, ``coef0``.
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    shuffle : bool, default=False
+        Visit the samples in a new random order each epoch.
+    random_state : int, RandomState or None
+        Seeds the shuffling.
+    record_trace : bool, default=False
+        Keep every update in ``trace_``.
+    gamma : {"scale", "auto"} or float, default="scale"
+        scikit-learn's kernel coefficient for a named kernel.
+    degree : int, default=3
+        Degree of ``"poly"``.
+    coef0 : float, default=0.0
+        Independent term of ``"poly"`` and ``"sigmoid"``.
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
+        ``alpha_i = n_i eta`` with ``n_i`` the updates made on sample i.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        ``b``.
+    gram_ : ndarray of shape (n_samples, n_samples)
+        The Gram matrix of the training data.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        ``w = Σ alpha_i y_i x_i`` (linear kernel only).
+    kernel_ : Kernel
+        The kernel object used.
+    n_iter_, n_updates_, converged_, trace_
+        As in :class:`Perceptron`; ``trace_`` rows hold ``step``,
+        ``sample``, ``alpha`` (after the update) and ``b``.
+
+    Examples
+    --------
+    李航 例2.2:
+
+    >>> from hyperplane.datasets import load_perceptron_example
+    >>> X, y = load_perceptron_example()
+    >>> model = DualPerceptron().fit(X, y)
+    >>> model.alpha_.tolist(), model.intercept_.tolist()
+    ([2.0, 0.0, 5.0], [-3.0])
+    >>> model.gram_.tolist()
+    [[18.0, 21.0, 6.0], [21.0, 25.0, 7.0], [6.0, 7.0, 2.0]]
+    """
+
+    def __init__(self, *, eta=1.0, kernel="linear", max_iter=1000, shuffle=False,
+                 random_state=None, record_trace=False, gamma="scale", degree=3,
+                 coef0=0.0):
+        self.eta = eta
+        self.kernel = kernel
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record_trace = record_trace
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+
+    def fit(self, X, y):
+        """Run algorithm 2.2 until an epoch makes no update or ``max_iter``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        check_number(self.eta, "eta", low=0, low_open=True)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        X, y = check_X_y(self, X, y, reset=True, dtype=np.float64)
+        self.classes_, y_index = encode_labels(y)
+        self.kernel_ = resolve_kernel(self.kernel, X, gamma=self.gamma,
+                                      degree=self.degree, coef0=self.coef0)
+        self.gram_ = np.ascontiguousarray(self.kernel_(X), dtype=np.float64)
+        if not np.all(np.isfinite(self.gram_)):
+            raise ValueError(f"kernel {self.kernel_!r} gave non-finite values on X")
+        rng = check_random_state(self.random_state)
+        problems = ([signed_labels(y_index)] if len(self.classes_) == 2 else
+                    [signed_labels(y_index, positive=k)
+                     for k in range(len(self.classes_))])
+        results = [self._fit_binary(y_signed, rng) for y_signed in problems]
+        self._X_fit = X
+        self._y_signed = np.vstack(problems)
+        alpha = np.vstack([r[0] for r in results])
+        self.alpha_ = alpha[0] if len(problems) == 1 else alpha
+        self.intercept_ = np.array([r[1] for r in results])
+        self.n_iter_ = max(r[2] for r in results)
+        self.n_updates_ = int(sum(len(r[3]) for r in results))
+        self.converged_ = all(r[4] for r in results)
+        if isinstance(self.kernel_, Linear):
+            self.coef_ = (alpha * self._y_signed) @ X
+        if self.record_trace:
+            self.trace_ = self._trace_frame(problems, [r[3] for r in results])
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_,
+                               "the data may not be separable in the kernel's "
+                               "feature space: raise max_iter or change the kernel")
+        return self
+
+    def _fit_binary(self, y_signed, rng):
+        n = y_signed.shape[0]
+        alpha = np.zeros(n)
+        f = np.zeros(n)   # f_i = Σ_j alpha_j y_j G[j, i]
+        b = 0.0
+        updated = np.empty(n, dtype=np.int64)
+        sequence = []
+        converged = False
+        epoch = 0
+        for epoch in range(1, self.max_iter + 1):
+            order = (rng.permutation(n) if self.shuffle else np.arange(n)).astype(np.int64)
+            b, n_updates = dual_epoch(self.gram_, y_signed, alpha, b, f,
+                                      float(self.eta), order, updated)
+            sequence.extend(updated[:n_updates].tolist())
+            if n_updates == 0:
+                converged = True
+                break
+        return alpha, b, epoch, sequence, converged
+
+    def _trace_frame(self, problems, sequences):
+        """Replay the recorded updates (alpha_i += eta, b += eta y_i)."""
+        rows = []
+        multiclass = len(problems) > 1
+        for k, (y_signed, sequence) in enumerate(zip(problems, sequences)):
+            alpha = np.zeros(y_signed.shape[0])
+            b = 0.0
+            for i in sequence:
+                alpha[i] += self.eta
+                b += self.eta * y_signed[i]
+                row = {"step": len(rows) + 1, "sample": i, "alpha": alpha.copy(), "b": b}
+                if multiclass:
+                    row["class"] = self.classes_[k]
+                rows.append(row)
+        columns = ["step", "sample", "alpha", "b"] + (["class"] if multiclass else [])
+        return pd.DataFrame(rows, columns=columns)
+
+    def decision_function(self, X):
+        """``Σ_j alpha_j y_j K(x_j, x) + b`` for each row of X.
+
+        Returns shape (n_samples,) for two classes, else (n_samples, n_classes).
+        """
+        check_is_fitted(self)
+        X = check_X(self, X, reset=False, dtype=np.float64)
+        alpha = np.atleast_2d(self.alpha_)
+        used = np.any(alpha > 0, axis=0)   # only samples that were ever updated
+        K = self.kernel_(X, self._X_fit[used])
+        scores = K @ (alpha[:, used] * self._y_signed[:, used]).T + self.intercept_
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Labels with the book's ``sign(0) = +1`` (argmax for K classes)."""
+        scores = self.decision_function(X)  # checks fitted first
+        return predict_from_scores(self.classes_, scores)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags

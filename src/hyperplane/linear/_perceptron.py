@@ -1,0 +1,230 @@
+"""The primal perceptron, 李航《统计学习方法》algorithm 2.1."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+
+from .._base import LinearDecisionMixin
+from .._validation import (
+    check_number,
+    check_option,
+    check_X_y,
+    encode_labels,
+    is_dask_collection,
+    signed_labels,
+    warn_not_converged,
+)
+from ._perceptron_rules import (
+    UPDATE_RULES,
+    VARIANTS,
+    BinaryPerceptronState,
+    run_epoch,
+)
+
+
+class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
+    """Perceptron ``f(x) = sign(w.x + b)`` learned by algorithm 2.1.
+
+    Minimises ``L(w, b) = -Σ_{x_i∈M} y_i (w.x_i + b)`` over the set M of
+    misclassified points by stochastic gradient descent (李航 2.3.1): from
+    ``w = 0, b = 0``, every sample with ``y_i (w.x_i + b) <= 0`` triggers
+    ``w <- w + eta y_i x_i, b <- b + eta y_i``; the samples are visited in
+    order (or shuffled each epoch) until an epoch makes no update.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Learning rate η, 0 < η.
+    max_iter : int, default=1000
+        Maximum number of epochs (passes over the data); reaching it emits a
+        ``ConvergenceWarning`` and sets ``converged_ = False``.
+    shuffle : bool, default=False
+        Visit the samples in a new random order each epoch.
+    random_state : int, RandomState or None
+        Seeds the shuffling.
+    variant : {"standard", "pocket", "averaged"}
+        ``"standard"`` returns the last weights; ``"pocket"`` the weights with
+        the fewest training mistakes seen at the end of an epoch (Gallant
+        1990), for non-separable data; ``"averaged"`` the average of the
+        weights over every visit (Freund & Schapire 1999), or over epochs with
+        ``update="batch"``.
+    update : {"online", "batch"}
+        ``"online"`` is algorithm 2.1; ``"batch"`` is seed 002's rule
+        ``w <- w + eta Σ_{i∈M} y_i x_i`` applied once per epoch.
+    record_trace : bool, default=False
+        Keep every update in ``trace_``.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Sorted labels; ``classes_[1]`` is the positive class (+1).
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        ``w`` (one row per class for one-vs-rest with more than 2 classes).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        ``b``.
+    n_iter_ : int
+        Epochs run (the largest over one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over one-vs-rest problems).
+    converged_ : bool
+        Whether an epoch without updates was reached (every problem).
+    trace_ : pandas.DataFrame
+        With ``record_trace=True``: one row per update with ``step``
+        (1-based), ``sample`` (0-based row; a list of rows for a batch
+        update), ``w`` (weights after the update) and ``b``; plus ``class``
+        with more than two classes.
+
+    Examples
+    --------
+    李航 例2.1:
+
+    >>> from hyperplane.datasets import load_perceptron_example
+    >>> X, y = load_perceptron_example()
+    >>> model = Perceptron(record_trace=True).fit(X, y)
+    >>> model.coef_.tolist(), model.intercept_.tolist()
+    ([[1.0, 1.0]], [-3.0])
+    >>> model.trace_["sample"].tolist()
+    [0, 2, 2, 2, 0, 2, 2]
+    """
+
+    def __init__(self, *, eta=1.0, max_iter=1000, shuffle=False, random_state=None,
+                 variant="standard", update="online", record_trace=False):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.variant = variant
+        self.update = update
+        self.record_trace = record_trace
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self):
+        check_number(self.eta, "eta", low=0, low_open=True)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        check_option(self.variant, "variant", VARIANTS)
+        check_option(self.update, "update", UPDATE_RULES)
+
+    def _binary_targets(self, y_index):
+        """±1 targets, one column per binary problem (one-vs-rest for K > 2)."""
+        n_classes = len(self.classes_)
+        if n_classes == 2:
+            return [signed_labels(y_index)]
+        return [signed_labels(y_index, positive=k) for k in range(n_classes)]
+
+    def _order(self, n, rng):
+        if self.shuffle:
+            return rng.permutation(n).astype(np.int64)
+        return np.arange(n, dtype=np.int64)
+
+    # --------------------------------------------------------------------- fit
+    def fit(self, X, y):
+        """Run algorithm 2.1 until an epoch makes no update or ``max_iter``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        if is_dask_collection(X):
+            from ..distributed._perceptron import fit_parameter_mixing
+            return fit_parameter_mixing(self, X, y)
+        self._check_params()
+        X, y = check_X_y(self, X, y, reset=True)
+        self.classes_, y_index = encode_labels(y)
+        rng = self._rng = check_random_state(self.random_state)
+        self._states = []
+        for y_signed in self._binary_targets(y_index):
+            state = BinaryPerceptronState(X.shape[1], X.dtype)
+            y_signed = y_signed.astype(X.dtype)
+            for _ in range(self.max_iter):
+                n = run_epoch(state, X, y_signed, eta=self.eta,
+                              order=self._order(X.shape[0], rng),
+                              update=self.update, variant=self.variant,
+                              record=self.record_trace)
+                if n == 0:
+                    state.converged = True
+                    break
+            self._states.append(state)
+        self._export()
+        if not self.converged_:
+            warn_not_converged(
+                self, self.n_iter_,
+                "the data may not be linearly separable: raise max_iter or use "
+                "variant='pocket' or 'averaged'")
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """One pass over the batch ``(X, y)`` (for streaming data).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, optional
+            All the labels; required on the first call unless ``y`` holds
+            every class.
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "_states") or not hasattr(self, "_rng")
+        if first:
+            self._check_params()
+            X, y = check_X_y(self, X, y, reset=True)
+            self.classes_, _ = encode_labels(y if classes is None else classes)
+            self._rng = check_random_state(self.random_state)
+        else:
+            X, y = check_X_y(self, X, y, reset=False)
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise ValueError(f"y has labels {unknown.tolist()} not in classes "
+                             f"{self.classes_.tolist()} of the first partial_fit")
+        y_index = np.searchsorted(self.classes_, y)
+        if first:
+            self._states = [BinaryPerceptronState(X.shape[1], X.dtype)
+                            for _ in self._binary_targets(y_index)]
+        for state, y_signed in zip(self._states, self._binary_targets(y_index)):
+            n = run_epoch(state, X, y_signed.astype(X.dtype), eta=self.eta,
+                          order=self._order(X.shape[0], self._rng),
+                          update=self.update, variant=self.variant,
+                          record=self.record_trace)
+            state.converged = n == 0
+        self._export()
+        return self
+
+    # ----------------------------------------------------------------- results
+    def _export(self):
+        """Copy the states' weights into the public attributes."""
+        weights = [VARIANTS[self.variant](s, self.update) for s in self._states]
+        self.coef_ = np.vstack([w for w, _ in weights])
+        self.intercept_ = np.array([b for _, b in weights], dtype=self.coef_.dtype)
+        self.n_iter_ = max(s.n_epochs for s in self._states)
+        self.n_updates_ = int(sum(s.n_updates for s in self._states))
+        self.converged_ = all(s.converged for s in self._states)
+        if self.record_trace:
+            self.trace_ = self._trace_frame()
+
+    def _trace_frame(self):
+        rows = []
+        multiclass = len(self._states) > 1
+        for k, state in enumerate(self._states):
+            for sample, w, b in state.trace:
+                row = {"step": len(rows) + 1, "sample": sample, "w": w, "b": b}
+                if multiclass:
+                    row["class"] = self.classes_[k]
+                rows.append(row)
+        columns = ["step", "sample", "w", "b"] + (["class"] if multiclass else [])
+        return pd.DataFrame(rows, columns=columns)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = True
+        return tags

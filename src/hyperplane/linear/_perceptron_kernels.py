@@ -1,0 +1,148 @@
+"""Compiled epoch bodies of the perceptron (李航《统计学习方法》ch.2).
+
+Each function runs ONE pass over the samples and updates the parameters it is
+given in place (``w``, ``alpha``, ``f`` ...); scalars (``b``) are returned.
+The epoch loop, convergence test and bookkeeping stay in Python
+(:mod:`hyperplane.linear._perceptron`).
+
+A sample is misclassified when ``y_i (w.x_i + b) <= 0`` (so a point on the
+hyperplane counts as a mistake, as in algorithm 2.1 step 3).
+"""
+
+from __future__ import annotations
+
+from numba import prange
+
+from .._numba import jit, jit_fast, jit_parallel
+
+
+@jit_fast
+def margin(X, i, w, b):
+    """``w.x_i + b`` (the dot product may be vectorised: its order is free)."""
+    s = 0.0
+    for j in range(X.shape[1]):
+        s += w[j] * X[i, j]
+    return s + b
+
+
+@jit_fast
+def online_epoch(X, y, w, b, eta, order, updated, trace_w, trace_b):
+    """One pass of algorithm 2.1 (SGD on L(w,b) = -Σ_{x_i∈M} y_i(w.x_i+b)).
+
+    For each ``i`` in ``order``: if ``y_i (w.x_i + b) <= 0`` then
+    ``w <- w + eta y_i x_i`` and ``b <- b + eta y_i``.
+
+    ``updated[k]`` receives the index of the k-th updated sample; when
+    ``trace_w`` has rows, row k receives ``w`` after that update (and
+    ``trace_b[k]`` the bias). Returns ``(b, n_updates)``.
+    """
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * margin(X, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for j in range(X.shape[1]):
+                w[j] += step * X[i, j]
+            b += step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+    return b, n_updates
+
+
+@jit_fast
+def averaged_online_epoch(X, y, w, b, u, ub, c, eta, order, updated,
+                          trace_w, trace_b):
+    """One pass of the averaged perceptron (Freund & Schapire 1999; Collins 2002).
+
+    Runs algorithm 2.1 and keeps ``u = Σ c_k eta y_k x_k`` over the updates,
+    ``c_k`` being the number of samples visited before update k. After ``c``
+    visits the average of the weight vectors seen at every visit is
+    ``w - u / c`` (and ``b - ub / c``), computed without storing them.
+    Returns ``(b, ub, c, n_updates)``.
+    """
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * margin(X, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for j in range(X.shape[1]):
+                w[j] += step * X[i, j]
+                u[j] += c * step * X[i, j]
+            b += step
+            ub += c * step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+        c += 1.0
+    return b, ub, c, n_updates
+
+
+@jit_fast
+def misclassified_sum(X, y, w, b, updated):
+    """``(Σ_{i∈M} y_i x_i, Σ_{i∈M} y_i, |M|)`` for the set M of samples with
+    ``y_i (w.x_i + b) <= 0``; ``updated`` lists M. This is -∇L(w, b) of
+    李航 eq. 2.6/2.7 summed over the misclassified points."""
+    n, d = X.shape
+    delta = w * 0.0
+    delta_b = 0.0
+    n_mis = 0
+    for i in range(n):
+        if y[i] * margin(X, i, w, b) <= 0.0:
+            for j in range(d):
+                delta[j] += y[i] * X[i, j]
+            delta_b += y[i]
+            updated[n_mis] = i
+            n_mis += 1
+    return delta, delta_b, n_mis
+
+
+@jit_fast
+def batch_epoch(X, y, w, b, eta, updated):
+    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
+    ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
+    current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
+    """
+    delta, delta_b, n_mis = misclassified_sum(X, y, w, b, updated)
+    for j in range(X.shape[1]):
+        w[j] += eta * delta[j]
+    return b + eta * delta_b, n_mis
+
+
+@jit_parallel
+def count_mistakes(X, y, w, b):
+    """Number of samples with ``y_i (w.x_i + b) <= 0`` (the pocket's score)."""
+    mistakes = 0
+    for i in prange(X.shape[0]):
+        s = b
+        for j in range(X.shape[1]):
+            s += w[j] * X[i, j]
+        if y[i] * s <= 0.0:
+            mistakes += 1
+    return mistakes
+
+
+@jit
+def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
+    """One pass of algorithm 2.2 on the Gram matrix ``G[i, j] = K(x_i, x_j)``.
+
+    ``f[i] = Σ_j alpha_j y_j G[j, i]`` is kept current, so testing a sample
+    costs O(1) and an update O(n). For each ``i`` in ``order``: if
+    ``y_i (f_i + b) <= 0`` then ``alpha_i <- alpha_i + eta`` and
+    ``b <- b + eta y_i``. Returns ``(b, n_updates)``.
+    """
+    n_updates = 0
+    for i in order:
+        if y[i] * (f[i] + b) <= 0.0:
+            step = eta * y[i]
+            alpha[i] += eta
+            b += step
+            for j in range(gram.shape[0]):
+                f[j] += step * gram[i, j]
+            updated[n_updates] = i
+            n_updates += 1
+    return b, n_updates

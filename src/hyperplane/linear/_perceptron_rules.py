@@ -1,0 +1,120 @@
+"""How one epoch of the primal perceptron is run: the update rule (online or
+batch) and the variant (standard, pocket, averaged) as small registries.
+
+A :class:`BinaryPerceptronState` holds everything one binary problem needs
+between epochs, so that ``fit`` (many epochs) and ``partial_fit`` (one epoch
+per call) share the same code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._perceptron_kernels import (
+    averaged_online_epoch,
+    batch_epoch,
+    count_mistakes,
+    online_epoch,
+)
+
+
+class BinaryPerceptronState:
+    """Parameters of one binary perceptron (labels ±1) between epochs."""
+
+    def __init__(self, n_features, dtype):
+        self.w = np.zeros(n_features, dtype=dtype)   # current weights
+        self.b = 0.0
+        self.u = np.zeros(n_features, dtype=dtype)   # averaged: Σ c eta y x
+        self.ub = 0.0
+        self.c = 0.0                                 # averaged: visits so far
+        self.sum_w = np.zeros(n_features, dtype=dtype)  # batch+averaged
+        self.sum_b = 0.0
+        self.n_epochs = 0
+        self.pocket_w = self.w.copy()
+        self.pocket_b = 0.0
+        self.pocket_mistakes = np.inf
+        self.n_updates = 0
+        self.converged = False
+        self.trace = []   # (sample(s), w after, b after) per update
+
+
+def _trace_buffers(record, n, d, dtype):
+    if record:
+        return np.empty((n, d), dtype=dtype), np.empty(n, dtype=dtype)
+    return np.empty((0, d), dtype=dtype), np.empty(0, dtype=dtype)
+
+
+def online_step(state, X, y, eta, order, record, averaged):
+    """Algorithm 2.1 over the samples in ``order``; returns the update count."""
+    updated = np.empty(X.shape[0], dtype=np.int64)
+    trace_w, trace_b = _trace_buffers(record, X.shape[0], X.shape[1], X.dtype)
+    eta = X.dtype.type(eta)
+    if averaged:
+        state.b, state.ub, state.c, n = averaged_online_epoch(
+            X, y, state.w, X.dtype.type(state.b), state.u, X.dtype.type(state.ub),
+            X.dtype.type(state.c), eta, order, updated, trace_w, trace_b)
+    else:
+        state.b, n = online_epoch(X, y, state.w, X.dtype.type(state.b), eta,
+                                  order, updated, trace_w, trace_b)
+    if record:
+        state.trace.extend((int(updated[k]), trace_w[k].copy(), float(trace_b[k]))
+                           for k in range(n))
+    return n
+
+
+def batch_step(state, X, y, eta, order, record, averaged):
+    """Seed 002's batch rule once; returns the number of misclassified samples."""
+    updated = np.empty(X.shape[0], dtype=np.int64)
+    state.b, n = batch_epoch(X, y, state.w, X.dtype.type(state.b),
+                             X.dtype.type(eta), updated)
+    if averaged:
+        state.sum_w += state.w
+        state.sum_b += state.b
+    if record and n:
+        state.trace.append(([int(i) for i in updated[:n]], state.w.copy(),
+                            float(state.b)))
+    return n
+
+
+#: update= -> function(state, X, y, eta, order, record, averaged) -> n_updates
+UPDATE_RULES = {"online": online_step, "batch": batch_step}
+
+
+def standard_weights(state, update):
+    """The last weights (algorithm 2.1's output)."""
+    return state.w, state.b
+
+
+def pocket_weights(state, update):
+    """The weights with the fewest training mistakes seen at an epoch's end
+    (Gallant 1990's pocket algorithm, checked once per epoch)."""
+    return state.pocket_w, state.pocket_b
+
+
+def averaged_weights(state, update):
+    """The average of the weights over every visit (online) or epoch (batch)."""
+    if update == "batch":
+        if state.n_epochs == 0:
+            return state.w, state.b
+        return state.sum_w / state.n_epochs, state.sum_b / state.n_epochs
+    if state.c == 0:
+        return state.w, state.b
+    return state.w - state.u / state.c, state.b - state.ub / state.c
+
+
+#: variant= -> function(state, update) -> (w, b) to predict with
+VARIANTS = {"standard": standard_weights, "pocket": pocket_weights,
+            "averaged": averaged_weights}
+
+
+def run_epoch(state, X, y, *, eta, order, update, variant, record):
+    """One epoch: the update rule, then the pocket's bookkeeping."""
+    n = UPDATE_RULES[update](state, X, y, eta, order, record, variant == "averaged")
+    state.n_epochs += 1
+    state.n_updates += n
+    if variant == "pocket":
+        mistakes = count_mistakes(X, y, state.w, X.dtype.type(state.b))
+        if mistakes < state.pocket_mistakes:
+            state.pocket_mistakes = mistakes
+            state.pocket_w, state.pocket_b = state.w.copy(), state.b
+    return n

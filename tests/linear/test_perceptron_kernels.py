@@ -1,0 +1,112 @@
+"""Each compiled epoch body against a slow, obviously correct NumPy loop."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from hyperplane.linear._perceptron_kernels import (
+    averaged_online_epoch,
+    batch_epoch,
+    count_mistakes,
+    dual_epoch,
+    online_epoch,
+)
+
+# small integers keep every sum exact, so the comparison can be exact
+values = st.integers(-4, 4).map(float)
+
+
+@st.composite
+def problems(draw):
+    n = draw(st.integers(1, 12))
+    d = draw(st.integers(1, 4))
+    X = draw(arrays(np.float64, (n, d), elements=values))
+    y = np.array(draw(st.lists(st.sampled_from([-1.0, 1.0]), min_size=n, max_size=n)))
+    w = draw(arrays(np.float64, (d,), elements=values))
+    b = draw(values)
+    order = np.array(draw(st.permutations(range(n))), dtype=np.int64)
+    eta = draw(st.sampled_from([1.0, 0.5, 2.0]))
+    return X, y, w, b, order, eta
+
+
+def reference_online(X, y, w, b, eta, order):
+    w = w.copy()
+    updated = []
+    for i in order:
+        if y[i] * (X[i] @ w + b) <= 0:
+            w = w + eta * y[i] * X[i]
+            b = b + eta * y[i]
+            updated.append(i)
+    return w, b, updated
+
+
+@given(problems())
+def test_online_epoch(problem):
+    X, y, w, b, order, eta = problem
+    w_ref, b_ref, upd_ref = reference_online(X, y, w, b, eta, order)
+    w_got = w.copy()
+    updated = np.empty(len(y), dtype=np.int64)
+    trace_w, trace_b = np.empty((len(y), X.shape[1])), np.empty(len(y))
+    b_got, n = online_epoch(X, y, w_got, b, eta, order, updated, trace_w, trace_b)
+    np.testing.assert_array_equal(w_got, w_ref)
+    assert b_got == b_ref and updated[:n].tolist() == upd_ref
+    if n:
+        np.testing.assert_array_equal(trace_w[n - 1], w_ref)
+        assert trace_b[n - 1] == b_ref
+
+
+@given(problems())
+def test_averaged_online_epoch(problem):
+    X, y, w0, b0, order, eta = problem
+    w, b, total_w, total_b = w0.copy(), b0, np.zeros_like(w0), 0.0
+    for i in order:
+        if y[i] * (X[i] @ w + b) <= 0:
+            w, b = w + eta * y[i] * X[i], b + eta * y[i]
+        total_w, total_b = total_w + w, total_b + b
+    w_got, u = w0.copy(), np.zeros_like(w0)
+    updated = np.empty(len(y), dtype=np.int64)
+    empty_w, empty_b = np.empty((0, X.shape[1])), np.empty(0)
+    b_got, ub, c, _ = averaged_online_epoch(X, y, w_got, b0, u, 0.0, 0.0, eta, order,
+                                            updated, empty_w, empty_b)
+    assert c == len(order)
+    # the average of the weights after every visit, minus the contribution of w0
+    np.testing.assert_allclose(w_got - u / c, total_w / c, atol=1e-12)
+    np.testing.assert_allclose(b_got - ub / c, total_b / c, atol=1e-12)
+
+
+@given(problems())
+def test_batch_epoch(problem):
+    X, y, w, b, _, eta = problem
+    wrong = y * (X @ w + b) <= 0
+    w_ref = w + eta * (y[wrong] @ X[wrong])
+    b_ref = b + eta * y[wrong].sum()
+    w_got = w.copy()
+    updated = np.empty(len(y), dtype=np.int64)
+    b_got, n = batch_epoch(X, y, w_got, b, eta, updated)
+    np.testing.assert_array_equal(w_got, w_ref)
+    assert b_got == b_ref and updated[:n].tolist() == np.flatnonzero(wrong).tolist()
+
+
+@given(problems())
+def test_count_mistakes(problem):
+    X, y, w, b, _, _ = problem
+    assert count_mistakes(X, y, w, b) == int(np.sum(y * (X @ w + b) <= 0))
+
+
+@given(problems())
+def test_dual_epoch(problem):
+    X, y, _, _, order, eta = problem
+    gram = X @ X.T
+    alpha_ref, b_ref, upd_ref = np.zeros(len(y)), 0.0, []
+    for i in order:
+        if y[i] * (np.sum(alpha_ref * y * gram[:, i]) + b_ref) <= 0:
+            alpha_ref[i] += eta
+            b_ref += eta * y[i]
+            upd_ref.append(i)
+    alpha, f = np.zeros(len(y)), np.zeros(len(y))
+    updated = np.empty(len(y), dtype=np.int64)
+    b_got, n = dual_epoch(gram, y, alpha, 0.0, f, eta, order, updated)
+    np.testing.assert_array_equal(alpha, alpha_ref)
+    assert b_got == b_ref and updated[:n].tolist() == upd_ref
+    np.testing.assert_allclose(f, gram @ (alpha * y))

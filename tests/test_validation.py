@@ -1,0 +1,49 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hyperplane._validation import check_number, check_option, encode_labels, sign
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(-1e6, 1e6))
+def test_check_number_accepts_exactly_the_interval(value, low):
+    if value > low:
+        assert check_number(value, "eta", low=low, low_open=True) == value
+    else:
+        with pytest.raises(ValueError, match="eta"):
+            check_number(value, "eta", low=low, low_open=True)
+
+
+@pytest.mark.parametrize("value", [True, "1", None, [1]])
+def test_check_number_rejects_non_numbers(value):
+    with pytest.raises(TypeError, match="C must be"):
+        check_number(value, "C")
+
+
+def test_check_number_inf_only_when_allowed():
+    assert check_number(np.inf, "C", low=0, allow_inf=True) == np.inf
+    with pytest.raises(ValueError, match="finite"):
+        check_number(np.inf, "C", low=0)
+    with pytest.raises(ValueError, match="finite"):
+        check_number(float("nan"), "C")
+
+
+def test_check_option_lists_choices():
+    with pytest.raises(ValueError, match=r"\['a', 'b'\]"):
+        check_option("c", "kind", {"a": 1, "b": 2})
+
+
+@given(st.lists(st.sampled_from(["是", "否", "x"]), min_size=2))
+def test_encode_labels_round_trips_and_sorts(labels):
+    if len(set(labels)) < 2:
+        with pytest.raises(ValueError, match="one class"):
+            encode_labels(labels)
+        return
+    classes, index = encode_labels(labels)
+    assert list(classes) == sorted(set(labels))
+    assert classes[index].tolist() == labels
+
+
+def test_sign_of_zero_is_plus_one():
+    np.testing.assert_array_equal(sign(np.array([-0.5, 0.0, -0.0, 2.0])), [-1, 1, 1, 1])
