@@ -157,11 +157,6 @@ def select_attribute(score, ratio, valid, use_ratio):
     return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
 
 
-def route_rows(X, rows, feature, is_numeric, threshold):
-    """Branch of each row of ``X[rows]`` at a test (``MISSING`` for NaN)."""
-    return branch_of_rows(X[:, feature], rows, is_numeric, threshold)
-
-
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
@@ -171,8 +166,13 @@ def sorted_orders(data, rows):
     return order
 
 
-def grow(data, params, label_of, pre_pruner=None):
-    """Grow the tree depth first; ``pre_pruner(node_value, child_values, test)`` may veto a split."""
+def grow(data, params, pre_pruner=None):
+    """Grow the tree depth first (generate_tree, 周志华 4.1).
+
+    ``pre_pruner.allows(node, value, child_values, r, test)`` may veto a split
+    (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
+    validation rows to the children.
+    """
     n = data.X.shape[0]
     K = data.n_classes
     rows = np.flatnonzero(data.w > 0).astype(np.int64)

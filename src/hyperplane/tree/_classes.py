@@ -168,7 +168,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_idx = encode_labels(y)
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
-            raise ValueError("sample_weight is zero for every sample; at least one weight must be positive")
+            raise ValueError("sample_weight is zero for every sample; at least one weight "
+                             "must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
         self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
@@ -176,7 +177,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         X_train, y_train, w_train, validation = X_enc, y_idx, w, None
         if not np.all(w > 0):  # a zero weight is the same as an absent row
             positive = w > 0
-            X_train, y_train, w_train = X_enc[positive], y_idx[positive], w[positive]
+            X_train, y_train, w_train = (X_enc[positive], y_idx[positive],
+                                         w[positive])
         if self.pruning in ("pre", "post"):
             if validation_data is not None:
                 validation = self._encode_validation(validation_data)
@@ -188,7 +190,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
-        tree = grow(data, params, label_of, pre_pruner=pre)
+        tree = grow(data, params, pre_pruner=pre)
         if self.pruning == "post":
             tree = post_prune(tree, *validation, label_of, params.criterion)
         elif self.pruning == "pessimistic":
