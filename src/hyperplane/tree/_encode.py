@@ -132,8 +132,8 @@ def _encode_frame(frame, spec):
         column = frame.iloc[:, j]
         if spec.categorical[j]:
             # code = index among the training values; missing and unseen values -> NaN
-            codes = pd.Categorical(column.astype(object),
-                                   categories=pd.Index(spec.categories[j], dtype=object)).codes
+            codes = pd.Index(spec.categories[j], dtype=object).get_indexer(
+                column.astype(object))
             out[:, j] = np.where(codes < 0, np.nan, codes)
         else:
             try:

@@ -37,8 +37,10 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
     >>> from hyperplane.datasets import load_watermelon
     >>> X, y = load_watermelon("2.0")
     >>> table = split_table(X, y)
-    >>> round(table.loc["纹理", "info_gain"], 3), round(table.attrs["impurity"], 3)
-    (0.381, 0.998)
+    >>> table["info_gain"].round(3).to_dict()
+    {'色泽': 0.108, '根蒂': 0.143, '敲声': 0.141, '纹理': 0.381, '脐部': 0.289, '触感': 0.006}
+    >>> round(table.attrs["impurity"], 3)
+    0.998
     """
     from ._classes import CRITERIA, DecisionTreeClassifier
 
