@@ -39,6 +39,14 @@ class TreeData:
     edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
     n_classes: int
 
+    @property
+    def codes_count(self):
+        """Number of codes of each row of ``codes_T`` (for :func:`level_class_tables`)."""
+        coded = np.flatnonzero(self.kind != NUMERIC)
+        out = np.zeros(self.codes_T.shape[0], dtype=np.int64)
+        out[self.col[coded]] = self.n_codes[coded]
+        return out
+
 
 def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
     """Build :class:`TreeData`: exact numeric columns or quantile-binned ones."""

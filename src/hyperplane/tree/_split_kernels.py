@@ -328,6 +328,21 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
 
 
 @jit
+def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf):
+    """Score a coded attribute from its (summed) class-weight table.
+
+    Categorical: multiway split; binned numeric: best cut between bins.
+    Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
+    all a node needs of a coded attribute, so tables summed over data chunks
+    give exactly the single-process hist/categorical split.
+    """
+    if is_categorical:
+        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+        return s, g, a, r, np.nan, -1, ok
+    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf)
+
+
+@jit
 def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
                      criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
@@ -341,14 +356,43 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
         table = np.zeros((n_codes[j] + 1, n_classes))
         n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
         accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
-        if kind[j] == CATEGORICAL:
-            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
-            t, b = np.nan, -1
-        else:
-            s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
-                                                     min_leaf)
+        s, g, a, r, t, b, ok = score_table(table, n_rows, kind[j] == CATEGORICAL, edges[c],
+                                           criterion, min_leaf)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
+
+
+@jit
+def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes,
+                       n_classes):
+    """Class-weight tables of every node of one tree level and every coded attribute.
+
+    ``entry_*`` list (row, node, weight) of one data chunk at this level (a row
+    missing a value tested above appears once per node it reached, with its
+    ``r_v``-scaled weight). Returns ``(tables, n_rows)`` of shapes
+    ``(n_nodes, p, width + 1, K)`` and ``(n_nodes, p, width + 1)`` with
+    ``width = codes_count.max()``; coded column ``c`` uses slots
+    ``0..codes_count[c]`` (the last one: missing), so
+    ``tables[t, c, :codes_count[c] + 1]`` is the table :func:`score_table`
+    takes. Chunks' results add up (issue 7: level-by-level growth on Dask
+    sums them and calls :func:`score_table`).
+    """
+    p = codes_T.shape[0]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((n_nodes, p, width + 1, n_classes))
+    n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
+    for e in range(entry_row.shape[0]):
+        i = entry_row[e]
+        t = entry_node[e]
+        for c in range(p):
+            code = codes_T[c, i]
+            if code < 0:
+                code = codes_count[c]
+            tables[t, c, code, y[i]] += entry_w[e]
+            n_rows[t, c, code] += 1
+    return tables, n_rows
 
 
 @jit
