@@ -196,7 +196,7 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
                                 w[a:b], 1, 2) for a, b in ((0, 123), (123, n))]
     tables = parts[0][0] + parts[1][0]
     n_rows = parts[0][1] + parts[1][1]
-    out_f, out_i = node_scores(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+    out_f, out_i = node_scores(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                                data.edges, y, rows, w, np.empty((0, n), np.int32),
                                np.ones(3, bool), 2, ENTROPY, 1.0, np.zeros(n),
                                np.bincount(y, weights=w, minlength=2), False, c_log2_c(0))

@@ -36,6 +36,7 @@ class TreeData:
     n_codes: np.ndarray  # (p,) values per coded attribute (bins for BINNED)
     num_T: np.ndarray  # (p_num, n) exact numeric attributes
     codes_T: np.ndarray  # (p_coded, n) int32, -1 missing
+    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major, smallest int type
     edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
     n_classes: int
 
@@ -77,8 +78,11 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         edges[c, :e.size] = e
     num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
     codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
-    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T, edges,
-                    n_classes)
+    widest = int(codes_count.max()) if p else 0
+    small = np.int8 if widest <= 127 else np.int16 if widest <= 32767 else np.int32
+    codes_rows = np.ascontiguousarray(codes_T.T, dtype=small)
+    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
+                    codes_rows, edges, n_classes)
 
 
 @dataclass
@@ -191,6 +195,7 @@ def grow(data, params, pre_pruner=None):
     avail = np.ones(data.kind.shape[0], dtype=bool)
     wbuf = np.zeros(n)
     clogc = c_log2_c(rows.size)
+    codes_count = data.codes_count
     dest = np.zeros(n, dtype=np.int64)
     stack = [(root, rows, w, sorted_orders(data, rows), avail)]
     while stack:
@@ -202,7 +207,7 @@ def grow(data, params, pre_pruner=None):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
-        out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+        out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
                               params.min_leaf, wbuf, value, unit, clogc)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]

@@ -56,9 +56,10 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
 
     rows = np.arange(X_enc.shape[0], dtype=np.int64)
     out_f, _ = node_scores(
-        data.num_T, data.codes_T, data.kind, data.col, data.n_codes, data.edges, data.y, rows,
-        w, sorted_orders(data, rows), np.ones(len(spec.names), dtype=bool), classes.size, code,
-        0.0, np.zeros(X_enc.shape[0]), np.bincount(y_idx, weights=w, minlength=classes.size),
+        data.num_T, data.codes_rows, data.codes_count, data.kind, data.col, data.edges, data.y,
+        rows, w, sorted_orders(data, rows), np.ones(len(spec.names), dtype=bool), classes.size,
+        code, 0.0, np.zeros(X_enc.shape[0]), np.bincount(y_idx, weights=w,
+                                                         minlength=classes.size),
         False, c_log2_c(0))
     score, ratio, after, rho, threshold = out_f
     columns = {"info_gain": {"info_gain": score},
