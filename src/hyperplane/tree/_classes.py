@@ -22,6 +22,15 @@ from ._traverse_kernels import tree_apply, tree_proba
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
+#: pruning applied to the grown tree: name -> f(estimator, tree, validation, criterion)
+AFTER_GROWTH = {
+    "post": lambda est, tree, validation, criterion: post_prune(
+        tree, *validation, est._label_of, criterion),
+    "pessimistic": lambda est, tree, validation, criterion: pessimistic_prune(
+        tree, est.confidence, criterion),
+    "cost_complexity": lambda est, tree, validation, criterion: cost_complexity_prune(
+        tree, est.ccp_alpha, criterion),
+}
 #: fraction of the training data held out for pre/post pruning without validation_data
 HOLDOUT_FRACTION = 1 / 3
 
@@ -191,12 +200,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                       self.classes_.size, self.splitter, self.max_bins)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
         tree = grow(data, params, pre_pruner=pre)
-        if self.pruning == "post":
-            tree = post_prune(tree, *validation, label_of, params.criterion)
-        elif self.pruning == "pessimistic":
-            tree = pessimistic_prune(tree, self.confidence, params.criterion)
-        elif self.pruning == "cost_complexity":
-            tree = cost_complexity_prune(tree, self.ccp_alpha, params.criterion)
+        prune_after = AFTER_GROWTH.get(self.pruning)
+        if prune_after is not None:
+            tree = prune_after(self, tree, validation, params.criterion)
         self._set_tree(tree)
         return self
 
