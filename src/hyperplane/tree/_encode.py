@@ -187,11 +187,20 @@ def quantile_edges(x, max_bins, w=None):
     known = x[keep]
     if known.size == 0:
         return np.empty(0)
-    values, inverse = np.unique(known, return_inverse=True)
+    weight = None if w is None or np.all(w[keep] == w[keep][0]) else w[keep]
+    if weight is None:
+        ordered = np.sort(known)
+    else:
+        order = np.argsort(known, kind="stable")
+        ordered = known[order]
+    last = np.flatnonzero(np.r_[ordered[1:] != ordered[:-1], True])  # last of each value
+    values = ordered[last]
     if values.size <= max_bins:
         return values[:-1] + (values[1:] - values[:-1]) / 2.0
-    weight = np.ones(known.size) if w is None else w[keep]
-    cumulative = np.cumsum(np.bincount(inverse, weights=weight, minlength=values.size))
+    if weight is None:
+        cumulative = (last + 1).astype(np.float64)
+    else:
+        cumulative = np.cumsum(weight[order])[last]
     levels = cumulative[-1] * np.arange(1, max_bins) / max_bins
     idx = np.unique(np.searchsorted(cumulative, levels, side="left"))
     idx = idx[idx < values.size - 1]
