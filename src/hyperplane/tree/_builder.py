@@ -9,6 +9,8 @@ are sorted once, at the root).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,8 +38,17 @@ class TreeData:
     n_codes: np.ndarray  # (p,) values per coded attribute (bins for BINNED)
     num_T: np.ndarray  # (p_num, n) exact numeric attributes
     codes_T: np.ndarray  # (p_coded, n) int32, -1 missing
+    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major, smallest int type
     edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
     n_classes: int
+
+    @property
+    def codes_count(self):
+        """Number of codes of each row of ``codes_T`` (for :func:`level_class_tables`)."""
+        coded = np.flatnonzero(self.kind != NUMERIC)
+        out = np.zeros(self.codes_T.shape[0], dtype=np.int64)
+        out[self.col[coded]] = self.n_codes[coded]
+        return out
 
 
 def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
@@ -48,6 +59,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
     num_cols, coded = [], []
     edge_list = []
     codes_count = np.array(n_codes, dtype=np.int64).copy()
+    binned = _bin_columns(X, w, np.flatnonzero(kind == BINNED), max_bins)
     for j in range(p):
         if kind[j] == NUMERIC:
             col[j] = len(num_cols)
@@ -55,8 +67,8 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         else:
             col[j] = len(coded)
             if kind[j] == BINNED:
-                edges = quantile_edges(X[:, j], max_bins, w)
-                coded.append(bin_column(X[:, j], edges))
+                edges, codes = binned[j].result()
+                coded.append(codes)
                 codes_count[j] = edges.size + 1
             else:
                 codes = np.where(np.isnan(X[:, j]), -1, X[:, j]).astype(np.int32)
@@ -69,8 +81,23 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         edges[c, :e.size] = e
     num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
     codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
-    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T, edges,
-                    n_classes)
+    widest = int(codes_count.max()) if p else 0
+    small = np.int8 if widest <= 127 else np.int16 if widest <= 32767 else np.int32
+    codes_rows = np.ascontiguousarray(codes_T.T, dtype=small)
+    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
+                    codes_rows, edges, n_classes)
+
+
+def _bin_one(x, w, max_bins):
+    edges = quantile_edges(x, max_bins, w)
+    return edges, bin_column(x, edges)
+
+
+def _bin_columns(X, w, columns, max_bins):
+    """Quantile-bin the numeric columns in a small thread pool (NumPy sorts without the GIL)."""
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return {j: pool.submit(_bin_one, np.ascontiguousarray(X[:, j]), w, max_bins)
+                for j in columns}
 
 
 @dataclass
@@ -157,11 +184,6 @@ def select_attribute(score, ratio, valid, use_ratio):
     return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
 
 
-def route_rows(X, rows, feature, is_numeric, threshold):
-    """Branch of each row of ``X[rows]`` at a test (``MISSING`` for NaN)."""
-    return branch_of_rows(X[:, feature], rows, is_numeric, threshold)
-
-
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
@@ -171,8 +193,13 @@ def sorted_orders(data, rows):
     return order
 
 
-def grow(data, params, label_of, pre_pruner=None):
-    """Grow the tree depth first; ``pre_pruner(node_value, child_values, test)`` may veto a split."""
+def grow(data, params, pre_pruner=None):
+    """Grow the tree depth first (generate_tree, 周志华 4.1).
+
+    ``pre_pruner.allows(node, value, child_values, r, test)`` may veto a split
+    (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
+    validation rows to the children.
+    """
     n = data.X.shape[0]
     K = data.n_classes
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
@@ -183,6 +210,7 @@ def grow(data, params, label_of, pre_pruner=None):
     avail = np.ones(data.kind.shape[0], dtype=bool)
     wbuf = np.zeros(n)
     clogc = c_log2_c(rows.size)
+    codes_count = data.codes_count
     dest = np.zeros(n, dtype=np.int64)
     stack = [(root, rows, w, sorted_orders(data, rows), avail)]
     while stack:
@@ -194,7 +222,7 @@ def grow(data, params, label_of, pre_pruner=None):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
-        out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+        out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
                               params.min_leaf, wbuf, value, unit, clogc)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import check_X, check_X_y
+from .._validation import check_X, check_X_y, reject_dask
 
 
 @dataclass
@@ -69,6 +69,7 @@ def encode_fit(estimator, X, y):
     rejected); a DataFrame or object array with text columns is encoded column
     by column.
     """
+    reject_dask(estimator, X, y)
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
@@ -131,8 +132,8 @@ def _encode_frame(frame, spec):
         column = frame.iloc[:, j]
         if spec.categorical[j]:
             # code = index among the training values; missing and unseen values -> NaN
-            codes = pd.Categorical(column.astype(object),
-                                   categories=pd.Index(spec.categories[j], dtype=object)).codes
+            codes = pd.Index(spec.categories[j], dtype=object).get_indexer(
+                column.astype(object))
             out[:, j] = np.where(codes < 0, np.nan, codes)
         else:
             try:
@@ -151,6 +152,7 @@ def _encode_frame(frame, spec):
 
 def encode_predict(estimator, X, spec):
     """Validate and encode ``X`` at predict time with the spec learned in fit."""
+    reject_dask(estimator, X)
     if not spec.categorical.any() and not _is_mixed(X):
         Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
         return np.asarray(Xv, dtype=np.float64)
@@ -185,11 +187,20 @@ def quantile_edges(x, max_bins, w=None):
     known = x[keep]
     if known.size == 0:
         return np.empty(0)
-    values, inverse = np.unique(known, return_inverse=True)
+    weight = None if w is None or np.all(w[keep] == w[keep][0]) else w[keep]
+    if weight is None:
+        ordered = np.sort(known)
+    else:
+        order = np.argsort(known, kind="stable")
+        ordered = known[order]
+    last = np.flatnonzero(np.r_[ordered[1:] != ordered[:-1], True])  # last of each value
+    values = ordered[last]
     if values.size <= max_bins:
         return values[:-1] + (values[1:] - values[:-1]) / 2.0
-    weight = np.ones(known.size) if w is None else w[keep]
-    cumulative = np.cumsum(np.bincount(inverse, weights=weight, minlength=values.size))
+    if weight is None:
+        cumulative = (last + 1).astype(np.float64)
+    else:
+        cumulative = np.cumsum(weight[order])[last]
     levels = cumulative[-1] * np.arange(1, max_bins) / max_bins
     idx = np.unique(np.searchsorted(cumulative, levels, side="left"))
     idx = idx[idx < values.size - 1]

@@ -111,7 +111,6 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     least ``min_leaf`` rows with a known value.
     """
     n_codes = table.shape[0] - 1
-    n_classes = table.shape[1]
     known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
@@ -120,6 +119,8 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     n_nonempty = 0
     valid = True
     for v in range(n_codes):
+        if n_rows[v] == 0:
+            continue
         w_v = table[v].sum()
         if w_v > 0.0:
             n_nonempty += 1
@@ -163,11 +164,13 @@ def _weighted_purity(counts, total, criterion):
 
 
 @jit
-def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
+def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
 
     ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
-    equally good cuts the smaller threshold wins. Returns
+    equally good cuts the smaller threshold wins. ``clogc``: the table
+    ``c log2 c`` when every weight is 1 (entropy terms looked up), else empty.
+    Returns
     ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
     """
     n_codes = table.shape[0] - 1
@@ -185,7 +188,10 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     best_bin = -1
     best_w_left = 0.0
     best_left = np.zeros(n_classes)
+    lookup = criterion == ENTROPY and clogc.shape[0] > w_known
     for b in range(n_codes - 1):
+        if n_rows[b] == 0:
+            continue
         w_b = table[b].sum()
         if w_b <= 0.0:
             continue
@@ -199,8 +205,13 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
             break
         if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
-        quality = (_weighted_purity(left, w_left, criterion)
-                   + _weighted_purity(right, w_right, criterion))
+        if lookup:
+            quality = -(clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
+            for k in range(n_classes):
+                quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
+        else:
+            quality = (_weighted_purity(left, w_left, criterion)
+                       + _weighted_purity(right, w_right, criterion))
         if quality > best + TIE_EPS * w_known:
             best, best_bin = quality, b
             best_w_left = w_left
@@ -324,8 +335,24 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
 
 
 @jit
-def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
-                     criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i):
+def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf, clogc):
+    """Score a coded attribute from its (summed) class-weight table.
+
+    Categorical: multiway split; binned numeric: best cut between bins.
+    ``clogc``: :func:`c_log2_c` table when every weight is 1, else empty.
+    Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
+    all a node needs of a coded attribute, so tables summed over data chunks
+    give exactly the single-process hist/categorical split.
+    """
+    if is_categorical:
+        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+        return s, g, a, r, np.nan, -1, ok
+    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc)
+
+
+@jit
+def _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion, min_leaf, wbuf,
+                     value, unit, clogc, tables, n_rows, codes_count, out_f, out_i):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
     ``out_i[:, j]`` (cut bin, valid)."""
     c = col[j]
@@ -334,59 +361,127 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
                                              criterion, min_leaf, value, unit, clogc)
         b = -1
     else:
-        table = np.zeros((n_codes[j] + 1, n_classes))
-        n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
-        accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
-        if kind[j] == CATEGORICAL:
-            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
-            t, b = np.nan, -1
-        else:
-            s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
-                                                     min_leaf)
+        width = codes_count[c] + 1
+        lookup = clogc if unit else clogc[:0]
+        s, g, a, r, t, b, ok = score_table(tables[c, :width], n_rows[c, :width],
+                                           kind[j] == CATEGORICAL, edges[c], criterion, min_leaf,
+                                           lookup)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
 
 
 @jit
-def _score_buffers(p, rows, w, wbuf):
-    """Outputs of a node's scoring, and the node's weights spread over ``wbuf`` by row."""
+def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_classes):
+    """Class-weight tables of one node for every coded attribute, in one pass over its rows.
+
+    ``codes_rows`` is row-major (one row of codes per sample), so a node's
+    rows are read contiguously whatever their number. Returns ``(tables,
+    n_rows)`` shaped ``(p_coded, width + 1, K)`` and ``(p_coded, width + 1)``;
+    attribute ``c`` uses slots ``0..codes_count[c]`` (the last: missing).
+    """
+    p = codes_rows.shape[1]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((p, width + 1, n_classes))
+    n_rows = np.zeros((p, width + 1), dtype=np.int64)
+    for i in rows:
+        k = y[i]
+        wi = wbuf[i]
+        for c in range(p):
+            if avail_coded[c]:
+                code = np.int64(codes_rows[i, c])
+                if code < 0:
+                    code = codes_count[c]
+                tables[c, code, k] += wi
+                n_rows[c, code] += 1
+    return tables, n_rows
+
+
+@jit
+def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes,
+                       n_classes):
+    """Class-weight tables of every node of one tree level and every coded attribute.
+
+    ``entry_*`` list (row, node, weight) of one data chunk at this level (a row
+    missing a value tested above appears once per node it reached, with its
+    ``r_v``-scaled weight). Returns ``(tables, n_rows)`` of shapes
+    ``(n_nodes, p, width + 1, K)`` and ``(n_nodes, p, width + 1)`` with
+    ``width = codes_count.max()``; coded column ``c`` uses slots
+    ``0..codes_count[c]`` (the last one: missing), so
+    ``tables[t, c, :codes_count[c] + 1]`` is the table :func:`score_table`
+    takes. Chunks' results add up (issue 7: level-by-level growth on Dask
+    sums them and calls :func:`score_table`).
+    """
+    p = codes_T.shape[0]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((n_nodes, p, width + 1, n_classes))
+    n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
+    for e in range(entry_row.shape[0]):
+        i = entry_row[e]
+        t = entry_node[e]
+        for c in range(p):
+            code = codes_T[c, i]
+            if code < 0:
+                code = codes_count[c]
+            tables[t, c, code, y[i]] += entry_w[e]
+            n_rows[t, c, code] += 1
+    return tables, n_rows
+
+
+@jit
+def _score_buffers(kind, col, avail, codes_rows, codes_count, y, rows, w, wbuf, n_classes):
+    """Outputs of a node's scoring; spreads the node's weights over ``wbuf`` by row and
+    builds the class tables of its available coded attributes."""
+    p = kind.shape[0]
     out_f = np.zeros((5, p))
     out_f[4, :] = np.nan
     out_i = np.zeros((2, p), dtype=np.int64)
     for pos in range(rows.shape[0]):
         wbuf[rows[pos]] = w[pos]
-    return out_f, out_i
+    avail_coded = np.zeros(codes_rows.shape[1], dtype=np.bool_)
+    for j in range(p):
+        if avail[j] and kind[j] != NUMERIC:
+            avail_coded[col[j]] = True
+    tables, n_rows = node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded,
+                                       n_classes)
+    return out_f, out_i, tables, n_rows
 
 
 @jit
-def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+def node_scores(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order, avail,
                 n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """Score every available attribute at one node.
 
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
-    one row per attribute, using ``order[col[j]]``) or in ``codes_T``
-    (categorical or binned). ``value`` is the node's class weights; ``unit``
-    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns
-    ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
-    threshold; rows of ``out_i`` cut bin, valid.
+    one row per attribute, using ``order[col[j]]``) or in the row-major
+    ``codes_rows`` (categorical or binned, ``codes_count[c]`` codes, −1
+    missing). ``value`` is the node's class weights; ``unit`` says every row
+    weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns ``(out_f, out_i)``:
+    rows of ``out_f`` are score, gain ratio, after, rho, threshold; rows of
+    ``out_i`` cut bin, valid.
     """
-    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    out_f, out_i, tables, n_rows = _score_buffers(kind, col, avail, codes_rows, codes_count, y,
+                                                  rows, w, wbuf, n_classes)
     for j in range(kind.shape[0]):
         if avail[j]:
-            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+            _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
+                             min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
+                             out_f, out_i)
     return out_f, out_i
 
 
 @jit_parallel
-def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                         n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+def node_scores_parallel(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order,
+                         avail, n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
-    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    out_f, out_i, tables, n_rows = _score_buffers(kind, col, avail, codes_rows, codes_count, y,
+                                                  rows, w, wbuf, n_classes)
     for j in prange(kind.shape[0]):
         if avail[j]:
-            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+            _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
+                             min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
+                             out_f, out_i)
     return out_f, out_i
