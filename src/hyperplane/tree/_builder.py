@@ -1,0 +1,295 @@
+"""generate_tree (周志华 4.1): growing the tree node by node from index arrays.
+
+The data never get copied per node: a node is a set of row indices with their
+weights (rows missing the tested value appear in every child with weight
+``r_v · w``, 周志华 4.4.2) plus, for every exact numeric attribute, the node's
+rows in sorted order, obtained by partitioning the parent's order (the columns
+are sorted once, at the root).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._encode import bin_column, quantile_edges
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, node_scores, node_scores_parallel
+from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
+
+#: attributes whose scores agree within this count as tied (SPEC)
+ATTRIBUTE_TIE = 1e-9
+#: nodes with at least this many rows score their attributes in parallel
+PARALLEL_ROWS = 20000
+
+
+@dataclass
+class TreeData:
+    """The training data laid out for the kernels (attributes as rows)."""
+
+    X: np.ndarray  # (n, p) float64, categorical as codes, NaN missing
+    y: np.ndarray  # (n,) int64 class index
+    w: np.ndarray  # (n,) float64
+    kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
+    col: np.ndarray  # (p,) row of the attribute in num_T or codes_T
+    n_codes: np.ndarray  # (p,) values per coded attribute (bins for BINNED)
+    num_T: np.ndarray  # (p_num, n) exact numeric attributes
+    codes_T: np.ndarray  # (p_coded, n) int32, -1 missing
+    edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
+    n_classes: int
+
+
+def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
+    """Build :class:`TreeData`: exact numeric columns or quantile-binned ones."""
+    n, p = X.shape
+    kind = np.where(categorical, CATEGORICAL, BINNED if splitter == "hist" else NUMERIC)
+    col = np.zeros(p, dtype=np.int64)
+    num_cols, coded = [], []
+    edge_list = []
+    codes_count = np.array(n_codes, dtype=np.int64).copy()
+    for j in range(p):
+        if kind[j] == NUMERIC:
+            col[j] = len(num_cols)
+            num_cols.append(X[:, j])
+        else:
+            col[j] = len(coded)
+            if kind[j] == BINNED:
+                edges = quantile_edges(X[:, j], max_bins, w)
+                coded.append(bin_column(X[:, j], edges))
+                codes_count[j] = edges.size + 1
+            else:
+                codes = np.where(np.isnan(X[:, j]), -1, X[:, j]).astype(np.int32)
+                coded.append(codes)
+                edges = np.empty(0)
+            edge_list.append(edges)
+    width = max([e.size for e in edge_list] + [1])
+    edges = np.full((len(edge_list), width), np.nan)
+    for c, e in enumerate(edge_list):
+        edges[c, :e.size] = e
+    num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
+    codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
+    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T, edges,
+                    n_classes)
+
+
+@dataclass
+class GrowParams:
+    criterion: int  # ENTROPY or GINI
+    use_ratio: bool
+    max_depth: float
+    min_split: float
+    min_leaf: float
+
+
+@dataclass
+class Tree:
+    """A fitted tree as flat arrays, nodes in preorder.
+
+    ``children[child_start[t]:child_start[t] + n_child[t]]`` are the branches
+    of node ``t`` (for a numeric test: ``x <= threshold`` first; for a
+    categorical one: one per training value, in the order of
+    ``FeatureSpec.categories``). ``branch_r[t]`` is ``r_v`` of the branch
+    that leads to ``t``; ``value[t]`` the training class weights at ``t``.
+    """
+
+    feature: np.ndarray
+    is_numeric: np.ndarray
+    threshold: np.ndarray
+    child_start: np.ndarray
+    n_child: np.ndarray
+    children: np.ndarray
+    branch_r: np.ndarray
+    value: np.ndarray
+    weight: np.ndarray
+    impurity: np.ndarray
+    depth: np.ndarray
+
+    @property
+    def n_nodes(self):
+        return self.feature.shape[0]
+
+    def kids(self, t):
+        start = self.child_start[t]
+        return self.children[start:start + self.n_child[t]]
+
+
+@dataclass
+class _Nodes:
+    """Growing storage: one list entry per node (turned into a :class:`Tree`)."""
+
+    feature: list = field(default_factory=list)
+    is_numeric: list = field(default_factory=list)
+    threshold: list = field(default_factory=list)
+    kids: list = field(default_factory=list)
+    branch_r: list = field(default_factory=list)
+    value: list = field(default_factory=list)
+    weight: list = field(default_factory=list)
+    depth: list = field(default_factory=list)
+
+    def add(self, value, depth, r, weight):
+        self.feature.append(-1)
+        self.is_numeric.append(False)
+        self.threshold.append(np.nan)
+        self.kids.append([])
+        self.branch_r.append(r)
+        self.value.append(value)
+        self.weight.append(weight)
+        self.depth.append(depth)
+        return len(self.feature) - 1
+
+
+def select_attribute(score, ratio, valid, use_ratio):
+    """The best attribute with the SPEC tie rule (first in column order within 1e-9).
+
+    With ``use_ratio`` (C4.5): the highest gain ratio among the attributes
+    whose gain is at least the average gain of the candidates. −1: no split.
+    """
+    if not valid.any():
+        return -1
+    candidates = valid.copy()
+    key = score
+    if use_ratio:
+        average = score[valid].mean()
+        candidates &= score >= average - ATTRIBUTE_TIE
+        key = ratio
+    best = key[candidates].max()
+    return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
+
+
+def route_rows(X, rows, feature, is_numeric, threshold):
+    """Branch of each row of ``X[rows]`` at a test (``MISSING`` for NaN)."""
+    return branch_of_rows(X[:, feature], rows, is_numeric, threshold)
+
+
+def sorted_orders(data, rows):
+    """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
+    index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
+    order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
+    for c in range(data.num_T.shape[0]):
+        order[c] = rows[np.argsort(data.num_T[c, rows], kind="stable")]
+    return order
+
+
+def grow(data, params, label_of, pre_pruner=None):
+    """Grow the tree depth first; ``pre_pruner(node_value, child_values, test)`` may veto a split."""
+    n = data.X.shape[0]
+    K = data.n_classes
+    rows = np.flatnonzero(data.w > 0).astype(np.int64)
+    w = data.w[rows].copy()
+    nodes = _Nodes()
+    root_value = np.bincount(data.y[rows], weights=w, minlength=K)
+    root = nodes.add(root_value, 0, 1.0, root_value.sum())
+    avail = np.ones(data.kind.shape[0], dtype=bool)
+    wbuf = np.zeros(n)
+    dest = np.zeros(n, dtype=np.int64)
+    stack = [(root, rows, w, sorted_orders(data, rows), avail)]
+    while stack:
+        node, rows, w, order, avail = stack.pop()
+        value = nodes.value[node]
+        depth = nodes.depth[node]
+        if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
+                or rows.size < params.min_split or not avail.any()):
+            continue
+        scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
+        out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+                              data.edges, data.y, rows, w, order, avail, K, params.criterion,
+                              params.min_leaf, wbuf)
+        score, ratio, threshold = out_f[0], out_f[1], out_f[4]
+        cut_bin, valid = out_i[0], out_i[1].astype(bool)
+        j = select_attribute(score, ratio, valid, params.use_ratio)
+        if j < 0:
+            continue
+        kind, c = data.kind[j], data.col[j]
+        numeric = kind != CATEGORICAL
+        if kind == NUMERIC:
+            branch = branch_of_rows(data.num_T[c], rows, True, threshold[j])
+        else:
+            branch = branch_of_codes(data.codes_T[c], rows, numeric, cut_bin[j])
+        n_branches = 2 if numeric else int(data.n_codes[j])
+        known = branch != MISSING
+        w_branch = np.bincount(branch[known], weights=w[known], minlength=n_branches)
+        r = w_branch / w_branch.sum()
+        child_rows, child_w, child_order, offsets = partition_node(rows, w, branch, r, order,
+                                                                   dest)
+        child_values = [np.bincount(data.y[child_rows[a:b]], weights=child_w[a:b], minlength=K)
+                        for a, b in zip(offsets[:-1], offsets[1:])]
+        test = (j, numeric, threshold[j])
+        if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
+            continue
+        nodes.feature[node] = j
+        nodes.is_numeric[node] = numeric
+        nodes.threshold[node] = threshold[j]
+        child_avail = avail
+        if not numeric:
+            child_avail = avail.copy()
+            child_avail[j] = False
+        pending = []
+        for v in range(n_branches):
+            a, b = offsets[v], offsets[v + 1]
+            empty = w_branch[v] <= 0
+            child_value = value if empty else child_values[v]
+            child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
+            nodes.kids[node].append(child)
+            if not empty:
+                pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
+                                np.ascontiguousarray(child_order[:, a:b]), child_avail))
+        if pre_pruner is not None:
+            pre_pruner.adopt(node, nodes.kids[node])
+        stack.extend(reversed(pending))
+    return finalize(nodes, params.criterion, K)
+
+
+def finalize(nodes, criterion, n_classes, keep=None):
+    """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
+    from ._split_kernels import impurity
+
+    order = []
+    stack = [0]
+    while stack:
+        t = stack.pop()
+        order.append(t)
+        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
+            stack.extend(reversed(nodes.kids[t]))
+    new_id = {t: i for i, t in enumerate(order)}
+    m = len(order)
+    feature = np.full(m, -1, dtype=np.int64)
+    is_numeric = np.zeros(m, dtype=np.bool_)
+    threshold = np.full(m, np.nan)
+    child_start = np.zeros(m, dtype=np.int64)
+    n_child = np.zeros(m, dtype=np.int64)
+    children = []
+    branch_r = np.zeros(m)
+    value = np.zeros((m, n_classes))
+    weight = np.zeros(m)
+    depth = np.zeros(m, dtype=np.int64)
+    for i, t in enumerate(order):
+        branch_r[i] = nodes.branch_r[t]
+        value[i] = nodes.value[t]
+        weight[i] = nodes.weight[t]
+        depth[i] = nodes.depth[t]
+        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
+            feature[i] = nodes.feature[t]
+            is_numeric[i] = nodes.is_numeric[t]
+            threshold[i] = nodes.threshold[t]
+            child_start[i] = len(children)
+            n_child[i] = len(nodes.kids[t])
+            children.extend(new_id[k] for k in nodes.kids[t])
+    imp = np.array([impurity(v, v.sum(), criterion) for v in value])
+    tree = Tree(feature, is_numeric, threshold, child_start, n_child,
+                np.array(children, dtype=np.int64), branch_r, value, weight, imp, depth)
+    return tree
+
+
+def as_nodes(tree):
+    """A :class:`Tree` back into growing storage (to prune and re-finalize)."""
+    nodes = _Nodes()
+    for t in range(tree.n_nodes):
+        nodes.feature.append(int(tree.feature[t]))
+        nodes.is_numeric.append(bool(tree.is_numeric[t]))
+        nodes.threshold.append(float(tree.threshold[t]))
+        nodes.kids.append([int(k) for k in tree.kids(t)])
+        nodes.branch_r.append(float(tree.branch_r[t]))
+        nodes.value.append(tree.value[t])
+        nodes.weight.append(float(tree.weight[t]))
+        nodes.depth.append(int(tree.depth[t]))
+    return nodes

@@ -1,0 +1,202 @@
+"""Turning user data into the arrays the tree kernels read.
+
+A tree sees every attribute as one float64 column: numeric attributes as they
+are (NaN = missing), categorical attributes as the index of their value among
+the values seen in training, in order of first appearance (NaN = missing).
+A value not seen in training is encoded as NaN, i.e. treated as missing: the
+prediction combines every branch by ``r_v`` (documented behaviour, never an
+error).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_X, check_X_y
+
+
+@dataclass
+class FeatureSpec:
+    """How to encode each column: names, which are categorical, their values."""
+
+    names: list
+    categorical: np.ndarray  # bool per attribute
+    categories: list  # per attribute: list of training values, or None
+
+    @property
+    def n_codes(self):
+        return np.array([len(c) if c is not None else 0 for c in self.categories],
+                        dtype=np.int64)
+
+
+def _is_mixed(X):
+    """True when ``X`` holds non-numeric columns (handled outside sklearn's validation)."""
+    if isinstance(X, pd.DataFrame):
+        return any(not (pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d))
+                   for d in X.dtypes)
+    arr = np.asarray(X) if not hasattr(X, "dtype") else X
+    return getattr(arr, "dtype", None) is not None and arr.dtype.kind in "OUS"
+
+
+def _column_is_numeric(values):
+    """An object column is numeric when every known entry is a real number."""
+    known = [v for v in values if not _missing(v)]
+    return all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+               for v in known)
+
+
+def _missing(v):
+    return v is None or (isinstance(v, (float, np.floating)) and np.isnan(v)) or v is pd.NA
+
+
+def _as_frame(X):
+    if isinstance(X, pd.DataFrame):
+        return X
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"Expected a 2-d X; got an array of shape {arr.shape}")
+    return pd.DataFrame(arr)
+
+
+def encode_fit(estimator, X, y):
+    """Validate ``X`` (and ``y``) at fit time and return ``(X_enc, y, spec)``.
+
+    Numeric input goes through scikit-learn's validation (NaN allowed, inf
+    rejected); a DataFrame or object array with text columns is encoded column
+    by column.
+    """
+    if not _is_mixed(X):
+        Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
+        p = Xv.shape[1]
+        names = [str(n) for n in getattr(estimator, "feature_names_in_", range(p))]
+        spec = FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p)
+        return np.array(Xv, dtype=np.float64, order="C"), y, spec
+    if y is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
+                         "but the target y is None")
+    frame = _as_frame(X)
+    if frame.shape[0] == 0:
+        raise ValueError("Found array with 0 sample(s) (shape=(0, %d)) while a minimum of 1 "
+                         "is required." % frame.shape[1])
+    if frame.shape[1] == 0:
+        raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
+    if hasattr(estimator, "feature_names_in_"):
+        del estimator.feature_names_in_
+    if isinstance(X, pd.DataFrame):
+        estimator.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
+    estimator.n_features_in_ = frame.shape[1]
+    categorical = np.zeros(frame.shape[1], dtype=bool)
+    categories = []
+    for j, name in enumerate(frame.columns):
+        column = frame.iloc[:, j]
+        if column.dtype == object:
+            _check_scalars(column, str(name))
+        if _column_kind_numeric(column):
+            categories.append(None)
+        else:
+            categorical[j] = True
+            seen = pd.unique(column[~column.isna()].astype(object))
+            categories.append(list(seen))
+    names = [str(c) for c in frame.columns]
+    spec = FeatureSpec(names, categorical, categories)
+    return _encode_frame(frame, spec), np.asarray(y), spec
+
+
+def _check_scalars(column, name):
+    """Categorical values must be strings, numbers or booleans (hashable scalars)."""
+    for row, v in enumerate(column.tolist()):
+        if not (_missing(v) or isinstance(v, (str, bytes, numbers.Number, np.generic))):
+            raise TypeError(f"column {name!r}, row {row}: argument must be a string or a "
+                            f"number, got {type(v).__name__}")
+
+
+def _column_kind_numeric(column):
+    if pd.api.types.is_bool_dtype(column.dtype):
+        return False
+    if pd.api.types.is_numeric_dtype(column.dtype):
+        return True
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return False
+    return _column_is_numeric(column.tolist())
+
+
+def _encode_frame(frame, spec):
+    n, p = frame.shape
+    out = np.empty((n, p), dtype=np.float64)
+    for j in range(p):
+        column = frame.iloc[:, j]
+        if spec.categorical[j]:
+            lookup = {v: float(code) for code, v in enumerate(spec.categories[j])}
+            out[:, j] = [np.nan if _missing(v) else lookup.get(v, np.nan)
+                         for v in column.astype(object).tolist()]
+        else:
+            try:
+                values = pd.to_numeric(column, errors="raise").to_numpy(dtype=np.float64,
+                                                                        na_value=np.nan)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"column {spec.names[j]!r} was numeric in fit but holds "
+                                 f"non-numeric values now: {exc}") from exc
+            if np.isinf(values).any():
+                row = int(np.flatnonzero(np.isinf(values))[0])
+                raise ValueError(f"column {spec.names[j]!r} holds inf at row {row}; "
+                                 "use NaN for a missing value")
+            out[:, j] = values
+    return out
+
+
+def encode_predict(estimator, X, spec):
+    """Validate and encode ``X`` at predict time with the spec learned in fit."""
+    if not spec.categorical.any() and not _is_mixed(X):
+        Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
+        return np.asarray(Xv, dtype=np.float64)
+    frame = _as_frame(X)
+    if isinstance(X, pd.DataFrame) and hasattr(estimator, "feature_names_in_"):
+        given = [str(c) for c in frame.columns]
+        expected = list(estimator.feature_names_in_)
+        if given != expected:
+            missing = [c for c in expected if c not in given]
+            extra = [c for c in given if c not in expected]
+            raise ValueError(f"The feature names should match those passed during fit; "
+                             f"missing columns {missing}, unexpected columns {extra}"
+                             + ("" if missing or extra else ", order differs"))
+    if frame.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {frame.shape[1]} features, but {type(estimator).__name__} "
+                         f"is expecting {estimator.n_features_in_} features as input.")
+    if frame.shape[0] == 0:
+        raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
+    return _encode_frame(frame, spec)
+
+
+def quantile_edges(x, max_bins, w=None):
+    """Cut points for at most ``max_bins`` bins of the known values of ``x``.
+
+    With few distinct values the edges are every midpoint (the hist tree is
+    then exact); otherwise midpoints just above the weighted ``i / max_bins``
+    quantiles, as Spark MLlib and LightGBM bin their features. A bin is
+    ``edges[b-1] < x <= edges[b]``. Integer weights give the same edges as
+    repeated rows.
+    """
+    keep = ~np.isnan(x)
+    known = x[keep]
+    if known.size == 0:
+        return np.empty(0)
+    values, inverse = np.unique(known, return_inverse=True)
+    if values.size <= max_bins:
+        return values[:-1] + (values[1:] - values[:-1]) / 2.0
+    weight = np.ones(known.size) if w is None else w[keep]
+    cumulative = np.cumsum(np.bincount(inverse, weights=weight, minlength=values.size))
+    levels = cumulative[-1] * np.arange(1, max_bins) / max_bins
+    idx = np.unique(np.searchsorted(cumulative, levels, side="left"))
+    idx = idx[idx < values.size - 1]
+    return values[idx] + (values[idx + 1] - values[idx]) / 2.0
+
+
+def bin_column(x, edges):
+    """Bin index of each value (``x <= edges[b]`` ⇔ code ``<= b``); −1 for NaN."""
+    codes = np.searchsorted(edges, x, side="left").astype(np.int32)
+    codes[np.isnan(x)] = -1
+    return codes

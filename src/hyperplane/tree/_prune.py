@@ -1,0 +1,208 @@
+"""The four pruning kinds: pre and post (周志华 4.3), pessimistic (C4.5), cost complexity (CART).
+
+* **pre**: while growing, a node is split only if accuracy on the validation
+  set strictly rises (children labelled by their training majority).
+* **post**: bottom up, a subtree becomes a leaf only if validation accuracy
+  strictly rises.
+* **pessimistic**: C4.5's error-based pruning (Quinlan 1993, ch. 4): a leaf
+  covering N (weighted) cases with E errors is charged the upper limit of the
+  binomial confidence interval at ``confidence`` (Weka's ``Stats.addErrs``);
+  a subtree becomes a leaf when the leaf's charge is at most the sum of its
+  leaves' charges + 0.1. Subtree raising is not done.
+* **cost_complexity**: minimal cost-complexity pruning (Breiman et al. 1984,
+  3.3) with R(t) the impurity of t weighted by its share of the training
+  weight, as scikit-learn does: repeatedly prune the weakest link
+  g(t) = (R(t) − R(T_t)) / (|leaves(T_t)| − 1) while g ≤ ``ccp_alpha``.
+
+Validation rows missing a tested value are routed to every branch with
+weight ``r_v``; accuracy is then the weight of correctly labelled rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import norm
+
+from ._builder import as_nodes, finalize
+
+STRICT = 1e-12
+
+
+def route_validation(X, rows, w, test, r):
+    """Split validation rows over a test's branches (missing → every branch, weight r_v)."""
+    j, numeric, threshold = test
+    x = X[rows, j]
+    missing = np.isnan(x)
+    if numeric:
+        branch = np.where(x <= threshold, 0, 1)
+    else:
+        branch = np.where(missing, -1, np.nan_to_num(x, nan=-1)).astype(np.int64)
+    out = []
+    for v in range(r.shape[0]):
+        take = missing | (branch == v)
+        out.append((rows[take], np.where(missing[take], r[v] * w[take], w[take])))
+    return out
+
+
+class PrePruner:
+    """Veto of a split that does not strictly raise validation accuracy (周志华 4.3.1)."""
+
+    def __init__(self, X_val, y_val, w_val, label_of):
+        self.X, self.y, self.label_of = X_val, y_val, label_of
+        self.state = {0: (np.arange(X_val.shape[0]), w_val)}
+        self.pending = None
+
+    def _correct(self, rows, w, value):
+        return float(w[self.y[rows] == self.label_of(value)].sum())
+
+    def allows(self, node, value, child_values, r, test):
+        rows, w = self.state.pop(node, (np.empty(0, dtype=np.int64), np.empty(0)))
+        parts = route_validation(self.X, rows, w, test, r)
+        before = self._correct(rows, w, value)
+        after = 0.0
+        for (rows_v, w_v), value_v, r_v in zip(parts, child_values, r):
+            after += self._correct(rows_v, w_v, value_v if r_v > 0 else value)
+        self.pending = parts
+        return after > before + STRICT
+
+    def adopt(self, node, children):
+        for child, part in zip(children, self.pending):
+            self.state[child] = part
+
+
+def validation_counts(tree, X_val, y_val, w_val):
+    """Weight of validation rows of each class reaching each node, shape (n_nodes, K)."""
+    counts = np.zeros((tree.n_nodes, tree.value.shape[1]))
+    known = y_val >= 0
+    stack = [(0, np.flatnonzero(known), w_val[known])]
+    while stack:
+        t, rows, w = stack.pop()
+        counts[t] = np.bincount(y_val[rows], weights=w, minlength=counts.shape[1])
+        if tree.feature[t] < 0 or rows.size == 0:
+            continue
+        kids = tree.kids(t)
+        test = (tree.feature[t], tree.is_numeric[t], tree.threshold[t])
+        parts = route_validation(X_val, rows, w, test, tree.branch_r[kids])
+        for child, (rows_v, w_v) in zip(kids, parts):
+            stack.append((child, rows_v, w_v))
+    return counts
+
+
+def _bottom_up(tree, leaf_cost, better_as_leaf):
+    """Post-order pass: ``keep[t]`` False where the subtree at ``t`` becomes a leaf."""
+    keep = tree.feature >= 0
+    cost = np.zeros(tree.n_nodes)
+    for t in range(tree.n_nodes - 1, -1, -1):  # preorder reversed: children first
+        cost_leaf = leaf_cost(t)
+        if tree.feature[t] < 0:
+            cost[t] = cost_leaf
+            continue
+        cost_subtree = cost[tree.kids(t)].sum()
+        if better_as_leaf(cost_leaf, cost_subtree):
+            keep[t] = False
+            cost[t] = cost_leaf
+        else:
+            cost[t] = cost_subtree
+    return keep
+
+
+def _rebuild(tree, keep, criterion):
+    return finalize(as_nodes(tree), criterion, tree.value.shape[1], keep=keep)
+
+
+def post_prune(tree, X_val, y_val, w_val, label_of, criterion):
+    """Reduced-error post-pruning: leaf iff validation accuracy strictly rises (周志华 4.3.2)."""
+    counts = validation_counts(tree, X_val, y_val, w_val)
+    labels = np.array([label_of(v) for v in tree.value])
+    correct = counts[np.arange(tree.n_nodes), labels]
+    # cost = minus correct weight; prune when the leaf is strictly better
+    keep = _bottom_up(tree, lambda t: -correct[t], lambda leaf, sub: leaf < sub - STRICT)
+    return _rebuild(tree, keep, criterion)
+
+
+def added_errors(n, e, confidence):
+    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka Stats.addErrs)."""
+    if confidence > 0.5:
+        raise ValueError("confidence must be at most 0.5")
+    if n <= 0.0:
+        return 0.0
+    if e < 1.0:
+        base = n * (1.0 - confidence ** (1.0 / n))
+        if e == 0.0:
+            return base
+        return base + e * (added_errors(n, 1.0, confidence) - base)
+    if e + 0.5 >= n:
+        return max(n - e, 0.0)
+    z = norm.ppf(1.0 - confidence)
+    f = (e + 0.5) / n
+    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
+        / (1 + z * z / n)
+    return r * n - e
+
+
+def pessimistic_prune(tree, confidence, criterion):
+    """C4.5 error-based pruning: leaf iff its estimated errors ≤ the subtree's + 0.1."""
+    errors = tree.weight - tree.value.max(axis=1)
+    errors = np.where(tree.weight > 0, errors, 0.0)
+
+    def leaf_cost(t):
+        n = tree.weight[t]
+        return errors[t] + added_errors(n, errors[t], confidence) if n > 0 else 0.0
+
+    keep = _bottom_up(tree, leaf_cost, lambda leaf, sub: leaf <= sub + 0.1)
+    return _rebuild(tree, keep, criterion)
+
+
+def cost_complexity_path(tree):
+    """Effective alphas and total leaf impurities of the nested pruned trees (weakest links).
+
+    Returns ``(ccp_alphas, impurities, prune_order)``; ``prune_order[i]`` is
+    the node pruned to reach step ``i + 1``.
+    """
+    total = tree.weight[0]
+    r_node = tree.weight / total * tree.impurity
+    parent = np.full(tree.n_nodes, -1)
+    for t in range(tree.n_nodes):
+        parent[tree.kids(t)] = t
+    internal = tree.feature >= 0
+    n_leaves = np.where(internal, 0, 1).astype(np.int64)
+    r_branch = np.where(internal, 0.0, r_node)
+    for t in range(tree.n_nodes - 1, 0, -1):
+        n_leaves[parent[t]] += n_leaves[t]
+        r_branch[parent[t]] += r_branch[t]
+    alive = internal.copy()
+    alphas, impurities, pruned = [0.0], [r_branch[0]], []
+    while alive[0]:
+        g = np.full(tree.n_nodes, np.inf)
+        g[alive] = (r_node[alive] - r_branch[alive]) / (n_leaves[alive] - 1)
+        t = int(np.argmin(g))
+        alpha = g[t]
+        # remove the subtree below t
+        stack = list(tree.kids(t))
+        while stack:
+            s = stack.pop()
+            alive[s] = False
+            stack.extend(tree.kids(s) if tree.feature[s] >= 0 else [])
+        alive[t] = False
+        d_leaves = n_leaves[t] - 1
+        d_r = r_branch[t] - r_node[t]
+        a = t
+        while a >= 0:
+            n_leaves[a] -= d_leaves
+            r_branch[a] -= d_r
+            a = parent[a]
+        alphas.append(alpha)
+        impurities.append(r_branch[0])
+        pruned.append(t)
+    return np.array(alphas), np.array(impurities), pruned
+
+
+def cost_complexity_prune(tree, ccp_alpha, criterion):
+    """Prune the weakest links while their effective alpha ≤ ``ccp_alpha``."""
+    alphas, _, pruned = cost_complexity_path(tree)
+    keep = tree.feature >= 0
+    for alpha, t in zip(alphas[1:], pruned):
+        if alpha > ccp_alpha:
+            break
+        keep[t] = False
+    return _rebuild(tree, keep, criterion)

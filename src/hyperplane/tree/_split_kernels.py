@@ -1,0 +1,340 @@
+"""Compiled split search: impurities, class-count tables and the per-node scan.
+
+Every function here is a pure function of arrays (no self, no I/O). The
+statistics a split needs are *class-weight tables*: for an attribute with
+``n_codes`` values (categories, or quantile bins of a numeric attribute) the
+table ``T[v, k]`` holds the total weight of the samples of class ``k`` whose
+value is ``v``; the last row ``T[n_codes, k]`` holds the samples whose value
+is missing. Tables of two data chunks add up (:func:`accumulate_class_table`
+only ever adds), so a distributed fit can grow a tree level by level by
+summing per-chunk tables and calling :func:`table_split_score` /
+:func:`ordered_table_cut` on the sum (issue 7).
+
+Exact numeric attributes are scanned in the order of their sorted values
+(:func:`best_numeric_cut`); the order is computed once at the root and
+partitioned, never re-sorted, as the tree grows.
+
+Scores follow 周志华《机器学习》4.2 and 4.4.2: with ρ the weight fraction of
+samples whose value is known and ``r_v`` the fraction of known weight in
+branch ``v``,
+
+``score = ρ · (I(D̃) − Σ_v r_v I(D̃_v))``
+
+where ``I`` is the entropy (information gain) or the Gini value (for Gini the
+book's Gini index ``Σ_v r_v Gini(D̃_v)`` is returned as ``after``). The gain
+ratio is ``score / IV`` with the intrinsic value ``IV = −Σ_v r_v log2 r_v``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numba import prange
+
+from .._numba import jit, jit_parallel
+
+ENTROPY = 0
+GINI = 1
+
+#: numeric-kind codes of an attribute
+NUMERIC = 0
+CATEGORICAL = 1
+BINNED = 2
+
+TIE_EPS = 1e-12
+
+
+@jit
+def impurity(counts, total, criterion):
+    """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1)."""
+    if total <= 0.0:
+        return 0.0
+    acc = 0.0
+    if criterion == ENTROPY:
+        for c in counts:
+            if c > 0.0:
+                p = c / total
+                acc -= p * np.log2(p)
+        return acc
+    for c in counts:
+        p = c / total
+        acc += p * p
+    return 1.0 - acc
+
+
+@jit
+def accumulate_class_table(codes, y, w, rows, table, n_rows):
+    """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
+
+    The missing code −1 goes to the last row. Results of two chunks add up:
+    calling this twice on disjoint rows equals one call on their union.
+    """
+    n_missing_row = table.shape[0] - 1
+    for i in rows:
+        c = codes[i]
+        if c < 0:
+            c = n_missing_row
+        table[c, y[i]] += w[i]
+        n_rows[c] += 1
+
+
+@jit
+def category_class_table(codes, y, w, n_codes, n_classes):
+    """Class-weight table and row counts of one data chunk (all rows).
+
+    Returns ``(table, n_rows)`` of shapes ``(n_codes + 1, K)`` and ``(n_codes + 1,)``.
+    """
+    table = np.zeros((n_codes + 1, n_classes))
+    n_rows = np.zeros(n_codes + 1, dtype=np.int64)
+    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table, n_rows)
+    return table, n_rows
+
+
+@jit
+def table_split_score(table, n_rows, criterion, min_leaf):
+    """Score a multiway split (one branch per value) from its class-weight table.
+
+    Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
+    at least two branches are non-empty and every non-empty branch holds at
+    least ``min_leaf`` rows with a known value.
+    """
+    n_codes = table.shape[0] - 1
+    n_classes = table.shape[1]
+    known = np.zeros(n_classes)
+    for v in range(n_codes):
+        for k in range(n_classes):
+            known[k] += table[v, k]
+    w_known = known.sum()
+    w_total = w_known + table[n_codes].sum()
+    if w_known <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, False
+    after = 0.0
+    iv = 0.0
+    n_nonempty = 0
+    valid = True
+    for v in range(n_codes):
+        w_v = table[v].sum()
+        if w_v > 0.0:
+            n_nonempty += 1
+            if n_rows[v] < min_leaf:
+                valid = False
+            r_v = w_v / w_known
+            after += r_v * impurity(table[v], w_v, criterion)
+            iv -= r_v * np.log2(r_v)
+    rho = w_known / w_total
+    score = rho * (impurity(known, w_known, criterion) - after)
+    ratio = score / iv if iv > 0.0 else 0.0
+    return score, ratio, after, rho, valid and n_nonempty >= 2
+
+
+@jit
+def _binary_score(left, right, w_left, w_right, base, criterion):
+    """(I(D̃) − Σ r_v I(D̃_v), after, IV) of a two-way cut."""
+    w_known = w_left + w_right
+    r_l = w_left / w_known
+    r_r = w_right / w_known
+    after = r_l * impurity(left, w_left, criterion) + r_r * impurity(right, w_right, criterion)
+    iv = -r_l * np.log2(r_l) - r_r * np.log2(r_r)
+    return base - after, after, iv
+
+
+@jit
+def _weighted_purity(counts, total, criterion):
+    """−total · I(counts): cheap to update during a scan, larger is purer.
+
+    Gini: Σ c²/W − W; entropy: Σ c log2 c − W log2 W.
+    """
+    acc = 0.0
+    if criterion == GINI:
+        for c in counts:
+            acc += c * c
+        return acc / total - total
+    for c in counts:
+        if c > 0.0:
+            acc += c * np.log2(c)
+    return acc - total * np.log2(total)
+
+
+@jit
+def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
+    """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
+
+    ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
+    equally good cuts the smaller threshold wins. Returns
+    ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
+    """
+    n_codes = table.shape[0] - 1
+    n_classes = table.shape[1]
+    known = np.zeros(n_classes)
+    for v in range(n_codes):
+        for k in range(n_classes):
+            known[k] += table[v, k]
+    w_known = known.sum()
+    w_total = w_known + table[n_codes].sum()
+    if w_known <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
+    base = impurity(known, w_known, criterion)
+    left = np.zeros(n_classes)
+    right = known.copy()
+    w_left = 0.0
+    n_known = n_rows[:n_codes].sum()
+    n_left = 0
+    best = -np.inf
+    best_bin = -1
+    best_w_left = 0.0
+    best_left = np.zeros(n_classes)
+    for b in range(n_codes - 1):
+        w_b = table[b].sum()
+        if w_b <= 0.0:
+            continue
+        for k in range(n_classes):
+            left[k] += table[b, k]
+            right[k] -= table[b, k]
+        w_left += w_b
+        n_left += n_rows[b]
+        w_right = w_known - w_left
+        if w_right <= 1e-12 * w_known:
+            break
+        if n_left < min_leaf or n_known - n_left < min_leaf:
+            continue
+        quality = (_weighted_purity(left, w_left, criterion)
+                   + _weighted_purity(right, w_right, criterion))
+        if quality > best + TIE_EPS * w_known:
+            best, best_bin = quality, b
+            best_w_left = w_left
+            best_left[:] = left
+    if best_bin < 0:
+        return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
+    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
+                                              w_known - best_w_left, base, criterion)
+    rho = w_known / w_total
+    score = rho * best
+    ratio = score / best_iv if best_iv > 0.0 else 0.0
+    return score, ratio, best_after, rho, edges[best_bin], best_bin, True
+
+
+@jit
+def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf):
+    """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
+
+    The candidate thresholds are the midpoints between adjacent distinct
+    sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
+    wins. ``wbuf[i]`` is the weight of row ``i`` in this node. Returns
+    ``(score, gain_ratio, after, rho, threshold, valid)``.
+    """
+    m = order.shape[0]
+    known = np.zeros(n_classes)
+    w_total = 0.0
+    n_known = 0
+    for pos in range(m):
+        i = order[pos]
+        w_total += wbuf[i]
+        if not np.isnan(x[i]):
+            known[y[i]] += wbuf[i]
+            n_known = pos + 1
+    w_known = known.sum()
+    if n_known < 2 or w_known <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, np.nan, False
+    base = impurity(known, w_known, criterion)
+    left = np.zeros(n_classes)
+    right = known.copy()
+    w_left = 0.0
+    best = -np.inf
+    best_t = np.nan
+    best_w_left = 0.0
+    best_left = np.zeros(n_classes)
+    for pos in range(n_known - 1):
+        i = order[pos]
+        wi = wbuf[i]
+        left[y[i]] += wi
+        right[y[i]] -= wi
+        w_left += wi
+        x_here = x[i]
+        x_next = x[order[pos + 1]]
+        if x_next <= x_here:
+            continue
+        w_right = w_known - w_left
+        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
+                or w_right <= 1e-12 * w_known:
+            continue
+        quality = (_weighted_purity(left, w_left, criterion)
+                   + _weighted_purity(right, w_right, criterion))
+        if quality > best + TIE_EPS * w_known:
+            best = quality
+            best_w_left = w_left
+            best_left[:] = left
+            best_t = x_here + (x_next - x_here) / 2.0
+            if best_t >= x_next:
+                best_t = x_here
+    if np.isnan(best_t):
+        return 0.0, 0.0, 0.0, 0.0, np.nan, False
+    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
+                                              w_known - best_w_left, base, criterion)
+    rho = w_known / w_total
+    score = rho * best
+    ratio = score / best_iv if best_iv > 0.0 else 0.0
+    return score, ratio, best_after, rho, best_t, True
+
+
+@jit
+def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
+                     criterion, min_leaf, wbuf, out_f, out_i):
+    """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
+    ``out_i[:, j]`` (cut bin, valid)."""
+    c = col[j]
+    if kind[j] == NUMERIC:
+        s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
+                                             criterion, min_leaf)
+        b = -1
+    else:
+        table = np.zeros((n_codes[j] + 1, n_classes))
+        n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
+        accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
+        if kind[j] == CATEGORICAL:
+            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+            t, b = np.nan, -1
+        else:
+            s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
+                                                     min_leaf)
+    out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
+    out_i[0, j], out_i[1, j] = b, 1 if ok else 0
+
+
+@jit
+def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+                n_classes, criterion, min_leaf, wbuf):
+    """Score every available attribute at one node.
+
+    ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
+    one row per attribute, using ``order[col[j]]``) or in ``codes_T``
+    (categorical or binned). Returns ``(out_f, out_i)``: rows of ``out_f`` are
+    score, gain ratio, after, rho, threshold; rows of ``out_i`` cut bin, valid.
+    """
+    p = kind.shape[0]
+    out_f = np.zeros((5, p))
+    out_f[4, :] = np.nan
+    out_i = np.zeros((2, p), dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        wbuf[rows[pos]] = w[pos]
+    for j in range(p):
+        if avail[j]:
+            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
+                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+    return out_f, out_i
+
+
+@jit_parallel
+def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+                         n_classes, criterion, min_leaf, wbuf):
+    """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
+    p = kind.shape[0]
+    out_f = np.zeros((5, p))
+    out_f[4, :] = np.nan
+    out_i = np.zeros((2, p), dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        wbuf[rows[pos]] = w[pos]
+    for j in prange(p):
+        if avail[j]:
+            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
+                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+    return out_f, out_i

@@ -1,0 +1,184 @@
+"""Compiled routing of samples through a node and through a fitted tree.
+
+* :func:`branch_of_rows` / :func:`partition_node` send a node's rows to its
+  branches (周志华 4.4.2: a row missing the tested value goes down every
+  branch with weight ``r_v · w``) and split the presorted orders of the exact
+  numeric attributes without re-sorting them.
+* :func:`tree_proba` walks a fitted tree; a sample missing the tested value
+  combines the branches' class distributions with weights ``r_v`` (C4.5).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from numba import prange
+
+from .._numba import jit, jit_parallel
+
+MISSING = -1
+
+
+@jit
+def branch_of_rows(values, rows, kind_numeric, threshold):
+    """Branch index of each row: ``x <= t`` → 0, else 1 (numeric); the code (categorical).
+
+    A missing value (NaN, or code −1 for coded columns) gives ``MISSING``.
+    """
+    m = rows.shape[0]
+    out = np.empty(m, dtype=np.int64)
+    for pos in range(m):
+        x = values[rows[pos]]
+        if np.isnan(x):
+            out[pos] = MISSING
+        elif kind_numeric:
+            out[pos] = 0 if x <= threshold else 1
+        else:
+            out[pos] = np.int64(x)
+    return out
+
+
+@jit
+def branch_of_codes(codes, rows, kind_numeric, cut_bin):
+    """Like :func:`branch_of_rows` for integer-coded columns (−1 missing)."""
+    m = rows.shape[0]
+    out = np.empty(m, dtype=np.int64)
+    for pos in range(m):
+        c = codes[rows[pos]]
+        if c < 0:
+            out[pos] = MISSING
+        elif kind_numeric:
+            out[pos] = 0 if c <= cut_bin else 1
+        else:
+            out[pos] = c
+    return out
+
+
+@jit
+def partition_node(rows, w, branch, r, order, dest):
+    """Split a node's rows, weights and presorted orders into its branches.
+
+    ``branch[pos]`` is the branch of ``rows[pos]`` (``MISSING``: every branch,
+    with weight ``r[v] * w``). ``order`` has one row per exact numeric
+    attribute; each child's orders are the parent's filtered in place, so they
+    stay sorted. ``dest`` is scratch indexed by row. Returns
+    ``(child_rows, child_w, child_order, offsets)``; child ``v`` owns the slice
+    ``offsets[v]:offsets[v + 1]``.
+    """
+    n_branches = r.shape[0]
+    m = rows.shape[0]
+    sizes = np.zeros(n_branches, dtype=np.int64)
+    n_missing = 0
+    for pos in range(m):
+        b = branch[pos]
+        dest[rows[pos]] = b
+        if b == MISSING:
+            n_missing += 1
+        else:
+            sizes[b] += 1
+    offsets = np.zeros(n_branches + 1, dtype=np.int64)
+    for v in range(n_branches):
+        offsets[v + 1] = offsets[v] + sizes[v] + n_missing
+    total = offsets[n_branches]
+    child_rows = np.empty(total, dtype=rows.dtype)
+    child_w = np.empty(total)
+    cursor = offsets[:-1].copy()
+    for pos in range(m):
+        b = branch[pos]
+        if b == MISSING:
+            for v in range(n_branches):
+                child_rows[cursor[v]] = rows[pos]
+                child_w[cursor[v]] = r[v] * w[pos]
+                cursor[v] += 1
+        else:
+            child_rows[cursor[b]] = rows[pos]
+            child_w[cursor[b]] = w[pos]
+            cursor[b] += 1
+    n_num = order.shape[0]
+    child_order = np.empty((n_num, total), dtype=order.dtype)
+    for f in range(n_num):
+        cursor[:] = offsets[:-1]
+        for pos in range(m):
+            i = order[f, pos]
+            b = dest[i]
+            if b == MISSING:
+                for v in range(n_branches):
+                    child_order[f, cursor[v]] = i
+                    cursor[v] += 1
+            else:
+                child_order[f, cursor[b]] = i
+                cursor[b] += 1
+    return child_rows, child_w, child_order, offsets
+
+
+@jit
+def _proba_one(x, feature, is_numeric, threshold, child_start, n_child, children,
+               branch_r, leaf_proba, out, stack_node, stack_w):
+    """Accumulate the class distribution of one sample into ``out``."""
+    stack_node[0] = 0
+    stack_w[0] = 1.0
+    top = 1
+    while top > 0:
+        top -= 1
+        node = stack_node[top]
+        weight = stack_w[top]
+        f = feature[node]
+        if f < 0:
+            for k in range(out.shape[0]):
+                out[k] += weight * leaf_proba[node, k]
+            continue
+        value = x[f]
+        start = child_start[node]
+        if np.isnan(value):
+            for v in range(n_child[node]):
+                child = children[start + v]
+                if branch_r[child] > 0.0:
+                    stack_node[top] = child
+                    stack_w[top] = weight * branch_r[child]
+                    top += 1
+        elif is_numeric[node]:
+            stack_node[top] = children[start + (0 if value <= threshold[node] else 1)]
+            stack_w[top] = weight
+            top += 1
+        else:
+            stack_node[top] = children[start + np.int64(value)]
+            stack_w[top] = weight
+            top += 1
+
+
+@jit_parallel
+def tree_proba(X, feature, is_numeric, threshold, child_start, n_child, children,
+               branch_r, leaf_proba, stack_size):
+    """Class distribution of every row of ``X`` (encoded; NaN = missing or unseen).
+
+    ``stack_size`` bounds the pending branches (depth × widest fan-out + 1).
+    """
+    n = X.shape[0]
+    out = np.zeros((n, leaf_proba.shape[1]))
+    for i in prange(n):
+        stack_node = np.empty(stack_size, dtype=np.int64)
+        stack_w = np.empty(stack_size)
+        _proba_one(X[i], feature, is_numeric, threshold, child_start, n_child, children,
+                   branch_r, leaf_proba, out[i], stack_node, stack_w)
+    return out
+
+
+@jit_parallel
+def tree_apply(X, feature, is_numeric, threshold, child_start, children):
+    """Leaf reached by every row with no missing tested value (−1 if one is missing)."""
+    n = X.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    for i in prange(n):
+        node = 0
+        while feature[node] >= 0:
+            value = X[i, feature[node]]
+            if np.isnan(value):
+                node = -1
+                break
+            start = child_start[node]
+            if is_numeric[node]:
+                node = children[start + (0 if value <= threshold[node] else 1)]
+            else:
+                node = children[start + np.int64(value)]
+        out[i] = node
+    return out

@@ -1,0 +1,166 @@
+"""Compiled split kernels against slow, obviously-correct NumPy references (hypothesis)."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, category_class_table,
+                                            impurity, ordered_table_cut, table_split_score)
+from hyperplane.tree._traverse_kernels import MISSING, partition_node
+
+
+def ref_impurity(counts, criterion):
+    total = counts.sum()
+    if total <= 0:
+        return 0.0
+    p = counts / total
+    if criterion == GINI:
+        return 1.0 - np.sum(p ** 2)
+    p = p[p > 0]
+    return float(-np.sum(p * np.log2(p)))
+
+
+def ref_score(groups_y, groups_w, missing_w, n_classes, criterion):
+    """ρ (I(D̃) − Σ r_v I(D̃_v)) with a dict of branches -> (y, w)."""
+    counts = [np.bincount(gy, weights=gw, minlength=n_classes) for gy, gw in
+              zip(groups_y, groups_w)]
+    known = np.sum(counts, axis=0)
+    w_known = known.sum()
+    rho = w_known / (w_known + missing_w)
+    after = sum(c.sum() / w_known * ref_impurity(c, criterion) for c in counts)
+    r = np.array([c.sum() / w_known for c in counts])
+    r = r[r > 0]
+    iv = -np.sum(r * np.log2(r))
+    score = rho * (ref_impurity(known, criterion) - after)
+    return score, score / iv if iv > 0 else 0.0, after, rho
+
+
+criteria = st.sampled_from([ENTROPY, GINI])
+
+
+@given(arrays(np.float64, st.integers(1, 6), elements=st.floats(0, 50)), criteria)
+def test_impurity(counts, criterion):
+    assert np.isclose(impurity(counts, counts.sum(), criterion), ref_impurity(counts, criterion))
+
+
+@st.composite
+def coded_data(draw, max_codes=5):
+    n = draw(st.integers(2, 40))
+    n_codes = draw(st.integers(2, max_codes))
+    n_classes = draw(st.integers(2, 4))
+    codes = np.array(draw(st.lists(st.integers(-1, n_codes - 1), min_size=n, max_size=n)),
+                     dtype=np.int32)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    w = np.array(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=n,
+                               max_size=n)))
+    return codes, y.astype(np.int64), w, n_codes, n_classes
+
+
+@given(coded_data(), st.integers(1, 39))
+def test_class_tables_add_up_over_chunks(data, cut):
+    codes, y, w, n_codes, n_classes = data
+    cut = min(cut, codes.size - 1)
+    table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
+    ref = np.zeros((n_codes + 1, n_classes))
+    np.add.at(ref, (np.where(codes < 0, n_codes, codes), y), w)
+    assert np.allclose(table, ref)
+    assert n_rows.sum() == codes.size
+    t1, r1 = category_class_table(codes[:cut], y[:cut], w[:cut], n_codes, n_classes)
+    t2, r2 = category_class_table(codes[cut:], y[cut:], w[cut:], n_codes, n_classes)
+    assert np.allclose(t1 + t2, table) and np.array_equal(r1 + r2, n_rows)
+
+
+@given(coded_data(), criteria)
+def test_multiway_score(data, criterion):
+    codes, y, w, n_codes, n_classes = data
+    table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
+    score, ratio, after, rho, valid = table_split_score(table, n_rows, criterion, 1.0)
+    present = [v for v in range(n_codes) if np.any(codes == v)]
+    assert valid == (len(present) >= 2)
+    if not valid:
+        return
+    groups = [codes == v for v in present]
+    ref = ref_score([y[g] for g in groups], [w[g] for g in groups], w[codes < 0].sum(),
+                    n_classes, criterion)
+    assert np.allclose((score, ratio, after, rho), ref)
+
+
+@given(coded_data(max_codes=8), criteria)
+def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
+    codes, y, w, n_codes, n_classes = data
+    table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
+    edges = np.arange(n_codes - 1) + 0.5
+    score, ratio, after, rho, threshold, cut_bin, valid = ordered_table_cut(
+        table, n_rows, edges, criterion, 1.0)
+    known = codes >= 0
+    candidates = []
+    for b in range(n_codes - 1):
+        left = known & (codes <= b)
+        right = known & (codes > b)
+        if left.any() and right.any():
+            candidates.append((b, ref_score([y[left], y[right]], [w[left], w[right]],
+                                            w[~known].sum(), n_classes, criterion)))
+    assert valid == bool(candidates)
+    if valid:
+        best = max(c[1][0] for c in candidates)
+        assert np.isclose(score, best)
+        # smallest cut among the equally good ones (same partition of known rows counts once)
+        first = min(b for b, s in candidates if np.isclose(s[0], best, rtol=1e-9, atol=1e-12))
+        assert cut_bin == first and threshold == edges[first]
+
+
+@st.composite
+def numeric_data(draw):
+    n = draw(st.integers(2, 40))
+    x = np.array(draw(st.lists(st.one_of(st.integers(0, 8).map(float), st.just(np.nan)),
+                               min_size=n, max_size=n)))
+    y = np.array(draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)), dtype=np.int64)
+    w = np.array(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n, max_size=n)))
+    return x, y, w
+
+
+@given(numeric_data(), criteria)
+def test_numeric_cut_is_best_midpoint(data, criterion):
+    x, y, w = data
+    order = np.argsort(x, kind="stable").astype(np.int32)
+    score, ratio, after, rho, t, valid = best_numeric_cut(x, y, w, order, 3, criterion, 1.0)
+    known = ~np.isnan(x)
+    values = np.unique(x[known])
+    mids = (values[:-1] + values[1:]) / 2
+    assert valid == (mids.size > 0)
+    if not valid:
+        return
+    results = []
+    for m in mids:
+        left, right = known & (x <= m), known & (x > m)
+        results.append(ref_score([y[left], y[right]], [w[left], w[right]], w[~known].sum(), 3,
+                                 criterion))
+    scores = np.array([r[0] for r in results])
+    assert np.isclose(score, scores.max())
+    first = np.flatnonzero(np.isclose(scores, scores.max(), rtol=1e-9, atol=1e-12))[0]
+    assert t == mids[first]
+    assert np.allclose((ratio, after, rho), results[first][1:])
+
+
+@given(numeric_data(), st.integers(2, 4))
+def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
+    x, _, w = data
+    n = x.size
+    rng = np.random.default_rng(n)
+    rows = np.arange(n, dtype=np.int64)
+    branch = rng.integers(-1, n_branches, size=n)
+    r = rng.random(n_branches)
+    r /= r.sum()
+    order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
+    child_rows, child_w, child_order, offsets = partition_node(
+        rows, w, branch, r, order, np.zeros(n, dtype=np.int64))
+    for v in range(n_branches):
+        a, b = offsets[v], offsets[v + 1]
+        mask = (branch == v) | (branch == MISSING)
+        assert np.array_equal(np.sort(child_rows[a:b]), rows[mask])
+        expected_w = np.where(branch == MISSING, r[v] * w, w)[mask]
+        assert np.allclose(child_w[a:b][np.argsort(child_rows[a:b])], expected_w)
+        # the child's order is the parent's order filtered: still sorted, NaN last
+        expected_order = [i for i in order[0] if mask[i]]
+        assert child_order[0, a:b].tolist() == expected_order
