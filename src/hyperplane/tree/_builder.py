@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._encode import bin_column, quantile_edges
+from ._encode import bin_column, hist_edges
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, node_scores, node_scores_parallel
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
 
@@ -39,14 +39,26 @@ class TreeData:
     n_classes: int
 
 
-def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
-    """Build :class:`TreeData`: exact numeric columns or quantile-binned ones."""
+def attribute_kinds(categorical, splitter):
+    """NUMERIC / CATEGORICAL / BINNED code of every attribute."""
+    return np.where(categorical, CATEGORICAL,
+                    BINNED if splitter == "hist" else NUMERIC).astype(np.int64)
+
+
+def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_state=None):
+    """Build :class:`TreeData`: exact numeric columns or quantile-binned ones.
+
+    Bin edges come from :func:`~._encode.hist_edges` (all rows up to
+    ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above).
+    """
     n, p = X.shape
-    kind = np.where(categorical, CATEGORICAL, BINNED if splitter == "hist" else NUMERIC)
+    kind = attribute_kinds(categorical, splitter)
     col = np.zeros(p, dtype=np.int64)
     num_cols, coded = [], []
     edge_list = []
     codes_count = np.array(n_codes, dtype=np.int64).copy()
+    binned = np.flatnonzero(kind == BINNED)
+    bin_edges = dict(zip(binned, hist_edges(X, w, binned, max_bins, random_state)))
     for j in range(p):
         if kind[j] == NUMERIC:
             col[j] = len(num_cols)
@@ -54,7 +66,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         else:
             col[j] = len(coded)
             if kind[j] == BINNED:
-                edges = quantile_edges(X[:, j], max_bins, w)
+                edges = bin_edges[j]
                 coded.append(bin_column(X[:, j], edges))
                 codes_count[j] = edges.size + 1
             else:
@@ -68,8 +80,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
         edges[c, :e.size] = e
     num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
     codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
-    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T, edges,
-                    n_classes)
+    return TreeData(X, y, w, kind, col, codes_count, num_T, codes_T, edges, n_classes)
 
 
 @dataclass
@@ -156,6 +167,54 @@ def select_attribute(score, ratio, valid, use_ratio):
     return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
 
 
+def is_final(value, depth, n_rows, avail, params):
+    """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits.
+
+    A node stays a leaf when its samples are of one class, it is at
+    ``max_depth``, it holds fewer than ``min_split`` rows, or no attribute is left.
+    """
+    return (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
+            or n_rows < params.min_split or not avail.any())
+
+
+def branch_weights(table_known):
+    """Known weight ``w_v`` of each branch and ``r_v = w_v / Σ w_v``."""
+    w_branch = np.asarray(table_known, dtype=np.float64)
+    return w_branch, w_branch / w_branch.sum()
+
+
+def attach_children(nodes, node, test, value, w_branch, r, child_values):
+    """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch.
+
+    An empty branch (no known weight) becomes a leaf with the parent's class
+    weights (周志华 4.1 line 12) and weight 0. Returns ``[(v, child)]`` of the
+    non-empty branches, the children that may be split further.
+    """
+    j, numeric, threshold = test
+    nodes.feature[node] = j
+    nodes.is_numeric[node] = numeric
+    nodes.threshold[node] = threshold
+    depth = nodes.depth[node]
+    grown = []
+    for v in range(len(w_branch)):
+        empty = w_branch[v] <= 0
+        child_value = value if empty else child_values[v]
+        child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
+        nodes.kids[node].append(child)
+        if not empty:
+            grown.append((v, child))
+    return grown
+
+
+def child_availability(avail, j, numeric):
+    """Attributes left below a split: a categorical attribute is not reused."""
+    if numeric:
+        return avail
+    child_avail = avail.copy()
+    child_avail[j] = False
+    return child_avail
+
+
 def route_rows(X, rows, feature, is_numeric, threshold):
     """Branch of each row of ``X[rows]`` at a test (``MISSING`` for NaN)."""
     return branch_of_rows(X[:, feature], rows, is_numeric, threshold)
@@ -186,9 +245,7 @@ def grow(data, params, label_of, pre_pruner=None):
     while stack:
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
-        depth = nodes.depth[node]
-        if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-                or rows.size < params.min_split or not avail.any()):
+        if is_final(value, nodes.depth[node], rows.size, avail, params):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
@@ -207,8 +264,8 @@ def grow(data, params, label_of, pre_pruner=None):
             branch = branch_of_codes(data.codes_T[c], rows, numeric, cut_bin[j])
         n_branches = 2 if numeric else int(data.n_codes[j])
         known = branch != MISSING
-        w_branch = np.bincount(branch[known], weights=w[known], minlength=n_branches)
-        r = w_branch / w_branch.sum()
+        w_branch, r = branch_weights(np.bincount(branch[known], weights=w[known],
+                                                 minlength=n_branches))
         child_rows, child_w, child_order, offsets = partition_node(rows, w, branch, r, order,
                                                                    dest)
         child_values = [np.bincount(data.y[child_rows[a:b]], weights=child_w[a:b], minlength=K)
@@ -216,23 +273,12 @@ def grow(data, params, label_of, pre_pruner=None):
         test = (j, numeric, threshold[j])
         if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
             continue
-        nodes.feature[node] = j
-        nodes.is_numeric[node] = numeric
-        nodes.threshold[node] = threshold[j]
-        child_avail = avail
-        if not numeric:
-            child_avail = avail.copy()
-            child_avail[j] = False
+        child_avail = child_availability(avail, j, numeric)
         pending = []
-        for v in range(n_branches):
+        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values):
             a, b = offsets[v], offsets[v + 1]
-            empty = w_branch[v] <= 0
-            child_value = value if empty else child_values[v]
-            child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
-            nodes.kids[node].append(child)
-            if not empty:
-                pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
-                                np.ascontiguousarray(child_order[:, a:b]), child_avail))
+            pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
+                            np.ascontiguousarray(child_order[:, a:b]), child_avail))
         if pre_pruner is not None:
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))

@@ -171,6 +171,45 @@ def encode_predict(estimator, X, spec):
     return _encode_frame(frame, spec)
 
 
+#: rows on which the quantile bin edges are computed (LightGBM's bin_construct_sample_cnt)
+BIN_SAMPLE_ROWS = 200_000
+
+
+def bin_sample_rows(n_rows, random_state=None, cap=BIN_SAMPLE_ROWS):
+    """Rows whose values define the hist bin edges: all (``None``) when ``n_rows <= cap``.
+
+    Above ``cap``, ``cap`` distinct row indices (sorted) drawn uniformly without
+    replacement by ``numpy.random.default_rng(seed)``: ``seed`` is
+    ``random_state`` when it is an int, 0 when it is None, and one draw from it
+    when it is a ``RandomState``. The indices depend only on ``n_rows`` and the
+    seed, never on the data, so an in-memory fit and a Dask fit (which fetches
+    only these rows from the cluster) bin identically.
+    """
+    if n_rows <= cap:
+        return None
+    if random_state is None:
+        seed = 0
+    elif isinstance(random_state, numbers.Integral):
+        seed = int(random_state)
+    else:
+        seed = int(random_state.randint(np.iinfo(np.int32).max))
+    rows = np.random.default_rng(seed).choice(n_rows, size=cap, replace=False, shuffle=False)
+    return np.sort(rows)
+
+
+def hist_edges(X, w, columns, max_bins, random_state=None):
+    """Bin edges (:func:`quantile_edges`) of ``X[:, j]`` for every ``j`` in ``columns``.
+
+    Computed on the rows chosen by :func:`bin_sample_rows`: exact weighted
+    quantiles of all rows up to ``BIN_SAMPLE_ROWS`` rows, of a seeded uniform
+    sample of that many rows above.
+    """
+    rows = bin_sample_rows(X.shape[0], random_state)
+    if rows is not None:
+        X, w = X[rows], None if w is None else w[rows]
+    return [quantile_edges(X[:, j], max_bins, w) for j in columns]
+
+
 def quantile_edges(x, max_bins, w=None):
     """Cut points for at most ``max_bins`` bins of the known values of ``x``.
 

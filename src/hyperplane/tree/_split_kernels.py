@@ -290,14 +290,24 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
         table = np.zeros((n_codes[j] + 1, n_classes))
         n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
         accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
-        if kind[j] == CATEGORICAL:
-            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
-            t, b = np.nan, -1
-        else:
-            s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
-                                                     min_leaf)
+        s, g, a, r, t, b, ok = score_table(kind[j], table, n_rows, edges[c], criterion,
+                                           min_leaf)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
+
+
+@jit
+def score_table(kind_j, table, n_rows, edges_c, criterion, min_leaf):
+    """Score a coded attribute from its node table: multiway (CATEGORICAL) or best cut (BINNED).
+
+    The one scoring step shared by the in-memory builder and the Dask fit
+    (which sums the tables over data chunks first). Returns
+    ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
+    """
+    if kind_j == CATEGORICAL:
+        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+        return s, g, a, r, np.nan, -1, ok
+    return ordered_table_cut(table, n_rows, edges_c, criterion, min_leaf)
 
 
 @jit

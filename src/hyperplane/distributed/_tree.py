@@ -1,0 +1,418 @@
+"""DecisionTreeClassifier on Dask: the tree grown level by level from summed chunk tables.
+
+Every split the in-memory builder makes depends on the node's rows only
+through *class-weight tables* (per attribute value or hist bin, per class,
+plus the missing row; :mod:`hyperplane.tree._split_kernels`), and tables of
+disjoint chunks add up. So the Dask fit (the PLANET / Spark MLlib scheme,
+Panda et al. 2009) never gathers the data:
+
+1. **scan** (one pass): per chunk the distinct labels and categorical values
+   in order of first appearance, row counts and input checks; the client
+   merges them into the same classes, category encoding and tie order as the
+   in-memory fit.
+2. **bin edges** (``splitter="hist"``): the client fetches only the rows that
+   :func:`~hyperplane.tree._encode.bin_sample_rows` picks (all rows up to
+   200 000, a seeded sample above) and computes the edges with the in-memory
+   :func:`~hyperplane.tree._encode.quantile_edges`.
+3. **encode**: each chunk becomes compact integer codes (category index or
+   bin, −1 missing), class indices and weights, persisted on the workers
+   (like MLlib's cached ``TreePoint`` RDD).
+4. **levels**: each level every chunk routes its rows down the tree grown so
+   far (C4.5 fractional weights for missing values) and returns the tables of
+   the frontier nodes (:func:`._tree_kernels.level_tables`); the tables are
+   summed by a tree reduction on the cluster and the client scores them with
+   the in-memory :func:`~hyperplane.tree._split_kernels.score_table` and
+   :func:`~hyperplane.tree._builder.select_attribute` and grows the nodes with
+   the in-memory helpers, so the tree is the same.
+
+Pessimistic and cost-complexity pruning then run on the client from the node
+class weights. Numeric attributes need ``splitter="hist"``: exact midpoints
+would need every node's sorted values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import is_dask_collection
+from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_weights,
+                             child_availability, finalize, is_final, select_attribute)
+from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
+                            bin_column, bin_sample_rows, quantile_edges)
+from ..tree._prune import cost_complexity_prune, pessimistic_prune
+from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, score_table
+from ._dask import as_dask_array, import_dask
+from ._tree_kernels import level_tables
+
+#: largest summed table (bytes) of one level pass; bigger frontiers take several passes
+TABLE_BYTES = 64 * 2**20
+
+
+# ---------------------------------------------------------------- chunk access
+def row_blocks(X, y, sample_weight):
+    """Aligned row chunks of ``X``, ``y`` and the weights as lists of delayed objects.
+
+    A dask.dataframe ``X`` keeps its partitions (pandas frames); ``y`` and the
+    weights follow them (same partition count, or rechunked to the partition
+    lengths). A dask.array ``X`` is rechunked to whole rows.
+    """
+    import_dask()
+    if hasattr(X, "to_delayed") and hasattr(X, "npartitions") and hasattr(X, "columns"):
+        blocks = list(X.to_delayed())
+        lengths = None
+        if not (_same_partitions(y, X) and (sample_weight is None
+                                            or _same_partitions(sample_weight, X))):
+            lengths = tuple(int(n) for n in X.map_partitions(len).compute())
+        return blocks, _follow(y, "y", X, lengths), _follow(sample_weight, "sample_weight",
+                                                            X, lengths)
+    Xa = as_dask_array(X, "X")
+    if Xa.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional; got a Dask array of shape {Xa.shape}")
+    if Xa.dtype.kind not in "biuf":
+        raise TypeError(f"a Dask array X must be numeric (got dtype {Xa.dtype}); pass a "
+                        "dask.dataframe for categorical (str/object/category) columns")
+    Xa = Xa.rechunk({1: -1})
+    lengths = Xa.chunks[0]
+    return (list(Xa.to_delayed().ravel()), _follow(y, "y", Xa, lengths),
+            _follow(sample_weight, "sample_weight", Xa, lengths))
+
+
+def _same_partitions(v, X):
+    return v is None or (hasattr(v, "npartitions") and hasattr(v, "to_delayed")
+                         and not hasattr(v, "chunks") and v.npartitions == X.npartitions)
+
+
+def _follow(v, name, X, lengths):
+    """Delayed chunks of ``v`` aligned with the row chunks of ``X`` (``lengths``)."""
+    da = import_dask().array
+    if v is None:
+        return None
+    if lengths is None:
+        return list(v.to_delayed())
+    if is_dask_collection(v):
+        v = as_dask_array(v, name)
+    else:
+        v = da.from_array(np.asarray(v))
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.ndim != 1 or v.shape[0] != sum(lengths):
+        raise ValueError(f"{name} must have shape ({sum(lengths)},); got {v.shape}")
+    return list(v.rechunk((lengths,)).to_delayed().ravel())
+
+
+def _frame(block, columns):
+    """A chunk as a pandas frame (dask.array blocks get integer column names)."""
+    return block if isinstance(block, pd.DataFrame) else pd.DataFrame(block, columns=columns)
+
+
+def _vector(block, n, name):
+    v = np.asarray(block)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.shape != (n,):
+        raise ValueError(f"{name} does not line up with X: a chunk of X has {n} rows, "
+                         f"{name} has shape {v.shape}")
+    return v
+
+
+def _chunk_weights(block, n):
+    if block is None:
+        return np.ones(n)
+    w = _vector(block, n, "sample_weight").astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight must be finite")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative")
+    return w
+
+
+# ------------------------------------------------------------------ 1. scan
+def scan_chunk(X_block, y_block, w_block, columns, coded):
+    """What one chunk tells about labels and values (no row data leaves the worker).
+
+    Returns ``(n_positive, labels, positive_labels, uniques)``: the labels of
+    all rows and of the rows with a positive weight, and the known values of
+    every column in ``coded``, each in order of first appearance.
+    """
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    y = _vector(y_block, n, "y")
+    positive = _chunk_weights(w_block, n) > 0
+    uniques = []
+    for j in coded:
+        column = frame.iloc[:, j]
+        if column.dtype == object:
+            _check_scalars(column, str(frame.columns[j]))
+        uniques.append(np.asarray(pd.unique(column[~column.isna()].astype(object)),
+                                  dtype=object))
+    for j in range(frame.shape[1]):
+        if j not in coded:
+            values = frame.iloc[:, j].to_numpy(dtype=np.float64, na_value=np.nan)
+            if np.isinf(values).any():
+                raise ValueError(f"column {str(frame.columns[j])!r} holds inf; "
+                                 "use NaN for a missing value")
+    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques
+
+
+def scan(dask, X, X_blocks, y_blocks, w_blocks):
+    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk)``."""
+    from .._validation import encode_labels
+
+    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+    dtypes = list(X.dtypes) if hasattr(X, "dtypes") else [X.dtype] * len(columns)
+    coded = [j for j, d in enumerate(dtypes)
+             if pd.api.types.is_bool_dtype(d) or not pd.api.types.is_numeric_dtype(d)]
+    if hasattr(X, "columns") and len(columns) == 0:
+        raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
+    w_blocks = w_blocks or [None] * len(X_blocks)
+    parts = dask.compute(*[dask.delayed(scan_chunk)(xb, yb, wb, columns, coded)
+                           for xb, yb, wb in zip(X_blocks, y_blocks, w_blocks)])
+    n_positive = np.array([part[0] for part in parts], dtype=np.int64)
+    if sum(len(part[1]) for part in parts) == 0:
+        raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
+    classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+    categorical = np.zeros(len(columns), dtype=bool)
+    categories = [None] * len(columns)
+    for pos, j in enumerate(coded):
+        values = list(pd.unique(np.concatenate([part[3][pos] for part in parts])))
+        dtype = dtypes[j]
+        if (pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
+                or not _column_is_numeric(values)):
+            categorical[j] = True
+            categories[j] = values
+    seen = pd.unique(np.concatenate([part[2] for part in parts]))
+    preference = _preference(classes, seen)
+    names = [str(c) for c in columns]
+    return FeatureSpec(names, categorical, categories), classes, preference, n_positive
+
+
+def _preference(classes, seen):
+    """Class indices in order of first occurrence among positive-weight rows, then the rest."""
+    lookup = {c: k for k, c in enumerate(classes.tolist())}
+    first = [lookup[c] for c in seen.tolist()]
+    rest = [k for k in range(classes.size) if k not in set(first)]
+    return np.array(first + rest, dtype=np.int64)
+
+
+# ------------------------------------------------------------ 2. bin edges
+def sample_chunk(X_block, w_block, columns, spec, local_rows, binned):
+    """Values (encoded) of the ``binned`` columns and weights at the given positive rows."""
+    frame = _frame(X_block, columns)
+    w = _chunk_weights(w_block, frame.shape[0])
+    rows = np.flatnonzero(w > 0)[local_rows]
+    values = _encode_frame(frame.iloc[rows], spec)[:, binned]
+    return values, w[rows]
+
+
+def bin_edges(dask, X_blocks, w_blocks, columns, spec, binned, n_positive, model):
+    """Edges of every binned attribute from the rows :func:`bin_sample_rows` chooses."""
+    total = int(n_positive.sum())
+    rows = bin_sample_rows(total, model.random_state)
+    starts = np.concatenate([[0], np.cumsum(n_positive)])
+    w_blocks = w_blocks or [None] * len(X_blocks)
+    tasks = []
+    for c, (xb, wb) in enumerate(zip(X_blocks, w_blocks)):
+        if rows is None:
+            local = np.arange(n_positive[c])
+        else:
+            local = rows[(rows >= starts[c]) & (rows < starts[c + 1])] - starts[c]
+        if local.size:
+            tasks.append(dask.delayed(sample_chunk)(xb, wb, columns, spec, local, binned))
+    parts = dask.compute(*tasks)
+    values = np.concatenate([p[0] for p in parts])
+    w = np.concatenate([p[1] for p in parts])
+    return [quantile_edges(values[:, i], model.max_bins, w) for i in range(len(binned))]
+
+
+# --------------------------------------------------------------- 3. encode
+def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
+    """A chunk as ``(codes (n, p), class index, weight)`` over its positive-weight rows."""
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    w = _chunk_weights(w_block, n)
+    keep = w > 0
+    X_enc = _encode_frame(frame if keep.all() else frame.iloc[np.flatnonzero(keep)], spec)
+    codes = np.empty(X_enc.shape, dtype=code_dtype)
+    for j in range(X_enc.shape[1]):
+        if kind[j] == BINNED:
+            codes[:, j] = bin_column(X_enc[:, j], edges[j])
+        else:
+            codes[:, j] = np.where(np.isnan(X_enc[:, j]), -1, X_enc[:, j])
+    y = pd.Index(classes).get_indexer(_vector(y_block, n, "y")[keep])
+    return codes, y.astype(np.int64), w[keep]
+
+
+def _class_totals(chunk, n_classes):
+    return np.bincount(chunk[1], weights=chunk[2], minlength=n_classes)
+
+
+# ---------------------------------------------------------------- 4. levels
+def _tree_sum(dask, parts):
+    """Sum delayed arrays pairwise on the cluster (a tree reduction)."""
+    while len(parts) > 1:
+        parts = [dask.delayed(np.add)(parts[i], parts[i + 1]) if i + 1 < len(parts)
+                 else parts[i] for i in range(0, len(parts), 2)]
+    return parts[0]
+
+
+def _routing(nodes, cut, frontier):
+    """The tree grown so far as flat arrays (growing-storage ids) for :func:`level_tables`."""
+    m = len(nodes.feature)
+    child_start = np.zeros(m, dtype=np.int64)
+    n_child = np.array([len(k) for k in nodes.kids], dtype=np.int64)
+    child_start[1:] = np.cumsum(n_child)[:-1]
+    children = np.array([c for k in nodes.kids for c in k], dtype=np.int64)
+    slot_of = np.full(m, -1, dtype=np.int64)
+    slot_of[[node for node, _, _ in frontier]] = np.arange(len(frontier))
+    depth = max(nodes.depth) + 1
+    fan_out = int(n_child.max()) if m else 1
+    return (np.array(nodes.feature, dtype=np.int64), np.array(nodes.is_numeric, dtype=np.bool_),
+            np.array([cut.get(t, -1) for t in range(m)], dtype=np.int64), child_start, n_child,
+            children if children.size else np.zeros(1, dtype=np.int64),
+            np.array(nodes.branch_r), slot_of, depth * max(fan_out, 1) + 2)
+
+
+def level_pass(dask, chunks, nodes, cut, frontier, offset, n_codes, n_classes):
+    """Summed tables of the ``frontier`` nodes, shape (len(frontier), offset[-1], K + 1)."""
+    feature, is_numeric, cuts, start, n_child, children, r, slot_of, stack = \
+        _routing(nodes, cut, frontier)
+    avail = np.array([a for _, a, _ in frontier], dtype=np.bool_)
+    structure = dask.delayed((feature, is_numeric, cuts, start, n_child, children, r, slot_of,
+                              avail, offset, n_codes), traverse=False)
+    parts = [dask.delayed(_chunk_tables)(chunk, structure, len(frontier), n_classes, stack)
+             for chunk in chunks]
+    return dask.compute(_tree_sum(dask, parts))[0]
+
+
+def _chunk_tables(chunk, structure, n_slots, n_classes, stack):
+    codes, y, w = chunk
+    return level_tables(codes, y, w, *structure, n_slots, n_classes, stack)
+
+
+def split_node(table, avail, kind, n_codes, offset, edges, params):
+    """Score every available attribute from the summed tables; the chosen test or None.
+
+    Returns ``(j, numeric, threshold, cut_bin, w_branch, r, child_values,
+    child_rows)`` with the same rules as the in-memory builder.
+    """
+    p = kind.shape[0]
+    K = table.shape[1] - 1
+    score, ratio = np.zeros(p), np.zeros(p)
+    threshold, cut_bin, valid = np.full(p, np.nan), np.full(p, -1), np.zeros(p, dtype=bool)
+    for j in np.flatnonzero(avail):
+        block = table[offset[j]:offset[j + 1]]
+        counts = np.ascontiguousarray(block[:, :K])
+        rows = block[:, K].astype(np.int64)
+        s, g, _, _, t, b, ok = score_table(kind[j], counts, rows, edges[j], params.criterion,
+                                           params.min_leaf)
+        score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
+    j = select_attribute(score, ratio, valid, params.use_ratio)
+    if j < 0:
+        return None
+    block = table[offset[j]:offset[j + 1]]
+    known, missing = block[:-1], block[-1]
+    if kind[j] == CATEGORICAL:
+        branches = known
+    else:
+        b = cut_bin[j]
+        branches = np.stack([known[:b + 1].sum(axis=0), known[b + 1:].sum(axis=0)])
+    w_branch, r = branch_weights(branches[:, :K].sum(axis=1))
+    child_values = [branches[v, :K] + r[v] * missing[:K] for v in range(len(r))]
+    child_rows = branches[:, K] + missing[K]
+    return j, kind[j] != CATEGORICAL, threshold[j], cut_bin[j], w_branch, r, child_values, \
+        child_rows
+
+
+def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows):
+    """generate_tree level by level; returns the growing storage."""
+    nodes, cut = _Nodes(), {}
+    root = nodes.add(root_value, 0, 1.0, root_value.sum())
+    offset = np.concatenate([[0], np.cumsum(n_codes + 1)]).astype(np.int64)
+    frontier = [(root, np.ones(kind.shape[0], dtype=bool), n_rows)]
+    per_slot = offset[-1] * (n_classes + 1) * 8
+    batch = max(1, TABLE_BYTES // per_slot)
+    while frontier:
+        expand = [(t, a, n) for t, a, n in frontier
+                  if not is_final(nodes.value[t], nodes.depth[t], n, a, params)]
+        frontier = []
+        for start in range(0, len(expand), batch):
+            group = expand[start:start + batch]
+            tables = level_pass(dask, chunks, nodes, cut, group, offset, n_codes, n_classes)
+            for (node, avail, _), table in zip(group, tables):
+                found = split_node(table, avail, kind, n_codes, offset, edges, params)
+                if found is None:
+                    continue
+                j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found
+                cut[node] = cut_bin
+                grown = attach_children(nodes, node, (j, numeric, threshold), nodes.value[node],
+                                        w_branch, r, child_values)
+                child_avail = child_availability(avail, j, numeric)
+                frontier.extend((child, child_avail, child_rows[v]) for v, child in grown)
+    return nodes
+
+
+# -------------------------------------------------------------------- fit
+PRUNERS = {None: lambda tree, model, criterion: tree,
+           "pessimistic": lambda tree, model, criterion:
+               pessimistic_prune(tree, model.confidence, criterion),
+           "cost_complexity": lambda tree, model, criterion:
+               cost_complexity_prune(tree, model.ccp_alpha, criterion)}
+
+
+def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
+    """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
+    dask = import_dask()
+    if model.pruning in ("pre", "post") or validation_data is not None:
+        raise ValueError(f"pruning={model.pruning!r} with validation data is not available "
+                         "for Dask input; use pruning='pessimistic' or 'cost_complexity', "
+                         "or fit in memory")
+    if y is None:
+        raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
+                         "is None")
+    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
+    spec, classes, preference, n_positive = scan(dask, X, X_blocks, y_blocks, w_blocks)
+    if n_positive.sum() == 0:
+        raise ValueError("sample_weight is zero for every sample; at least one weight must "
+                         "be positive")
+    params = model._check_params(int(n_positive.sum()))
+    kind = attribute_kinds(spec.categorical, model.splitter)
+    if np.any(kind == NUMERIC):
+        names = [spec.names[j] for j in np.flatnonzero(kind == NUMERIC)]
+        raise ValueError(f"numeric columns {names} need splitter='hist' on Dask input "
+                         "(exact midpoints need every node's sorted values in one process); "
+                         f"got splitter={model.splitter!r}")
+    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+    binned = np.flatnonzero(kind == BINNED)
+    edges = [np.empty(0)] * kind.shape[0]
+    if binned.size:
+        for j, e in zip(binned, bin_edges(dask, X_blocks, w_blocks, columns, spec, binned,
+                                          n_positive, model)):
+            edges[j] = e
+    n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
+    code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
+    w_blocks = w_blocks or [None] * len(X_blocks)
+    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
+                                         code_dtype)
+              for xb, yb, wb in zip(X_blocks, y_blocks, w_blocks)]
+    chunks = list(dask.persist(*chunks))
+    K = classes.size
+    root_value = dask.compute(_tree_sum(dask, [dask.delayed(_class_totals)(c, K)
+                                               for c in chunks]))[0]
+    _set_fit_attributes(model, X, spec, classes, preference)
+    nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
+                        int(n_positive.sum()))
+    tree = finalize(nodes, params.criterion, K)
+    model._set_tree(PRUNERS[model.pruning](tree, model, params.criterion))
+    return model
+
+
+def _set_fit_attributes(model, X, spec, classes, preference):
+    model.classes_ = classes
+    model.n_features_in_ = len(spec.names)
+    if hasattr(model, "feature_names_in_"):
+        del model.feature_names_in_
+    if hasattr(X, "columns"):
+        model.feature_names_in_ = np.asarray(spec.names, dtype=object)
+    model._spec = spec
+    model._preference = preference
