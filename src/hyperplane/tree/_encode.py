@@ -175,7 +175,7 @@ def encode_predict(estimator, X, spec):
 BIN_SAMPLE_ROWS = 200_000
 
 
-def bin_sample_rows(n_rows, random_state=None, cap=BIN_SAMPLE_ROWS):
+def bin_sample_rows(n_rows, random_state=None, cap=None):
     """Rows whose values define the hist bin edges: all (``None``) when ``n_rows <= cap``.
 
     Above ``cap``, ``cap`` distinct row indices (sorted) drawn uniformly without
@@ -185,6 +185,7 @@ def bin_sample_rows(n_rows, random_state=None, cap=BIN_SAMPLE_ROWS):
     seed, never on the data, so an in-memory fit and a Dask fit (which fetches
     only these rows from the cluster) bin identically.
     """
+    cap = BIN_SAMPLE_ROWS if cap is None else cap
     if n_rows <= cap:
         return None
     if random_state is None:
