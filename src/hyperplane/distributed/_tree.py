@@ -128,17 +128,19 @@ def _chunk_weights(block, n):
 
 
 # ------------------------------------------------------------------ 1. scan
-def scan_chunk(X_block, y_block, w_block, columns, coded):
-    """What one chunk tells about labels and values (no row data leaves the worker).
+def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols):
+    """What one chunk tells about labels and values, plus its rows of the bin sample.
 
-    Returns ``(n_positive, labels, positive_labels, uniques)``: the labels of
-    all rows and of the rows with a positive weight, and the known values of
-    every column in ``coded``, each in order of first appearance.
+    Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
+    labels of all rows and of the rows with a positive weight and the known
+    values of every column in ``coded``, each in order of first appearance;
+    ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
     """
     frame = _frame(X_block, columns)
     n = frame.shape[0]
     y = _vector(y_block, n, "y")
-    positive = _chunk_weights(w_block, n) > 0
+    w = _chunk_weights(w_block, n)
+    positive = w > 0
     uniques = []
     for j in coded:
         column = frame.iloc[:, j]
@@ -152,22 +154,24 @@ def scan_chunk(X_block, y_block, w_block, columns, coded):
             if np.isinf(values).any():
                 raise ValueError(f"column {str(frame.columns[j])!r} holds inf; "
                                  "use NaN for a missing value")
-    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques
+    sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
+    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
 
 
-def scan(dask, X, X_blocks, y_blocks, w_blocks):
-    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk)``."""
+def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
+    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``."""
     from .._validation import encode_labels
 
-    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
-    dtypes = list(X.dtypes) if hasattr(X, "dtypes") else [X.dtype] * len(columns)
+    columns = _columns(X)
+    dtypes = _dtypes(X)
     coded = [j for j, d in enumerate(dtypes)
              if pd.api.types.is_bool_dtype(d) or not pd.api.types.is_numeric_dtype(d)]
-    if hasattr(X, "columns") and len(columns) == 0:
+    if len(columns) == 0:
         raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
-    w_blocks = w_blocks or [None] * len(X_blocks)
-    parts = dask.compute(*[dask.delayed(scan_chunk)(xb, yb, wb, columns, coded)
-                           for xb, yb, wb in zip(X_blocks, y_blocks, w_blocks)])
+    plan = plan or [None] * len(X_blocks)
+    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols)
+             for xb, yb, wb, rows in zip(X_blocks, y_blocks, _each(w_blocks, X_blocks), plan)]
+    parts = dask.compute(*tasks)
     n_positive = np.array([part[0] for part in parts], dtype=np.int64)
     if sum(len(part[1]) for part in parts) == 0:
         raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
@@ -184,7 +188,21 @@ def scan(dask, X, X_blocks, y_blocks, w_blocks):
     seen = pd.unique(np.concatenate([part[2] for part in parts]))
     preference = _preference(classes, seen)
     names = [str(c) for c in columns]
-    return FeatureSpec(names, categorical, categories), classes, preference, n_positive
+    sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
+    return (FeatureSpec(names, categorical, categories), classes, preference, n_positive,
+            sample)
+
+
+def _columns(X):
+    return list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+
+
+def _dtypes(X):
+    return list(X.dtypes) if hasattr(X, "columns") else [X.dtype] * X.shape[1]
+
+
+def _each(w_blocks, X_blocks):
+    return w_blocks if w_blocks is not None else [None] * len(X_blocks)
 
 
 def _preference(classes, seen):
@@ -196,33 +214,56 @@ def _preference(classes, seen):
 
 
 # ------------------------------------------------------------ 2. bin edges
-def sample_chunk(X_block, w_block, columns, spec, local_rows, binned):
-    """Values (encoded) of the ``binned`` columns and weights at the given positive rows."""
-    frame = _frame(X_block, columns)
-    w = _chunk_weights(w_block, frame.shape[0])
+def positive_counts(dask, X, w_blocks):
+    """Positive-weight rows per chunk when known without reading ``X`` (else None)."""
+    if w_blocks is not None:
+        return np.array(dask.compute(*[dask.delayed(_count_positive)(wb) for wb in w_blocks]),
+                        dtype=np.int64)
+    if hasattr(X, "chunks"):
+        return np.array(X.chunks[0], dtype=np.int64)
+    return None
+
+
+def _count_positive(w_block):
+    w = np.asarray(w_block, dtype=np.float64).ravel()
+    return int(_chunk_weights(w, w.shape[0]).__gt__(0).sum())
+
+
+def sample_plan(n_positive, random_state):
+    """Per chunk, the positions (among its positive rows) of the bin-sample rows."""
+    rows = bin_sample_rows(int(n_positive.sum()), random_state)
+    if rows is None:
+        return [np.arange(n) for n in n_positive]
+    starts = np.concatenate([[0], np.cumsum(n_positive)])
+    return [rows[(rows >= starts[c]) & (rows < starts[c + 1])] - starts[c]
+            for c in range(n_positive.size)]
+
+
+def sample_values(frame, w, local_rows, cols):
+    """Columns ``cols`` (as numbers, NaN missing) and weights at the given positive rows."""
     rows = np.flatnonzero(w > 0)[local_rows]
-    values = _encode_frame(frame.iloc[rows], spec)[:, binned]
+    part = frame.iloc[rows]
+    values = np.empty((rows.size, len(cols)))
+    for i, j in enumerate(cols):
+        values[:, i] = pd.to_numeric(part.iloc[:, j]).to_numpy(dtype=np.float64,
+                                                              na_value=np.nan)
     return values, w[rows]
 
 
-def bin_edges(dask, X_blocks, w_blocks, columns, spec, binned, n_positive, model):
-    """Edges of every binned attribute from the rows :func:`bin_sample_rows` chooses."""
-    total = int(n_positive.sum())
-    rows = bin_sample_rows(total, model.random_state)
-    starts = np.concatenate([[0], np.cumsum(n_positive)])
-    w_blocks = w_blocks or [None] * len(X_blocks)
-    tasks = []
-    for c, (xb, wb) in enumerate(zip(X_blocks, w_blocks)):
-        if rows is None:
-            local = np.arange(n_positive[c])
-        else:
-            local = rows[(rows >= starts[c]) & (rows < starts[c + 1])] - starts[c]
-        if local.size:
-            tasks.append(dask.delayed(sample_chunk)(xb, wb, columns, spec, local, binned))
-    parts = dask.compute(*tasks)
-    values = np.concatenate([p[0] for p in parts])
-    w = np.concatenate([p[1] for p in parts])
-    return [quantile_edges(values[:, i], model.max_bins, w) for i in range(len(binned))]
+def _sample_chunk(X_block, w_block, columns, local_rows, cols):
+    frame = _frame(X_block, columns)
+    return sample_values(frame, _chunk_weights(w_block, frame.shape[0]), local_rows, cols)
+
+
+def _concat_samples(parts):
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+
+def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
+    """The bin-sample rows of ``cols`` from the cluster (a second pass over ``X``)."""
+    tasks = [dask.delayed(_sample_chunk)(xb, wb, columns, rows, cols)
+             for xb, wb, rows in zip(X_blocks, _each(w_blocks, X_blocks), plan) if rows.size]
+    return _concat_samples(dask.compute(*tasks))
 
 
 # --------------------------------------------------------------- 3. encode
@@ -371,7 +412,15 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
     X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
-    spec, classes, preference, n_positive = scan(dask, X, X_blocks, y_blocks, w_blocks)
+    columns = _columns(X)
+    # numeric-typed columns' bin sample comes with the scan when the rows are known up front
+    sample_cols = ([j for j, d in enumerate(_dtypes(X))
+                    if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
+                   if model.splitter == "hist" else [])
+    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
+    plan = None if counts is None else sample_plan(counts, model.random_state)
+    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
+                                                         w_blocks, plan, sample_cols)
     if n_positive.sum() == 0:
         raise ValueError("sample_weight is zero for every sample; at least one weight must "
                          "be positive")
@@ -382,19 +431,21 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
         raise ValueError(f"numeric columns {names} need splitter='hist' on Dask input "
                          "(exact midpoints need every node's sorted values in one process); "
                          f"got splitter={model.splitter!r}")
-    columns = list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
     binned = np.flatnonzero(kind == BINNED)
     edges = [np.empty(0)] * kind.shape[0]
     if binned.size:
-        for j, e in zip(binned, bin_edges(dask, X_blocks, w_blocks, columns, spec, binned,
-                                          n_positive, model)):
-            edges[j] = e
+        if sample is None or not set(binned) <= set(sample_cols):
+            sample_cols = list(binned)
+            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
+                                  sample_plan(n_positive, model.random_state), sample_cols)
+        values, w_sample = sample
+        for j in binned:
+            edges[j] = quantile_edges(values[:, sample_cols.index(j)], model.max_bins, w_sample)
     n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
     code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
-    w_blocks = w_blocks or [None] * len(X_blocks)
     chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
                                          code_dtype)
-              for xb, yb, wb in zip(X_blocks, y_blocks, w_blocks)]
+              for xb, yb, wb in zip(X_blocks, y_blocks, _each(w_blocks, X_blocks))]
     chunks = list(dask.persist(*chunks))
     K = classes.size
     root_value = dask.compute(_tree_sum(dask, [dask.delayed(_class_totals)(c, K)
