@@ -5,7 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, category_class_table,
+from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, c_log2_c,
+                                            category_class_table,
                                             impurity, ordered_table_cut, table_split_score)
 from hyperplane.tree._traverse_kernels import MISSING, partition_node
 
@@ -124,7 +125,17 @@ def numeric_data(draw):
 def test_numeric_cut_is_best_midpoint(data, criterion):
     x, y, w = data
     order = np.argsort(x, kind="stable").astype(np.int32)
-    score, ratio, after, rho, t, valid = best_numeric_cut(x, y, w, order, 3, criterion, 1.0)
+    value = np.bincount(y, weights=w, minlength=3)
+    score, ratio, after, rho, t, valid = best_numeric_cut(x, y, w, order, 3, criterion, 1.0,
+                                                          value, False, c_log2_c(0))
+    # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
+    ones = np.ones_like(w)
+    general = best_numeric_cut(x, y, ones, order, 3, criterion, 1.0,
+                               np.bincount(y, minlength=3).astype(float), False, c_log2_c(0))
+    fast = best_numeric_cut(x, y, ones, order, 3, criterion, 1.0,
+                            np.bincount(y, minlength=3).astype(float), True, c_log2_c(x.size))
+    assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
+    assert np.allclose(general[:4], fast[:4])
     known = ~np.isnan(x)
     values = np.unique(x[known])
     mids = (values[:-1] + values[1:]) / 2

@@ -6,11 +6,13 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
+from . import tour_tree as _tour_tree
 from .tour_perceptron import perceptron_section
 
 #: section name -> (title, function(console))
 SECTIONS = {
     "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
+    "tree": ("Decision trees (周志华 ch. 4)", _tour_tree.tree_section),
 }
 
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._encode import bin_column, hist_edges
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, node_scores, node_scores_parallel
+from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
+                             node_scores_parallel)
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
 
 #: attributes whose scores agree within this count as tied (SPEC)
@@ -240,6 +241,7 @@ def grow(data, params, label_of, pre_pruner=None):
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
     avail = np.ones(data.kind.shape[0], dtype=bool)
     wbuf = np.zeros(n)
+    clogc = c_log2_c(rows.size)
     dest = np.zeros(n, dtype=np.int64)
     stack = [(root, rows, w, sorted_orders(data, rows), avail)]
     while stack:
@@ -248,9 +250,10 @@ def grow(data, params, label_of, pre_pruner=None):
         if is_final(value, nodes.depth[node], rows.size, avail, params):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
+        unit = bool(np.all(w == 1.0))
         out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
-                              params.min_leaf, wbuf)
+                              params.min_leaf, wbuf, value, unit, clogc)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]
         cut_bin, valid = out_i[0], out_i[1].astype(bool)
         j = select_attribute(score, ratio, valid, params.use_ratio)

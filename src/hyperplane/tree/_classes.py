@@ -194,8 +194,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self._spec = spec
         self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
         label_of = self._label_of
-        positive = w > 0  # a zero weight is the same as an absent row
-        X_train, y_train, w_train, validation = X_enc[positive], y_idx[positive], w[positive], None
+        X_train, y_train, w_train, validation = X_enc, y_idx, w, None
+        if not np.all(w > 0):  # a zero weight is the same as an absent row
+            positive = w > 0
+            X_train, y_train, w_train = X_enc[positive], y_idx[positive], w[positive]
         if self.pruning in ("pre", "post"):
             if validation_data is not None:
                 validation = self._encode_validation(validation_data)

@@ -130,9 +130,10 @@ def _encode_frame(frame, spec):
     for j in range(p):
         column = frame.iloc[:, j]
         if spec.categorical[j]:
-            lookup = {v: float(code) for code, v in enumerate(spec.categories[j])}
-            out[:, j] = [np.nan if _missing(v) else lookup.get(v, np.nan)
-                         for v in column.astype(object).tolist()]
+            # code = index among the training values; missing and unseen values -> NaN
+            codes = pd.Categorical(column.astype(object),
+                                   categories=pd.Index(spec.categories[j], dtype=object)).codes
+            out[:, j] = np.where(codes < 0, np.nan, codes)
         else:
             try:
                 values = pd.to_numeric(column, errors="raise").to_numpy(dtype=np.float64,

@@ -8,7 +8,7 @@ import pandas as pd
 from .._validation import check_is_fitted, check_option, check_sample_weight_vector
 from ._builder import layout
 from ._encode import encode_fit
-from ._split_kernels import impurity, node_scores
+from ._split_kernels import c_log2_c, impurity, node_scores
 
 SCORE_COLUMN = {"info_gain": "info_gain", "gain_ratio": "gain_ratio", "gini": "gini_index"}
 
@@ -56,7 +56,8 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
     out_f, _ = node_scores(
         data.num_T, data.codes_T, data.kind, data.col, data.n_codes, data.edges, data.y, rows,
         w, sorted_orders(data, rows), np.ones(len(spec.names), dtype=bool), classes.size, code,
-        0.0, np.zeros(X_enc.shape[0]))
+        0.0, np.zeros(X_enc.shape[0]), np.bincount(y_idx, weights=w, minlength=classes.size),
+        False, c_log2_c(0))
     score, ratio, after, rho, threshold = out_f
     columns = {"info_gain": {"info_gain": score},
                "gain_ratio": {"gain_ratio": ratio, "info_gain": score},

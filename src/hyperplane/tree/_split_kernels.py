@@ -52,8 +52,8 @@ def impurity(counts, total, criterion):
     acc = 0.0
     if criterion == ENTROPY:
         for c in counts:
-            if c > 0.0:
-                p = c / total
+            p = c / total
+            if p > 0.0:
                 acc -= p * np.log2(p)
         return acc
     for c in counts:
@@ -91,6 +91,18 @@ def category_class_table(codes, y, w, n_codes, n_classes):
 
 
 @jit
+def _known_part(table):
+    """Class weights of the rows with a known value, their total, and the total with missing."""
+    n_codes = table.shape[0] - 1
+    known = np.zeros(table.shape[1])
+    for v in range(n_codes):
+        for k in range(table.shape[1]):
+            known[k] += table[v, k]
+    w_known = known.sum()
+    return known, w_known, w_known + table[n_codes].sum()
+
+
+@jit
 def table_split_score(table, n_rows, criterion, min_leaf):
     """Score a multiway split (one branch per value) from its class-weight table.
 
@@ -100,12 +112,7 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
-    known = np.zeros(n_classes)
-    for v in range(n_codes):
-        for k in range(n_classes):
-            known[k] += table[v, k]
-    w_known = known.sum()
-    w_total = w_known + table[n_codes].sum()
+    known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
     after = 0.0
@@ -165,12 +172,7 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
-    known = np.zeros(n_classes)
-    for v in range(n_codes):
-        for k in range(n_classes):
-            known[k] += table[v, k]
-    w_known = known.sum()
-    w_total = w_known + table[n_codes].sum()
+    known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
     base = impurity(known, w_known, criterion)
@@ -213,78 +215,123 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     return score, ratio, best_after, rho, edges[best_bin], best_bin, True
 
 
+def c_log2_c(n):
+    """The table ``c log2 c`` for ``c = 0..n`` used by unit-weight entropy scans."""
+    c = np.arange(n + 1, dtype=np.float64)
+    out = np.zeros(n + 1)
+    out[1:] = c[1:] * np.log2(c[1:])
+    return out
+
+
 @jit
-def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf):
+def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
 
     The candidate thresholds are the midpoints between adjacent distinct
     sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
-    wins. ``wbuf[i]`` is the weight of row ``i`` in this node. Returns
-    ``(score, gain_ratio, after, rho, threshold, valid)``.
+    wins. ``wbuf[i]`` is the weight of row ``i`` in this node; ``value`` the
+    node's class weights; ``unit``: every weight is 1, so counts are integers
+    and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
+    values are gathered once into contiguous buffers, then scanned in order.
+    Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
-    known = np.zeros(n_classes)
-    w_total = 0.0
-    n_known = 0
-    for pos in range(m):
+    known = value.copy()
+    w_total = known.sum()
+    n_known = m
+    while n_known > 0 and np.isnan(x[order[n_known - 1]]):
+        i = order[n_known - 1]
+        known[y[i]] -= wbuf[i]
+        n_known -= 1
+    if n_known < 2:
+        return 0.0, 0.0, 0.0, 0.0, np.nan, False
+    xs = np.empty(n_known)
+    ys = np.empty(n_known, dtype=np.int64)
+    ws = np.empty(n_known)
+    for pos in range(n_known):
         i = order[pos]
-        w_total += wbuf[i]
-        if not np.isnan(x[i]):
-            known[y[i]] += wbuf[i]
-            n_known = pos + 1
+        xs[pos] = x[i]
+        ys[pos] = y[i]
+        ws[pos] = wbuf[i]
     w_known = known.sum()
-    if n_known < 2 or w_known <= 0.0:
+    if unit:
+        w_known = float(n_known)
+        for k in range(n_classes):
+            known[k] = np.round(known[k])
+    if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
     base = impurity(known, w_known, criterion)
     left = np.zeros(n_classes)
     right = known.copy()
     w_left = 0.0
     best = -np.inf
-    best_t = np.nan
+    best_pos = -1
     best_w_left = 0.0
     best_left = np.zeros(n_classes)
+    lookup = unit and clogc.shape[0] > m
+    gini = criterion == GINI
+    tie = TIE_EPS * w_known
     for pos in range(n_known - 1):
-        i = order[pos]
-        wi = wbuf[i]
-        left[y[i]] += wi
-        right[y[i]] -= wi
+        k0 = ys[pos]
+        wi = ws[pos]
+        left[k0] += wi
+        right[k0] -= wi
         w_left += wi
-        x_here = x[i]
-        x_next = x[order[pos + 1]]
-        if x_next <= x_here:
+        if xs[pos + 1] <= xs[pos]:
             continue
         w_right = w_known - w_left
         if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
                 or w_right <= 1e-12 * w_known:
             continue
-        quality = (_weighted_purity(left, w_left, criterion)
-                   + _weighted_purity(right, w_right, criterion))
-        if quality > best + TIE_EPS * w_known:
+        # quality = −(W_L I(L) + W_R I(R)), larger is better
+        quality = 0.0
+        if gini:
+            sq_l = 0.0
+            sq_r = 0.0
+            for k in range(n_classes):
+                sq_l += left[k] * left[k]
+                sq_r += right[k] * right[k]
+            quality = sq_l / w_left + sq_r / w_right
+        elif lookup:
+            for k in range(n_classes):
+                quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
+            quality -= clogc[np.int64(w_left)] + clogc[np.int64(w_right)]
+        else:
+            for k in range(n_classes):
+                if left[k] > 0.0:
+                    quality += left[k] * np.log2(left[k])
+                if right[k] > 0.0:
+                    quality += right[k] * np.log2(right[k])
+            quality -= w_left * np.log2(w_left) + w_right * np.log2(w_right)
+        if quality > best + tie:
             best = quality
+            best_pos = pos
             best_w_left = w_left
             best_left[:] = left
-            best_t = x_here + (x_next - x_here) / 2.0
-            if best_t >= x_next:
-                best_t = x_here
-    if np.isnan(best_t):
+    if best_pos < 0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
-    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
-                                              w_known - best_w_left, base, criterion)
+    x_here = xs[best_pos]
+    x_next = xs[best_pos + 1]
+    best_t = x_here + (x_next - x_here) / 2.0
+    if best_t >= x_next:
+        best_t = x_here
+    decrease, after, iv = _binary_score(best_left, known - best_left, best_w_left,
+                                        w_known - best_w_left, base, criterion)
     rho = w_known / w_total
-    score = rho * best
-    ratio = score / best_iv if best_iv > 0.0 else 0.0
-    return score, ratio, best_after, rho, best_t, True
+    score = rho * decrease
+    ratio = score / iv if iv > 0.0 else 0.0
+    return score, ratio, after, rho, best_t, True
 
 
 @jit
 def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
-                     criterion, min_leaf, wbuf, out_f, out_i):
+                     criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
     ``out_i[:, j]`` (cut bin, valid)."""
     c = col[j]
     if kind[j] == NUMERIC:
         s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
-                                             criterion, min_leaf)
+                                             criterion, min_leaf, value, unit, clogc)
         b = -1
     else:
         table = np.zeros((n_codes[j] + 1, n_classes))
@@ -311,40 +358,45 @@ def score_table(kind_j, table, n_rows, edges_c, criterion, min_leaf):
 
 
 @jit
-def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                n_classes, criterion, min_leaf, wbuf):
-    """Score every available attribute at one node.
-
-    ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
-    one row per attribute, using ``order[col[j]]``) or in ``codes_T``
-    (categorical or binned). Returns ``(out_f, out_i)``: rows of ``out_f`` are
-    score, gain ratio, after, rho, threshold; rows of ``out_i`` cut bin, valid.
-    """
-    p = kind.shape[0]
+def _score_buffers(p, rows, w, wbuf):
+    """Outputs of a node's scoring, and the node's weights spread over ``wbuf`` by row."""
     out_f = np.zeros((5, p))
     out_f[4, :] = np.nan
     out_i = np.zeros((2, p), dtype=np.int64)
     for pos in range(rows.shape[0]):
         wbuf[rows[pos]] = w[pos]
-    for j in range(p):
+    return out_f, out_i
+
+
+@jit
+def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+                n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+    """Score every available attribute at one node.
+
+    ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
+    one row per attribute, using ``order[col[j]]``) or in ``codes_T``
+    (categorical or binned). ``value`` is the node's class weights; ``unit``
+    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns
+    ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
+    threshold; rows of ``out_i`` cut bin, valid.
+    """
+    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    for j in range(kind.shape[0]):
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
+                             out_i)
     return out_f, out_i
 
 
 @jit_parallel
 def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                         n_classes, criterion, min_leaf, wbuf):
+                         n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
-    p = kind.shape[0]
-    out_f = np.zeros((5, p))
-    out_f[4, :] = np.nan
-    out_i = np.zeros((2, p), dtype=np.int64)
-    for pos in range(rows.shape[0]):
-        wbuf[rows[pos]] = w[pos]
-    for j in prange(p):
+    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    for j in prange(kind.shape[0]):
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, out_f, out_i)
+                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
+                             out_i)
     return out_f, out_i

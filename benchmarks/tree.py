@@ -1,0 +1,131 @@
+"""Benchmark hyperplane.tree against scikit-learn (same data, same run).
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/tree.py                 # full sizes of issue 4
+    PYTHONPATH=src python benchmarks/tree.py --rows 20000 --id3-rows 100000   # quick
+
+Prints a Markdown table: fit seconds of each, ratio (peer / ours), and
+held-out accuracy of each. Compilation is excluded (each model is fitted once
+on a small slice first). The machine is shared, so only ratios measured in
+the same run mean anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import make_classification
+from sklearn.tree import DecisionTreeClassifier as SkTree
+
+from hyperplane.tree import DecisionTreeClassifier
+from hyperplane.tree._builder import PARALLEL_ROWS
+
+
+def timed(fit):
+    start = time.perf_counter()
+    model = fit()
+    return model, time.perf_counter() - start
+
+
+def numeric_rows(n_rows, n_features):
+    """200k×50 make_classification: fully grown gini/entropy vs scikit-learn, and hist."""
+    X, y = make_classification(n_rows + n_rows // 4, n_features, random_state=0)
+    X_train, y_train, X_test, y_test = X[:n_rows], y[:n_rows], X[n_rows:], y[n_rows:]
+    # warm-up compiles every kernel, including the parallel one used on large nodes
+    warm = slice(0, min(n_rows, PARALLEL_ROWS + 5000))
+    rows = []
+    for ours, theirs in (("gini", "gini"), ("info_gain", "entropy")):
+        for splitter in ("best", "hist"):
+            DecisionTreeClassifier(criterion=ours, splitter=splitter).fit(X_train[warm],
+                                                                          y_train[warm])
+        sk, t_sk = timed(lambda: SkTree(criterion=theirs, random_state=0).fit(X_train, y_train))
+        hp, t_hp = timed(lambda: DecisionTreeClassifier(criterion=ours).fit(X_train, y_train))
+        hist, t_hist = timed(lambda: DecisionTreeClassifier(criterion=ours, splitter="hist")
+                             .fit(X_train, y_train))
+        same_train = np.mean(hp.predict(X_train) == sk.predict(X_train))
+        acc_sk, acc_hp, acc_hist = (m.score(X_test, y_test) for m in (sk, hp, hist))
+        rows.append((f"{theirs} fully grown, best", t_sk, t_hp, acc_sk, acc_hp,
+                     f"{hp.n_leaves_} vs {sk.get_n_leaves()} leaves; train predictions "
+                     f"equal {same_train:.4f}"))
+        rows.append((f"{theirs} fully grown, splitter=hist", t_sk, t_hist, acc_sk, acc_hist,
+                     f"{hist.n_leaves_} leaves"))
+    return rows
+
+
+def weka_j48_comparison():
+    """PLACEHOLDER for the treex helper: C4.5 with pessimistic pruning vs Weka J48.
+
+    Issue 4: 50k×20 mixed numeric/categorical with 5% missing values, target ≥5×
+    faster at equal accuracy. Implemented in ``benchmarks/tree_weka.py`` (treex
+    branch); this function returns no rows until then.
+    """
+    return []
+
+
+def categorical_data(n_rows, n_features, n_values=5, seed=0):
+    """n_rows × n_features categorical attributes (str values), label = rule + 2% noise."""
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, n_values, size=(n_rows, n_features), dtype=np.int8)
+    y = ((codes[:, 0] + codes[:, 1] * codes[:, 2]) % 3 == 0) ^ (rng.random(n_rows) < 0.02)
+    values = np.array([f"v{k}" for k in range(n_values)], dtype=object)
+    frame = pd.DataFrame({f"a{j}": pd.Categorical.from_codes(codes[:, j], values)
+                          for j in range(n_features)})
+    return frame, np.where(y, "yes", "no")
+
+
+def id3_rows(n_rows, n_features, max_depth):
+    """ID3 on categorical data: rows/s and peak memory of the fit."""
+    X, y = categorical_data(n_rows, n_features)
+    DecisionTreeClassifier(max_depth=2).fit(X.iloc[:PARALLEL_ROWS + 5000],
+                                            y[:PARALLEL_ROWS + 5000])
+    data_bytes = X.memory_usage(deep=True).sum()
+    as_float = n_rows * n_features * 8
+    tree, seconds = timed(lambda: DecisionTreeClassifier(max_depth=max_depth).fit(X, y))
+    # a second fit under tracemalloc (which slows allocation down) for the peak memory
+    tracemalloc.start()
+    DecisionTreeClassifier(max_depth=max_depth).fit(X, y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    acc = tree.score(X, y)
+    return {"rows": n_rows, "features": n_features, "seconds": seconds,
+            "rows_per_s": n_rows / seconds, "peak_mb": peak / 2**20,
+            "data_mb": data_bytes / 2**20, "float64_mb": as_float / 2**20,
+            "leaves": tree.n_leaves_, "train_accuracy": acc}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--features", type=int, default=50)
+    parser.add_argument("--id3-rows", type=int, default=1_000_000)
+    parser.add_argument("--id3-features", type=int, default=20)
+    parser.add_argument("--id3-depth", type=int, default=8)
+    parser.add_argument("--skip-numeric", action="store_true")
+    args = parser.parse_args()
+    if not args.skip_numeric:
+        print(f"## numeric: {args.rows}×{args.features} make_classification "
+              f"(test: {args.rows // 4} rows)\n")
+        print("| model | sklearn s | hyperplane s | speed-up | sklearn acc | hyperplane acc | "
+              "notes |")
+        print("|---|---|---|---|---|---|---|")
+        for name, t_sk, t_hp, a_sk, a_hp, notes in numeric_rows(args.rows, args.features) \
+                + weka_j48_comparison():
+            print(f"| {name} | {t_sk:.2f} | {t_hp:.2f} | {t_sk / t_hp:.1f}× | {a_sk:.4f} | "
+                  f"{a_hp:.4f} | {notes} |", flush=True)
+    r = id3_rows(args.id3_rows, args.id3_features, args.id3_depth)
+    print(f"\n## ID3 (info_gain, max_depth={args.id3_depth}) on {r['rows']}×{r['features']} "
+          "categorical attributes (5 values each, pandas category dtype)\n")
+    print(f"- fit {r['seconds']:.2f} s = {r['rows_per_s']:,.0f} rows/s; {r['leaves']} leaves, "
+          f"training accuracy {r['train_accuracy']:.4f}")
+    print(f"- peak traced memory during fit {r['peak_mb']:.0f} MiB; input DataFrame "
+          f"{r['data_mb']:.0f} MiB (category codes), same data as float64 {r['float64_mb']:.0f} "
+          f"MiB -> peak/float64 = {r['peak_mb'] / r['float64_mb']:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
