@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from ..tree._traverse_kernels import MISSING, push_branches
 
 
 @jit
@@ -71,20 +72,12 @@ def level_tables(codes, y, w, feature, is_numeric, cut, child_start, n_child, ch
                     _add_row(codes[i], y[i], weight, s, avail, offset, n_codes, out)
                 continue
             c = codes[i, f]
-            start = child_start[node]
             if c < 0:
-                for v in range(n_child[node]):
-                    child = children[start + v]
-                    if branch_r[child] > 0.0:
-                        stack_node[top] = child
-                        stack_w[top] = branch_r[child] * weight
-                        top += 1
+                branch = MISSING
             elif is_numeric[node]:
-                stack_node[top] = children[start + (0 if c <= cut[node] else 1)]
-                stack_w[top] = weight
-                top += 1
+                branch = 0 if c <= cut[node] else 1
             else:
-                stack_node[top] = children[start + c]
-                stack_w[top] = weight
-                top += 1
+                branch = np.int64(c)
+            top = push_branches(node, branch, weight, child_start, n_child, children, branch_r,
+                                stack_node, stack_w, top)
     return out
