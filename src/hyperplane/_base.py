@@ -28,7 +28,8 @@ class LinearDecisionMixin:
             return predict_lazy(self.decision_function, X,
                                 ndim_out=1 if self.coef_.shape[0] == 1 else 2)
         X = check_X(self, X, reset=False)
-        scores = X @ self.coef_.T.astype(X.dtype, copy=False) + self.intercept_
+        scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
+                  + np.asarray(self.intercept_).astype(X.dtype, copy=False))
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def predict(self, X):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from hyperplane.linear import Perceptron
+from hyperplane.linear import LeastSquaresClassifier, Perceptron
 
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
@@ -38,8 +38,13 @@ def test_fit_on_data_larger_than_a_worker_memory_limit():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             model = Perceptron(update="batch", eta=1e-3, max_iter=2).fit(X, y)
+        least_squares = LeastSquaresClassifier().fit(X, y)
         after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     assert model.n_iter_ == 2 and np.all(np.isfinite(model.coef_))
+    # y = sign(X·w + noise) with w = linspace(-1, 1): least squares recovers w's direction
+    w = np.linspace(-1, 1, X.shape[1])
+    cosine = least_squares.coef_[0] @ w / np.linalg.norm(least_squares.coef_[0]) / np.linalg.norm(w)
+    assert cosine > 0.99
     # the client never held the data: its peak grew by far less than X
     assert after - before < X.nbytes / 4
 

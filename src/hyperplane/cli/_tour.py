@@ -6,13 +6,17 @@ Each family contributes one section: a function that takes a
 
 from __future__ import annotations
 
-from . import tour_tree as _tour_tree
+from .tour_linear import linear_section
+from .tour_neural import tour_neural
 from .tour_perceptron import perceptron_section
+from .tour_tree import tree_section
 
 #: section name -> (title, function(console))
 SECTIONS = {
     "perceptron": ("感知机 Perceptron (李航 ch.2)", perceptron_section),
-    "tree": ("Decision trees (周志华 ch. 4)", _tour_tree.tree_section),
+    "linear": ("Least squares, Fisher and logistic regression (西瓜数据集3.0α)", linear_section),
+    "neural": ("Neural networks: error backpropagation (周志华 ch. 5)", tour_neural),
+    "tree": ("Decision trees (周志华 ch. 4)", tree_section),
 }
 
 

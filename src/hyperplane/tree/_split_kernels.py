@@ -120,6 +120,8 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     n_nonempty = 0
     valid = True
     for v in range(n_codes):
+        if n_rows[v] == 0:
+            continue
         w_v = table[v].sum()
         if w_v > 0.0:
             n_nonempty += 1
@@ -186,6 +188,8 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     best_w_left = 0.0
     best_left = np.zeros(n_classes)
     for b in range(n_codes - 1):
+        if n_rows[b] == 0:
+            continue
         w_b = table[b].sum()
         if w_b <= 0.0:
             continue

@@ -1,0 +1,130 @@
+"""Adaline: the adaptive linear neuron trained by the Widrow–Hoff rule
+(Widrow & Hoff 1960; Widrow & Lehr 1990, "30 years of adaptive neural
+networks", §"α-LMS"; seed 002: the perceptron's model with a different
+update strategy).
+
+The rule is stochastic gradient descent on ``½ Σ_n (t_n − w̃·x̃_n)²`` with
+targets ``t_n = ±1``, ``x̃ = (x, 1)``, in its normalised (α-LMS) form:
+after each sample ``w̃ ← w̃ + η (t_n − y_n) x̃_n / ‖x̃_n‖²`` with the linear
+output ``y_n`` (not the thresholded one the perceptron uses). The
+normalisation is Widrow & Hoff's: it cuts the sample's error by the factor
+``1 − η``, so the rule is stable for every ``0 < η < 2`` whatever the scale
+of ``X`` (the unnormalised μ-LMS diverges unless ``η < 2 / ‖x̃‖²``).
+Prediction thresholds ``y`` at 0 with ``sign(0) = +1``. More than two
+classes: one Adaline per class, one-vs-rest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+
+from .._base import LinearDecisionMixin
+from .._validation import (
+    check_number,
+    check_X_y,
+    encode_labels,
+    signed_labels,
+    warn_not_converged,
+)
+from ._adaline_kernels import lms_epoch
+
+
+def one_vs_rest_targets(y_index, n_classes):
+    """Targets ±1: one column (``classes_[1]`` is +1) for two classes, else
+    one column per class (+1 for the class, −1 for the rest)."""
+    if n_classes == 2:
+        return signed_labels(y_index)[:, None]
+    return np.where(y_index[:, None] == np.arange(n_classes), 1.0, -1.0)
+
+
+class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
+    """Adaptive linear neuron trained by the Widrow–Hoff LMS rule.
+
+    Starting from ``w = 0, b = 0``, every epoch visits the samples once (in a
+    new random order when ``shuffle=True``, else in the given order) and
+    applies ``w ← w + η e_n x_n / ‖x̃_n‖²``, ``b ← b + η e_n / ‖x̃_n‖²`` with
+    the error ``e_n = t_n − w·x_n − b`` and ``‖x̃_n‖² = ‖x_n‖² + 1``.
+    Training stops when the mean squared error of an epoch differs from the
+    previous epoch's by less than ``tol``, or after ``max_iter`` epochs (then
+    with a ``ConvergenceWarning``). With a constant ``η`` the weights keep
+    fluctuating around the least-squares solution by an amount that shrinks
+    with ``η``.
+
+    Parameters
+    ----------
+    eta : float, default=0.01
+        Learning rate ``0 < η < 2``: the fraction of a sample's error that
+        its update removes.
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    tol : float, default=1e-4
+        Stopping tolerance on the change of the epoch's mean squared error.
+    shuffle : bool, default=True
+        Visit the samples in a new random order every epoch.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the shuffling.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    n_iter_ : int
+        Epochs run.
+    loss_curve_ : list of float
+        Mean squared error (over samples and outputs) of every epoch.
+    converged_ : bool
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> from hyperplane.datasets import load_perceptron_example
+    >>> from hyperplane.linear import Adaline
+    >>> X, y = load_perceptron_example()
+    >>> clf = Adaline(eta=0.1, random_state=0).fit(X, y)
+    >>> clf.predict(X).tolist()
+    [1, 1, -1]
+    """
+
+    def __init__(self, *, eta=0.01, max_iter=1000, tol=1e-4, shuffle=True,
+                 random_state=None):
+        self.eta = eta
+        self.max_iter = max_iter
+        self.tol = tol
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Run LMS epochs until the epoch error settles or ``max_iter``."""
+        check_number(self.eta, "eta", low=0, high=2, low_open=True, high_open=True)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        check_number(self.tol, "tol", low=0)
+        X, y = check_X_y(self, X, y)
+        self.classes_, y_index = encode_labels(y)
+        X = np.ascontiguousarray(X)
+        T = one_vs_rest_targets(y_index, self.classes_.shape[0])
+        W = np.zeros((T.shape[1], X.shape[1]))
+        b = np.zeros(T.shape[1])
+        rng = check_random_state(self.random_state)
+        order = np.arange(X.shape[0], dtype=np.int64)
+        self.loss_curve_, self.converged_ = [], False
+        for epoch in range(1, self.max_iter + 1):
+            if self.shuffle:
+                rng.shuffle(order)
+            mse = lms_epoch(X, T, W, b, order, float(self.eta)) / T.size
+            self.loss_curve_.append(mse)
+            if epoch > 1 and abs(self.loss_curve_[-2] - mse) < self.tol:
+                self.converged_ = True
+                break
+        self.n_iter_ = epoch
+        self.coef_, self.intercept_ = W, b
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_,
+                               "increase max_iter or tol, or lower eta")
+        return self
+
+
+__all__ = ["Adaline", "one_vs_rest_targets"]

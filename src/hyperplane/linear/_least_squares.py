@@ -1,0 +1,145 @@
+"""Least-squares (MSE) linear classifier, seed 002 section 1.
+
+With one-hot targets ``T`` (N × K) and augmented vectors ``x̃ = (1, x)`` the
+sum-of-squares error ``E_D(W̃) = ½ Tr{(X̃W̃ − T)ᵀ(X̃W̃ − T)}`` is minimised by
+``W̃ = X̃⁺T``, the Moore–Penrose pseudo-inverse; a sample is given the class
+of the largest entry of ``W̃ᵀx̃``. Outliers pull the boundary (the seed's
+caveat), which logistic regression avoids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from .._base import LinearDecisionMixin
+from .._validation import check_X_y, encode_labels, is_dask_collection
+from ._moments import class_moments, psd_eigh
+
+
+def solve_least_squares(moments, targets, *, fit_intercept=True):
+    """``W̃ = X̃⁺T`` from class moments, for targets that depend only on the class.
+
+    Every row of class k has target vector ``t_k`` (one-hot: ``targets = I``;
+    Fisher's remark: ``N/N₁`` and ``−N/N₂``). With centred data the normal
+    equations are ``S_T W = S_XT`` where ``S_XT = Σ_k N_k (m_k − m) t_kᵀ`` and
+    the intercept is ``b = t̄ − Wᵀm``. ``S_T`` is inverted only on its range
+    (eigenvalues above the rank cutoff); when it is singular the null-space
+    part ``W₀ + V₀C`` with ``C = u c₀ᵀ / (1 + ‖u‖²)``, ``u = V₀ᵀm``,
+    ``c₀ = t̄ − W₀ᵀm`` makes ``(b, W)`` the minimum-norm solution, i.e. exactly
+    ``X̃⁺T`` as ``numpy.linalg.lstsq`` returns it.
+
+    Parameters
+    ----------
+    moments : ClassMoments
+    targets : ndarray of shape (n_classes, n_outputs)
+        The target vector of each class.
+    fit_intercept : bool
+        Augment ``x`` with a constant 1 (the seed's ``x̃``); otherwise solve
+        ``W = X⁺T``.
+
+    Returns
+    -------
+    W : ndarray of shape (n_features, n_outputs)
+    b : ndarray of shape (n_outputs,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.linear._moments import class_moments
+    >>> X = np.array([[0.0], [1.0], [3.0], [4.0]])
+    >>> W, b = solve_least_squares(class_moments(X, np.array([0, 0, 1, 1]), 2),
+    ...                            np.eye(2))
+    >>> np.round(W, 3).tolist(), np.round(b, 3).tolist()
+    ([[-0.3, 0.3]], [1.1, -0.1])
+    """
+    counts, means = moments.counts, moments.means
+    N = moments.n_samples
+    targets = np.asarray(targets, dtype=np.float64)
+    if not fit_intercept:
+        gram = moments.scatter + (means.T * counts) @ means  # XᵀX
+        lam, V, keep = psd_eigh(gram)
+        Vr = V[:, keep]
+        XtT = (means.T * counts) @ targets
+        W = Vr @ ((Vr.T @ XtT) / lam[keep][:, None])
+        return W, np.zeros(targets.shape[1])
+    m = moments.mean
+    t_bar = counts @ targets / N
+    S_XT = ((means - m).T * counts) @ targets
+    lam, V, keep = psd_eigh(moments.total_scatter())
+    Vr, V0 = V[:, keep], V[:, ~keep]
+    W = Vr @ ((Vr.T @ S_XT) / lam[keep][:, None])
+    u = V0.T @ m
+    c0 = t_bar - W.T @ m
+    W = W + np.outer(V0 @ u, c0) / (1.0 + u @ u)
+    return W, t_bar - W.T @ m
+
+
+class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
+    """Minimum squared-error linear classifier with one-hot targets.
+
+    Fits ``W̃ = X̃⁺T`` (seed 002, "Minimum Square Error"; Bishop, PRML
+    §4.1.3) from one pass over ``X``: class counts and means and one Gram
+    product of the class-centred data, solved through an eigen-decomposition
+    so that collinear or constant features are handled (the minimum-norm
+    solution, as ``numpy.linalg.lstsq`` gives) rather than an error.
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Use augmented vectors ``x̃ = (1, x)``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Rows of ``Wᵀ``; with two classes the single row is ``w₂ − w₁`` so that
+        ``decision_function`` is ``y₂(x) − y₁(x)``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` has string column names.
+
+    Examples
+    --------
+    >>> from hyperplane.datasets import load_watermelon
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> X, y = load_watermelon("3.0alpha")
+    >>> clf = LeastSquaresClassifier().fit(X, y)
+    >>> clf.coef_.shape, round(clf.score(X, y), 3)
+    ((1, 2), 0.706)
+    """
+
+    def __init__(self, *, fit_intercept=True):
+        self.fit_intercept = fit_intercept
+
+    def fit(self, X, y):
+        """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
+        from class moments reduced over its chunks (exactly the same solution).
+        """
+        if is_dask_collection(X):
+            from ..distributed._linear import fit_moments_on_dask
+            return fit_moments_on_dask(self, X, y)
+        X, y = check_X_y(self, X, y)
+        self.classes_, y_index = encode_labels(y)
+        return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
+
+    def _fit_moments(self, moments):
+        """Solve from class moments (``classes_`` already set); a distributed
+        fit calls this with moments reduced over its chunks. Two classes keep
+        only the difference of the two outputs."""
+        n_classes = moments.counts.shape[0]
+        W, b = solve_least_squares(moments, np.eye(n_classes),
+                                   fit_intercept=bool(self.fit_intercept))
+        if W.shape[1] == 2:
+            self.coef_ = (W[:, 1] - W[:, 0])[None, :]
+            self.intercept_ = np.array([b[1] - b[0]])
+        else:
+            self.coef_ = np.ascontiguousarray(W.T)
+            self.intercept_ = b
+        return self
+
+
+__all__ = ["LeastSquaresClassifier", "solve_least_squares"]

@@ -1,0 +1,257 @@
+"""Logistic regression, binary and multinomial (seed 002; Bishop, PRML §4.3.2 and
+§4.3.4), with scikit-learn's L2 objective so that coefficients are comparable.
+
+Objective: ``½‖W‖² + C · Σ_n ℓ_n`` with the log-loss
+``ℓ_n = log(1 + e^{z_n}) − y_n z_n`` (two classes, ``z_n = w·x_n + b``) or
+``ℓ_n = log Σ_k e^{z_nk} − z_{n,y_n}`` (K classes); the intercept is not
+penalised. It is minimised by L-BFGS on the equivalent normalised objective
+``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` (as scikit-learn does, so that ``tol`` means
+the same: the largest gradient entry at which to stop).
+
+The solver only sees a callable returning ``(loss, gradient)``;
+:func:`logistic_loss_grad` returns sums over rows, so a distributed fit adds
+the results of its chunks and drives the same solver.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import scipy.optimize
+from scipy.special import expit, softmax
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from .._base import LinearDecisionMixin
+from .._validation import (
+    check_is_fitted,
+    check_number,
+    check_X_y,
+    encode_labels,
+    is_dask_collection,
+    warn_not_converged,
+)
+from ._logistic_kernels import (
+    binary_loss_grad,
+    binary_rows,
+    multinomial_loss_grad,
+    multinomial_rows,
+)
+
+#: below this many entries of X one thread is faster than a parallel region.
+#: The fused row loop is memory-bound; measured on the 2-core shared build
+#: machine, waking threads cost more than they saved even at 1M×20
+#: (benchmarks/RESULTS.md), so only very large in-memory X go parallel. A Dask
+#: fit parallelises over chunks instead.
+PARALLEL_MIN_SIZE = 1 << 25
+
+
+def logistic_loss_grad(X, y_index, coef, intercept):
+    """Summed log-loss of ``X`` and its gradient at ``(coef, intercept)``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y_index : ndarray of int64
+        Class indices; with ``coef`` of one row, 1 is the positive class.
+    coef : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept : ndarray of shape (1,) or (n_classes,)
+
+    Returns
+    -------
+    loss : float
+        ``Σ_n ℓ_n`` (no penalty).
+    grad_coef : ndarray shaped like ``coef``
+    grad_intercept : ndarray shaped like ``intercept``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0], [-1.0]]); y = np.array([1, 0])
+    >>> loss, g, g0 = logistic_loss_grad(X, y, np.zeros((1, 1)), np.zeros(1))
+    >>> round(loss, 6), g.tolist(), g0.tolist()
+    (1.386294, [[-1.0]], [0.0])
+    """
+    X = np.ascontiguousarray(X)
+    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    intercept = np.asarray(intercept, dtype=np.float64)
+    binary = coef.shape[0] == 1
+    y = (np.asarray(y_index) == 1).astype(np.float64) if binary else \
+        np.ascontiguousarray(y_index, dtype=np.int64)
+    w, b = (coef[0], float(intercept[0])) if binary else (coef, intercept)
+    if X.size < PARALLEL_MIN_SIZE:
+        grad = np.zeros((coef.shape[0], X.shape[1] + 1))
+        rows = binary_rows if binary else multinomial_rows
+        loss = rows(X, y, w, b, 0, X.shape[0], grad[0] if binary else grad)
+    else:
+        blocks = binary_loss_grad if binary else multinomial_loss_grad
+        loss, grad = blocks(X, y, w, b, 4 * numba.get_num_threads())
+        grad = grad.reshape(coef.shape[0], X.shape[1] + 1)
+    return loss, grad[:, :-1], grad[:, -1]
+
+
+def penalised_objective(loss_grad, C, n_samples, shape):
+    """The normalised objective ``(C Σℓ + ½‖W‖²) / (C N)`` on a flat vector.
+
+    Parameters
+    ----------
+    loss_grad : callable ``(coef, intercept) -> (loss, grad_coef, grad_intercept)``
+        Sums over the data, e.g. :func:`logistic_loss_grad` bound to ``X, y``
+        or a reduction over Dask chunks.
+    C : float
+    n_samples : int
+    shape : tuple ``(n_rows, n_features)`` of ``coef``
+
+    Returns
+    -------
+    callable ``theta -> (f, grad)`` where ``theta = [coef.ravel(), intercept]``.
+    """
+    n_rows, n_features = shape
+    size = n_rows * n_features
+    scale = 1.0 / (C * n_samples)
+
+    def objective(theta):
+        coef = theta[:size].reshape(n_rows, n_features)
+        loss, g_coef, g_intercept = loss_grad(coef, theta[size:])
+        f = scale * (C * loss + 0.5 * np.dot(theta[:size], theta[:size]))
+        grad = np.concatenate([scale * (C * g_coef + coef).ravel(),
+                               scale * C * g_intercept])
+        return f, grad
+
+    return objective
+
+
+def minimize_lbfgs(objective, theta0, *, max_iter, tol):
+    """Minimise ``objective(theta) -> (f, grad)`` with L-BFGS-B.
+
+    Stops when the largest gradient entry is at most ``tol`` (scipy's
+    ``gtol``), after ``max_iter`` iterations at the latest (scikit-learn's
+    settings: ``maxls=50``, ``ftol = 64 eps``).
+
+    Returns
+    -------
+    theta : ndarray
+    n_iter : int
+    converged : bool
+    """
+    result = scipy.optimize.minimize(
+        objective, theta0, method="L-BFGS-B", jac=True,
+        options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
+                 "ftol": 64 * np.finfo(np.float64).eps})
+    return result.x, int(result.nit), bool(result.status == 0)
+
+
+class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
+    """L2-regularised logistic regression, binary and multinomial.
+
+    Minimises ``½‖W‖² + C · Σ_n ℓ_n`` (log-loss; intercept not penalised) by
+    L-BFGS over a compiled one-pass loss-and-gradient, the objective of
+    :class:`sklearn.linear_model.LogisticRegression`, so coefficients agree.
+    Two classes: ``P(classes_[1] | x) = σ(w·x + b)``; more classes: the
+    softmax of ``W x + b`` (natively multinomial, not one-vs-rest).
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Inverse regularisation strength (> 0).
+    max_iter : int, default=100
+        Maximum number of L-BFGS iterations; reaching it emits a
+        ``ConvergenceWarning`` and sets ``converged_ = False``.
+    tol : float, default=1e-6
+        Stop when every entry of the gradient of the normalised objective
+        ``(1/N)Σℓ_n + ‖W‖²/(2CN)`` is at most ``tol`` in absolute value.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Multinomial intercepts are centred to sum to 0 (the softmax does not
+        change; the unpenalised intercepts are otherwise not unique).
+    n_iter_ : int
+    converged_ : bool
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> from hyperplane.datasets import load_watermelon
+    >>> from hyperplane.linear import LogisticRegression
+    >>> X, y = load_watermelon("3.0alpha")
+    >>> clf = LogisticRegression(C=100.0).fit(X, y)
+    >>> clf.predict_proba(X).shape, clf.converged_
+    ((17, 2), True)
+    """
+
+    def __init__(self, *, C=1.0, max_iter=100, tol=1e-6):
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def fit(self, X, y):
+        """Minimise the penalised log-loss by L-BFGS, starting from ``W = 0``.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster:
+        every loss/gradient evaluation is a sum of per-chunk reductions.
+        """
+        if is_dask_collection(X):
+            from ..distributed._linear import fit_logistic_on_dask
+            return fit_logistic_on_dask(self, X, y)
+        check_number(self.C, "C", low=0, low_open=True)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        check_number(self.tol, "tol", low=0)
+        X, y = check_X_y(self, X, y)
+        self.classes_, y_index = encode_labels(y)
+        X = np.ascontiguousarray(X)
+
+        def loss_grad(coef, intercept):
+            return logistic_loss_grad(X, y_index, coef, intercept)
+
+        return self._fit_loss_grad(loss_grad, X.shape[0], X.shape[1])
+
+    def _fit_loss_grad(self, loss_grad, n_samples, n_features):
+        """L-BFGS from ``W = 0`` on a summed loss/gradient callable
+        (``classes_`` already set); a distributed fit passes a reduction of
+        :func:`logistic_loss_grad` over its chunks."""
+        n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
+        shape = (n_rows, n_features)
+        objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
+        theta, self.n_iter_, self.converged_ = minimize_lbfgs(
+            objective, np.zeros(n_rows * (n_features + 1)),
+            max_iter=self.max_iter, tol=self.tol)
+        self._set_weights(theta, shape)
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_,
+                               "increase max_iter, loosen tol or standardise X")
+        return self
+
+    def _set_weights(self, theta, shape):
+        size = shape[0] * shape[1]
+        self.coef_ = theta[:size].reshape(shape)
+        self.intercept_ = theta[size:].copy()
+        if shape[0] > 1:
+            self.intercept_ -= self.intercept_.mean()
+
+    def predict_proba(self, X):
+        """Class probabilities: ``σ(z)`` for two classes, ``softmax(z)`` for more.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        if is_dask_collection(X):
+            from ..distributed import predict_lazy
+            return predict_lazy(self.predict_proba, X, ndim_out=2)
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            p = expit(scores)
+            return np.column_stack([1.0 - p, p])
+        return softmax(scores, axis=1)
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
+
+
+__all__ = ["LogisticRegression", "logistic_loss_grad", "penalised_objective",
+           "minimize_lbfgs"]

@@ -1,0 +1,50 @@
+"""Compiled passes over a block of rows for the class moments of least
+squares and Fisher.
+
+They run on one block at a time (a few MB, cache-resident), serially: the
+parallel work of a fit is the BLAS Gram product of each block, and row blocks
+keep the memory of a fit to one block instead of a centred copy of ``X``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import jit_fast
+
+
+@jit_fast
+def class_counts_and_sums(X, y_index, n_classes):
+    """N_k = |C_k| and s_k = Σ_{n∈C_k} x_n for every class k (float64 sums).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y_index : ndarray of int64, values in ``range(n_classes)``
+    n_classes : int
+
+    Returns
+    -------
+    counts : ndarray of shape (n_classes,)
+    sums : ndarray of shape (n_classes, n_features)
+    """
+    n, d = X.shape
+    counts = np.zeros(n_classes)
+    sums = np.zeros((n_classes, d))
+    for i in range(n):
+        k = y_index[i]
+        counts[k] += 1.0
+        for j in range(d):
+            sums[k, j] += X[i, j]
+    return counts, sums
+
+
+@jit_fast
+def center_by_class(X, y_index, means, out):
+    """``out[n] = x_n − m_{k(n)}``: every row minus the mean of its class."""
+    n, d = X.shape
+    for i in range(n):
+        k = y_index[i]
+        for j in range(d):
+            out[i, j] = X[i, j] - means[k, j]
+    return out

@@ -1,0 +1,344 @@
+"""Compiled kernels of error backpropagation (周志华《机器学习》section 5.3).
+
+Every network lives in one flat parameter vector ``packed``: for each layer
+``l`` its connection weights ``W_l`` (``sizes[l] x sizes[l+1]``, row-major,
+starting at ``w_off[l]``) and then its biases ``b_l`` (``sizes[l+1]`` values
+starting at ``b_off[l]``). A bias is the book's threshold with the opposite
+sign, ``b_j = -theta_j``, so that a neuron computes ``y = f(sum_i w_i x_i - theta)``
+(eq. 5.1) as ``f(x @ W + b)``.
+
+Per-sample outputs of all layers live in one vector ``out``; layer ``l``
+occupies ``out[u_off[l]:u_off[l+1]]`` (layer 0 is the input ``x``).
+
+Conventions of the book (eqs. 5.10, 5.15) for one sample ``k``:
+
+* output neuron gradient ``g_j = -dE_k/d beta_j`` -- with squared error and a
+  sigmoid output, ``g_j = y_hat_j (1 - y_hat_j) (y_j - y_hat_j)``;
+* hidden neuron gradient ``e_h = f'(alpha_h - gamma_h) sum_j w_hj g_j``;
+* updates ``Delta w_hj = eta g_j b_h``, ``Delta theta_j = -eta g_j``,
+  ``Delta v_ih = eta e_h x_i``, ``Delta gamma_h = -eta e_h``.
+
+With the regularised objective of eq. 5.17,
+``E~ = lambda (1/m) sum_k E_k + (1 - lambda) sum_w w^2`` (every weight and
+threshold), each step multiplies the parameters by ``1 - 2 eta (1 - lambda)``
+and adds ``lambda`` times the book's step.
+
+Functions take arrays and scalars and return arrays and scalars; the
+estimators in :mod:`hyperplane.neural._mlp` own validation and epochs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import jit_fast
+
+# activation codes; the registries in _activations.py map names to them
+IDENTITY = 0
+SIGMOID = 1
+TANH = 2
+RELU = 3
+SOFTMAX = 4
+
+# loss codes
+SQUARED_ERROR = 0
+LOG_LOSS = 1
+
+
+# --------------------------------------------------------------------------
+# activations (scalar and in-place on a vector)
+# --------------------------------------------------------------------------
+@jit_fast
+def sigmoid(z):
+    """1 / (1 + e^-z) without overflow: e^z / (1 + e^z) for negative z."""
+    if z >= 0:
+        return 1.0 / (1.0 + np.exp(-z))
+    ez = np.exp(z)
+    return ez / (1.0 + ez)
+
+
+@jit_fast
+def activate(z, code):
+    """Apply activation ``code`` to the vector ``z`` in place."""
+    n = z.shape[0]
+    if code == SOFTMAX:
+        top = z[0]
+        for j in range(1, n):
+            if z[j] > top:
+                top = z[j]
+        total = 0.0
+        for j in range(n):
+            z[j] = np.exp(z[j] - top)
+            total += z[j]
+        for j in range(n):
+            z[j] = z[j] / total
+    elif code == SIGMOID:
+        for j in range(n):
+            z[j] = sigmoid(z[j])
+    elif code == TANH:
+        for j in range(n):
+            z[j] = np.tanh(z[j])
+    elif code == RELU:
+        for j in range(n):
+            if z[j] < 0:  # NaN stays NaN
+                z[j] = 0.0
+    # IDENTITY: nothing to do
+
+
+@jit_fast
+def derivative(a, code):
+    """f'(z) written through the output a = f(z) (sigmoid: a(1-a), eq. 5.9)."""
+    if code == SIGMOID:
+        return a * (1.0 - a)
+    if code == TANH:
+        return 1.0 - a * a
+    if code == RELU:
+        return 1.0 if a > 0 else 0.0
+    return 1.0
+
+
+@jit_fast
+def activate_rows(Z, code):
+    """Apply activation ``code`` to every row of the matrix ``Z`` in place."""
+    for r in range(Z.shape[0]):
+        activate(Z[r], code)
+
+
+# --------------------------------------------------------------------------
+# loss of one sample: E_k
+# --------------------------------------------------------------------------
+@jit_fast
+def sample_loss(y_hat, y, loss):
+    """E_k: ``1/2 ||y_hat - y||^2`` (eq. 5.4) or the cross-entropy.
+
+    Cross-entropy of one logistic output is ``-(y log p + (1-y) log(1-p))``,
+    of a softmax layer ``-sum_j y_j log p_j``; probabilities are clipped to
+    ``[eps, 1 - eps]`` as scikit-learn does.
+    """
+    n = y_hat.shape[0]
+    total = 0.0
+    if loss == SQUARED_ERROR:
+        for j in range(n):
+            diff = y_hat[j] - y[j]
+            total += diff * diff
+        return 0.5 * total
+    eps = np.finfo(y_hat.dtype).eps
+    for j in range(n):
+        p = min(max(y_hat[j], eps), 1.0 - eps)
+        if y[j] != 0:
+            total -= y[j] * np.log(p)
+        if n == 1 and y[j] != 1:
+            total -= (1.0 - y[j]) * np.log(1.0 - p)
+    return total
+
+
+@jit_fast
+def batch_loss(Y_hat, Y, loss):
+    """Sum of ``E_k`` over the rows of a batch."""
+    total = 0.0
+    for r in range(Y_hat.shape[0]):
+        total += sample_loss(Y_hat[r], Y[r], loss)
+    return total
+
+
+# --------------------------------------------------------------------------
+# standard BP: one sample at a time (the book's algorithm, figure 5.8)
+# --------------------------------------------------------------------------
+@jit_fast
+def layer_weights(packed, sizes, w_off, l):
+    """View of the connection weights of layer ``l`` (fan_in x fan_out)."""
+    n_in, n_out = sizes[l], sizes[l + 1]
+    return packed[w_off[l]:w_off[l] + n_in * n_out].reshape((n_in, n_out))
+
+
+@jit_fast
+def layer_bias(packed, sizes, b_off, l):
+    """View of the biases (= -thresholds) of layer ``l``."""
+    return packed[b_off[l]:b_off[l] + sizes[l + 1]]
+
+
+@jit_fast
+def forward(packed, sizes, w_off, b_off, u_off, x, out, act, out_act):
+    """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
+    n_layers = sizes.shape[0] - 1
+    out[u_off[0]:u_off[1]] = x
+    for l in range(n_layers):
+        W = layer_weights(packed, sizes, w_off, l)
+        b = layer_bias(packed, sizes, b_off, l)
+        a_in = out[u_off[l]:u_off[l + 1]]
+        a_out = out[u_off[l + 1]:u_off[l + 2]]
+        a_out[:] = b
+        for i in range(a_in.shape[0]):
+            a_i = a_in[i]
+            for j in range(a_out.shape[0]):
+                a_out[j] += a_i * W[i, j]
+        activate(a_out, out_act if l == n_layers - 1 else act)
+
+
+@jit_fast
+def output_gradient(y_hat, y, loss, out_act, g):
+    """g_j = -dE_k/d beta_j of the output layer (eq. 5.10) into ``g``.
+
+    Squared error: ``f'(beta_j) (y_j - y_hat_j)``. Cross-entropy with its
+    matching output (logistic or softmax): ``y_j - y_hat_j``.
+    """
+    for j in range(y_hat.shape[0]):
+        g[j] = y[j] - y_hat[j]
+        if loss == SQUARED_ERROR:
+            g[j] *= derivative(y_hat[j], out_act)
+
+
+@jit_fast
+def backward(packed, sizes, w_off, u_off, out, grad, act):
+    """Hidden neuron gradients e_h (eq. 5.15), from the output layer down.
+
+    ``grad`` holds ``g_j`` in its output block; layer ``l``'s block receives
+    ``e_h = f'(b_h) sum_j w_hj g_j`` with the not yet updated weights.
+    """
+    n_layers = sizes.shape[0] - 1
+    for l in range(n_layers - 1, 0, -1):
+        W = layer_weights(packed, sizes, w_off, l)
+        g = grad[u_off[l + 1]:u_off[l + 2]]
+        b = out[u_off[l]:u_off[l + 1]]
+        e = grad[u_off[l]:u_off[l + 1]]
+        for h in range(b.shape[0]):
+            total = 0.0
+            for j in range(g.shape[0]):
+                total += W[h, j] * g[j]
+            e[h] = derivative(b[h], act) * total
+
+
+@jit_fast
+def update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam):
+    """Delta w_hj = eta g_j b_h, Delta theta_j = -eta g_j (eqs. 5.11-5.14).
+
+    With the penalty of eq. 5.17 every weight and threshold first shrinks by
+    ``1 - 2 eta (1 - lambda)`` and the book's step is scaled by ``lambda``.
+    """
+    n_layers = sizes.shape[0] - 1
+    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+    step = eta * lam
+    for l in range(n_layers):
+        W = layer_weights(packed, sizes, w_off, l)
+        b = layer_bias(packed, sizes, b_off, l)
+        a_in = out[u_off[l]:u_off[l + 1]]
+        g = grad[u_off[l + 1]:u_off[l + 2]]
+        for i in range(a_in.shape[0]):
+            a_i = step * a_in[i]
+            for j in range(g.shape[0]):
+                W[i, j] = shrink * W[i, j] + a_i * g[j]
+        for j in range(g.shape[0]):
+            b[j] = shrink * b[j] + step * g[j]
+
+
+@jit_fast
+def standard_bp_epoch(packed, sizes, w_off, b_off, u_off, X, Y, order, eta, lam,
+                      act, out_act, loss):
+    """One epoch of standard BP: forward, g_j, e_h, update for every sample.
+
+    Samples are visited in ``order``. Returns ``sum_k E_k``, each ``E_k``
+    measured just before that sample's update.
+    """
+    n_units = u_off[-1]
+    out = np.empty(n_units, dtype=packed.dtype)
+    grad = np.zeros(n_units, dtype=packed.dtype)
+    first_out = u_off[sizes.shape[0] - 1]
+    total = 0.0
+    for t in range(order.shape[0]):
+        k = order[t]
+        forward(packed, sizes, w_off, b_off, u_off, X[k], out, act, out_act)
+        y_hat = out[first_out:]
+        total += sample_loss(y_hat, Y[k], loss)
+        output_gradient(y_hat, Y[k], loss, out_act, grad[first_out:])
+        backward(packed, sizes, w_off, u_off, out, grad, act)
+        update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam)
+    return total
+
+
+# --------------------------------------------------------------------------
+# accumulated and mini-batch BP: BLAS matrix products over a batch
+# --------------------------------------------------------------------------
+@jit_fast
+def forward_batch(packed, sizes, w_off, b_off, A0, act, out_act):
+    """Outputs of every layer for the rows of ``A0`` (list, input first)."""
+    n_layers = sizes.shape[0] - 1
+    acts = [A0]
+    for l in range(n_layers):
+        Z = np.dot(acts[l], layer_weights(packed, sizes, w_off, l))
+        Z += layer_bias(packed, sizes, b_off, l)
+        activate_rows(Z, out_act if l == n_layers - 1 else act)
+        acts.append(Z)
+    return acts
+
+
+@jit_fast
+def batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad):
+    """``grad = d(sum_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
+    n_layers = sizes.shape[0] - 1
+    Y_hat = acts[n_layers]
+    delta = Y_hat - Y  # -g_j for every row
+    if loss == SQUARED_ERROR:
+        for r in range(delta.shape[0]):
+            for j in range(delta.shape[1]):
+                delta[r, j] *= derivative(Y_hat[r, j], out_act)
+    for l in range(n_layers - 1, -1, -1):
+        gW = layer_weights(grad, sizes, w_off, l)
+        gW[:, :] = np.dot(acts[l].T, delta)
+        gb = layer_bias(grad, sizes, b_off, l)
+        gb[:] = 0.0
+        for r in range(delta.shape[0]):
+            gb += delta[r]
+        if l > 0:
+            delta = np.dot(delta, layer_weights(packed, sizes, w_off, l).T)
+            A = acts[l]
+            for r in range(delta.shape[0]):
+                for h in range(delta.shape[1]):
+                    delta[r, h] *= derivative(A[r, h], act)
+
+
+@jit_fast
+def batch_step(packed, sizes, w_off, b_off, A0, Y, eta, lam, act, out_act, loss, grad):
+    """One gradient step on the mean loss of a batch; returns ``sum_k E_k``.
+
+    ``packed <- packed - eta (lambda grad_mean + 2 (1 - lambda) packed)``,
+    the gradient of eq. 5.17 with ``E`` the batch's mean ``E_k``.
+    """
+    acts = forward_batch(packed, sizes, w_off, b_off, A0, act, out_act)
+    total = batch_loss(acts[sizes.shape[0] - 1], Y, loss)
+    batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad)
+    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+    step = eta * lam / A0.shape[0]
+    for p in range(packed.shape[0]):
+        packed[p] = shrink * packed[p] - step * grad[p]
+    return total
+
+
+@jit_fast
+def minibatch_bp_epoch(packed, sizes, w_off, b_off, X, Y, order, batch_size,
+                       eta, lam, act, out_act, loss):
+    """One epoch of mini-batch BP: a step every ``batch_size`` samples of ``order``.
+
+    Returns ``sum_k E_k``, each batch measured just before its step.
+    """
+    grad = np.empty_like(packed)
+    total = 0.0
+    n = order.shape[0]
+    for start in range(0, n, batch_size):
+        rows = order[start:min(start + batch_size, n)]
+        total += batch_step(packed, sizes, w_off, b_off, X[rows], Y[rows], eta, lam,
+                            act, out_act, loss, grad)
+    return total
+
+
+@jit_fast
+def accumulated_bp_epoch(packed, sizes, w_off, b_off, X, Y, eta, lam, act, out_act, loss):
+    """One epoch of accumulated BP: a single step on the mean of all ``E_k``
+    (eq. 5.16). Returns ``sum_k E_k`` before the step."""
+    grad = np.empty_like(packed)
+    return batch_step(packed, sizes, w_off, b_off, X, Y, eta, lam, act, out_act, loss, grad)
+
+
+@jit_fast
+def predict_outputs(packed, sizes, w_off, b_off, X, act, out_act):
+    """Output layer of the network for every row of ``X``."""
+    return forward_batch(packed, sizes, w_off, b_off, X, act, out_act)[sizes.shape[0] - 1]

@@ -1,0 +1,238 @@
+"""Multilayer networks trained by error backpropagation (周志华 section 5.3).
+
+The estimators validate input, encode targets, draw the initial weights and
+run the epoch loop (convergence, early stopping, progress, divergence);
+:mod:`._bp` and :mod:`._backprop_kernels` do one epoch of BP.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.model_selection import train_test_split
+from sklearn.utils import check_random_state
+
+from .._progress import progress
+from .._validation import check_number, check_option, warn_not_converged
+from . import _backprop_kernels as K
+from ._bp import BP_RULES
+from ._network import (
+    ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
+    penalty,
+)
+
+
+def _kernel_array(a, dtype=None):
+    """C-contiguous, writeable array: the one layout the kernels are compiled for
+    (a read-only memmap would otherwise compile a second copy of every kernel)."""
+    return np.require(a, dtype=dtype, requirements=("C", "W"))
+
+
+class _BaseMLP(BaseEstimator):
+    """Shared training loop of :class:`MLPClassifier` and :class:`MLPRegressor`."""
+
+    _task = None  # "classification" or "regression"
+
+    def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
+                 batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
+                 n_iter_no_change=10, early_stopping=False, validation_fraction=0.1,
+                 reg_lambda=None, init="glorot", shuffle=True, random_state=None,
+                 verbose=False):
+        self.hidden_layer_sizes = hidden_layer_sizes
+        self.activation = activation
+        self.bp = bp
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.reg_lambda = reg_lambda
+        self.init = init
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------
+    # hyper-parameters
+    # ------------------------------------------------------------------
+    def _check_params(self):
+        hidden = self.hidden_layer_sizes
+        if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
+            hidden = (hidden,)
+        try:
+            hidden = tuple(hidden)
+        except TypeError:
+            raise TypeError("hidden_layer_sizes must be a tuple of positive integers; "
+                            f"got {self.hidden_layer_sizes!r}") from None
+        for size in hidden:
+            check_number(size, "hidden_layer_sizes entries", low=1, integer=True)
+        check_option(self.activation, "activation", ACTIVATIONS)
+        check_option(self.bp, "bp", BP_RULES)
+        check_option(self.init, "init", INITIALISATIONS)
+        check_option(self._loss_name(), "loss", self._losses)
+        check_number(self.batch_size, "batch_size", low=1, integer=True)
+        check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
+        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        check_number(self.tol, "tol", low=0)
+        check_number(self.n_iter_no_change, "n_iter_no_change", low=1, integer=True)
+        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
+                     low_open=True, high_open=True)
+        if self.reg_lambda is not None:
+            check_number(self.reg_lambda, "reg_lambda", low=0, high=1, low_open=True)
+        return hidden
+
+    def _lambda(self):
+        """λ of eq. 5.17; ``None`` means no penalty, i.e. λ = 1."""
+        return 1.0 if self.reg_lambda is None else float(self.reg_lambda)
+
+    # ------------------------------------------------------------------
+    # the network
+    # ------------------------------------------------------------------
+    def _layout(self):
+        return Layout.of(self.coefs_)
+
+    def _codes(self):
+        act = ACTIVATIONS[self.activation][0]
+        return act, OUTPUT_ACTIVATIONS[self.out_activation_], LOSSES[self._loss_name()]
+
+    def _initialize(self, hidden, n_outputs, dtype, rng):
+        """Fresh Glorot weights for a ``n_features_in_``-hidden-``n_outputs`` network."""
+        self.n_outputs_ = n_outputs
+        self.n_layers_ = len(hidden) + 2
+        self.out_activation_ = output_activation(self._loss_name(), n_outputs, self._task)
+        layout = Layout.from_sizes((self.n_features_in_, *hidden, n_outputs))
+        packed = layout.initial_params(self.activation, rng, dtype, self.init)
+        self.coefs_, self.intercepts_ = layout.unpack(packed)
+        self.loss_curve_ = []
+        self.n_iter_ = 0
+        self.n_updates_ = 0
+        self.converged_ = False
+        self._best_loss = np.inf
+        self._no_improvement = 0
+
+    def _packed(self, dtype):
+        return self._layout().pack(self.coefs_, self.intercepts_, dtype)
+
+    def _forward(self, X):
+        """Output layer for the rows of validated ``X``."""
+        layout = self._layout()
+        packed = self._packed(X.dtype)
+        act, out_act, _ = self._codes()
+        return K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off,
+                                 _kernel_array(X), act, out_act)
+
+    def _objective(self, data_loss, packed):
+        """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None."""
+        lam = self._lambda()
+        if lam == 1.0:
+            return data_loss
+        return lam * data_loss + (1.0 - lam) * penalty(packed)
+
+    # ------------------------------------------------------------------
+    # training
+    # ------------------------------------------------------------------
+    def _run_epochs(self, X, Y, n_epochs, rng, *, incremental):
+        """The outer epoch loop: one BP epoch, loss curve, stopping, progress."""
+        X, Y = _kernel_array(X), _kernel_array(Y, X.dtype)
+        validation = None
+        if self.early_stopping and not incremental:
+            X, X_val, Y, Y_val = self._validation_split(X, Y, rng)
+            validation = (X_val, Y_val)
+            self.validation_loss_curve_ = []
+            self.best_validation_loss_, best_params = np.inf, None
+        layout = self._layout()
+        packed = self._packed(X.dtype)
+        stopped = False
+        with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
+            for _ in range(n_epochs):
+                epoch_loss = self._epoch(packed, layout, X, Y, rng)
+                monitored, fields = epoch_loss, {"loss": epoch_loss}
+                if validation is not None:
+                    monitored = fields["val_loss"] = self._validation_loss(packed, layout,
+                                                                           *validation)
+                    self.validation_loss_curve_.append(monitored)
+                    if monitored < self.best_validation_loss_:
+                        self.best_validation_loss_, best_params = monitored, packed.copy()
+                stopped = self._no_progress(monitored)
+                bar.advance(1, **fields)
+                if stopped and not incremental:
+                    break
+        if validation is not None:
+            packed = best_params  # the book: keep the weights of the lowest validation error
+        self.coefs_, self.intercepts_ = layout.unpack(packed)
+        if not incremental:
+            self.converged_ = stopped
+            if not stopped:
+                warn_not_converged(self, self.n_iter_,
+                                   "increase max_iter or learning_rate, or scale X")
+        return self
+
+    def _epoch(self, packed, layout, X, Y, rng):
+        """One pass of the BP rule over the data; returns and records the epoch's E~."""
+        rule, updates_per_epoch = BP_RULES[self.bp]
+        m = X.shape[0]
+        order = rng.permutation(m) if self.shuffle else np.arange(m)
+        act, out_act, loss = self._codes()
+        data_loss = rule(packed, layout, X, Y, order.astype(np.int64), self.batch_size,
+                         float(self.learning_rate), self._lambda(), act, out_act, loss) / m
+        epoch_loss = self._objective(data_loss, packed)
+        self._check_finite(epoch_loss)
+        self.loss_curve_.append(epoch_loss)
+        self.n_iter_ += 1
+        self.n_updates_ += updates_per_epoch(m, self.batch_size)
+        return epoch_loss
+
+    def _no_progress(self, value):
+        """scikit-learn's rule: ``n_iter_no_change`` epochs without a gain of ``tol``."""
+        if value > self._best_loss - self.tol:
+            self._no_improvement += 1
+        else:
+            self._no_improvement = 0
+        self._best_loss = min(self._best_loss, value)
+        return self._no_improvement >= self.n_iter_no_change
+
+    def _check_finite(self, epoch_loss):
+        if not np.isfinite(epoch_loss):
+            raise ValueError(
+                f"the training loss became {epoch_loss} in epoch {self.n_iter_ + 1}: "
+                f"backpropagation diverged; learning_rate={self.learning_rate} is too "
+                "large for this data (lower learning_rate or standardise X)")
+
+    def _validation_split(self, X, Y, rng):
+        stratify = None
+        if self._task == "classification":
+            labels = Y.argmax(axis=1) if Y.shape[1] > 1 else Y[:, 0]
+            counts = np.unique(labels, return_counts=True)[1]
+            n_val = int(np.ceil(self.validation_fraction * len(labels)))
+            if counts.min() >= 2 and len(counts) <= min(n_val, len(labels) - n_val):
+                stratify = labels
+        split = train_test_split(X, Y, test_size=self.validation_fraction,
+                                 random_state=rng.randint(np.iinfo(np.int32).max),
+                                 stratify=stratify)
+        if split[0].shape[0] == 0 or split[1].shape[0] == 0:
+            raise ValueError("early_stopping needs at least one training and one validation "
+                             f"sample; validation_fraction={self.validation_fraction} leaves "
+                             "none")
+        X_train, X_val, Y_train, Y_val = (_kernel_array(a) for a in split)
+        return X_train, X_val, Y_train, Y_val
+
+    def _validation_loss(self, packed, layout, X_val, Y_val):
+        """Validation error E (no penalty): the book's early-stopping criterion."""
+        act, out_act, loss = self._codes()
+        Y_hat = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X_val,
+                                  act, out_act)
+        return float(K.batch_loss(Y_hat, Y_val, loss)) / X_val.shape[0]
+
+    def _fit(self, X, Y, *, incremental, rng):
+        """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""
+        n_epochs = 1 if incremental else self.max_iter
+        return self._run_epochs(X, Y, n_epochs, rng, incremental=incremental)
+
+    def _rng_for(self, incremental):
+        if not incremental or not hasattr(self, "_rng"):
+            self._rng = check_random_state(self.random_state)
+        return self._rng

@@ -1,0 +1,104 @@
+"""Compiled kernels against the NumPy references of ``_reference.py``."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hyperplane.neural import _backprop_kernels as K
+from hyperplane.neural._network import Layout
+
+from ._reference import (
+    REF_ACTIVATIONS, ref_forward, ref_minibatch_epoch, ref_sample_losses, ref_standard_epoch,
+)
+
+HIDDEN_CODES = st.sampled_from([K.SIGMOID, K.TANH, K.RELU])
+#: (loss, output activation) pairs and whether they need one-hot / 0-1 targets
+OUTPUT_PAIRS = st.sampled_from([(K.SQUARED_ERROR, K.SIGMOID), (K.SQUARED_ERROR, K.IDENTITY),
+                                (K.LOG_LOSS, K.SIGMOID), (K.LOG_LOSS, K.SOFTMAX)])
+
+
+@st.composite
+def networks(draw):
+    """A random network, data and targets that fit its loss."""
+    seed = draw(st.integers(0, 2 ** 32 - 1))
+    rng = np.random.default_rng(seed)
+    hidden = draw(st.lists(st.integers(1, 5), min_size=1, max_size=3))
+    loss, out_act = draw(OUTPUT_PAIRS)
+    n_out = 1 if (loss, out_act) == (K.LOG_LOSS, K.SIGMOID) else draw(st.integers(2, 3))
+    n_features, n = draw(st.integers(1, 4)), draw(st.integers(1, 9))
+    layout = Layout.from_sizes((n_features, *hidden, n_out))
+    packed = rng.normal(size=layout.n_params)
+    X = rng.normal(scale=2.0, size=(n, n_features))
+    if loss == K.LOG_LOSS and n_out > 1:
+        Y = np.eye(n_out)[rng.integers(0, n_out, n)]
+    elif loss == K.LOG_LOSS:
+        Y = rng.integers(0, 2, (n, 1)).astype(float)
+    else:
+        Y = rng.uniform(size=(n, n_out))
+    order = rng.permutation(n)
+    return layout, packed, X, Y, order, draw(HIDDEN_CODES), out_act, loss
+
+
+@given(networks(), st.floats(0.01, 0.5), st.sampled_from([1.0, 0.9]))
+def test_standard_epoch_matches_the_books_algorithm(net, eta, lam):
+    layout, packed, X, Y, order, act, out_act, loss = net
+    expected, expected_loss = ref_standard_epoch(packed, layout, X, Y, order, eta, lam,
+                                                 act, out_act, loss)
+    got = packed.copy()
+    total = K.standard_bp_epoch(got, layout.sizes, layout.w_off, layout.b_off, layout.u_off,
+                                X, Y, order, eta, lam, act, out_act, loss)
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
+
+
+@settings(max_examples=15)
+@given(networks(), st.integers(1, 4), st.sampled_from([1.0, 0.8]))
+def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam):
+    layout, packed, X, Y, order, act, out_act, loss = net
+    packed, eta = 0.5 * packed, 0.05  # keep probabilities off the clip at eps
+    expected, expected_loss = ref_minibatch_epoch(packed, layout, X, Y, order, batch_size,
+                                                  eta, lam, act, out_act, loss)
+    got = packed.copy()
+    total = K.minibatch_bp_epoch(got, layout.sizes, layout.w_off, layout.b_off, X, Y, order,
+                                 batch_size, eta, lam, act, out_act, loss)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
+
+
+@given(networks())
+def test_forward_batch_and_loss_match_numpy(net):
+    layout, packed, X, Y, _, act, out_act, loss = net
+    expected = ref_forward(packed, layout, X, act, out_act)[-1]
+    got = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, act, out_act)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(K.batch_loss(got, Y, loss),
+                               ref_sample_losses(expected, Y, loss).sum(), rtol=1e-10)
+
+
+@given(st.lists(st.floats(-800, 800), min_size=1, max_size=20),
+       st.sampled_from([K.SIGMOID, K.TANH, K.RELU, K.IDENTITY, K.SOFTMAX]))
+def test_activations_match_numpy_without_overflow(values, code):
+    z = np.array(values)
+    got = z.copy()
+    K.activate(got, code)
+    assert np.all(np.isfinite(got))
+    np.testing.assert_allclose(got, REF_ACTIVATIONS[code](z), rtol=1e-12, atol=1e-300)
+
+
+def test_sigmoid_extremes_do_not_overflow():
+    with np.errstate(over="raise"):
+        assert K.sigmoid(-1000.0) == 0.0
+        assert K.sigmoid(1000.0) == 1.0
+        assert K.sigmoid(0.0) == 0.5
+
+
+def test_float32_kernels_stay_float32():
+    layout = Layout.from_sizes((2, 3, 1))
+    packed = np.linspace(-1, 1, layout.n_params).astype(np.float32)
+    X = np.ones((4, 2), dtype=np.float32)
+    Y = np.ones((4, 1), dtype=np.float32)
+    K.standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off, layout.u_off, X, Y,
+                        np.arange(4), 0.1, 1.0, K.SIGMOID, K.SIGMOID, K.SQUARED_ERROR)
+    out = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, K.SIGMOID,
+                            K.SIGMOID)
+    assert packed.dtype == np.float32 and out.dtype == np.float32
