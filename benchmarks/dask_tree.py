@@ -5,7 +5,7 @@ attributes with a nonlinear labelling and 2% missing values. The in-memory
 fit gets the same data computed into the client. Every fit uses
 ``splitter="hist"``; the Dask trees must equal the in-memory tree.
 
-Run: PYTHONPATH=src python benchmarks/distributed_tree.py [--rows 2000000 --features 20]
+Run: PYTHONPATH=src python benchmarks/dask_tree.py [--rows 2000000 --features 20]
 """
 
 from __future__ import annotations
