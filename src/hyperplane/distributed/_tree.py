@@ -226,7 +226,7 @@ def positive_counts(dask, X, w_blocks):
 
 def _count_positive(w_block):
     w = np.asarray(w_block, dtype=np.float64).ravel()
-    return int(_chunk_weights(w, w.shape[0]).__gt__(0).sum())
+    return int(np.count_nonzero(_chunk_weights(w, w.shape[0]) > 0))
 
 
 def sample_plan(n_positive, random_state):
