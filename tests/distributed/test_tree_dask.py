@@ -132,6 +132,8 @@ def test_mixed_dataframe_and_lazy_predict(dask_client):
     assert list(dist.feature_names_in_) == list(X.columns)
     assert dist._spec.categorical.tolist() == [True] * 6 + [False] * 2
     assert_same_tree(local, dist, X)
+    y_in_memory = DecisionTreeClassifier(**kw).fit(Xd, y)       # y a pandas Series
+    assert export_text(y_in_memory) == export_text(local)
     lazy = dist.predict(Xd)
     proba = dist.predict_proba(Xd)
     assert hasattr(lazy, "dask") and hasattr(proba, "dask")    # still lazy

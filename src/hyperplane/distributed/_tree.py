@@ -85,19 +85,18 @@ def _same_partitions(v, X):
 
 def _follow(v, name, X, lengths):
     """Delayed chunks of ``v`` aligned with the row chunks of ``X`` (``lengths``)."""
-    da = import_dask().array
     if v is None:
         return None
     if lengths is None:
         return list(v.to_delayed())
-    if is_dask_collection(v):
-        v = as_dask_array(v, name)
-    else:
-        v = da.from_array(np.asarray(v))
+    v = as_dask_array(v, name) if is_dask_collection(v) else np.asarray(v)
     if v.ndim == 2 and v.shape[1] == 1:
         v = v[:, 0]
     if v.ndim != 1 or v.shape[0] != sum(lengths):
         raise ValueError(f"{name} must have shape ({sum(lengths)},); got {v.shape}")
+    if not is_dask_collection(v):      # in memory already (e.g. y of a client-side Series)
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        return [v[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
     return list(v.rechunk((lengths,)).to_delayed().ravel())
 
 
