@@ -78,6 +78,17 @@ def test_pruned_trees_identical(dask_client, pruning):
     assert_same_tree(local, dist, X)
 
 
+@pytest.mark.parametrize("pruning", ["pre", "post"])
+def test_reduced_error_pruning_with_validation_data_in_memory(dask_client, pruning):
+    X, y = watermelon_rows("2.0alpha", copies=100, seed=3, flip=0.2)
+    X_val, y_val = watermelon_rows("2.0alpha", copies=20, seed=4, flip=0.2)
+    kw = dict(criterion="info_gain", pruning=pruning)
+    local = DecisionTreeClassifier(**kw).fit(X, y, validation_data=(X_val, y_val))
+    dist = DecisionTreeClassifier(**kw).fit(*on_dask(X, y), validation_data=(X_val, y_val))
+    assert local.n_leaves_ < DecisionTreeClassifier().fit(X, y).n_leaves_
+    assert_same_tree(local, dist, X)
+
+
 def numeric_data(n=3000, p=4, seed=0, missing=0.05):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, p))
@@ -163,8 +174,11 @@ def test_bad_input_gives_clear_errors(dask_client):
     Xd, yd = da.from_array(X, chunks=(50, 3)), da.from_array(y, chunks=50)
     with pytest.raises(ValueError, match="splitter='hist'"):
         DecisionTreeClassifier().fit(Xd, yd)
-    with pytest.raises(ValueError, match="not available for Dask"):
+    with pytest.raises(ValueError, match="validation_data"):
         DecisionTreeClassifier(splitter="hist", pruning="post").fit(Xd, yd)
+    with pytest.raises(ValueError, match="in memory"):
+        DecisionTreeClassifier(splitter="hist", pruning="pre").fit(Xd, yd,
+                                                                   validation_data=(Xd, yd))
     with pytest.raises(ValueError, match="one class"):
         DecisionTreeClassifier(splitter="hist").fit(Xd, da.zeros(200, chunks=50))
     with pytest.raises(ValueError, match="non-negative"):

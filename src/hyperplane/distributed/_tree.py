@@ -26,7 +26,8 @@ Panda et al. 2009) never gathers the data:
    the in-memory helpers, so the tree is the same.
 
 Pessimistic and cost-complexity pruning then run on the client from the node
-class weights. Numeric attributes need ``splitter="hist"``: exact midpoints
+class weights; reduced-error pre/post pruning (周志华 4.3) use validation data
+held in memory. Numeric attributes need ``splitter="hist"``: exact midpoints
 would need every node's sorted values.
 """
 
@@ -40,7 +41,7 @@ from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_we
                              child_availability, finalize, is_final, select_attribute)
 from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
                             bin_column, bin_sample_rows, quantile_edges)
-from ..tree._prune import cost_complexity_prune, pessimistic_prune
+from ..tree._prune import PrePruner, cost_complexity_prune, pessimistic_prune, post_prune
 from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, score_table
 from ._dask import as_dask_array, import_dask
 from ._tree_kernels import level_tables
@@ -364,8 +365,13 @@ def split_node(table, avail, kind, n_codes, offset, edges, params):
         child_rows
 
 
-def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows):
-    """generate_tree level by level; returns the growing storage."""
+def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows,
+                pre_pruner=None):
+    """generate_tree level by level; returns the growing storage.
+
+    ``pre_pruner`` (:class:`~hyperplane.tree._prune.PrePruner`) may veto a
+    split; its state is per node, so the level order decides as depth first does.
+    """
     nodes, cut = _Nodes(), {}
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
     offset = np.concatenate([[0], np.cumsum(n_codes + 1)]).astype(np.int64)
@@ -384,9 +390,15 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
                 if found is None:
                     continue
                 j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found
+                test = (j, numeric, threshold)
+                if pre_pruner is not None and not pre_pruner.allows(
+                        node, nodes.value[node], child_values, r, test):
+                    continue
                 cut[node] = cut_bin
-                grown = attach_children(nodes, node, (j, numeric, threshold), nodes.value[node],
-                                        w_branch, r, child_values)
+                grown = attach_children(nodes, node, test, nodes.value[node], w_branch, r,
+                                        child_values)
+                if pre_pruner is not None:
+                    pre_pruner.adopt(node, nodes.kids[node])
                 child_avail = child_availability(avail, j, numeric)
                 frontier.extend((child, child_avail, child_rows[v]) for v, child in grown)
     return nodes
@@ -403,10 +415,17 @@ PRUNERS = {None: lambda tree, model, criterion: tree,
 def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
     dask = import_dask()
-    if model.pruning in ("pre", "post") or validation_data is not None:
-        raise ValueError(f"pruning={model.pruning!r} with validation data is not available "
-                         "for Dask input; use pruning='pessimistic' or 'cost_complexity', "
-                         "or fit in memory")
+    if model.pruning in ("pre", "post"):
+        if validation_data is None:
+            raise ValueError(f"pruning={model.pruning!r} on Dask input needs "
+                             "validation_data=(X_val, y_val) in memory: a hold-out of Dask "
+                             "rows is not drawn")
+        if any(is_dask_collection(part) for part in tuple(validation_data)):
+            raise ValueError("validation_data must be in memory (numpy/pandas) for Dask input; "
+                             "call .compute() on it")
+    elif validation_data is not None:
+        raise ValueError(f"validation_data is only used with pruning='pre' or 'post'; "
+                         f"got pruning={model.pruning!r}")
     if y is None:
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
@@ -450,10 +469,15 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     root_value = dask.compute(_tree_sum(dask, [dask.delayed(_class_totals)(c, K)
                                                for c in chunks]))[0]
     _set_fit_attributes(model, X, spec, classes, preference)
+    validation = (model._encode_validation(validation_data) if validation_data is not None
+                  else None)
+    pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
-                        int(n_positive.sum()))
+                        int(n_positive.sum()), pre)
     tree = finalize(nodes, params.criterion, K)
-    model._set_tree(PRUNERS[model.pruning](tree, model, params.criterion))
+    if model.pruning == "post":
+        tree = post_prune(tree, *validation, model._label_of, params.criterion)
+    model._set_tree(PRUNERS.get(model.pruning, PRUNERS[None])(tree, model, params.criterion))
     return model
 
 

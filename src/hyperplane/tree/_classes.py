@@ -107,9 +107,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     chooses splits with the same scoring code. Categorical attributes give
     the identical tree; numeric attributes need ``splitter="hist"`` and give
     the identical tree to the in-memory ``"hist"`` fit (same bin edges, from
-    the same rows). ``pruning="pessimistic"`` and ``"cost_complexity"`` are
-    supported; ``"pre"``/``"post"`` are not. ``predict``/``predict_proba`` of a
-    Dask ``X`` return lazy Dask arrays.
+    the same rows). Every pruning works; ``"pre"``/``"post"`` need
+    ``validation_data`` in memory (no hold-out is drawn from Dask rows).
+    ``predict``/``predict_proba`` of a Dask ``X`` return lazy Dask arrays.
 
     Examples
     --------
