@@ -486,7 +486,9 @@ def _set_fit_attributes(model, X, spec, classes, preference):
     model.n_features_in_ = len(spec.names)
     if hasattr(model, "feature_names_in_"):
         del model.feature_names_in_
-    if hasattr(X, "columns"):
+    mixed = spec.categorical.any()
+    if hasattr(X, "columns") and (mixed or all(isinstance(c, str) for c in X.columns)):
+        # as in memory: always for mixed frames, like scikit-learn for numeric ones
         model.feature_names_in_ = np.asarray(spec.names, dtype=object)
     model._spec = spec
     model._preference = preference
