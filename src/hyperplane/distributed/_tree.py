@@ -331,7 +331,7 @@ def _chunk_tables(chunk, structure, n_slots, n_classes, stack):
     return level_tables(codes, y, w, *structure, n_slots, n_classes, stack)
 
 
-def split_node(table, avail, kind, n_codes, offset, edges, params):
+def split_node(table, avail, kind, offset, edges, params):
     """Score every available attribute from the summed tables; the chosen test or None.
 
     Returns ``(j, numeric, threshold, cut_bin, w_branch, r, child_values,
@@ -386,7 +386,7 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
             group = expand[start:start + batch]
             tables = level_pass(dask, chunks, nodes, cut, group, offset, n_codes, n_classes)
             for (node, avail, _), table in zip(group, tables):
-                found = split_node(table, avail, kind, n_codes, offset, edges, params)
+                found = split_node(table, avail, kind, offset, edges, params)
                 if found is None:
                     continue
                 j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found
