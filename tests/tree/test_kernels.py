@@ -175,3 +175,34 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         # the child's order is the parent's order filtered: still sorted, NaN last
         expected_order = [i for i in order[0] if mask[i]]
         assert child_order[0, a:b].tolist() == expected_order
+
+
+def test_level_tables_summed_over_chunks_give_the_hist_split():
+    """Issue 7's contract: per-chunk tables add up to what the in-memory tree scores."""
+    from hyperplane.tree._builder import layout
+    from hyperplane.tree._split_kernels import level_class_tables, node_scores, score_table
+
+    rng = np.random.default_rng(0)
+    n = 500
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 4, n).astype(float),
+                         rng.normal(size=n)])
+    X[rng.random((n, 3)) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + (X[:, 1] == 2) > 0.3).astype(np.int64)
+    w = rng.choice([0.5, 1.0, 2.0], size=n)
+    data = layout(X, y, w, np.array([False, True, False]), np.array([0, 4, 0]), 2, "hist", 16)
+    codes_count = data.codes_count
+    rows = np.arange(n)
+    parts = [level_class_tables(data.codes_T, codes_count, y, rows[a:b], np.zeros(b - a, np.int64),
+                                w[a:b], 1, 2) for a, b in ((0, 123), (123, n))]
+    tables = parts[0][0] + parts[1][0]
+    n_rows = parts[0][1] + parts[1][1]
+    out_f, out_i = node_scores(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
+                               data.edges, y, rows, w, np.empty((0, n), np.int32),
+                               np.ones(3, bool), 2, ENTROPY, 1.0, np.zeros(n),
+                               np.bincount(y, weights=w, minlength=2), False, c_log2_c(0))
+    for j in range(3):
+        c = data.col[j]
+        got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
+                          data.kind[j] == 1, data.edges[c], ENTROPY, 1.0)
+        assert np.allclose(got[:4], out_f[:4, j])
+        assert got[5] == out_i[0, j] and got[6] == bool(out_i[1, j])

@@ -345,8 +345,8 @@ def split_node(table, avail, kind, offset, edges, params):
         block = table[offset[j]:offset[j + 1]]
         counts = np.ascontiguousarray(block[:, :K])
         rows = block[:, K].astype(np.int64)
-        s, g, _, _, t, b, ok = score_table(kind[j], counts, rows, edges[j], params.criterion,
-                                           params.min_leaf)
+        s, g, _, _, t, b, ok = score_table(counts, rows, kind[j] == CATEGORICAL, edges[j],
+                                           params.criterion, params.min_leaf)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
     j = select_attribute(score, ratio, valid, params.use_ratio)
     if j < 0:

@@ -36,8 +36,17 @@ class TreeData:
     n_codes: np.ndarray  # (p,) values per coded attribute (bins for BINNED)
     num_T: np.ndarray  # (p_num, n) exact numeric attributes
     codes_T: np.ndarray  # (p_coded, n) int32, -1 missing
+    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major, smallest int type
     edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
     n_classes: int
+
+    @property
+    def codes_count(self):
+        """Number of codes of each row of ``codes_T`` (for :func:`level_class_tables`)."""
+        coded = np.flatnonzero(self.kind != NUMERIC)
+        out = np.zeros(self.codes_T.shape[0], dtype=np.int64)
+        out[self.col[coded]] = self.n_codes[coded]
+        return out
 
 
 def attribute_kinds(categorical, splitter):
@@ -81,7 +90,11 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
         edges[c, :e.size] = e
     num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
     codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
-    return TreeData(X, y, w, kind, col, codes_count, num_T, codes_T, edges, n_classes)
+    widest = int(codes_count.max()) if p else 0
+    small = np.int8 if widest <= 127 else np.int16 if widest <= 32767 else np.int32
+    codes_rows = np.ascontiguousarray(codes_T.T, dtype=small)
+    return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
+                    codes_rows, edges, n_classes)
 
 
 @dataclass
@@ -216,11 +229,6 @@ def child_availability(avail, j, numeric):
     return child_avail
 
 
-def route_rows(X, rows, feature, is_numeric, threshold):
-    """Branch of each row of ``X[rows]`` at a test (``MISSING`` for NaN)."""
-    return branch_of_rows(X[:, feature], rows, is_numeric, threshold)
-
-
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
@@ -230,8 +238,13 @@ def sorted_orders(data, rows):
     return order
 
 
-def grow(data, params, label_of, pre_pruner=None):
-    """Grow the tree depth first; ``pre_pruner(node_value, child_values, test)`` may veto a split."""
+def grow(data, params, pre_pruner=None):
+    """Grow the tree depth first (generate_tree, 周志华 4.1).
+
+    ``pre_pruner.allows(node, value, child_values, r, test)`` may veto a split
+    (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
+    validation rows to the children.
+    """
     n = data.X.shape[0]
     K = data.n_classes
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
@@ -242,6 +255,7 @@ def grow(data, params, label_of, pre_pruner=None):
     avail = np.ones(data.kind.shape[0], dtype=bool)
     wbuf = np.zeros(n)
     clogc = c_log2_c(rows.size)
+    codes_count = data.codes_count
     dest = np.zeros(n, dtype=np.int64)
     stack = [(root, rows, w, sorted_orders(data, rows), avail)]
     while stack:
@@ -251,7 +265,7 @@ def grow(data, params, label_of, pre_pruner=None):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
-        out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
+        out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
                               params.min_leaf, wbuf, value, unit, clogc)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]

@@ -22,6 +22,15 @@ from ._traverse_kernels import tree_apply, tree_proba
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
+#: pruning applied to the grown tree: name -> f(estimator, tree, validation, criterion)
+AFTER_GROWTH = {
+    "post": lambda est, tree, validation, criterion: post_prune(
+        tree, *validation, est._label_of, criterion),
+    "pessimistic": lambda est, tree, validation, criterion: pessimistic_prune(
+        tree, est.confidence, criterion),
+    "cost_complexity": lambda est, tree, validation, criterion: cost_complexity_prune(
+        tree, est.ccp_alpha, criterion),
+}
 #: fraction of the training data held out for pre/post pruning without validation_data
 HOLDOUT_FRACTION = 1 / 3
 
@@ -189,7 +198,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y_idx = encode_labels(y)
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
-            raise ValueError("sample_weight is zero for every sample; at least one weight must be positive")
+            raise ValueError("sample_weight is zero for every sample; at least one weight "
+                             "must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
         self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
@@ -197,7 +207,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         X_train, y_train, w_train, validation = X_enc, y_idx, w, None
         if not np.all(w > 0):  # a zero weight is the same as an absent row
             positive = w > 0
-            X_train, y_train, w_train = X_enc[positive], y_idx[positive], w[positive]
+            X_train, y_train, w_train = (X_enc[positive], y_idx[positive],
+                                         w[positive])
         if self.pruning in ("pre", "post"):
             if validation_data is not None:
                 validation = self._encode_validation(validation_data)
@@ -209,13 +220,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
-        tree = grow(data, params, label_of, pre_pruner=pre)
-        if self.pruning == "post":
-            tree = post_prune(tree, *validation, label_of, params.criterion)
-        elif self.pruning == "pessimistic":
-            tree = pessimistic_prune(tree, self.confidence, params.criterion)
-        elif self.pruning == "cost_complexity":
-            tree = cost_complexity_prune(tree, self.ccp_alpha, params.criterion)
+        tree = grow(data, params, pre_pruner=pre)
+        prune_after = AFTER_GROWTH.get(self.pruning)
+        if prune_after is not None:
+            tree = prune_after(self, tree, validation, params.criterion)
         self._set_tree(tree)
         return self
 

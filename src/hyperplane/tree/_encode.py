@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import check_X, check_X_y
+from .._validation import check_X, check_X_y, reject_dask
 
 
 @dataclass
@@ -69,6 +69,7 @@ def encode_fit(estimator, X, y):
     rejected); a DataFrame or object array with text columns is encoded column
     by column.
     """
+    reject_dask(estimator, X, y)
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
@@ -131,8 +132,8 @@ def _encode_frame(frame, spec):
         column = frame.iloc[:, j]
         if spec.categorical[j]:
             # code = index among the training values; missing and unseen values -> NaN
-            codes = pd.Categorical(column.astype(object),
-                                   categories=pd.Index(spec.categories[j], dtype=object)).codes
+            codes = pd.Index(spec.categories[j], dtype=object).get_indexer(
+                column.astype(object))
             out[:, j] = np.where(codes < 0, np.nan, codes)
         else:
             try:
@@ -151,6 +152,7 @@ def _encode_frame(frame, spec):
 
 def encode_predict(estimator, X, spec):
     """Validate and encode ``X`` at predict time with the spec learned in fit."""
+    reject_dask(estimator, X)
     if not spec.categorical.any() and not _is_mixed(X):
         Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
         return np.asarray(Xv, dtype=np.float64)

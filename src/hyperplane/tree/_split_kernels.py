@@ -111,7 +111,6 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     least ``min_leaf`` rows with a known value.
     """
     n_codes = table.shape[0] - 1
-    n_classes = table.shape[1]
     known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, False
@@ -328,8 +327,23 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
 
 
 @jit
-def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
-                     criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i):
+def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf):
+    """Score a coded attribute from its (summed) class-weight table.
+
+    Categorical: multiway split; binned numeric: best cut between bins.
+    Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
+    all a node needs of a coded attribute, so tables summed over data chunks
+    give exactly the single-process hist/categorical split.
+    """
+    if is_categorical:
+        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+        return s, g, a, r, np.nan, -1, ok
+    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf)
+
+
+@jit
+def _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion, min_leaf, wbuf,
+                     value, unit, clogc, tables, n_rows, codes_count, out_f, out_i):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
     ``out_i[:, j]`` (cut bin, valid)."""
     c = col[j]
@@ -338,69 +352,125 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
                                              criterion, min_leaf, value, unit, clogc)
         b = -1
     else:
-        table = np.zeros((n_codes[j] + 1, n_classes))
-        n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
-        accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
-        s, g, a, r, t, b, ok = score_table(kind[j], table, n_rows, edges[c], criterion,
-                                           min_leaf)
+        width = codes_count[c] + 1
+        s, g, a, r, t, b, ok = score_table(tables[c, :width], n_rows[c, :width],
+                                           kind[j] == CATEGORICAL, edges[c], criterion, min_leaf)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
 
 
 @jit
-def score_table(kind_j, table, n_rows, edges_c, criterion, min_leaf):
-    """Score a coded attribute from its node table: multiway (CATEGORICAL) or best cut (BINNED).
+def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_classes):
+    """Class-weight tables of one node for every coded attribute, in one pass over its rows.
 
-    The one scoring step shared by the in-memory builder and the Dask fit
-    (which sums the tables over data chunks first). Returns
-    ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
+    ``codes_rows`` is row-major (one row of codes per sample), so a node's
+    rows are read contiguously whatever their number. Returns ``(tables,
+    n_rows)`` shaped ``(p_coded, width + 1, K)`` and ``(p_coded, width + 1)``;
+    attribute ``c`` uses slots ``0..codes_count[c]`` (the last: missing).
     """
-    if kind_j == CATEGORICAL:
-        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
-        return s, g, a, r, np.nan, -1, ok
-    return ordered_table_cut(table, n_rows, edges_c, criterion, min_leaf)
+    p = codes_rows.shape[1]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((p, width + 1, n_classes))
+    n_rows = np.zeros((p, width + 1), dtype=np.int64)
+    for i in rows:
+        k = y[i]
+        wi = wbuf[i]
+        for c in range(p):
+            if avail_coded[c]:
+                code = np.int64(codes_rows[i, c])
+                if code < 0:
+                    code = codes_count[c]
+                tables[c, code, k] += wi
+                n_rows[c, code] += 1
+    return tables, n_rows
 
 
 @jit
-def _score_buffers(p, rows, w, wbuf):
-    """Outputs of a node's scoring, and the node's weights spread over ``wbuf`` by row."""
+def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes,
+                       n_classes):
+    """Class-weight tables of every node of one tree level and every coded attribute.
+
+    ``entry_*`` list (row, node, weight) of one data chunk at this level (a row
+    missing a value tested above appears once per node it reached, with its
+    ``r_v``-scaled weight). Returns ``(tables, n_rows)`` of shapes
+    ``(n_nodes, p, width + 1, K)`` and ``(n_nodes, p, width + 1)`` with
+    ``width = codes_count.max()``; coded column ``c`` uses slots
+    ``0..codes_count[c]`` (the last one: missing), so
+    ``tables[t, c, :codes_count[c] + 1]`` is the table :func:`score_table`
+    takes. Chunks' results add up (issue 7: level-by-level growth on Dask
+    sums them and calls :func:`score_table`).
+    """
+    p = codes_T.shape[0]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((n_nodes, p, width + 1, n_classes))
+    n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
+    for e in range(entry_row.shape[0]):
+        i = entry_row[e]
+        t = entry_node[e]
+        for c in range(p):
+            code = codes_T[c, i]
+            if code < 0:
+                code = codes_count[c]
+            tables[t, c, code, y[i]] += entry_w[e]
+            n_rows[t, c, code] += 1
+    return tables, n_rows
+
+
+@jit
+def _score_buffers(kind, col, avail, codes_rows, codes_count, y, rows, w, wbuf, n_classes):
+    """Outputs of a node's scoring; spreads the node's weights over ``wbuf`` by row and
+    builds the class tables of its available coded attributes."""
+    p = kind.shape[0]
     out_f = np.zeros((5, p))
     out_f[4, :] = np.nan
     out_i = np.zeros((2, p), dtype=np.int64)
     for pos in range(rows.shape[0]):
         wbuf[rows[pos]] = w[pos]
-    return out_f, out_i
+    avail_coded = np.zeros(codes_rows.shape[1], dtype=np.bool_)
+    for j in range(p):
+        if avail[j] and kind[j] != NUMERIC:
+            avail_coded[col[j]] = True
+    tables, n_rows = node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded,
+                                       n_classes)
+    return out_f, out_i, tables, n_rows
 
 
 @jit
-def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
+def node_scores(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order, avail,
                 n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """Score every available attribute at one node.
 
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
-    one row per attribute, using ``order[col[j]]``) or in ``codes_T``
-    (categorical or binned). ``value`` is the node's class weights; ``unit``
-    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns
-    ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
-    threshold; rows of ``out_i`` cut bin, valid.
+    one row per attribute, using ``order[col[j]]``) or in the row-major
+    ``codes_rows`` (categorical or binned, ``codes_count[c]`` codes, −1
+    missing). ``value`` is the node's class weights; ``unit`` says every row
+    weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns ``(out_f, out_i)``:
+    rows of ``out_f`` are score, gain ratio, after, rho, threshold; rows of
+    ``out_i`` cut bin, valid.
     """
-    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    out_f, out_i, tables, n_rows = _score_buffers(kind, col, avail, codes_rows, codes_count, y,
+                                                  rows, w, wbuf, n_classes)
     for j in range(kind.shape[0]):
         if avail[j]:
-            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+            _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
+                             min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
+                             out_f, out_i)
     return out_f, out_i
 
 
 @jit_parallel
-def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                         n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+def node_scores_parallel(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order,
+                         avail, n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
-    out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
+    out_f, out_i, tables, n_rows = _score_buffers(kind, col, avail, codes_rows, codes_count, y,
+                                                  rows, w, wbuf, n_classes)
     for j in prange(kind.shape[0]):
         if avail[j]:
-            _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
-                             n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+            _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
+                             min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
+                             out_f, out_i)
     return out_f, out_i
