@@ -5,10 +5,9 @@ import pandas as pd
 import pytest
 
 from hyperplane.datasets import load_watermelon
-from hyperplane.distributed._tree_kernels import level_tables
+from hyperplane.distributed._tree_kernels import route_to_frontier
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree import _encode
-from hyperplane.tree._split_kernels import category_class_table
 
 da = pytest.importorskip("dask.array")
 dd = pytest.importorskip("dask.dataframe")
@@ -152,21 +151,24 @@ def test_mixed_dataframe_and_lazy_predict(dask_client):
     np.testing.assert_allclose(proba.compute(), local.predict_proba(X), atol=1e-12)
 
 
-def test_level_tables_at_the_root_equal_the_class_tables():
+def test_routing_to_the_frontier_matches_a_python_walk():
+    """One categorical test at the root (3 leaves in the frontier), missing values fan out."""
     rng = np.random.default_rng(0)
-    n, p, K = 500, 3, 3
-    n_codes = np.array([4, 2, 5])
-    codes = np.stack([rng.integers(-1, m, size=n) for m in n_codes], axis=1).astype(np.int16)
-    y, w = rng.integers(0, K, size=n), rng.random(n) + 0.1
-    offset = np.concatenate([[0], np.cumsum(n_codes + 1)])
-    leaf = np.array([-1])
-    out = level_tables(codes, y, w, leaf, np.zeros(1, bool), leaf, np.zeros(1, np.int64),
-                       np.zeros(1, np.int64), np.zeros(1, np.int64), np.ones(1),
-                       np.zeros(1, np.int64), np.ones((1, p), bool), offset, n_codes, 1, K, 2)
-    for j in range(p):
-        table, n_rows = category_class_table(codes[:, j].astype(np.int64), y, w, n_codes[j], K)
-        np.testing.assert_allclose(out[0, offset[j]:offset[j + 1], :K], table)
-        np.testing.assert_array_equal(out[0, offset[j]:offset[j + 1], K], n_rows)
+    n = 300
+    codes = np.stack([rng.integers(-1, 3, size=n), rng.integers(-1, 2, size=n)],
+                     axis=1).astype(np.int16)
+    w = rng.random(n) + 0.1
+    r = np.array([1.0, 0.5, 0.3, 0.2])            # branch_r of nodes 0..3
+    got = route_to_frontier(codes, w, np.array([0, -1, -1, -1]), np.zeros(4, bool),
+                            np.full(4, -1), np.array([0, 3, 3, 3]), np.array([3, 0, 0, 0]),
+                            np.array([1, 2, 3]), r, np.array([-1, 0, 1, 2]), 4)
+    expected = []
+    for i in range(n):
+        if codes[i, 0] < 0:
+            expected += [(i, v, w[i] * r[v + 1]) for v in range(3)]
+        else:
+            expected.append((i, int(codes[i, 0]), w[i]))
+    assert sorted(zip(*(part.tolist() for part in got))) == sorted(expected)
 
 
 def test_bad_input_gives_clear_errors(dask_client):

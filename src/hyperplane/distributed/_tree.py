@@ -18,8 +18,10 @@ Panda et al. 2009) never gathers the data:
    bin, −1 missing), class indices and weights, persisted on the workers
    (like MLlib's cached ``TreePoint`` RDD).
 4. **levels**: each level every chunk routes its rows down the tree grown so
-   far (C4.5 fractional weights for missing values) and returns the tables of
-   the frontier nodes (:func:`._tree_kernels.level_tables`); the tables are
+   far (C4.5 fractional weights for missing values,
+   :func:`._tree_kernels.route_to_frontier`) and returns the tables of the
+   frontier nodes (:func:`~hyperplane.tree._split_kernels.level_class_tables`,
+   the tree's own kernel); the tables are
    summed by a tree reduction on the cluster and the client scores them with
    the in-memory :func:`~hyperplane.tree._split_kernels.score_table` and
    :func:`~hyperplane.tree._builder.select_attribute` and grows the nodes with
@@ -42,9 +44,9 @@ from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_we
 from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
                             bin_column, bin_sample_rows, quantile_edges)
 from ..tree._prune import PrePruner, cost_complexity_prune, pessimistic_prune, post_prune
-from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, score_table
+from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, level_class_tables, score_table
 from ._dask import as_dask_array, import_dask
-from ._tree_kernels import level_tables
+from ._tree_kernels import route_to_frontier
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
 TABLE_BYTES = 64 * 2**20
@@ -289,16 +291,23 @@ def _class_totals(chunk, n_classes):
 
 
 # ---------------------------------------------------------------- 4. levels
+def _add(a, b):
+    """Sum of two arrays or of two tuples of arrays."""
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b))
+    return a + b
+
+
 def _tree_sum(dask, parts):
-    """Sum delayed arrays pairwise on the cluster (a tree reduction)."""
+    """Sum delayed arrays (or tuples of arrays) pairwise on the cluster (a tree reduction)."""
     while len(parts) > 1:
-        parts = [dask.delayed(np.add)(parts[i], parts[i + 1]) if i + 1 < len(parts)
+        parts = [dask.delayed(_add)(parts[i], parts[i + 1]) if i + 1 < len(parts)
                  else parts[i] for i in range(0, len(parts), 2)]
     return parts[0]
 
 
 def _routing(nodes, cut, frontier):
-    """The tree grown so far as flat arrays (growing-storage ids) for :func:`level_tables`."""
+    """The tree grown so far as flat arrays (growing-storage ids) for :func:`route_to_frontier`."""
     m = len(nodes.feature)
     child_start = np.zeros(m, dtype=np.int64)
     n_child = np.array([len(k) for k in nodes.kids], dtype=np.int64)
@@ -314,53 +323,55 @@ def _routing(nodes, cut, frontier):
             np.array(nodes.branch_r), slot_of, depth * max(fan_out, 1) + 2)
 
 
-def level_pass(dask, chunks, nodes, cut, frontier, offset, n_codes, n_classes):
-    """Summed tables of the ``frontier`` nodes, shape (len(frontier), offset[-1], K + 1)."""
-    feature, is_numeric, cuts, start, n_child, children, r, slot_of, stack = \
-        _routing(nodes, cut, frontier)
-    avail = np.array([a for _, a, _ in frontier], dtype=np.bool_)
-    structure = dask.delayed((feature, is_numeric, cuts, start, n_child, children, r, slot_of,
-                              avail, offset, n_codes), traverse=False)
-    parts = [dask.delayed(_chunk_tables)(chunk, structure, len(frontier), n_classes, stack)
-             for chunk in chunks]
+def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
+    """Summed class tables of the ``frontier`` nodes (:func:`level_class_tables` layout).
+
+    Returns ``(tables, n_rows)`` of shapes ``(len(frontier), p, width + 1, K)``
+    and ``(len(frontier), p, width + 1)``.
+    """
+    *structure, stack = _routing(nodes, cut, frontier)
+    structure = dask.delayed(tuple(structure), traverse=False)
+    parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
+                                         n_classes) for chunk in chunks]
     return dask.compute(_tree_sum(dask, parts))[0]
 
 
-def _chunk_tables(chunk, structure, n_slots, n_classes, stack):
+def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
     codes, y, w = chunk
-    return level_tables(codes, y, w, *structure, n_slots, n_classes, stack)
+    rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
+    return level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots, n_classes)
 
 
-def split_node(table, avail, kind, offset, edges, params):
-    """Score every available attribute from the summed tables; the chosen test or None.
+def split_node(tables, n_rows, avail, kind, n_codes, edges, params):
+    """Score every available attribute from a node's summed tables; the chosen test or None.
 
-    Returns ``(j, numeric, threshold, cut_bin, w_branch, r, child_values,
-    child_rows)`` with the same rules as the in-memory builder.
+    ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
+    class weights and row counts per value (last: missing). Returns ``(j,
+    numeric, threshold, cut_bin, w_branch, r, child_values, child_rows)`` with
+    the same rules as the in-memory builder.
     """
     p = kind.shape[0]
-    K = table.shape[1] - 1
     score, ratio = np.zeros(p), np.zeros(p)
     threshold, cut_bin, valid = np.full(p, np.nan), np.full(p, -1), np.zeros(p, dtype=bool)
     for j in np.flatnonzero(avail):
-        block = table[offset[j]:offset[j + 1]]
-        counts = np.ascontiguousarray(block[:, :K])
-        rows = block[:, K].astype(np.int64)
-        s, g, _, _, t, b, ok = score_table(counts, rows, kind[j] == CATEGORICAL, edges[j],
-                                           params.criterion, params.min_leaf)
+        width = n_codes[j] + 1
+        s, g, _, _, t, b, ok = score_table(tables[j, :width], n_rows[j, :width],
+                                           kind[j] == CATEGORICAL, edges[j], params.criterion,
+                                           params.min_leaf)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
     j = select_attribute(score, ratio, valid, params.use_ratio)
     if j < 0:
         return None
-    block = table[offset[j]:offset[j + 1]]
-    known, missing = block[:-1], block[-1]
+    counts, rows = tables[j, :n_codes[j] + 1], n_rows[j, :n_codes[j] + 1]
     if kind[j] == CATEGORICAL:
-        branches = known
+        branches, branch_rows = counts[:-1], rows[:-1]
     else:
-        b = cut_bin[j]
-        branches = np.stack([known[:b + 1].sum(axis=0), known[b + 1:].sum(axis=0)])
-    w_branch, r = branch_weights(branches[:, :K].sum(axis=1))
-    child_values = [branches[v, :K] + r[v] * missing[:K] for v in range(len(r))]
-    child_rows = branches[:, K] + missing[K]
+        b = cut_bin[j] + 1
+        branches = np.stack([counts[:b].sum(axis=0), counts[b:-1].sum(axis=0)])
+        branch_rows = np.array([rows[:b].sum(), rows[b:-1].sum()])
+    w_branch, r = branch_weights(branches.sum(axis=1))
+    child_values = [branches[v] + r[v] * counts[-1] for v in range(len(r))]
+    child_rows = branch_rows + rows[-1]
     return j, kind[j] != CATEGORICAL, threshold[j], cut_bin[j], w_branch, r, child_values, \
         child_rows
 
@@ -374,9 +385,8 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
     """
     nodes, cut = _Nodes(), {}
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
-    offset = np.concatenate([[0], np.cumsum(n_codes + 1)]).astype(np.int64)
     frontier = [(root, np.ones(kind.shape[0], dtype=bool), n_rows)]
-    per_slot = offset[-1] * (n_classes + 1) * 8
+    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_classes + 1) * 8
     batch = max(1, TABLE_BYTES // per_slot)
     while frontier:
         expand = [(t, a, n) for t, a, n in frontier
@@ -384,9 +394,9 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
         frontier = []
         for start in range(0, len(expand), batch):
             group = expand[start:start + batch]
-            tables = level_pass(dask, chunks, nodes, cut, group, offset, n_codes, n_classes)
-            for (node, avail, _), table in zip(group, tables):
-                found = split_node(table, avail, kind, offset, edges, params)
+            tables, counts = level_pass(dask, chunks, nodes, cut, group, n_codes, n_classes)
+            for (node, avail, _), table, count in zip(group, tables, counts):
+                found = split_node(table, count, avail, kind, n_codes, edges, params)
                 if found is None:
                     continue
                 j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found

@@ -1,14 +1,14 @@
-"""Compiled per-chunk step of the Dask tree: route rows to the frontier, add up node tables.
+"""Compiled per-chunk step of the Dask tree: route a chunk's rows to the frontier nodes.
 
 One data chunk holds the coded attributes (categorical value index or hist
 bin, −1 missing), class indices and weights of its rows. Every level of the
 tree, each row walks the tree grown so far from the root, exactly as the
 in-memory builder partitions it (周志华 4.4.2): at a test on a known value it
 follows its branch; at a missing value it goes down every branch ``v`` with
-weight ``r_v · w``. Where it reaches a frontier node it adds its weight to
-that node's class-weight table of every available attribute (the tables of
-:mod:`hyperplane.tree._split_kernels`, last row = missing) and counts itself.
-Tables of chunks add up, so the client sums them and scores the sum.
+weight ``r_v · w``. Each arrival at a frontier node is one entry
+``(row, node, weight)``; :func:`hyperplane.tree._split_kernels.level_class_tables`
+turns the entries into the nodes' class-weight tables, which add up over
+chunks.
 """
 
 from __future__ import annotations
@@ -20,41 +20,38 @@ from ..tree._traverse_kernels import MISSING, push_branches
 
 
 @jit
-def _add_row(codes_i, y_i, weight, slot, avail, offset, n_codes, out):
-    """Add one routed row (weight ``weight``) to the tables of frontier ``slot``."""
-    n_classes = out.shape[2] - 1
-    for j in range(codes_i.shape[0]):
-        if avail[slot, j]:
-            c = codes_i[j]
-            if c < 0:
-                c = n_codes[j]
-            out[slot, offset[j] + c, y_i] += weight
-            out[slot, offset[j] + c, n_classes] += 1.0
+def _grown(buffer, size):
+    """``buffer`` copied into one twice as large (the first ``size`` entries kept)."""
+    out = np.empty(2 * buffer.shape[0], dtype=buffer.dtype)
+    out[:size] = buffer[:size]
+    return out
 
 
 @jit
-def level_tables(codes, y, w, feature, is_numeric, cut, child_start, n_child, children,
-                 branch_r, slot_of, avail, offset, n_codes, n_slots, n_classes, stack_size):
-    """Class-weight tables of the frontier nodes over one chunk.
+def route_to_frontier(codes, w, feature, is_numeric, cut, child_start, n_child, children,
+                      branch_r, slot_of, stack_size):
+    """Every arrival of a chunk's rows at a frontier node.
 
     Parameters
     ----------
-    codes : (n, p) int array, −1 missing; y : (n,) class index; w : (n,) weights > 0.
+    codes : (n, p) int array, −1 missing; w : (n,) weights > 0.
     feature, is_numeric, cut, child_start, n_child, children, branch_r :
         The tree grown so far (node ids of the growing storage); ``cut[t]``
         is the bin of a numeric test (``code <= cut`` → first branch).
     slot_of : (n_nodes,) frontier slot of a node, −1 for other nodes.
-    avail : (n_slots, p) attributes to tabulate at each frontier node.
-    offset, n_codes : attribute ``j`` owns table rows ``offset[j] .. offset[j] + n_codes[j]``
-        (the last one for a missing value).
 
     Returns
     -------
-    out : (n_slots, offset[-1], n_classes + 1)
-        ``out[s, offset[j] + v, k]``: weight of class ``k`` with value ``v``;
-        ``out[s, offset[j] + v, n_classes]``: number of rows.
+    entry_row, entry_slot, entry_w : arrays of equal length
+        Row ``entry_row[e]`` reaches frontier slot ``entry_slot[e]`` with
+        weight ``entry_w[e]`` (a row missing a tested value arrives once per
+        branch, with its weight scaled by the ``r_v`` on the way).
     """
-    out = np.zeros((n_slots, offset[offset.shape[0] - 1], n_classes + 1))
+    capacity = codes.shape[0] + 16
+    entry_row = np.empty(capacity, dtype=np.int64)
+    entry_slot = np.empty(capacity, dtype=np.int64)
+    entry_w = np.empty(capacity)
+    m = 0
     stack_node = np.empty(stack_size, dtype=np.int64)
     stack_w = np.empty(stack_size)
     for i in range(codes.shape[0]):
@@ -69,7 +66,14 @@ def level_tables(codes, y, w, feature, is_numeric, cut, child_start, n_child, ch
             if f < 0:
                 s = slot_of[node]
                 if s >= 0:
-                    _add_row(codes[i], y[i], weight, s, avail, offset, n_codes, out)
+                    if m == entry_row.shape[0]:
+                        entry_row = _grown(entry_row, m)
+                        entry_slot = _grown(entry_slot, m)
+                        entry_w = _grown(entry_w, m)
+                    entry_row[m] = i
+                    entry_slot[m] = s
+                    entry_w[m] = weight
+                    m += 1
                 continue
             c = codes[i, f]
             if c < 0:
@@ -80,4 +84,4 @@ def level_tables(codes, y, w, feature, is_numeric, cut, child_start, n_child, ch
                 branch = np.int64(c)
             top = push_branches(node, branch, weight, child_start, n_child, children, branch_r,
                                 stack_node, stack_w, top)
-    return out
+    return entry_row[:m], entry_slot[:m], entry_w[:m]
