@@ -43,7 +43,8 @@ from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_we
                              child_availability, finalize, is_final, select_attribute)
 from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
                             bin_column, bin_sample_rows, quantile_edges)
-from ..tree._prune import PrePruner, cost_complexity_prune, pessimistic_prune, post_prune
+from ..tree._classes import AFTER_GROWTH
+from ..tree._prune import PrePruner
 from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, level_class_tables, score_table
 from ._dask import as_dask_array, import_dask
 from ._tree_kernels import route_to_frontier
@@ -415,13 +416,6 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
 
 
 # -------------------------------------------------------------------- fit
-PRUNERS = {None: lambda tree, model, criterion: tree,
-           "pessimistic": lambda tree, model, criterion:
-               pessimistic_prune(tree, model.confidence, criterion),
-           "cost_complexity": lambda tree, model, criterion:
-               cost_complexity_prune(tree, model.ccp_alpha, criterion)}
-
-
 def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
     dask = import_dask()
@@ -485,9 +479,10 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
                         int(n_positive.sum()), pre)
     tree = finalize(nodes, params.criterion, K)
-    if model.pruning == "post":
-        tree = post_prune(tree, *validation, model._label_of, params.criterion)
-    model._set_tree(PRUNERS.get(model.pruning, PRUNERS[None])(tree, model, params.criterion))
+    prune_after = AFTER_GROWTH.get(model.pruning)
+    if prune_after is not None:
+        tree = prune_after(model, tree, validation, params.criterion)
+    model._set_tree(tree)
     return model
 
 
