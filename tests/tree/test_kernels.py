@@ -93,7 +93,7 @@ def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
     table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
     edges = np.arange(n_codes - 1) + 0.5
     score, ratio, after, rho, threshold, cut_bin, valid = ordered_table_cut(
-        table, n_rows, edges, criterion, 1.0)
+        table, n_rows, edges, criterion, 1.0, c_log2_c(0))
     known = codes >= 0
     candidates = []
     for b in range(n_codes - 1):
@@ -103,6 +103,9 @@ def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
             candidates.append((b, ref_score([y[left], y[right]], [w[left], w[right]],
                                             w[~known].sum(), n_classes, criterion)))
     assert valid == bool(candidates)
+    if np.all(w == 1.0):  # integer counts: the c·log2(c) lookup gives the same cut
+        looked_up = ordered_table_cut(table, n_rows, edges, criterion, 1.0, c_log2_c(w.size))
+        assert looked_up[5] == cut_bin and np.isclose(looked_up[0], score)
     if valid:
         best = max(c[1][0] for c in candidates)
         assert np.isclose(score, best)
@@ -203,6 +206,6 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     for j in range(3):
         c = data.col[j]
         got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
-                          data.kind[j] == 1, data.edges[c], ENTROPY, 1.0)
+                          data.kind[j] == 1, data.edges[c], ENTROPY, 1.0, c_log2_c(0))
         assert np.allclose(got[:4], out_f[:4, j])
         assert got[5] == out_i[0, j] and got[6] == bool(out_i[1, j])

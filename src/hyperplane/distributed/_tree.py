@@ -45,7 +45,8 @@ from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _en
                             bin_column, bin_sample_rows, quantile_edges)
 from ..tree._classes import AFTER_GROWTH
 from ..tree._prune import PrePruner
-from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, level_class_tables, score_table
+from ..tree._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, level_class_tables,
+                                   score_table)
 from ._dask import as_dask_array, import_dask
 from ._tree_kernels import route_to_frontier
 
@@ -327,8 +328,9 @@ def _routing(nodes, cut, frontier):
 def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
     """Summed class tables of the ``frontier`` nodes (:func:`level_class_tables` layout).
 
-    Returns ``(tables, n_rows)`` of shapes ``(len(frontier), p, width + 1, K)``
-    and ``(len(frontier), p, width + 1)``.
+    Returns ``(tables, n_rows, n_not_unit)`` of shapes ``(len(frontier), p,
+    width + 1, K)``, ``(len(frontier), p, width + 1)`` and ``(len(frontier),)``;
+    ``n_not_unit`` counts the rows at a node whose weight is not 1.
     """
     *structure, stack = _routing(nodes, cut, frontier)
     structure = dask.delayed(tuple(structure), traverse=False)
@@ -340,14 +342,18 @@ def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
 def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
     codes, y, w = chunk
     rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
-    return level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots, n_classes)
+    tables, n_rows = level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots,
+                                        n_classes)
+    return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
 
 
-def split_node(tables, n_rows, avail, kind, n_codes, edges, params):
+def split_node(tables, n_rows, avail, kind, n_codes, edges, params, lookup):
     """Score every available attribute from a node's summed tables; the chosen test or None.
 
     ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
-    class weights and row counts per value (last: missing). Returns ``(j,
+    class weights and row counts per value (last: missing); ``lookup`` is the
+    ``c log2 c`` table when every row at the node weighs 1 (else empty), as
+    the in-memory builder passes it. Returns ``(j,
     numeric, threshold, cut_bin, w_branch, r, child_values, child_rows)`` with
     the same rules as the in-memory builder.
     """
@@ -358,7 +364,7 @@ def split_node(tables, n_rows, avail, kind, n_codes, edges, params):
         width = n_codes[j] + 1
         s, g, _, _, t, b, ok = score_table(tables[j, :width], n_rows[j, :width],
                                            kind[j] == CATEGORICAL, edges[j], params.criterion,
-                                           params.min_leaf)
+                                           params.min_leaf, lookup)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
     j = select_attribute(score, ratio, valid, params.use_ratio)
     if j < 0:
@@ -387,6 +393,7 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
     nodes, cut = _Nodes(), {}
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
     frontier = [(root, np.ones(kind.shape[0], dtype=bool), n_rows)]
+    clogc = c_log2_c(n_rows)
     per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_classes + 1) * 8
     batch = max(1, TABLE_BYTES // per_slot)
     while frontier:
@@ -395,9 +402,11 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
         frontier = []
         for start in range(0, len(expand), batch):
             group = expand[start:start + batch]
-            tables, counts = level_pass(dask, chunks, nodes, cut, group, n_codes, n_classes)
-            for (node, avail, _), table, count in zip(group, tables, counts):
-                found = split_node(table, count, avail, kind, n_codes, edges, params)
+            tables, counts, not_unit = level_pass(dask, chunks, nodes, cut, group, n_codes,
+                                                  n_classes)
+            for (node, avail, _), table, count, other in zip(group, tables, counts, not_unit):
+                found = split_node(table, count, avail, kind, n_codes, edges, params,
+                                   clogc if other == 0 else clogc[:0])
                 if found is None:
                     continue
                 j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found

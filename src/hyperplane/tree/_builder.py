@@ -9,11 +9,13 @@ are sorted once, at the root).
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._encode import bin_column, hist_edges
+from ._encode import bin_column, bin_sample_rows, quantile_edges
 from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
                              node_scores_parallel)
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
@@ -58,7 +60,8 @@ def attribute_kinds(categorical, splitter):
 def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_state=None):
     """Build :class:`TreeData`: exact numeric columns or quantile-binned ones.
 
-    Bin edges come from :func:`~._encode.hist_edges` (all rows up to
+    Bin edges are :func:`~._encode.quantile_edges` of the rows
+    :func:`~._encode.bin_sample_rows` picks (all rows up to
     ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above).
     """
     n, p = X.shape
@@ -67,8 +70,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
     num_cols, coded = [], []
     edge_list = []
     codes_count = np.array(n_codes, dtype=np.int64).copy()
-    binned = np.flatnonzero(kind == BINNED)
-    bin_edges = dict(zip(binned, hist_edges(X, w, binned, max_bins, random_state)))
+    binned = _bin_columns(X, w, np.flatnonzero(kind == BINNED), max_bins, random_state)
     for j in range(p):
         if kind[j] == NUMERIC:
             col[j] = len(num_cols)
@@ -76,8 +78,8 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
         else:
             col[j] = len(coded)
             if kind[j] == BINNED:
-                edges = bin_edges[j]
-                coded.append(bin_column(X[:, j], edges))
+                edges, codes = binned[j].result()
+                coded.append(codes)
                 codes_count[j] = edges.size + 1
             else:
                 codes = np.where(np.isnan(X[:, j]), -1, X[:, j]).astype(np.int32)
@@ -95,6 +97,25 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
     codes_rows = np.ascontiguousarray(codes_T.T, dtype=small)
     return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
                     codes_rows, edges, n_classes)
+
+
+def _bin_one(x, x_sample, w_sample, max_bins):
+    edges = quantile_edges(x_sample, max_bins, w_sample)
+    return edges, bin_column(x, edges)
+
+
+def _bin_columns(X, w, columns, max_bins, random_state=None):
+    """Quantile-bin the numeric columns in a small thread pool (NumPy sorts without the GIL).
+
+    The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
+    rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too.
+    """
+    rows = bin_sample_rows(X.shape[0], random_state)
+    X_sample, w_sample = (X, w) if rows is None else (X[rows], None if w is None else w[rows])
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        return {j: pool.submit(_bin_one, np.ascontiguousarray(X[:, j]),
+                               np.ascontiguousarray(X_sample[:, j]), w_sample, max_bins)
+                for j in columns}
 
 
 @dataclass

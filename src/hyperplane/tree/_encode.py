@@ -201,19 +201,6 @@ def bin_sample_rows(n_rows, random_state=None, cap=None):
     return np.sort(rows)
 
 
-def hist_edges(X, w, columns, max_bins, random_state=None):
-    """Bin edges (:func:`quantile_edges`) of ``X[:, j]`` for every ``j`` in ``columns``.
-
-    Computed on the rows chosen by :func:`bin_sample_rows`: exact weighted
-    quantiles of all rows up to ``BIN_SAMPLE_ROWS`` rows, of a seeded uniform
-    sample of that many rows above.
-    """
-    rows = bin_sample_rows(X.shape[0], random_state)
-    if rows is not None:
-        X, w = X[rows], None if w is None else w[rows]
-    return [quantile_edges(X[:, j], max_bins, w) for j in columns]
-
-
 def quantile_edges(x, max_bins, w=None):
     """Cut points for at most ``max_bins`` bins of the known values of ``x``.
 
@@ -227,11 +214,20 @@ def quantile_edges(x, max_bins, w=None):
     known = x[keep]
     if known.size == 0:
         return np.empty(0)
-    values, inverse = np.unique(known, return_inverse=True)
+    weight = None if w is None or np.all(w[keep] == w[keep][0]) else w[keep]
+    if weight is None:
+        ordered = np.sort(known)
+    else:
+        order = np.argsort(known, kind="stable")
+        ordered = known[order]
+    last = np.flatnonzero(np.r_[ordered[1:] != ordered[:-1], True])  # last of each value
+    values = ordered[last]
     if values.size <= max_bins:
         return values[:-1] + (values[1:] - values[:-1]) / 2.0
-    weight = np.ones(known.size) if w is None else w[keep]
-    cumulative = np.cumsum(np.bincount(inverse, weights=weight, minlength=values.size))
+    if weight is None:
+        cumulative = (last + 1).astype(np.float64)
+    else:
+        cumulative = np.cumsum(weight[order])[last]
     levels = cumulative[-1] * np.arange(1, max_bins) / max_bins
     idx = np.unique(np.searchsorted(cumulative, levels, side="left"))
     idx = idx[idx < values.size - 1]

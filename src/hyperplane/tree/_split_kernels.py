@@ -164,11 +164,13 @@ def _weighted_purity(counts, total, criterion):
 
 
 @jit
-def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
+def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
 
     ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
-    equally good cuts the smaller threshold wins. Returns
+    equally good cuts the smaller threshold wins. ``clogc``: the table
+    ``c log2 c`` when every weight is 1 (entropy terms looked up), else empty.
+    Returns
     ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
     """
     n_codes = table.shape[0] - 1
@@ -186,6 +188,7 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
     best_bin = -1
     best_w_left = 0.0
     best_left = np.zeros(n_classes)
+    lookup = criterion == ENTROPY and clogc.shape[0] > w_known
     for b in range(n_codes - 1):
         if n_rows[b] == 0:
             continue
@@ -202,8 +205,13 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf):
             break
         if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
-        quality = (_weighted_purity(left, w_left, criterion)
-                   + _weighted_purity(right, w_right, criterion))
+        if lookup:
+            quality = -(clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
+            for k in range(n_classes):
+                quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
+        else:
+            quality = (_weighted_purity(left, w_left, criterion)
+                       + _weighted_purity(right, w_right, criterion))
         if quality > best + TIE_EPS * w_known:
             best, best_bin = quality, b
             best_w_left = w_left
@@ -327,10 +335,11 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
 
 
 @jit
-def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf):
+def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf, clogc):
     """Score a coded attribute from its (summed) class-weight table.
 
     Categorical: multiway split; binned numeric: best cut between bins.
+    ``clogc``: :func:`c_log2_c` table when every weight is 1, else empty.
     Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
     all a node needs of a coded attribute, so tables summed over data chunks
     give exactly the single-process hist/categorical split.
@@ -338,7 +347,7 @@ def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf):
     if is_categorical:
         s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
         return s, g, a, r, np.nan, -1, ok
-    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf)
+    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc)
 
 
 @jit
@@ -353,8 +362,10 @@ def _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
         b = -1
     else:
         width = codes_count[c] + 1
+        lookup = clogc if unit else clogc[:0]
         s, g, a, r, t, b, ok = score_table(tables[c, :width], n_rows[c, :width],
-                                           kind[j] == CATEGORICAL, edges[c], criterion, min_leaf)
+                                           kind[j] == CATEGORICAL, edges[c], criterion, min_leaf,
+                                           lookup)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
 
