@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._encode import bin_column, quantile_edges
+from ._encode import bin_column, bin_sample_rows, quantile_edges
 from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
                              node_scores_parallel)
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
@@ -51,15 +51,26 @@ class TreeData:
         return out
 
 
-def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
-    """Build :class:`TreeData`: exact numeric columns or quantile-binned ones."""
+def attribute_kinds(categorical, splitter):
+    """NUMERIC / CATEGORICAL / BINNED code of every attribute."""
+    return np.where(categorical, CATEGORICAL,
+                    BINNED if splitter == "hist" else NUMERIC).astype(np.int64)
+
+
+def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_state=None):
+    """Build :class:`TreeData`: exact numeric columns or quantile-binned ones.
+
+    Bin edges are :func:`~._encode.quantile_edges` of the rows
+    :func:`~._encode.bin_sample_rows` picks (all rows up to
+    ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above).
+    """
     n, p = X.shape
-    kind = np.where(categorical, CATEGORICAL, BINNED if splitter == "hist" else NUMERIC)
+    kind = attribute_kinds(categorical, splitter)
     col = np.zeros(p, dtype=np.int64)
     num_cols, coded = [], []
     edge_list = []
     codes_count = np.array(n_codes, dtype=np.int64).copy()
-    binned = _bin_columns(X, w, np.flatnonzero(kind == BINNED), max_bins)
+    binned = _bin_columns(X, w, np.flatnonzero(kind == BINNED), max_bins, random_state)
     for j in range(p):
         if kind[j] == NUMERIC:
             col[j] = len(num_cols)
@@ -88,15 +99,22 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins):
                     codes_rows, edges, n_classes)
 
 
-def _bin_one(x, w, max_bins):
-    edges = quantile_edges(x, max_bins, w)
+def _bin_one(x, x_sample, w_sample, max_bins):
+    edges = quantile_edges(x_sample, max_bins, w_sample)
     return edges, bin_column(x, edges)
 
 
-def _bin_columns(X, w, columns, max_bins):
-    """Quantile-bin the numeric columns in a small thread pool (NumPy sorts without the GIL)."""
+def _bin_columns(X, w, columns, max_bins, random_state=None):
+    """Quantile-bin the numeric columns in a small thread pool (NumPy sorts without the GIL).
+
+    The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
+    rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too.
+    """
+    rows = bin_sample_rows(X.shape[0], random_state)
+    X_sample, w_sample = (X, w) if rows is None else (X[rows], None if w is None else w[rows])
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        return {j: pool.submit(_bin_one, np.ascontiguousarray(X[:, j]), w, max_bins)
+        return {j: pool.submit(_bin_one, np.ascontiguousarray(X[:, j]),
+                               np.ascontiguousarray(X_sample[:, j]), w_sample, max_bins)
                 for j in columns}
 
 
@@ -184,6 +202,54 @@ def select_attribute(score, ratio, valid, use_ratio):
     return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
 
 
+def is_final(value, depth, n_rows, avail, params):
+    """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits.
+
+    A node stays a leaf when its samples are of one class, it is at
+    ``max_depth``, it holds fewer than ``min_split`` rows, or no attribute is left.
+    """
+    return (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
+            or n_rows < params.min_split or not avail.any())
+
+
+def branch_weights(table_known):
+    """Known weight ``w_v`` of each branch and ``r_v = w_v / Σ w_v``."""
+    w_branch = np.asarray(table_known, dtype=np.float64)
+    return w_branch, w_branch / w_branch.sum()
+
+
+def attach_children(nodes, node, test, value, w_branch, r, child_values):
+    """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch.
+
+    An empty branch (no known weight) becomes a leaf with the parent's class
+    weights (周志华 4.1 line 12) and weight 0. Returns ``[(v, child)]`` of the
+    non-empty branches, the children that may be split further.
+    """
+    j, numeric, threshold = test
+    nodes.feature[node] = j
+    nodes.is_numeric[node] = numeric
+    nodes.threshold[node] = threshold
+    depth = nodes.depth[node]
+    grown = []
+    for v in range(len(w_branch)):
+        empty = w_branch[v] <= 0
+        child_value = value if empty else child_values[v]
+        child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
+        nodes.kids[node].append(child)
+        if not empty:
+            grown.append((v, child))
+    return grown
+
+
+def child_availability(avail, j, numeric):
+    """Attributes left below a split: a categorical attribute is not reused."""
+    if numeric:
+        return avail
+    child_avail = avail.copy()
+    child_avail[j] = False
+    return child_avail
+
+
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
@@ -216,9 +282,7 @@ def grow(data, params, pre_pruner=None):
     while stack:
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
-        depth = nodes.depth[node]
-        if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-                or rows.size < params.min_split or not avail.any()):
+        if is_final(value, nodes.depth[node], rows.size, avail, params):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
@@ -238,8 +302,8 @@ def grow(data, params, pre_pruner=None):
             branch = branch_of_codes(data.codes_T[c], rows, numeric, cut_bin[j])
         n_branches = 2 if numeric else int(data.n_codes[j])
         known = branch != MISSING
-        w_branch = np.bincount(branch[known], weights=w[known], minlength=n_branches)
-        r = w_branch / w_branch.sum()
+        w_branch, r = branch_weights(np.bincount(branch[known], weights=w[known],
+                                                 minlength=n_branches))
         child_rows, child_w, child_order, offsets = partition_node(rows, w, branch, r, order,
                                                                    dest)
         child_values = [np.bincount(data.y[child_rows[a:b]], weights=child_w[a:b], minlength=K)
@@ -247,23 +311,12 @@ def grow(data, params, pre_pruner=None):
         test = (j, numeric, threshold[j])
         if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
             continue
-        nodes.feature[node] = j
-        nodes.is_numeric[node] = numeric
-        nodes.threshold[node] = threshold[j]
-        child_avail = avail
-        if not numeric:
-            child_avail = avail.copy()
-            child_avail[j] = False
+        child_avail = child_availability(avail, j, numeric)
         pending = []
-        for v in range(n_branches):
+        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values):
             a, b = offsets[v], offsets[v + 1]
-            empty = w_branch[v] <= 0
-            child_value = value if empty else child_values[v]
-            child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
-            nodes.kids[node].append(child)
-            if not empty:
-                pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
-                                np.ascontiguousarray(child_order[:, a:b]), child_avail))
+            pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
+                            np.ascontiguousarray(child_order[:, a:b]), child_avail))
         if pre_pruner is not None:
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))

@@ -10,7 +10,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._validation import (check_is_fitted, check_number, check_option,
-                           check_sample_weight_vector, encode_labels)
+                           check_sample_weight_vector, encode_labels, is_dask_collection)
 from ._builder import GrowParams, grow, layout
 from ._encode import encode_fit, encode_predict
 from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
@@ -56,7 +56,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"best"`` tries every midpoint (exact). ``"hist"`` bins each numeric
         attribute into at most ``max_bins`` quantile bins once and only cuts
         between bins: approximate (exact when an attribute has at most
-        ``max_bins`` distinct values), much faster on large data.
+        ``max_bins`` distinct values), much faster on large data. The bin
+        edges are weighted quantiles of all training rows when there are at
+        most 200 000 of them, and of 200 000 rows drawn uniformly without
+        replacement (seeded by ``random_state``; 0 when it is None) above
+        that, like LightGBM's ``bin_construct_sample_cnt``.
     pruning : {None, "pre", "post", "pessimistic", "cost_complexity"}, default=None
         ``"pre"``/``"post"``: reduced-error pruning on ``validation_data``
         (4.3), strict improvement only; without ``validation_data`` a third of
@@ -77,7 +81,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     max_bins : int, default=256
         Bins per numeric attribute for ``splitter="hist"`` (2..65535).
     random_state : int, RandomState or None, default=None
-        Only used to choose the hold-out rows for pre/post pruning.
+        Chooses the hold-out rows for pre/post pruning and the rows that
+        define the ``"hist"`` bin edges on more than 200 000 rows.
 
     Attributes
     ----------
@@ -102,6 +107,18 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     labelled with its parent's majority, follows the same rule).
     A categorical value not seen in training is treated as missing at predict
     time: the branches' class distributions are combined by ``r_v``.
+
+    Dask: ``fit`` accepts a ``dask.array`` / ``dask.dataframe`` ``X`` (with
+    ``y`` and ``sample_weight`` as Dask collections or, for the weights, an
+    array) and grows the tree level by level on the cluster without gathering
+    the data (:mod:`hyperplane.distributed._tree`): every chunk sends the
+    class-weight tables of the frontier nodes, the client sums them and
+    chooses splits with the same scoring code. Categorical attributes give
+    the identical tree; numeric attributes need ``splitter="hist"`` and give
+    the identical tree to the in-memory ``"hist"`` fit (same bin edges, from
+    the same rows). Every pruning works; ``"pre"``/``"post"`` need
+    ``validation_data`` in memory (no hold-out is drawn from Dask rows).
+    ``predict``/``predict_proba`` of a Dask ``X`` return lazy Dask arrays.
 
     Examples
     --------
@@ -171,6 +188,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_dask_collection(X):
+            from ..distributed._tree import fit_tree_dask
+            return fit_tree_dask(self, X, y, validation_data=validation_data,
+                                 sample_weight=sample_weight)
         X_enc, y, spec = encode_fit(self, X, y)
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
@@ -197,7 +218,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"validation_data is only used with pruning='pre' or 'post'; "
                              f"got pruning={self.pruning!r}")
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
-                      self.classes_.size, self.splitter, self.max_bins)
+                      self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
         tree = grow(data, params, pre_pruner=pre)
         prune_after = AFTER_GROWTH.get(self.pruning)
@@ -255,11 +276,25 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                           t.children, t.branch_r, self._leaf_proba, self._stack_size)
 
     def predict_proba(self, X):
-        """Class distribution of the leaf (mixed by r_v over branches where a value is missing)."""
+        """Class distribution of the leaf (mixed by r_v over branches where a value is missing).
+
+        A Dask ``X`` gives a lazy Dask array.
+        """
+        if is_dask_collection(X):
+            from ..distributed._dask import predict_lazy
+            check_is_fitted(self)
+            return predict_lazy(self._proba, X, ndim_out=2, dtype=np.float64)
         return self._proba(X)
 
     def predict(self, X):
-        """Majority class of :meth:`predict_proba` (ties: first class seen in ``y``)."""
+        """Majority class of :meth:`predict_proba` (ties: first class seen in ``y``).
+
+        A Dask ``X`` gives a lazy Dask array.
+        """
+        if is_dask_collection(X):
+            from ..distributed._dask import predict_lazy
+            check_is_fitted(self)
+            return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         proba = self._proba(X)
         pref = self._preference
         return self.classes_[pref[np.argmax(proba[:, pref], axis=1)]]

@@ -174,6 +174,33 @@ def encode_predict(estimator, X, spec):
     return _encode_frame(frame, spec)
 
 
+#: rows on which the quantile bin edges are computed (LightGBM's bin_construct_sample_cnt)
+BIN_SAMPLE_ROWS = 200_000
+
+
+def bin_sample_rows(n_rows, random_state=None, cap=None):
+    """Rows whose values define the hist bin edges: all (``None``) when ``n_rows <= cap``.
+
+    Above ``cap``, ``cap`` distinct row indices (sorted) drawn uniformly without
+    replacement by ``numpy.random.default_rng(seed)``: ``seed`` is
+    ``random_state`` when it is an int, 0 when it is None, and one draw from it
+    when it is a ``RandomState``. The indices depend only on ``n_rows`` and the
+    seed, never on the data, so an in-memory fit and a Dask fit (which fetches
+    only these rows from the cluster) bin identically.
+    """
+    cap = BIN_SAMPLE_ROWS if cap is None else cap
+    if n_rows <= cap:
+        return None
+    if random_state is None:
+        seed = 0
+    elif isinstance(random_state, numbers.Integral):
+        seed = int(random_state)
+    else:
+        seed = int(random_state.randint(np.iinfo(np.int32).max))
+    rows = np.random.default_rng(seed).choice(n_rows, size=cap, replace=False, shuffle=False)
+    return np.sort(rows)
+
+
 def quantile_edges(x, max_bins, w=None):
     """Cut points for at most ``max_bins`` bins of the known values of ``x``.
 

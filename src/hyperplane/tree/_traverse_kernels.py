@@ -112,6 +112,28 @@ def partition_node(rows, w, branch, r, order, dest):
 
 
 @jit
+def push_branches(node, branch, weight, child_start, n_child, children, branch_r,
+                  stack_node, stack_w, top):
+    """Push the child(ren) a sample follows from ``node`` onto the stack; return the new top.
+
+    ``branch`` is the branch index, or ``MISSING``: then every branch ``v``
+    with ``r_v > 0`` is pushed with weight ``r_v · weight`` (C4.5, 周志华 4.4.2).
+    """
+    start = child_start[node]
+    if branch == MISSING:
+        for v in range(n_child[node]):
+            child = children[start + v]
+            if branch_r[child] > 0.0:
+                stack_node[top] = child
+                stack_w[top] = weight * branch_r[child]
+                top += 1
+        return top
+    stack_node[top] = children[start + branch]
+    stack_w[top] = weight
+    return top + 1
+
+
+@jit
 def _proba_one(x, feature, is_numeric, threshold, child_start, n_child, children,
                branch_r, leaf_proba, out, stack_node, stack_w):
     """Accumulate the class distribution of one sample into ``out``."""
@@ -128,22 +150,14 @@ def _proba_one(x, feature, is_numeric, threshold, child_start, n_child, children
                 out[k] += weight * leaf_proba[node, k]
             continue
         value = x[f]
-        start = child_start[node]
         if np.isnan(value):
-            for v in range(n_child[node]):
-                child = children[start + v]
-                if branch_r[child] > 0.0:
-                    stack_node[top] = child
-                    stack_w[top] = weight * branch_r[child]
-                    top += 1
+            branch = MISSING
         elif is_numeric[node]:
-            stack_node[top] = children[start + (0 if value <= threshold[node] else 1)]
-            stack_w[top] = weight
-            top += 1
+            branch = 0 if value <= threshold[node] else 1
         else:
-            stack_node[top] = children[start + np.int64(value)]
-            stack_w[top] = weight
-            top += 1
+            branch = np.int64(value)
+        top = push_branches(node, branch, weight, child_start, n_child, children, branch_r,
+                            stack_node, stack_w, top)
 
 
 @jit_parallel

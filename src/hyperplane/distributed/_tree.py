@@ -1,0 +1,508 @@
+"""DecisionTreeClassifier on Dask: the tree grown level by level from summed chunk tables.
+
+Every split the in-memory builder makes depends on the node's rows only
+through *class-weight tables* (per attribute value or hist bin, per class,
+plus the missing row; :mod:`hyperplane.tree._split_kernels`), and tables of
+disjoint chunks add up. So the Dask fit (the PLANET / Spark MLlib scheme,
+Panda et al. 2009) never gathers the data:
+
+1. **scan** (one pass): per chunk the distinct labels and categorical values
+   in order of first appearance, row counts and input checks; the client
+   merges them into the same classes, category encoding and tie order as the
+   in-memory fit.
+2. **bin edges** (``splitter="hist"``): the client fetches only the rows that
+   :func:`~hyperplane.tree._encode.bin_sample_rows` picks (all rows up to
+   200 000, a seeded sample above) and computes the edges with the in-memory
+   :func:`~hyperplane.tree._encode.quantile_edges`.
+3. **encode**: each chunk becomes compact integer codes (category index or
+   bin, −1 missing), class indices and weights, persisted on the workers
+   (like MLlib's cached ``TreePoint`` RDD).
+4. **levels**: each level every chunk routes its rows down the tree grown so
+   far (C4.5 fractional weights for missing values,
+   :func:`._tree_kernels.route_to_frontier`) and returns the tables of the
+   frontier nodes (:func:`~hyperplane.tree._split_kernels.level_class_tables`,
+   the tree's own kernel); the tables are
+   summed by a tree reduction on the cluster and the client scores them with
+   the in-memory :func:`~hyperplane.tree._split_kernels.score_table` and
+   :func:`~hyperplane.tree._builder.select_attribute` and grows the nodes with
+   the in-memory helpers, so the tree is the same.
+
+Pessimistic and cost-complexity pruning then run on the client from the node
+class weights; reduced-error pre/post pruning (周志华 4.3) use validation data
+held in memory. Numeric attributes need ``splitter="hist"``: exact midpoints
+would need every node's sorted values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import is_dask_collection
+from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_weights,
+                             child_availability, finalize, is_final, select_attribute)
+from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
+                            bin_column, bin_sample_rows, quantile_edges)
+from ..tree._classes import AFTER_GROWTH
+from ..tree._prune import PrePruner
+from ..tree._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, level_class_tables,
+                                   score_table)
+from ._dask import as_dask_array, import_dask
+from ._tree_kernels import route_to_frontier
+
+#: largest summed table (bytes) of one level pass; bigger frontiers take several passes
+TABLE_BYTES = 64 * 2**20
+
+
+# ---------------------------------------------------------------- chunk access
+def row_blocks(X, y, sample_weight):
+    """Aligned row chunks of ``X``, ``y`` and the weights as lists of delayed objects.
+
+    A dask.dataframe ``X`` keeps its partitions (pandas frames); ``y`` and the
+    weights follow them (same partition count, or rechunked to the partition
+    lengths). A dask.array ``X`` is rechunked to whole rows.
+    """
+    import_dask()
+    if hasattr(X, "to_delayed") and hasattr(X, "npartitions") and hasattr(X, "columns"):
+        blocks = list(X.to_delayed())
+        lengths = None
+        if not (_same_partitions(y, X) and (sample_weight is None
+                                            or _same_partitions(sample_weight, X))):
+            lengths = tuple(int(n) for n in X.map_partitions(len).compute())
+        return blocks, _follow(y, "y", X, lengths), _follow(sample_weight, "sample_weight",
+                                                            X, lengths)
+    Xa = as_dask_array(X, "X")
+    if Xa.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional; got a Dask array of shape {Xa.shape}")
+    if Xa.dtype.kind not in "biuf":
+        raise TypeError(f"a Dask array X must be numeric (got dtype {Xa.dtype}); pass a "
+                        "dask.dataframe for categorical (str/object/category) columns")
+    Xa = Xa.rechunk({1: -1})
+    lengths = Xa.chunks[0]
+    return (list(Xa.to_delayed().ravel()), _follow(y, "y", Xa, lengths),
+            _follow(sample_weight, "sample_weight", Xa, lengths))
+
+
+def _same_partitions(v, X):
+    return v is None or (hasattr(v, "npartitions") and hasattr(v, "to_delayed")
+                         and not hasattr(v, "chunks") and v.npartitions == X.npartitions)
+
+
+def _follow(v, name, X, lengths):
+    """Delayed chunks of ``v`` aligned with the row chunks of ``X`` (``lengths``)."""
+    if v is None:
+        return None
+    if lengths is None:
+        return list(v.to_delayed())
+    v = as_dask_array(v, name) if is_dask_collection(v) else np.asarray(v)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.ndim != 1 or v.shape[0] != sum(lengths):
+        raise ValueError(f"{name} must have shape ({sum(lengths)},); got {v.shape}")
+    if not is_dask_collection(v):      # in memory already (e.g. y of a client-side Series)
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        return [v[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    return list(v.rechunk((lengths,)).to_delayed().ravel())
+
+
+def _frame(block, columns):
+    """A chunk as a pandas frame (dask.array blocks get integer column names)."""
+    return block if isinstance(block, pd.DataFrame) else pd.DataFrame(block, columns=columns)
+
+
+def _vector(block, n, name):
+    v = np.asarray(block)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.shape != (n,):
+        raise ValueError(f"{name} does not line up with X: a chunk of X has {n} rows, "
+                         f"{name} has shape {v.shape}")
+    return v
+
+
+def _chunk_weights(block, n):
+    if block is None:
+        return np.ones(n)
+    w = _vector(block, n, "sample_weight").astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight must be finite")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative")
+    return w
+
+
+# ------------------------------------------------------------------ 1. scan
+def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols):
+    """What one chunk tells about labels and values, plus its rows of the bin sample.
+
+    Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
+    labels of all rows and of the rows with a positive weight and the known
+    values of every column in ``coded``, each in order of first appearance;
+    ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
+    """
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    y = _vector(y_block, n, "y")
+    w = _chunk_weights(w_block, n)
+    positive = w > 0
+    uniques = []
+    for j in coded:
+        column = frame.iloc[:, j]
+        if column.dtype == object:
+            _check_scalars(column, str(frame.columns[j]))
+        uniques.append(np.asarray(pd.unique(column[~column.isna()].astype(object)),
+                                  dtype=object))
+    for j in range(frame.shape[1]):
+        if j not in coded:
+            values = frame.iloc[:, j].to_numpy(dtype=np.float64, na_value=np.nan)
+            if np.isinf(values).any():
+                raise ValueError(f"column {str(frame.columns[j])!r} holds inf; "
+                                 "use NaN for a missing value")
+    sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
+    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
+
+
+def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
+    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``."""
+    from .._validation import encode_labels
+
+    columns = _columns(X)
+    dtypes = _dtypes(X)
+    coded = [j for j, d in enumerate(dtypes)
+             if pd.api.types.is_bool_dtype(d) or not pd.api.types.is_numeric_dtype(d)]
+    if len(columns) == 0:
+        raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
+    plan = plan or [None] * len(X_blocks)
+    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols)
+             for xb, yb, wb, rows in zip(X_blocks, y_blocks, _each(w_blocks, X_blocks), plan)]
+    parts = dask.compute(*tasks)
+    n_positive = np.array([part[0] for part in parts], dtype=np.int64)
+    if sum(len(part[1]) for part in parts) == 0:
+        raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
+    classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+    categorical = np.zeros(len(columns), dtype=bool)
+    categories = [None] * len(columns)
+    for pos, j in enumerate(coded):
+        values = list(pd.unique(np.concatenate([part[3][pos] for part in parts])))
+        dtype = dtypes[j]
+        if (pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
+                or not _column_is_numeric(values)):
+            categorical[j] = True
+            categories[j] = values
+    seen = pd.unique(np.concatenate([part[2] for part in parts]))
+    preference = _preference(classes, seen)
+    names = [str(c) for c in columns]
+    sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
+    return (FeatureSpec(names, categorical, categories), classes, preference, n_positive,
+            sample)
+
+
+def _columns(X):
+    return list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+
+
+def _dtypes(X):
+    return list(X.dtypes) if hasattr(X, "columns") else [X.dtype] * X.shape[1]
+
+
+def _each(w_blocks, X_blocks):
+    return w_blocks if w_blocks is not None else [None] * len(X_blocks)
+
+
+def _preference(classes, seen):
+    """Class indices in order of first occurrence among positive-weight rows, then the rest."""
+    lookup = {c: k for k, c in enumerate(classes.tolist())}
+    first = [lookup[c] for c in seen.tolist()]
+    rest = [k for k in range(classes.size) if k not in set(first)]
+    return np.array(first + rest, dtype=np.int64)
+
+
+# ------------------------------------------------------------ 2. bin edges
+def positive_counts(dask, X, w_blocks):
+    """Positive-weight rows per chunk when known without reading ``X`` (else None)."""
+    if w_blocks is not None:
+        return np.array(dask.compute(*[dask.delayed(_count_positive)(wb) for wb in w_blocks]),
+                        dtype=np.int64)
+    if hasattr(X, "chunks"):
+        return np.array(X.chunks[0], dtype=np.int64)
+    return None
+
+
+def _count_positive(w_block):
+    w = np.asarray(w_block, dtype=np.float64).ravel()
+    return int(np.count_nonzero(_chunk_weights(w, w.shape[0]) > 0))
+
+
+def sample_plan(n_positive, random_state):
+    """Per chunk, the positions (among its positive rows) of the bin-sample rows."""
+    rows = bin_sample_rows(int(n_positive.sum()), random_state)
+    if rows is None:
+        return [np.arange(n) for n in n_positive]
+    starts = np.concatenate([[0], np.cumsum(n_positive)])
+    return [rows[(rows >= starts[c]) & (rows < starts[c + 1])] - starts[c]
+            for c in range(n_positive.size)]
+
+
+def sample_values(frame, w, local_rows, cols):
+    """Columns ``cols`` (as numbers, NaN missing) and weights at the given positive rows."""
+    rows = np.flatnonzero(w > 0)[local_rows]
+    part = frame.iloc[rows]
+    values = np.empty((rows.size, len(cols)))
+    for i, j in enumerate(cols):
+        values[:, i] = pd.to_numeric(part.iloc[:, j]).to_numpy(dtype=np.float64,
+                                                              na_value=np.nan)
+    return values, w[rows]
+
+
+def _sample_chunk(X_block, w_block, columns, local_rows, cols):
+    frame = _frame(X_block, columns)
+    return sample_values(frame, _chunk_weights(w_block, frame.shape[0]), local_rows, cols)
+
+
+def _concat_samples(parts):
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+
+def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
+    """The bin-sample rows of ``cols`` from the cluster (a second pass over ``X``)."""
+    tasks = [dask.delayed(_sample_chunk)(xb, wb, columns, rows, cols)
+             for xb, wb, rows in zip(X_blocks, _each(w_blocks, X_blocks), plan) if rows.size]
+    return _concat_samples(dask.compute(*tasks))
+
+
+# --------------------------------------------------------------- 3. encode
+def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
+    """A chunk as ``(codes (n, p), class index, weight)`` over its positive-weight rows."""
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    w = _chunk_weights(w_block, n)
+    keep = w > 0
+    X_enc = _encode_frame(frame if keep.all() else frame.iloc[np.flatnonzero(keep)], spec)
+    codes = np.empty(X_enc.shape, dtype=code_dtype)
+    for j in range(X_enc.shape[1]):
+        if kind[j] == BINNED:
+            codes[:, j] = bin_column(X_enc[:, j], edges[j])
+        else:
+            codes[:, j] = np.where(np.isnan(X_enc[:, j]), -1, X_enc[:, j])
+    y = pd.Index(classes).get_indexer(_vector(y_block, n, "y")[keep])
+    return codes, y.astype(np.int64), w[keep]
+
+
+def _class_totals(chunk, n_classes):
+    return np.bincount(chunk[1], weights=chunk[2], minlength=n_classes)
+
+
+# ---------------------------------------------------------------- 4. levels
+def _add(a, b):
+    """Sum of two arrays or of two tuples of arrays."""
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b))
+    return a + b
+
+
+def _tree_sum(dask, parts):
+    """Sum delayed arrays (or tuples of arrays) pairwise on the cluster (a tree reduction)."""
+    while len(parts) > 1:
+        parts = [dask.delayed(_add)(parts[i], parts[i + 1]) if i + 1 < len(parts)
+                 else parts[i] for i in range(0, len(parts), 2)]
+    return parts[0]
+
+
+def _routing(nodes, cut, frontier):
+    """The tree grown so far as flat arrays (growing-storage ids) for :func:`route_to_frontier`."""
+    m = len(nodes.feature)
+    child_start = np.zeros(m, dtype=np.int64)
+    n_child = np.array([len(k) for k in nodes.kids], dtype=np.int64)
+    child_start[1:] = np.cumsum(n_child)[:-1]
+    children = np.array([c for k in nodes.kids for c in k], dtype=np.int64)
+    slot_of = np.full(m, -1, dtype=np.int64)
+    slot_of[[node for node, _, _ in frontier]] = np.arange(len(frontier))
+    depth = max(nodes.depth) + 1
+    fan_out = int(n_child.max()) if m else 1
+    return (np.array(nodes.feature, dtype=np.int64), np.array(nodes.is_numeric, dtype=np.bool_),
+            np.array([cut.get(t, -1) for t in range(m)], dtype=np.int64), child_start, n_child,
+            children if children.size else np.zeros(1, dtype=np.int64),
+            np.array(nodes.branch_r), slot_of, depth * max(fan_out, 1) + 2)
+
+
+def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
+    """Summed class tables of the ``frontier`` nodes (:func:`level_class_tables` layout).
+
+    Returns ``(tables, n_rows, n_not_unit)`` of shapes ``(len(frontier), p,
+    width + 1, K)``, ``(len(frontier), p, width + 1)`` and ``(len(frontier),)``;
+    ``n_not_unit`` counts the rows at a node whose weight is not 1.
+    """
+    *structure, stack = _routing(nodes, cut, frontier)
+    structure = dask.delayed(tuple(structure), traverse=False)
+    parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
+                                         n_classes) for chunk in chunks]
+    return dask.compute(_tree_sum(dask, parts))[0]
+
+
+def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
+    codes, y, w = chunk
+    rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
+    tables, n_rows = level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots,
+                                        n_classes)
+    return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
+
+
+def split_node(tables, n_rows, avail, kind, n_codes, edges, params, lookup):
+    """Score every available attribute from a node's summed tables; the chosen test or None.
+
+    ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
+    class weights and row counts per value (last: missing); ``lookup`` is the
+    ``c log2 c`` table when every row at the node weighs 1 (else empty), as
+    the in-memory builder passes it. Returns ``(j,
+    numeric, threshold, cut_bin, w_branch, r, child_values, child_rows)`` with
+    the same rules as the in-memory builder.
+    """
+    p = kind.shape[0]
+    score, ratio = np.zeros(p), np.zeros(p)
+    threshold, cut_bin, valid = np.full(p, np.nan), np.full(p, -1), np.zeros(p, dtype=bool)
+    for j in np.flatnonzero(avail):
+        width = n_codes[j] + 1
+        s, g, _, _, t, b, ok = score_table(tables[j, :width], n_rows[j, :width],
+                                           kind[j] == CATEGORICAL, edges[j], params.criterion,
+                                           params.min_leaf, lookup)
+        score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
+    j = select_attribute(score, ratio, valid, params.use_ratio)
+    if j < 0:
+        return None
+    counts, rows = tables[j, :n_codes[j] + 1], n_rows[j, :n_codes[j] + 1]
+    if kind[j] == CATEGORICAL:
+        branches, branch_rows = counts[:-1], rows[:-1]
+    else:
+        b = cut_bin[j] + 1
+        branches = np.stack([counts[:b].sum(axis=0), counts[b:-1].sum(axis=0)])
+        branch_rows = np.array([rows[:b].sum(), rows[b:-1].sum()])
+    w_branch, r = branch_weights(branches.sum(axis=1))
+    child_values = [branches[v] + r[v] * counts[-1] for v in range(len(r))]
+    child_rows = branch_rows + rows[-1]
+    return j, kind[j] != CATEGORICAL, threshold[j], cut_bin[j], w_branch, r, child_values, \
+        child_rows
+
+
+def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows,
+                pre_pruner=None):
+    """generate_tree level by level; returns the growing storage.
+
+    ``pre_pruner`` (:class:`~hyperplane.tree._prune.PrePruner`) may veto a
+    split; its state is per node, so the level order decides as depth first does.
+    """
+    nodes, cut = _Nodes(), {}
+    root = nodes.add(root_value, 0, 1.0, root_value.sum())
+    frontier = [(root, np.ones(kind.shape[0], dtype=bool), n_rows)]
+    clogc = c_log2_c(n_rows)
+    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_classes + 1) * 8
+    batch = max(1, TABLE_BYTES // per_slot)
+    while frontier:
+        expand = [(t, a, n) for t, a, n in frontier
+                  if not is_final(nodes.value[t], nodes.depth[t], n, a, params)]
+        frontier = []
+        for start in range(0, len(expand), batch):
+            group = expand[start:start + batch]
+            tables, counts, not_unit = level_pass(dask, chunks, nodes, cut, group, n_codes,
+                                                  n_classes)
+            for (node, avail, _), table, count, other in zip(group, tables, counts, not_unit):
+                found = split_node(table, count, avail, kind, n_codes, edges, params,
+                                   clogc if other == 0 else clogc[:0])
+                if found is None:
+                    continue
+                j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found
+                test = (j, numeric, threshold)
+                if pre_pruner is not None and not pre_pruner.allows(
+                        node, nodes.value[node], child_values, r, test):
+                    continue
+                cut[node] = cut_bin
+                grown = attach_children(nodes, node, test, nodes.value[node], w_branch, r,
+                                        child_values)
+                if pre_pruner is not None:
+                    pre_pruner.adopt(node, nodes.kids[node])
+                child_avail = child_availability(avail, j, numeric)
+                frontier.extend((child, child_avail, child_rows[v]) for v, child in grown)
+    return nodes
+
+
+# -------------------------------------------------------------------- fit
+def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
+    """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
+    dask = import_dask()
+    if model.pruning in ("pre", "post"):
+        if validation_data is None:
+            raise ValueError(f"pruning={model.pruning!r} on Dask input needs "
+                             "validation_data=(X_val, y_val) in memory: a hold-out of Dask "
+                             "rows is not drawn")
+        if any(is_dask_collection(part) for part in tuple(validation_data)):
+            raise ValueError("validation_data must be in memory (numpy/pandas) for Dask input; "
+                             "call .compute() on it")
+    elif validation_data is not None:
+        raise ValueError(f"validation_data is only used with pruning='pre' or 'post'; "
+                         f"got pruning={model.pruning!r}")
+    if y is None:
+        raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
+                         "is None")
+    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
+    columns = _columns(X)
+    # numeric-typed columns' bin sample comes with the scan when the rows are known up front
+    sample_cols = ([j for j, d in enumerate(_dtypes(X))
+                    if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
+                   if model.splitter == "hist" else [])
+    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
+    plan = None if counts is None else sample_plan(counts, model.random_state)
+    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
+                                                         w_blocks, plan, sample_cols)
+    if n_positive.sum() == 0:
+        raise ValueError("sample_weight is zero for every sample; at least one weight must "
+                         "be positive")
+    params = model._check_params(int(n_positive.sum()))
+    kind = attribute_kinds(spec.categorical, model.splitter)
+    if np.any(kind == NUMERIC):
+        names = [spec.names[j] for j in np.flatnonzero(kind == NUMERIC)]
+        raise ValueError(f"numeric columns {names} need splitter='hist' on Dask input "
+                         "(exact midpoints need every node's sorted values in one process); "
+                         f"got splitter={model.splitter!r}")
+    binned = np.flatnonzero(kind == BINNED)
+    edges = [np.empty(0)] * kind.shape[0]
+    if binned.size:
+        if sample is None or not set(binned) <= set(sample_cols):
+            sample_cols = list(binned)
+            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
+                                  sample_plan(n_positive, model.random_state), sample_cols)
+        values, w_sample = sample
+        for j in binned:
+            edges[j] = quantile_edges(values[:, sample_cols.index(j)], model.max_bins, w_sample)
+    n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
+    code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
+    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
+                                         code_dtype)
+              for xb, yb, wb in zip(X_blocks, y_blocks, _each(w_blocks, X_blocks))]
+    chunks = list(dask.persist(*chunks))
+    K = classes.size
+    root_value = dask.compute(_tree_sum(dask, [dask.delayed(_class_totals)(c, K)
+                                               for c in chunks]))[0]
+    _set_fit_attributes(model, X, spec, classes, preference)
+    validation = (model._encode_validation(validation_data) if validation_data is not None
+                  else None)
+    pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
+    nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
+                        int(n_positive.sum()), pre)
+    tree = finalize(nodes, params.criterion, K)
+    prune_after = AFTER_GROWTH.get(model.pruning)
+    if prune_after is not None:
+        tree = prune_after(model, tree, validation, params.criterion)
+    model._set_tree(tree)
+    return model
+
+
+def _set_fit_attributes(model, X, spec, classes, preference):
+    model.classes_ = classes
+    model.n_features_in_ = len(spec.names)
+    if hasattr(model, "feature_names_in_"):
+        del model.feature_names_in_
+    mixed = spec.categorical.any()
+    if hasattr(X, "columns") and (mixed or all(isinstance(c, str) for c in X.columns)):
+        # as in memory: always for mixed frames, like scikit-learn for numeric ones
+        model.feature_names_in_ = np.asarray(spec.names, dtype=object)
+    model._spec = spec
+    model._preference = preference
