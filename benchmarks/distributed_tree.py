@@ -11,16 +11,10 @@ Run: PYTHONPATH=src python benchmarks/distributed_tree.py [--rows 2000000 --feat
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
 
 import numpy as np
 
-# benchmarks/distributed.py sits next to this script: without this, ``import distributed``
-# would import it instead of the dask.distributed package
-_HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 
 def generated_on_workers(n_rows, n_features, chunk_rows, seed=0):

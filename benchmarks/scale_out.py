@@ -1,7 +1,7 @@
 """Scale-out: rows per second on worker-generated data, 1 vs 2 Dask workers,
 against the in-memory fit of the same data.
 
-Run:  PYTHONPATH=src python benchmarks/distributed.py [--rows 20000000] [--features 20]
+Run:  PYTHONPATH=src python benchmarks/scale_out.py [--rows 20000000] [--features 20]
 
 The data are generated on the workers (dask.array.random) and persisted there,
 as a user would persist data that fit in the cluster's memory; the in-memory
