@@ -16,7 +16,6 @@ import time
 import numpy as np
 
 
-
 def generated_on_workers(n_rows, n_features, chunk_rows, seed=0):
     import dask.array as da
 
