@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._progress import progress
 from .._validation import check_number, check_option, warn_not_converged
 from ..linear._perceptron_kernels import count_mistakes, misclassified_sum, online_epoch
 from ._dask import chunk_pairs, dask_classes, import_dask
@@ -56,6 +57,49 @@ def chunk_round(X_block, y_block, classes, W, B, eta, update, seed):
     return W_new, B_new, n_updates, mistakes, n
 
 
+class _Mixing:
+    """What the rounds accumulate besides the current weights."""
+
+    def __init__(self, W, B):
+        self.best = (np.inf, W.copy(), B.copy())      # pocket: fewest mistakes
+        self.sum_W, self.sum_B = np.zeros_like(W), np.zeros_like(B)
+        self.mixed_mistakes, self.total_updates = 0.0, 0
+        self.rounds, self.converged = 0, False
+
+
+def mix_rounds(dask, model, X_blocks, y_blocks, classes, W, B, rng, bar):
+    """Rounds of iterative parameter mixing until no chunk updates or ``max_iter``.
+
+    Returns the final ``(W, B)`` and the :class:`_Mixing` record.
+    """
+    record = _Mixing(W, B)
+    for record.rounds in range(1, model.max_iter + 1):
+        seeds = ([int(s) for s in rng.integers(0, 2**31, size=len(X_blocks))]
+                 if model.shuffle else [None] * len(X_blocks))
+        tasks = [dask.delayed(chunk_round)(xb, yb, classes, W, B, model.eta,
+                                           model.update, seed)
+                 for xb, yb, seed in zip(X_blocks, y_blocks, seeds)]
+        results = dask.compute(*tasks)
+        n_updates = sum(r[2] for r in results)
+        mistakes = sum(r[3] for r in results)
+        bar.advance(1, mistakes=int(mistakes.sum()))
+        if mistakes.sum() < record.best[0]:
+            record.best = (mistakes.sum(), W.copy(), B.copy())
+        if n_updates.sum() == 0:
+            record.converged = True
+            break
+        record.mixed_mistakes += float(np.mean([r[2].sum() for r in results]))
+        record.total_updates += int(n_updates.sum())
+        if model.update == "batch":
+            W = W + model.eta * sum(r[0] for r in results)
+            B = B + model.eta * sum(r[1] for r in results)
+        else:
+            W = np.mean([r[0] for r in results], axis=0)
+            B = np.mean([r[1] for r in results], axis=0)
+        record.sum_W, record.sum_B = record.sum_W + W, record.sum_B + B
+    return W, B, record
+
+
 def fit_parameter_mixing(model, X, y):
     """Fit ``model`` (a :class:`~hyperplane.linear.Perceptron`) on Dask input."""
     dask = import_dask()
@@ -73,43 +117,20 @@ def fit_parameter_mixing(model, X, y):
     W, B = np.zeros((n_problems, n_features)), np.zeros(n_problems)
     rng = np.random.default_rng(model.random_state if isinstance(model.random_state, int)
                                 else None)
-    best = (np.inf, W.copy(), B.copy())
-    sum_W, sum_B = np.zeros_like(W), np.zeros_like(B)
-    mixed_mistakes, total_updates = 0.0, 0
-    converged, rounds = False, 0
-    for rounds in range(1, model.max_iter + 1):
-        seeds = ([int(s) for s in rng.integers(0, 2**31, size=len(X_blocks))]
-                 if model.shuffle else [None] * len(X_blocks))
-        tasks = [dask.delayed(chunk_round)(xb, yb, classes, W, B, model.eta,
-                                           model.update, seed)
-                 for xb, yb, seed in zip(X_blocks, y_blocks, seeds)]
-        results = dask.compute(*tasks)
-        n_updates = sum(r[2] for r in results)
-        mistakes = sum(r[3] for r in results)
-        if mistakes.sum() < best[0]:
-            best = (mistakes.sum(), W.copy(), B.copy())
-        if n_updates.sum() == 0:
-            converged = True
-            break
-        mixed_mistakes += float(np.mean([r[2].sum() for r in results]))
-        total_updates += int(n_updates.sum())
-        if model.update == "batch":
-            W = W + model.eta * sum(r[0] for r in results)
-            B = B + model.eta * sum(r[1] for r in results)
-        else:
-            W = np.mean([r[0] for r in results], axis=0)
-            B = np.mean([r[1] for r in results], axis=0)
-        sum_W, sum_B = sum_W + W, sum_B + B
-    final = {"standard": (W, B), "pocket": best[1:],
-             "averaged": (sum_W / max(rounds, 1), sum_B / max(rounds, 1))}
+    with progress(model.max_iter, "parameter-mixing rounds",
+                  enabled=bool(model.verbose)) as bar:
+        W, B, record = mix_rounds(dask, model, X_blocks, y_blocks, classes, W, B, rng, bar)
+    rounds = record.rounds
+    final = {"standard": (W, B), "pocket": record.best[1:],
+             "averaged": (record.sum_W / rounds, record.sum_B / rounds)}
     model.classes_ = classes
     model.n_features_in_ = n_features
     model.coef_, model.intercept_ = final[model.variant]
     model.n_iter_ = rounds
-    model.n_updates_ = total_updates
-    model.mixed_mistakes_ = mixed_mistakes
-    model.converged_ = converged
-    if not converged:
+    model.n_updates_ = record.total_updates
+    model.mixed_mistakes_ = record.mixed_mistakes
+    model.converged_ = record.converged
+    if not record.converged:
         warn_not_converged(model, rounds, "the data may not be linearly separable: "
                            "raise max_iter or use variant='pocket'")
     return model

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._progress import progress
 from .._validation import is_dask_collection
 from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_weights,
                              child_availability, finalize, is_final, select_attribute)
@@ -384,11 +385,12 @@ def split_node(tables, n_rows, avail, kind, n_codes, edges, params, lookup):
 
 
 def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows,
-                pre_pruner=None):
+                pre_pruner=None, bar=None):
     """generate_tree level by level; returns the growing storage.
 
     ``pre_pruner`` (:class:`~hyperplane.tree._prune.PrePruner`) may veto a
     split; its state is per node, so the level order decides as depth first does.
+    ``bar`` (a progress reporter) advances once per level.
     """
     nodes, cut = _Nodes(), {}
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
@@ -421,6 +423,8 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
                     pre_pruner.adopt(node, nodes.kids[node])
                 child_avail = child_availability(avail, j, numeric)
                 frontier.extend((child, child_avail, child_rows[v]) for v, child in grown)
+        if bar is not None:
+            bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
     return nodes
 
 
@@ -485,8 +489,9 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
-    nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
-                        int(n_positive.sum()), pre)
+    with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
+        nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
+                            int(n_positive.sum()), pre, bar=bar)
     tree = finalize(nodes, params.criterion, K)
     prune_after = AFTER_GROWTH.get(model.pruning)
     if prune_after is not None:

@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import LinearDecisionMixin
+from .._progress import progress
 from .._validation import (
     check_number,
     check_option,
@@ -56,6 +57,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         ``w <- w + eta Σ_{i∈M} y_i x_i`` applied once per epoch.
     record_trace : bool, default=False
         Keep every update in ``trace_``.
+    verbose : bool, default=False
+        Show a progress bar of the epochs (rounds on Dask) and the updates.
 
     Attributes
     ----------
@@ -91,7 +94,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, eta=1.0, max_iter=1000, shuffle=False, random_state=None,
-                 variant="standard", update="online", record_trace=False):
+                 variant="standard", update="online", record_trace=False, verbose=False):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -99,6 +102,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.variant = variant
         self.update = update
         self.record_trace = record_trace
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ checks
     def _check_params(self):
@@ -143,14 +147,17 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         for y_signed in self._binary_targets(y_index):
             state = BinaryPerceptronState(X.shape[1], X.dtype)
             y_signed = y_signed.astype(X.dtype)
-            for _ in range(self.max_iter):
-                n = run_epoch(state, X, y_signed, eta=self.eta,
-                              order=self._order(X.shape[0], rng),
-                              update=self.update, variant=self.variant,
-                              record=self.record_trace)
-                if n == 0:
-                    state.converged = True
-                    break
+            with progress(self.max_iter, "perceptron epochs",
+                          enabled=bool(self.verbose)) as bar:
+                for _ in range(self.max_iter):
+                    n = run_epoch(state, X, y_signed, eta=self.eta,
+                                  order=self._order(X.shape[0], rng),
+                                  update=self.update, variant=self.variant,
+                                  record=self.record_trace)
+                    bar.advance(1, updates=n)
+                    if n == 0:
+                        state.converged = True
+                        break
             self._states.append(state)
         self._export()
         if not self.converged_:

@@ -13,6 +13,7 @@ from .._validation import (
     check_X,
     warn_not_converged,
 )
+from .._progress import progress
 from ..kernels import Kernel, Linear, is_psd, resolve_kernel
 from ._smo import SMOSolver
 
@@ -59,9 +60,10 @@ class BaseSVM(BaseEstimator):
 
     def _solve(self, kernel, X, kidx, y, p, C):
         """Run SMO; returns the DualSolution and warns if it did not converge."""
-        solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
-                             max_iter=self.max_iter, cache_size=self.cache_size,
-                             shrinking=bool(self.shrinking)).solve()
+        with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
+            solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
+                                 max_iter=self.max_iter, cache_size=self.cache_size,
+                                 shrinking=bool(self.shrinking), bar=bar).solve()
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
                                "increase max_iter or tol, or scale the features")

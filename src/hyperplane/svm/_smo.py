@@ -84,8 +84,9 @@ class SMOSolver:
     """
 
     def __init__(self, kernel, X, kidx, y, p, C, *, tol=1e-3, max_iter=None,
-                 cache_size=200.0, shrinking=True, alpha0=None):
+                 cache_size=200.0, shrinking=True, alpha0=None, bar=None):
         self.kernel = kernel
+        self.bar = bar
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         n = self.X.shape[0]
         l = len(kidx)
@@ -204,9 +205,13 @@ class SMOSolver:
         """Iterate to the stopping rule or the cap; returns a DualSolution."""
         outcome = sk.MAX_ITER
         while True:
-            cap = min(self.max_iter, int(self.ist[sk.N_ITER]) + CHUNK)
+            done = int(self.ist[sk.N_ITER])
+            cap = min(self.max_iter, done + CHUNK)
             outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
                                     self.ist, self.tol, cap)
+            if self.bar is not None:
+                self.bar.advance(int(self.ist[sk.N_ITER]) - done,
+                                 active=int(self.ist[sk.ACTIVE_SIZE]))
             if outcome == sk.NEED_ROW:
                 self._fill_row()
             elif outcome == sk.NEED_UNSHRINK:

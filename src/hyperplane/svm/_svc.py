@@ -64,6 +64,8 @@ class SVC(ClassifierMixin, BaseSVM):
     random_state : int, RandomState or None, default=None
         Only picks the rows on which a user kernel is checked for positive
         semi-definiteness; SMO itself is deterministic.
+    verbose : bool, default=False
+        Show a progress bar of the SMO iterations and the active-set size.
 
     Attributes
     ----------
@@ -108,7 +110,7 @@ class SVC(ClassifierMixin, BaseSVM):
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -119,6 +121,7 @@ class SVC(ClassifierMixin, BaseSVM):
         self.cache_size = cache_size
         self.shrinking = shrinking
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
         """Solve one dual per pair of classes.

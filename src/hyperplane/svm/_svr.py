@@ -22,7 +22,7 @@ class SVR(RegressorMixin, BaseSVM):
         Penalty of the epsilon-insensitive loss, > 0.
     epsilon : float, default=0.1
         Half-width of the tube in which errors cost nothing, >= 0.
-    kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state
+    kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose
         As for :class:`SVC`.
 
     Attributes
@@ -58,7 +58,7 @@ class SVR(RegressorMixin, BaseSVM):
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None):
+                 random_state=None, verbose=False):
         self.C = C
         self.epsilon = epsilon
         self.kernel = kernel
@@ -70,6 +70,7 @@ class SVR(RegressorMixin, BaseSVM):
         self.cache_size = cache_size
         self.shrinking = shrinking
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""

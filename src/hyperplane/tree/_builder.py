@@ -259,12 +259,20 @@ def sorted_orders(data, rows):
     return order
 
 
-def grow(data, params, pre_pruner=None):
+def _settled(bar, w, nodes):
+    """Report a node that became a leaf to the progress bar (if any)."""
+    if bar is not None:
+        bar.advance(float(w.sum()), nodes=len(nodes.value))
+
+
+def grow(data, params, pre_pruner=None, bar=None):
     """Grow the tree depth first (generate_tree, 周志华 4.1).
 
     ``pre_pruner.allows(node, value, child_values, r, test)`` may veto a split
     (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
-    validation rows to the children.
+    validation rows to the children. ``bar.advance(weight, nodes=...)`` (a
+    :func:`hyperplane._progress.progress` reporter), if given, is told the
+    weight of every node that becomes a leaf.
     """
     n = data.X.shape[0]
     K = data.n_classes
@@ -283,6 +291,7 @@ def grow(data, params, pre_pruner=None):
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
         if is_final(value, nodes.depth[node], rows.size, avail, params):
+            _settled(bar, w, nodes)
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
@@ -293,6 +302,7 @@ def grow(data, params, pre_pruner=None):
         cut_bin, valid = out_i[0], out_i[1].astype(bool)
         j = select_attribute(score, ratio, valid, params.use_ratio)
         if j < 0:
+            _settled(bar, w, nodes)
             continue
         kind, c = data.kind[j], data.col[j]
         numeric = kind != CATEGORICAL
@@ -310,6 +320,7 @@ def grow(data, params, pre_pruner=None):
                         for a, b in zip(offsets[:-1], offsets[1:])]
         test = (j, numeric, threshold[j])
         if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
+            _settled(bar, w, nodes)
             continue
         child_avail = child_availability(avail, j, numeric)
         pending = []

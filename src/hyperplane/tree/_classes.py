@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
+from .._progress import progress
 from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, encode_labels, is_dask_collection)
 from ._builder import GrowParams, grow, layout
@@ -83,6 +84,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
         Chooses the hold-out rows for pre/post pruning and the rows that
         define the ``"hist"`` bin edges on more than 200 000 rows.
+    verbose : bool, default=False
+        Show a progress bar of the training weight settled into leaves (in
+        memory) or of the levels grown (Dask).
 
     Attributes
     ----------
@@ -134,7 +138,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
-                 max_bins=256, random_state=None):
+                 max_bins=256, random_state=None, verbose=False):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -145,6 +149,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
         self.random_state = random_state
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -220,7 +225,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
-        tree = grow(data, params, pre_pruner=pre)
+        with progress(float(w_train.sum()), "tree growth (weight in leaves)",
+                      enabled=bool(self.verbose)) as bar:
+            tree = grow(data, params, pre_pruner=pre, bar=bar)
         prune_after = AFTER_GROWTH.get(self.pruning)
         if prune_after is not None:
             tree = prune_after(self, tree, validation, params.criterion)
