@@ -120,8 +120,12 @@ def post_prune(tree, X_val, y_val, w_val, label_of, criterion):
     return _rebuild(tree, keep, criterion)
 
 
-def added_errors(n, e, confidence):
-    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka Stats.addErrs)."""
+def added_errors(n, e, confidence, z=None):
+    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka Stats.addErrs).
+
+    ``z`` is the normal quantile ``Φ⁻¹(1 − confidence)``; pass it when charging
+    many leaves so that it is computed once per pruning, not once per node.
+    """
     if confidence > 0.5:
         raise ValueError("confidence must be at most 0.5")
     if n <= 0.0:
@@ -130,10 +134,11 @@ def added_errors(n, e, confidence):
         base = n * (1.0 - confidence ** (1.0 / n))
         if e == 0.0:
             return base
-        return base + e * (added_errors(n, 1.0, confidence) - base)
+        return base + e * (added_errors(n, 1.0, confidence, z) - base)
     if e + 0.5 >= n:
         return max(n - e, 0.0)
-    z = norm.ppf(1.0 - confidence)
+    if z is None:
+        z = norm.ppf(1.0 - confidence)
     f = (e + 0.5) / n
     r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
         / (1 + z * z / n)
@@ -144,10 +149,11 @@ def pessimistic_prune(tree, confidence, criterion):
     """C4.5 error-based pruning: leaf iff its estimated errors ≤ the subtree's + 0.1."""
     errors = tree.weight - tree.value.max(axis=1)
     errors = np.where(tree.weight > 0, errors, 0.0)
+    z = norm.ppf(1.0 - confidence)
 
     def leaf_cost(t):
         n = tree.weight[t]
-        return errors[t] + added_errors(n, errors[t], confidence) if n > 0 else 0.0
+        return errors[t] + added_errors(n, errors[t], confidence, z) if n > 0 else 0.0
 
     keep = _bottom_up(tree, leaf_cost, lambda leaf, sub: leaf <= sub + 0.1)
     return _rebuild(tree, keep, criterion)
