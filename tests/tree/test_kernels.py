@@ -154,6 +154,36 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     assert np.allclose((ratio, after, rho), results[first][1:])
 
 
+@given(numeric_data(), st.sampled_from([1.0, 2.0, 3.0]))
+def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
+    """C4.5 rules: each side weighs >= min(25, max(M, 0.1 W~/K)); the best cut's gain
+    minus log2(#admissible cuts)/W (W with missing weight) must stay positive."""
+    x, y, w = data
+    order = np.argsort(x, kind="stable").astype(np.int32)
+    value = np.bincount(y, weights=w, minlength=3)
+    score, ratio, after, rho, t, valid = best_numeric_cut(
+        x, y, w, order, 3, ENTROPY, min_leaf, value, False, c_log2_c(0), True)
+    known = ~np.isnan(x)
+    min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
+    values = np.unique(x[known])
+    mids = [m for m in (values[:-1] + values[1:]) / 2
+            if min(w[known & (x <= m)].sum(), w[known & (x > m)].sum()) >= min_side - 1e-9]
+    results = [ref_score([y[known & (x <= m)], y[known & (x > m)]],
+                         [w[known & (x <= m)], w[known & (x > m)]], w[~known].sum(), 3, ENTROPY)
+               for m in mids]
+    if not mids:
+        assert not valid
+        return
+    scores = np.array([r[0] for r in results])
+    best = np.flatnonzero(np.isclose(scores, scores.max(), rtol=1e-9, atol=1e-12))[0]
+    corrected = scores.max() - np.log2(len(mids)) / w.sum()
+    assert valid == (corrected > 1e-12) or abs(corrected) < 1e-9
+    if valid:
+        assert np.isclose(score, corrected) and t == mids[best]
+        iv = results[best][0] / results[best][1]
+        assert np.isclose(ratio, corrected / iv)
+
+
 @given(numeric_data(), st.integers(2, 4))
 def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     x, _, w = data

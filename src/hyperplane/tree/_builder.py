@@ -189,14 +189,16 @@ def grow(data, params, label_of, pre_pruner=None):
         node, rows, w, order, avail = stack.pop()
         value = nodes.value[node]
         depth = nodes.depth[node]
+        # C4.5 counts weights (fractional copies of rows missing a value stop splitting)
+        size = value.sum() if params.use_ratio else rows.size
         if (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-                or rows.size < params.min_split or not avail.any()):
+                or size < params.min_split or not avail.any()):
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         unit = bool(np.all(w == 1.0))
         out_f, out_i = scorer(data.num_T, data.codes_T, data.kind, data.col, data.n_codes,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
-                              params.min_leaf, wbuf, value, unit, clogc)
+                              params.min_leaf, wbuf, value, unit, clogc, params.use_ratio)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]
         cut_bin, valid = out_i[0], out_i[1].astype(bool)
         j = select_attribute(score, ratio, valid, params.use_ratio)

@@ -224,7 +224,16 @@ def c_log2_c(n):
 
 
 @jit
-def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc):
+def mdl_corrected_gain(score, n_cuts, w_node):
+    """C4.5 release 8's MDL charge for choosing a cut (Quinlan 1996, "Improved use of
+    continuous attributes in C4.5"): ``gain − log2(#admissible cuts) / W`` with ``W``
+    the node's weight, missing values included."""
+    return score - np.log2(n_cuts) / w_node
+
+
+@jit
+def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc,
+                     c45=False):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
 
     The candidate thresholds are the midpoints between adjacent distinct
@@ -233,6 +242,11 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     node's class weights; ``unit``: every weight is 1, so counts are integers
     and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
     values are gathered once into contiguous buffers, then scanned in order.
+    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
+    admissible when both sides *weigh* at least
+    ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
+    rows are counted against ``min_leaf``), and the score of the best cut gets the MDL correction of
+    :func:`mdl_corrected_gain` (the attribute is invalid if it is ≤ 0).
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
@@ -271,6 +285,8 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     lookup = unit and clogc.shape[0] > m
     gini = criterion == GINI
     tie = TIE_EPS * w_known
+    n_cuts = 0
+    min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
     for pos in range(n_known - 1):
         k0 = ys[pos]
         wi = ws[pos]
@@ -280,8 +296,13 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         if xs[pos + 1] <= xs[pos]:
             continue
         w_right = w_known - w_left
-        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
-                or w_right <= 1e-12 * w_known:
+        if w_left <= 0.0 or w_right <= 1e-12 * w_known:
+            continue
+        if c45:
+            if w_left < min_side or w_right < min_side:
+                continue
+            n_cuts += 1
+        elif pos + 1 < min_leaf or n_known - pos - 1 < min_leaf:
             continue
         # quality = −(W_L I(L) + W_R I(R)), larger is better
         quality = 0.0
@@ -319,19 +340,23 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
                                         w_known - best_w_left, base, criterion)
     rho = w_known / w_total
     score = rho * decrease
+    if c45:
+        score = mdl_corrected_gain(score, n_cuts, w_total)
+        if score <= 0.0:
+            return 0.0, 0.0, 0.0, 0.0, np.nan, False
     ratio = score / iv if iv > 0.0 else 0.0
     return score, ratio, after, rho, best_t, True
 
 
 @jit
 def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order, n_classes,
-                     criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i):
+                     criterion, min_leaf, wbuf, value, unit, clogc, out_f, out_i, c45):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
     ``out_i[:, j]`` (cut bin, valid)."""
     c = col[j]
     if kind[j] == NUMERIC:
         s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
-                                             criterion, min_leaf, value, unit, clogc)
+                                             criterion, min_leaf, value, unit, clogc, c45)
         b = -1
     else:
         table = np.zeros((n_codes[j] + 1, n_classes))
@@ -360,13 +385,14 @@ def _score_buffers(p, rows, w, wbuf):
 
 @jit
 def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+                n_classes, criterion, min_leaf, wbuf, value, unit, clogc, c45=False):
     """Score every available attribute at one node.
 
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
     one row per attribute, using ``order[col[j]]``) or in ``codes_T``
     (categorical or binned). ``value`` is the node's class weights; ``unit``
-    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns
+    says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`); ``c45``: the
+    C4.5 rules of :func:`best_numeric_cut` (``criterion="gain_ratio"``). Returns
     ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
     threshold; rows of ``out_i`` cut bin, valid.
     """
@@ -375,18 +401,18 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
                              n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+                             out_i, c45)
     return out_f, out_i
 
 
 @jit_parallel
 def node_scores_parallel(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, avail,
-                         n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+                         n_classes, criterion, min_leaf, wbuf, value, unit, clogc, c45=False):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
     out_f, out_i = _score_buffers(kind.shape[0], rows, w, wbuf)
     for j in prange(kind.shape[0]):
         if avail[j]:
             _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, order,
                              n_classes, criterion, min_leaf, wbuf, value, unit, clogc, out_f,
-                             out_i)
+                             out_i, c45)
     return out_f, out_i
