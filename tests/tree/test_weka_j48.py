@@ -97,22 +97,14 @@ def test_j48_finds_a_one_cut_tree_where_one_cut_is_exact(tmp_path, weka_jar):
 
 
 # ------------------------------------------------------------------ vs J48
-#: where the core tree still differs from J48: _j48_reference.py pins the rules down
-GROWTH_GAP = pytest.mark.xfail(strict=True, reason=(
-    "the core tree lacks J48's MDL correction of numeric gains (gain -= log2(#cuts)/W, "
-    "attribute dropped when <= 0), subtree raising, the 'two nominal branches >= M' rule "
-    "and the unknown part of the split info; with them the J48 reference's size equals "
-    "J48's (see _j48_reference.py, BOOK_RULES ablation)"))
-
-
 def datasets():
     X, y = mixed_dataset(4000, 6, 4, missing=0.05, seed=11)
-    yield pytest.param("mixed 4000x10, 5% missing", X, y, marks=GROWTH_GAP)
+    yield pytest.param("mixed 4000x10, 5% missing", X, y)
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     yield pytest.param("breast cancer", X, np.where(y == 1, "benign", "malignant"))
     X, y = make_classification(3000, 8, n_informative=5, flip_y=0.05, random_state=2)
     yield pytest.param("make_classification 3000x8", pd.DataFrame(X).add_prefix("f"),
-                       y.astype(str), marks=GROWTH_GAP)
+                       y.astype(str))
 
 
 @pytest.fixture(scope="module")
