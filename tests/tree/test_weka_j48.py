@@ -146,3 +146,27 @@ def test_the_j48_reference_reproduces_j48_exactly(name, X, y, j48_runs):
     accuracy = np.mean(predicted == np.asarray(yte).astype(str))
     assert (reference.leaves(), reference.size()) == (j48.n_leaves, j48.tree_size)
     assert accuracy == pytest.approx(j48.accuracy, abs=1e-4)
+
+
+#: the J48 reference with the core tree's growth rules (rows counted for nominal branches,
+#: the book's split info, midpoint thresholds, no collapse): only pruning is compared
+CORE_GROWTH = dict(nominal_min="every_branch", iv_unknown=False, relocate=False,
+                   collapse=False)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pessimistic_pruning_raises_subtrees_as_c45(seed):
+    """On numeric data with missing values where subtree raising changes J48's tree, the
+    pruned tree is the reference's with raising (R8), not the one without it."""
+    X, y = make_classification(600, 6, n_informative=4, flip_y=0.1, random_state=seed)
+    X[np.random.default_rng(seed).random(X.shape) < 0.05] = np.nan
+    X, y = pd.DataFrame(X).add_prefix("f"), y.astype(str)
+    ours = DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
+                                  min_samples_leaf=2).fit(X, y)
+    data = Data(X, y, X, y)
+    raised = J48Reference(M=2, cf=0.25, **CORE_GROWTH).fit(data)
+    not_raised = J48Reference(M=2, cf=0.25, raising=False, **CORE_GROWTH).fit(data)
+    assert (ours.n_leaves_, ours.tree_.n_nodes) == (raised.leaves(), raised.size())
+    assert raised.size() != not_raised.size()
+    expected = np.asarray(data.classes)[raised.predict(data.encode(X))]
+    assert np.array_equal(ours.predict(X), expected)

@@ -192,7 +192,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.pruning == "post":
             tree = post_prune(tree, *validation, label_of, params.criterion)
         elif self.pruning == "pessimistic":
-            tree = pessimistic_prune(tree, self.confidence, params.criterion)
+            tree = pessimistic_prune(tree, self.confidence, params.criterion,
+                                     training=(X_train, y_train, w_train))
         elif self.pruning == "cost_complexity":
             tree = cost_complexity_prune(tree, self.ccp_alpha, params.criterion)
         self._set_tree(tree)
