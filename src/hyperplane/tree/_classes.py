@@ -52,15 +52,23 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"pre"``/``"post"``: reduced-error pruning on ``validation_data``
         (4.3), strict improvement only; without ``validation_data`` a third of
         the training data (chosen with ``random_state``) is held out.
-        ``"pessimistic"``: C4.5 error-based pruning with ``confidence``.
+        ``"pessimistic"``: C4.5 error-based pruning with ``confidence``,
+        including C4.5's subtree raising.
         ``"cost_complexity"``: CART minimal cost-complexity pruning with ``ccp_alpha``.
     max_depth : int or None, default=None
     min_samples_split : int or float, default=2
         Minimum number of rows (a row missing a tested value counts in every
         branch it goes down) to split a node; a float is a fraction of the
-        training rows, as in scikit-learn.
+        training rows, as in scikit-learn. With ``criterion="gain_ratio"``
+        (C4.5) the node's weight is compared instead, so fractional copies of
+        rows missing a value stop splitting.
     min_samples_leaf : int or float, default=1
         Minimum number of rows with a known value in every non-empty branch.
+        With ``criterion="gain_ratio"`` a numeric cut follows C4.5 release 8:
+        both sides must *weigh* at least ``min(25, max(min_samples_leaf,
+        0.1 W̃/K))`` (W̃ the node's known weight, K the classes), and the cut's
+        gain is charged ``log2(#admissible cuts)/W`` (an attribute whose
+        charged gain is ≤ 0 is not used).
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
