@@ -180,8 +180,26 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     assert valid == (corrected > 1e-12) or abs(corrected) < 1e-9
     if valid:
         assert np.isclose(score, corrected) and t == mids[best]
-        iv = results[best][0] / results[best][1]
-        assert np.isclose(ratio, corrected / iv)
+        sides = np.array([w[known & (x <= mids[best])].sum(), w[known & (x > mids[best])].sum(),
+                          w[~known].sum()])
+        p = sides[sides > 0] / w.sum()  # C4.5's split info: missing is one more branch
+        assert np.isclose(ratio, corrected / -np.sum(p * np.log2(p)))
+
+
+@given(coded_data(), st.sampled_from([1.0, 2.0, 4.0]))
+def test_c45_multiway_split_needs_two_heavy_branches(data, min_leaf):
+    """J48: valid iff at least two branches weigh >= M; the ratio's split info counts the
+    missing weight as one more branch."""
+    codes, y, w, n_codes, n_classes = data
+    table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
+    score, ratio, after, rho, valid = table_split_score(table, n_rows, ENTROPY, min_leaf, True)
+    book = table_split_score(table, n_rows, ENTROPY, min_leaf)
+    assert np.allclose((score, after, rho), book[0:1] + book[2:4])
+    sizes = table.sum(axis=1)
+    assert valid == (np.sum(sizes[:-1] >= min_leaf) >= 2)
+    p = sizes[sizes > 0] / sizes.sum()
+    iv = -np.sum(p * np.log2(p))
+    assert np.isclose(ratio, score / iv if iv > 0 else 0.0)
 
 
 @given(numeric_data(), st.integers(2, 4))

@@ -103,12 +103,29 @@ def _known_part(table):
 
 
 @jit
-def table_split_score(table, n_rows, criterion, min_leaf):
+def c45_split_info(w_branches, w_missing):
+    """C4.5's split information: the missing weight counts as one more branch,
+    ``−Σ_v W_v/W log2(W_v/W) − W_?/W log2(W_?/W)`` with ``W`` all the node's weight."""
+    total = w_branches.sum() + w_missing
+    iv = 0.0
+    for w_v in w_branches:
+        if w_v > 0.0:
+            iv -= w_v / total * np.log2(w_v / total)
+    if w_missing > 0.0:
+        iv -= w_missing / total * np.log2(w_missing / total)
+    return iv
+
+
+@jit
+def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
-    least ``min_leaf`` rows with a known value.
+    least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
+    ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
+    least ``min_leaf`` (smaller and empty branches are allowed), and the gain
+    ratio divides by :func:`c45_split_info`.
     """
     n_codes = table.shape[0] - 1
     n_classes = table.shape[1]
@@ -118,9 +135,14 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     after = 0.0
     iv = 0.0
     n_nonempty = 0
+    n_heavy = 0
     valid = True
+    w_branches = np.zeros(n_codes)
     for v in range(n_codes):
         w_v = table[v].sum()
+        w_branches[v] = w_v
+        if w_v >= min_leaf - 1e-9:
+            n_heavy += 1
         if w_v > 0.0:
             n_nonempty += 1
             if n_rows[v] < min_leaf:
@@ -130,6 +152,9 @@ def table_split_score(table, n_rows, criterion, min_leaf):
             iv -= r_v * np.log2(r_v)
     rho = w_known / w_total
     score = rho * (impurity(known, w_known, criterion) - after)
+    if c45:
+        iv = c45_split_info(w_branches, w_total - w_known)
+        valid = n_heavy >= 2
     ratio = score / iv if iv > 0.0 else 0.0
     return score, ratio, after, rho, valid and n_nonempty >= 2
 
@@ -246,7 +271,8 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     admissible when both sides *weigh* at least
     ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
     rows are counted against ``min_leaf``), and the score of the best cut gets the MDL correction of
-    :func:`mdl_corrected_gain` (the attribute is invalid if it is ≤ 0).
+    :func:`mdl_corrected_gain` (the attribute is invalid if it is ≤ 0); the
+    gain ratio divides by :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
@@ -344,6 +370,8 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         score = mdl_corrected_gain(score, n_cuts, w_total)
         if score <= 0.0:
             return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        sides = np.array([best_w_left, w_known - best_w_left])
+        iv = c45_split_info(sides, w_total - w_known)
     ratio = score / iv if iv > 0.0 else 0.0
     return score, ratio, after, rho, best_t, True
 
@@ -363,7 +391,7 @@ def _score_attribute(j, num_T, codes_T, kind, col, n_codes, edges, y, rows, orde
         n_rows = np.zeros(n_codes[j] + 1, dtype=np.int64)
         accumulate_class_table(codes_T[c], y, wbuf, rows, table, n_rows)
         if kind[j] == CATEGORICAL:
-            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+            s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf, c45)
             t, b = np.nan, -1
         else:
             s, g, a, r, t, b, ok = ordered_table_cut(table, n_rows, edges[c], criterion,
