@@ -64,7 +64,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         rows missing a value stop splitting.
     min_samples_leaf : int or float, default=1
         Minimum number of rows with a known value in every non-empty branch.
-        With ``criterion="gain_ratio"`` a numeric cut follows C4.5 release 8:
+        With ``criterion="gain_ratio"`` (J48's rules) a categorical split needs
+        at least two branches weighing ``min_samples_leaf`` or more (the others
+        may be lighter or empty), and a numeric cut follows C4.5 release 8:
         both sides must *weigh* at least ``min(25, max(min_samples_leaf,
         0.1 W̃/K))`` (W̃ the node's known weight, K the classes), and the cut's
         gain is charged ``log2(#admissible cuts)/W`` (an attribute whose
