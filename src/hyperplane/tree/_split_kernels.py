@@ -270,9 +270,10 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
     admissible when both sides *weigh* at least
     ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
-    rows are counted against ``min_leaf``), and the score of the best cut gets the MDL correction of
-    :func:`mdl_corrected_gain` (the attribute is invalid if it is ≤ 0); the
-    gain ratio divides by :func:`c45_split_info`.
+    rows are counted against ``min_leaf``), the score of the best cut gets
+    the MDL correction of :func:`mdl_corrected_gain` (the attribute is
+    invalid if it is ≤ 0) and the gain ratio divides by
+    :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
@@ -420,7 +421,8 @@ def node_scores(num_T, codes_T, kind, col, n_codes, edges, y, rows, w, order, av
     one row per attribute, using ``order[col[j]]``) or in ``codes_T``
     (categorical or binned). ``value`` is the node's class weights; ``unit``
     says every row weighs 1 (then ``clogc`` = :func:`c_log2_c`); ``c45``: the
-    C4.5 rules of :func:`best_numeric_cut` (``criterion="gain_ratio"``). Returns
+    C4.5 rules of :func:`best_numeric_cut` and :func:`table_split_score`
+    (``criterion="gain_ratio"``). Returns
     ``(out_f, out_i)``: rows of ``out_f`` are score, gain ratio, after, rho,
     threshold; rows of ``out_i`` cut bin, valid.
     """
