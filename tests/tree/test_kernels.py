@@ -157,6 +157,54 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     assert np.allclose((ratio, after, rho), results[first][1:])
 
 
+@given(numeric_data(), st.sampled_from([1.0, 2.0, 3.0]))
+def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
+    """C4.5 rules: each side weighs >= min(25, max(M, 0.1 W~/K)); the best cut's gain
+    minus log2(#admissible cuts)/W (W with missing weight) must stay positive."""
+    x, y, w = data
+    order = np.argsort(x, kind="stable").astype(np.int32)
+    value = np.bincount(y, weights=w, minlength=3)
+    score, ratio, after, rho, t, valid = best_numeric_cut(
+        x, y, w, order, 3, ENTROPY, min_leaf, value, False, c_log2_c(0), True)
+    known = ~np.isnan(x)
+    min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
+    values = np.unique(x[known])
+    mids = [m for m in (values[:-1] + values[1:]) / 2
+            if min(w[known & (x <= m)].sum(), w[known & (x > m)].sum()) >= min_side - 1e-9]
+    results = [ref_score([y[known & (x <= m)], y[known & (x > m)]],
+                         [w[known & (x <= m)], w[known & (x > m)]], w[~known].sum(), 3, ENTROPY)
+               for m in mids]
+    if not mids:
+        assert not valid
+        return
+    scores = np.array([r[0] for r in results])
+    best = np.flatnonzero(np.isclose(scores, scores.max(), rtol=1e-9, atol=1e-12))[0]
+    corrected = scores.max() - np.log2(len(mids)) / w.sum()
+    assert valid == (corrected > 1e-12) or abs(corrected) < 1e-9
+    if valid:
+        assert np.isclose(score, corrected) and t == mids[best]
+        sides = np.array([w[known & (x <= mids[best])].sum(), w[known & (x > mids[best])].sum(),
+                          w[~known].sum()])
+        p = sides[sides > 0] / w.sum()  # C4.5's split info: missing is one more branch
+        assert np.isclose(ratio, corrected / -np.sum(p * np.log2(p)))
+
+
+@given(coded_data(), st.sampled_from([1.0, 2.0, 4.0]))
+def test_c45_multiway_split_needs_two_heavy_branches(data, min_leaf):
+    """J48: valid iff at least two branches weigh >= M; the ratio's split info counts the
+    missing weight as one more branch."""
+    codes, y, w, n_codes, n_classes = data
+    table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
+    score, ratio, after, rho, valid = table_split_score(table, n_rows, ENTROPY, min_leaf, True)
+    book = table_split_score(table, n_rows, ENTROPY, min_leaf)
+    assert np.allclose((score, after, rho), book[0:1] + book[2:4])
+    sizes = table.sum(axis=1)
+    assert valid == (np.sum(sizes[:-1] >= min_leaf) >= 2)
+    p = sizes[sizes > 0] / sizes.sum()
+    iv = -np.sum(p * np.log2(p))
+    assert np.isclose(ratio, score / iv if iv > 0 else 0.0)
+
+
 @given(numeric_data(), st.integers(2, 4))
 def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     x, _, w = data

@@ -97,22 +97,14 @@ def test_j48_finds_a_one_cut_tree_where_one_cut_is_exact(tmp_path, weka_jar):
 
 
 # ------------------------------------------------------------------ vs J48
-#: where the core tree still differs from J48: _j48_reference.py pins the rules down
-GROWTH_GAP = pytest.mark.xfail(strict=True, reason=(
-    "the core tree lacks J48's MDL correction of numeric gains (gain -= log2(#cuts)/W, "
-    "attribute dropped when <= 0), subtree raising, the 'two nominal branches >= M' rule "
-    "and the unknown part of the split info; with them the J48 reference's size equals "
-    "J48's (see _j48_reference.py, BOOK_RULES ablation)"))
-
-
 def datasets():
     X, y = mixed_dataset(4000, 6, 4, missing=0.05, seed=11)
-    yield pytest.param("mixed 4000x10, 5% missing", X, y, marks=GROWTH_GAP)
+    yield pytest.param("mixed 4000x10, 5% missing", X, y)
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     yield pytest.param("breast cancer", X, np.where(y == 1, "benign", "malignant"))
     X, y = make_classification(3000, 8, n_informative=5, flip_y=0.05, random_state=2)
     yield pytest.param("make_classification 3000x8", pd.DataFrame(X).add_prefix("f"),
-                       y.astype(str), marks=GROWTH_GAP)
+                       y.astype(str))
 
 
 @pytest.fixture(scope="module")
@@ -154,3 +146,26 @@ def test_the_j48_reference_reproduces_j48_exactly(name, X, y, j48_runs):
     accuracy = np.mean(predicted == np.asarray(yte).astype(str))
     assert (reference.leaves(), reference.size()) == (j48.n_leaves, j48.tree_size)
     assert accuracy == pytest.approx(j48.accuracy, abs=1e-4)
+
+
+#: the J48 reference with the core tree's growth rules (midpoint thresholds, no collapse):
+#: only pruning is compared
+CORE_GROWTH = dict(relocate=False, collapse=False)
+
+
+@pytest.mark.parametrize("seed", [0, 15, 17])
+def test_pessimistic_pruning_raises_subtrees_as_c45(seed):
+    """On numeric data with missing values where subtree raising changes J48's tree, the
+    pruned tree is the reference's with raising (R8), not the one without it."""
+    X, y = make_classification(600, 6, n_informative=4, flip_y=0.1, random_state=seed)
+    X[np.random.default_rng(seed).random(X.shape) < 0.05] = np.nan
+    X, y = pd.DataFrame(X).add_prefix("f"), y.astype(str)
+    ours = DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
+                                  min_samples_leaf=2).fit(X, y)
+    data = Data(X, y, X, y)
+    raised = J48Reference(M=2, cf=0.25, **CORE_GROWTH).fit(data)
+    not_raised = J48Reference(M=2, cf=0.25, raising=False, **CORE_GROWTH).fit(data)
+    assert (ours.n_leaves_, ours.tree_.n_nodes) == (raised.leaves(), raised.size())
+    assert raised.size() != not_raised.size()
+    expected = np.asarray(data.classes)[raised.predict(data.encode(X))]
+    assert np.array_equal(ours.predict(X), expected)

@@ -365,7 +365,7 @@ def split_node(tables, n_rows, avail, kind, n_codes, edges, params, lookup):
         width = n_codes[j] + 1
         s, g, _, _, t, b, ok = score_table(tables[j, :width], n_rows[j, :width],
                                            kind[j] == CATEGORICAL, edges[j], params.criterion,
-                                           params.min_leaf, lookup)
+                                           params.min_leaf, lookup, params.use_ratio)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
     j = select_attribute(score, ratio, valid, params.use_ratio)
     if j < 0:
@@ -432,6 +432,10 @@ def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_valu
 def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
     dask = import_dask()
+    if model.pruning == "pessimistic" and model.subtree_raising:
+        raise ValueError("pruning='pessimistic' with subtree_raising=True re-splits the "
+                         "training rows, which a Dask fit does not hold in memory; use "
+                         "subtree_raising=False (J48's -S) on Dask input")
     if model.pruning in ("pre", "post"):
         if validation_data is None:
             raise ValueError(f"pruning={model.pruning!r} on Dask input needs "
@@ -495,7 +499,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     tree = finalize(nodes, params.criterion, K)
     prune_after = AFTER_GROWTH.get(model.pruning)
     if prune_after is not None:
-        tree = prune_after(model, tree, validation, params.criterion)
+        tree = prune_after(model, tree, validation, None, params.criterion)
     model._set_tree(tree)
     return model
 

@@ -207,9 +207,12 @@ def is_final(value, depth, n_rows, avail, params):
 
     A node stays a leaf when its samples are of one class, it is at
     ``max_depth``, it holds fewer than ``min_split`` rows, or no attribute is left.
+    C4.5 (``gain_ratio``) compares the node's weight with ``min_split`` instead,
+    so fractional copies of rows missing a value stop splitting (as J48 does).
     """
+    size = value.sum() if params.use_ratio else n_rows
     return (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-            or n_rows < params.min_split or not avail.any())
+            or size < params.min_split or not avail.any())
 
 
 def branch_weights(table_known):
@@ -297,7 +300,7 @@ def grow(data, params, pre_pruner=None, bar=None):
         unit = bool(np.all(w == 1.0))
         out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
-                              params.min_leaf, wbuf, value, unit, clogc)
+                              params.min_leaf, wbuf, value, unit, clogc, params.use_ratio)
         score, ratio, threshold = out_f[0], out_f[1], out_f[4]
         cut_bin, valid = out_i[0], out_i[1].astype(bool)
         j = select_attribute(score, ratio, valid, params.use_ratio)

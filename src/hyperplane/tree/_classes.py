@@ -23,13 +23,16 @@ from ._traverse_kernels import tree_apply, tree_proba
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
-#: pruning applied to the grown tree: name -> f(estimator, tree, validation, criterion)
+#: pruning applied to the grown tree:
+#: name -> f(estimator, tree, validation, training, criterion); ``training`` is
+#: the encoded (X, y, w) the tree grew on, or None when it is not in memory
 AFTER_GROWTH = {
-    "post": lambda est, tree, validation, criterion: post_prune(
+    "post": lambda est, tree, validation, training, criterion: post_prune(
         tree, *validation, est._label_of, criterion),
-    "pessimistic": lambda est, tree, validation, criterion: pessimistic_prune(
-        tree, est.confidence, criterion),
-    "cost_complexity": lambda est, tree, validation, criterion: cost_complexity_prune(
+    "pessimistic": lambda est, tree, validation, training, criterion: pessimistic_prune(
+        tree, est.confidence, criterion,
+        training=training if est.subtree_raising else None),
+    "cost_complexity": lambda est, tree, validation, training, criterion: cost_complexity_prune(
         tree, est.ccp_alpha, criterion),
 }
 #: fraction of the training data held out for pre/post pruning without validation_data
@@ -66,15 +69,25 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"pre"``/``"post"``: reduced-error pruning on ``validation_data``
         (4.3), strict improvement only; without ``validation_data`` a third of
         the training data (chosen with ``random_state``) is held out.
-        ``"pessimistic"``: C4.5 error-based pruning with ``confidence``.
+        ``"pessimistic"``: C4.5 error-based pruning with ``confidence``,
+        including C4.5's subtree raising.
         ``"cost_complexity"``: CART minimal cost-complexity pruning with ``ccp_alpha``.
     max_depth : int or None, default=None
     min_samples_split : int or float, default=2
         Minimum number of rows (a row missing a tested value counts in every
         branch it goes down) to split a node; a float is a fraction of the
-        training rows, as in scikit-learn.
+        training rows, as in scikit-learn. With ``criterion="gain_ratio"``
+        (C4.5) the node's weight is compared instead, so fractional copies of
+        rows missing a value stop splitting.
     min_samples_leaf : int or float, default=1
         Minimum number of rows with a known value in every non-empty branch.
+        With ``criterion="gain_ratio"`` (J48's rules) a categorical split needs
+        at least two branches weighing ``min_samples_leaf`` or more (the others
+        may be lighter or empty), and a numeric cut follows C4.5 release 8:
+        both sides must *weigh* at least ``min(25, max(min_samples_leaf,
+        0.1 W̃/K))`` (W̃ the node's known weight, K the classes), and the cut's
+        gain is charged ``log2(#admissible cuts)/W`` (an attribute whose
+        charged gain is ≤ 0 is not used).
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
@@ -84,6 +97,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     random_state : int, RandomState or None, default=None
         Chooses the hold-out rows for pre/post pruning and the rows that
         define the ``"hist"`` bin edges on more than 200 000 rows.
+    subtree_raising : bool, default=True
+        With ``pruning="pessimistic"``, also try C4.5's subtree raising
+        (replace a node by its largest branch refitted to all the node's rows,
+        Weka J48's default; ``False`` is J48's ``-S``). It needs the training
+        rows in memory, so a Dask fit requires ``False``.
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves (in
         memory) or of the levels grown (Dask).
@@ -138,7 +156,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
-                 max_bins=256, random_state=None, verbose=False):
+                 max_bins=256, random_state=None, verbose=False, subtree_raising=True):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -150,6 +168,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_bins = max_bins
         self.random_state = random_state
         self.verbose = verbose
+        self.subtree_raising = subtree_raising
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -171,6 +190,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                                       total_weight)
         check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
         check_number(self.ccp_alpha, "ccp_alpha", low=0)
+        if not isinstance(self.subtree_raising, (bool, np.bool_)):
+            raise TypeError(f"subtree_raising must be True or False; got {self.subtree_raising!r}")
         check_number(self.max_bins, "max_bins", low=2, high=65535, integer=True)
         criterion, use_ratio = CRITERIA[self.criterion]
         return GrowParams(criterion, use_ratio, max_depth, min_split, min_leaf)
@@ -230,7 +251,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             tree = grow(data, params, pre_pruner=pre, bar=bar)
         prune_after = AFTER_GROWTH.get(self.pruning)
         if prune_after is not None:
-            tree = prune_after(self, tree, validation, params.criterion)
+            tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
+                               params.criterion)
         self._set_tree(tree)
         return self
 

@@ -103,12 +103,29 @@ def _known_part(table):
 
 
 @jit
-def table_split_score(table, n_rows, criterion, min_leaf):
+def c45_split_info(w_branches, w_missing):
+    """C4.5's split information: the missing weight counts as one more branch,
+    ``−Σ_v W_v/W log2(W_v/W) − W_?/W log2(W_?/W)`` with ``W`` all the node's weight."""
+    total = w_branches.sum() + w_missing
+    iv = 0.0
+    for w_v in w_branches:
+        if w_v > 0.0:
+            iv -= w_v / total * np.log2(w_v / total)
+    if w_missing > 0.0:
+        iv -= w_missing / total * np.log2(w_missing / total)
+    return iv
+
+
+@jit
+def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
-    least ``min_leaf`` rows with a known value.
+    least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
+    ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
+    least ``min_leaf`` (smaller and empty branches are allowed), and the gain
+    ratio divides by :func:`c45_split_info`.
     """
     n_codes = table.shape[0] - 1
     known, w_known, w_total = _known_part(table)
@@ -117,11 +134,16 @@ def table_split_score(table, n_rows, criterion, min_leaf):
     after = 0.0
     iv = 0.0
     n_nonempty = 0
+    n_heavy = 0
     valid = True
+    w_branches = np.zeros(n_codes)
     for v in range(n_codes):
         if n_rows[v] == 0:
             continue
         w_v = table[v].sum()
+        w_branches[v] = w_v
+        if w_v >= min_leaf - 1e-9:
+            n_heavy += 1
         if w_v > 0.0:
             n_nonempty += 1
             if n_rows[v] < min_leaf:
@@ -131,6 +153,9 @@ def table_split_score(table, n_rows, criterion, min_leaf):
             iv -= r_v * np.log2(r_v)
     rho = w_known / w_total
     score = rho * (impurity(known, w_known, criterion) - after)
+    if c45:
+        iv = c45_split_info(w_branches, w_total - w_known)
+        valid = n_heavy >= 2
     ratio = score / iv if iv > 0.0 else 0.0
     return score, ratio, after, rho, valid and n_nonempty >= 2
 
@@ -235,7 +260,16 @@ def c_log2_c(n):
 
 
 @jit
-def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc):
+def mdl_corrected_gain(score, n_cuts, w_node):
+    """C4.5 release 8's MDL charge for choosing a cut (Quinlan 1996, "Improved use of
+    continuous attributes in C4.5"): ``gain − log2(#admissible cuts) / W`` with ``W``
+    the node's weight, missing values included."""
+    return score - np.log2(n_cuts) / w_node
+
+
+@jit
+def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc,
+                     c45=False):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
 
     The candidate thresholds are the midpoints between adjacent distinct
@@ -244,6 +278,13 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     node's class weights; ``unit``: every weight is 1, so counts are integers
     and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
     values are gathered once into contiguous buffers, then scanned in order.
+    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
+    admissible when both sides *weigh* at least
+    ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
+    rows are counted against ``min_leaf``), the score of the best cut gets
+    the MDL correction of :func:`mdl_corrected_gain` (the attribute is
+    invalid if it is ≤ 0) and the gain ratio divides by
+    :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
@@ -282,6 +323,8 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     lookup = unit and clogc.shape[0] > m
     gini = criterion == GINI
     tie = TIE_EPS * w_known
+    n_cuts = 0
+    min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
     for pos in range(n_known - 1):
         k0 = ys[pos]
         wi = ws[pos]
@@ -291,8 +334,13 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         if xs[pos + 1] <= xs[pos]:
             continue
         w_right = w_known - w_left
-        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf or w_left <= 0.0 \
-                or w_right <= 1e-12 * w_known:
+        if w_left <= 0.0 or w_right <= 1e-12 * w_known:
+            continue
+        if c45:
+            if w_left < min_side or w_right < min_side:
+                continue
+            n_cuts += 1
+        elif pos + 1 < min_leaf or n_known - pos - 1 < min_leaf:
             continue
         # quality = −(W_L I(L) + W_R I(R)), larger is better
         quality = 0.0
@@ -330,42 +378,49 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
                                         w_known - best_w_left, base, criterion)
     rho = w_known / w_total
     score = rho * decrease
+    if c45:
+        score = mdl_corrected_gain(score, n_cuts, w_total)
+        if score <= 0.0:
+            return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        sides = np.array([best_w_left, w_known - best_w_left])
+        iv = c45_split_info(sides, w_total - w_known)
     ratio = score / iv if iv > 0.0 else 0.0
     return score, ratio, after, rho, best_t, True
 
 
 @jit
-def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf, clogc):
+def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf, clogc, c45=False):
     """Score a coded attribute from its (summed) class-weight table.
 
     Categorical: multiway split; binned numeric: best cut between bins.
     ``clogc``: :func:`c_log2_c` table when every weight is 1, else empty.
     Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
     all a node needs of a coded attribute, so tables summed over data chunks
-    give exactly the single-process hist/categorical split.
+    give exactly the single-process hist/categorical split. ``c45``: J48's
+    rules for a multiway split (see :func:`table_split_score`).
     """
     if is_categorical:
-        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf)
+        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf, c45)
         return s, g, a, r, np.nan, -1, ok
     return ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc)
 
 
 @jit
 def _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion, min_leaf, wbuf,
-                     value, unit, clogc, tables, n_rows, codes_count, out_f, out_i):
+                     value, unit, clogc, tables, n_rows, codes_count, out_f, out_i, c45):
     """Score attribute ``j`` into ``out_f[:, j]`` (score, ratio, after, rho, threshold) and
     ``out_i[:, j]`` (cut bin, valid)."""
     c = col[j]
     if kind[j] == NUMERIC:
         s, g, a, r, t, ok = best_numeric_cut(num_T[c], y, wbuf, order[c], n_classes,
-                                             criterion, min_leaf, value, unit, clogc)
+                                             criterion, min_leaf, value, unit, clogc, c45)
         b = -1
     else:
         width = codes_count[c] + 1
         lookup = clogc if unit else clogc[:0]
         s, g, a, r, t, b, ok = score_table(tables[c, :width], n_rows[c, :width],
                                            kind[j] == CATEGORICAL, edges[c], criterion, min_leaf,
-                                           lookup)
+                                           lookup, c45)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
 
@@ -452,14 +507,16 @@ def _score_buffers(kind, col, avail, codes_rows, codes_count, y, rows, w, wbuf, 
 
 @jit
 def node_scores(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order, avail,
-                n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+                n_classes, criterion, min_leaf, wbuf, value, unit, clogc, c45=False):
     """Score every available attribute at one node.
 
     ``kind[j]``/``col[j]`` locate attribute ``j`` in ``num_T`` (exact numeric,
     one row per attribute, using ``order[col[j]]``) or in the row-major
     ``codes_rows`` (categorical or binned, ``codes_count[c]`` codes, −1
     missing). ``value`` is the node's class weights; ``unit`` says every row
-    weighs 1 (then ``clogc`` = :func:`c_log2_c`). Returns ``(out_f, out_i)``:
+    weighs 1 (then ``clogc`` = :func:`c_log2_c`); ``c45``: the C4.5 rules of
+    :func:`best_numeric_cut` and :func:`table_split_score`
+    (``criterion="gain_ratio"``). Returns ``(out_f, out_i)``:
     rows of ``out_f`` are score, gain ratio, after, rho, threshold; rows of
     ``out_i`` cut bin, valid.
     """
@@ -469,13 +526,14 @@ def node_scores(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, or
         if avail[j]:
             _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
                              min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
-                             out_f, out_i)
+                             out_f, out_i, c45)
     return out_f, out_i
 
 
 @jit_parallel
 def node_scores_parallel(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order,
-                         avail, n_classes, criterion, min_leaf, wbuf, value, unit, clogc):
+                         avail, n_classes, criterion, min_leaf, wbuf, value, unit, clogc,
+                         c45=False):
     """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
     out_f, out_i, tables, n_rows = _score_buffers(kind, col, avail, codes_rows, codes_count, y,
                                                   rows, w, wbuf, n_classes)
@@ -483,5 +541,5 @@ def node_scores_parallel(num_T, codes_rows, codes_count, kind, col, edges, y, ro
         if avail[j]:
             _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
                              min_leaf, wbuf, value, unit, clogc, tables, n_rows, codes_count,
-                             out_f, out_i)
+                             out_f, out_i, c45)
     return out_f, out_i
