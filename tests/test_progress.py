@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hyperplane._progress import progress
-from hyperplane.linear import Perceptron
+from hyperplane.linear import LogisticRegression, Perceptron
 from hyperplane.svm import SVC, SVR
 from hyperplane.tree import DecisionTreeClassifier
 
@@ -19,6 +19,7 @@ def data():
     (SVC(verbose=True), "SMO iterations"),
     (DecisionTreeClassifier(criterion="gini", verbose=True), "tree growth"),
     (Perceptron(verbose=True), "perceptron epochs"),
+    (LogisticRegression(verbose=True), "L-BFGS evaluations"),
 ])
 def test_verbose_fit_shows_a_progress_bar(capsys, estimator, text):
     X, y = data()

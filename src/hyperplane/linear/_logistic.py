@@ -22,6 +22,7 @@ from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin
+from .._progress import progress
 from .._validation import (
     check_is_fitted,
     check_number,
@@ -159,6 +160,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     tol : float, default=1e-6
         Stop when every entry of the gradient of the normalised objective
         ``(1/N)Σℓ_n + ‖W‖²/(2CN)`` is at most ``tol`` in absolute value.
+    verbose : bool, default=False
+        Show a progress bar of the loss/gradient evaluations (each one a pass
+        over the data, or over the Dask chunks) with the current objective.
 
     Attributes
     ----------
@@ -182,10 +186,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     ((17, 2), True)
     """
 
-    def __init__(self, *, C=1.0, max_iter=100, tol=1e-6):
+    def __init__(self, *, C=1.0, max_iter=100, tol=1e-6, verbose=False):
         self.C = C
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
     def fit(self, X, y):
         """Minimise the penalised log-loss by L-BFGS, starting from ``W = 0``.
@@ -215,9 +220,16 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
-        theta, self.n_iter_, self.converged_ = minimize_lbfgs(
-            objective, np.zeros(n_rows * (n_features + 1)),
-            max_iter=self.max_iter, tol=self.tol)
+        with progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
+
+            def reported(theta):
+                f, grad = objective(theta)
+                bar.advance(1, objective=float(f))
+                return f, grad
+
+            theta, self.n_iter_, self.converged_ = minimize_lbfgs(
+                reported, np.zeros(n_rows * (n_features + 1)),
+                max_iter=self.max_iter, tol=self.tol)
         self._set_weights(theta, shape)
         if not self.converged_:
             warn_not_converged(self, self.n_iter_,
