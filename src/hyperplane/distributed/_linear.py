@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..linear._logistic import logistic_loss_grad
@@ -38,12 +40,17 @@ def _chunk_moments(X_block, y_block, classes):
     return class_moments(X, _encode(y_block, classes), len(classes))
 
 
-def tree_reduce(dask, parts, combine):
-    """Combine delayed ``parts`` pairwise (a balanced tree of ``combine`` tasks)."""
-    merge = dask.delayed(combine)
+def _fold(combine, *parts):
+    return functools.reduce(combine, parts)
+
+
+def tree_reduce(dask, parts, combine, fan_in=8):
+    """Combine delayed ``parts`` with the binary ``combine``, ``fan_in`` at a
+    time per task (a shallow tree: few tasks for the scheduler, no single
+    task holding every part when there are many chunks)."""
+    fold = dask.delayed(_fold)
     while len(parts) > 1:
-        paired = [merge(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-        parts = paired + ([parts[-1]] if len(parts) % 2 else [])
+        parts = [fold(combine, *parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
     return parts[0]
 
 
@@ -75,9 +82,9 @@ def _add_loss_grad(a, b):
     return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
-def _chunk_loss_grad(X_block, y_block, classes, coef, intercept):
-    X = np.ascontiguousarray(X_block, dtype=np.float64)
-    return logistic_loss_grad(X, _encode(y_block, classes), coef, intercept)
+def _chunk_loss_grad(X_block, y_index, coef, intercept):
+    return logistic_loss_grad(np.ascontiguousarray(X_block, dtype=np.float64), y_index,
+                              coef, intercept)
 
 
 def _count(y_block):
@@ -92,11 +99,14 @@ def fit_logistic_on_dask(model, X, y):
     check_number(model.max_iter, "max_iter", low=1, integer=True)
     check_number(model.tol, "tol", low=0)
     dask, X_blocks, y_blocks = _start(model, X, y)
+    # labels are encoded once and kept where the scheduler keeps data (on the
+    # workers with a distributed client), not re-encoded at every evaluation
+    encode = dask.delayed(_encode)
+    y_index = dask.persist(*[encode(yb, model.classes_) for yb in y_blocks])
     chunk = dask.delayed(_chunk_loss_grad)
 
     def loss_grad(coef, intercept):
-        parts = [chunk(xb, yb, model.classes_, coef, intercept)
-                 for xb, yb in zip(X_blocks, y_blocks)]
+        parts = [chunk(xb, yi, coef, intercept) for xb, yi in zip(X_blocks, y_index)]
         (total,) = dask.compute(tree_reduce(dask, parts, _add_loss_grad))
         return total
 
