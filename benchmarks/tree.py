@@ -57,16 +57,6 @@ def numeric_rows(n_rows, n_features):
     return rows
 
 
-def weka_j48_comparison():
-    """PLACEHOLDER for the treex helper: C4.5 with pessimistic pruning vs Weka J48.
-
-    Issue 4: 50k×20 mixed numeric/categorical with 5% missing values, target ≥5×
-    faster at equal accuracy. Implemented in ``benchmarks/tree_weka.py`` (treex
-    branch); this function returns no rows until then.
-    """
-    return []
-
-
 def categorical_data(n_rows, n_features, n_values=5, seed=0):
     """n_rows × n_features categorical attributes (str values), label = rule + 2% noise."""
     rng = np.random.default_rng(seed)
@@ -113,8 +103,7 @@ def main():
         print("| model | sklearn s | hyperplane s | speed-up | sklearn acc | hyperplane acc | "
               "notes |")
         print("|---|---|---|---|---|---|---|")
-        for name, t_sk, t_hp, a_sk, a_hp, notes in numeric_rows(args.rows, args.features) \
-                + weka_j48_comparison():
+        for name, t_sk, t_hp, a_sk, a_hp, notes in numeric_rows(args.rows, args.features):
             print(f"| {name} | {t_sk:.2f} | {t_hp:.2f} | {t_sk / t_hp:.1f}× | {a_sk:.4f} | "
                   f"{a_hp:.4f} | {notes} |", flush=True)
     r = id3_rows(args.id3_rows, args.id3_features, args.id3_depth)
