@@ -5,27 +5,12 @@ import io
 import pandas as pd
 import pytest
 
-from hyperplane.cli._models import UserError, resolve_model
-
-#: CLI model name -> scikit-learn stand-in used until the family is merged
-STANDINS = {
-    "perceptron": "sklearn.linear_model:Perceptron",
-    "logistic": "sklearn.linear_model:LogisticRegression",
-    "tree": "sklearn.tree:DecisionTreeClassifier",
-    "svc": "sklearn.svm:SVC",
-    "mlp": "sklearn.neural_network:MLPClassifier",
-}
-
+from hyperplane.cli._models import resolve_model
 
 def model_arg(name):
-    """The registry name when its family is installed, else the stand-in."""
-    try:
-        resolve_model(name)
-        return name
-    except UserError:
-        if name == "tree":  # sklearn's Cython Tree is not a type skops trusts: no stand-in
-            pytest.skip("hyperplane.tree is not merged yet")
-        return STANDINS[name]
+    """The registry name, checked to resolve to an installed hyperplane class."""
+    resolve_model(name)
+    return name
 
 
 @pytest.mark.parametrize("command", [[], ["fit"], ["predict"], ["show"], ["models"], ["tour"]])
