@@ -18,11 +18,15 @@ from .._numba import jit, jit_fast, jit_parallel
 
 @jit_fast
 def margin(X, i, w, b):
-    """``w.x_i + b`` (the dot product may be vectorised: its order is free)."""
-    s = 0.0
+    """``w.x_i + b`` (the dot product may be vectorised: its order is free).
+
+    The sum starts from ``b`` so that it is carried in the dtype of ``b``
+    (float32 for float32 input: twice the SIMD width, no conversions).
+    """
+    s = b
     for j in range(X.shape[1]):
         s += w[j] * X[i, j]
-    return s + b
+    return s
 
 
 @jit_fast
