@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, c_log2_c,
-                                            category_class_table,
                                             impurity, ordered_table_cut, table_split_score)
+from hyperplane.tree._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, partition_node
 
 
@@ -231,7 +231,8 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """Issue 7's contract: per-chunk tables add up to what the in-memory tree scores."""
     from hyperplane.tree._builder import layout
-    from hyperplane.tree._split_kernels import level_class_tables, node_scores, score_table
+    from hyperplane.tree._split_kernels import node_scores, score_table
+    from hyperplane.tree._table_kernels import level_class_tables
 
     rng = np.random.default_rng(0)
     n = 500

@@ -20,7 +20,7 @@ Panda et al. 2009) never gathers the data:
 4. **levels**: each level every chunk routes its rows down the tree grown so
    far (C4.5 fractional weights for missing values,
    :func:`._tree_kernels.route_to_frontier`) and returns the tables of the
-   frontier nodes (:func:`~hyperplane.tree._split_kernels.level_class_tables`,
+   frontier nodes (:func:`~hyperplane.tree._table_kernels.level_class_tables`,
    the tree's own kernel); the tables are
    summed by a tree reduction on the cluster and the client scores them with
    the in-memory :func:`~hyperplane.tree._split_kernels.score_table` and
@@ -46,8 +46,8 @@ from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _en
                             bin_column, bin_sample_rows, quantile_edges)
 from ..tree._classes import AFTER_GROWTH
 from ..tree._prune import PrePruner
-from ..tree._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, level_class_tables,
-                                   score_table)
+from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
+from ..tree._table_kernels import level_class_tables
 from ._dask import as_dask_array, import_dask
 from ._tree_kernels import route_to_frontier
 

@@ -32,6 +32,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_parallel
+from ._table_kernels import node_class_tables
 
 ENTROPY = 0
 GINI = 1
@@ -60,34 +61,6 @@ def impurity(counts, total, criterion):
         p = c / total
         acc += p * p
     return 1.0 - acc
-
-
-@jit
-def accumulate_class_table(codes, y, w, rows, table, n_rows):
-    """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
-
-    The missing code −1 goes to the last row. Results of two chunks add up:
-    calling this twice on disjoint rows equals one call on their union.
-    """
-    n_missing_row = table.shape[0] - 1
-    for i in rows:
-        c = codes[i]
-        if c < 0:
-            c = n_missing_row
-        table[c, y[i]] += w[i]
-        n_rows[c] += 1
-
-
-@jit
-def category_class_table(codes, y, w, n_codes, n_classes):
-    """Class-weight table and row counts of one data chunk (all rows).
-
-    Returns ``(table, n_rows)`` of shapes ``(n_codes + 1, K)`` and ``(n_codes + 1,)``.
-    """
-    table = np.zeros((n_codes + 1, n_classes))
-    n_rows = np.zeros(n_codes + 1, dtype=np.int64)
-    accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table, n_rows)
-    return table, n_rows
 
 
 @jit
@@ -423,67 +396,6 @@ def _score_attribute(j, num_T, kind, col, edges, y, order, n_classes, criterion,
                                            lookup, c45)
     out_f[0, j], out_f[1, j], out_f[2, j], out_f[3, j], out_f[4, j] = s, g, a, r, t
     out_i[0, j], out_i[1, j] = b, 1 if ok else 0
-
-
-@jit
-def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_classes):
-    """Class-weight tables of one node for every coded attribute, in one pass over its rows.
-
-    ``codes_rows`` is row-major (one row of codes per sample), so a node's
-    rows are read contiguously whatever their number. Returns ``(tables,
-    n_rows)`` shaped ``(p_coded, width + 1, K)`` and ``(p_coded, width + 1)``;
-    attribute ``c`` uses slots ``0..codes_count[c]`` (the last: missing).
-    """
-    p = codes_rows.shape[1]
-    width = 0
-    for c in range(p):
-        width = max(width, codes_count[c])
-    tables = np.zeros((p, width + 1, n_classes))
-    n_rows = np.zeros((p, width + 1), dtype=np.int64)
-    for i in rows:
-        k = y[i]
-        wi = wbuf[i]
-        for c in range(p):
-            if avail_coded[c]:
-                code = np.int64(codes_rows[i, c])
-                if code < 0:
-                    code = codes_count[c]
-                tables[c, code, k] += wi
-                n_rows[c, code] += 1
-    return tables, n_rows
-
-
-@jit
-def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes,
-                       n_classes):
-    """Class-weight tables of every node of one tree level and every coded attribute.
-
-    ``entry_*`` list (row, node, weight) of one data chunk at this level (a row
-    missing a value tested above appears once per node it reached, with its
-    ``r_v``-scaled weight). Returns ``(tables, n_rows)`` of shapes
-    ``(n_nodes, p, width + 1, K)`` and ``(n_nodes, p, width + 1)`` with
-    ``width = codes_count.max()``; coded column ``c`` uses slots
-    ``0..codes_count[c]`` (the last one: missing), so
-    ``tables[t, c, :codes_count[c] + 1]`` is the table :func:`score_table`
-    takes. Chunks' results add up (issue 7: level-by-level growth on Dask
-    sums them and calls :func:`score_table`).
-    """
-    p = codes_T.shape[0]
-    width = 0
-    for c in range(p):
-        width = max(width, codes_count[c])
-    tables = np.zeros((n_nodes, p, width + 1, n_classes))
-    n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
-    for e in range(entry_row.shape[0]):
-        i = entry_row[e]
-        t = entry_node[e]
-        for c in range(p):
-            code = codes_T[c, i]
-            if code < 0:
-                code = codes_count[c]
-            tables[t, c, code, y[i]] += entry_w[e]
-            n_rows[t, c, code] += 1
-    return tables, n_rows
 
 
 @jit
