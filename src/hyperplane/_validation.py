@@ -188,6 +188,22 @@ def signed_labels(y_index, positive=1, dtype=np.float64):
     return np.where(y_index == positive, 1.0, -1.0).astype(dtype)
 
 
+def one_vs_rest_targets(y_index, n_classes, dtype=np.float64):
+    """The book's ±1 targets, one row per binary problem.
+
+    Two classes: one row, +1 for ``classes_[1]``. K > 2 classes: K rows
+    (one-vs-rest), row k is +1 for class k and -1 for the rest.
+
+    Examples
+    --------
+    >>> one_vs_rest_targets(np.array([0, 2, 1]), 3).tolist()
+    [[1.0, -1.0, -1.0], [-1.0, -1.0, 1.0], [-1.0, 1.0, -1.0]]
+    """
+    positives = [1] if n_classes == 2 else range(n_classes)
+    y_index = np.asarray(y_index)
+    return np.array([np.where(y_index == k, 1.0, -1.0) for k in positives], dtype=dtype)
+
+
 def sign(score):
     """The book's sign with ``sign(0) = +1`` (李航 eq. 2.2)."""
     return np.where(score >= 0, 1, -1)
@@ -221,7 +237,8 @@ def warn_not_converged(estimator, n_iter, fix):
 
 __all__ = [
     "FLOAT_DTYPES", "check_number", "check_option", "check_X", "check_X_y",
-    "encode_labels", "signed_labels", "sign", "check_sample_weight_vector",
+    "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
+    "check_sample_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
     "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

@@ -19,16 +19,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._progress import progress
-from .._validation import check_number, check_option, warn_not_converged
+from .._validation import (
+    check_number,
+    check_option,
+    one_vs_rest_targets,
+    warn_not_converged,
+)
 from ..linear._perceptron_kernels import count_mistakes, misclassified_sum, online_epoch
 from ._dask import chunk_pairs, dask_classes, import_dask
-
-
-def _targets(y_block, classes):
-    """±1 targets per binary problem (one-vs-rest when K > 2)."""
-    index = np.searchsorted(classes, np.asarray(y_block))
-    problems = [1] if len(classes) == 2 else range(len(classes))
-    return [np.where(index == k, 1.0, -1.0) for k in problems]
 
 
 def chunk_round(X_block, y_block, classes, W, B, eta, update, seed):
@@ -47,7 +45,8 @@ def chunk_round(X_block, y_block, classes, W, B, eta, update, seed):
     mistakes = np.zeros(len(B), dtype=np.int64)
     updated = np.empty(n, dtype=np.int64)
     no_trace_w, no_trace_b = np.empty((0, X.shape[1])), np.empty(0)
-    for k, y in enumerate(_targets(y_block, classes)):
+    y_index = np.searchsorted(classes, np.asarray(y_block))
+    for k, y in enumerate(one_vs_rest_targets(y_index, len(classes))):
         mistakes[k] = count_mistakes(X, y, W[k], B[k])
         if update == "batch":
             W_new[k], B_new[k], n_updates[k] = misclassified_sum(X, y, W[k], B[k], updated)

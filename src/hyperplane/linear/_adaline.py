@@ -25,18 +25,10 @@ from .._validation import (
     check_number,
     check_X_y,
     encode_labels,
-    signed_labels,
+    one_vs_rest_targets,
     warn_not_converged,
 )
 from ._adaline_kernels import lms_epoch
-
-
-def one_vs_rest_targets(y_index, n_classes):
-    """Targets ±1: one column (``classes_[1]`` is +1) for two classes, else
-    one column per class (+1 for the class, −1 for the rest)."""
-    if n_classes == 2:
-        return signed_labels(y_index)[:, None]
-    return np.where(y_index[:, None] == np.arange(n_classes), 1.0, -1.0)
 
 
 class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -105,7 +97,7 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
         X = np.ascontiguousarray(X)
-        T = one_vs_rest_targets(y_index, self.classes_.shape[0])
+        T = np.ascontiguousarray(one_vs_rest_targets(y_index, self.classes_.shape[0]).T)
         W = np.zeros((T.shape[1], X.shape[1]))
         b = np.zeros(T.shape[1])
         rng = check_random_state(self.random_state)
@@ -127,4 +119,4 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         return self
 
 
-__all__ = ["Adaline", "one_vs_rest_targets"]
+__all__ = ["Adaline"]

@@ -14,7 +14,7 @@ from .._validation import (
     check_X,
     check_X_y,
     encode_labels,
-    signed_labels,
+    one_vs_rest_targets,
     warn_not_converged,
 )
 from ..kernels import Linear, resolve_kernel
@@ -117,12 +117,10 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         if not np.all(np.isfinite(self.gram_)):
             raise ValueError(f"kernel {self.kernel_!r} gave non-finite values on X")
         rng = check_random_state(self.random_state)
-        problems = ([signed_labels(y_index)] if len(self.classes_) == 2 else
-                    [signed_labels(y_index, positive=k)
-                     for k in range(len(self.classes_))])
+        problems = one_vs_rest_targets(y_index, len(self.classes_))
         results = [self._fit_binary(y_signed, rng) for y_signed in problems]
         self._X_fit = X
-        self._y_signed = np.vstack(problems)
+        self._y_signed = problems
         alpha = np.vstack([r[0] for r in results])
         self.alpha_ = alpha[0] if len(problems) == 1 else alpha
         self.intercept_ = np.array([r[1] for r in results])

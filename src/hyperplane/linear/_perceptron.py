@@ -15,7 +15,7 @@ from .._validation import (
     check_X_y,
     encode_labels,
     is_dask_collection,
-    signed_labels,
+    one_vs_rest_targets,
     warn_not_converged,
 )
 from ._perceptron_rules import (
@@ -112,11 +112,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         check_option(self.update, "update", UPDATE_RULES)
 
     def _binary_targets(self, y_index):
-        """±1 targets, one column per binary problem (one-vs-rest for K > 2)."""
-        n_classes = len(self.classes_)
-        if n_classes == 2:
-            return [signed_labels(y_index)]
-        return [signed_labels(y_index, positive=k) for k in range(n_classes)]
+        """±1 targets, one row per binary problem (one-vs-rest for K > 2)."""
+        return one_vs_rest_targets(y_index, len(self.classes_))
 
     def _order(self, n, rng):
         if self.shuffle:
