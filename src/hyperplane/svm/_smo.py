@@ -170,6 +170,8 @@ class SMOSolver:
             G = y[a:] * H[kidx[a:]] + p[a:] + y[a:] * self._kernel_block(
                 kidx[a:], kidx[free], alpha[free] * y[free])
             score[a:] = -y[a:] * G
+        if a < l:
+            sk.permute_variables(self.var, np.argsort(perm, kind="stable"))
         self.ist[sk.ACTIVE_SIZE] = l
         self.ist[sk.EPOCH] += 1
         sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)

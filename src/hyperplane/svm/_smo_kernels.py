@@ -334,14 +334,15 @@ def be_shrunk(t, var, m, minus_M):
 
 
 @jit
-def swap_index(var, a, b):
-    """Exchange variables a and b in every per-variable array."""
+def permute_variables(var, order):
+    """Reorder the dual variables: position ``k`` receives variable ``order[k]``
+    (``H`` is per sample and stays)."""
     alpha, score, H, y, p, C, QD, kidx, perm, status = var
     for arr in (alpha, score, y, p, C, QD):
-        arr[a], arr[b] = arr[b], arr[a]
+        arr[:order.shape[0]] = arr[order]
     for arr in (kidx, perm):
-        arr[a], arr[b] = arr[b], arr[a]
-    status[a], status[b] = status[b], status[a]
+        arr[:order.shape[0]] = arr[order]
+    status[:order.shape[0]] = status[order]
 
 
 @jit
@@ -374,22 +375,31 @@ def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
 
 @jit
 def shrink(var, active_rows, ist, n):
-    """Move variables that are stuck at a bound to the end of the arrays and
-    out of the active set (Joachims 1999; LIBSVM's ``do_shrinking``)."""
+    """Move variables that are stuck at a bound out of the active set
+    (Joachims 1999; LIBSVM's ``do_shrinking``, with the same ``be_shrunk``
+    rule).
+
+    Unlike LIBSVM, which swaps a shrunk variable with the last active one,
+    the partition is *stable*: the active variables keep their relative
+    order, so their sample rows ``kidx`` stay increasing and the passes over
+    a cached kernel row read it front to back (what the prefetcher wants)."""
     m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
     active = ist[ACTIVE_SIZE]
-    t = 0
-    while t < active:
-        if be_shrunk(t, var, m, minus_M):
-            active -= 1
-            while active > t:
-                if not be_shrunk(active, var, m, minus_M):
-                    swap_index(var, t, active)
-                    break
-                active -= 1
-        t += 1
-    ist[ACTIVE_SIZE] = active
-    rebuild_active_rows(var[7], active, n, active_rows, ist)
+    order = np.empty(active, dtype=np.int64)
+    kept = 0
+    for t in range(active):
+        if not be_shrunk(t, var, m, minus_M):
+            order[kept] = t
+            kept += 1
+    if kept < active:
+        rest = kept
+        for t in range(active):
+            if be_shrunk(t, var, m, minus_M):
+                order[rest] = t
+                rest += 1
+        permute_variables(var, order)
+    ist[ACTIVE_SIZE] = kept
+    rebuild_active_rows(var[7], kept, n, active_rows, ist)
 
 
 @jit
