@@ -163,7 +163,7 @@ def encode_labels(y):
     Examples
     --------
     >>> classes, idx = encode_labels(["是", "否", "是"])
-    >>> list(classes), idx.tolist()
+    >>> classes.tolist(), idx.tolist()
     (['否', '是'], [1, 0, 1])
     """
     y = np.asarray(y)

@@ -58,12 +58,14 @@ class BaseSVM(BaseEstimator):
         return resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                               coef0=self.coef0)
 
-    def _solve(self, kernel, X, kidx, y, p, C):
-        """Run SMO; returns the DualSolution and warns if it did not converge."""
+    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None):
+        """Run SMO (from ``alpha0`` if given); returns the DualSolution and
+        warns if it did not converge."""
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
-                                 shrinking=bool(self.shrinking), bar=bar).solve()
+                                 shrinking=bool(self.shrinking), alpha0=alpha0,
+                                 bar=bar).solve()
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
                                "increase max_iter or tol, or scale the features")

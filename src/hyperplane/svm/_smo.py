@@ -115,7 +115,8 @@ class SMOSolver:
         self.active_rows = np.empty(n, dtype=np.int64)
         self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
         self.ist[sk.ACTIVE_SIZE] = l
-        self.ist[sk.COUNTER] = min(l, sk.SHRINK_EVERY)
+        # a seeded start is near the solution: shrink from the first iteration
+        self.ist[sk.COUNTER] = 1 if alpha0 is not None else min(l, sk.SHRINK_EVERY)
         self.ist[sk.SHRINKING] = 1 if shrinking else 0
         sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
 
@@ -125,6 +126,8 @@ class SMOSolver:
         out = np.zeros(len(rows_a))
         if len(rows_b) == 0:
             return out
+        if type(self.kernel) is Linear:
+            return self.X[rows_a] @ (self.X[rows_b].T @ coef)
         step = max(1, int(2 ** 20 // len(rows_b)))
         Xb = self.X[rows_b]
         for start in range(0, len(rows_a), step):

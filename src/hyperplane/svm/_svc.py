@@ -16,7 +16,13 @@ from .._validation import (
 )
 from ..kernels import Linear
 from ._base import BaseSVM
+from ._seed import linear_seed
 from ._separable import MAX_GRAM_ROWS, separable
+
+#: linear-kernel problems of at least this many samples start SMO from a seed
+SEED_MIN_SAMPLES = 1000
+#: projected-gradient spread at which the seed's coordinate descent stops (LIBLINEAR's default)
+SEED_EPS = 0.1
 
 
 def ovr_from_pairs(scores, pairs, n_classes):
@@ -62,8 +68,9 @@ class SVC(ClassifierMixin, BaseSVM):
     shrinking : bool, default=True
         Shrink the active set (heuristic of LIBSVM; does not change the result).
     random_state : int, RandomState or None, default=None
-        Only picks the rows on which a user kernel is checked for positive
-        semi-definiteness; SMO itself is deterministic.
+        Picks the rows on which a user kernel is checked for positive
+        semi-definiteness and the coordinate order of the linear kernel's
+        seed (None: a fixed order); the fit is deterministic.
     verbose : bool, default=False
         Show a progress bar of the SMO iterations and the active-set size.
 
@@ -91,6 +98,15 @@ class SVC(ClassifierMixin, BaseSVM):
     converged_ : bool
     objective_ : float or ndarray
         The dual objective 1/2 a'Qa - sum a at the solution (LIBSVM's "obj").
+
+    Notes
+    -----
+    With the linear kernel, a finite C and at least 1000 samples, SMO does
+    not start from a = 0 but from a seed: dual coordinate descent (Hsieh et
+    al. 2008) on the problem whose bias is a regularised constant feature,
+    made to satisfy sum a_i y_i = 0 (alpha seeding, DeCoste & Wagstaff 2000).
+    SMO then runs to the same stopping rule, so the solution is that of the
+    SVM above; ``n_iter_`` counts SMO's iterations from the seed.
 
     Examples
     --------
@@ -148,8 +164,9 @@ class SVC(ClassifierMixin, BaseSVM):
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
             if np.isinf(self.C):
                 self._check_separable(X[rows], y_pair)
+            C = self.C * weight[rows]
             solution = self._solve(self.kernel_, X[rows], np.arange(rows.size), y_pair,
-                                   -np.ones(rows.size), self.C * weight[rows])
+                                   -np.ones(rows.size), C, self._seed(X[rows], y_pair, C))
             alpha[k, rows] = solution.alpha
             signed[k, rows] = solution.alpha * y_pair
             intercept.append(solution.b)
@@ -168,6 +185,15 @@ class SVC(ClassifierMixin, BaseSVM):
             self.n_iter_ = np.asarray(n_iter)
             self.objective_ = np.asarray(objective)
         return self
+
+    def _seed(self, X, y, C):
+        """SMO's start: alpha seeding for the linear kernel with a finite C
+        on at least SEED_MIN_SAMPLES samples (:func:`._seed.linear_seed`),
+        else None (alpha = 0)."""
+        if type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES:
+            return None
+        return linear_seed(X, y, C, eps=SEED_EPS,
+                           random_state=0 if self.random_state is None else self.random_state)
 
     def _check_separable(self, X, y):
         """C = inf needs data separable in the kernel's feature space: an LP
