@@ -7,54 +7,6 @@ from hypothesis import strategies as st
 
 from hyperplane.svm import _smo_kernels as sk
 
-CODES = {
-    sk.LINEAR_KERNEL: lambda d2, dot, g, c0, deg: dot,
-    sk.POLY_KERNEL: lambda d2, dot, g, c0, deg: (g * dot + c0) ** deg,
-    sk.RBF_KERNEL: lambda d2, dot, g, c0, deg: np.exp(-g * d2),
-    sk.LAPLACE_KERNEL: lambda d2, dot, g, c0, deg: np.exp(-g * np.sqrt(d2)),
-    sk.SIGMOID_KERNEL: lambda d2, dot, g, c0, deg: np.tanh(g * dot + c0),
-}
-
-
-def reference_row(X, r, code, gamma, coef0, degree):
-    """k(x_r, x_c) for every c, straight from the formulas, in float64."""
-    dot = X @ X[r]
-    d2 = ((X - X[r]) ** 2).sum(axis=1)
-    return CODES[code](d2, dot, gamma, coef0, degree)
-
-
-@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 40), d=st.integers(1, 12),
-       code=st.sampled_from(sorted(CODES)), gamma=st.floats(0.01, 2.0),
-       coef0=st.floats(-1.0, 1.0), degree=st.integers(1, 4),
-       subset=st.booleans())
-def test_kernel_row_matches_numpy(seed, n, d, code, gamma, coef0, degree, subset):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    X32 = X.astype(np.float32)
-    r = int(rng.integers(n))
-    cols = np.sort(rng.choice(n, size=max(1, n // 2), replace=False)) if subset \
-        else np.arange(n)
-    out = np.full(n, -7.0, dtype=np.float32)
-    sk.kernel_row(X32, r, cols.astype(np.int64), cols.size, code, gamma, coef0, degree,
-                  np.empty(n), np.empty(n, dtype=np.int64), out)
-    expected = reference_row(X32.astype(np.float64), r, code, gamma, coef0, degree)
-    scale = np.maximum(1.0, np.abs(expected[cols]))
-    np.testing.assert_array_less(np.abs(out[cols] - expected[cols]) / scale, 2e-5)
-    untouched = np.setdiff1d(np.arange(n), cols)
-    assert np.all(out[untouched] == -7.0)
-
-
-@given(values=st.lists(st.floats(-800.0, 0.0), min_size=1, max_size=64))
-def test_exp_nonpositive_matches_numpy(values):
-    x = np.array(values)
-    buf = x.copy()
-    sk.exp_nonpositive(buf, x.size, np.empty(x.size, dtype=np.int64))
-    expected = np.exp(x)
-    big = expected > 1e-300
-    np.testing.assert_allclose(buf[big], expected[big], rtol=1e-9)
-    assert np.all(buf[~big] < 1e-290)
-
-
 def brute_force_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta):
     """Minimise the one-variable quadratic over a fine grid of feasible t."""
     room_i = C_i - alpha_i if y_i > 0 else alpha_i

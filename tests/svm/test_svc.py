@@ -110,6 +110,8 @@ def test_agrees_with_libsvm(kernel, params, C, shape):
     assert np.all(np.abs(margin[differ] - 1) <= 0.05), margin[differ]
     agree = np.mean(ours.predict(X_test) == peer.predict(X_test))
     assert agree >= 0.995
+    assert abs(np.mean(ours.predict(X_test) == y_test)
+               - np.mean(peer.predict(X_test) == y_test)) <= 0.005
 
 
 def test_multiclass_one_vs_one_agrees_with_libsvm():

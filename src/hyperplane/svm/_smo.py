@@ -1,7 +1,8 @@
 """The SMO solver's Python driver: state, kernel rows of generic kernels,
 gradient reconstruction after shrinking, the threshold b and the objective.
 
-The compiled steps are in :mod:`._smo_kernels`; see there for the problem.
+The compiled steps are in :mod:`._smo_kernels` (see there for the problem)
+and :mod:`._kernel_rows`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
+from . import _kernel_rows as kr
 from . import _smo_kernels as sk
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
@@ -21,11 +23,11 @@ DualSolution = namedtuple(
 #: kernel classes whose rows are computed in compiled code:
 #: type -> (code, gamma, coef0, degree) in scikit-learn's parametrisation.
 COMPILED_KERNELS = {
-    Linear: lambda k: (sk.LINEAR_KERNEL, 1.0, 0.0, 1),
-    Polynomial: lambda k: (sk.POLY_KERNEL, float(k.gamma), float(k.coef0), int(k.degree)),
-    RBF: lambda k: (sk.RBF_KERNEL, 1.0 / (2.0 * k.sigma ** 2), 0.0, 1),
-    Laplace: lambda k: (sk.LAPLACE_KERNEL, 1.0 / k.sigma, 0.0, 1),
-    Sigmoid: lambda k: (sk.SIGMOID_KERNEL, float(k.beta), float(k.theta), 1),
+    Linear: lambda k: (kr.LINEAR_KERNEL, 1.0, 0.0, 1),
+    Polynomial: lambda k: (kr.POLY_KERNEL, float(k.gamma), float(k.coef0), int(k.degree)),
+    RBF: lambda k: (kr.RBF_KERNEL, 1.0 / (2.0 * k.sigma ** 2), 0.0, 1),
+    Laplace: lambda k: (kr.LAPLACE_KERNEL, 1.0 / k.sigma, 0.0, 1),
+    Sigmoid: lambda k: (kr.SIGMOID_KERNEL, float(k.beta), float(k.theta), 1),
 }
 
 #: iterations per call of the compiled loop between two divergence checks.
@@ -39,7 +41,7 @@ def compiled_kernel(kernel):
     code computes, or ``(GENERIC, 0, 0, 1)`` for any other kernel object
     (combined kernels, user kernels), whose rows are computed by calling it."""
     rule = COMPILED_KERNELS.get(type(kernel))
-    return rule(kernel) if rule is not None else (sk.GENERIC, 0.0, 0.0, 1)
+    return rule(kernel) if rule is not None else (kr.GENERIC, 0.0, 0.0, 1)
 
 
 def default_max_iter(l):
@@ -94,8 +96,10 @@ class SMOSolver:
         self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
         code, gamma, coef0, degree = compiled_kernel(kernel)
         all_rows = np.arange(n, dtype=np.int64)
-        self.data = (self.X.astype(np.float32), all_rows, np.int64(code), float(gamma),
-                     float(coef0), np.int64(degree), np.empty(n), np.empty(n, dtype=np.int64))
+        X32 = self.X.astype(np.float32)
+        self.data = (X32, all_rows, np.int64(code), float(gamma), float(coef0),
+                     np.int64(degree), np.empty(n), np.empty(n, dtype=np.int64),
+                     np.ascontiguousarray(X32.T), np.empty(n, dtype=np.float32))
         kidx = np.asarray(kidx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         C = np.asarray(C, dtype=np.float64)
@@ -165,7 +169,7 @@ class SMOSolver:
         alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
-        if a < l and self.data[2] != sk.GENERIC:
+        if a < l and self.data[2] != kr.GENERIC:
             sk.reconstruct_gradient(self.data, self.var, self.cache, self.active_rows,
                                     self.ist, np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:

@@ -13,8 +13,9 @@ is ``G = Q alpha + p``.
 State lives in plain arrays so that the Python driver (:mod:`._smo`) can stop
 and resume the solver:
 
-``data``  = (X32, all_rows, code, gamma, coef0, degree, buf, ebuf) -- the
-            samples in float32 and the kernel (``code`` from the ``*_KERNEL``
+``data``  = (X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc)
+            -- the samples in float32, row-major and feature-major (see
+            :mod:`._kernel_rows`), the kernel (``code`` from the ``*_KERNEL``
             constants; ``GENERIC`` means rows are computed by Python), and
             scratch space for one row;
 ``var``   = (alpha, score, H, y, p, C, QD, kidx, perm, status) -- one
@@ -36,14 +37,11 @@ starts a new ``epoch``.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._numba import jit, jit_fast
+from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
-# kernel codes ---------------------------------------------------------------
-GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
 
 # what smo_iterate returns -----------------------------------------------------
 CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
@@ -59,81 +57,9 @@ TAU = 1e-12
 IN_UP, IN_LOW = 1, 2
 #: iterations between two shrinking passes (LIBSVM: min(l, 1000)).
 SHRINK_EVERY = 1000
-
-
-# --------------------------------------------------------------------------
-# kernel rows
-# --------------------------------------------------------------------------
-LOG2E = 1.4426950408889634
-LN2 = 0.6931471805599453
-
-
-@jit_fast
-def exp_nonpositive(buf, n_cols, ebuf):
-    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, in a form the compiler
-    vectorises: e^x = 2^e 2^f with e = round(x log2 e), |f| <= 1/2, 2^f by
-    its Taylor polynomial of degree 8 (relative error < 1e-9), 2^e built
-    in the exponent bits of a float64 (arguments below -700 give ~1e-304)."""
-    for k in range(n_cols):
-        z = max(buf[k] * LOG2E, -1000.0)
-        e = np.floor(z + 0.5)
-        t = (z - e) * LN2
-        poly = 1.0 + t * (1.0 + t * (1 / 2 + t * (1 / 6 + t * (1 / 24 + t * (
-            1 / 120 + t * (1 / 720 + t * (1 / 5040 + t * (1 / 40320))))))))
-        buf[k] = poly
-        ebuf[k] = (np.int64(e) + 1023) << 52
-    scale = ebuf.view(np.float64)
-    for k in range(n_cols):
-        buf[k] *= scale[k]
-
-
-@jit_fast
-def kernel_row(X32, r, cols, n_cols, code, gamma, coef0, degree, buf, ebuf, out):
-    """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
-    untouched), in scikit-learn's parametrisation: linear ``a.b``; poly
-    ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
-    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``.
-
-    The samples are read in float32 (the precision of the cache, as LIBSVM's
-    ``Qfloat``), distances are summed directly (no cancellation), and the
-    element-wise finish is vectorised; ``buf``/``ebuf`` are scratch."""
-    d = X32.shape[1]
-    xr = X32[r]
-    if code == RBF_KERNEL or code == LAPLACE_KERNEL:
-        for k in range(n_cols):
-            xc = X32[cols[k]]
-            acc = np.float32(0.0)
-            for f in range(d):
-                diff = xr[f] - xc[f]
-                acc += diff * diff
-            buf[k] = acc
-    else:
-        for k in range(n_cols):
-            xc = X32[cols[k]]
-            acc = np.float32(0.0)
-            for f in range(d):
-                acc += xr[f] * xc[f]
-            buf[k] = acc
-    if code == RBF_KERNEL:
-        for k in range(n_cols):
-            buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, n_cols, ebuf)
-    elif code == LAPLACE_KERNEL:
-        for k in range(n_cols):
-            buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, n_cols, ebuf)
-    elif code == POLY_KERNEL:
-        for k in range(n_cols):
-            base = gamma * buf[k] + coef0
-            value = 1.0
-            for _ in range(degree):
-                value *= base
-            buf[k] = value
-    elif code == SIGMOID_KERNEL:
-        for k in range(n_cols):
-            buf[k] = math.tanh(gamma * buf[k] + coef0)
-    for k in range(n_cols):
-        out[cols[k]] = buf[k]
+#: a row wanted on at least this share of the samples is computed on all of
+#: them (feature-major, vectorised over samples: cheaper than gathering the subset)
+FULL_ROW_SHARE = 0.5
 
 
 # --------------------------------------------------------------------------
@@ -176,7 +102,7 @@ def store_row(r, cols, values, is_full, cache, ist):
 def get_row(r, need_full, data, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it."""
-    X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
     rows, slot_of, owner, stamp, full, epoch = cache
     s = slot_of[r]
     if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
@@ -191,8 +117,8 @@ def get_row(r, need_full, data, cache, active_rows, ist):
     ist[N_ROWS] += 1
     n = X32.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
-    if need_full or n_act == n:
-        kernel_row(X32, r, all_rows, n, code, gamma, coef0, degree, buf, ebuf, rows[s])
+    if need_full or n_act >= FULL_ROW_SHARE * n:
+        kernel_row_full(XT32, r, code, gamma, coef0, degree, acc, buf, ebuf, rows[s])
         full[s] = 1
     else:
         kernel_row(X32, r, active_rows, n_act, code, gamma, coef0, degree, buf, ebuf,
@@ -494,7 +420,7 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
     Computed per free sample c as coef_c k(x_c, x_r) over the shrunk samples
     r, from c's cached row when there is one (a partial row is completed on
     the shrunk samples, which makes it full), else in ``scratch``."""
-    X32, all_rows, code, gamma, coef0, degree, buf, ebuf = data
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
     alpha, score, H, y, p, C, QD, kidx, perm, status = var
     rows, slot_of, owner, stamp, full, epoch = cache
     n = X32.shape[0]
