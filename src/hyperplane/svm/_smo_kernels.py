@@ -418,8 +418,10 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
     stored as score_t = -y_t G_t.
 
     Computed per free sample c as coef_c k(x_c, x_r) over the shrunk samples
-    r, from c's cached row when there is one (a partial row is completed on
-    the shrunk samples, which makes it full), else in ``scratch``."""
+    r, from c's cached row: a full one as it is; a partial one is completed
+    on the shrunk samples, or recomputed on all samples when they are at
+    least FULL_ROW_SHARE of them (either way it becomes full). A sample
+    without a cached row gets its row in ``scratch``."""
     X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
     alpha, score, H, y, p, C, QD, kidx, perm, status = var
     rows, slot_of, owner, stamp, full, epoch = cache
@@ -435,22 +437,33 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
         shrunk[kidx[t]] = 1
     shrunk_rows = np.flatnonzero(shrunk).astype(np.int64)
     n_shrunk = shrunk_rows.shape[0]
+    whole = n_shrunk >= FULL_ROW_SHARE * n
     value = np.zeros(n)
     for c in range(n):
         if coef[c] == 0.0:
             continue
         slot = slot_of[c]
-        if slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH]):
-            row = rows[slot]
-            if full[slot] == 0:
+        cached = slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH])
+        row = rows[slot] if cached else scratch
+        if not cached or full[slot] == 0:
+            if whole:
+                kernel_row_full(XT32, c, code, gamma, coef0, degree, acc, buf, ebuf, row)
+            else:
                 kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
                            buf, ebuf, row)
+            if cached:
                 full[slot] = 1
+        if whole:
+            add_scaled_row(value, coef[c], row)
         else:
-            row = scratch
-            kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
-                       buf, ebuf, row)
-        for r in shrunk_rows:
-            value[r] += coef[c] * row[r]
+            for r in shrunk_rows:
+                value[r] += coef[c] * row[r]
     for t in range(a, l):
         score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
+
+
+@jit_fast
+def add_scaled_row(value, coef, row):
+    """value += coef * row on every sample (contiguous: vectorises)."""
+    for r in range(value.shape[0]):
+        value[r] += coef * row[r]
