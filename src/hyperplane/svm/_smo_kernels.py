@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast
+from .._numba import jit, jit_fast, maxnum
 from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
 
@@ -216,20 +216,33 @@ def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
     score_t = -y_t G_t: score_t -= a_i K_ti + a_j K_tj with a_i = y_i d_alpha_i,
     a_j = y_j d_alpha_j (Q_ti = y_t y_i K_ti).
 
-    Fused with the next iteration's :func:`select_i` (one pass over memory);
-    returns its (i, m)."""
+    Returns the next iteration's :func:`select_i` ``(i, m)``, found by
+    :func:`max_in_up` and :func:`last_at_value`: loops LLVM vectorises,
+    unlike one loop that both stores and reduces."""
     score, kidx, status = var[1], var[7], var[9]
-    m = -np.inf
-    i = -1
     for t in range(n_active):
         r = kidx[t]
-        s = score[t] - (a_i * K_i[r] + a_j * K_j[r])
-        score[t] = s
-        s = s if status[t] & IN_UP else -np.inf
-        if s >= m:
-            m = s
-            i = t
-    return i if m > -np.inf else -1, m
+        score[t] -= a_i * K_i[r] + a_j * K_j[r]
+    m = max_in_up(score, status, n_active)
+    return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
+
+
+@jit_fast
+def max_in_up(score, status, n_active):
+    """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
+    m = -np.inf
+    for t in range(n_active):
+        m = maxnum(m, score[t] if status[t] & IN_UP else -np.inf)
+    return m
+
+
+@jit_fast
+def last_at_value(score, status, n_active, m):
+    """The last t in I_up with score_t = m (LIBSVM's tie rule: ``>=``)."""
+    i = -1
+    for t in range(n_active):
+        i = t if (score[t] if status[t] & IN_UP else -np.inf) == m else i
+    return i
 
 
 @jit_fast
