@@ -92,10 +92,28 @@ def test_lru_cache_evicts_least_recently_used():
     n, slots = 5, 2
     cache = (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
              np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64))
+             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
+             np.empty(slots, dtype=np.int64))
     ist = np.zeros(sk.N_STATE, dtype=np.int64)
     s0 = sk.lru_slot(0, cache, ist)
     s1 = sk.lru_slot(1, cache, ist)
     assert sk.lru_slot(0, cache, ist) == s0       # hit refreshes row 0
     s2 = sk.lru_slot(2, cache, ist)               # evicts row 1
     assert s2 == s1 and cache[1][1] == -1 and cache[1][0] == s0 and cache[1][2] == s2
+
+
+def test_rows_of_shrunk_samples_are_released_and_reused_first():
+    n, slots = 6, 4
+    cache = (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
+             np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
+             np.empty(slots, dtype=np.int64))
+    ist = np.zeros(sk.N_STATE, dtype=np.int64)
+    s = {r: sk.lru_slot(r, cache, ist) for r in (0, 1, 2)}
+    active_rows = np.array([0, 2, 4, 5, 0, 0], dtype=np.int64)
+    ist[sk.N_ACTIVE_ROWS] = 4                       # samples 0, 2, 4, 5 stay active
+    sk.release_rows(cache, active_rows, ist, n)
+    assert cache[1][1] == -1 and ist[sk.N_FREE] == 1  # only sample 1's row went
+    assert cache[1][0] == s[0] and cache[1][2] == s[2]
+    assert sk.lru_slot(4, cache, ist) == s[1]       # reused before the unused slot 3
+    assert sk.lru_slot(5, cache, ist) == 3 and ist[sk.N_FREE] == 0

@@ -115,7 +115,8 @@ class SMOSolver:
         self.cache = (np.empty((n_slots, n), dtype=np.float32),
                       np.full(n, -1, dtype=np.int64), np.full(n_slots, -1, dtype=np.int64),
                       np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.uint8),
-                      np.full(n_slots, -1, dtype=np.int64))
+                      np.full(n_slots, -1, dtype=np.int64),
+                      np.empty(n_slots, dtype=np.int64))
         self.active_rows = np.empty(n, dtype=np.int64)
         self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
         self.ist[sk.ACTIVE_SIZE] = l

@@ -26,9 +26,10 @@ and resume the solver:
             IN_LOW bits of I_up(alpha) and I_low(alpha). ``H`` is per *sample*:
             H_r = sum_{u at upper bound} C_u y_u k(x_u, x_r), so that LIBSVM's
             G_bar_t = sum_{u at upper bound} C_u Q_tu is y_t H[kidx[t]];
-``cache`` = (rows, slot_of, owner, stamp, full, epoch) -- an LRU cache of
-            float32 kernel rows ``k(x_r, .)`` indexed by sample row ``r``;
-``ist``   = the integer state vector (indices ``N_ITER`` ... ``N_ROWS``).
+``cache`` = (rows, slot_of, owner, stamp, full, epoch, free_slots) -- an
+            LRU cache of float32 kernel rows ``k(x_r, .)`` indexed by sample
+            row ``r``, with a stack of slots released by shrinking;
+``ist``   = the integer state vector (indices ``N_ITER`` ... ``N_FREE``).
 
 A cached row is *full* (all samples) or *partial*: computed only for the
 samples of the active set at the time, valid until the next unshrink, which
@@ -48,8 +49,8 @@ CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
- SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_ROWS) = range(13)
-N_STATE = 13
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_ROWS, N_FREE) = range(14)
+N_STATE = 14
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
@@ -67,12 +68,16 @@ FULL_ROW_SHARE = 0.5
 # --------------------------------------------------------------------------
 @jit
 def lru_slot(r, cache, ist):
-    """The cache slot for sample row ``r``: its own, a free one, or the least
-    recently used one (evicted). Marks it as just used."""
-    rows, slot_of, owner, stamp, full, epoch = cache
+    """The cache slot for sample row ``r``: its own; else a released one
+    (see :func:`release_rows`), a never used one, or the least recently
+    used one (evicted). Marks it as just used."""
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
     s = slot_of[r]
     if s < 0:
-        if ist[N_USED] < owner.shape[0]:
+        if ist[N_FREE] > 0:
+            ist[N_FREE] -= 1
+            s = free_slots[ist[N_FREE]]
+        elif ist[N_USED] < owner.shape[0]:
             s = ist[N_USED]
             ist[N_USED] += 1
         else:
@@ -85,6 +90,27 @@ def lru_slot(r, cache, ist):
     ist[CLOCK] += 1
     stamp[s] = ist[CLOCK]
     return s
+
+
+@jit
+def release_rows(cache, active_rows, ist, n):
+    """Give back the slots of samples that left the active set: the next
+    rows go there before any never-used slot. A slot's memory is then
+    touched once for several rows (fresh pages cost more than reused ones,
+    above all in a virtual machine) and shrunk rows go first, not the least
+    recently used active ones."""
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
+    active = np.zeros(n, dtype=np.uint8)
+    for k in range(ist[N_ACTIVE_ROWS]):
+        active[active_rows[k]] = 1
+    for s in range(ist[N_USED]):
+        r = owner[s]
+        if r >= 0 and active[r] == 0:
+            slot_of[r] = -1
+            owner[s] = -1
+            stamp[s] = 0
+            free_slots[ist[N_FREE]] = s
+            ist[N_FREE] += 1
 
 
 @jit
@@ -103,7 +129,7 @@ def get_row(r, need_full, data, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it."""
     X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
-    rows, slot_of, owner, stamp, full, epoch = cache
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
     s = slot_of[r]
     if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
         ist[CLOCK] += 1
@@ -369,6 +395,7 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
                     ist[REQ_FINAL] = 0
                     return NEED_UNSHRINK
                 shrink(var, active_rows, ist, n)
+                release_rows(cache, active_rows, ist, n)
             ist[COUNTER] = min(l, SHRINK_EVERY)
         n_active = ist[ACTIVE_SIZE]
         if not have_i:
@@ -437,7 +464,7 @@ def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
     without a cached row gets its row in ``scratch``."""
     X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
     alpha, score, H, y, p, C, QD, kidx, perm, status = var
-    rows, slot_of, owner, stamp, full, epoch = cache
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
     n = X32.shape[0]
     l = alpha.shape[0]
     a = ist[ACTIVE_SIZE]
