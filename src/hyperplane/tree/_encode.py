@@ -94,9 +94,10 @@ def encode_fit(estimator, X, y):
     categories = []
     for j, name in enumerate(frame.columns):
         column = frame.iloc[:, j]
-        if column.dtype == object:
+        inferred = _inferred_kind(column)
+        if column.dtype == object and inferred is None:
             _check_scalars(column, str(name))
-        if _column_kind_numeric(column):
+        if _column_kind_numeric(column, inferred):
             categories.append(None)
         else:
             categorical[j] = True
@@ -115,13 +116,29 @@ def _check_scalars(column, name):
                             f"number, got {type(v).__name__}")
 
 
-def _column_kind_numeric(column):
+#: pandas' ``infer_dtype`` results that settle a column's kind without a Python loop
+#: (all known entries strings / all real numbers); any other result is checked entry by entry
+_INFERRED_NUMERIC = {"string": False, "integer": True, "floating": True,
+                     "mixed-integer-float": True}
+
+
+def _inferred_kind(column):
+    """True/False (numeric or not) when pandas' C type inference settles it, else None."""
+    if column.dtype != object:
+        return None
+    return _INFERRED_NUMERIC.get(pd.api.types.infer_dtype(column, skipna=True))
+
+
+def _column_kind_numeric(column, inferred=None):
     if pd.api.types.is_bool_dtype(column.dtype):
         return False
     if pd.api.types.is_numeric_dtype(column.dtype):
         return True
-    if isinstance(column.dtype, pd.CategoricalDtype):
+    if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(
+            column.dtype) and column.dtype != object:
         return False
+    if inferred is not None:
+        return inferred
     return _column_is_numeric(column.tolist())
 
 
