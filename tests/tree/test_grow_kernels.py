@@ -1,0 +1,113 @@
+"""Compiled node step of generate_tree (hyperplane.tree._grow_kernels) vs NumPy references.
+
+The references are the NumPy statements ``_builder.grow`` ran per node before
+:func:`split_node` compiled them: attribute choice, branch weights, the
+partition of rows and their class weights, and generate_tree's leaf test.
+"""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hyperplane.tree._builder import GrowParams, is_final, layout
+from hyperplane.tree._grow_kernels import choose_attribute, split_node
+from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_codes, branch_of_rows
+
+TIE = 1e-9
+
+
+def select_attribute_reference(score, ratio, valid, use_ratio):
+    """The NumPy attribute choice of SPEC (first within 1e-9; C4.5: ratio among ≥ mean gain)."""
+    if not valid.any():
+        return -1
+    candidates = valid.copy()
+    key = score
+    if use_ratio:
+        candidates &= score >= score[valid].mean() - TIE
+        key = ratio
+    best = key[candidates].max()
+    return int(np.flatnonzero(candidates & (key >= best - TIE))[0])
+
+
+@given(st.data())
+def test_choose_attribute_equals_reference(data):
+    p = data.draw(st.integers(1, 20))
+    grid = st.sampled_from([0.0, 0.1, 0.1 + 5e-10, 0.2, 0.3, 0.3 - 5e-10, 1.0])
+    score = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
+    ratio = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
+    valid = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
+    use_ratio = data.draw(st.booleans())
+    assert (choose_attribute(score, ratio, valid.astype(np.int64), use_ratio)
+            == select_attribute_reference(score, ratio, valid, use_ratio))
+
+
+def problem(seed, n, n_classes, missing, weighted):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n).round(1), rng.integers(0, 5, n).astype(float),
+                         rng.normal(size=n)])
+    X[rng.random(X.shape) < missing] = np.nan
+    y = rng.integers(0, n_classes, n)
+    w = rng.choice([0.5, 1.0, 3.0], n) if weighted else np.ones(n)
+    return X, y, w
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 120), n_classes=st.integers(2, 9),
+       missing=st.sampled_from([0.0, 0.2, 0.6]), weighted=st.booleans(),
+       j=st.integers(0, 2), splitter=st.sampled_from(["best", "hist"]),
+       use_ratio=st.booleans(), max_depth=st.sampled_from([1.0, np.inf]),
+       min_split=st.sampled_from([2.0, 6.5]))
+def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j, splitter,
+                                       use_ratio, max_depth, min_split):
+    X, y, w = problem(seed, n, n_classes, missing, weighted)
+    categorical = np.array([False, True, False])
+    data = layout(X, y, w, categorical, np.array([0, 5, 0]), n_classes, splitter, 8)
+    rows = np.flatnonzero(np.random.default_rng(seed).random(n) < 0.8).astype(np.int64)
+    if rows.size == 0:
+        rows = np.arange(n, dtype=np.int64)
+    wr = w[rows].copy()
+    num = np.flatnonzero(data.kind == NUMERIC)
+    order = np.array([rows[np.argsort(data.num_T[data.col[a], rows], kind="stable")]
+                      for a in num], dtype=np.int32).reshape(num.size, rows.size)
+    kind, c = data.kind[j], data.col[j]
+    threshold, cut_bin = 0.05, 3
+    known = X[rows, j][~np.isnan(X[rows, j])]
+    if known.size == 0:
+        return  # no split is chosen on an attribute nobody knows
+    avail = np.array([True, True, seed % 2 == 0])
+    # NumPy reference: the statements grow used to run
+    numeric = kind != CATEGORICAL
+    branch = (branch_of_rows(data.num_T[c], rows, True, threshold) if kind == NUMERIC
+              else branch_of_codes(data.codes_T[c], rows, numeric, cut_bin))
+    n_branches = 2 if numeric else 5
+    ok = branch != MISSING
+    w_branch = np.bincount(branch[ok], weights=wr[ok], minlength=n_branches)
+    if w_branch.sum() <= 0:
+        return
+    r = w_branch / w_branch.sum()
+    out = split_node(j, threshold, cut_bin, data.num_T, data.codes_T, data.kind, data.col,
+                     data.n_codes, data.y, rows, wr, order, np.zeros(n, dtype=np.int64), avail,
+                     n_classes, 2, use_ratio, max_depth, min_split)
+    got_w, got_r, child_rows, child_w, child_order, offsets, value, leaf, unit = out
+    np.testing.assert_array_equal(got_w, w_branch)
+    np.testing.assert_array_equal(got_r, r)
+    child_avail = avail.copy()
+    if not numeric:
+        child_avail[j] = False
+    params = GrowParams(0, use_ratio, max_depth, min_split, 1.0)
+    for v in range(n_branches):
+        take = (branch == v) | (branch == MISSING)
+        a, b = offsets[v], offsets[v + 1]
+        np.testing.assert_array_equal(child_rows[a:b], rows[take])
+        np.testing.assert_array_equal(child_w[a:b],
+                                      np.where(branch[take] == MISSING, r[v] * wr[take], wr[take]))
+        expected = np.bincount(y[rows[take]], weights=child_w[a:b], minlength=n_classes)
+        np.testing.assert_array_equal(value[v], expected)
+        assert leaf[v] == is_final(expected, 3, b - a, child_avail, params)
+        assert unit[v] == bool(np.all(child_w[a:b] == 1.0))
+        for f in range(num.size):  # each child's orders stay sorted by the attribute
+            values = data.num_T[data.col[num[f]], child_order[f, a:b]]
+            known_v = values[~np.isnan(values)]
+            assert np.all(np.diff(known_v) >= 0)
+            assert sorted(child_order[f, a:b]) == sorted(rows[take])
