@@ -111,3 +111,19 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
             known_v = values[~np.isnan(values)]
             assert np.all(np.diff(known_v) >= 0)
             assert sorted(child_order[f, a:b]) == sorted(rows[take])
+
+
+def test_choose_attribute_tie_rules():
+    """SPEC: within 1e-9 the first column wins; C4.5 needs at least the average gain."""
+    near = np.array([0.1, 0.1 + 5e-10, 0.1 - 5e-10])
+    valid = np.ones(3, dtype=np.int64)
+    assert choose_attribute(near, near, valid, False) == 0
+    assert choose_attribute(near[::-1].copy(), near, valid, False) == 0
+    # gain ratio: attribute 0 has the best ratio but a gain below the average (0.5)
+    gain, ratio = np.array([0.1, 0.7, 0.7]), np.array([0.9, 0.3, 0.3 + 5e-10])
+    assert choose_attribute(gain, ratio, valid, True) == 1
+    assert choose_attribute(gain, ratio, np.array([1, 0, 0]), True) == 0
+    assert choose_attribute(gain, ratio, np.zeros(3, dtype=np.int64), True) == -1
+    for args in ((near, near, valid, False), (gain, ratio, valid, True)):
+        assert choose_attribute(*args) == select_attribute_reference(
+            args[0], args[1], args[2].astype(bool), args[3])
