@@ -88,7 +88,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     r = w_branch / w_branch.sum()
     out = split_node(j, threshold, cut_bin, data.num_T, data.codes_T, data.kind, data.col,
                      data.n_codes, data.y, rows, wr, order, np.zeros(n, dtype=np.int64), avail,
-                     n_classes, 2, use_ratio, max_depth, min_split)
+                     n_classes, 2, use_ratio, max_depth, min_split, 0.0)
     got_w, got_r, child_rows, child_w, child_order, offsets, value, leaf, unit = out
     np.testing.assert_array_equal(got_w, w_branch)
     np.testing.assert_array_equal(got_r, r)
@@ -127,3 +127,26 @@ def test_choose_attribute_tie_rules():
     for args in ((near, near, valid, False), (gain, ratio, valid, True)):
         assert choose_attribute(*args) == select_attribute_reference(
             args[0], args[1], args[2].astype(bool), args[3])
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), min_leaf=st.sampled_from([1, 2, 5, 30]),
+       weighted=st.booleans())
+def test_c45_split_floor_changes_no_tree(seed, min_leaf, weighted):
+    """Not scoring nodes under the C4.5 weight floor gives the tree scoring them would."""
+    import hyperplane.tree._builder as builder
+    from hyperplane.tree import DecisionTreeClassifier
+
+    X, y, w = problem(seed, 300, 3, 0.1, weighted)
+    model = DecisionTreeClassifier(criterion="gain_ratio", min_samples_leaf=min_leaf)
+    with_floor = model.fit(X, y, sample_weight=w).tree_
+    floor = builder.c45_split_floor
+    builder.c45_split_floor = lambda data, params: 0.0
+    try:
+        without = model.fit(X, y, sample_weight=w).tree_
+    finally:
+        builder.c45_split_floor = floor
+    assert floor(layout(X, y, w, np.zeros(3, bool), np.zeros(3, np.int64), 3, "best", 8),
+                 GrowParams(0, True, np.inf, 2.0, float(min_leaf))) > 0
+    for name in ("feature", "threshold", "children", "value", "weight"):
+        np.testing.assert_array_equal(getattr(with_floor, name), getattr(without, name))

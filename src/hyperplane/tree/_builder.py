@@ -209,6 +209,21 @@ def is_final(value, depth, n_rows, avail, params):
             or size < params.min_split or not avail.any())
 
 
+def c45_split_floor(data, params):
+    """Weight under which C4.5 admits no split (0: no such bound), so the node is not scored.
+
+    With J48's rules (``use_ratio``) both sides of an exact numeric cut weigh
+    at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
+    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
+    best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
+    weighing less than ``2 min(25, M)`` stays a leaf whatever its rows; binned
+    attributes count rows instead, so there is no bound when one is present.
+    """
+    if not params.use_ratio or np.any(data.kind == BINNED):
+        return 0.0
+    return 2.0 * min(25.0, float(params.min_leaf)) - 1e-8
+
+
 def branch_weights(table_known):
     """Known weight ``w_v`` of each branch and ``r_v = w_v / Σ w_v``."""
     w_branch = np.asarray(table_known, dtype=np.float64)
@@ -288,6 +303,7 @@ def grow(data, params, pre_pruner=None, bar=None):
         _settled(bar, w, nodes)
         stack = []
     max_depth, min_split = float(params.max_depth), float(params.min_split)
+    min_weight = c45_split_floor(data, params)
     while stack:
         node, rows, w, order, avail, unit = stack.pop()
         value = nodes.value[node]
@@ -303,7 +319,7 @@ def grow(data, params, pre_pruner=None, bar=None):
         w_branch, r, child_rows, child_w, child_order, offsets, child_values, leaf, child_unit = \
             split_node(j, out_f[4, j], out_i[0, j], data.num_T, data.codes_T, data.kind,
                        data.col, data.n_codes, data.y, rows, w, order, dest, avail, K,
-                       nodes.depth[node], params.use_ratio, max_depth, min_split)
+                       nodes.depth[node], params.use_ratio, max_depth, min_split, min_weight)
         test = (j, numeric, out_f[4, j])
         if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
             _settled(bar, w, nodes)

@@ -64,19 +64,25 @@ def choose_attribute(score, ratio, valid, use_ratio):
 
 
 @jit
-def _is_leaf(counts, n_rows, depth, any_avail, use_ratio, max_depth, min_split):
-    """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits."""
+def _is_leaf(counts, n_rows, depth, any_avail, use_ratio, max_depth, min_split, min_weight):
+    """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits.
+
+    ``min_weight``: a node lighter than this has no admissible split (C4.5,
+    :func:`~._builder.c45_split_floor`; 0 = no such bound).
+    """
     n_pure = 0
     for c in counts:
         if c > 0:
             n_pure += 1
-    size = numpy_sum(counts) if use_ratio else n_rows
-    return n_pure <= 1 or depth >= max_depth or size < min_split or not any_avail
+    weight = numpy_sum(counts)
+    size = weight if use_ratio else n_rows
+    return (n_pure <= 1 or depth >= max_depth or size < min_split or not any_avail
+            or weight < min_weight)
 
 
 @jit
 def split_node(j, threshold, cut_bin, num_T, codes_T, kind, col, n_codes, y, rows, w, order,
-               dest, avail, n_classes, depth, use_ratio, max_depth, min_split):
+               dest, avail, n_classes, depth, use_ratio, max_depth, min_split, min_weight):
     """Send a node's rows down the branches of attribute ``j`` (chosen by :func:`choose_attribute`).
 
     Returns ``(w_branch, r, child_rows, child_w, child_order, offsets,
@@ -85,8 +91,9 @@ def split_node(j, threshold, cut_bin, num_T, codes_T, kind, col, n_codes, y, row
     ``offsets[v]:offsets[v + 1]`` of the row, weight and (per exact numeric
     attribute) sorted-order arrays (:func:`~._traverse_kernels.partition_node`);
     ``child_value[v]`` its class weights; ``child_leaf[v]`` whether it stops
-    (pure, at ``max_depth``, lighter / smaller than ``min_split``, or no
-    attribute left: a categorical attribute is not reused below itself);
+    (pure, at ``max_depth``, lighter / smaller than ``min_split``, no
+    attribute left -- a categorical attribute is not reused below itself --
+    or lighter than ``min_weight``, so that no split could be admissible);
     ``child_unit[v]`` whether all its rows weigh 1.
     """
     c = col[j]
@@ -115,6 +122,6 @@ def split_node(j, threshold, cut_bin, num_T, codes_T, kind, col, n_codes, y, row
             if child_w[pos] != 1.0:
                 child_unit[v] = False
         child_leaf[v] = _is_leaf(child_value[v], offsets[v + 1] - offsets[v], depth + 1,
-                                 any_avail, use_ratio, max_depth, min_split)
+                                 any_avail, use_ratio, max_depth, min_split, min_weight)
     return w_branch, r, child_rows, child_w, child_order, offsets, child_value, child_leaf, \
         child_unit
