@@ -241,16 +241,21 @@ def attach_children(nodes, node, test, value, w_branch, r, child_values):
     nodes.feature[node] = j
     nodes.is_numeric[node] = numeric
     nodes.threshold[node] = threshold
-    depth = nodes.depth[node]
-    grown = []
-    for v in range(len(w_branch)):
-        empty = w_branch[v] <= 0
-        child_value = value if empty else child_values[v]
-        child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
-        nodes.kids[node].append(child)
-        if not empty:
-            grown.append((v, child))
-    return grown
+    depth = nodes.depth[node] + 1
+    n_branches = len(w_branch)
+    first = len(nodes.feature)
+    full = [w_branch[v] > 0 for v in range(n_branches)]
+    values = [child_values[v] if full[v] else value for v in range(n_branches)]
+    nodes.feature.extend([-1] * n_branches)
+    nodes.is_numeric.extend([False] * n_branches)
+    nodes.threshold.extend([np.nan] * n_branches)
+    nodes.kids.extend([] for _ in range(n_branches))
+    nodes.branch_r.extend(r[v] for v in range(n_branches))
+    nodes.value.extend(values)
+    nodes.weight.extend(float(v.sum()) if f else 0.0 for v, f in zip(values, full))
+    nodes.depth.extend([depth] * n_branches)
+    nodes.kids[node].extend(range(first, first + n_branches))
+    return [(v, first + v) for v in range(n_branches) if full[v]]
 
 
 def child_availability(avail, j, numeric):
