@@ -230,12 +230,13 @@ def branch_weights(table_known):
     return w_branch, w_branch / w_branch.sum()
 
 
-def attach_children(nodes, node, test, value, w_branch, r, child_values):
+def attach_children(nodes, node, test, value, w_branch, r, child_values, child_weights=None):
     """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch.
 
     An empty branch (no known weight) becomes a leaf with the parent's class
-    weights (周志华 4.1 line 12) and weight 0. Returns ``[(v, child)]`` of the
-    non-empty branches, the children that may be split further.
+    weights (周志华 4.1 line 12) and weight 0. ``child_weights[v]`` is
+    ``child_values[v].sum()`` when the caller has it. Returns ``[(v, child)]``
+    of the non-empty branches, the children that may be split further.
     """
     j, numeric, threshold = test
     nodes.feature[node] = j
@@ -252,7 +253,9 @@ def attach_children(nodes, node, test, value, w_branch, r, child_values):
     nodes.kids.extend([] for _ in range(n_branches))
     nodes.branch_r.extend(r[v] for v in range(n_branches))
     nodes.value.extend(values)
-    nodes.weight.extend(float(v.sum()) if f else 0.0 for v, f in zip(values, full))
+    if child_weights is None:
+        child_weights = [float(v.sum()) for v in child_values]
+    nodes.weight.extend(child_weights[v] if full[v] else 0.0 for v in range(n_branches))
     nodes.depth.extend([depth] * n_branches)
     nodes.kids[node].extend(range(first, first + n_branches))
     return [(v, first + v) for v in range(n_branches) if full[v]]
@@ -271,8 +274,12 @@ def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
-    for c in range(data.num_T.shape[0]):
+
+    def sort_one(c):  # NumPy sorts without the GIL: a few columns at once
         order[c] = rows[np.argsort(data.num_T[c, rows], kind="stable")]
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        list(pool.map(sort_one, range(data.num_T.shape[0])))
     return order
 
 
@@ -331,7 +338,8 @@ def grow(data, params, pre_pruner=None, bar=None):
             continue
         child_avail = child_availability(avail, j, numeric)
         pending = []
-        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values):
+        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values,
+                                        child_values.sum(axis=1).tolist()):
             a, b = offsets[v], offsets[v + 1]
             if leaf[v]:  # generate_tree's stopping rules, checked in split_node
                 _settled(bar, child_w[a:b], nodes)
