@@ -1,4 +1,4 @@
-"""Slow reference for C4.5's pruning with subtree raising: the former pure-Python pruner and tree layout.
+"""Slow references: the former pure-Python C4.5 pruner (subtree raising) and tree layout.
 
 This is the NumPy implementation ``hyperplane.tree._prune`` used before the
 pruning was compiled (:mod:`hyperplane.tree._prune_kernels`); the tests check

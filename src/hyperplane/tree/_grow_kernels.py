@@ -83,7 +83,7 @@ def _is_leaf(counts, n_rows, depth, any_avail, use_ratio, max_depth, min_split, 
 @jit
 def split_node(j, threshold, cut_bin, num_T, codes_T, kind, col, n_codes, y, rows, w, order,
                dest, avail, n_classes, depth, use_ratio, max_depth, min_split, min_weight):
-    """Send a node's rows down the branches of attribute ``j`` (chosen by :func:`choose_attribute`).
+    """Send a node's rows down the branches of the chosen attribute ``j``.
 
     Returns ``(w_branch, r, child_rows, child_w, child_order, offsets,
     child_value, child_leaf, child_unit)``: ``w_branch[v]`` is the known weight
