@@ -12,16 +12,16 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
 from ._encode import bin_column, bin_sample_rows, quantile_edges
 from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
                              node_scores_parallel)
-from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
+from ._prune_kernels import node_impurities, preorder_layout
+from ._grow_kernels import choose_attribute, split_node
 
-#: attributes whose scores agree within this count as tied (SPEC)
-ATTRIBUTE_TIE = 1e-9
 #: nodes with at least this many rows score their attributes in parallel
 PARALLEL_ROWS = 20000
 
@@ -189,17 +189,11 @@ def select_attribute(score, ratio, valid, use_ratio):
 
     With ``use_ratio`` (C4.5): the highest gain ratio among the attributes
     whose gain is at least the average gain of the candidates. −1: no split.
+    Compiled in :func:`~._grow_kernels.choose_attribute`.
     """
-    if not valid.any():
-        return -1
-    candidates = valid.copy()
-    key = score
-    if use_ratio:
-        average = score[valid].mean()
-        candidates &= score >= average - ATTRIBUTE_TIE
-        key = ratio
-    best = key[candidates].max()
-    return int(np.flatnonzero(candidates & (key >= best - ATTRIBUTE_TIE))[0])
+    return int(choose_attribute(np.asarray(score, dtype=np.float64),
+                                np.asarray(ratio, dtype=np.float64),
+                                np.asarray(valid).astype(np.int64), bool(use_ratio)))
 
 
 def is_final(value, depth, n_rows, avail, params):
@@ -215,33 +209,56 @@ def is_final(value, depth, n_rows, avail, params):
             or size < params.min_split or not avail.any())
 
 
+def c45_split_floor(data, params):
+    """Weight under which C4.5 admits no split (0: no such bound), so the node is not scored.
+
+    With J48's rules (``use_ratio``) both sides of an exact numeric cut weigh
+    at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
+    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
+    best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
+    weighing less than ``2 min(25, M)`` stays a leaf whatever its rows; binned
+    attributes count rows instead, so there is no bound when one is present.
+    """
+    if not params.use_ratio or np.any(data.kind == BINNED):
+        return 0.0
+    return 2.0 * min(25.0, float(params.min_leaf)) - 1e-8
+
+
 def branch_weights(table_known):
     """Known weight ``w_v`` of each branch and ``r_v = w_v / Σ w_v``."""
     w_branch = np.asarray(table_known, dtype=np.float64)
     return w_branch, w_branch / w_branch.sum()
 
 
-def attach_children(nodes, node, test, value, w_branch, r, child_values):
+def attach_children(nodes, node, test, value, w_branch, r, child_values, child_weights=None):
     """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch.
 
     An empty branch (no known weight) becomes a leaf with the parent's class
-    weights (周志华 4.1 line 12) and weight 0. Returns ``[(v, child)]`` of the
-    non-empty branches, the children that may be split further.
+    weights (周志华 4.1 line 12) and weight 0. ``child_weights[v]`` is
+    ``child_values[v].sum()`` when the caller has it. Returns ``[(v, child)]``
+    of the non-empty branches, the children that may be split further.
     """
     j, numeric, threshold = test
     nodes.feature[node] = j
     nodes.is_numeric[node] = numeric
     nodes.threshold[node] = threshold
-    depth = nodes.depth[node]
-    grown = []
-    for v in range(len(w_branch)):
-        empty = w_branch[v] <= 0
-        child_value = value if empty else child_values[v]
-        child = nodes.add(child_value, depth + 1, r[v], 0.0 if empty else child_value.sum())
-        nodes.kids[node].append(child)
-        if not empty:
-            grown.append((v, child))
-    return grown
+    depth = nodes.depth[node] + 1
+    n_branches = len(w_branch)
+    first = len(nodes.feature)
+    full = [w_branch[v] > 0 for v in range(n_branches)]
+    values = [child_values[v] if full[v] else value for v in range(n_branches)]
+    nodes.feature.extend([-1] * n_branches)
+    nodes.is_numeric.extend([False] * n_branches)
+    nodes.threshold.extend([np.nan] * n_branches)
+    nodes.kids.extend([] for _ in range(n_branches))
+    nodes.branch_r.extend(r[v] for v in range(n_branches))
+    nodes.value.extend(values)
+    if child_weights is None:
+        child_weights = [float(v.sum()) for v in child_values]
+    nodes.weight.extend(child_weights[v] if full[v] else 0.0 for v in range(n_branches))
+    nodes.depth.extend([depth] * n_branches)
+    nodes.kids[node].extend(range(first, first + n_branches))
+    return [(v, first + v) for v in range(n_branches) if full[v]]
 
 
 def child_availability(avail, j, numeric):
@@ -257,8 +274,12 @@ def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
-    for c in range(data.num_T.shape[0]):
+
+    def sort_one(c):  # NumPy sorts without the GIL: a few columns at once
         order[c] = rows[np.argsort(data.num_T[c, rows], kind="stable")]
+
+    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        list(pool.map(sort_one, range(data.num_T.shape[0])))
     return order
 
 
@@ -289,48 +310,43 @@ def grow(data, params, pre_pruner=None, bar=None):
     clogc = c_log2_c(rows.size)
     codes_count = data.codes_count
     dest = np.zeros(n, dtype=np.int64)
-    stack = [(root, rows, w, sorted_orders(data, rows), avail)]
+    stack = [(root, rows, w, sorted_orders(data, rows), avail, bool(np.all(w == 1.0)))]
+    if is_final(root_value, 0, rows.size, avail, params):
+        _settled(bar, w, nodes)
+        stack = []
+    max_depth, min_split = float(params.max_depth), float(params.min_split)
+    min_weight = c45_split_floor(data, params)
     while stack:
-        node, rows, w, order, avail = stack.pop()
+        node, rows, w, order, avail, unit = stack.pop()
         value = nodes.value[node]
-        if is_final(value, nodes.depth[node], rows.size, avail, params):
-            _settled(bar, w, nodes)
-            continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
-        unit = bool(np.all(w == 1.0))
         out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
                               params.min_leaf, wbuf, value, unit, clogc, params.use_ratio)
-        score, ratio, threshold = out_f[0], out_f[1], out_f[4]
-        cut_bin, valid = out_i[0], out_i[1].astype(bool)
-        j = select_attribute(score, ratio, valid, params.use_ratio)
+        j = choose_attribute(out_f[0], out_f[1], out_i[1], params.use_ratio)
         if j < 0:
             _settled(bar, w, nodes)
             continue
-        kind, c = data.kind[j], data.col[j]
-        numeric = kind != CATEGORICAL
-        if kind == NUMERIC:
-            branch = branch_of_rows(data.num_T[c], rows, True, threshold[j])
-        else:
-            branch = branch_of_codes(data.codes_T[c], rows, numeric, cut_bin[j])
-        n_branches = 2 if numeric else int(data.n_codes[j])
-        known = branch != MISSING
-        w_branch, r = branch_weights(np.bincount(branch[known], weights=w[known],
-                                                 minlength=n_branches))
-        child_rows, child_w, child_order, offsets = partition_node(rows, w, branch, r, order,
-                                                                   dest)
-        child_values = [np.bincount(data.y[child_rows[a:b]], weights=child_w[a:b], minlength=K)
-                        for a, b in zip(offsets[:-1], offsets[1:])]
-        test = (j, numeric, threshold[j])
+        numeric = data.kind[j] != CATEGORICAL
+        w_branch, r, child_rows, child_w, child_order, offsets, child_values, leaf, child_unit = \
+            split_node(j, out_f[4, j], out_i[0, j], data.num_T, data.codes_T, data.kind,
+                       data.col, data.n_codes, data.y, rows, w, order, dest, avail, K,
+                       nodes.depth[node], params.use_ratio, max_depth, min_split, min_weight)
+        test = (j, numeric, out_f[4, j])
         if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
             _settled(bar, w, nodes)
             continue
         child_avail = child_availability(avail, j, numeric)
         pending = []
-        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values):
+        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values,
+                                        child_values.sum(axis=1).tolist()):
             a, b = offsets[v], offsets[v + 1]
-            pending.append((child, child_rows[a:b].copy(), child_w[a:b].copy(),
-                            np.ascontiguousarray(child_order[:, a:b]), child_avail))
+            if leaf[v]:  # generate_tree's stopping rules, checked in split_node
+                _settled(bar, child_w[a:b], nodes)
+                continue
+            pending.append((child, child_rows[a:b], child_w[a:b],
+                            np.ascontiguousarray(child_order[:, a:b]), child_avail,
+                            bool(child_unit[v])))
         if pre_pruner is not None:
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))
@@ -339,55 +355,33 @@ def grow(data, params, pre_pruner=None, bar=None):
 
 def finalize(nodes, criterion, n_classes, keep=None):
     """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
-    from ._split_kernels import impurity
-
-    order = []
-    stack = [0]
-    while stack:
-        t = stack.pop()
-        order.append(t)
-        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
-            stack.extend(reversed(nodes.kids[t]))
-    new_id = {t: i for i, t in enumerate(order)}
-    m = len(order)
-    feature = np.full(m, -1, dtype=np.int64)
-    is_numeric = np.zeros(m, dtype=np.bool_)
-    threshold = np.full(m, np.nan)
-    child_start = np.zeros(m, dtype=np.int64)
-    n_child = np.zeros(m, dtype=np.int64)
-    children = []
-    branch_r = np.zeros(m)
-    value = np.zeros((m, n_classes))
-    weight = np.zeros(m)
-    depth = np.zeros(m, dtype=np.int64)
-    for i, t in enumerate(order):
-        branch_r[i] = nodes.branch_r[t]
-        value[i] = nodes.value[t]
-        weight[i] = nodes.weight[t]
-        depth[i] = nodes.depth[t]
-        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
-            feature[i] = nodes.feature[t]
-            is_numeric[i] = nodes.is_numeric[t]
-            threshold[i] = nodes.threshold[t]
-            child_start[i] = len(children)
-            n_child[i] = len(nodes.kids[t])
-            children.extend(new_id[k] for k in nodes.kids[t])
-    imp = np.array([impurity(v, v.sum(), criterion) for v in value])
-    tree = Tree(feature, is_numeric, threshold, child_start, n_child,
-                np.array(children, dtype=np.int64), branch_r, value, weight, imp, depth)
-    return tree
+    n_child = np.fromiter(map(len, nodes.kids), dtype=np.int64, count=len(nodes.kids))
+    children = np.fromiter(chain.from_iterable(nodes.kids), dtype=np.int64,
+                           count=int(n_child.sum()))
+    value = np.array(nodes.value, dtype=np.float64).reshape(len(nodes.value), n_classes)
+    return tree_from_arrays(np.array(nodes.feature, dtype=np.int64),
+                            np.array(nodes.is_numeric, dtype=np.bool_),
+                            np.array(nodes.threshold, dtype=np.float64),
+                            np.cumsum(n_child) - n_child, n_child, children,
+                            np.array(nodes.branch_r, dtype=np.float64), value,
+                            np.array(nodes.weight, dtype=np.float64),
+                            np.array(nodes.depth, dtype=np.int64), criterion, keep)
 
 
-def as_nodes(tree):
-    """A :class:`Tree` back into growing storage (to prune and re-finalize)."""
-    nodes = _Nodes()
-    for t in range(tree.n_nodes):
-        nodes.feature.append(int(tree.feature[t]))
-        nodes.is_numeric.append(bool(tree.is_numeric[t]))
-        nodes.threshold.append(float(tree.threshold[t]))
-        nodes.kids.append([int(k) for k in tree.kids(t)])
-        nodes.branch_r.append(float(tree.branch_r[t]))
-        nodes.value.append(tree.value[t])
-        nodes.weight.append(float(tree.weight[t]))
-        nodes.depth.append(int(tree.depth[t]))
-    return nodes
+def tree_from_arrays(feature, is_numeric, threshold, child_start, n_child, children, branch_r,
+                     value, weight, depth, criterion, keep=None):
+    """A preorder :class:`Tree` of the nodes reachable from node 0 of the given arrays.
+
+    Nodes with ``keep[t]`` False (and leaves, ``feature[t] < 0``) end the
+    descent and become leaves; impurities are recomputed from ``value``.
+    """
+    if keep is None:
+        keep = np.ones(feature.shape[0], dtype=np.bool_)
+    order, child_start, n_child, children = preorder_layout(feature, child_start, n_child,
+                                                            children, keep)
+    internal = (feature[order] >= 0) & keep[order]
+    value = np.ascontiguousarray(value[order])
+    return Tree(np.where(internal, feature[order], -1), internal & is_numeric[order],
+                np.where(internal, threshold[order], np.nan), child_start, n_child, children,
+                branch_r[order], value, weight[order], node_impurities(value, criterion),
+                depth[order])

@@ -248,7 +248,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
-            tree = grow(data, params, pre_pruner=pre, bar=bar)
+            tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None)
         prune_after = AFTER_GROWTH.get(self.pruning)
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),

@@ -92,19 +92,32 @@ def encode_fit(estimator, X, y):
     estimator.n_features_in_ = frame.shape[1]
     categorical = np.zeros(frame.shape[1], dtype=bool)
     categories = []
+    known_codes = {}
     for j, name in enumerate(frame.columns):
         column = frame.iloc[:, j]
-        if column.dtype == object:
+        inferred = _inferred_kind(column)
+        if column.dtype == object and inferred is None:
             _check_scalars(column, str(name))
-        if _column_kind_numeric(column):
+        if _column_kind_numeric(column, inferred):
             categories.append(None)
+        elif _is_text_dtype(column.dtype):
+            # pandas' string dtype: codes and values (first appearance order) in one pass
+            categorical[j] = True
+            codes, seen = pd.factorize(column, use_na_sentinel=True)
+            categories.append([str(v) for v in seen])
+            known_codes[j] = codes
         else:
             categorical[j] = True
             seen = pd.unique(column[~column.isna()].astype(object))
             categories.append(list(seen))
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
-    return _encode_frame(frame, spec), np.asarray(y), spec
+    return _encode_frame(frame, spec, known_codes), np.asarray(y), spec
+
+
+def _is_text_dtype(dtype):
+    """pandas' dedicated string dtype (``str``/``string``), not ``object``."""
+    return pd.api.types.is_string_dtype(dtype) and dtype != object
 
 
 def _check_scalars(column, name):
@@ -115,22 +128,42 @@ def _check_scalars(column, name):
                             f"number, got {type(v).__name__}")
 
 
-def _column_kind_numeric(column):
+#: pandas' ``infer_dtype`` results that settle a column's kind without a Python loop
+#: (all known entries strings / all real numbers); any other result is checked entry by entry
+_INFERRED_NUMERIC = {"string": False, "integer": True, "floating": True,
+                     "mixed-integer-float": True}
+
+
+def _inferred_kind(column):
+    """True/False (numeric or not) when pandas' C type inference settles it, else None."""
+    if column.dtype != object:
+        return None
+    return _INFERRED_NUMERIC.get(pd.api.types.infer_dtype(column, skipna=True))
+
+
+def _column_kind_numeric(column, inferred=None):
     if pd.api.types.is_bool_dtype(column.dtype):
         return False
     if pd.api.types.is_numeric_dtype(column.dtype):
         return True
-    if isinstance(column.dtype, pd.CategoricalDtype):
+    if isinstance(column.dtype, pd.CategoricalDtype) or _is_text_dtype(column.dtype):
         return False
+    if inferred is not None:
+        return inferred
     return _column_is_numeric(column.tolist())
 
 
-def _encode_frame(frame, spec):
+def _encode_frame(frame, spec, known_codes=None):
+    """Encoded float64 array of ``frame``; ``known_codes[j]``: column ``j``'s codes
+    (−1 missing) when already computed."""
     n, p = frame.shape
     out = np.empty((n, p), dtype=np.float64)
     for j in range(p):
         column = frame.iloc[:, j]
-        if spec.categorical[j]:
+        if known_codes and j in known_codes:
+            codes = known_codes[j]
+            out[:, j] = np.where(codes < 0, np.nan, codes)
+        elif spec.categorical[j]:
             # code = index among the training values; missing and unseen values -> NaN
             codes = pd.Index(spec.categories[j], dtype=object).get_indexer(
                 column.astype(object))

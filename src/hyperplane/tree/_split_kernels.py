@@ -298,12 +298,18 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     tie = TIE_EPS * w_known
     n_cuts = 0
     min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
+    # c log2 c of each side's class weights, recomputed only for the classes that moved
+    # since the last evaluated cut (the same terms added in the same order as before)
+    term_l = np.zeros(n_classes)
+    term_r = np.zeros(n_classes)
+    moved = np.ones(n_classes, dtype=np.bool_)
     for pos in range(n_known - 1):
         k0 = ys[pos]
         wi = ws[pos]
         left[k0] += wi
         right[k0] -= wi
         w_left += wi
+        moved[k0] = True
         if xs[pos + 1] <= xs[pos]:
             continue
         w_right = w_known - w_left
@@ -330,10 +336,12 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
             quality -= clogc[np.int64(w_left)] + clogc[np.int64(w_right)]
         else:
             for k in range(n_classes):
-                if left[k] > 0.0:
-                    quality += left[k] * np.log2(left[k])
-                if right[k] > 0.0:
-                    quality += right[k] * np.log2(right[k])
+                if moved[k]:
+                    term_l[k] = left[k] * np.log2(left[k]) if left[k] > 0.0 else 0.0
+                    term_r[k] = right[k] * np.log2(right[k]) if right[k] > 0.0 else 0.0
+                    moved[k] = False
+                quality += term_l[k]
+                quality += term_r[k]
             quality -= w_left * np.log2(w_left) + w_right * np.log2(w_right)
         if quality > best + tie:
             best = quality

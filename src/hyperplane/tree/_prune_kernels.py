@@ -1,0 +1,358 @@
+"""Compiled C4.5 error-based pruning with subtree raising (Quinlan 1993, ch. 4; Weka J48).
+
+C4.5 charges a leaf covering ``N`` (weighted) training cases with ``e``
+errors ``E = e + addErrs(N, e, CF)``, the upper limit of the binomial
+confidence interval at confidence ``CF`` (Weka ``Stats.addErrs``), and prunes
+bottom up: a node becomes a leaf when ``E(leaf) ≤ E(subtree) + 0.1`` and
+``E(leaf) ≤ E(largest branch) + 0.1``; otherwise, when ``E(largest branch)
+≤ E(subtree) + 0.1``, the largest branch is *raised* into the node, refitted
+to all of the node's training rows, and pruned again (subtree raising).
+
+Everything here works on the flat tree arrays of :class:`~._builder.Tree`
+(mutated in place) and the training rows: a node's rows are split again at
+every visit, with ``r_v`` recomputed from the known values of the rows being
+split (rows missing the tested value go down every branch with weight
+``r_v · w``, 周志华 4.4.2), as C4.5 does after raising. The slow reference
+is ``tests/tree/_raising_reference.py`` (the former pure-Python pruner).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import jit
+from ._split_kernels import impurity
+
+#: Weka's ``Utils.SMALL``: J48's tolerance in the pruning comparisons
+WEKA_SMALL = 1e-6
+#: how much worse (in estimated errors) a leaf or a raised branch may be and still win
+PRUNE_MARGIN = 0.1
+
+
+@jit
+def numpy_sum(a):
+    """``a.sum()`` of a short contiguous vector, in NumPy's own order (pairwise, 8 lanes).
+
+    NumPy adds fewer than 8 numbers one by one and up to 128 in eight
+    interleaved partial sums; following it keeps the compiled pruning
+    bit-for-bit equal to the NumPy reference. Longer vectors (more than 128
+    classes or branches) are added one by one.
+    """
+    n = a.shape[0]
+    if n < 8 or n > 128:
+        acc = 0.0
+        for i in range(n):
+            acc += a[i]
+        return acc
+    r = np.empty(8)
+    for k in range(8):
+        r[k] = a[k]
+    i = 8
+    while i < n - n % 8:
+        for k in range(8):
+            r[k] += a[i + k]
+        i += 8
+    acc = (r[0] + r[1] + (r[2] + r[3])) + (r[4] + r[5] + (r[6] + r[7]))
+    while i < n:
+        acc += a[i]
+        i += 1
+    return acc
+
+
+@jit
+def _upper_errors(n, e, z):
+    """addErrs for ``e ≥ 1``: N·U_CF(e, N) − e with the normal approximation (z = Φ⁻¹(1−CF))."""
+    if e + 0.5 >= n:
+        return max(n - e, 0.0)
+    f = (e + 0.5) / n
+    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
+        / (1 + z * z / n)
+    return r * n - e
+
+
+@jit
+def added_errors(n, e, confidence, z):
+    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka ``Stats.addErrs``).
+
+    ``e < 1`` interpolates between the exact zero-error limit
+    ``N (1 − CF^{1/N})`` and the value at ``e = 1`` (Quinlan 1993, 4.2).
+    """
+    if n <= 0.0:
+        return 0.0
+    if e < 1.0:
+        base = n * (1.0 - confidence ** (1.0 / n))
+        if e == 0.0:
+            return base
+        return base + e * (_upper_errors(n, 1.0, z) - base)
+    return _upper_errors(n, e, z)
+
+
+@jit
+def leaf_errors(value, confidence, z):
+    """E = e + addErrs(N, e, CF) of a leaf with class weights ``value`` (0 when empty)."""
+    n = numpy_sum(value)
+    if n <= 0.0:
+        return 0.0
+    e = n - value.max()
+    return e + added_errors(n, e, confidence, z)
+
+
+@jit
+def class_weights(y, rows, w, n_classes):
+    """Class weights of ``rows`` (``np.bincount(y[rows], weights=w)``, same order of sums)."""
+    out = np.zeros(n_classes)
+    for pos in range(rows.shape[0]):
+        out[y[rows[pos]]] += w[pos]
+    return out
+
+
+@jit
+def split_rows(X, j, numeric, threshold, kid_r, rows, w):
+    """Split ``rows`` (weights ``w``) over the branches of the test on attribute ``j``.
+
+    ``r_v`` is the known weight of branch ``v`` over all known weight (``kid_r``,
+    the stored fractions, when no row knows the value); a row missing ``x_j``
+    goes to every branch with weight ``r_v · w``. Returns ``(child_rows,
+    child_w, offsets, r)``: branch ``v`` owns ``offsets[v]:offsets[v + 1]``,
+    rows in their original order.
+    """
+    n_kids = kid_r.shape[0]
+    m = rows.shape[0]
+    branch = np.empty(m, dtype=np.int64)
+    sizes = np.zeros(n_kids)
+    count = np.zeros(n_kids, dtype=np.int64)
+    n_missing = 0
+    for pos in range(m):
+        x = X[rows[pos], j]
+        if np.isnan(x):
+            branch[pos] = -1
+            n_missing += 1
+            continue
+        b = (1 if x > threshold else 0) if numeric else np.int64(x)
+        branch[pos] = b
+        sizes[b] += w[pos]
+        count[b] += 1
+    total = numpy_sum(sizes)
+    r = sizes / total if total > 0 else kid_r.copy()
+    offsets = np.zeros(n_kids + 1, dtype=np.int64)
+    for v in range(n_kids):
+        offsets[v + 1] = offsets[v] + count[v] + n_missing
+    child_rows = np.empty(offsets[n_kids], dtype=np.int64)
+    child_w = np.empty(offsets[n_kids])
+    for v in range(n_kids):
+        at = offsets[v]
+        for pos in range(m):
+            b = branch[pos]
+            if b == v:
+                child_rows[at] = rows[pos]
+                child_w[at] = w[pos]
+                at += 1
+            elif b < 0:
+                child_rows[at] = rows[pos]
+                child_w[at] = r[v] * w[pos]
+                at += 1
+    return child_rows, child_w, offsets, r
+
+
+@jit
+def _split_node(t, X, feature, is_numeric, threshold, child_start, n_child, children,
+                branch_r, rows, w):
+    kids = children[child_start[t]:child_start[t] + n_child[t]]
+    return split_rows(X, feature[t], is_numeric[t], threshold[t], branch_r[kids], rows, w)
+
+
+@jit
+def tree_errors(t, feature, child_start, n_child, children, value, weight, confidence, z):
+    """Σ E over the leaves below ``t`` (their stored class weights)."""
+    total = 0.0
+    stack = [t]
+    while len(stack) > 0:
+        s = stack.pop()
+        if feature[s] >= 0:
+            for i in range(child_start[s], child_start[s] + n_child[s]):
+                stack.append(children[i])
+        elif weight[s] > 0:
+            total += leaf_errors(value[s], confidence, z)
+    return total
+
+
+@jit
+def branch_errors(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child,
+                  children, branch_r, n_classes, confidence, z):
+    """Σ E over the leaves below ``t`` if the subtree received ``rows`` (weights ``w``)."""
+    total = 0.0
+    stack_t = [t]
+    stack_rows = [rows]
+    stack_w = [w]
+    while len(stack_t) > 0:
+        s, rows_s, w_s = stack_t.pop(), stack_rows.pop(), stack_w.pop()
+        if feature[s] < 0:
+            total += leaf_errors(class_weights(y, rows_s, w_s, n_classes), confidence, z)
+            continue
+        child_rows, child_w, offsets, _ = _split_node(s, X, feature, is_numeric, threshold,
+                                                      child_start, n_child, children,
+                                                      branch_r, rows_s, w_s)
+        for v in range(n_child[s]):
+            a, b = offsets[v], offsets[v + 1]
+            stack_t.append(children[child_start[s] + v])
+            stack_rows.append(child_rows[a:b])
+            stack_w.append(child_w[a:b])
+    return total
+
+
+@jit
+def refit(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child, children,
+          branch_r, value, weight, depth):
+    """Class weights, weights, ``r_v`` and depths of the subtree at ``t`` from ``rows``.
+
+    A node no row reaches keeps its parent's class weights (周志华 4.1 line 12).
+    """
+    n_classes = value.shape[1]
+    stack_t = [t]
+    stack_rows = [rows]
+    stack_w = [w]
+    stack_parent = [-1]
+    stack_depth = [depth[t]]
+    while len(stack_t) > 0:
+        s, rows_s, w_s = stack_t.pop(), stack_rows.pop(), stack_w.pop()
+        parent, d = stack_parent.pop(), stack_depth.pop()
+        counts = class_weights(y, rows_s, w_s, n_classes)
+        weight[s] = numpy_sum(counts)
+        value[s] = counts if weight[s] > 0 or parent < 0 else value[parent]
+        depth[s] = d
+        if feature[s] < 0:
+            continue
+        child_rows, child_w, offsets, r = _split_node(s, X, feature, is_numeric, threshold,
+                                                      child_start, n_child, children,
+                                                      branch_r, rows_s, w_s)
+        for v in range(n_child[s]):
+            k = children[child_start[s] + v]
+            branch_r[k] = r[v]
+            stack_t.append(k)
+            stack_rows.append(child_rows[offsets[v]:offsets[v + 1]])
+            stack_w.append(child_w[offsets[v]:offsets[v + 1]])
+            stack_parent.append(s)
+            stack_depth.append(d + 1)
+
+
+@jit
+def _largest_branch(t, child_start, n_child, children, weight):
+    """The first child of ``t`` with the largest weight (C4.5's ``maxBag``)."""
+    best = children[child_start[t]]
+    for i in range(child_start[t] + 1, child_start[t] + n_child[t]):
+        if weight[children[i]] > weight[best]:
+            best = children[i]
+    return best
+
+
+@jit
+def prune_raising(X, y, rows, w, feature, is_numeric, threshold, child_start, n_child,
+                  children, branch_r, value, weight, depth, confidence, z):
+    """C4.5 pruning with subtree raising, in place on the tree arrays (Quinlan 1993, 4.2).
+
+    Post-order from the root, a node's rows being split over its children
+    before they are pruned: leaf if ``E(leaf) ≤ E(subtree) + 0.1`` and
+    ``E(leaf) ≤ E(largest branch) + 0.1`` (``feature[t] = −1``); else raise
+    the largest branch if ``E(largest branch) ≤ E(subtree) + 0.1`` (``t``
+    takes its test and children, :func:`refit` to ``t``'s rows, pruned again).
+    """
+    n_classes = value.shape[1]
+    m = feature.shape[0]
+    rows_of = [rows[:0] for _ in range(m)]
+    w_of = [w[:0] for _ in range(m)]
+    rows_of[0], w_of[0] = rows, w
+    stack_t = [0]
+    stack_done = [False]
+    while len(stack_t) > 0:
+        t, done = stack_t.pop(), stack_done.pop()
+        if feature[t] < 0:
+            continue
+        rows_t, w_t = rows_of[t], w_of[t]
+        if not done:
+            stack_t.append(t)
+            stack_done.append(True)
+            child_rows, child_w, offsets, _ = _split_node(t, X, feature, is_numeric, threshold,
+                                                          child_start, n_child, children,
+                                                          branch_r, rows_t, w_t)
+            for v in range(n_child[t]):
+                k = children[child_start[t] + v]
+                rows_of[k] = child_rows[offsets[v]:offsets[v + 1]]
+                w_of[k] = child_w[offsets[v]:offsets[v + 1]]
+                stack_t.append(k)
+                stack_done.append(False)
+            continue
+        largest = _largest_branch(t, child_start, n_child, children, weight)
+        e_raise = branch_errors(largest, rows_t, w_t, X, y, feature, is_numeric, threshold,
+                                child_start, n_child, children, branch_r, n_classes,
+                                confidence, z)
+        e_leaf = leaf_errors(value[t], confidence, z)
+        e_tree = tree_errors(t, feature, child_start, n_child, children, value, weight,
+                             confidence, z)
+        # E + 0.1 + SMALL, added in this order (the reference's rounding)
+        tree_bound = e_tree + PRUNE_MARGIN + WEKA_SMALL
+        to_leaf = e_leaf <= tree_bound and e_leaf <= e_raise + PRUNE_MARGIN + WEKA_SMALL
+        if not to_leaf and e_raise <= tree_bound:
+            feature[t] = feature[largest]
+            is_numeric[t] = is_numeric[largest]
+            threshold[t] = threshold[largest]
+            child_start[t] = child_start[largest]
+            n_child[t] = n_child[largest] if feature[t] >= 0 else 0
+            refit(t, rows_t, w_t, X, y, feature, is_numeric, threshold, child_start, n_child,
+                  children, branch_r, value, weight, depth)
+            stack_t.append(t)
+            stack_done.append(False)
+            continue
+        for v in range(n_child[t]):  # t is settled: its children's rows are no longer needed
+            k = children[child_start[t] + v]
+            rows_of[k], w_of[k] = rows[:0], w[:0]
+        if to_leaf:
+            feature[t] = -1
+            n_child[t] = 0
+
+
+@jit
+def preorder_layout(feature, child_start, n_child, children, keep):
+    """Renumber the nodes reachable from the root in preorder (children in branch order).
+
+    The descent stops at leaves and at nodes with ``keep[t]`` False (they
+    become leaves). Returns ``(order, new_child_start, new_n_child,
+    new_children)``: ``order[i]`` is the old id of new node ``i``.
+    """
+    m = feature.shape[0]
+    order = np.empty(m, dtype=np.int64)
+    new_id = np.full(m, -1, dtype=np.int64)
+    count = 0
+    n_links = 0
+    stack = [0]
+    while len(stack) > 0:
+        t = stack.pop()
+        order[count] = t
+        new_id[t] = count
+        count += 1
+        if feature[t] >= 0 and keep[t]:
+            n_links += n_child[t]
+            for i in range(child_start[t] + n_child[t] - 1, child_start[t] - 1, -1):
+                stack.append(children[i])
+    order = order[:count]
+    new_start = np.zeros(count, dtype=np.int64)
+    new_n = np.zeros(count, dtype=np.int64)
+    new_children = np.empty(n_links, dtype=np.int64)
+    at = 0
+    for i in range(count):
+        t = order[i]
+        if feature[t] >= 0 and keep[t]:
+            new_start[i] = at
+            new_n[i] = n_child[t]
+            for c in range(child_start[t], child_start[t] + n_child[t]):
+                new_children[at] = new_id[children[c]]
+                at += 1
+    return order, new_start, new_n, new_children
+
+
+@jit
+def node_impurities(value, criterion):
+    """Impurity of every node's class weights (:func:`~._split_kernels.impurity`)."""
+    out = np.empty(value.shape[0])
+    for t in range(value.shape[0]):
+        out[t] = impurity(value[t], numpy_sum(value[t]), criterion)
+    return out

@@ -1,0 +1,217 @@
+"""Slow references: the former pure-Python C4.5 pruner (subtree raising) and tree layout.
+
+This is the NumPy implementation ``hyperplane.tree._prune`` used before the
+pruning was compiled (:mod:`hyperplane.tree._prune_kernels`); the tests check
+that the compiled pruning gives the identical tree on random trees and data.
+It works on growing storage (``_Nodes`` lists) and re-splits each node's
+training rows with NumPy at every visit (Quinlan 1993, 4.2; Weka J48's
+``C45PruneableClassifierTree``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import norm
+
+from hyperplane.tree._builder import Tree, _Nodes
+from hyperplane.tree._split_kernels import impurity
+from hyperplane.tree._prune import route_validation
+
+WEKA_SMALL = 1e-6
+
+
+def added_errors(n, e, confidence, z=None):
+    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka Stats.addErrs).
+
+    ``z`` is the normal quantile ``Φ⁻¹(1 − confidence)``; pass it when charging
+    many leaves so that it is computed once per pruning, not once per node.
+    """
+    if confidence > 0.5:
+        raise ValueError("confidence must be at most 0.5")
+    if n <= 0.0:
+        return 0.0
+    if e < 1.0:
+        base = n * (1.0 - confidence ** (1.0 / n))
+        if e == 0.0:
+            return base
+        return base + e * (added_errors(n, 1.0, confidence, z) - base)
+    if e + 0.5 >= n:
+        return max(n - e, 0.0)
+    if z is None:
+        z = norm.ppf(1.0 - confidence)
+    f = (e + 0.5) / n
+    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
+        / (1 + z * z / n)
+    return r * n - e
+
+
+def finalize_reference(nodes, criterion, n_classes, keep=None):
+    """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
+    order = []
+    stack = [0]
+    while stack:
+        t = stack.pop()
+        order.append(t)
+        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
+            stack.extend(reversed(nodes.kids[t]))
+    new_id = {t: i for i, t in enumerate(order)}
+    m = len(order)
+    feature = np.full(m, -1, dtype=np.int64)
+    is_numeric = np.zeros(m, dtype=np.bool_)
+    threshold = np.full(m, np.nan)
+    child_start = np.zeros(m, dtype=np.int64)
+    n_child = np.zeros(m, dtype=np.int64)
+    children = []
+    branch_r = np.zeros(m)
+    value = np.zeros((m, n_classes))
+    weight = np.zeros(m)
+    depth = np.zeros(m, dtype=np.int64)
+    for i, t in enumerate(order):
+        branch_r[i] = nodes.branch_r[t]
+        value[i] = nodes.value[t]
+        weight[i] = nodes.weight[t]
+        depth[i] = nodes.depth[t]
+        if nodes.feature[t] >= 0 and (keep is None or keep[t]):
+            feature[i] = nodes.feature[t]
+            is_numeric[i] = nodes.is_numeric[t]
+            threshold[i] = nodes.threshold[t]
+            child_start[i] = len(children)
+            n_child[i] = len(nodes.kids[t])
+            children.extend(new_id[k] for k in nodes.kids[t])
+    imp = np.array([impurity(v, v.sum(), criterion) for v in value])
+    return Tree(feature, is_numeric, threshold, child_start, n_child,
+                np.array(children, dtype=np.int64), branch_r, value, weight, imp, depth)
+
+
+def as_nodes(tree):
+    """A :class:`Tree` back into growing storage (to prune and re-finalize)."""
+    nodes = _Nodes()
+    for t in range(tree.n_nodes):
+        nodes.feature.append(int(tree.feature[t]))
+        nodes.is_numeric.append(bool(tree.is_numeric[t]))
+        nodes.threshold.append(float(tree.threshold[t]))
+        nodes.kids.append([int(k) for k in tree.kids(t)])
+        nodes.branch_r.append(float(tree.branch_r[t]))
+        nodes.value.append(tree.value[t])
+        nodes.weight.append(float(tree.weight[t]))
+        nodes.depth.append(int(tree.depth[t]))
+    return nodes
+
+
+class _RaisingPruner:
+    """Quinlan's C4.5 pruning with subtree raising (Weka ``C45PruneableClassifierTree``).
+
+    Works on growing storage (mutable node lists) and the training rows: a
+    node's rows are split again at every visit, with ``r_v`` recomputed from
+    the known values of the rows being split, as C4.5 does after raising.
+    """
+
+    def __init__(self, nodes, X, y, K, confidence):
+        self.nodes, self.X, self.y, self.K = nodes, X, y, K
+        self.confidence = confidence
+        self.z = norm.ppf(1.0 - confidence)
+
+    def split(self, t, rows, w):
+        """``[(rows_v, w_v)]`` of node ``t``'s branches and the fractions ``r_v``."""
+        nodes = self.nodes
+        kids = nodes.kids[t]
+        j, numeric, threshold = nodes.feature[t], nodes.is_numeric[t], nodes.threshold[t]
+        x = self.X[rows, j]
+        known = ~np.isnan(x)
+        branch = (x[known] > threshold).astype(np.int64) if numeric else x[known].astype(np.int64)
+        sizes = np.bincount(branch, weights=w[known], minlength=len(kids))
+        if sizes.sum() > 0:
+            r = sizes / sizes.sum()
+        else:
+            r = np.array([nodes.branch_r[k] for k in kids])
+        return route_validation(self.X, rows, w, (j, numeric, threshold), r), r
+
+    def leaf_errors(self, value):
+        """E = e + addErrs(N, e, CF) of a leaf with class weights ``value``."""
+        n = value.sum()
+        if n <= 0.0:
+            return 0.0
+        e = n - value.max()
+        return e + added_errors(n, e, self.confidence, self.z)
+
+    def tree_errors(self, t):
+        """Sum of the leaves' E below ``t`` (their stored class weights)."""
+        nodes, total, stack = self.nodes, 0.0, [t]
+        while stack:
+            s = stack.pop()
+            if nodes.feature[s] >= 0:
+                stack.extend(nodes.kids[s])
+            elif nodes.weight[s] > 0:
+                total += self.leaf_errors(nodes.value[s])
+        return total
+
+    def branch_errors(self, t, rows, w):
+        """E of the subtree at ``t`` if it received ``rows`` (weights ``w``) instead."""
+        total, stack = 0.0, [(t, rows, w)]
+        while stack:
+            s, rows_s, w_s = stack.pop()
+            if self.nodes.feature[s] < 0:
+                total += self.leaf_errors(np.bincount(self.y[rows_s], weights=w_s,
+                                                      minlength=self.K))
+                continue
+            parts, _ = self.split(s, rows_s, w_s)
+            stack.extend((k, *part) for k, part in zip(self.nodes.kids[s], parts))
+        return total
+
+    def refit(self, t, rows, w):
+        """Class weights, weights, r_v and depths of the subtree at ``t`` from ``rows``."""
+        nodes = self.nodes
+        stack = [(t, rows, w, nodes.depth[t], None)]
+        while stack:
+            s, rows_s, w_s, depth, parent_value = stack.pop()
+            value = np.bincount(self.y[rows_s], weights=w_s, minlength=self.K)
+            nodes.weight[s] = float(value.sum())
+            nodes.value[s] = value if value.sum() > 0 or parent_value is None else parent_value
+            nodes.depth[s] = depth
+            if nodes.feature[s] < 0:
+                continue
+            parts, r = self.split(s, rows_s, w_s)
+            for k, part, r_v in zip(nodes.kids[s], parts, r):
+                nodes.branch_r[k] = float(r_v)
+                stack.append((k, *part, depth + 1, nodes.value[s]))
+
+    def prune(self, rows, w):
+        """Bottom up: leaf, raise the largest branch (then prune it again) or keep."""
+        nodes = self.nodes
+        rows_of = {0: (rows, w)}
+        stack = [(0, False)]
+        while stack:
+            t, children_done = stack.pop()
+            if nodes.feature[t] < 0:
+                continue
+            rows_t, w_t = rows_of[t]
+            kids = nodes.kids[t]
+            if not children_done:
+                stack.append((t, True))
+                parts, _ = self.split(t, rows_t, w_t)
+                for k, part in zip(kids, parts):
+                    rows_of[k] = part
+                    stack.append((k, False))
+                continue
+            largest = kids[int(np.argmax([nodes.weight[k] for k in kids]))]
+            e_raise = self.branch_errors(largest, rows_t, w_t)
+            e_leaf = self.leaf_errors(nodes.value[t])
+            e_tree = self.tree_errors(t)
+            if e_leaf <= e_tree + 0.1 + WEKA_SMALL and e_leaf <= e_raise + 0.1 + WEKA_SMALL:
+                nodes.feature[t], nodes.kids[t] = -1, []
+            elif e_raise <= e_tree + 0.1 + WEKA_SMALL:
+                nodes.feature[t] = nodes.feature[largest]
+                nodes.is_numeric[t] = nodes.is_numeric[largest]
+                nodes.threshold[t] = nodes.threshold[largest]
+                nodes.kids[t] = list(nodes.kids[largest]) if nodes.feature[t] >= 0 else []
+                self.refit(t, rows_t, w_t)
+                stack.append((t, False))
+
+
+def prune_with_raising_reference(tree, confidence, criterion, X, y, w):
+    """The reference pruning: same contract as ``_prune.prune_with_raising``."""
+    nodes = as_nodes(tree)
+    pruner = _RaisingPruner(nodes, X, y, tree.value.shape[1], confidence)
+    rows = np.flatnonzero(w > 0)
+    pruner.prune(rows, w[rows])
+    return finalize_reference(nodes, criterion, tree.value.shape[1])

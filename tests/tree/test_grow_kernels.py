@@ -1,0 +1,152 @@
+"""Compiled node step of generate_tree (hyperplane.tree._grow_kernels) vs NumPy references.
+
+The references are the NumPy statements ``_builder.grow`` ran per node before
+:func:`split_node` compiled them: attribute choice, branch weights, the
+partition of rows and their class weights, and generate_tree's leaf test.
+"""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hyperplane.tree._builder import GrowParams, is_final, layout
+from hyperplane.tree._grow_kernels import choose_attribute, split_node
+from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_codes, branch_of_rows
+
+TIE = 1e-9
+
+
+def select_attribute_reference(score, ratio, valid, use_ratio):
+    """The NumPy attribute choice of SPEC (first within 1e-9; C4.5: ratio among ≥ mean gain)."""
+    if not valid.any():
+        return -1
+    candidates = valid.copy()
+    key = score
+    if use_ratio:
+        candidates &= score >= score[valid].mean() - TIE
+        key = ratio
+    best = key[candidates].max()
+    return int(np.flatnonzero(candidates & (key >= best - TIE))[0])
+
+
+@given(st.data())
+def test_choose_attribute_equals_reference(data):
+    p = data.draw(st.integers(1, 20))
+    grid = st.sampled_from([0.0, 0.1, 0.1 + 5e-10, 0.2, 0.3, 0.3 - 5e-10, 1.0])
+    score = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
+    ratio = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
+    valid = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
+    use_ratio = data.draw(st.booleans())
+    assert (choose_attribute(score, ratio, valid.astype(np.int64), use_ratio)
+            == select_attribute_reference(score, ratio, valid, use_ratio))
+
+
+def problem(seed, n, n_classes, missing, weighted):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.normal(size=n).round(1), rng.integers(0, 5, n).astype(float),
+                         rng.normal(size=n)])
+    X[rng.random(X.shape) < missing] = np.nan
+    y = rng.integers(0, n_classes, n)
+    w = rng.choice([0.5, 1.0, 3.0], n) if weighted else np.ones(n)
+    return X, y, w
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 120), n_classes=st.integers(2, 9),
+       missing=st.sampled_from([0.0, 0.2, 0.6]), weighted=st.booleans(),
+       j=st.integers(0, 2), splitter=st.sampled_from(["best", "hist"]),
+       use_ratio=st.booleans(), max_depth=st.sampled_from([1.0, np.inf]),
+       min_split=st.sampled_from([2.0, 6.5]))
+def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j, splitter,
+                                       use_ratio, max_depth, min_split):
+    X, y, w = problem(seed, n, n_classes, missing, weighted)
+    categorical = np.array([False, True, False])
+    data = layout(X, y, w, categorical, np.array([0, 5, 0]), n_classes, splitter, 8)
+    rows = np.flatnonzero(np.random.default_rng(seed).random(n) < 0.8).astype(np.int64)
+    if rows.size == 0:
+        rows = np.arange(n, dtype=np.int64)
+    wr = w[rows].copy()
+    num = np.flatnonzero(data.kind == NUMERIC)
+    order = np.array([rows[np.argsort(data.num_T[data.col[a], rows], kind="stable")]
+                      for a in num], dtype=np.int32).reshape(num.size, rows.size)
+    kind, c = data.kind[j], data.col[j]
+    threshold, cut_bin = 0.05, 3
+    known = X[rows, j][~np.isnan(X[rows, j])]
+    if known.size == 0:
+        return  # no split is chosen on an attribute nobody knows
+    avail = np.array([True, True, seed % 2 == 0])
+    # NumPy reference: the statements grow used to run
+    numeric = kind != CATEGORICAL
+    branch = (branch_of_rows(data.num_T[c], rows, True, threshold) if kind == NUMERIC
+              else branch_of_codes(data.codes_T[c], rows, numeric, cut_bin))
+    n_branches = 2 if numeric else 5
+    ok = branch != MISSING
+    w_branch = np.bincount(branch[ok], weights=wr[ok], minlength=n_branches)
+    if w_branch.sum() <= 0:
+        return
+    r = w_branch / w_branch.sum()
+    out = split_node(j, threshold, cut_bin, data.num_T, data.codes_T, data.kind, data.col,
+                     data.n_codes, data.y, rows, wr, order, np.zeros(n, dtype=np.int64), avail,
+                     n_classes, 2, use_ratio, max_depth, min_split, 0.0)
+    got_w, got_r, child_rows, child_w, child_order, offsets, value, leaf, unit = out
+    np.testing.assert_array_equal(got_w, w_branch)
+    np.testing.assert_array_equal(got_r, r)
+    child_avail = avail.copy()
+    if not numeric:
+        child_avail[j] = False
+    params = GrowParams(0, use_ratio, max_depth, min_split, 1.0)
+    for v in range(n_branches):
+        take = (branch == v) | (branch == MISSING)
+        a, b = offsets[v], offsets[v + 1]
+        np.testing.assert_array_equal(child_rows[a:b], rows[take])
+        np.testing.assert_array_equal(child_w[a:b],
+                                      np.where(branch[take] == MISSING, r[v] * wr[take], wr[take]))
+        expected = np.bincount(y[rows[take]], weights=child_w[a:b], minlength=n_classes)
+        np.testing.assert_array_equal(value[v], expected)
+        assert leaf[v] == is_final(expected, 3, b - a, child_avail, params)
+        assert unit[v] == bool(np.all(child_w[a:b] == 1.0))
+        for f in range(num.size):  # each child's orders stay sorted by the attribute
+            values = data.num_T[data.col[num[f]], child_order[f, a:b]]
+            known_v = values[~np.isnan(values)]
+            assert np.all(np.diff(known_v) >= 0)
+            assert sorted(child_order[f, a:b]) == sorted(rows[take])
+
+
+def test_choose_attribute_tie_rules():
+    """SPEC: within 1e-9 the first column wins; C4.5 needs at least the average gain."""
+    near = np.array([0.1, 0.1 + 5e-10, 0.1 - 5e-10])
+    valid = np.ones(3, dtype=np.int64)
+    assert choose_attribute(near, near, valid, False) == 0
+    assert choose_attribute(near[::-1].copy(), near, valid, False) == 0
+    # gain ratio: attribute 0 has the best ratio but a gain below the average (0.5)
+    gain, ratio = np.array([0.1, 0.7, 0.7]), np.array([0.9, 0.3, 0.3 + 5e-10])
+    assert choose_attribute(gain, ratio, valid, True) == 1
+    assert choose_attribute(gain, ratio, np.array([1, 0, 0]), True) == 0
+    assert choose_attribute(gain, ratio, np.zeros(3, dtype=np.int64), True) == -1
+    for args in ((near, near, valid, False), (gain, ratio, valid, True)):
+        assert choose_attribute(*args) == select_attribute_reference(
+            args[0], args[1], args[2].astype(bool), args[3])
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10_000), min_leaf=st.sampled_from([1, 2, 5, 30]),
+       weighted=st.booleans())
+def test_c45_split_floor_changes_no_tree(seed, min_leaf, weighted):
+    """Not scoring nodes under the C4.5 weight floor gives the tree scoring them would."""
+    import hyperplane.tree._builder as builder
+    from hyperplane.tree import DecisionTreeClassifier
+
+    X, y, w = problem(seed, 300, 3, 0.1, weighted)
+    model = DecisionTreeClassifier(criterion="gain_ratio", min_samples_leaf=min_leaf)
+    with_floor = model.fit(X, y, sample_weight=w).tree_
+    floor = builder.c45_split_floor
+    builder.c45_split_floor = lambda data, params: 0.0
+    try:
+        without = model.fit(X, y, sample_weight=w).tree_
+    finally:
+        builder.c45_split_floor = floor
+    assert floor(layout(X, y, w, np.zeros(3, bool), np.zeros(3, np.int64), 3, "best", 8),
+                 GrowParams(0, True, np.inf, 2.0, float(min_leaf))) > 0
+    for name in ("feature", "threshold", "children", "value", "weight"):
+        np.testing.assert_array_equal(getattr(with_floor, name), getattr(without, name))
