@@ -174,22 +174,21 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     """
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    return ordered_cut(bins, table[bins], n_rows[bins], table[n_codes], n_codes, edges,
-                       criterion, min_leaf, clogc, np.empty((4, table.shape[1])))
+    return ordered_cut(bins.size, bins, table[bins], n_rows[bins], table[n_codes], n_codes,
+                       edges, criterion, min_leaf, clogc, np.empty((4, table.shape[1])))
 
 
 @jit
-def ordered_cut(bins, table, n_rows, missing, n_codes, edges, criterion, min_leaf, clogc,
+def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_leaf, clogc,
                 work):
     """:func:`ordered_table_cut` from the non-empty bins only.
 
-    ``bins`` are the non-empty bins in increasing order, ``table[e]`` /
+    ``bins[:d]`` are the non-empty bins in increasing order, ``table[e]`` /
     ``n_rows[e]`` the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
     and ``missing`` the class weights of the rows missing the value. The scan
     visits the bins in order, so it costs the node's distinct values, not the
     number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
     """
-    d = bins.shape[0]
     n_classes = table.shape[1]
     known = work[0]
     known[:] = 0.0
@@ -205,7 +204,9 @@ def ordered_cut(bins, table, n_rows, missing, n_codes, edges, criterion, min_lea
     left = np.zeros(n_classes)
     right = known.copy()
     w_left = 0.0
-    n_known = n_rows.sum()
+    n_known = 0
+    for e in range(d):
+        n_known += n_rows[e]
     n_left = 0
     best = -np.inf
     best_bin = -1

@@ -39,17 +39,16 @@ def _grow_one(data, params, job, clogc, tie, subtract_rows, sort_rows):
                         subtract_rows, sort_rows)
 
 
-def grow_subtrees(data, params, nodes, jobs, clogc, tie, bar=None, subtract_rows=SUBTRACT_ROWS,
-                  sort_rows=SORT_ROWS):
+def grow_subtrees(data, params, nodes, jobs, clogc, tie, bar=None):
     """Grow ``jobs`` = ``[(node, rows, w, avail, value, depth)]`` and graft them into ``nodes``.
 
-    ``subtract_rows``: smallest node that uses histogram subtraction (``np.inf``:
-    never); ``sort_rows``: nodes below it sort their codes (0: never).
+    Nodes of at least ``SUBTRACT_ROWS`` rows use histogram subtraction
+    (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
     workers = min(WORKERS, os.cpu_count() or 1, len(jobs))
     by_size = sorted(range(len(jobs)), key=lambda t: -jobs[t][1].size)
-    subtract = np.iinfo(np.int64).max if not np.isfinite(subtract_rows) else int(subtract_rows)
-    args = (clogc, tie, subtract, int(sort_rows))
+    subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
+    args = (clogc, tie, subtract, int(SORT_ROWS))
     if workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {t: pool.submit(_grow_one, data, params, jobs[t], *args)

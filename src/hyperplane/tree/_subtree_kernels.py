@@ -228,9 +228,9 @@ def score_coded(table, counts, codes_count, kind, col, edges, avail, criterion, 
                     bin_table[d] = table[c, v]
                     bin_rows[d] = counts[c, v]
                     d += 1
-            s, g, _, _, t, b, ok = ordered_cut(bins[:d], bin_table[:d], bin_rows[:d],
-                                               table[c, n_codes], n_codes, edges[c], criterion,
-                                               min_leaf, lookup, work)
+            s, g, _, _, t, b, ok = ordered_cut(d, bins, bin_table, bin_rows, table[c, n_codes],
+                                               n_codes, edges[c], criterion, min_leaf, lookup,
+                                               work)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
     return score, ratio, threshold, cut_bin, valid
 
@@ -298,7 +298,7 @@ def small_node_scores(codes_rows, codes_count, kind, col, edges, y, rows, w, ava
             t, b = np.nan, -1
         else:
             d = sorted_bins(node_codes[c], y, rows, w, keys, bins, bin_table, bin_rows, missing)
-            s, g, _, _, t, b, ok = ordered_cut(bins[:d], bin_table[:d], bin_rows[:d], missing,
+            s, g, _, _, t, b, ok = ordered_cut(d, bins, bin_table, bin_rows, missing,
                                                codes_count[c], edges[c], criterion, min_leaf,
                                                lookup, work)
         score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
