@@ -4,8 +4,9 @@
 edges[b]`` ⇔ code ``<= b``, i.e. ``numpy.searchsorted(edges, x, "left")``;
 −1 for NaN) for all binned columns at once, reading ``X`` row by row and
 writing the row-major codes the tree kernels read, in parallel over rows.
-The search is branch-free (Knuth, TAOCP vol. 3, 6.2.1, uniform binary search),
-so it costs ``log2(bins)`` steps per value without mispredicted branches.
+The search is branch-free (a uniform binary search, Knuth, TAOCP vol. 3,
+6.2.1, with conditional moves), so it costs ``log2(bins)`` steps per value
+without mispredicted branches.
 """
 
 from __future__ import annotations
@@ -19,17 +20,20 @@ from .._numba import jit, jit_parallel
 
 @jit
 def lower_bound(edges, n_edges, x):
-    """First ``b`` with ``edges[b] >= x`` among ``edges[:n_edges]`` (``n_edges`` if none)."""
-    lo = 0
+    """First ``b`` with ``edges[b] >= x`` among ``edges[:n_edges]`` (``n_edges`` if none).
+
+    The answer stays in ``[base, base + n]``; each step halves ``n`` with an
+    arithmetic select instead of a branch.
+    """
+    if n_edges == 0:
+        return 0
+    base = 0
     n = n_edges
-    while n > 0:
+    while n > 1:
         half = n >> 1
-        if edges[lo + half] < x:
-            lo += half + 1
-            n -= half + 1
-        else:
-            n = half
-    return lo
+        base += half * np.int64(edges[base + half - 1] < x)
+        n -= half
+    return base + np.int64(edges[base] < x)
 
 
 @jit_parallel

@@ -190,7 +190,7 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
     number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
     """
     n_classes = table.shape[1]
-    known = work[0]
+    known, left, right, best_left = work[0], work[1], work[2], work[3]
     known[:] = 0.0
     for e in range(d):
         for k in range(n_classes):
@@ -200,9 +200,8 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
     base = impurity(known, w_known, criterion)
-    # fresh arrays: the compiler knows they alias nothing and keeps them in registers
-    left = np.zeros(n_classes)
-    right = known.copy()
+    left[:] = 0.0
+    right[:] = known
     w_left = 0.0
     n_known = 0
     for e in range(d):
@@ -211,7 +210,7 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
     best = -np.inf
     best_bin = -1
     best_w_left = 0.0
-    best_left = np.zeros(n_classes)
+    best_left[:] = 0.0
     lookup = criterion == ENTROPY and clogc.shape[0] > w_known
     gini = criterion == GINI
     tie = TIE_EPS * w_known

@@ -239,11 +239,11 @@ def score_coded(table, counts, codes_count, kind, col, edges, avail, criterion, 
 def sorted_bins(codes, y, rows, w, keys, bins, table, n_rows, missing):
     """The non-empty bins of one binned attribute at a small node, by sorting.
 
-    ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing). Fills ``bins``,
-    ``table``, ``n_rows`` (first ``d`` entries) and ``missing`` as
-    :func:`~._split_kernels.ordered_cut` takes them and returns ``d``. Every
-    bin sums its rows in the node's row order from 0, so the numbers are
-    exactly those of the node's class table.
+    ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
+    rows). Fills ``bins``, ``table``, ``n_rows`` (first ``d`` entries) and
+    ``missing`` as :func:`~._split_kernels.ordered_cut` takes them and returns
+    ``d``. Every bin sums its rows in the node's row order from 0, so the
+    numbers are exactly those of the node's class table.
     """
     m = rows.shape[0]
     missing[:] = 0.0
@@ -252,21 +252,34 @@ def sorted_bins(codes, y, rows, w, keys, bins, table, n_rows, missing):
         if codes[pos] < 0:
             missing[y[rows[pos]]] += w[pos]
         else:
-            keys[n_known] = np.int64(codes[pos]) * m + pos  # by code, then position
+            keys[n_known] = (np.int64(codes[pos]) << 16) | pos  # by code, then position
             n_known += 1
-    keys[:n_known].sort()
+    _insertion_sort(keys, n_known)
     d = -1
     for e in range(n_known):
-        code = keys[e] // m
-        pos = keys[e] - code * m
+        code = keys[e] >> 16
+        pos = keys[e] & 0xFFFF
         if d < 0 or bins[d] != code:
             d += 1
             bins[d] = code
-            table[d] = 0.0
+            for k in range(table.shape[1]):
+                table[d, k] = 0.0
             n_rows[d] = 0
         table[d, y[rows[pos]]] += w[pos]
         n_rows[d] += 1
     return d + 1
+
+
+@jit
+def _insertion_sort(keys, n):
+    """Sort ``keys[:n]`` in place (the few keys of a small node)."""
+    for i in range(1, n):
+        key = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] > key:
+            keys[j + 1] = keys[j]
+            j -= 1
+        keys[j + 1] = key
 
 
 @jit
