@@ -16,11 +16,13 @@ from itertools import chain
 
 import numpy as np
 
-from ._encode import bin_column, bin_sample_rows, quantile_edges
+from ._bin_kernels import bin_rows
+from ._encode import bin_sample_rows, quantile_edges
 from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
                              node_scores_parallel)
 from ._prune_kernels import node_impurities, preorder_layout
-from ._grow_kernels import choose_attribute, split_node
+from ._grow_kernels import ATTRIBUTE_TIE, choose_attribute, split_node
+from ._subtree import SUBTREE_ROWS, compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
 PARALLEL_ROWS = 20000
@@ -62,60 +64,53 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
 
     Bin edges are :func:`~._encode.quantile_edges` of the rows
     :func:`~._encode.bin_sample_rows` picks (all rows up to
-    ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above).
+    ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above); the codes
+    of all binned columns come from one pass of :func:`~._bin_kernels.bin_rows`.
     """
     n, p = X.shape
     kind = attribute_kinds(categorical, splitter)
     col = np.zeros(p, dtype=np.int64)
-    num_cols, coded = [], []
-    edge_list = []
+    coded = np.flatnonzero(kind != NUMERIC)
+    numeric = np.flatnonzero(kind == NUMERIC)
+    col[numeric] = np.arange(numeric.size)
+    col[coded] = np.arange(coded.size)
+    binned = np.flatnonzero(kind == BINNED)
+    edge_list = _bin_edges(X, w, binned, max_bins, random_state)
     codes_count = np.array(n_codes, dtype=np.int64).copy()
-    binned = _bin_columns(X, w, np.flatnonzero(kind == BINNED), max_bins, random_state)
-    for j in range(p):
-        if kind[j] == NUMERIC:
-            col[j] = len(num_cols)
-            num_cols.append(X[:, j])
-        else:
-            col[j] = len(coded)
-            if kind[j] == BINNED:
-                edges, codes = binned[j].result()
-                coded.append(codes)
-                codes_count[j] = edges.size + 1
-            else:
-                codes = np.where(np.isnan(X[:, j]), -1, X[:, j]).astype(np.int32)
-                coded.append(codes)
-                edges = np.empty(0)
-            edge_list.append(edges)
+    for j, e in zip(binned, edge_list):
+        codes_count[j] = e.size + 1
     width = max([e.size for e in edge_list] + [1])
-    edges = np.full((len(edge_list), width), np.nan)
-    for c, e in enumerate(edge_list):
-        edges[c, :e.size] = e
-    num_T = np.array(num_cols, dtype=np.float64).reshape(len(num_cols), n)
-    codes_T = np.array(coded, dtype=np.int32).reshape(len(coded), n)
+    edges = np.full((coded.size, width), np.nan)
+    for j, e in zip(binned, edge_list):
+        edges[col[j], :e.size] = e
     widest = int(codes_count.max()) if p else 0
     small = np.int8 if widest <= 127 else np.int16 if widest <= 32767 else np.int32
-    codes_rows = np.ascontiguousarray(codes_T.T, dtype=small)
+    codes_rows = np.empty((n, coded.size), dtype=small)
+    for j in np.flatnonzero(kind == CATEGORICAL):
+        codes_rows[:, col[j]] = np.where(np.isnan(X[:, j]), -1, X[:, j])
+    if binned.size:
+        bin_rows(X, binned, col[binned], edges[col[binned]],
+                 np.array([e.size for e in edge_list], dtype=np.int64), codes_rows)
+    codes_T = np.ascontiguousarray(codes_rows.T, dtype=np.int32)
+    num_T = np.ascontiguousarray(X[:, numeric].T, dtype=np.float64)
     return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
                     codes_rows, edges, n_classes)
 
 
-def _bin_one(x, x_sample, w_sample, max_bins):
-    edges = quantile_edges(x_sample, max_bins, w_sample)
-    return edges, bin_column(x, edges)
-
-
-def _bin_columns(X, w, columns, max_bins, random_state=None):
-    """Quantile-bin the numeric columns in a small thread pool (NumPy sorts without the GIL).
+def _bin_edges(X, w, columns, max_bins, random_state=None):
+    """Quantile edges of the numeric columns, in a small thread pool (NumPy sorts
+    without the GIL).
 
     The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
     rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too.
     """
+    if columns.size == 0:
+        return []
     rows = bin_sample_rows(X.shape[0], random_state)
     X_sample, w_sample = (X, w) if rows is None else (X[rows], None if w is None else w[rows])
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        return {j: pool.submit(_bin_one, np.ascontiguousarray(X[:, j]),
-                               np.ascontiguousarray(X_sample[:, j]), w_sample, max_bins)
-                for j in columns}
+        return list(pool.map(lambda j: quantile_edges(np.ascontiguousarray(X_sample[:, j]),
+                                                      max_bins, w_sample), columns))
 
 
 @dataclass
@@ -296,7 +291,9 @@ def grow(data, params, pre_pruner=None, bar=None):
     (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
     validation rows to the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
-    weight of every node that becomes a leaf.
+    weight of every node that becomes a leaf. Without exact numeric
+    attributes, nodes below ``SUBTREE_ROWS`` rows are grown in compiled code
+    (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
     """
     n = data.X.shape[0]
     K = data.n_classes
@@ -316,9 +313,13 @@ def grow(data, params, pre_pruner=None, bar=None):
         stack = []
     max_depth, min_split = float(params.max_depth), float(params.min_split)
     min_weight = c45_split_floor(data, params)
+    compiled, deferred = compiled_growth_applies(data, pre_pruner), []
     while stack:
         node, rows, w, order, avail, unit = stack.pop()
         value = nodes.value[node]
+        if compiled and rows.size < SUBTREE_ROWS:
+            deferred.append((node, rows, w, avail, value, nodes.depth[node]))
+            continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
@@ -350,6 +351,8 @@ def grow(data, params, pre_pruner=None, bar=None):
         if pre_pruner is not None:
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))
+    if deferred:
+        grow_subtrees(data, params, nodes, deferred, clogc, ATTRIBUTE_TIE, bar)
     return finalize(nodes, params.criterion, K)
 
 

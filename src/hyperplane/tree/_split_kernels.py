@@ -168,55 +168,96 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
     equally good cuts the smaller threshold wins. ``clogc``: the table
     ``c log2 c`` when every weight is 1 (entropy terms looked up), else empty.
+    The scan itself is :func:`ordered_cut` over the non-empty bins.
     Returns
     ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
     """
     n_codes = table.shape[0] - 1
+    bins = np.flatnonzero(n_rows[:n_codes] > 0)
+    return ordered_cut(bins.size, bins, table[bins], n_rows[bins], table[n_codes], n_codes,
+                       edges, criterion, min_leaf, clogc, np.empty((4, table.shape[1])))
+
+
+@jit
+def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_leaf, clogc,
+                work):
+    """:func:`ordered_table_cut` from the non-empty bins only.
+
+    ``bins[:d]`` are the non-empty bins in increasing order, ``table[e]`` /
+    ``n_rows[e]`` the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
+    and ``missing`` the class weights of the rows missing the value. The scan
+    visits the bins in order, so it costs the node's distinct values, not the
+    number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
+    """
     n_classes = table.shape[1]
-    known, w_known, w_total = _known_part(table)
+    known, left, right, best_left = work[0], work[1], work[2], work[3]
+    known[:] = 0.0
+    for e in range(d):
+        for k in range(n_classes):
+            known[k] += table[e, k]
+    w_known = known.sum()
+    w_total = w_known + missing.sum()
     if w_known <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
     base = impurity(known, w_known, criterion)
-    left = np.zeros(n_classes)
-    right = known.copy()
+    left[:] = 0.0
+    right[:] = known
     w_left = 0.0
-    n_known = n_rows[:n_codes].sum()
+    n_known = 0
+    for e in range(d):
+        n_known += n_rows[e]
     n_left = 0
     best = -np.inf
     best_bin = -1
     best_w_left = 0.0
-    best_left = np.zeros(n_classes)
+    best_left[:] = 0.0
     lookup = criterion == ENTROPY and clogc.shape[0] > w_known
-    for b in range(n_codes - 1):
-        if n_rows[b] == 0:
-            continue
-        w_b = table[b].sum()
+    gini = criterion == GINI
+    tie = TIE_EPS * w_known
+    for e in range(d):
+        if bins[e] >= n_codes - 1:  # no cut after the last bin
+            break
+        w_b = 0.0
+        for k in range(n_classes):
+            w_b += table[e, k]
         if w_b <= 0.0:
             continue
         for k in range(n_classes):
-            left[k] += table[b, k]
-            right[k] -= table[b, k]
+            left[k] += table[e, k]
+            right[k] -= table[e, k]
         w_left += w_b
-        n_left += n_rows[b]
+        n_left += n_rows[e]
         w_right = w_known - w_left
         if w_right <= 1e-12 * w_known:
             break
         if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
-        if lookup:
+        # quality = −(W_L I(L) + W_R I(R)) as in _weighted_purity, larger is better
+        quality = 0.0
+        if gini:
+            sq_l = 0.0
+            sq_r = 0.0
+            for k in range(n_classes):
+                sq_l += left[k] * left[k]
+                sq_r += right[k] * right[k]
+            quality = (sq_l / w_left - w_left) + (sq_r / w_right - w_right)
+        elif lookup:
             quality = -(clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
             for k in range(n_classes):
                 quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
         else:
             quality = (_weighted_purity(left, w_left, criterion)
                        + _weighted_purity(right, w_right, criterion))
-        if quality > best + TIE_EPS * w_known:
-            best, best_bin = quality, b
+        if quality > best + tie:
+            best, best_bin = quality, bins[e]
             best_w_left = w_left
-            best_left[:] = left
+            for k in range(n_classes):
+                best_left[k] = left[k]
     if best_bin < 0:
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
-    best, best_after, best_iv = _binary_score(best_left, known - best_left, best_w_left,
+    for k in range(n_classes):
+        right[k] = known[k] - best_left[k]
+    best, best_after, best_iv = _binary_score(best_left, right, best_w_left,
                                               w_known - best_w_left, base, criterion)
     rho = w_known / w_total
     score = rho * best

@@ -55,15 +55,12 @@ def branch_of_codes(codes, rows, kind_numeric, cut_bin):
 
 
 @jit
-def partition_node(rows, w, branch, r, order, dest):
-    """Split a node's rows, weights and presorted orders into its branches.
+def partition_rows(rows, w, branch, r):
+    """Split a node's rows and weights into its branches (keeping their order).
 
     ``branch[pos]`` is the branch of ``rows[pos]`` (``MISSING``: every branch,
-    with weight ``r[v] * w``). ``order`` has one row per exact numeric
-    attribute; each child's orders are the parent's filtered in place, so they
-    stay sorted. ``dest`` is scratch indexed by row. Returns
-    ``(child_rows, child_w, child_order, offsets)``; child ``v`` owns the slice
-    ``offsets[v]:offsets[v + 1]``.
+    with weight ``r[v] * w``). Returns ``(child_rows, child_w, offsets)``;
+    child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
     """
     n_branches = r.shape[0]
     m = rows.shape[0]
@@ -71,7 +68,6 @@ def partition_node(rows, w, branch, r, order, dest):
     n_missing = 0
     for pos in range(m):
         b = branch[pos]
-        dest[rows[pos]] = b
         if b == MISSING:
             n_missing += 1
         else:
@@ -94,6 +90,26 @@ def partition_node(rows, w, branch, r, order, dest):
             child_rows[cursor[b]] = rows[pos]
             child_w[cursor[b]] = w[pos]
             cursor[b] += 1
+    return child_rows, child_w, offsets
+
+
+@jit
+def partition_node(rows, w, branch, r, order, dest):
+    """Split a node's rows, weights and presorted orders into its branches.
+
+    :func:`partition_rows`, plus ``order`` (one row per exact numeric
+    attribute): each child's orders are the parent's filtered in place, so
+    they stay sorted. ``dest`` is scratch indexed by row. Returns
+    ``(child_rows, child_w, child_order, offsets)``; child ``v`` owns the
+    slice ``offsets[v]:offsets[v + 1]``.
+    """
+    n_branches = r.shape[0]
+    m = rows.shape[0]
+    child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
+    for pos in range(m):
+        dest[rows[pos]] = branch[pos]
+    total = offsets[n_branches]
+    cursor = offsets[:-1].copy()
     n_num = order.shape[0]
     child_order = np.empty((n_num, total), dtype=order.dtype)
     for f in range(n_num):

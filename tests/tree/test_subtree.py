@@ -1,0 +1,252 @@
+"""Compiled subtree growth (hist / categorical trees) against NumPy references and the Python loop."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+import hyperplane.tree._builder as builder
+import hyperplane.tree._subtree as subtree
+from hyperplane.tree import DecisionTreeClassifier
+from hyperplane.tree._bin_kernels import bin_rows
+from hyperplane.tree._builder import ATTRIBUTE_TIE, select_attribute
+from hyperplane.tree._encode import bin_column
+from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
+from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
+                                              pairwise_sum, score_coded, select_best,
+                                              small_node_scores, sorted_bins,
+                                              take_out_siblings)
+from hyperplane.tree._traverse_kernels import MISSING
+
+finite = st.floats(-1e6, 1e6, allow_nan=False)
+
+
+@given(arrays(np.float64, st.integers(0, 700), elements=finite))
+def test_pairwise_sum_is_numpy_sum_bit_for_bit(a):
+    assert pairwise_sum(a) == a.sum()
+
+
+@given(st.integers(1, 12).flatmap(lambda p: st.tuples(
+    arrays(np.float64, p, elements=st.sampled_from([0.0, 0.1, 0.2, 0.2 + 1e-10, 0.5, 1.0])),
+    arrays(np.float64, p, elements=st.sampled_from([0.0, 0.3, 0.3 + 1e-10, 0.9])),
+    arrays(np.bool_, p))), st.booleans())
+def test_select_best_is_select_attribute(data, use_ratio):
+    score, ratio, valid = data
+    assert select_best(score, ratio, valid, use_ratio, ATTRIBUTE_TIE) == \
+        select_attribute(score, ratio, valid, use_ratio)
+
+
+@st.composite
+def node_data(draw, max_rows=60):
+    """A node of a coded data set: codes (−1 missing), classes, weights by position."""
+    n = draw(st.integers(4, 80))
+    p = draw(st.integers(1, 4))
+    n_codes = np.array(draw(st.lists(st.integers(2, 9), min_size=p, max_size=p)))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    codes = np.stack([rng.integers(-1, n_codes[c], n) for c in range(p)], axis=1).astype(np.int8)
+    n_classes = draw(st.integers(2, 3))
+    y = rng.integers(0, n_classes, n).astype(np.int64)
+    rows = np.sort(rng.choice(n, draw(st.integers(1, min(n, max_rows))), replace=False))
+    unit = draw(st.booleans())
+    w = np.ones(rows.size) if unit else rng.choice([0.25, 0.5, 1.0, 2.5], rows.size)
+    return codes, n_codes.astype(np.int64), y, rows.astype(np.int64), w, n_classes
+
+
+def reference_tables(codes, n_codes, y, rows, w, n_classes):
+    """np.add.at into (p, width + 1, K) tables; the missing code in slot n_codes[c]."""
+    p = codes.shape[1]
+    width = n_codes.max()
+    table = np.zeros((p, width + 1, n_classes))
+    counts = np.zeros((p, width + 1), dtype=np.int64)
+    for c in range(p):
+        slot = np.where(codes[rows, c] < 0, n_codes[c], codes[rows, c]).astype(np.int64)
+        np.add.at(table[c], (slot, y[rows]), w)
+        np.add.at(counts[c], slot, 1)
+    return table, counts
+
+
+@given(node_data())
+def test_accumulated_tables_equal_the_reference(data):
+    codes, n_codes, y, rows, w, n_classes = data
+    table = np.zeros((codes.shape[1], n_codes.max() + 1, n_classes))
+    counts = np.zeros(table.shape[:2], dtype=np.int64)
+    accumulate_rows(codes, n_codes, y, rows, w, table, counts)
+    ref_table, ref_counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
+    np.testing.assert_allclose(table, ref_table, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(counts, ref_counts)
+
+
+@given(node_data(), st.integers(0, 2**32 - 1))
+def test_histogram_subtraction_gives_the_child_tables(data, seed):
+    """Parent minus the other children = the kept child, C4.5 fractional rows included."""
+    codes, n_codes, y, rows, w, n_classes = data
+    rng = np.random.default_rng(seed)
+    n_branches = int(rng.integers(2, 4))
+    branch = rng.integers(-1, n_branches, rows.size)  # −1 = MISSING: in every child
+    known = branch != MISSING
+    w_branch = np.bincount(branch[known], weights=w[known], minlength=n_branches)
+    if w_branch.sum() == 0:
+        return
+    r = w_branch / w_branch.sum()
+    keep = int(rng.integers(0, n_branches))
+    table = np.zeros((codes.shape[1], n_codes.max() + 1, n_classes))
+    counts = np.zeros(table.shape[:2], dtype=np.int64)
+    accumulate_rows(codes, n_codes, y, rows, w, table, counts)
+    take_out_siblings(codes, n_codes, y, rows, w, branch, keep, r[keep], table, counts)
+    unit = bool(np.all(w[branch == keep] == 1.0)) and not np.any(~known)
+    clean_derived_tables(table, counts, unit)
+    in_child = (branch == keep) | ~known
+    child_w = np.where(known, w, r[keep] * w)[in_child]
+    ref_table, ref_counts = reference_tables(codes, n_codes, y, rows[in_child], child_w,
+                                             n_classes)
+    np.testing.assert_array_equal(counts, ref_counts)
+    np.testing.assert_allclose(table, ref_table, rtol=1e-12, atol=1e-12)
+    assert np.all(table[counts == 0] == 0.0)
+
+
+def reference_bins(codes, y, rows, w, n_classes):
+    present = np.unique(codes[codes >= 0])
+    table = np.array([np.bincount(y[rows][codes == v], weights=w[codes == v],
+                                  minlength=n_classes) for v in present]).reshape(-1, n_classes)
+    n_rows = np.array([np.sum(codes == v) for v in present], dtype=np.int64)
+    missing = np.bincount(y[rows][codes < 0], weights=w[codes < 0], minlength=n_classes)
+    return present, table, n_rows, missing
+
+
+@given(node_data())
+def test_sorted_bins_are_the_non_empty_table_rows(data):
+    codes, n_codes, y, rows, w, n_classes = data
+    m = rows.size
+    keys, bins = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    table, n_rows, missing = np.empty((m, n_classes)), np.empty(m, dtype=np.int64), np.empty(
+        n_classes)
+    node_codes = np.ascontiguousarray(codes[rows, 0])
+    d = sorted_bins(node_codes, y, rows, w, keys, bins, table, n_rows, missing)
+    ref = reference_bins(node_codes, y, rows, w, n_classes)
+    np.testing.assert_array_equal(bins[:d], ref[0])
+    np.testing.assert_allclose(table[:d], ref[1], rtol=1e-12)
+    np.testing.assert_array_equal(n_rows[:d], ref[2])
+    np.testing.assert_allclose(missing, ref[3], rtol=1e-12)
+
+
+@given(node_data(), st.sampled_from([ENTROPY, GINI]), st.sampled_from([1.0, 2.0]),
+       st.booleans(), st.booleans())
+def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_leaf,
+                                                          categorical, c45):
+    """Sorting a small node's codes gives bit for bit the scores of its class tables."""
+    codes, n_codes, y, rows, w, n_classes = data
+    p = codes.shape[1]
+    kind = np.full(p, BINNED, dtype=np.int64)
+    if categorical:
+        kind[0] = CATEGORICAL
+    col = np.arange(p)
+    edges = np.tile(np.arange(n_codes.max(), dtype=np.float64) + 0.5, (p, 1))
+    avail = np.ones(p, dtype=bool)
+    unit = bool(np.all(w == 1.0))
+    lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
+    size = max(n_codes.max(), rows.size)
+    scratch = (np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
+               np.empty(size, dtype=np.int64), np.empty((4, n_classes)))
+    table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
+    accumulate_rows(codes, n_codes, y, rows, w, table * 0, counts * 0)
+    dense_table = np.zeros_like(table)
+    dense_counts = np.zeros_like(counts)
+    accumulate_rows(codes, n_codes, y, rows, w, dense_table, dense_counts)
+    dense = score_coded(dense_table, dense_counts, n_codes, kind, col, edges, avail, criterion,
+                        min_leaf, lookup, c45, scratch)
+    small = small_node_scores(codes, n_codes, kind, col, edges, y, rows, w, avail, n_classes,
+                              criterion, min_leaf, lookup, c45, scratch,
+                              np.empty(rows.size, dtype=np.int64))
+    for a, b in zip(dense, small):
+        np.testing.assert_array_equal(a, b)
+
+
+@given(arrays(np.float64, st.tuples(st.integers(1, 50), st.integers(1, 4)),
+              elements=st.one_of(st.floats(-5, 5), st.just(np.nan))),
+       st.integers(2, 12))
+def test_bin_rows_is_searchsorted(X, max_bins):
+    edges_list = [np.unique(np.round(np.nan_to_num(X[:, j]), 1))[:max_bins]
+                  for j in range(X.shape[1])]
+    width = max(max(e.size for e in edges_list), 1)
+    edges = np.full((X.shape[1], width), np.nan)
+    for j, e in enumerate(edges_list):
+        edges[j, :e.size] = e
+    out = np.empty(X.shape, dtype=np.int16)
+    bin_rows(X, np.arange(X.shape[1]), np.arange(X.shape[1]), edges,
+             np.array([e.size for e in edges_list], dtype=np.int64), out)
+    for j, e in enumerate(edges_list):
+        np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))
+
+
+def fit_with(monkeypatch, X, y, python=False, subtract=True, sort=True, **params):
+    """Fit with the Python loop or the compiled growth (histogram subtraction and
+    small-node sorting switched on or off)."""
+    with monkeypatch.context() as m:
+        m.setattr(builder, "SUBTREE_ROWS", 0 if python else subtree.SUBTREE_ROWS)
+        m.setattr(subtree, "SUBTRACT_ROWS", 64 if subtract else None)
+        m.setattr(subtree, "SORT_ROWS", 32 if sort else 0)
+        return DecisionTreeClassifier(**params).fit(X, y)
+
+
+def assert_same_tree(a, b, exact=True):
+    ta, tb = a.tree_, b.tree_
+    assert ta.n_nodes == tb.n_nodes
+    np.testing.assert_array_equal(ta.feature, tb.feature)
+    np.testing.assert_array_equal(ta.threshold, tb.threshold)
+    np.testing.assert_array_equal(ta.children, tb.children)
+    if exact:
+        np.testing.assert_array_equal(ta.value, tb.value)
+    else:
+        np.testing.assert_allclose(ta.value, tb.value, rtol=1e-9, atol=1e-12)
+
+
+def classification(n=3000, p=8, seed=0, missing=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, p))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + 0.5 * rng.standard_normal(n) > 0).astype(int)
+    y[X[:, 3] > 1.2] = 2
+    X[rng.random(X.shape) < missing] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("criterion", ["gini", "info_gain", "gain_ratio"])
+def test_compiled_growth_equals_the_python_loop(monkeypatch, criterion):
+    """Same tree, bit for bit, whether or not subtraction and sorting are used
+    (unit weights: subtraction is exact)."""
+    X, y = classification()
+    params = dict(splitter="hist", criterion=criterion, max_bins=64)
+    reference = fit_with(monkeypatch, X, y, python=True, **params)
+    assert reference.tree_.n_nodes > 100
+    for subtract in (False, True):
+        for sort in (False, True):
+            assert_same_tree(fit_with(monkeypatch, X, y, subtract=subtract, sort=sort,
+                                      **params), reference)
+
+
+@pytest.mark.parametrize("criterion", ["gini", "info_gain", "gain_ratio"])
+def test_histogram_subtraction_with_weights_missing_values_and_categories(monkeypatch,
+                                                                         criterion):
+    """Fractional C4.5 rows, sample weights and a categorical column: subtraction
+    changes the tables only by round-off, so the tree is the same."""
+    X, y = classification(n=2500, p=6, seed=1, missing=0.08)
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(X, columns=[f"x{j}" for j in range(6)])
+    colour = np.array(["red", "green", "blue", "grey"], dtype=object)[rng.integers(0, 4, len(X))]
+    X["x5"] = np.where(X["x5"].isna(), None, colour)
+    y = np.where(X["x5"] == "red", 1, y)
+    w = rng.choice([0.5, 1.0, 1.5, 3.0], X.shape[0])
+    params = dict(splitter="hist", criterion=criterion, max_bins=32, min_samples_leaf=2,
+                  min_samples_split=4)
+    kwargs = dict(sample_weight=w)
+    with monkeypatch.context() as m:
+        m.setattr(builder, "SUBTREE_ROWS", 0)
+        reference = DecisionTreeClassifier(**params).fit(X, y, **kwargs)
+    with monkeypatch.context() as m:
+        m.setattr(subtree, "SUBTRACT_ROWS", 64)
+        m.setattr(subtree, "SORT_ROWS", 32)
+        model = DecisionTreeClassifier(**params).fit(X, y, **kwargs)
+    assert reference.tree_.n_nodes > 50
+    assert_same_tree(model, reference, exact=False)
+    np.testing.assert_array_equal(model.predict(X), reference.predict(X))
