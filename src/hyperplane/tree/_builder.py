@@ -240,17 +240,16 @@ def attach_children(nodes, node, test, value, w_branch, r, child_values, child_w
     depth = nodes.depth[node] + 1
     n_branches = len(w_branch)
     first = len(nodes.feature)
-    full = [w_branch[v] > 0 for v in range(n_branches)]
-    values = [child_values[v] if full[v] else value for v in range(n_branches)]
+    full = [w_v > 0 for w_v in np.asarray(w_branch).tolist()]
+    if child_weights is None:
+        child_weights = [float(v.sum()) for v in child_values]
     nodes.feature.extend([-1] * n_branches)
     nodes.is_numeric.extend([False] * n_branches)
     nodes.threshold.extend([np.nan] * n_branches)
-    nodes.kids.extend([] for _ in range(n_branches))
-    nodes.branch_r.extend(r[v] for v in range(n_branches))
-    nodes.value.extend(values)
-    if child_weights is None:
-        child_weights = [float(v.sum()) for v in child_values]
-    nodes.weight.extend(child_weights[v] if full[v] else 0.0 for v in range(n_branches))
+    nodes.kids.extend([[] for _ in range(n_branches)])
+    nodes.branch_r.extend(np.asarray(r, dtype=np.float64).tolist())
+    nodes.value.extend([v if f else value for v, f in zip(child_values, full)])
+    nodes.weight.extend([w_v if f else 0.0 for w_v, f in zip(child_weights, full)])
     nodes.depth.extend([depth] * n_branches)
     nodes.kids[node].extend(range(first, first + n_branches))
     return [(v, first + v) for v in range(n_branches) if full[v]]
