@@ -4,7 +4,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyperplane._numba import jit_fast, maxnum, minnum
+from numba import prange
+
+from hyperplane._numba import jit, jit_fast, jit_parallel_exact, maxnum, minnum
 
 
 @jit_fast
@@ -26,3 +28,34 @@ def test_maxnum_minnum_reductions_match_numpy(values):
 
 def test_maxnum_ignores_a_nan_operand():
     assert reduce_both(np.array([np.nan, 2.0, np.nan, -1.0])) == (2.0, -1.0)
+
+
+@jit
+def _strict_sum(x):
+    s = 0.0
+    for v in x:
+        s += v * 1.0000001
+    return s
+
+
+@jit_parallel_exact
+def _rows_summed_in_parallel(X):
+    out = np.empty(X.shape[0])
+    for i in prange(X.shape[0]):
+        out[i] = _strict_sum(X[i])
+    return out
+
+
+def test_a_strict_callee_stays_strict_inside_an_exact_parallel_kernel():
+    """Reached first from the parallel kernel (as here: nothing else calls
+    it), the strict function must still add in order: with ``jit_parallel``
+    (fastmath) numba would compile it reassociated, 516.919397632563 instead
+    of 516.9193976325623 on these numbers."""
+    X = np.random.default_rng(0).random((4, 1001))
+    sequential = []
+    for row in X:
+        s = 0.0
+        for v in row.tolist():
+            s += v * 1.0000001
+        sequential.append(s)
+    assert _rows_summed_in_parallel(X).tolist() == sequential

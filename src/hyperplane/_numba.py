@@ -1,6 +1,6 @@
 """The one place that sets how hyperplane compiles its kernels.
 
-Every compiled function in the package is decorated with one of the three
+Every compiled function in the package is decorated with one of the four
 decorators below; no module calls :func:`numba.njit` directly.
 
 * :data:`jit` -- strict IEEE arithmetic. Used where the order of floating
@@ -13,8 +13,15 @@ decorators below; no module calls :func:`numba.njit` directly.
 * :data:`jit_parallel` -- :data:`jit_fast` plus ``parallel=True``. Allowed
   only for loops whose iterations are independent (row-wise predictions,
   Gram blocks); never inside an epoch whose steps depend on each other.
+* :data:`jit_parallel_exact` -- ``parallel=True`` with strict arithmetic.
+  Required for a parallel kernel that calls :data:`jit` functions or makes
+  decisions on floating-point comparisons: numba compiles a callee first
+  reached from a parallel region with the region's fastmath flags and then
+  reuses that compilation for every caller, so a fastmath region would
+  change the strict functions' results for the whole process
+  (``tests/test_numba_policy.py`` shows it).
 
-All three use ``cache=True`` so that a kernel is compiled once per machine,
+All four use ``cache=True`` so that a kernel is compiled once per machine,
 and ``nogil=True`` so that Dask and thread pools can run them concurrently.
 """
 
@@ -29,8 +36,10 @@ jit_fast = numba.njit(cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel = numba.njit(
     cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True
 )
+jit_parallel_exact = numba.njit(cache=True, nogil=True, parallel=True)
 
-__all__ = ["jit", "jit_fast", "jit_parallel", "FASTMATH_FLAGS", "maxnum", "minnum"]
+__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "maxnum",
+           "minnum"]
 
 
 def _llvm_binary(name):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import prange
 
-from .._numba import jit, jit_fast, jit_parallel
+from .._numba import jit, jit_fast, jit_parallel_exact
 
 
 @jit_fast
@@ -117,7 +117,7 @@ def batch_epoch(X, y, w, b, eta, updated):
     return b + eta * delta_b, n_mis
 
 
-@jit_parallel
+@jit_parallel_exact
 def count_mistakes(X, y, w, b):
     """Number of samples with ``y_i (w.x_i + b) <= 0`` (the pocket's score)."""
     mistakes = 0

@@ -31,7 +31,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel
+from .._numba import jit, jit_parallel_exact
 from ._table_kernels import node_class_tables
 
 ENTROPY = 0
@@ -491,7 +491,7 @@ def node_scores(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, or
     return out_f, out_i
 
 
-@jit_parallel
+@jit_parallel_exact
 def node_scores_parallel(num_T, codes_rows, codes_count, kind, col, edges, y, rows, w, order,
                          avail, n_classes, criterion, min_leaf, wbuf, value, unit, clogc,
                          c45=False):

@@ -14,7 +14,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel
+from .._numba import jit, jit_parallel_exact
 
 MISSING = -1
 
@@ -176,7 +176,7 @@ def _proba_one(x, feature, is_numeric, threshold, child_start, n_child, children
                             stack_node, stack_w, top)
 
 
-@jit_parallel
+@jit_parallel_exact
 def tree_proba(X, feature, is_numeric, threshold, child_start, n_child, children,
                branch_r, leaf_proba, stack_size):
     """Class distribution of every row of ``X`` (encoded; NaN = missing or unseen).
@@ -193,7 +193,7 @@ def tree_proba(X, feature, is_numeric, threshold, child_start, n_child, children
     return out
 
 
-@jit_parallel
+@jit_parallel_exact
 def tree_apply(X, feature, is_numeric, threshold, child_start, children):
     """Leaf reached by every row with no missing tested value (−1 if one is missing)."""
     n = X.shape[0]
