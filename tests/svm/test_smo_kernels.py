@@ -88,12 +88,17 @@ def test_update_gradient_and_next_i(seed, n):
     assert (i, m) == sk.select_i(var, n)
 
 
+def empty_cache(n, slots):
+    """The solver's cache tuple for n samples with room for ``slots`` rows."""
+    return (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
+            np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
+            np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
+            np.empty(slots, dtype=np.int64))
+
+
 def test_lru_cache_evicts_least_recently_used():
     n, slots = 5, 2
-    cache = (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
-             np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
-             np.empty(slots, dtype=np.int64))
+    cache = empty_cache(n, slots)
     ist = np.zeros(sk.N_STATE, dtype=np.int64)
     s0 = sk.lru_slot(0, cache, ist)
     s1 = sk.lru_slot(1, cache, ist)
@@ -104,10 +109,7 @@ def test_lru_cache_evicts_least_recently_used():
 
 def test_rows_of_shrunk_samples_are_released_and_reused_first():
     n, slots = 6, 4
-    cache = (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
-             np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-             np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
-             np.empty(slots, dtype=np.int64))
+    cache = empty_cache(n, slots)
     ist = np.zeros(sk.N_STATE, dtype=np.int64)
     s = {r: sk.lru_slot(r, cache, ist) for r in (0, 1, 2)}
     active_rows = np.array([0, 2, 4, 5, 0, 0], dtype=np.int64)
