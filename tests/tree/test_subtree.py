@@ -184,7 +184,9 @@ def fit_with(monkeypatch, X, y, python=False, subtract=True, sort=True, **params
     """Fit with the Python loop or the compiled growth (histogram subtraction and
     small-node sorting switched on or off)."""
     with monkeypatch.context() as m:
-        m.setattr(builder, "SUBTREE_ROWS", 0 if python else subtree.SUBTREE_ROWS)
+        if python:
+            m.setattr(builder, "compiled_growth_applies", lambda data, pre_pruner: False)
+        m.setattr(subtree, "SUBTREE_ROWS", 1000)  # the top grown first, then threads
         m.setattr(subtree, "SUBTRACT_ROWS", 64 if subtract else None)
         m.setattr(subtree, "SORT_ROWS", 32 if sort else 0)
         return DecisionTreeClassifier(**params).fit(X, y)
@@ -241,11 +243,12 @@ def test_histogram_subtraction_with_weights_missing_values_and_categories(monkey
                   min_samples_split=4)
     kwargs = dict(sample_weight=w)
     with monkeypatch.context() as m:
-        m.setattr(builder, "SUBTREE_ROWS", 0)
+        m.setattr(builder, "compiled_growth_applies", lambda data, pre_pruner: False)
         reference = DecisionTreeClassifier(**params).fit(X, y, **kwargs)
     with monkeypatch.context() as m:
         m.setattr(subtree, "SUBTRACT_ROWS", 64)
         m.setattr(subtree, "SORT_ROWS", 32)
+        m.setattr(subtree, "SUBTREE_ROWS", 800)
         model = DecisionTreeClassifier(**params).fit(X, y, **kwargs)
     assert reference.tree_.n_nodes > 50
     assert_same_tree(model, reference, exact=False)

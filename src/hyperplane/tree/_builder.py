@@ -22,7 +22,7 @@ from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores
                              node_scores_parallel)
 from ._prune_kernels import node_impurities, preorder_layout
 from ._grow_kernels import ATTRIBUTE_TIE, choose_attribute, split_node
-from ._subtree import SUBTREE_ROWS, compiled_growth_applies, grow_subtrees
+from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
 PARALLEL_ROWS = 20000
@@ -291,7 +291,7 @@ def grow(data, params, pre_pruner=None, bar=None):
     validation rows to the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf. Without exact numeric
-    attributes, nodes below ``SUBTREE_ROWS`` rows are grown in compiled code
+    attributes and pre-pruning the tree is grown in compiled code instead
     (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
     """
     n = data.X.shape[0]
@@ -316,7 +316,7 @@ def grow(data, params, pre_pruner=None, bar=None):
     while stack:
         node, rows, w, order, avail, unit = stack.pop()
         value = nodes.value[node]
-        if compiled and rows.size < SUBTREE_ROWS:
+        if compiled:
             deferred.append((node, rows, w, avail, value, nodes.depth[node]))
             continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores

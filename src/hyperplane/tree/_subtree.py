@@ -1,12 +1,13 @@
-"""Growing the subtrees of coded-only trees in compiled code (see :mod:`._subtree_kernels`).
+"""Growing coded-only trees in compiled code (see :mod:`._subtree_kernels`).
 
-:func:`~._builder.grow` hands every node below ``SUBTREE_ROWS`` rows of a
-tree without exact numeric attributes (``splitter="hist"``, or only
-categorical attributes) to :func:`grow_subtrees`, which grows them with
-:func:`~._subtree_kernels.grow_subtree` -- in a small thread pool, as the
-subtrees are independent and the kernel releases the GIL -- and grafts the
-results into the growing storage. The tree is the one the Python loop grows
-(up to round-off of the histogram subtraction).
+:func:`~._builder.grow` hands the root of a tree without exact numeric
+attributes (``splitter="hist"``, or only categorical attributes) and without
+pre-pruning to :func:`grow_subtrees`, which grows it with
+:func:`~._subtree_kernels.grow_subtree` down to the nodes below
+``SUBTREE_ROWS`` rows, then grows those subtrees in a small thread pool (they
+are independent and the kernel releases the GIL), and grafts every result
+into the growing storage. The tree is the one the Python loop grows (up to
+round-off of the histogram subtraction).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 from ._split_kernels import CATEGORICAL, NUMERIC
 from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
 
-#: nodes with fewer rows than this are grown by :func:`grow_subtrees`
+#: subtrees below this many rows are grown side by side in threads
 SUBTREE_ROWS = 20000
 #: threads growing subtrees side by side
 WORKERS = 2
@@ -30,41 +31,58 @@ def compiled_growth_applies(data, pre_pruner):
     return pre_pruner is None and not np.any(data.kind == NUMERIC)
 
 
-def _grow_one(data, params, job, clogc, tie, subtract_rows, sort_rows):
+def _grow_one(data, params, job, args, defer_rows=0):
     _, rows, w, avail, value, depth = job
     return grow_subtree(data.codes_rows, data.codes_T, data.codes_count, data.kind, data.col,
                         data.edges, data.y, rows, w, avail, value, depth, data.n_classes,
                         params.criterion, params.use_ratio, float(params.max_depth),
-                        float(params.min_split), float(params.min_leaf), clogc, tie,
-                        subtract_rows, sort_rows)
+                        float(params.min_split), float(params.min_leaf), *args, defer_rows)
 
 
 def grow_subtrees(data, params, nodes, jobs, clogc, tie, bar=None):
     """Grow ``jobs`` = ``[(node, rows, w, avail, value, depth)]`` and graft them into ``nodes``.
 
-    Nodes of at least ``SUBTRACT_ROWS`` rows use histogram subtraction
-    (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
+    A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
+    ``SUBTREE_ROWS`` rows, which are then grown side by side in ``WORKERS``
+    threads. Nodes of at least ``SUBTRACT_ROWS`` rows use histogram
+    subtraction (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
-    workers = min(WORKERS, os.cpu_count() or 1, len(jobs))
-    by_size = sorted(range(len(jobs)), key=lambda t: -jobs[t][1].size)
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     args = (clogc, tie, subtract, int(SORT_ROWS))
+    small = []
+    for job in jobs:
+        if job[1].size < SUBTREE_ROWS:
+            small.append(job)
+            continue
+        result, deferred = _grow_one(data, params, job, args, defer_rows=SUBTREE_ROWS)
+        base = _graft_and_report(nodes, job[0], result, data.kind, bar)
+        depth = result[7]
+        for t, rows, w, avail in zip(*deferred):
+            node = job[0] if t == 0 else base + t
+            small.append((node, rows, w, avail, nodes.value[node], int(depth[t])))
+    workers = min(WORKERS, os.cpu_count() or 1, len(small))
     if workers > 1:
+        by_size = sorted(range(len(small)), key=lambda t: -small[t][1].size)
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {t: pool.submit(_grow_one, data, params, jobs[t], *args)
-                       for t in by_size}
-            results = [futures[t].result() for t in range(len(jobs))]
+            futures = {t: pool.submit(_grow_one, data, params, small[t], args) for t in by_size}
+            results = [futures[t].result()[0] for t in range(len(small))]
     else:
-        results = [_grow_one(data, params, job, *args) for job in jobs]
-    for job, result in zip(jobs, results):
-        leaf_weight = graft(nodes, job[0], result, data.kind)
-        if bar is not None:
-            bar.advance(leaf_weight, nodes=len(nodes.value))
+        results = [_grow_one(data, params, job, args)[0] for job in small]
+    for job, result in zip(small, results):
+        _graft_and_report(nodes, job[0], result, data.kind, bar)
+
+
+def _graft_and_report(nodes, node, result, kind, bar):
+    base = graft(nodes, node, result, kind)
+    if bar is not None:
+        bar.advance(result[-1], nodes=len(nodes.value))
+    return base
 
 
 def graft(nodes, node, result, kind):
-    """Append a grown subtree (local node 0 = ``node``) to the growing storage."""
-    feature, cut, first_child, n_child, branch_r, value, weight, depth, leaf_weight = result
+    """Append a grown subtree (local node 0 = ``node``) to the growing storage;
+    local node ``t > 0`` becomes ``base + t``, ``base`` is returned."""
+    feature, cut, first_child, n_child, branch_r, value, weight, depth, _ = result
     base = len(nodes.feature) - 1  # local node t > 0 becomes base + t
     internal = feature >= 0
     numeric = np.zeros(feature.size, dtype=bool)
@@ -83,4 +101,4 @@ def graft(nodes, node, result, kind):
     nodes.value.extend(list(value[1:]))
     nodes.weight.extend(weight[1:].tolist())
     nodes.depth.extend(depth[1:].tolist())
-    return leaf_weight
+    return base

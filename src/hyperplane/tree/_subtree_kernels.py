@@ -361,7 +361,7 @@ def _acquire(pool_t, pool_n, free):
 @jit
 def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w, avail, value,
                  depth, n_classes, criterion, use_ratio, max_depth, min_split, min_leaf, clogc,
-                 tie, subtract_rows, sort_rows):
+                 tie, subtract_rows, sort_rows, defer_rows):
     """Grow the subtree below one node depth first (generate_tree, 周志华 4.1).
 
     The node has rows ``rows`` with weights ``w``, class weights ``value``,
@@ -377,7 +377,10 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
     value, weight, depth, leaf_weight)``: node 0 is the given node, the
     children of node ``t`` are ``first_child[t] .. first_child[t] + n_child[t] − 1``,
     ``cut`` is the threshold of a binned test (NaN: categorical) and
-    ``leaf_weight`` the total weight that ended in leaves.
+    ``leaf_weight`` the total weight that ended in leaves. Nodes below
+    ``defer_rows`` rows (other than node 0) are left unexpanded and returned
+    as ``(ids, rows, w, avail)`` lists, to be grown by further calls
+    (side by side, as they are independent).
     """
     p_coded = codes_rows.shape[1]
     width = 0
@@ -401,11 +404,26 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
     weight = [pairwise_sum(value)]
     depths = [depth]
     leaf_weight = 0.0
+    deferred_ids = [0]
+    deferred_rows = [rows]
+    deferred_w = [w]
+    deferred_avail = [avail]
+    deferred_ids.pop()  # typed by their first element, which goes again
+    deferred_rows.pop()
+    deferred_w.pop()
+    deferred_avail.pop()
     stack = [(0, rows, w, avail, -1)]
     while len(stack) > 0:
         node, rows, w, avail, slot = stack.pop()
         value = values[node]
         m = rows.shape[0]
+        if node > 0 and m < defer_rows:
+            _release(slot, pool_t, pool_n, free)
+            deferred_ids.append(node)
+            deferred_rows.append(rows)
+            deferred_w.append(w)
+            deferred_avail.append(avail)
+            continue
         if _is_final(value, depths[node], m, avail, use_ratio, max_depth, min_split):
             _release(slot, pool_t, pool_n, free)
             leaf_weight += w.sum()
@@ -487,5 +505,6 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
     value_out = np.empty((n_nodes, n_classes))
     for t in range(n_nodes):
         value_out[t] = values[t]
-    return (np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
-            np.array(branch_r), value_out, np.array(weight), np.array(depths), leaf_weight)
+    nodes = (np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
+             np.array(branch_r), value_out, np.array(weight), np.array(depths), leaf_weight)
+    return nodes, (deferred_ids, deferred_rows, deferred_w, deferred_avail)
