@@ -164,20 +164,30 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
 
 
 @given(arrays(np.float64, st.tuples(st.integers(1, 50), st.integers(1, 4)),
-              elements=st.one_of(st.floats(-5, 5), st.just(np.nan))),
-       st.integers(2, 12))
-def test_bin_rows_is_searchsorted(X, max_bins):
-    edges_list = [np.unique(np.round(np.nan_to_num(X[:, j]), 1))[:max_bins]
-                  for j in range(X.shape[1])]
+              elements=st.one_of(st.floats(-3, 3), st.just(np.nan), st.just(np.inf))),
+       st.lists(st.integers(0, 300), min_size=4, max_size=4), st.integers(0, 2**32 - 1))
+def test_bin_rows_is_searchsorted(X, n_edges, seed):
+    """Counted codes (up to 256 edges), binary search beyond, both = searchsorted."""
+    rng = np.random.default_rng(seed)
+    p = X.shape[1]
+    edges_list = [np.unique(np.round(rng.uniform(-3, 3, n_edges[j]), 2)) for j in range(p)]
+    for j in range(p):  # some values exactly on an edge
+        X[:: 3, j] = edges_list[j][0] if edges_list[j].size else X[:: 3, j]
     width = max(max(e.size for e in edges_list), 1)
-    edges = np.full((X.shape[1], width), np.nan)
+    edges = np.full((p, width), np.nan)
     for j, e in enumerate(edges_list):
         edges[j, :e.size] = e
     out = np.empty(X.shape, dtype=np.int16)
-    bin_rows(X, np.arange(X.shape[1]), np.arange(X.shape[1]), edges,
+    bin_rows(X, np.arange(p), np.arange(p), edges,
              np.array([e.size for e in edges_list], dtype=np.int64), out)
     for j, e in enumerate(edges_list):
         np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))
+    small = [j for j in range(p) if edges_list[j].size <= 256]
+    out_small = np.empty((X.shape[0], len(small)), dtype=np.int16)
+    bin_rows(X, np.array(small, dtype=np.int64), np.arange(len(small)), edges[small],
+             np.array([edges_list[j].size for j in small], dtype=np.int64), out_small)
+    for t, j in enumerate(small):
+        np.testing.assert_array_equal(out_small[:, t], bin_column(X[:, j], edges_list[j]))
 
 
 def fit_with(monkeypatch, X, y, python=False, subtract=True, sort=True, **params):

@@ -243,18 +243,24 @@ def quantile_edges(x, max_bins, w=None):
     ``edges[b-1] < x <= edges[b]``. Integer weights give the same edges as
     repeated rows.
     """
-    keep = ~np.isnan(x)
-    known = x[keep]
+    missing = np.isnan(x)
+    has_missing = missing.any()  # no copies for complete columns
+    known = x[~missing] if has_missing else x
     if known.size == 0:
         return np.empty(0)
-    weight = None if w is None or np.all(w[keep] == w[keep][0]) else w[keep]
+    w_known = None if w is None else w[~missing] if has_missing else w
+    weight = None if w_known is None or np.all(w_known == w_known[0]) else w_known
     if weight is None:
         ordered = np.sort(known)
     else:
         order = np.argsort(known, kind="stable")
         ordered = known[order]
-    last = np.flatnonzero(np.r_[ordered[1:] != ordered[:-1], True])  # last of each value
-    values = ordered[last]
+    distinct = ordered[1:] != ordered[:-1]
+    if distinct.all():
+        last, values = np.arange(ordered.size), ordered
+    else:
+        last = np.flatnonzero(np.r_[distinct, True])  # last of each value
+        values = ordered[last]
     if values.size <= max_bins:
         return values[:-1] + (values[1:] - values[:-1]) / 2.0
     if weight is None:
