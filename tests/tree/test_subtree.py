@@ -1,4 +1,4 @@
-"""Compiled subtree growth (hist / categorical trees) against NumPy references and the Python loop."""
+"""Compiled subtree growth (hist and categorical trees) against NumPy references and Python."""
 
 import numpy as np
 import pandas as pd
@@ -11,31 +11,12 @@ import hyperplane.tree._builder as builder
 import hyperplane.tree._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import bin_rows
-from hyperplane.tree._builder import ATTRIBUTE_TIE, select_attribute
 from hyperplane.tree._encode import bin_column
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
-                                              pairwise_sum, score_coded, select_best,
-                                              small_node_scores, sorted_bins,
+                                              score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
 from hyperplane.tree._traverse_kernels import MISSING
-
-finite = st.floats(-1e6, 1e6, allow_nan=False)
-
-
-@given(arrays(np.float64, st.integers(0, 700), elements=finite))
-def test_pairwise_sum_is_numpy_sum_bit_for_bit(a):
-    assert pairwise_sum(a) == a.sum()
-
-
-@given(st.integers(1, 12).flatmap(lambda p: st.tuples(
-    arrays(np.float64, p, elements=st.sampled_from([0.0, 0.1, 0.2, 0.2 + 1e-10, 0.5, 1.0])),
-    arrays(np.float64, p, elements=st.sampled_from([0.0, 0.3, 0.3 + 1e-10, 0.9])),
-    arrays(np.bool_, p))), st.booleans())
-def test_select_best_is_select_attribute(data, use_ratio):
-    score, ratio, valid = data
-    assert select_best(score, ratio, valid, use_ratio, ATTRIBUTE_TIE) == \
-        select_attribute(score, ratio, valid, use_ratio)
 
 
 @st.composite
@@ -263,3 +244,19 @@ def test_histogram_subtraction_with_weights_missing_values_and_categories(monkey
     assert reference.tree_.n_nodes > 50
     assert_same_tree(model, reference, exact=False)
     np.testing.assert_array_equal(model.predict(X), reference.predict(X))
+
+
+@pytest.mark.parametrize("criterion", ["info_gain", "gain_ratio", "gini"])
+def test_categorical_trees_grow_compiled_as_in_python(monkeypatch, criterion):
+    """Only categorical attributes (ID3 / C4.5 multiway splits, C4.5's weight floor
+    on splits): the compiled growth gives the Python loop's tree."""
+    rng = np.random.default_rng(2)
+    codes = rng.integers(0, 5, size=(3000, 6))
+    y = ((codes[:, 0] + codes[:, 1] * codes[:, 2]) % 3 == 0) ^ (rng.random(3000) < 0.1)
+    X = pd.DataFrame({f"a{j}": pd.Categorical.from_codes(codes[:, j], list("vwxyz"))
+                      for j in range(6)})
+    X.iloc[rng.random(3000) < 0.05, 3] = None
+    params = dict(criterion=criterion, min_samples_leaf=2)
+    reference = fit_with(monkeypatch, X, y, python=True, **params)
+    assert reference.tree_.n_nodes > 50
+    assert_same_tree(fit_with(monkeypatch, X, y, **params), reference, exact=False)

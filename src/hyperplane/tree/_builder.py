@@ -21,7 +21,7 @@ from ._encode import bin_sample_rows, quantile_edges
 from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
                              node_scores_parallel)
 from ._prune_kernels import node_impurities, preorder_layout
-from ._grow_kernels import ATTRIBUTE_TIE, choose_attribute, split_node
+from ._grow_kernels import choose_attribute, split_node
 from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -351,7 +351,7 @@ def grow(data, params, pre_pruner=None, bar=None):
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))
     if deferred:
-        grow_subtrees(data, params, nodes, deferred, clogc, ATTRIBUTE_TIE, bar)
+        grow_subtrees(data, params, nodes, deferred, clogc, min_weight, bar)
     return finalize(nodes, params.criterion, K)
 
 

@@ -39,16 +39,17 @@ def _grow_one(data, params, job, args, defer_rows=0):
                         float(params.min_split), float(params.min_leaf), *args, defer_rows)
 
 
-def grow_subtrees(data, params, nodes, jobs, clogc, tie, bar=None):
+def grow_subtrees(data, params, nodes, jobs, clogc, min_weight, bar=None):
     """Grow ``jobs`` = ``[(node, rows, w, avail, value, depth)]`` and graft them into ``nodes``.
 
     A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
     ``SUBTREE_ROWS`` rows, which are then grown side by side in ``WORKERS``
-    threads. Nodes of at least ``SUBTRACT_ROWS`` rows use histogram
+    threads. ``min_weight``: :func:`~._builder.c45_split_floor`. Nodes of
+    at least ``SUBTRACT_ROWS`` rows use histogram
     subtraction (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    args = (clogc, tie, subtract, int(SORT_ROWS))
+    args = (clogc, float(min_weight), subtract, int(SORT_ROWS))
     small = []
     for job in jobs:
         if job[1].size < SUBTREE_ROWS:

@@ -28,7 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._split_kernels import CATEGORICAL, ordered_cut, score_table, table_split_score
+from ._grow_kernels import _is_leaf, choose_attribute
+from ._prune_kernels import numpy_sum
+from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._traverse_kernels import MISSING, branch_of_codes, partition_rows
 
 #: nodes of at least this many rows keep their own tables and pass them on
@@ -36,90 +38,6 @@ from ._traverse_kernels import MISSING, branch_of_codes, partition_rows
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
-
-
-@jit
-def _block_sum(a, lo, n):
-    """NumPy's pairwise-summation base case (blocks of 8 partial sums, ``n <= 128``)."""
-    if n < 8:
-        res = 0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r = a[lo:lo + 8].copy()
-    i = 8
-    while i < n - n % 8:
-        for k in range(8):
-            r[k] += a[lo + i + k]
-        i += 8
-    res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@jit
-def pairwise_sum(a):
-    """``a.sum()`` bit for bit as NumPy computes it (pairwise summation: halves
-    of multiples of 8 down to blocks of at most 128), so the compiled growth
-    gives the same ``r_v`` and averages as the Python one. Iterative, as
-    numba cannot cache recursive functions."""
-    n = a.shape[0]
-    if n <= 128:
-        return _block_sum(a, 0, n)
-    task_lo = np.empty(256, dtype=np.int64)  # depth <= 2 log2(n) tasks pending
-    task_n = np.empty(256, dtype=np.int64)
-    task_join = np.zeros(256, dtype=np.bool_)
-    sums = np.empty(128)
-    top = 1
-    task_lo[0], task_n[0], task_join[0] = 0, n, False
-    n_sums = 0
-    while top > 0:
-        top -= 1
-        lo, m, join = task_lo[top], task_n[top], task_join[top]
-        if join:
-            n_sums -= 1
-            sums[n_sums - 1] += sums[n_sums]
-        elif m <= 128:
-            sums[n_sums] = _block_sum(a, lo, m)
-            n_sums += 1
-        else:
-            half = m // 2
-            half -= half % 8
-            task_lo[top], task_n[top], task_join[top] = lo, m, True
-            task_lo[top + 1], task_n[top + 1], task_join[top + 1] = lo + half, m - half, False
-            task_lo[top + 2], task_n[top + 2], task_join[top + 2] = lo, half, False
-            top += 3
-    return sums[0]
-
-
-@jit
-def select_best(score, ratio, valid, use_ratio, tie):
-    """:func:`~._builder.select_attribute` compiled: the SPEC tie rule (first in
-    column order within ``tie``); with ``use_ratio`` (C4.5) the best gain ratio
-    among the attributes whose gain is at least the average. −1: no split."""
-    n_valid = 0
-    for j in range(valid.shape[0]):
-        if valid[j]:
-            n_valid += 1
-    if n_valid == 0:
-        return -1
-    candidates = valid.copy()
-    key = score
-    if use_ratio:
-        average = pairwise_sum(score[valid]) / n_valid
-        for j in range(valid.shape[0]):
-            candidates[j] = candidates[j] and score[j] >= average - tie
-        key = ratio
-    best = -np.inf
-    for j in range(valid.shape[0]):
-        if candidates[j] and key[j] > best:
-            best = key[j]
-    for j in range(valid.shape[0]):
-        if candidates[j] and key[j] >= best - tie:
-            return j
-    return -1
 
 
 @jit
@@ -328,18 +246,6 @@ def _class_weights(y, rows, w, n_classes):
 
 
 @jit
-def _is_final(value, depth, n_rows, avail, use_ratio, max_depth, min_split):
-    """:func:`~._builder.is_final`: pure node, depth limit, too small, or no attribute left."""
-    size = pairwise_sum(value) if use_ratio else float(n_rows)
-    n_classes_present = 0
-    for k in range(value.shape[0]):
-        if value[k] > 0.0:
-            n_classes_present += 1
-    return (n_classes_present <= 1 or depth >= max_depth or size < min_split
-            or not np.any(avail))
-
-
-@jit
 def _release(slot, pool_t, pool_n, free):
     """Give a table buffer back (zeroed) to the pool."""
     if slot >= 0:
@@ -361,13 +267,14 @@ def _acquire(pool_t, pool_n, free):
 @jit
 def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w, avail, value,
                  depth, n_classes, criterion, use_ratio, max_depth, min_split, min_leaf, clogc,
-                 tie, subtract_rows, sort_rows, defer_rows):
+                 min_weight, subtract_rows, sort_rows, defer_rows):
     """Grow the subtree below one node depth first (generate_tree, 周志华 4.1).
 
     The node has rows ``rows`` with weights ``w``, class weights ``value``,
     depth ``depth`` and attributes ``avail`` left. Every step is the one
-    :func:`~._builder.grow` takes in Python: the leaf conditions, the scores
-    of :func:`score_table`, the attribute of :func:`select_best`, C4.5's
+    :func:`~._builder.grow` takes in Python: the leaf conditions
+    (``_is_leaf``, ``min_weight`` as :func:`~._builder.c45_split_floor`), the
+    scores of :func:`score_table`, the attribute of ``choose_attribute``, C4.5's
     fractional rows (:func:`partition_rows`), an empty branch as a leaf with
     the parent's class weights. Nodes of at least ``subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
@@ -401,7 +308,7 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
     n_child = [0]
     branch_r = [1.0]
     values = [value]
-    weight = [pairwise_sum(value)]
+    weight = [numpy_sum(value)]
     depths = [depth]
     leaf_weight = 0.0
     deferred_ids = [0]
@@ -424,7 +331,8 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
             deferred_w.append(w)
             deferred_avail.append(avail)
             continue
-        if _is_final(value, depths[node], m, avail, use_ratio, max_depth, min_split):
+        if _is_leaf(value, m, depths[node], np.any(avail), use_ratio, max_depth, min_split,
+                    min_weight):
             _release(slot, pool_t, pool_n, free)
             leaf_weight += w.sum()
             continue
@@ -447,7 +355,7 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
                 avail, criterion, min_leaf, lookup, use_ratio, scratch)
             if slot < 0:
                 reset_rows(codes_rows, codes_count, rows, pool_t[0], pool_n[0])
-        j = select_best(score, ratio, valid, use_ratio, tie)
+        j = choose_attribute(score, ratio, valid, use_ratio)
         if j < 0:
             _release(slot, pool_t, pool_n, free)
             leaf_weight += w.sum()
@@ -460,7 +368,7 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
         for pos in range(m):
             if branch[pos] != MISSING:
                 w_branch[branch[pos]] += w[pos]
-        r = w_branch / pairwise_sum(w_branch)
+        r = w_branch / numpy_sum(w_branch)
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
         child_avail = avail
         if not numeric:
@@ -494,7 +402,7 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
             n_child.append(0)
             branch_r.append(r[v])
             values.append(child_value)
-            weight.append(pairwise_sum(child_value) if grown else 0.0)
+            weight.append(numpy_sum(child_value) if grown else 0.0)
             depths.append(depths[node] + 1)
         for v in range(n_branches - 1, -1, -1):
             if w_branch[v] > 0.0:
