@@ -10,8 +10,9 @@ from hypothesis.extra.numpy import arrays
 import hyperplane.tree._builder as builder
 import hyperplane.tree._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._bin_kernels import bin_rows
-from hyperplane.tree._encode import bin_column
+import hyperplane.tree._encode as encode
+from hyperplane.tree._bin_kernels import bin_rows, radix_sort
+from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
@@ -169,6 +170,22 @@ def test_bin_rows_is_searchsorted(X, n_edges, seed):
              np.array([edges_list[j].size for j in small], dtype=np.int64), out_small)
     for t, j in enumerate(small):
         np.testing.assert_array_equal(out_small[:, t], bin_column(X[:, j], edges_list[j]))
+
+
+@given(arrays(np.float64, st.integers(0, 3000),
+              elements=st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 1.5]))))
+def test_radix_sort_is_numpy_sort(x):
+    np.testing.assert_array_equal(radix_sort(x), np.sort(x))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_quantile_edges_with_radix_sort_equal_numpy_sort(monkeypatch, seed):
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.standard_normal(20000), 2 + seed)
+    x[rng.random(x.size) < 0.1] = np.nan
+    edges = quantile_edges(x, 64, np.ones(x.size))
+    monkeypatch.setattr(encode, "RADIX_SORT_ROWS", np.inf)
+    np.testing.assert_array_equal(edges, quantile_edges(x, 64, np.ones(x.size)))
 
 
 def fit_with(monkeypatch, X, y, python=False, subtract=True, sort=True, **params):

@@ -64,7 +64,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         edges are weighted quantiles of all training rows when there are at
         most 200 000 of them, and of 200 000 rows drawn uniformly without
         replacement (seeded by ``random_state``; 0 when it is None) above
-        that, like LightGBM's ``bin_construct_sample_cnt``.
+        that, like LightGBM's ``bin_construct_sample_cnt``. Trees without
+        exact numeric attributes (``"hist"``, or only categorical attributes)
+        grow in compiled code, using two threads for independent subtrees and
+        LightGBM's histogram subtraction (Ke et al. 2017); the tree is the
+        same as node by node, up to round-off with fractional weights.
     pruning : {None, "pre", "post", "pessimistic", "cost_complexity"}, default=None
         ``"pre"``/``"post"``: reduced-error pruning on ``validation_data``
         (4.3), strict improvement only; without ``validation_data`` a third of
