@@ -15,7 +15,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel
+from .._numba import jit, jit_parallel_exact
 
 
 @jit
@@ -67,7 +67,7 @@ def count_below(padded, x):
     return block * BLOCK + count
 
 
-@jit_parallel
+@jit_parallel_exact
 def bin_rows(X, columns, slots, edges, n_edges, out):
     """``out[i, slots[t]] = code of X[i, columns[t]]`` under ``edges[t, :n_edges[t]]``."""
     n_columns = columns.shape[0]

@@ -45,8 +45,8 @@ def grow_subtrees(data, params, nodes, jobs, clogc, min_weight, bar=None):
     A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
     ``SUBTREE_ROWS`` rows, which are then grown side by side in ``WORKERS``
     threads. ``min_weight``: :func:`~._builder.c45_split_floor`. Nodes of
-    at least ``SUBTRACT_ROWS`` rows use histogram
-    subtraction (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
+    at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:
+    never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     args = (clogc, float(min_weight), subtract, int(SORT_ROWS))
