@@ -64,6 +64,17 @@ def impurity(counts, total, criterion):
 
 
 @jit
+def squared_sums(left, right):
+    """(Σ_k left_k², Σ_k right_k²): the Gini index's sums for both sides of a cut."""
+    sq_l = 0.0
+    sq_r = 0.0
+    for k in range(left.shape[0]):
+        sq_l += left[k] * left[k]
+        sq_r += right[k] * right[k]
+    return sq_l, sq_r
+
+
+@jit
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1
@@ -235,11 +246,7 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
         # quality = −(W_L I(L) + W_R I(R)) as in _weighted_purity, larger is better
         quality = 0.0
         if gini:
-            sq_l = 0.0
-            sq_r = 0.0
-            for k in range(n_classes):
-                sq_l += left[k] * left[k]
-                sq_r += right[k] * right[k]
+            sq_l, sq_r = squared_sums(left, right)
             quality = (sq_l / w_left - w_left) + (sq_r / w_right - w_right)
         elif lookup:
             quality = -(clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
@@ -365,11 +372,7 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         # quality = −(W_L I(L) + W_R I(R)), larger is better
         quality = 0.0
         if gini:
-            sq_l = 0.0
-            sq_r = 0.0
-            for k in range(n_classes):
-                sq_l += left[k] * left[k]
-                sq_r += right[k] * right[k]
+            sq_l, sq_r = squared_sums(left, right)
             quality = sq_l / w_left + sq_r / w_right
         elif lookup:
             for k in range(n_classes):

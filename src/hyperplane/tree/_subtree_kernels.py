@@ -29,7 +29,7 @@ import numpy as np
 
 from .._numba import jit
 from ._grow_kernels import _is_leaf, choose_attribute
-from ._prune_kernels import numpy_sum
+from ._prune_kernels import class_weights, numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._traverse_kernels import MISSING, branch_of_codes, partition_rows
 
@@ -237,15 +237,6 @@ def small_node_scores(codes_rows, codes_count, kind, col, edges, y, rows, w, ava
 
 
 @jit
-def _class_weights(y, rows, w, n_classes):
-    """``np.bincount(y[rows], weights=w)``: class weights of a set of rows."""
-    out = np.zeros(n_classes)
-    for pos in range(rows.shape[0]):
-        out[y[rows[pos]]] += w[pos]
-    return out
-
-
-@jit
 def _release(slot, pool_t, pool_n, free):
     """Give a table buffer back (zeroed) to the pool."""
     if slot >= 0:
@@ -394,7 +385,7 @@ def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w,
         for v in range(n_branches):
             grown = w_branch[v] > 0.0
             a, b = offsets[v], offsets[v + 1]
-            child_value = _class_weights(y, child_rows[a:b], child_w[a:b], n_classes) \
+            child_value = class_weights(y, child_rows[a:b], child_w[a:b], n_classes) \
                 if grown else value
             feature.append(-1)
             cut.append(np.nan)
