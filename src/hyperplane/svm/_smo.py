@@ -14,6 +14,7 @@ import numpy as np
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_kernels as sk
+from ._reconstruct_kernels import reconstruct_gradient
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
 #: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b.
@@ -171,8 +172,8 @@ class SMOSolver:
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l and self.data[2] != kr.GENERIC:
-            sk.reconstruct_gradient(self.data, self.var, self.cache, self.active_rows,
-                                    self.ist, np.empty(self.X.shape[0], dtype=np.float32))
+            reconstruct_gradient(self.data, self.var, self.cache, self.active_rows,
+                                 self.ist, np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
             G = y[a:] * H[kidx[a:]] + p[a:] + y[a:] * self._kernel_block(

@@ -1,0 +1,68 @@
+"""Gradient reconstruction after shrinking (LIBSVM's ``reconstruct_gradient``),
+compiled; the state arrays are those of :mod:`._smo_kernels`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._numba import jit, jit_fast
+from ._kernel_rows import kernel_row, kernel_row_full
+from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
+
+
+@jit
+def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
+    """G of the shrunk variables t >= active_size (LIBSVM's
+    reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
+    stored as score_t = -y_t G_t.
+
+    Computed per free sample c as coef_c k(x_c, x_r) over the shrunk samples
+    r, from c's cached row: a full one as it is; a partial one is completed
+    on the shrunk samples, or recomputed on all samples when they are at
+    least FULL_ROW_SHARE of them (either way it becomes full). A sample
+    without a cached row gets its row in ``scratch``."""
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
+    n = X32.shape[0]
+    l = alpha.shape[0]
+    a = ist[ACTIVE_SIZE]
+    coef = np.zeros(n)
+    for s in range(a):
+        if 0.0 < alpha[s] < C[s]:
+            coef[kidx[s]] += alpha[s] * y[s]
+    shrunk = np.zeros(n, dtype=np.uint8)
+    for t in range(a, l):
+        shrunk[kidx[t]] = 1
+    shrunk_rows = np.flatnonzero(shrunk).astype(np.int64)
+    n_shrunk = shrunk_rows.shape[0]
+    whole = n_shrunk >= FULL_ROW_SHARE * n
+    value = np.zeros(n)
+    for c in range(n):
+        if coef[c] == 0.0:
+            continue
+        slot = slot_of[c]
+        cached = slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH])
+        row = rows[slot] if cached else scratch
+        if not cached or full[slot] == 0:
+            if whole:
+                kernel_row_full(XT32, c, code, gamma, coef0, degree, acc, buf, ebuf, row)
+            else:
+                kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
+                           buf, ebuf, row)
+            if cached:
+                full[slot] = 1
+        if whole:
+            add_scaled_row(value, coef[c], row)
+        else:
+            for r in shrunk_rows:
+                value[r] += coef[c] * row[r]
+    for t in range(a, l):
+        score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
+
+
+@jit_fast
+def add_scaled_row(value, coef, row):
+    """value += coef * row on every sample (contiguous: vectorises)."""
+    for r in range(value.shape[0]):
+        value[r] += coef * row[r]
