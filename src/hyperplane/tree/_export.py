@@ -99,7 +99,6 @@ def export_text(tree, *, show_weights=False):
     """
     check_is_fitted(tree)
     nodes = tree.tree_
-    lines = []
 
     def leaf_text(t):
         text = f"{_leaf_label(tree, t)}"
