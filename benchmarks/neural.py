@@ -25,7 +25,6 @@ import argparse
 import time
 import warnings
 
-import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.neural_network import MLPClassifier as SklearnMLP
