@@ -166,20 +166,33 @@ def bound_status(y, alpha, C):
     return np.uint8((IN_UP if up else 0) | (IN_LOW if low else 0))
 
 
+@jit_fast
+def max_in_up(score, status, n_active):
+    """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
+    m = -np.inf
+    for t in range(n_active):
+        m = maxnum(m, score[t] if status[t] & IN_UP else -np.inf)
+    return m
+
+
+@jit_fast
+def last_at_value(score, status, n_active, m):
+    """The last t in I_up with score_t = m (LIBSVM's tie rule: ``>=``)."""
+    i = -1
+    for t in range(n_active):
+        i = t if (score[t] if status[t] & IN_UP else -np.inf) == m else i
+    return i
+
+
 @jit
 def select_i(var, n_active):
     """i = argmax_{t in I_up} score_t, score_t = -y_t G_t: the first half of
     the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
-    empty."""
+    empty. Two loops LLVM vectorises: :func:`max_in_up`, then
+    :func:`last_at_value` (LIBSVM's tie rule, the last of equal scores)."""
     score, status = var[1], var[9]
-    m = -np.inf
-    i = -1
-    for t in range(n_active):
-        s = score[t] if status[t] & IN_UP else -np.inf
-        if s >= m:
-            m = s
-            i = t
-    return i if m > -np.inf else -1, m
+    m = max_in_up(score, status, n_active)
+    return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
 
 
 @jit
@@ -242,33 +255,14 @@ def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
     score_t = -y_t G_t: score_t -= a_i K_ti + a_j K_tj with a_i = y_i d_alpha_i,
     a_j = y_j d_alpha_j (Q_ti = y_t y_i K_ti).
 
-    Returns the next iteration's :func:`select_i` ``(i, m)``, found by
-    :func:`max_in_up` and :func:`last_at_value`: loops LLVM vectorises,
-    unlike one loop that both stores and reduces."""
-    score, kidx, status = var[1], var[7], var[9]
+    Returns the next iteration's :func:`select_i` ``(i, m)``, computed after
+    the update loop: LLVM vectorises a loop that stores or one that reduces,
+    not one that does both."""
+    score, kidx = var[1], var[7]
     for t in range(n_active):
         r = kidx[t]
         score[t] -= a_i * K_i[r] + a_j * K_j[r]
-    m = max_in_up(score, status, n_active)
-    return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
-
-
-@jit_fast
-def max_in_up(score, status, n_active):
-    """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
-    m = -np.inf
-    for t in range(n_active):
-        m = maxnum(m, score[t] if status[t] & IN_UP else -np.inf)
-    return m
-
-
-@jit_fast
-def last_at_value(score, status, n_active, m):
-    """The last t in I_up with score_t = m (LIBSVM's tie rule: ``>=``)."""
-    i = -1
-    for t in range(n_active):
-        i = t if (score[t] if status[t] & IN_UP else -np.inf) == m else i
-    return i
+    return select_i(var, n_active)
 
 
 @jit_fast
@@ -350,19 +344,13 @@ def shrink(var, active_rows, ist, n):
     a cached kernel row read it front to back (what the prefetcher wants)."""
     m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
     active = ist[ACTIVE_SIZE]
-    order = np.empty(active, dtype=np.int64)
-    kept = 0
+    stuck = np.empty(active, dtype=np.bool_)
     for t in range(active):
-        if not be_shrunk(t, var, m, minus_M):
-            order[kept] = t
-            kept += 1
+        stuck[t] = be_shrunk(t, var, m, minus_M)
+    kept = active - np.count_nonzero(stuck)
     if kept < active:
-        rest = kept
-        for t in range(active):
-            if be_shrunk(t, var, m, minus_M):
-                order[rest] = t
-                rest += 1
-        permute_variables(var, order)
+        permute_variables(var, np.concatenate((np.flatnonzero(~stuck),
+                                               np.flatnonzero(stuck))))
     ist[ACTIVE_SIZE] = kept
     rebuild_active_rows(var[7], kept, n, active_rows, ist)
 
