@@ -231,7 +231,8 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """Issue 7's contract: per-chunk tables add up to what the in-memory tree scores."""
     from hyperplane.tree._builder import layout
-    from hyperplane.tree._split_kernels import node_scores, score_table
+    from hyperplane.tree._node_kernels import node_scores
+    from hyperplane.tree._split_kernels import score_table
     from hyperplane.tree._table_kernels import level_class_tables
 
     rng = np.random.default_rng(0)

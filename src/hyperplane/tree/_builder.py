@@ -18,8 +18,8 @@ import numpy as np
 
 from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
-from ._split_kernels import (BINNED, CATEGORICAL, NUMERIC, c_log2_c, node_scores,
-                             node_scores_parallel)
+from ._node_kernels import node_scores, node_scores_parallel
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._prune_kernels import node_impurities, preorder_layout
 from ._grow_kernels import choose_attribute, split_node
 from ._subtree import compiled_growth_applies, grow_subtrees

@@ -8,7 +8,8 @@ import pandas as pd
 from .._validation import check_is_fitted, check_option, check_sample_weight_vector
 from ._builder import layout
 from ._encode import encode_fit
-from ._split_kernels import c_log2_c, impurity, node_scores
+from ._node_kernels import node_scores
+from ._split_kernels import c_log2_c, impurity
 
 SCORE_COLUMN = {"info_gain": "info_gain", "gain_ratio": "gain_ratio", "gini": "gini_index"}
 
