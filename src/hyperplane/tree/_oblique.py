@@ -265,7 +265,7 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(200, 2))
     >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> tree = ObliqueTreeClassifier().fit(X, y)
+    >>> tree = ObliqueTreeClassifier(random_state=0).fit(X, y)
     >>> tree.n_leaves_, tree.score(X, y)
     (2, 1.0)
     """
