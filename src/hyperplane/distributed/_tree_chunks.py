@@ -1,0 +1,264 @@
+"""The passes of the Dask tree fit that read ``X``: scan, bin sample, encode.
+
+Steps 1-3 of :mod:`._tree`: each function here takes the delayed row chunks
+of ``X``, ``y`` and the weights (:func:`row_blocks`) and returns what the
+client needs to grow the tree from class tables alone: the feature encoding
+and classes (:func:`scan`), the rows the hist bin edges are computed from
+(:func:`sample_plan`, :func:`fetch_sample`) and each chunk as integer codes
+(:func:`encode_chunk`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import is_dask_collection
+from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
+                            bin_column, bin_sample_rows)
+from ..tree._split_kernels import BINNED
+from ._dask import as_dask_array, import_dask
+
+
+# ---------------------------------------------------------------- chunk access
+def row_blocks(X, y, sample_weight):
+    """Aligned row chunks of ``X``, ``y`` and the weights as lists of delayed objects.
+
+    A dask.dataframe ``X`` keeps its partitions (pandas frames); ``y`` and the
+    weights follow them (same partition count, or rechunked to the partition
+    lengths). A dask.array ``X`` is rechunked to whole rows.
+    """
+    import_dask()
+    if hasattr(X, "to_delayed") and hasattr(X, "npartitions") and hasattr(X, "columns"):
+        blocks = list(X.to_delayed())
+        lengths = None
+        if not (_same_partitions(y, X) and (sample_weight is None
+                                            or _same_partitions(sample_weight, X))):
+            lengths = tuple(int(n) for n in X.map_partitions(len).compute())
+        return blocks, _follow(y, "y", X, lengths), _follow(sample_weight, "sample_weight",
+                                                            X, lengths)
+    Xa = as_dask_array(X, "X")
+    if Xa.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional; got a Dask array of shape {Xa.shape}")
+    if Xa.dtype.kind not in "biuf":
+        raise TypeError(f"a Dask array X must be numeric (got dtype {Xa.dtype}); pass a "
+                        "dask.dataframe for categorical (str/object/category) columns")
+    Xa = Xa.rechunk({1: -1})
+    lengths = Xa.chunks[0]
+    return (list(Xa.to_delayed().ravel()), _follow(y, "y", Xa, lengths),
+            _follow(sample_weight, "sample_weight", Xa, lengths))
+
+
+def _same_partitions(v, X):
+    return v is None or (hasattr(v, "npartitions") and hasattr(v, "to_delayed")
+                         and not hasattr(v, "chunks") and v.npartitions == X.npartitions)
+
+
+def _follow(v, name, X, lengths):
+    """Delayed chunks of ``v`` aligned with the row chunks of ``X`` (``lengths``)."""
+    if v is None:
+        return None
+    if lengths is None:
+        return list(v.to_delayed())
+    v = as_dask_array(v, name) if is_dask_collection(v) else np.asarray(v)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.ndim != 1 or v.shape[0] != sum(lengths):
+        raise ValueError(f"{name} must have shape ({sum(lengths)},); got {v.shape}")
+    if not is_dask_collection(v):      # in memory already (e.g. y of a client-side Series)
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        return [v[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+    return list(v.rechunk((lengths,)).to_delayed().ravel())
+
+
+def _frame(block, columns):
+    """A chunk as a pandas frame (dask.array blocks get integer column names)."""
+    return block if isinstance(block, pd.DataFrame) else pd.DataFrame(block, columns=columns)
+
+
+def _vector(block, n, name):
+    v = np.asarray(block)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v[:, 0]
+    if v.shape != (n,):
+        raise ValueError(f"{name} does not line up with X: a chunk of X has {n} rows, "
+                         f"{name} has shape {v.shape}")
+    return v
+
+
+def _chunk_weights(block, n):
+    if block is None:
+        return np.ones(n)
+    w = _vector(block, n, "sample_weight").astype(np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight must be finite")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative")
+    return w
+
+
+# ------------------------------------------------------------------ 1. scan
+def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols):
+    """What one chunk tells about labels and values, plus its rows of the bin sample.
+
+    Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
+    labels of all rows and of the rows with a positive weight and the known
+    values of every column in ``coded``, each in order of first appearance;
+    ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
+    """
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    y = _vector(y_block, n, "y")
+    w = _chunk_weights(w_block, n)
+    positive = w > 0
+    uniques = []
+    for j in coded:
+        column = frame.iloc[:, j]
+        if column.dtype == object:
+            _check_scalars(column, str(frame.columns[j]))
+        uniques.append(np.asarray(pd.unique(column[~column.isna()].astype(object)),
+                                  dtype=object))
+    for j in range(frame.shape[1]):
+        if j not in coded:
+            values = frame.iloc[:, j].to_numpy(dtype=np.float64, na_value=np.nan)
+            if np.isinf(values).any():
+                raise ValueError(f"column {str(frame.columns[j])!r} holds inf; "
+                                 "use NaN for a missing value")
+    sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
+    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
+
+
+def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
+    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``."""
+    from .._validation import encode_labels
+
+    columns = column_names(X)
+    dtypes = column_dtypes(X)
+    coded = [j for j, d in enumerate(dtypes)
+             if pd.api.types.is_bool_dtype(d) or not pd.api.types.is_numeric_dtype(d)]
+    if len(columns) == 0:
+        raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
+    plan = plan or [None] * len(X_blocks)
+    w_each = weight_blocks(w_blocks, X_blocks)
+    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols)
+             for xb, yb, wb, rows in zip(X_blocks, y_blocks, w_each, plan)]
+    parts = dask.compute(*tasks)
+    n_positive = np.array([part[0] for part in parts], dtype=np.int64)
+    if sum(len(part[1]) for part in parts) == 0:
+        raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
+    classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+    categorical = np.zeros(len(columns), dtype=bool)
+    categories = [None] * len(columns)
+    for pos, j in enumerate(coded):
+        values = list(pd.unique(np.concatenate([part[3][pos] for part in parts])))
+        dtype = dtypes[j]
+        if (pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
+                or not _column_is_numeric(values)):
+            categorical[j] = True
+            categories[j] = values
+    seen = pd.unique(np.concatenate([part[2] for part in parts]))
+    preference = _preference(classes, seen)
+    names = [str(c) for c in columns]
+    sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
+    return (FeatureSpec(names, categorical, categories), classes, preference, n_positive,
+            sample)
+
+
+def column_names(X):
+    """Column labels of a frame, positions of an array."""
+    return list(X.columns) if hasattr(X, "columns") else list(range(X.shape[1]))
+
+
+def column_dtypes(X):
+    """The dtype of every column."""
+    return list(X.dtypes) if hasattr(X, "columns") else [X.dtype] * X.shape[1]
+
+
+def weight_blocks(w_blocks, X_blocks):
+    """One weight chunk per chunk of ``X`` (None for unit weights)."""
+    return w_blocks if w_blocks is not None else [None] * len(X_blocks)
+
+
+def _preference(classes, seen):
+    """Class indices in order of first occurrence among positive-weight rows, then the rest."""
+    lookup = {c: k for k, c in enumerate(classes.tolist())}
+    first = [lookup[c] for c in seen.tolist()]
+    rest = [k for k in range(classes.size) if k not in set(first)]
+    return np.array(first + rest, dtype=np.int64)
+
+
+# ------------------------------------------------------------ 2. bin edges
+def positive_counts(dask, X, w_blocks):
+    """Positive-weight rows per chunk when known without reading ``X`` (else None)."""
+    if w_blocks is not None:
+        return np.array(dask.compute(*[dask.delayed(_count_positive)(wb) for wb in w_blocks]),
+                        dtype=np.int64)
+    if hasattr(X, "chunks"):
+        return np.array(X.chunks[0], dtype=np.int64)
+    return None
+
+
+def _count_positive(w_block):
+    w = np.asarray(w_block, dtype=np.float64).ravel()
+    return int(np.count_nonzero(_chunk_weights(w, w.shape[0]) > 0))
+
+
+def sample_plan(n_positive, random_state):
+    """Per chunk, the positions (among its positive rows) of the bin-sample rows."""
+    rows = bin_sample_rows(int(n_positive.sum()), random_state)
+    if rows is None:
+        return [np.arange(n) for n in n_positive]
+    starts = np.concatenate([[0], np.cumsum(n_positive)])
+    return [rows[(rows >= starts[c]) & (rows < starts[c + 1])] - starts[c]
+            for c in range(n_positive.size)]
+
+
+def sample_values(frame, w, local_rows, cols):
+    """Columns ``cols`` (as numbers, NaN missing) and weights at the given positive rows."""
+    rows = np.flatnonzero(w > 0)[local_rows]
+    part = frame.iloc[rows]
+    values = np.empty((rows.size, len(cols)))
+    for i, j in enumerate(cols):
+        values[:, i] = pd.to_numeric(part.iloc[:, j]).to_numpy(dtype=np.float64,
+                                                              na_value=np.nan)
+    return values, w[rows]
+
+
+def _sample_chunk(X_block, w_block, columns, local_rows, cols):
+    frame = _frame(X_block, columns)
+    return sample_values(frame, _chunk_weights(w_block, frame.shape[0]), local_rows, cols)
+
+
+def _concat_samples(parts):
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
+
+
+def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
+    """The bin-sample rows of ``cols`` from the cluster (a second pass over ``X``)."""
+    tasks = [dask.delayed(_sample_chunk)(xb, wb, columns, rows, cols)
+             for xb, wb, rows in zip(X_blocks, weight_blocks(w_blocks, X_blocks), plan)
+             if rows.size]
+    return _concat_samples(dask.compute(*tasks))
+
+
+# --------------------------------------------------------------- 3. encode
+def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
+    """A chunk as ``(codes (n, p), class index, weight)`` over its positive-weight rows."""
+    frame = _frame(X_block, columns)
+    n = frame.shape[0]
+    w = _chunk_weights(w_block, n)
+    keep = w > 0
+    X_enc = _encode_frame(frame if keep.all() else frame.iloc[np.flatnonzero(keep)], spec)
+    codes = np.empty(X_enc.shape, dtype=code_dtype)
+    for j in range(X_enc.shape[1]):
+        if kind[j] == BINNED:
+            codes[:, j] = bin_column(X_enc[:, j], edges[j])
+        else:
+            codes[:, j] = np.where(np.isnan(X_enc[:, j]), -1, X_enc[:, j])
+    y = pd.Index(classes).get_indexer(_vector(y_block, n, "y")[keep])
+    return codes, y.astype(np.int64), w[keep]
+
+
+def class_totals(chunk, n_classes):
+    """Class weights of an encoded chunk (its contribution to the root)."""
+    return np.bincount(chunk[1], weights=chunk[2], minlength=n_classes)
