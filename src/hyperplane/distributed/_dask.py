@@ -1,7 +1,8 @@
-"""Helpers shared by the Dask fits: lazy import, aligned row chunks, lazy predict."""
+"""Helpers shared by the Dask fits: lazy import, aligned row chunks, reductions, lazy predict."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 import numpy as np
@@ -83,3 +84,24 @@ def predict_lazy(method, X, *, ndim_out=1, dtype=None):
     sample = np.asarray(method(np.zeros((1, X.shape[1]), dtype=X.dtype)))
     return X.map_blocks(lambda block: np.asarray(method(block)),
                         chunks=(X.chunks[0], (sample.shape[1],)), dtype=dtype)
+
+
+def _fold(combine, *parts):
+    return functools.reduce(combine, parts)
+
+
+def tree_reduce(dask, parts, combine, fan_in=8):
+    """Combine delayed ``parts`` with the binary ``combine``, ``fan_in`` at a
+    time per task (a shallow tree: few tasks for the scheduler, no single
+    task holding every part when there are many chunks)."""
+    fold = dask.delayed(_fold)
+    while len(parts) > 1:
+        parts = [fold(combine, *parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
+    return parts[0]
+
+
+def add_parts(a, b):
+    """Sum of two arrays or, elementwise, of two tuples of arrays (a ``combine``)."""
+    if isinstance(a, tuple):
+        return tuple(x + y for x, y in zip(a, b))
+    return a + b

@@ -2,7 +2,7 @@
 
 * Least squares and Fisher need only the class moments (counts, means and
   the within-class scatter, :mod:`hyperplane.linear._moments`). Every chunk
-  computes its own; they are merged pairwise on the cluster
+  computes its own; they are merged on the cluster
   (:func:`~hyperplane.linear._moments.merge_class_moments`, Chan, Golub &
   LeVeque's exact update) and only the final d×d scatter reaches the client,
   which solves exactly as the in-memory fit does.
@@ -13,13 +13,11 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from ..linear._logistic import logistic_loss_grad
 from ..linear._moments import class_moments, merge_class_moments
-from ._dask import chunk_pairs, dask_classes, import_dask
+from ._dask import add_parts, chunk_pairs, dask_classes, import_dask, tree_reduce
 
 
 def _encode(y_block, classes):
@@ -38,20 +36,6 @@ def _chunk_moments(X_block, y_block, classes):
     if not np.all(np.isfinite(X)):
         raise ValueError("X contains NaN or infinity")
     return class_moments(X, _encode(y_block, classes), len(classes))
-
-
-def _fold(combine, *parts):
-    return functools.reduce(combine, parts)
-
-
-def tree_reduce(dask, parts, combine, fan_in=8):
-    """Combine delayed ``parts`` with the binary ``combine``, ``fan_in`` at a
-    time per task (a shallow tree: few tasks for the scheduler, no single
-    task holding every part when there are many chunks)."""
-    fold = dask.delayed(_fold)
-    while len(parts) > 1:
-        parts = [fold(combine, *parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
-    return parts[0]
 
 
 def _start(model, X, y):
@@ -76,10 +60,6 @@ def fit_moments_on_dask(model, X, y):
     parts = [chunk(xb, yb, model.classes_) for xb, yb in zip(X_blocks, y_blocks)]
     (moments,) = dask.compute(tree_reduce(dask, parts, merge_class_moments))
     return model._fit_moments(moments)
-
-
-def _add_loss_grad(a, b):
-    return a[0] + b[0], a[1] + b[1], a[2] + b[2]
 
 
 def _chunk_loss_grad(X_block, y_index, coef, intercept):
@@ -107,7 +87,7 @@ def fit_logistic_on_dask(model, X, y):
 
     def loss_grad(coef, intercept):
         parts = [chunk(xb, yi, coef, intercept) for xb, yi in zip(X_blocks, y_index)]
-        (total,) = dask.compute(tree_reduce(dask, parts, _add_loss_grad))
+        (total,) = dask.compute(tree_reduce(dask, parts, add_parts))
         return total
 
     n_samples = int(X.shape[0]) if not np.isnan(X.shape[0]) else \

@@ -49,7 +49,7 @@ from ..tree._classes import AFTER_GROWTH
 from ..tree._prune import PrePruner
 from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
 from ..tree._table_kernels import level_class_tables
-from ._dask import import_dask
+from ._dask import add_parts, import_dask, tree_reduce
 from ._tree_chunks import (class_totals, column_dtypes, column_names, encode_chunk,
                            fetch_sample, positive_counts, row_blocks, sample_plan, scan,
                            weight_blocks)
@@ -60,21 +60,6 @@ TABLE_BYTES = 64 * 2**20
 
 
 # ---------------------------------------------------------------- 4. levels
-def _add(a, b):
-    """Sum of two arrays or of two tuples of arrays."""
-    if isinstance(a, tuple):
-        return tuple(x + y for x, y in zip(a, b))
-    return a + b
-
-
-def _tree_sum(dask, parts):
-    """Sum delayed arrays (or tuples of arrays) pairwise on the cluster (a tree reduction)."""
-    while len(parts) > 1:
-        parts = [dask.delayed(_add)(parts[i], parts[i + 1]) if i + 1 < len(parts)
-                 else parts[i] for i in range(0, len(parts), 2)]
-    return parts[0]
-
-
 def _routing(nodes, cut, frontier):
     """The tree grown so far as flat arrays (growing-storage ids) for :func:`route_to_frontier`."""
     m = len(nodes.feature)
@@ -103,7 +88,7 @@ def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
     structure = dask.delayed(tuple(structure), traverse=False)
     parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
                                          n_classes) for chunk in chunks]
-    return dask.compute(_tree_sum(dask, parts))[0]
+    return dask.compute(tree_reduce(dask, parts, add_parts))[0]
 
 
 def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
@@ -253,8 +238,8 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
               for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
     chunks = list(dask.persist(*chunks))
     K = classes.size
-    root_value = dask.compute(_tree_sum(dask, [dask.delayed(class_totals)(c, K)
-                                               for c in chunks]))[0]
+    root_value = dask.compute(tree_reduce(dask, [dask.delayed(class_totals)(c, K)
+                                                 for c in chunks], add_parts))[0]
     _set_fit_attributes(model, X, spec, classes, preference)
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
