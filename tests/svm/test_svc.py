@@ -11,7 +11,7 @@ from sklearn.svm import SVC as LibSVC
 from sklearn.utils.estimator_checks import check_estimator
 
 from hyperplane.kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
-from hyperplane.svm import SVC
+from hyperplane.svm import SVC, SVR
 
 # the only failures scikit-learn expects of its own SVC
 SVC_XFAIL = {
@@ -268,3 +268,17 @@ def test_svc_and_kernel_perceptron_accept_the_same_combined_kernel():
     assert svc.kernel_ is kernel
     np.testing.assert_array_equal(svc.predict(X), y)
     np.testing.assert_array_equal(perceptron.predict(X), y)
+
+
+@pytest.mark.parametrize("Estimator", [SVC, SVR])
+def test_refit_with_another_kernel_forgets_the_linear_weights(Estimator):
+    """coef_ of a linear fit must not outlive it: predictions come from the new kernel."""
+    X, y = make_blobs(n_samples=120, centers=[[0, 0], [3, 3]], cluster_std=1.2, random_state=4)
+    X = np.vstack([X, X[:20] * 0.2])                 # a non-linear twist for the RBF
+    y = np.concatenate([y, 1 - y[:20]]).astype(float)
+    refit = Estimator(kernel="linear").fit(X, y).set_params(kernel="rbf").fit(X, y)
+    fresh = Estimator(kernel="rbf").fit(X, y)
+    assert not hasattr(refit, "coef_")
+    method = "decision_function" if Estimator is SVC else "predict"
+    np.testing.assert_allclose(getattr(refit, method)(X), getattr(fresh, method)(X),
+                               rtol=1e-10, atol=1e-12)

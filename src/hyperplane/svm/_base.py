@@ -80,6 +80,8 @@ class BaseSVM(BaseEstimator):
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
             self.coef_ = self.dual_coef_ @ self.support_vectors_
+        elif hasattr(self, "coef_"):      # left by an earlier fit with the linear kernel
+            del self.coef_
 
     def _expansion(self, X):
         """``K(X, SV) @ dual_coef_.T + intercept_``, shape (n, n_functions),
@@ -87,7 +89,7 @@ class BaseSVM(BaseEstimator):
         check_is_fitted(self)
         X = check_X(self, X, reset=False)
         X = np.asarray(X, dtype=np.float64)
-        if hasattr(self, "coef_"):
+        if isinstance(self.kernel_, Linear):
             return X @ self.coef_.T + self.intercept_
         n_sv = max(1, self.support_vectors_.shape[0])
         step = max(1, BLOCK_ENTRIES // n_sv)
