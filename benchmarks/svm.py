@@ -55,7 +55,7 @@ def timed_fit(model, X, y, trace):
     return seconds, cpu, peak
 
 
-def svc_objective(alpha_y, y_signed, kernel, X, block=2000):
+def svc_objective(alpha_y, kernel, X, block=2000):
     """1/2 a'Qa - sum a, from the coefficients a_i y_i, without an n x n matrix."""
     support = np.flatnonzero(alpha_y)
     c = alpha_y[support]
@@ -84,8 +84,8 @@ def run_case(name, ours, peer, data, score, trace):
         ys = np.where(y == ours.classes_[1], 1.0, -1.0)
         ay_peer = np.zeros(len(y))
         ay_peer[peer.support_] = peer.dual_coef_[0]
-        row["dual hp"] = svc_objective(ours.alpha_ * ys, ys, ours.kernel_, X)
-        row["dual sk"] = svc_objective(ay_peer, ys, ours.kernel_, X)
+        row["dual hp"] = svc_objective(ours.alpha_ * ys, ours.kernel_, X)
+        row["dual sk"] = svc_objective(ay_peer, ours.kernel_, X)
     return row
 
 

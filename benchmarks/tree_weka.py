@@ -19,8 +19,7 @@ The oblique line fits ``ObliqueTreeClassifier`` (numeric attributes only, so
 the nominal ones are one-hot encoded and missing values imputed by the
 training median / an all-zero code) with ``max_depth=10, min_samples_leaf=20``.
 
-Run: ``PYTHONPATH=src python benchmarks/tree_weka.py [--n-train 50000] [--repeat 3]``;
-``benchmarks/tree.py`` can take the C4.5 row from :func:`comparison_rows`.
+Run: ``PYTHONPATH=src python benchmarks/tree_weka.py [--n-train 50000] [--repeat 3]``.
 """
 
 from __future__ import annotations
@@ -102,16 +101,6 @@ def compare(n_train=50_000, n_test=10_000, repeat=3, seed=0, oblique=True):
         rows.append((f"hyperplane ObliqueTree (depth<=10, leaf>=20, {Ntr.shape[1]} cols)",
                      ob_s, ob.score(Nte, yte), ob.n_leaves_, len(ob.threshold_)))
     return rows
-
-
-def comparison_rows(n_train=50_000, **kw):
-    """``benchmarks/tree.py``'s row format: ``(name, t_peer, t_ours, acc_peer, acc_ours,
-    notes)`` for C4.5 vs J48's in-process build time (no oblique line)."""
-    rows = {name: rest for name, *rest in compare(n_train, oblique=False, **kw)}
-    (t_ours, a_ours, leaves, size), (t_j48, a_j48, j_leaves, j_size) = \
-        rows[C45_NAME], rows[J48_BUILD]
-    return [(f"C4.5 pessimistic vs Weka J48 ({n_train}×20 mixed, 5% missing)", t_j48, t_ours, a_j48,
-             a_ours, f"leaves/size ours {leaves}/{size}, J48 {j_leaves}/{j_size}")]
 
 
 def main(argv=None):
