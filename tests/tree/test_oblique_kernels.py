@@ -6,10 +6,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree._oblique_kernels import (ENTROPY, GINI, apply_tree,
-                                              best_threshold, node_impurity,
+from hyperplane.tree._oblique_kernels import (apply_tree, best_threshold,
                                               perturb_coefficient, project,
                                               split_impurity, weighted_gram)
+from hyperplane.tree._split_kernels import ENTROPY, GINI
+from hyperplane.tree._split_kernels import impurity as node_impurity
 
 CRITERIA = st.sampled_from([GINI, ENTROPY])
 

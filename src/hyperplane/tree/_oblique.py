@@ -53,9 +53,9 @@ from sklearn.utils import check_random_state
 from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, check_X, check_X_y,
                            encode_labels)
-from ._oblique_kernels import (ENTROPY, GINI, apply_tree, best_threshold,
-                               perturb_coefficient, project, split_impurity,
-                               weighted_gram)
+from ._oblique_kernels import (apply_tree, best_threshold, perturb_coefficient, project,
+                               split_impurity, weighted_gram)
+from ._split_kernels import ENTROPY, GINI
 
 CRITERIA = {"gini": GINI, "entropy": ENTROPY}
 RIDGE = 1e-6          # added to the standardised S_w (a unit-free shrinkage)

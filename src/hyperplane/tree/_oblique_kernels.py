@@ -21,11 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
-
-GINI = 0
-ENTROPY = 1
-#: impurities closer than this are tied (roundoff); the earlier cut wins
-TIE_EPS = 1e-12
+from ._split_kernels import TIE_EPS, impurity
 
 
 @jit
@@ -65,27 +61,6 @@ def weighted_gram(Z, w):
 
 
 @jit
-def node_impurity(counts, total, criterion):
-    """Gini(D) = 1 - sum_k p_k^2 or Ent(D) = -sum_k p_k log2 p_k (周志华 4.1, 4.5).
-
-    ``counts`` are class weights, ``total`` their sum; an empty node has 0.
-    """
-    if total <= 0.0:
-        return 0.0
-    acc = 0.0
-    if criterion == GINI:
-        for k in range(counts.shape[0]):
-            p = counts[k] / total
-            acc += p * p
-        return 1.0 - acc
-    for k in range(counts.shape[0]):
-        if counts[k] > 0.0:
-            p = counts[k] / total
-            acc -= p * np.log2(p)
-    return acc
-
-
-@jit
 def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     """Best cut ``z <= t`` along sorted projections ``z``.
 
@@ -100,7 +75,7 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     y : int64 array of class indices (same order as ``z``)
     w : float64 array of sample weights (same order)
     n_classes : int
-    criterion : int, GINI or ENTROPY
+    criterion : int, ``_split_kernels.GINI`` or ``ENTROPY``
     min_samples_leaf : int
 
     Returns
@@ -135,8 +110,8 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
         for k in range(n_classes):
             right[k] = total[k] - left[k]
         w_right = w_all - w_left
-        imp = (w_left * node_impurity(left, w_left, criterion)
-               + w_right * node_impurity(right, w_right, criterion)) / w_all
+        imp = (w_left * impurity(left, w_left, criterion)
+               + w_right * impurity(right, w_right, criterion)) / w_all
         if imp < best - TIE_EPS:
             best = imp
             best_i = i
@@ -162,8 +137,8 @@ def split_impurity(V, y, w, n_classes, criterion):
             right[y[i]] += w[i]
     w_left = left.sum()
     w_right = right.sum()
-    return (w_left * node_impurity(left, w_left, criterion)
-            + w_right * node_impurity(right, w_right, criterion)) / (w_left + w_right)
+    return (w_left * impurity(left, w_left, criterion)
+            + w_right * impurity(right, w_right, criterion)) / (w_left + w_right)
 
 
 @jit
@@ -229,8 +204,8 @@ def perturb_coefficient(V, x_m, a_m, y, w, n_classes, criterion, min_samples_lea
         for c in range(n_classes):
             w_left += left[c]
         w_right = w_all - w_left
-        imp = (w_left * node_impurity(left, max(w_left, 0.0), criterion)
-               + w_right * node_impurity(right, max(w_right, 0.0), criterion)) / w_all
+        imp = (w_left * impurity(left, max(w_left, 0.0), criterion)
+               + w_right * impurity(right, max(w_right, 0.0), criterion)) / w_all
         if imp < best - TIE_EPS:
             best = imp
             lo = U[order[r]]
