@@ -15,7 +15,7 @@ from .._validation import (
 )
 from .._progress import progress
 from ..kernels import Kernel, Linear, is_psd, resolve_kernel
-from ._smo import SMOSolver
+from ._smo import SMOSolver, kernel_dot
 
 #: rows of a user kernel's Gram matrix checked for positive semi-definiteness
 PSD_CHECK_ROWS = 300
@@ -91,10 +91,5 @@ class BaseSVM(BaseEstimator):
         X = np.asarray(X, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
             return X @ self.coef_.T + self.intercept_
-        n_sv = max(1, self.support_vectors_.shape[0])
-        step = max(1, BLOCK_ENTRIES // n_sv)
-        out = np.empty((X.shape[0], self.dual_coef_.shape[0]))
-        for start in range(0, X.shape[0], step):
-            K = self.kernel_(X[start:start + step], self.support_vectors_)
-            out[start:start + step] = K @ self.dual_coef_.T + self.intercept_
-        return out
+        return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,
+                          BLOCK_ENTRIES) + self.intercept_

@@ -11,7 +11,7 @@ from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
 
 
 @jit
-def reconstruct_gradient(data, var, cache, active_rows, ist, scratch):
+def reconstruct_gradient(data, var, cache, ist, scratch):
     """G of the shrunk variables t >= active_size (LIBSVM's
     reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
     stored as score_t = -y_t G_t.

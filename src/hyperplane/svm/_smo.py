@@ -33,8 +33,23 @@ COMPILED_KERNELS = {
 
 #: iterations per call of the compiled loop between two divergence checks.
 CHUNK = 200_000
+#: kernel values computed at once by the solver's :func:`kernel_dot` calls
+SOLVER_BLOCK_ENTRIES = 2 ** 20
 #: |alpha| beyond which a hard margin (C = inf) is declared impossible.
 DIVERGED = 1e12
+
+
+def kernel_dot(kernel, A, B, coef, block_entries):
+    """``kernel(A, B) @ coef`` computed ``block_entries`` kernel values at a
+    time, so that no ``len(A) × len(B)`` matrix is built; for the linear
+    kernel ``A (B' coef)``. ``coef`` has one column per function, or is 1-d."""
+    if type(kernel) is Linear:
+        return A @ (B.T @ coef)
+    out = np.empty((A.shape[0],) + coef.shape[1:])
+    step = max(1, block_entries // max(1, B.shape[0]))
+    for start in range(0, A.shape[0], step):
+        out[start:start + step] = kernel(A[start:start + step], B) @ coef
+    return out
 
 
 def compiled_kernel(kernel):
@@ -129,17 +144,10 @@ class SMOSolver:
     # ------------------------------------------------------------------
     def _kernel_block(self, rows_a, rows_b, coef):
         """``kernel(X[rows_a], X[rows_b]) @ coef`` in blocks of bounded size."""
-        out = np.zeros(len(rows_a))
         if len(rows_b) == 0:
-            return out
-        if type(self.kernel) is Linear:
-            return self.X[rows_a] @ (self.X[rows_b].T @ coef)
-        step = max(1, int(2 ** 20 // len(rows_b)))
-        Xb = self.X[rows_b]
-        for start in range(0, len(rows_a), step):
-            block = rows_a[start:start + step]
-            out[start:start + step] = self.kernel(self.X[block], Xb) @ coef
-        return out
+            return np.zeros(len(rows_a))
+        return kernel_dot(self.kernel, self.X[rows_a], self.X[rows_b], coef,
+                          SOLVER_BLOCK_ENTRIES)
 
     def _initial_gradient(self, alpha, kidx, y, p, C):
         """G = Q alpha + p and, per sample r, H_r = sum_{alpha_u = C_u} C_u y_u
@@ -172,8 +180,8 @@ class SMOSolver:
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l and self.data[2] != kr.GENERIC:
-            reconstruct_gradient(self.data, self.var, self.cache, self.active_rows,
-                                 self.ist, np.empty(self.X.shape[0], dtype=np.float32))
+            reconstruct_gradient(self.data, self.var, self.cache, self.ist,
+                                 np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
             G = y[a:] * H[kidx[a:]] + p[a:] + y[a:] * self._kernel_block(
@@ -237,11 +245,9 @@ class SMOSolver:
                 raise ValueError(
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
-        self.reconstruct_gradient()
+        self.reconstruct_gradient()      # every variable active, in the caller's order
         alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
-        G = -y * score
-        order = np.argsort(perm)
-        return DualSolution(alpha=alpha[order].copy(), b=self.compute_b(),
-                            objective=self.objective(), gradient=G[order].copy(),
+        return DualSolution(alpha=alpha.copy(), b=self.compute_b(),
+                            objective=self.objective(), gradient=-y * score,
                             n_iter=int(self.ist[sk.N_ITER]),
                             converged=outcome == sk.CONVERGED)

@@ -49,8 +49,8 @@ CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
- SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_ROWS, N_FREE) = range(14)
-N_STATE = 14
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE) = range(13)
+N_STATE = 13
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
@@ -140,7 +140,6 @@ def get_row(r, need_full, data, cache, active_rows, ist):
         ist[REQ_FULL] = 1 if need_full else 0
         return -1
     s = lru_slot(r, cache, ist)
-    ist[N_ROWS] += 1
     n = X32.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act >= FULL_ROW_SHARE * n:

@@ -162,11 +162,12 @@ class SVC(ClassifierMixin, BaseSVM):
             if np.unique(y_pair).size < 2:
                 raise ValueError("sample_weight is zero for every sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
+            X_pair = X[rows]
             if np.isinf(self.C):
-                self._check_separable(X[rows], y_pair)
+                self._check_separable(X_pair, y_pair)
             C = self.C * weight[rows]
-            solution = self._solve(self.kernel_, X[rows], np.arange(rows.size), y_pair,
-                                   -np.ones(rows.size), C, self._seed(X[rows], y_pair, C))
+            solution = self._solve(self.kernel_, X_pair, np.arange(rows.size), y_pair,
+                                   -np.ones(rows.size), C, self._seed(X_pair, y_pair, C))
             alpha[k, rows] = solution.alpha
             signed[k, rows] = solution.alpha * y_pair
             intercept.append(solution.b)
