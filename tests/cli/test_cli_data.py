@@ -49,9 +49,12 @@ def test_numeric_models_get_one_hot_encoding_in_a_pipeline():
 
 
 def test_trees_and_numeric_data_get_the_estimator_itself():
+    from hyperplane.tree import DecisionTreeClassifier
+
     X, _ = load_watermelon("3.0")
+    tree = DecisionTreeClassifier()
+    assert build_model(tree, X) is tree          # by its tags, however the model was named
     estimator = Perceptron()
-    assert build_model(estimator, X, "tree") is estimator
     numeric, _ = load_watermelon("3.0alpha")
     assert build_model(estimator, numeric) is estimator
 

@@ -132,7 +132,7 @@ def fit(
                      and "verbose" not in params and cls.__module__.startswith("hyperplane."))
     frame = read_table(data, index=index)
     X, y = split_target(frame, target, data)
-    fitted = build_model(estimator, X, model)
+    fitted = build_model(estimator, X)
     try:
         if show_progress:  # a progress bar for this fit only, not in the saved parameters
             quiet_value = estimator.get_params()["verbose"]

@@ -101,26 +101,22 @@ def categorical_columns(X):
     return [c for c in X.columns if is_bool_dtype(X[c]) or not is_numeric_dtype(X[c])]
 
 
-def takes_categorical(estimator, model_name=None):
-    """Whether ``estimator`` accepts categorical columns as they are.
-
-    True for the models of ``NATIVE_CATEGORICAL`` and for estimators whose
-    scikit-learn tags declare categorical or string input.
-    """
-    from ._models import NATIVE_CATEGORICAL
-
+def takes_categorical(estimator):
+    """Whether ``estimator`` accepts categorical columns as they are: its
+    scikit-learn tags declare categorical or string input (the decision tree's
+    multiway splits do)."""
     tags = get_tags(estimator).input_tags
-    return model_name in NATIVE_CATEGORICAL or bool(tags.categorical or tags.string)
+    return bool(tags.categorical or tags.string)
 
 
-def build_model(estimator, X, model_name=None):
+def build_model(estimator, X):
     """``estimator`` itself, or one-hot encoding + ``estimator`` for numeric models."""
     from sklearn.compose import ColumnTransformer
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import OneHotEncoder
 
     categorical = categorical_columns(X)
-    if not categorical or takes_categorical(estimator, model_name):
+    if not categorical or takes_categorical(estimator):
         return estimator
     encode = ColumnTransformer(
         [("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=False), categorical)],

@@ -25,10 +25,6 @@ MODELS = {
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }
 
-#: models that take categorical (text) columns as they are -- multiway splits --
-#: besides any estimator whose scikit-learn tags declare categorical/string input
-NATIVE_CATEGORICAL = {"tree"}
-
 #: what a DATA argument may be (the names are those of ``_data._shipped_datasets``)
 SHIPPED_HELP = ("a CSV file (UTF-8), or a shipped dataset: watermelon-2.0, watermelon-2.0alpha, "
                 "watermelon-3.0, watermelon-3.0alpha, loan")

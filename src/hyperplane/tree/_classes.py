@@ -177,6 +177,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True      # multiway splits on category columns
         return tags
 
     # ------------------------------------------------------------------ fit
