@@ -168,16 +168,11 @@ def predict(
     """Predict every row of a CSV table; writes the table with a predicted_<target> column."""
     from hyperplane.io import load, read_header
 
-    from ._data import feature_frame, read_table, write_table
+    from ._data import model_table, write_table
 
     meta = read_header(model_file).get("metadata", {})
     model = load(model_file)
-    features = meta.get("features") or list(getattr(model, "feature_names_in_", []))
-    index = meta.get("index")
-    frame = read_table(data)
-    if index is not None and index in frame.columns:
-        frame = frame.set_index(index)
-    X = feature_frame(frame, features, data) if features else frame
+    frame, X = model_table(data, meta, model)
     try:
         predicted = model.predict(X)
     except (ValueError, TypeError) as exc:
@@ -224,16 +219,11 @@ def _draw(model, meta, plot, data):
 
     from hyperplane.plot import plot_model
 
-    from ._data import feature_frame, read_table
+    from ._data import model_table
 
     X = y = None
     if data is not None:
-        frame = read_table(data)
-        index = meta.get("index")
-        if index is not None and index in frame.columns:
-            frame = frame.set_index(index)
-        features = meta.get("features") or list(frame.columns)
-        X = feature_frame(frame, features, data)
+        frame, X = model_table(data, meta, model)
         target = meta.get("target")
         y = frame[target] if target in frame.columns else None
     figure = plot_model(model, X, y)

@@ -125,6 +125,18 @@ def build_model(estimator, X):
     return Pipeline([("encode", encode), ("model", estimator)])
 
 
+def model_table(data, meta, model):
+    """``(frame, X)``: the table ``data`` indexed as at fit time (when it has
+    the index column) and its feature columns in training order, from the
+    model file's ``meta`` or else the model's ``feature_names_in_``."""
+    frame = read_table(data)
+    index = meta.get("index")
+    if index is not None and index in frame.columns:
+        frame = frame.set_index(index)
+    features = meta.get("features") or list(getattr(model, "feature_names_in_", []))
+    return frame, (feature_frame(frame, features, data) if features else frame)
+
+
 def feature_frame(frame, features, source):
     """The training columns of ``frame`` in training order (extra columns ignored)."""
     missing = [c for c in features if c not in frame.columns]
