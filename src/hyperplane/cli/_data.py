@@ -15,7 +15,7 @@ import pandas as pd
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from sklearn.utils import get_tags
 
-from ._models import UserError
+from ._models import SHIPPED_DATASETS, UserError
 
 
 def _shipped(loader, *args):
@@ -28,13 +28,8 @@ def _shipped(loader, *args):
 def _shipped_datasets():
     from hyperplane import datasets
 
-    return {
-        "watermelon-2.0": _shipped(datasets.load_watermelon, "2.0"),
-        "watermelon-2.0alpha": _shipped(datasets.load_watermelon, "2.0alpha"),
-        "watermelon-3.0": _shipped(datasets.load_watermelon, "3.0"),
-        "watermelon-3.0alpha": _shipped(datasets.load_watermelon, "3.0alpha"),
-        "loan": _shipped(datasets.load_loan),
-    }
+    return {name: _shipped(getattr(datasets, loader), *args)
+            for name, (loader, *args) in SHIPPED_DATASETS.items()}
 
 
 def read_table(source, index=None):

@@ -25,9 +25,17 @@ MODELS = {
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }
 
-#: what a DATA argument may be (the names are those of ``_data._shipped_datasets``)
-SHIPPED_HELP = ("a CSV file (UTF-8), or a shipped dataset: watermelon-2.0, watermelon-2.0alpha, "
-                "watermelon-3.0, watermelon-3.0alpha, loan")
+#: shipped datasets a DATA argument may name: CLI name -> (loader in hyperplane.datasets, args)
+SHIPPED_DATASETS = {
+    "watermelon-2.0": ("load_watermelon", "2.0"),
+    "watermelon-2.0alpha": ("load_watermelon", "2.0alpha"),
+    "watermelon-3.0": ("load_watermelon", "3.0"),
+    "watermelon-3.0alpha": ("load_watermelon", "3.0alpha"),
+    "loan": ("load_loan",),
+}
+
+#: what a DATA argument may be
+SHIPPED_HELP = "a CSV file (UTF-8), or a shipped dataset: " + ", ".join(SHIPPED_DATASETS)
 
 
 class UserError(Exception):
