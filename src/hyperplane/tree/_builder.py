@@ -302,23 +302,23 @@ def grow(data, params, pre_pruner=None, bar=None):
     root_value = np.bincount(data.y[rows], weights=w, minlength=K)
     root = nodes.add(root_value, 0, 1.0, root_value.sum())
     avail = np.ones(data.kind.shape[0], dtype=bool)
-    wbuf = np.zeros(n)
     clogc = c_log2_c(rows.size)
-    codes_count = data.codes_count
-    dest = np.zeros(n, dtype=np.int64)
-    stack = [(root, rows, w, sorted_orders(data, rows), avail, bool(np.all(w == 1.0)))]
     if is_final(root_value, 0, rows.size, avail, params):
         _settled(bar, w, nodes)
-        stack = []
-    max_depth, min_split = float(params.max_depth), float(params.min_split)
+        return finalize(nodes, params.criterion, K)
     min_weight = c45_split_floor(data, params)
-    compiled, deferred = compiled_growth_applies(data, pre_pruner), []
+    if compiled_growth_applies(data, pre_pruner):
+        grow_subtrees(data, params, nodes, [(root, rows, w, avail, nodes.value[root], 0)],
+                      clogc, min_weight, bar)
+        return finalize(nodes, params.criterion, K)
+    wbuf = np.zeros(n)
+    codes_count = data.codes_count
+    dest = np.zeros(n, dtype=np.int64)
+    max_depth, min_split = float(params.max_depth), float(params.min_split)
+    stack = [(root, rows, w, sorted_orders(data, rows), avail, bool(np.all(w == 1.0)))]
     while stack:
         node, rows, w, order, avail, unit = stack.pop()
         value = nodes.value[node]
-        if compiled:
-            deferred.append((node, rows, w, avail, value, nodes.depth[node]))
-            continue
         scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
         out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
                               data.edges, data.y, rows, w, order, avail, K, params.criterion,
@@ -350,8 +350,6 @@ def grow(data, params, pre_pruner=None, bar=None):
         if pre_pruner is not None:
             pre_pruner.adopt(node, nodes.kids[node])
         stack.extend(reversed(pending))
-    if deferred:
-        grow_subtrees(data, params, nodes, deferred, clogc, min_weight, bar)
     return finalize(nodes, params.criterion, K)
 
 
