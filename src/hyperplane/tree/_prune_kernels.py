@@ -22,6 +22,7 @@ import numpy as np
 
 from .._numba import jit
 from ._split_kernels import impurity
+from ._traverse_kernels import MISSING, branch_of_rows, partition_rows
 
 #: Weka's ``Utils.SMALL``: J48's tolerance in the pruning comparisons
 WEKA_SMALL = 1e-6
@@ -116,41 +117,14 @@ def split_rows(X, j, numeric, threshold, kid_r, rows, w):
     child_w, offsets, r)``: branch ``v`` owns ``offsets[v]:offsets[v + 1]``,
     rows in their original order.
     """
-    n_kids = kid_r.shape[0]
-    m = rows.shape[0]
-    branch = np.empty(m, dtype=np.int64)
-    sizes = np.zeros(n_kids)
-    count = np.zeros(n_kids, dtype=np.int64)
-    n_missing = 0
-    for pos in range(m):
-        x = X[rows[pos], j]
-        if np.isnan(x):
-            branch[pos] = -1
-            n_missing += 1
-            continue
-        b = (1 if x > threshold else 0) if numeric else np.int64(x)
-        branch[pos] = b
-        sizes[b] += w[pos]
-        count[b] += 1
+    branch = branch_of_rows(X[:, j], rows, numeric, threshold)
+    sizes = np.zeros(kid_r.shape[0])
+    for pos in range(rows.shape[0]):
+        if branch[pos] != MISSING:
+            sizes[branch[pos]] += w[pos]
     total = numpy_sum(sizes)
     r = sizes / total if total > 0 else kid_r.copy()
-    offsets = np.zeros(n_kids + 1, dtype=np.int64)
-    for v in range(n_kids):
-        offsets[v + 1] = offsets[v] + count[v] + n_missing
-    child_rows = np.empty(offsets[n_kids], dtype=np.int64)
-    child_w = np.empty(offsets[n_kids])
-    for v in range(n_kids):
-        at = offsets[v]
-        for pos in range(m):
-            b = branch[pos]
-            if b == v:
-                child_rows[at] = rows[pos]
-                child_w[at] = w[pos]
-                at += 1
-            elif b < 0:
-                child_rows[at] = rows[pos]
-                child_w[at] = r[v] * w[pos]
-                at += 1
+    child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     return child_rows, child_w, offsets, r
 
 
