@@ -63,10 +63,7 @@ TABLE_BYTES = 64 * 2**20
 def _routing(nodes, cut, frontier):
     """The tree grown so far as flat arrays (growing-storage ids) for :func:`route_to_frontier`."""
     m = len(nodes.feature)
-    child_start = np.zeros(m, dtype=np.int64)
-    n_child = np.array([len(k) for k in nodes.kids], dtype=np.int64)
-    child_start[1:] = np.cumsum(n_child)[:-1]
-    children = np.array([c for k in nodes.kids for c in k], dtype=np.int64)
+    child_start, n_child, children = nodes.links()
     slot_of = np.full(m, -1, dtype=np.int64)
     slot_of[[node for node, _, _ in frontier]] = np.arange(len(frontier))
     depth = max(nodes.depth) + 1

@@ -178,6 +178,14 @@ class _Nodes:
         self.depth.append(depth)
         return len(self.feature) - 1
 
+    def links(self):
+        """``(child_start, n_child, children)``: the children of node ``t`` are
+        ``children[child_start[t]:child_start[t] + n_child[t]]``."""
+        n_child = np.fromiter(map(len, self.kids), dtype=np.int64, count=len(self.kids))
+        children = np.fromiter(chain.from_iterable(self.kids), dtype=np.int64,
+                               count=int(n_child.sum()))
+        return np.cumsum(n_child) - n_child, n_child, children
+
 
 def select_attribute(score, ratio, valid, use_ratio):
     """The best attribute with the SPEC tie rule (first in column order within 1e-9).
@@ -355,14 +363,12 @@ def grow(data, params, pre_pruner=None, bar=None):
 
 def finalize(nodes, criterion, n_classes, keep=None):
     """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
-    n_child = np.fromiter(map(len, nodes.kids), dtype=np.int64, count=len(nodes.kids))
-    children = np.fromiter(chain.from_iterable(nodes.kids), dtype=np.int64,
-                           count=int(n_child.sum()))
+    child_start, n_child, children = nodes.links()
     value = np.array(nodes.value, dtype=np.float64).reshape(len(nodes.value), n_classes)
     return tree_from_arrays(np.array(nodes.feature, dtype=np.int64),
                             np.array(nodes.is_numeric, dtype=np.bool_),
                             np.array(nodes.threshold, dtype=np.float64),
-                            np.cumsum(n_child) - n_child, n_child, children,
+                            child_start, n_child, children,
                             np.array(nodes.branch_r, dtype=np.float64), value,
                             np.array(nodes.weight, dtype=np.float64),
                             np.array(nodes.depth, dtype=np.int64), criterion, keep)
