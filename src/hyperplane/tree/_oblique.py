@@ -213,7 +213,7 @@ def best_split(X, rows, y, w, n_classes, criterion, min_samples_leaf, n_jumps, r
 
 
 class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
-    """Multivariate decision tree with linear node tests ``w . x <= t``.
+    """Multivariate decision tree with linear node tests ``w·x <= t``.
 
     Each internal node learns Fisher's discriminant direction between two
     superclasses of its samples and cuts it at the threshold of least Gini
