@@ -39,11 +39,10 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
-    "myst_parser",
     "sphinx_gallery.gen_gallery",
 ]
 
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+source_suffix = {".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_ext", "_templates", "exercises",
                     "auto_examples/*.ipynb", "auto_exercises/*.ipynb"]
 templates_path = ["_templates"]
@@ -56,7 +55,6 @@ autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
-myst_heading_anchors = 3
 
 sphinx_gallery_conf = {
     "examples_dirs": ["../examples", "exercises"],
