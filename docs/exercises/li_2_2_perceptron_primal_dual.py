@@ -1,6 +1,6 @@
 """
 李航 习题2.2 / Li Hang, exercise 2.2: a perceptron example of our own, primal and dual
-=====================================================================================
+======================================================================================
 
 **题目**：模仿例题 2.1，构建从训练数据集求解感知机模型的例子。
 
@@ -34,7 +34,7 @@ print("w =", primal.coef_[0], " b =", primal.intercept_[0])
 
 # %%
 # 对偶形式（算法2.2）/ Dual form (algorithm 2.2)
-# ---------------------------------------------
+# ----------------------------------------------
 # The dual form keeps :math:`\alpha_i = n_i\eta` and the Gram matrix :math:`G=[x_i\cdot x_j]`;
 # it makes the same updates in the same order, so :math:`w=\sum_i\alpha_i y_i x_i` is the primal
 # :math:`w`.

@@ -1,6 +1,6 @@
 """
 李航 习题7.2 / Li Hang, exercise 7.2: the maximum-margin hyperplane
-=================================================================
+===================================================================
 
 **题目**：已知正例点 :math:`x_1=(1,2)^T, x_2=(2,3)^T, x_3=(3,3)^T`，负例点
 :math:`x_4=(2,1)^T, x_5=(3,2)^T`，试求最大间隔分离超平面和分类决策函数，并在图上画出分离超平面、
@@ -32,7 +32,7 @@ print("w.x + b on the samples:", np.round(svm.decision_function(X), 6))
 
 # %%
 # 与手算结果比较 / Comparison with the hand-worked answer
-# ------------------------------------------------------
+# -------------------------------------------------------
 np.testing.assert_allclose(svm.coef_[0], [-1.0, 2.0], atol=1e-8)
 np.testing.assert_allclose(svm.intercept_[0], -2.0, atol=1e-8)
 assert svm.support_.tolist() == [0, 2, 4]

@@ -1,6 +1,6 @@
 """
 周志华 习题3.3 / Zhou Zhihua, exercise 3.3: logistic regression on 西瓜数据集3.0α
-=============================================================================
+=================================================================================
 
 **题目**：编程实现对率回归，并给出西瓜数据集 3.0α 上的结果。
 
@@ -32,7 +32,7 @@ print("p(好瓜=是 | x) of the first five melons:", np.round(model.predict_prob
 
 # %%
 # 与 scikit-learn 比较 / Against scikit-learn
-# ------------------------------------------
+# -------------------------------------------
 # Same objective (scikit-learn's ``C`` has the same meaning), so the same coefficients.
 peer = SklearnLogisticRegression(C=1e4, tol=1e-10, max_iter=10000).fit(X, y)
 print("scikit-learn: w =", peer.coef_[0], " b =", peer.intercept_[0])

@@ -1,6 +1,6 @@
 """
 周志华 习题3.5 / Zhou Zhihua, exercise 3.5: linear discriminant analysis on 西瓜数据集3.0α
-=====================================================================================
+==========================================================================================
 
 **题目**：编程实现线性判别分析，并给出西瓜数据集 3.0α 上的结果。
 
@@ -29,7 +29,7 @@ print("training accuracy:", lda.score(X, y))
 
 # %%
 # 与公式 3.39 比较 / Against formula 3.39
-# --------------------------------------
+# ---------------------------------------
 # Computed here by hand with NumPy from the class means and the within-class scatter.
 good, bad = X[y == "是"].to_numpy(), X[y == "否"].to_numpy()
 mu_good, mu_bad = good.mean(axis=0), bad.mean(axis=0)

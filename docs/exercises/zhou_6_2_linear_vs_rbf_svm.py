@@ -1,6 +1,6 @@
 """
 周志华 习题6.2 / Zhou Zhihua, exercise 6.2: linear and Gaussian-kernel SVMs on 西瓜数据集3.0α
-========================================================================================
+=============================================================================================
 
 **题目**：试使用 LIBSVM，在西瓜数据集 3.0α 上分别用线性核和高斯核训练一个 SVM，并比较其支持向量的差别。
 
@@ -36,7 +36,7 @@ for name, params in settings.items():
 
 # %%
 # 支持向量的差别 / How the support vectors differ
-# ---------------------------------------------
+# -----------------------------------------------
 # 3.0α is not linearly separable, so the linear SVM keeps most melons as support vectors (many at
 # the bound :math:`\alpha_i=C`) and still misclassifies several; the Gaussian kernel bends the
 # boundary around the classes, fits the training melons and keeps a different set.

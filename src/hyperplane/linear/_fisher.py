@@ -136,18 +136,18 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     n_components_ : int
     means_ : ndarray of shape (n_classes, n_features)
         Class means in the input space (``m_k``).
-    projected_means_ : ndarray of shape (n_classes, n_components_)
+    projected_means_ : ndarray of shape (n_classes, ``n_components_``)
         ``μ_k``, the class means on the directions.
     threshold_ : float
         Two classes only: ``(μ₁ + μ₂)/2``.
-    scalings_ : ndarray of shape (n_features, n_components_)
+    scalings_ : ndarray of shape (n_features, ``n_components_``)
         The directions ``W`` (linear form only); for two classes parallel to
         ``S_W⁻¹(m₂ − m₁)``.
     coef_, intercept_ : ndarray
         Linear form only: the nearest-mean rule written as linear scores,
         ``coef_ = μ Wᵀ``, ``intercept_ = −½‖μ_k‖²`` (two classes: their
         difference, shape (1, n_features) and (1,)).
-    alpha_ : ndarray of shape (n_samples,) or (n_samples, n_components_)
+    alpha_ : ndarray of shape (n_samples,) or (n_samples, ``n_components_``)
         Kernel form only: ``h(x) = Σ_i α_i κ(x_i, x)`` (one column per
         direction when ``K > 2``).
     kernel_ : hyperplane.kernels.Kernel
@@ -254,7 +254,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
         if is_dask_collection(X):
