@@ -32,6 +32,7 @@ author = "the hyperplane authors"
 copyright = "the hyperplane authors"  # noqa: A001
 version = release = hyperplane.__version__
 language = "en"
+smartquotes = False  # the book map test compares the page with book_map.csv character for character
 
 extensions = [
     "sphinx.ext.autodoc",
