@@ -55,11 +55,24 @@ def write_api_pages(folder):
     modules = public_subpackages()
     for module, names in modules.items():
         _write_if_changed(folder / f"{module}.rst", _api_page(module, names))
+    _remove_stale_pages(folder, modules)
     index = ["API reference", "=============", "",
              "Every public name of every subpackage (its ``__all__``), from the docstrings.", "",
              ".. toctree::", "   :maxdepth: 1", ""]
     index += [f"   {module}" for module in modules]
     _write_if_changed(folder / "index.rst", "\n".join(index) + "\n")
+
+
+def _remove_stale_pages(folder, modules):
+    """Delete the pages of names no longer public, left by an earlier build in the same folder."""
+    pages = {f"{module}.rst" for module in modules} | {"index.rst"}
+    stubs = {f"{module}.{name}.rst" for module, names in modules.items() for name in names}
+    for page in folder.glob("*.rst"):
+        if page.name not in pages:
+            page.unlink()
+    for stub in (folder / "generated").glob("*.rst"):
+        if stub.name not in stubs:
+            stub.unlink()
 
 
 def _cell(text):
