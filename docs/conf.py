@@ -44,7 +44,7 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext"}
-exclude_patterns = ["_build", "_ext", "_templates", "exercises",
+exclude_patterns = ["_build", "_ext", "_templates", "_generated", "exercises",
                     "auto_examples/*.ipynb", "auto_exercises/*.ipynb"]
 templates_path = ["_templates"]
 html_theme = "alabaster"
