@@ -10,7 +10,7 @@
 above, find the maximum-margin separating hyperplane and the decision function, and draw the
 hyperplane, the margin boundaries and the support vectors.
 
-The hard-margin SVM (算法7.2 / 7.4 with no slack) is :class:`hyperplane.svm.SVC` with
+The hard-margin SVM (李航 算法7.1, and its dual 算法7.2) is :class:`hyperplane.svm.SVC` with
 ``kernel="linear"`` and ``C=np.inf``. Worked by hand, the answer is
 :math:`w=(-1,2)^T,\\ b=-2`, i.e. :math:`f(x)=\\mathrm{sign}(-x^{(1)}+2x^{(2)}-2)`, with support
 vectors :math:`x_1, x_3, x_5` on the margins :math:`w\\cdot x+b=\\pm1`.
