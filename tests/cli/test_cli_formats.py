@@ -7,7 +7,9 @@ import pandas as pd
 import pytest
 from scipy import sparse
 from sklearn.base import BaseEstimator
+from typer.testing import CliRunner
 
+from hyperplane.cli import app
 from hyperplane.cli._data import model_input
 from hyperplane.cli._readers import file_format, read_table
 from hyperplane.datasets import load_arff, load_heart_scale
@@ -15,6 +17,18 @@ from hyperplane.io import load
 from tests.tree._weka import WEKA_UNAVAILABLE, ensure_weka
 
 VOTE = Path("/usr/share/doc/weka/examples/vote.arff")
+
+
+class _Result:
+    def __init__(self, result):
+        self.returncode, self.stdout, self.stderr = (result.exit_code, result.stdout,
+                                                     result.stderr)
+
+
+@pytest.fixture
+def cli():
+    """The command line in this process (subprocesses would re-compile every kernel)."""
+    return lambda *args: _Result(CliRunner().invoke(app, [str(a) for a in args]))
 
 
 def fit(cli, tmp_path, *args):
