@@ -61,6 +61,18 @@ def test_declared_order_kept_even_when_unseen(tmp_path):
     assert list(y.cat.categories) == ["b", "a"]
 
 
+def test_utf8_byte_order_mark_is_skipped(tmp_path):
+    plain = load_arff(write(tmp_path, TRICKY, "plain.arff"))
+    bom = load_arff(write(tmp_path, TRICKY, "bom.arff", encoding="utf-8-sig"))
+    pd.testing.assert_frame_equal(plain[0], bom[0])
+
+
+def test_truncated_file_is_refused_or_short(tmp_path):
+    text = TRICKY[:TRICKY.index("'50%'") + 3]          # cut inside a quoted value
+    with pytest.raises(ValueError, match="not a valid ARFF"):
+        load_arff(write(tmp_path, text))
+
+
 def test_target_by_name(tmp_path):
     X, y = load_arff(write(tmp_path, TRICKY), target="size")
     assert y.name == "size" and list(X.columns) == ["colour name", "count", "note", "class"]

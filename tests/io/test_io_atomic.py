@@ -193,3 +193,11 @@ def test_load_refuses_a_header_naming_another_class(good):
 def test_header_names_the_saved_class(good):
     path, _ = good
     assert read_header(path)["model"] == "sklearn.linear_model._perceptron.Perceptron"
+
+
+def test_a_directory_or_a_missing_directory_is_named(tmp_path):
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        save(fitted(), tmp_path)
+    with pytest.raises(FileNotFoundError, match="no directory"):
+        save(fitted(), tmp_path / "nowhere" / "m.hyperplane")
+    assert list(tmp_path.iterdir()) == []

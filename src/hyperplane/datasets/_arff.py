@@ -37,8 +37,9 @@ def _decode(path, encoding):
     """Header and rows of an ARFF file, every parse error naming the file."""
     import arff
 
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
     try:
-        with open(path, encoding=encoding) as handle:
+        with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
             return arff.load(_header_without_comments(handle))
     except UnicodeDecodeError as exc:
         raise ValueError(
@@ -73,7 +74,8 @@ def load_arff(path, target=None, *, encoding="utf-8"):
         Name of the target attribute; default the last attribute, Weka's
         default class.
     encoding : str, default "utf-8"
-        Text encoding of the file (Weka writes UTF-8).
+        Text encoding of the file (Weka writes UTF-8; a byte-order mark is
+        skipped).
 
     Returns
     -------

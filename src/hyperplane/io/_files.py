@@ -126,6 +126,10 @@ def save(model, path, *, metadata=None):
     [1]
     """
     path = Path(os.path.realpath(path))   # through a symlink: replace what it points to
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory: give the model file's name")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path.name}: no directory {path.parent}")
     header = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
