@@ -45,7 +45,7 @@ def _decode(path, encoding):
         raise ValueError(
             f"{path}: not readable as {encoding} ({exc.reason} at byte {exc.start}); "
             "pass the file's encoding as encoding=..., or convert it to UTF-8 "
-            f"(iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
+            f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
     except arff.ArffException as exc:
         raise ValueError(f"{path}: not a valid ARFF file: {exc}") from None
 
