@@ -251,6 +251,7 @@ def _draw(model, meta, plot, data):
     import matplotlib
     matplotlib.use("Agg")
 
+    from hyperplane.io._files import atomic_write
     from hyperplane.plot import plot_model
 
     from ._data import model_table
@@ -261,7 +262,9 @@ def _draw(model, meta, plot, data):
         target = meta.get("target")
         y = frame[target] if target in frame.columns else None
     figure = plot_model(model, X, y)
-    figure.savefig(plot, dpi=110, bbox_inches="tight")
+    with atomic_write(plot) as (handle, _):
+        figure.savefig(handle, format=Path(plot).suffix.lstrip(".").lower() or "png",
+                       dpi=110, bbox_inches="tight")
 
 
 def main():
