@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
 
 from .._validation import (
     check_is_fitted,
@@ -14,14 +13,30 @@ from .._validation import (
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import Kernel, Linear, is_psd, resolve_kernel
+from ..kernels import Linear, resolve_kernel, warn_if_not_psd
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
-#: rows of a user kernel's Gram matrix checked for positive semi-definiteness
-PSD_CHECK_ROWS = 300
+#: the largest |x| the solver supports, and the smallest largest |x|: the
+#: kernel rows are computed from float32 samples (LIBSVM's cache precision),
+#: whose squares and products must stay finite and normal
+MAX_SCALE = 1e15
+MIN_SCALE = 1e-15
 #: entries of a kernel block computed at once when predicting
 BLOCK_ENTRIES = 2 ** 22
+
+
+def check_scale(X, name):
+    """Refuse data whose scale the SVM cannot represent: the SVM is not
+    scale-invariant, and its kernel rows are computed in float32, so the
+    largest |x| must lie in [MIN_SCALE, MAX_SCALE] (an all-zero X passes)."""
+    top = float(np.max(np.abs(X))) if X.size else 0.0
+    if top > MAX_SCALE or 0.0 < top < MIN_SCALE:
+        raise ValueError(
+            f"X's scale is out of range for {name}: its largest |value| is {top:.3g}, "
+            f"outside [{MIN_SCALE:g}, {MAX_SCALE:g}]. The SVM is not scale-invariant and "
+            "computes its kernel in float32; standardise the features (for example "
+            "with sklearn.preprocessing.StandardScaler)")
 
 
 class BaseSVM(BaseEstimator):
@@ -43,23 +58,20 @@ class BaseSVM(BaseEstimator):
                 raise TypeError(f"{name} must be True or False; got {value!r}")
 
     def _resolve_kernel(self, X):
-        """The kernel object: a name with gamma/degree/coef0, or the user's
-        kernel object, which must be positive semi-definite on (a sample of)
-        the training data."""
-        if isinstance(self.kernel, Kernel):
-            rows = np.arange(X.shape[0])
-            if rows.size > PSD_CHECK_ROWS:
-                rng = check_random_state(0 if self.random_state is None else self.random_state)
-                rows = np.sort(rng.choice(rows, PSD_CHECK_ROWS, replace=False))
-            if not is_psd(self.kernel, X[rows]):
-                raise ValueError(
-                    f"kernel={self.kernel!r} is not positive semi-definite on the "
-                    "training data (its kernel matrix has a negative eigenvalue), so "
-                    "it is not a kernel function (周志华 定理6.1); choose another kernel "
-                    "or other parameters")
-            return self.kernel
-        return resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
-                              coef0=self.coef0)
+        """The kernel object (a name with gamma/degree/coef0, or the user's
+        kernel object), after checking that the data's scale suits the
+        solver (:func:`check_scale`). A kernel that is not positive
+        semi-definite on (a sample of) the data gives one NotPSDWarning;
+        with C = inf (the hard margin) it is an error, as the dual may then
+        have no bounded solution."""
+        check_scale(X, type(self).__name__)
+        kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                coef0=self.coef0)
+        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(self.C):
+            raise ValueError(
+                f"C=inf (hard margin) needs a positive semi-definite kernel, but "
+                f"kernel={kernel!r} is not on the training data; use a finite C")
+        return kernel
 
     def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None):
         """Run SMO (from ``alpha0`` if given); returns the DualSolution and
@@ -74,6 +86,11 @@ class BaseSVM(BaseEstimator):
                                  shrinking=bool(self.shrinking) and trace is None,
                                  alpha0=alpha0 if trace is None else None,
                                  bar=bar).solve(trace)
+        if not (np.all(np.isfinite(solution.alpha)) and np.isfinite(solution.b)):
+            raise ValueError(
+                f"SMO diverged (alpha or b is not finite) with kernel={kernel!r}, "
+                f"C={self.C!r}: the kernel is not positive semi-definite or the "
+                "features are badly scaled; use a finite C or standardise the features")
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
                                "increase max_iter or tol, or scale the features")

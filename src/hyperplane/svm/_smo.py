@@ -62,6 +62,18 @@ def compiled_kernel(kernel):
     return KernelSpec(np.int64(code), float(gamma), float(coef0), np.int64(degree))
 
 
+def check_diagonal(kernel, QD):
+    """The kernel rows are cached in float32: k(x, x) must fit (for a
+    positive semi-definite kernel |k(x, y)| <= sqrt(k(x, x) k(y, y)), so
+    then every row fits)."""
+    top = float(np.max(np.abs(QD))) if QD.size else 0.0
+    if not np.isfinite(top) or top > np.finfo(np.float32).max:
+        raise ValueError(
+            f"kernel {kernel!r} gives k(x, x) = {top:.3g} on the training data, beyond "
+            "float32, the precision of the SVM's kernel cache; scale the features down "
+            "(or lower gamma/degree)")
+
+
 def default_max_iter(l):
     """LIBSVM's cap on SMO iterations: max(10^7, 100 l)."""
     return max(10_000_000, 100 * l)
@@ -119,6 +131,7 @@ class SMOSolver:
         p = np.asarray(p, dtype=np.float64)
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
+        check_diagonal(kernel, QD)
         G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)

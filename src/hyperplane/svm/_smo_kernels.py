@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast, maxnum
+from .._numba import jit, jit_fast, jit_step, maxnum
 from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
 
@@ -47,7 +47,7 @@ FULL_ROW_SHARE = 0.5
 # --------------------------------------------------------------------------
 # LRU cache of kernel rows
 # --------------------------------------------------------------------------
-@jit
+@jit_step
 def lru_slot(r, cache, st):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
@@ -105,7 +105,7 @@ def store_row(r, cols, values, is_full, cache, st):
     cache.epoch[s] = st.epoch
 
 
-@jit
+@jit_step
 def get_row(r, need_full, samples, cache, st):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it
@@ -135,7 +135,7 @@ def get_row(r, need_full, samples, cache, st):
 # --------------------------------------------------------------------------
 # select_working_set
 # --------------------------------------------------------------------------
-@jit
+@jit_step
 def bound_status(y, alpha, C):
     """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t
     grows), plus IN_LOW if t is in I_low(alpha) (y_t alpha_t can shrink)."""
@@ -162,7 +162,7 @@ def last_at_value(score, status, n_active, m):
     return i
 
 
-@jit
+@jit_step
 def select_i(var, n_active):
     """i = argmax_{t in I_up} score_t, score_t = -y_t G_t: the first half of
     the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
@@ -172,7 +172,7 @@ def select_i(var, n_active):
     return (last_at_value(var.score, var.status, n_active, m) if m > -np.inf else -1), m
 
 
-@jit
+@jit_step
 def select_j(var, n_active, i, m, K_i):
     """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
     b_it = m - score_t > 0, the one of largest guaranteed decrease
@@ -198,7 +198,7 @@ def select_j(var, n_active, i, m, K_i):
     return j, M
 
 
-@jit
+@jit_step
 def select_working_set(samples, var, cache, st, i, m):
     """LIBSVM's ``select_working_set``: the pair (i, j) that most violates
     the KKT conditions, i by :func:`select_i` (unless ``i >= 0``: the
@@ -221,7 +221,7 @@ def select_working_set(samples, var, cache, st, i, m):
 # --------------------------------------------------------------------------
 # update_alpha_pair and the gradient
 # --------------------------------------------------------------------------
-@jit
+@jit_step
 def update_alpha_pair(var, i, j, eta):
     """Minimise f along the feasible direction alpha_i += y_i t,
     alpha_j -= y_j t (which keeps y'alpha fixed) and clip to the box.
@@ -276,7 +276,7 @@ def update_h(H, K_r, coef):
         H[r] += coef * K_r[r]
 
 
-@jit
+@jit_step
 def take_step(samples, var, cache, st, i, j):
     """One SMO update of the pair (i, j): :func:`update_alpha_pair`, the
     status bits, H of a variable that reaches or leaves its upper bound,

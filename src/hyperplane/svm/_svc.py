@@ -52,9 +52,13 @@ class SVC(ClassifierMixin, BaseSVM):
         Penalty of the hinge loss, > 0; ``numpy.inf`` for the hard margin
         (raises ValueError if the data are not separable with the kernel).
     kernel : str or hyperplane.kernels.Kernel, default="rbf"
-        A kernel object (also combined ones; it must be positive
-        semi-definite) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
+        A kernel object (also combined ones) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
         ``"sigmoid"`` with scikit-learn's ``gamma``, ``degree``, ``coef0``.
+        A kernel that is not positive semi-definite on the data (the
+        sigmoid, or a user's kernel) is accepted, as LIBSVM does, with one
+        ``NotPSDWarning``; with ``C=numpy.inf`` it is an error. A kernel
+        block that is not finite, of the wrong shape or not symmetric is an
+        error.
     gamma : {"scale", "auto"} or float, default="scale"
     degree : int, default=3
     coef0 : float, default=0.0
