@@ -21,13 +21,7 @@ decorators below; no module calls :func:`numba.njit` directly.
   change the strict functions' results for the whole process
   (``tests/test_numba_policy.py`` shows it).
 
-* :data:`jit_step` -- :data:`jit` inlined into its (strict) caller at numba's
-  IR level: a named step of a compiled loop (an SMO step) that takes the
-  loop's named state. A call that is not inlined copies every array of that
-  state and its reference counts on each iteration; inlined, the step
-  costs what the same code written in the loop would.
-
-All of them use ``cache=True`` so that a kernel is compiled once per machine,
+All four use ``cache=True`` so that a kernel is compiled once per machine,
 and ``nogil=True`` so that Dask and thread pools can run them concurrently.
 """
 
@@ -43,10 +37,9 @@ jit_parallel = numba.njit(
     cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True
 )
 jit_parallel_exact = numba.njit(cache=True, nogil=True, parallel=True)
-jit_step = numba.njit(cache=True, nogil=True, inline="always")
 
-__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "jit_step", "FASTMATH_FLAGS",
-           "maxnum", "minnum"]
+__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "maxnum",
+           "minnum"]
 
 
 def _llvm_binary(name):

@@ -44,13 +44,11 @@ def exp_nonpositive(buf, n_cols, ebuf):
 
 
 @jit_fast
-def finish_row(kernel, buf, n_cols, ebuf):
+def finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf):
     """Turn ``buf[:n_cols]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
     ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
-    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``.
-    ``kernel`` is a :class:`~._smo_state.KernelSpec`."""
-    code, gamma, coef0 = kernel.code, kernel.gamma, kernel.coef0
+    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``."""
     if code == RBF_KERNEL:
         for k in range(n_cols):
             buf[k] = -gamma * buf[k]
@@ -63,7 +61,7 @@ def finish_row(kernel, buf, n_cols, ebuf):
         for k in range(n_cols):
             base = gamma * buf[k] + coef0
             value = 1.0
-            for _ in range(kernel.degree):
+            for _ in range(degree):
                 value *= base
             buf[k] = value
     elif code == SIGMOID_KERNEL:
@@ -72,20 +70,13 @@ def finish_row(kernel, buf, n_cols, ebuf):
 
 
 @jit_fast
-def is_distance(kernel):
-    """Whether the kernel is a function of |a - b| (else of a.b)."""
-    return kernel.code == RBF_KERNEL or kernel.code == LAPLACE_KERNEL
-
-
-@jit_fast
-def kernel_row(samples, r, cols, n_cols, out):
+def kernel_row(X32, r, cols, n_cols, code, gamma, coef0, degree, buf, ebuf, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
-    untouched), from the row-major samples ``samples.X32`` (a
-    :class:`~._smo_state.Samples`)."""
-    X32, buf = samples.X32, samples.buf
+    untouched), from the row-major samples ``X32``; ``buf``/``ebuf`` are
+    scratch of length >= n_cols."""
     d = X32.shape[1]
     xr = X32[r]
-    distance = is_distance(samples.kernel)
+    distance = code == RBF_KERNEL or code == LAPLACE_KERNEL
     for k in range(n_cols):
         xc = X32[cols[k]]
         acc = np.float32(0.0)
@@ -97,22 +88,20 @@ def kernel_row(samples, r, cols, n_cols, out):
             for f in range(d):
                 acc += xr[f] * xc[f]
         buf[k] = acc
-    finish_row(samples.kernel, buf, n_cols, samples.ebuf)
+    finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf)
     for k in range(n_cols):
         out[cols[k]] = buf[k]
 
 
 @jit_fast
-def kernel_row_full(samples, r, out):
+def kernel_row_full(XT, r, code, gamma, coef0, degree, acc, buf, ebuf, out):
     """``out[c] = k(x_r, x_c)`` for every sample ``c``, from the
-    feature-major samples ``samples.XT32`` (d, n): feature by feature, the
-    sums of all samples are advanced together (float32, 16 to a vector
-    register)."""
-    XT, acc, buf = samples.XT32, samples.acc, samples.buf
+    feature-major samples ``XT`` (d, n): feature by feature, the sums of all
+    samples are advanced together (float32, 16 to a vector register)."""
     d, n = XT.shape
     for c in range(n):
         acc[c] = 0.0
-    distance = is_distance(samples.kernel)
+    distance = code == RBF_KERNEL or code == LAPLACE_KERNEL
     for f in range(d):
         v = XT[f, r]
         xf = XT[f]
@@ -125,6 +114,6 @@ def kernel_row_full(samples, r, out):
                 acc[c] += v * xf[c]
     for c in range(n):
         buf[c] = acc[c]
-    finish_row(samples.kernel, buf, n, samples.ebuf)
+    finish_row(buf, n, code, gamma, coef0, degree, ebuf)
     for c in range(n):
         out[c] = buf[c]

@@ -1,5 +1,5 @@
 """Gradient reconstruction after shrinking (LIBSVM's ``reconstruct_gradient``),
-compiled; the state is that of :mod:`._smo_state`."""
+compiled; the state arrays are those of :mod:`._smo_kernels`."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import numpy as np
 
 from .._numba import jit, jit_fast
 from ._kernel_rows import kernel_row, kernel_row_full
-from ._smo_kernels import FULL_ROW_SHARE
+from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
 
 
 @jit
-def reconstruct_gradient(samples, var, cache, st, scratch):
+def reconstruct_gradient(data, var, cache, ist, scratch):
     """G of the shrunk variables t >= active_size (LIBSVM's
     reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
     stored as score_t = -y_t G_t.
@@ -21,11 +21,12 @@ def reconstruct_gradient(samples, var, cache, st, scratch):
     on the shrunk samples, or recomputed on all samples when they are at
     least FULL_ROW_SHARE of them (either way it becomes full). A sample
     without a cached row gets its row in ``scratch``."""
-    alpha, score, y, C, kidx = var.alpha, var.score, var.y, var.C, var.kidx
-    rows, slot_of, full = cache.rows, cache.slot_of, cache.full
-    n = samples.X32.shape[0]
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
+    n = X32.shape[0]
     l = alpha.shape[0]
-    a = st.active_size
+    a = ist[ACTIVE_SIZE]
     coef = np.zeros(n)
     for s in range(a):
         if 0.0 < alpha[s] < C[s]:
@@ -41,13 +42,14 @@ def reconstruct_gradient(samples, var, cache, st, scratch):
         if coef[c] == 0.0:
             continue
         slot = slot_of[c]
-        cached = slot >= 0 and (full[slot] == 1 or cache.epoch[slot] == st.epoch)
+        cached = slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH])
         row = rows[slot] if cached else scratch
         if not cached or full[slot] == 0:
             if whole:
-                kernel_row_full(samples, c, row)
+                kernel_row_full(XT32, c, code, gamma, coef0, degree, acc, buf, ebuf, row)
             else:
-                kernel_row(samples, c, shrunk_rows, n_shrunk, row)
+                kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
+                           buf, ebuf, row)
             if cached:
                 full[slot] = 1
         if whole:
@@ -56,7 +58,7 @@ def reconstruct_gradient(samples, var, cache, st, scratch):
             for r in shrunk_rows:
                 value[r] += coef[c] * row[r]
     for t in range(a, l):
-        score[t] = -y[t] * (var.p[t] + y[t] * (var.H[kidx[t]] + value[kidx[t]]))
+        score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
 
 
 @jit_fast

@@ -15,7 +15,6 @@ from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_kernels as sk
 from ._reconstruct_kernels import reconstruct_gradient
-from ._smo_state import KernelSpec, Variables, new_counters, new_row_cache, new_samples
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
 #: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b.
@@ -54,12 +53,11 @@ def kernel_dot(kernel, A, B, coef, block_entries):
 
 
 def compiled_kernel(kernel):
-    """The :class:`KernelSpec` of a kernel whose rows the compiled code
-    computes, or ``code=GENERIC`` for any other kernel object (combined
-    kernels, user kernels), whose rows are computed by calling it."""
+    """``(code, gamma, coef0, degree)`` of a kernel whose rows the compiled
+    code computes, or ``(GENERIC, 0, 0, 1)`` for any other kernel object
+    (combined kernels, user kernels), whose rows are computed by calling it."""
     rule = COMPILED_KERNELS.get(type(kernel))
-    code, gamma, coef0, degree = rule(kernel) if rule is not None else (kr.GENERIC, 0.0, 0.0, 1)
-    return KernelSpec(np.int64(code), float(gamma), float(coef0), np.int64(degree))
+    return rule(kernel) if rule is not None else (kr.GENERIC, 0.0, 0.0, 1)
 
 
 def check_diagonal(kernel, QD):
@@ -124,7 +122,12 @@ class SMOSolver:
         l = len(kidx)
         self.tol = float(tol)
         self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
-        self.samples = new_samples(self.X, compiled_kernel(kernel))
+        code, gamma, coef0, degree = compiled_kernel(kernel)
+        all_rows = np.arange(n, dtype=np.int64)
+        X32 = self.X.astype(np.float32)
+        self.data = (X32, all_rows, np.int64(code), float(gamma), float(coef0),
+                     np.int64(degree), np.empty(n), np.empty(n, dtype=np.int64),
+                     np.ascontiguousarray(X32.T), np.empty(n, dtype=np.float32))
         kidx = np.asarray(kidx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         C = np.asarray(C, dtype=np.float64)
@@ -135,16 +138,21 @@ class SMOSolver:
         G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)
-        self.var = Variables(alpha=alpha, score=-y * G, H=H, y=y.copy(), p=p.copy(),
-                             C=C.copy(), QD=QD, kidx=kidx.copy(),
-                             perm=np.arange(l, dtype=np.int64), status=status)
+        self.var = (alpha, -y * G, H, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
+                    np.arange(l, dtype=np.int64), status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
-        self.cache = new_row_cache(n, n_slots)
+        self.cache = (np.empty((n_slots, n), dtype=np.float32),
+                      np.full(n, -1, dtype=np.int64), np.full(n_slots, -1, dtype=np.int64),
+                      np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.uint8),
+                      np.full(n_slots, -1, dtype=np.int64),
+                      np.empty(n_slots, dtype=np.int64))
+        self.active_rows = np.empty(n, dtype=np.int64)
+        self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
+        self.ist[sk.ACTIVE_SIZE] = l
         # a seeded start is near the solution: shrink from the first iteration
-        self.state = new_counters(l, self.tol, self.max_iter, shrinking,
-                                  1 if alpha0 is not None else min(l, sk.SHRINK_EVERY))
-        self.st = self.state[0]          # a view: reads and writes go to ``state``
-        sk.rebuild_active_rows(kidx, l, self.cache, self.st)
+        self.ist[sk.COUNTER] = 1 if alpha0 is not None else min(l, sk.SHRINK_EVERY)
+        self.ist[sk.SHRINKING] = 1 if shrinking else 0
+        sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
 
     # ------------------------------------------------------------------
     def _kernel_block(self, rows_a, rows_b, coef):
@@ -169,14 +177,12 @@ class SMOSolver:
 
     def _fill_row(self):
         """Compute the kernel row the compiled loop asked for (generic kernel)."""
-        st = self.st
-        r = int(st["req_row"])
+        r = int(self.ist[sk.REQ_ROW])
         n = self.X.shape[0]
-        full = bool(st["req_full"]) or st["n_active_rows"] == n
-        cols = (np.arange(n, dtype=np.int64) if full
-                else self.cache.active_rows[:st["n_active_rows"]].copy())
+        full = bool(self.ist[sk.REQ_FULL]) or self.ist[sk.N_ACTIVE_ROWS] == n
+        cols = self.data[1] if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
         values = np.asarray(self.kernel(self.X[r:r + 1], self.X[cols]), dtype=np.float64)[0]
-        sk.store_row(r, cols, values, np.uint8(full), self.cache, st)
+        sk.store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
 
     def reconstruct_gradient(self):
         """Recompute G of the shrunk variables (LIBSVM's reconstruct_gradient):
@@ -184,10 +190,10 @@ class SMOSolver:
         variable active again and start a new cache epoch. Compiled for the
         named kernels; a generic kernel object is called on blocks."""
         alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
-        a = int(self.st["active_size"])
+        a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
-        if a < l and self.samples.kernel.code != kr.GENERIC:
-            reconstruct_gradient(self.samples, self.var, self.cache, self.st,
+        if a < l and self.data[2] != kr.GENERIC:
+            reconstruct_gradient(self.data, self.var, self.cache, self.ist,
                                  np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
@@ -196,11 +202,11 @@ class SMOSolver:
             score[a:] = -y[a:] * G
         if a < l:
             sk.permute_variables(self.var, np.argsort(perm, kind="stable"))
-        self.st["active_size"] = l
-        self.st["epoch"] += 1
-        sk.rebuild_active_rows(kidx, l, self.cache, self.st)
+        self.ist[sk.ACTIVE_SIZE] = l
+        self.ist[sk.EPOCH] += 1
+        sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
 
-    def calculate_b(self):
+    def compute_b(self):
         """The threshold b = -rho (LIBSVM's calculate_rho): rho is the mean of
         y_t G_t over free variables (0 < alpha_t < C_t), where the KKT
         conditions make y_t G_t = rho; without free variables, the middle of
@@ -234,35 +240,36 @@ class SMOSolver:
         iteration: the compiled loop then runs one iteration per call, and
         ``watch.before(self)`` / ``watch.after(self, before)`` are called
         around each one that updates a pair."""
-        st = self.st
         outcome = sk.MAX_ITER
         chunk = CHUNK if watch is None else 1
         while True:
-            done = int(st["n_iter"])
-            st["max_iter"] = min(self.max_iter, done + chunk)
+            done = int(self.ist[sk.N_ITER])
+            cap = min(self.max_iter, done + chunk)
             before = watch.before(self) if watch is not None else None
-            outcome = sk.smo_iterate(self.samples, self.var, self.cache, self.state)
-            if watch is not None and st["n_iter"] > done:
+            outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
+                                    self.ist, self.tol, cap)
+            if watch is not None and self.ist[sk.N_ITER] > done:
                 watch.after(self, before)
             if self.bar is not None:
-                self.bar.advance(int(st["n_iter"]) - done, active=int(st["active_size"]))
+                self.bar.advance(int(self.ist[sk.N_ITER]) - done,
+                                 active=int(self.ist[sk.ACTIVE_SIZE]))
             if outcome == sk.NEED_ROW:
                 self._fill_row()
             elif outcome == sk.NEED_UNSHRINK:
                 self.reconstruct_gradient()
-                if st["req_final"]:
-                    st["counter"] = 1
+                if self.ist[sk.REQ_FINAL]:
+                    self.ist[sk.COUNTER] = 1
                 else:
-                    st["unshrunk"] = 1
-            elif outcome == sk.CONVERGED or st["n_iter"] >= self.max_iter:
+                    self.ist[sk.UNSHRUNK] = 1
+            elif outcome == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
                 break
-            elif np.max(self.var.alpha) > DIVERGED:
+            elif np.max(self.var[0]) > DIVERGED:
                 raise ValueError(
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
         self.reconstruct_gradient()      # every variable active, in the caller's order
-        var = self.var
-        return DualSolution(alpha=var.alpha.copy(), b=self.calculate_b(),
-                            objective=self.objective(), gradient=-var.y * var.score,
-                            n_iter=int(st["n_iter"]),
+        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
+        return DualSolution(alpha=alpha.copy(), b=self.compute_b(),
+                            objective=self.objective(), gradient=-y * score,
+                            n_iter=int(self.ist[sk.N_ITER]),
                             converged=outcome == sk.CONVERGED)

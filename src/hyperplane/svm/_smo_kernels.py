@@ -10,28 +10,48 @@ with ``Q[t, s] = y_t y_s k(x_kidx[t], x_kidx[s])`` and ``y_t = +-1``. SVC has
 one variable per sample (``p = -1``); SVR two (``p = eps -+ z``). The gradient
 is ``G = Q alpha + p``.
 
-The state is named (see :mod:`._smo_state`): ``samples`` (a ``Samples``),
-``var`` (``Variables``), ``cache`` (``RowCache``) and ``st``, the record of
-scalar counters. The steps are LIBSVM's (Chang & Lin 2011, section 4):
-:func:`select_working_set`, :func:`update_alpha_pair` (with
-:func:`update_gradient`), :func:`shrink`; the threshold b
-(``calculate_b``) is computed by the driver once the loop stops.
+State lives in plain arrays so that the Python driver (:mod:`._smo`) can stop
+and resume the solver:
+
+``data``  = (X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc)
+            -- the samples in float32, row-major and feature-major (see
+            :mod:`._kernel_rows`), the kernel (``code`` from the ``*_KERNEL``
+            constants; ``GENERIC`` means rows are computed by Python), and
+            scratch space for one row;
+``var``   = (alpha, score, H, y, p, C, QD, kidx, perm, status) -- one
+            entry per dual variable, in the solver's order: the active set is
+            the prefix ``[0, active_size)``; ``perm`` maps back to the
+            caller's order. The gradient is kept as ``score = -y G`` (what the
+            working-set selection compares) and ``status`` holds the IN_UP /
+            IN_LOW bits of I_up(alpha) and I_low(alpha). ``H`` is per *sample*:
+            H_r = sum_{u at upper bound} C_u y_u k(x_u, x_r), so that LIBSVM's
+            G_bar_t = sum_{u at upper bound} C_u Q_tu is y_t H[kidx[t]];
+``cache`` = (rows, slot_of, owner, stamp, full, epoch, free_slots) -- an
+            LRU cache of float32 kernel rows ``k(x_r, .)`` indexed by sample
+            row ``r``, with a stack of slots released by shrinking;
+``ist``   = the integer state vector (indices ``N_ITER`` ... ``LAST_J``;
+            ``LAST_I``/``LAST_J`` hold the last pair updated).
+
+A cached row is *full* (all samples) or *partial*: computed only for the
+samples of the active set at the time, valid until the next unshrink, which
+starts a new ``epoch``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast, jit_step, maxnum
+from .._numba import jit, jit_fast, maxnum
 from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
 
 # what smo_iterate returns -----------------------------------------------------
 CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
 
-#: what a step returns instead of a variable index when a kernel row must
-#: come from Python (a generic kernel)
-ROW_REQUEST = -2
+# slots of the integer state vector -----------------------------------------
+(N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE, LAST_I, LAST_J) = range(15)
+N_STATE = 15
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
@@ -47,95 +67,97 @@ FULL_ROW_SHARE = 0.5
 # --------------------------------------------------------------------------
 # LRU cache of kernel rows
 # --------------------------------------------------------------------------
-@jit_step
-def lru_slot(r, cache, st):
+@jit
+def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
     used one (evicted). Marks it as just used."""
-    slot_of, owner = cache.slot_of, cache.owner
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
     s = slot_of[r]
     if s < 0:
-        if st.n_free > 0:
-            st.n_free -= 1
-            s = cache.free_slots[st.n_free]
-        elif st.n_used < owner.shape[0]:
-            s = st.n_used
-            st.n_used += 1
+        if ist[N_FREE] > 0:
+            ist[N_FREE] -= 1
+            s = free_slots[ist[N_FREE]]
+        elif ist[N_USED] < owner.shape[0]:
+            s = ist[N_USED]
+            ist[N_USED] += 1
         else:
-            s = np.argmin(cache.stamp)
+            s = np.argmin(stamp)
             slot_of[owner[s]] = -1
         owner[s] = r
         slot_of[r] = s
-        cache.full[s] = 0
-        cache.epoch[s] = -1
-    st.clock += 1
-    cache.stamp[s] = st.clock
+        full[s] = 0
+        epoch[s] = -1
+    ist[CLOCK] += 1
+    stamp[s] = ist[CLOCK]
     return s
 
 
 @jit
-def release_rows(cache, st):
+def release_rows(cache, active_rows, ist, n):
     """Give back the slots of samples that left the active set: the next
     rows go there before any never-used slot. A slot's memory is then
     touched once for several rows (fresh pages cost more than reused ones,
     above all in a virtual machine) and shrunk rows go first, not the least
     recently used active ones."""
-    slot_of, owner = cache.slot_of, cache.owner
-    active = np.zeros(slot_of.shape[0], dtype=np.uint8)
-    for k in range(st.n_active_rows):
-        active[cache.active_rows[k]] = 1
-    for s in range(st.n_used):
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
+    active = np.zeros(n, dtype=np.uint8)
+    for k in range(ist[N_ACTIVE_ROWS]):
+        active[active_rows[k]] = 1
+    for s in range(ist[N_USED]):
         r = owner[s]
         if r >= 0 and active[r] == 0:
             slot_of[r] = -1
             owner[s] = -1
-            cache.stamp[s] = 0
-            cache.free_slots[st.n_free] = s
-            st.n_free += 1
+            stamp[s] = 0
+            free_slots[ist[N_FREE]] = s
+            ist[N_FREE] += 1
 
 
 @jit
-def store_row(r, cols, values, is_full, cache, st):
+def store_row(r, cols, values, is_full, cache, ist):
     """Put a row computed outside (a generic kernel object) into the cache."""
-    s = lru_slot(r, cache, st)
-    row = cache.rows[s]
+    s = lru_slot(r, cache, ist)
+    row = cache[0][s]
     for k in range(cols.shape[0]):
         row[cols[k]] = values[k]
-    cache.full[s] = is_full
-    cache.epoch[s] = st.epoch
+    cache[4][s] = is_full
+    cache[5][s] = ist[EPOCH]
 
 
-@jit_step
-def get_row(r, need_full, samples, cache, st):
+@jit
+def get_row(r, need_full, data, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
-    if ``need_full``), computing it on a miss; -1 asks Python for it
-    (``st.req_row``, ``st.req_full``)."""
-    s = cache.slot_of[r]
-    if s >= 0 and (cache.full[s] == 1 or (not need_full and cache.epoch[s] == st.epoch)):
-        st.clock += 1
-        cache.stamp[s] = st.clock
+    if ``need_full``), computing it on a miss; -1 asks Python for it."""
+    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
+    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
+    s = slot_of[r]
+    if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
+        ist[CLOCK] += 1
+        stamp[s] = ist[CLOCK]
         return s
-    if samples.kernel.code == GENERIC:
-        st.req_row = r
-        st.req_full = 1 if need_full else 0
+    if code == GENERIC:
+        ist[REQ_ROW] = r
+        ist[REQ_FULL] = 1 if need_full else 0
         return -1
-    s = lru_slot(r, cache, st)
-    n = samples.X32.shape[0]
-    n_act = st.n_active_rows
+    s = lru_slot(r, cache, ist)
+    n = X32.shape[0]
+    n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act >= FULL_ROW_SHARE * n:
-        kernel_row_full(samples, r, cache.rows[s])
-        cache.full[s] = 1
+        kernel_row_full(XT32, r, code, gamma, coef0, degree, acc, buf, ebuf, rows[s])
+        full[s] = 1
     else:
-        kernel_row(samples, r, cache.active_rows, n_act, cache.rows[s])
-        cache.full[s] = 0
-    cache.epoch[s] = st.epoch
+        kernel_row(X32, r, active_rows, n_act, code, gamma, coef0, degree, buf, ebuf,
+                   rows[s])
+        full[s] = 0
+    epoch[s] = ist[EPOCH]
     return s
 
 
 # --------------------------------------------------------------------------
-# select_working_set
+# the SMO steps
 # --------------------------------------------------------------------------
-@jit_step
+@jit
 def bound_status(y, alpha, C):
     """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t
     grows), plus IN_LOW if t is in I_low(alpha) (y_t alpha_t can shrink)."""
@@ -162,23 +184,24 @@ def last_at_value(score, status, n_active, m):
     return i
 
 
-@jit_step
+@jit
 def select_i(var, n_active):
     """i = argmax_{t in I_up} score_t, score_t = -y_t G_t: the first half of
     the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
     empty. Two loops LLVM vectorises: :func:`max_in_up`, then
     :func:`last_at_value` (LIBSVM's tie rule, the last of equal scores)."""
-    m = max_in_up(var.score, var.status, n_active)
-    return (last_at_value(var.score, var.status, n_active, m) if m > -np.inf else -1), m
+    score, status = var[1], var[9]
+    m = max_in_up(score, status, n_active)
+    return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
 
 
-@jit_step
+@jit
 def select_j(var, n_active, i, m, K_i):
     """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
     b_it = m - score_t > 0, the one of largest guaranteed decrease
     b_it^2 / eta_it, eta_it = K_ii + K_tt - 2 K_it (floored at TAU).
     Returns (j, M(alpha)) with M = min_{t in I_low} score_t."""
-    score, QD, kidx, status = var.score, var.QD, var.kidx, var.status
+    score, QD, kidx, status = var[1], var[6], var[7], var[9]
     M = np.inf
     j = -1
     best = np.inf
@@ -198,31 +221,8 @@ def select_j(var, n_active, i, m, K_i):
     return j, M
 
 
-@jit_step
-def select_working_set(samples, var, cache, st, i, m):
-    """LIBSVM's ``select_working_set``: the pair (i, j) that most violates
-    the KKT conditions, i by :func:`select_i` (unless ``i >= 0``: the
-    previous :func:`update_gradient` found it, with its ``m``), j by WSS3
-    (:func:`select_j`, which needs i's kernel row). Returns (i, j, m, M);
-    j = -1 if no pair violates, ROW_REQUEST if i's row must come from
-    Python."""
-    n_active = st.active_size
-    if i < 0:
-        i, m = select_i(var, n_active)
-        if i < 0:
-            return i, -1, m, np.inf
-    s_i = get_row(var.kidx[i], False, samples, cache, st)
-    if s_i < 0:
-        return i, ROW_REQUEST, m, np.inf
-    j, M = select_j(var, n_active, i, m, cache.rows[s_i])
-    return i, j, m, M
-
-
-# --------------------------------------------------------------------------
-# update_alpha_pair and the gradient
-# --------------------------------------------------------------------------
-@jit_step
-def update_alpha_pair(var, i, j, eta):
+@jit
+def update_alpha_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta):
     """Minimise f along the feasible direction alpha_i += y_i t,
     alpha_j -= y_j t (which keeps y'alpha fixed) and clip to the box.
 
@@ -230,12 +230,10 @@ def update_alpha_pair(var, i, j, eta):
     score = -y G (李航 式7.106 in the variable t); it is clipped to
     ``[0, min(room_i, room_j)]``, the book's ``L <= alpha_2 <= H``
     (式7.108). A variable that reaches its bound is set to it exactly.
-    Returns the new (alpha_i, alpha_j); ``var`` is not changed."""
-    alpha_i, alpha_j, y_i, y_j = var.alpha[i], var.alpha[j], var.y[i], var.y[j]
-    C_i, C_j = var.C[i], var.C[j]
+    Returns the new (alpha_i, alpha_j)."""
     if eta <= 0.0:
         eta = TAU
-    t = (var.score[i] - var.score[j]) / eta
+    t = (score_i - score_j) / eta
     room_i = C_i - alpha_i if y_i > 0 else alpha_i
     room_j = alpha_j if y_j > 0 else C_j - alpha_j
     if t > room_i:
@@ -260,7 +258,7 @@ def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
     Returns the next iteration's :func:`select_i` ``(i, m)``, computed after
     the update loop: LLVM vectorises a loop that stores or one that reduces,
     not one that does both."""
-    score, kidx = var.score, var.kidx
+    score, kidx = var[1], var[7]
     for t in range(n_active):
         r = kidx[t]
         score[t] -= a_i * K_i[r] + a_j * K_j[r]
@@ -276,58 +274,19 @@ def update_h(H, K_r, coef):
         H[r] += coef * K_r[r]
 
 
-@jit_step
-def take_step(samples, var, cache, st, i, j):
-    """One SMO update of the pair (i, j): :func:`update_alpha_pair`, the
-    status bits, H of a variable that reaches or leaves its upper bound,
-    and :func:`update_gradient`. Returns the next iteration's (i, m), or
-    (ROW_REQUEST, 0) with the state unchanged when a kernel row must come
-    from Python."""
-    alpha, y, C, kidx = var.alpha, var.y, var.C, var.kidx
-    rows, slot_of = cache.rows, cache.slot_of
-    if get_row(kidx[j], False, samples, cache, st) < 0:
-        return ROW_REQUEST, 0.0
-    st.last_i = i
-    st.last_j = j
-    new_i, new_j = update_alpha_pair(
-        var, i, j, var.QD[i] + var.QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
-    flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
-    flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
-    if flip_i and get_row(kidx[i], True, samples, cache, st) < 0:
-        return ROW_REQUEST, 0.0
-    if flip_j and get_row(kidx[j], True, samples, cache, st) < 0:
-        return ROW_REQUEST, 0.0
-    K_i = rows[slot_of[kidx[i]]]
-    K_j = rows[slot_of[kidx[j]]]
-    d_i = new_i - alpha[i]
-    d_j = new_j - alpha[j]
-    alpha[i] = new_i
-    alpha[j] = new_j
-    var.status[i] = bound_status(y[i], new_i, C[i])
-    var.status[j] = bound_status(y[j], new_j, C[j])
-    if flip_i:
-        update_h(var.H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
-    if flip_j:
-        update_h(var.H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
-    return update_gradient(var, st.active_size, K_i, K_j, y[i] * d_i, y[j] * d_j)
-
-
-# --------------------------------------------------------------------------
-# shrink
-# --------------------------------------------------------------------------
 @jit
 def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
     (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
     minus_M = -M(alpha))."""
-    y_t, alpha_t, C_t = var.y[t], var.alpha[t], var.C[t]
-    G = -y_t * var.score[t]
-    if alpha_t >= C_t:
-        if y_t > 0:
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    G = -y[t] * score[t]
+    if alpha[t] >= C[t]:
+        if y[t] > 0:
             return -G > m
         return -G > minus_M
-    if alpha_t <= 0.0:
-        if y_t > 0:
+    if alpha[t] <= 0.0:
+        if y[t] > 0:
             return G > minus_M
         return G > m
     return False
@@ -337,18 +296,18 @@ def be_shrunk(t, var, m, minus_M):
 def permute_variables(var, order):
     """Reorder the dual variables: position ``k`` receives variable ``order[k]``
     (``H`` is per sample and stays)."""
-    k = order.shape[0]
-    for arr in (var.alpha, var.score, var.y, var.p, var.C, var.QD):
-        arr[:k] = arr[order]
-    for arr in (var.kidx, var.perm):
-        arr[:k] = arr[order]
-    var.status[:k] = var.status[order]
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    for arr in (alpha, score, y, p, C, QD):
+        arr[:order.shape[0]] = arr[order]
+    for arr in (kidx, perm):
+        arr[:order.shape[0]] = arr[order]
+    status[:order.shape[0]] = status[order]
 
 
 @jit
 def violation_extremes(var, n_active):
     """(m(alpha), -M(alpha)) on the active set: the gap is their sum."""
-    score, status = var.score, var.status
+    score, status = var[1], var[9]
     m = -np.inf
     minus_M = -np.inf
     for t in range(n_active):
@@ -359,22 +318,22 @@ def violation_extremes(var, n_active):
 
 
 @jit
-def rebuild_active_rows(kidx, n_active, cache, st):
+def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
     """The distinct sample rows of the active variables (SVR has two
-    variables per sample), into ``cache.active_rows``."""
-    seen = np.zeros(cache.slot_of.shape[0], dtype=np.uint8)
+    variables per sample)."""
+    seen = np.zeros(n, dtype=np.uint8)
     count = 0
     for t in range(n_active):
         r = kidx[t]
         if seen[r] == 0:
             seen[r] = 1
-            cache.active_rows[count] = r
+            active_rows[count] = r
             count += 1
-    st.n_active_rows = count
+    ist[N_ACTIVE_ROWS] = count
 
 
 @jit
-def shrink_active_set(var, cache, st):
+def shrink(var, active_rows, ist, n):
     """Move variables that are stuck at a bound out of the active set
     (Joachims 1999; LIBSVM's ``do_shrinking``, with the same ``be_shrunk``
     rule).
@@ -383,8 +342,8 @@ def shrink_active_set(var, cache, st):
     the partition is *stable*: the active variables keep their relative
     order, so their sample rows ``kidx`` stay increasing and the passes over
     a cached kernel row read it front to back (what the prefetcher wants)."""
-    m, minus_M = violation_extremes(var, st.active_size)
-    active = st.active_size
+    m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
+    active = ist[ACTIVE_SIZE]
     stuck = np.empty(active, dtype=np.bool_)
     for t in range(active):
         stuck[t] = be_shrunk(t, var, m, minus_M)
@@ -392,63 +351,86 @@ def shrink_active_set(var, cache, st):
     if kept < active:
         permute_variables(var, np.concatenate((np.flatnonzero(~stuck),
                                                np.flatnonzero(stuck))))
-    st.active_size = kept
-    rebuild_active_rows(var.kidx, kept, cache, st)
+    ist[ACTIVE_SIZE] = kept
+    rebuild_active_rows(var[7], kept, n, active_rows, ist)
 
 
 @jit
-def shrink(var, cache, st):
-    """LIBSVM's ``do_shrinking``: once the gap m - M is within 10 tol the
-    first time, ask Python to unshrink (reconstruct the gradient) and
-    return True; else shrink the active set and release the rows of the
-    samples that left it."""
-    m, minus_M = violation_extremes(var, st.active_size)
-    if st.unshrunk == 0 and m + minus_M <= 10.0 * st.tol:
-        st.req_final = 0
-        return True
-    shrink_active_set(var, cache, st)
-    release_rows(cache, st)
-    return False
+def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
+    """Run SMO iterations until convergence, the iteration cap, or a request
+    to Python (a kernel row of a generic kernel, or an unshrink).
 
-
-# --------------------------------------------------------------------------
-# the loop
-# --------------------------------------------------------------------------
-@jit
-def smo_iterate(samples, var, cache, state):
-    """Run SMO iterations until convergence, ``st.max_iter``, or a request
-    to Python (a kernel row of a generic kernel, or an unshrink);
-    ``state`` holds the counters record ``st``.
-
-    Each iteration: :func:`select_working_set`, then :func:`take_step`;
-    every ``SHRINK_EVERY`` iterations :func:`shrink`. Stops when
-    m(alpha) - M(alpha) <= tol, the maximal violation of the KKT
-    conditions. Returns one of CONVERGED, MAX_ITER, NEED_ROW,
-    NEED_UNSHRINK. A request leaves the state as it was at the start of the
-    iteration, so calling again resumes exactly."""
-    st = state[0]
-    l = var.alpha.shape[0]
+    Each iteration: select the working set (i, j) by WSS3, update the pair
+    with clipping, update the gradient on the active set (and H, LIBSVM's
+    G_bar, when a variable reaches or leaves its upper bound); every ``SHRINK_EVERY``
+    iterations shrink. Stops when m(alpha) - M(alpha) <= tol, the maximal
+    violation of the KKT conditions. Returns one of CONVERGED, MAX_ITER,
+    NEED_ROW, NEED_UNSHRINK. A request leaves the state as it was at the
+    start of the iteration, so calling again resumes exactly."""
+    alpha, score, H, y, p, C, QD, kidx, perm, status = var
+    rows, slot_of = cache[0], cache[1]
+    n = data[0].shape[0]
+    l = alpha.shape[0]
     i = -1
     m = -np.inf
-    while st.n_iter < st.max_iter:
-        if st.counter <= 0:
-            i = -1
-            if st.shrinking == 1 and shrink(var, cache, st):
-                return NEED_UNSHRINK
-            st.counter = min(l, SHRINK_EVERY)
-        i, j, m, M = select_working_set(samples, var, cache, st, i, m)
-        if j == ROW_REQUEST:
-            return NEED_ROW
-        if j < 0 or m - M <= st.tol:
-            if st.active_size < l:
-                st.req_final = 1
+    have_i = False
+    while ist[N_ITER] < max_iter:
+        if ist[COUNTER] <= 0:
+            have_i = False
+            if ist[SHRINKING] == 1:
+                m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
+                if ist[UNSHRUNK] == 0 and m + minus_M <= 10.0 * tol:
+                    ist[REQ_FINAL] = 0
+                    return NEED_UNSHRINK
+                shrink(var, active_rows, ist, n)
+                release_rows(cache, active_rows, ist, n)
+            ist[COUNTER] = min(l, SHRINK_EVERY)
+        n_active = ist[ACTIVE_SIZE]
+        if not have_i:
+            i, m = select_i(var, n_active)
+        have_i = False
+        j = -1
+        M = np.inf
+        if i >= 0:
+            s_i = get_row(kidx[i], False, data, cache, active_rows, ist)
+            if s_i < 0:
+                return NEED_ROW
+            j, M = select_j(var, n_active, i, m, rows[s_i])
+        if j < 0 or m - M <= tol:
+            if n_active < l:
+                ist[REQ_FINAL] = 1
                 return NEED_UNSHRINK
             return CONVERGED
-        i, m = take_step(samples, var, cache, st, i, j)
-        if i == ROW_REQUEST:
+        s_j = get_row(kidx[j], False, data, cache, active_rows, ist)
+        if s_j < 0:
             return NEED_ROW
-        st.n_iter += 1
-        st.counter -= 1
+        ist[LAST_I] = i
+        ist[LAST_J] = j
+        new_i, new_j = update_alpha_pair(
+            alpha[i], alpha[j], y[i], y[j], score[i], score[j], C[i], C[j],
+            QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
+        flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
+        flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
+        if flip_i and get_row(kidx[i], True, data, cache, active_rows, ist) < 0:
+            return NEED_ROW
+        if flip_j and get_row(kidx[j], True, data, cache, active_rows, ist) < 0:
+            return NEED_ROW
+        K_i = rows[slot_of[kidx[i]]]
+        K_j = rows[slot_of[kidx[j]]]
+        d_i = new_i - alpha[i]
+        d_j = new_j - alpha[j]
+        alpha[i] = new_i
+        alpha[j] = new_j
+        status[i] = bound_status(y[i], new_i, C[i])
+        status[j] = bound_status(y[j], new_j, C[j])
+        if flip_i:
+            update_h(H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
+        if flip_j:
+            update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
+        i, m = update_gradient(var, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
+        have_i = True
+        ist[N_ITER] += 1
+        ist[COUNTER] -= 1
     return MAX_ITER
 
 

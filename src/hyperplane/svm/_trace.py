@@ -66,8 +66,8 @@ class StepTrace:
 
     def before(self, solver):
         """The state a step starts from: alpha, score = -y G and status."""
-        var = solver.var
-        return var.alpha.copy(), var.score.copy(), var.status.copy()
+        alpha, score, status = solver.var[0], solver.var[1], solver.var[9]
+        return alpha.copy(), score.copy(), status.copy()
 
     def after(self, solver, before):
         """Record the step that moved the solver from ``before``."""
@@ -79,7 +79,7 @@ class StepTrace:
         along the pair's line, alpha_j before and after clipping to [L, H]
         (李航 式7.106-7.108), the new alpha_i, alpha_j, b and objective."""
         alpha, score, H, y, p, C, QD, kidx, perm, status = solver.var
-        i, j = int(solver.st["last_i"]), int(solver.st["last_j"])
+        i, j = int(solver.ist[sk.LAST_I]), int(solver.ist[sk.LAST_J])
         m, M = violation_pair(score_old, status_old)
         eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), sk.TAU)
         L, H_ = pair_bounds(alpha_old[i], alpha_old[j], y[i], y[j], C[i], C[j])
@@ -88,21 +88,22 @@ class StepTrace:
         if self.index is not None:
             caller_i, caller_j = int(self.index[caller_i]), int(self.index[caller_j])
         return {
-            "iteration": int(solver.st["n_iter"]), "i": caller_i, "j": caller_j,
+            "iteration": int(solver.ist[sk.N_ITER]), "i": caller_i, "j": caller_j,
             "m": m, "M": M, "violation": m - M,
             "G_i": float(-y[i] * score_old[i]), "G_j": float(-y[j] * score_old[j]),
             "eta": float(eta), "alpha_j_unclipped": float(unclipped),
             "L": float(L), "H": float(H_),
             "alpha_i": float(alpha[i]), "alpha_j": float(alpha[j]),
-            "b": solver.calculate_b(), "objective": solver.objective(),
+            "b": solver.compute_b(), "objective": solver.objective(),
         }
 
     @staticmethod
     def kernel_value(solver, r, c):
         """k(x_r, x_c) as the solver used it: from its cached float32 row."""
-        s = solver.cache.slot_of[r]
+        rows, slot_of = solver.cache[0], solver.cache[1]
+        s = slot_of[r]
         if s >= 0:
-            return float(solver.cache.rows[s][c])
+            return float(rows[s][c])
         return float(solver.kernel(solver.X[r:r + 1], solver.X[c:c + 1])[0, 0])
 
     def frame(self, **constant):
