@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._base import LinearDecisionMixin
-from .._validation import check_X_y, encode_labels, is_dask_collection
-from ._moments import class_moments, psd_eigh
+from .._base import LinearDecisionMixin, dask_classification_data
+from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, validate_params
+from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
 def solve_least_squares(moments, targets, *, fit_intercept=True):
@@ -113,23 +113,29 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     def __init__(self, *, fit_intercept=True):
         self.fit_intercept = fit_intercept
 
+    _parameter_rules = {"fit_intercept": FLAG}
+
     def fit(self, X, y):
         """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (exactly the same solution).
         """
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._linear import fit_moments_on_dask
-            return fit_moments_on_dask(self, X, y)
+            chunks = dask_classification_data(self, X, y)
+            return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
+                                                   self.classes_.shape[0]))
         X, y = check_X_y(self, X, y)
         self.classes_, y_index = encode_labels(y)
         return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
 
     def _fit_moments(self, moments):
-        """Solve from class moments (``classes_`` already set); a distributed
-        fit calls this with moments reduced over its chunks. Two classes keep
-        only the difference of the two outputs."""
+        """Solve from class moments (``classes_`` already set): those of the
+        whole data, or on Dask the merge of every chunk's (the chunk statistic
+        is :func:`~._moments.class_moments`, its merge
+        :func:`~._moments.merge_class_moments`). Two classes keep only the
+        difference of the two outputs."""
         n_classes = moments.counts.shape[0]
         W, b = solve_least_squares(moments, np.eye(n_classes),
                                    fit_intercept=bool(self.fit_intercept))
