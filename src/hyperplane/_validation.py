@@ -203,8 +203,9 @@ class RandomState(Rule):
         if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             check_number(value, name, low=0, high=2**32 - 1, integer=True)
             return
-        raise TypeError(f"{name} must be {self.description}; got {value!r} of type "
-                        f"{type(value).__name__}")
+        # a ValueError, as scikit-learn's check_random_state raises
+        raise ValueError(f"{name} must be {self.description}; got {value!r} of type "
+                         f"{type(value).__name__}")
 
 
 class Sizes(Rule):
@@ -280,7 +281,7 @@ VERBOSE = Either(Boolean(), Integer(low=0))
 # --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
-#: the estimators whose ``fit`` accepts Dask collections (SPEC, "Scale-out")
+#: the estimators whose ``fit`` accepts Dask collections
 SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
               "Perceptron", "DecisionTreeClassifier")
 
@@ -328,6 +329,8 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
+    if y_numeric:
+        y = _numeric_target(estimator, y)
     try:
         return validate_data(estimator, X, y, reset=reset, dtype=dtype,
                              ensure_all_finite=ensure, y_numeric=y_numeric, **kw)
@@ -336,6 +339,32 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
             raise ValueError(f"{type(estimator).__name__} needs numeric features; "
                              f"{exc}") from exc
         raise
+
+
+def _numeric_target(estimator, y):
+    """A regressor's ``y`` as floats, or an error that blames ``y`` (not the features)."""
+    y_array = np.asarray(y)
+    if y_array.dtype.kind not in "OUSV":
+        return y
+    try:
+        return y_array.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{type(estimator).__name__} needs a numeric target y; {exc}") from exc
+
+
+def _check_one_label_type(y):
+    """Refuse labels that mix strings with numbers (they have no common order)."""
+    if y.dtype != object or y.size == 0:
+        return
+    is_text = np.fromiter((isinstance(v, str) for v in y), dtype=bool, count=y.size)
+    is_none = np.fromiter((v is None for v in y), dtype=bool, count=y.size)
+    is_other = ~is_text & ~is_none
+    if is_text.any() and is_other.any():
+        t, o = int(np.argmax(is_text)), int(np.argmax(is_other))
+        raise ValueError(
+            f"y mixes string and non-string labels: {y[t]!r} (row {t}) and {y[o]!r} "
+            f"(row {o}, {type(y[o]).__name__}); give every label the same type, "
+            "e.g. y.astype(str)")
 
 
 def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
@@ -386,6 +415,7 @@ def encode_labels(y):
         y = y.ravel()
     if y.ndim != 1:
         check_classification_targets(y)   # raises sklearn's message for 2-d targets
+    _check_one_label_type(y)
     # hash-based factorisation (O(n)); only the distinct labels are sorted
     y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
     if np.any(y_index < 0):

@@ -1,6 +1,6 @@
 """Adaline: the adaptive linear neuron trained by the Widrow–Hoff rule
 (Widrow & Hoff 1960; Widrow & Lehr 1990, "30 years of adaptive neural
-networks", §"α-LMS"; seed 002: the perceptron's model with a different
+networks", §"α-LMS"; the perceptron's model with a different
 update strategy).
 
 The rule is stochastic gradient descent on ``½ Σ_n (t_n − w̃·x̃_n)²`` with

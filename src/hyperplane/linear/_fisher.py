@@ -1,4 +1,4 @@
-"""Fisher's linear discriminant (seed 002 section 2) and its kernel form, KLDA
+"""Fisher's linear discriminant (Bishop, PRML §4.1.4 and §4.1.6) and its kernel form, KLDA
 (周志华《机器学习》§6.6; Mika, Rätsch, Weston, Schölkopf & Müller 1999).
 
 Two classes: ``w ∝ S_W⁻¹(m₂ − m₁)`` maximises ``J(w) = wᵀS_Bw / wᵀS_Ww``.

@@ -1,9 +1,9 @@
-"""Least-squares (MSE) linear classifier, seed 002 section 1.
+"""Least-squares (MSE) linear classifier (Bishop, PRML §4.1.3).
 
 With one-hot targets ``T`` (N × K) and augmented vectors ``x̃ = (1, x)`` the
 sum-of-squares error ``E_D(W̃) = ½ Tr{(X̃W̃ − T)ᵀ(X̃W̃ − T)}`` is minimised by
 ``W̃ = X̃⁺T``, the Moore–Penrose pseudo-inverse; a sample is given the class
-of the largest entry of ``W̃ᵀx̃``. Outliers pull the boundary (the seed's
+of the largest entry of ``W̃ᵀx̃``. Outliers pull the boundary (PRML figure 4.4's
 caveat), which logistic regression avoids.
 """
 
@@ -35,7 +35,7 @@ def solve_least_squares(moments, targets, *, fit_intercept=True):
     targets : ndarray of shape (n_classes, n_outputs)
         The target vector of each class.
     fit_intercept : bool
-        Augment ``x`` with a constant 1 (the seed's ``x̃``); otherwise solve
+        Augment ``x`` with a constant 1 (PRML's ``x̃``); otherwise solve
         ``W = X⁺T``.
 
     Returns
@@ -78,7 +78,7 @@ def solve_least_squares(moments, targets, *, fit_intercept=True):
 class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """Minimum squared-error linear classifier with one-hot targets.
 
-    Fits ``W̃ = X̃⁺T`` (seed 002, "Minimum Square Error"; Bishop, PRML
+    Fits ``W̃ = X̃⁺T`` ("Minimum Square Error"; Bishop, PRML
     §4.1.3) from one pass over ``X``: class counts and means and one Gram
     product of the class-centred data, solved through an eigen-decomposition
     so that collinear or constant features are handled (the minimum-norm

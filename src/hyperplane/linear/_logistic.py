@@ -1,4 +1,4 @@
-"""Logistic regression, binary and multinomial (seed 002; Bishop, PRML §4.3.2 and
+"""Logistic regression, binary and multinomial (Bishop, PRML §4.3.2 and
 §4.3.4), with scikit-learn's L2 objective so that coefficients are comparable.
 
 Objective: ``½‖W‖² + C · Σ_n ℓ_n`` with the log-loss

@@ -59,7 +59,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         weights over every visit (Freund & Schapire 1999), or over epochs with
         ``update="batch"``.
     update : {"online", "batch"}
-        ``"online"`` is algorithm 2.1; ``"batch"`` is seed 002's rule
+        ``"online"`` is algorithm 2.1; ``"batch"`` is the batch perceptron rule
+        (Duda, Hart & Stork, *Pattern Classification*, §5.5.1)
         ``w <- w + eta Σ_{i∈M} y_i x_i`` applied once per epoch.
     record_trace : bool, default=False
         Keep every update in ``trace_``.
