@@ -416,15 +416,17 @@ def encode_labels(y):
     if y.ndim != 1:
         check_classification_targets(y)   # raises sklearn's message for 2-d targets
     _check_one_label_type(y)
+    if y.dtype == object and y.size and all(isinstance(v, numbers.Integral) for v in y):
+        y = np.asarray(y.tolist())            # integers held as objects: integer labels
     # hash-based factorisation (O(n)); only the distinct labels are sorted
     y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
     if np.any(y_index < 0):
         raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
     classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
-    check_classification_targets(classes)
     if classes.shape[0] < 2:
         raise ValueError("y has only one class "
-                         f"({classes[0]!r}); a classifier needs at least 2 classes")
+                         f"({classes.tolist()[0]!r}); a classifier needs at least 2 classes")
+    check_classification_targets(classes)
     return classes, y_index.astype(np.int64).ravel()
 
 
