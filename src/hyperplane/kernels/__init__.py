@@ -21,6 +21,7 @@ from ._kernels import (
     WarpedKernel,
 )
 from ._resolve import (
+    KERNEL_PARAMETER_RULES,
     KERNELS,
     NotPSDWarning,
     is_psd,
@@ -33,6 +34,6 @@ from ._resolve import (
 __all__ = [
     "Kernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
     "SumKernel", "ProductKernel", "ScaledKernel", "WarpedKernel",
-    "KERNELS", "resolve_kernel", "resolve_gamma", "is_psd", "known_psd", "warn_if_not_psd",
+    "KERNELS", "KERNEL_PARAMETER_RULES", "resolve_kernel", "resolve_gamma", "is_psd", "known_psd", "warn_if_not_psd",
     "NotPSDWarning",
 ]

@@ -7,13 +7,20 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._validation import (
+    FLAG,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Either,
     check_is_fitted,
-    check_number,
     check_X,
+    validate_params,
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import Linear, resolve_kernel, warn_if_not_psd
+from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel, warn_if_not_psd
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
@@ -42,20 +49,14 @@ def check_scale(X, name):
 class BaseSVM(BaseEstimator):
     """Parameters and helpers common to :class:`SVC` and :class:`SVR`."""
 
-    #: whether C = numpy.inf (the hard margin) is allowed
-    _allow_inf_C = False
+    _parameter_rules = {
+        "C": POSITIVE, "tol": POSITIVE, "max_iter": Either(NONE, POSITIVE_INT),
+        "cache_size": POSITIVE, "shrinking": FLAG, "random_state": SEED, "verbose": VERBOSE,
+        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
+    }
 
     def _check_params(self):
-        check_number(self.C, "C", low=0, low_open=True, allow_inf=self._allow_inf_C)
-        check_number(self.tol, "tol", low=0, low_open=True)
-        check_number(self.cache_size, "cache_size", low=0, low_open=True)
-        check_number(self.coef0, "coef0")
-        if self.max_iter is not None:
-            check_number(self.max_iter, "max_iter", low=1, integer=True)
-        for name in ("shrinking", "record_trace"):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False; got {value!r}")
+        validate_params(self)
 
     def _resolve_kernel(self, X):
         """The kernel object (a name with gamma/degree/coef0, or the user's
