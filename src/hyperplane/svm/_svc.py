@@ -121,6 +121,11 @@ class SVC(ClassifierMixin, BaseSVM):
 
     Notes
     -----
+    ``kernel="linear"`` solves the book's problem (unregularised bias) by
+    SMO, whose cost grows with n^2 kernel entries; for large or sparse
+    linear problems use :class:`LinearSVC` (LIBLINEAR's dual coordinate
+    descent, the bias regularised as an extra feature).
+
     With the linear kernel, a finite C and at least 1000 samples, SMO does
     not start from a = 0 but from a seed: dual coordinate descent (Hsieh et
     al. 2008) on the problem whose bias is a regularised constant feature,
