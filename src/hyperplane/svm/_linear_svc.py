@@ -23,7 +23,13 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc_kernels import CSR, DualProblem, dcd_epoch_csr, dcd_epoch_dense
+from ._linear_svc_kernels import (
+    CSR,
+    DualProblem,
+    csr_squared_norms,
+    dcd_epoch_csr,
+    dcd_epoch_dense,
+)
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
@@ -42,8 +48,7 @@ LAYOUTS = {
 def squared_row_norms(X):
     """|x_t|^2 of every row, dense or sparse."""
     if sp.issparse(X):
-        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
-        return np.bincount(rows, weights=X.data ** 2, minlength=X.shape[0])
+        return csr_squared_norms(X.data, X.indptr)
     return np.einsum("ij,ij->i", X, X)
 
 

@@ -108,6 +108,18 @@ def sparse_dot(w, indices, data, start, stop):
 
 
 @jit_fast
+def csr_squared_norms(data, indptr):
+    """|x_t|^2 of every CSR row."""
+    out = np.zeros(indptr.shape[0] - 1)
+    for t in range(out.shape[0]):
+        acc = 0.0
+        for p in range(indptr[t], indptr[t + 1]):
+            acc += data[p] * data[p]
+        out[t] = acc
+    return out
+
+
+@jit_fast
 def dense_dot(w, x):
     """sum_f w[f] x[f] (order free: vectorised)."""
     acc = 0.0
