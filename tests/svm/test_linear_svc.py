@@ -108,3 +108,14 @@ def test_not_converged_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter"):
         model = LinearSVC(max_iter=2, tol=1e-12).fit(X, y)
     assert not model.converged_
+
+
+def test_check_estimator():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    check_estimator(LinearSVC(), expected_failed_checks={
+        "check_sample_weight_equivalence_on_dense_data":
+            "coordinate descent visits samples in a random order (as sklearn.svm.LinearSVC)",
+        "check_sample_weight_equivalence_on_sparse_data":
+            "coordinate descent visits samples in a random order (as sklearn.svm.LinearSVC)",
+    })

@@ -113,7 +113,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     intercept_scaling : float, default=1.0
         The value of the extra feature that carries the bias, > 0.
     random_state : int, RandomState or None, default=None
-        Order of the coordinates in each epoch (None: seed 0, so that fits
+        Order of the coordinates in each epoch (None: a fixed order, so that fits
         are reproducible).
 
     Attributes
@@ -155,6 +155,11 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         self.intercept_scaling = intercept_scaling
         self.random_state = random_state
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def fit(self, X, y, sample_weight=None):
         """Solve one binary problem (two classes) or one per class
         (one-vs-rest); ``sample_weight`` scales C per sample."""
@@ -162,6 +167,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         self.classes_, y_index = encode_labels(y)
         C = self.C * check_sample_weight_vector(sample_weight, X.shape[0])
+        if not np.any(C > 0):
+            raise ValueError("sample_weight is zero for every sample")
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         rng = check_random_state(0 if self.random_state is None else self.random_state)
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
@@ -192,7 +199,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """``classes_[1]`` where w.x + b >= 0; with more classes the class of
         largest score."""
-        return predict_from_scores(self.classes_, self.decision_function(X))
+        scores = self.decision_function(X)
+        return predict_from_scores(self.classes_, scores)
 
     def objective(self, X, y):
         """LIBLINEAR's primal objective of the fitted binary model on (X, y):
