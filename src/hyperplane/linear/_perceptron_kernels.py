@@ -107,7 +107,7 @@ def misclassified_sum(X, y, w, b, updated):
 
 @jit_fast
 def batch_epoch(X, y, w, b, eta, updated):
-    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
+    """One step of the batch perceptron rule (Duda, Hart & Stork §5.5.1): ``w <- w + eta Σ_{i∈M} y_i x_i``,
     ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
     current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
     """

@@ -63,7 +63,7 @@ def online_step(state, X, y, eta, order, record, averaged):
 
 
 def batch_step(state, X, y, eta, order, record, averaged):
-    """Seed 002's batch rule once; returns the number of misclassified samples."""
+    """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once; returns the number of misclassified samples."""
     updated = np.empty(X.shape[0], dtype=np.int64)
     state.b, n = batch_epoch(X, y, state.w, X.dtype.type(state.b),
                              X.dtype.type(eta), updated)
