@@ -131,7 +131,7 @@ def test_chunks_map_and_reduce_a_statistic_like_the_whole_data():
 def test_chunks_pass_per_chunk_arguments_in_chunk_order():
     X = np.arange(20.0).reshape(10, 2)
     chunks = Chunks(da.from_array(X, chunks=(4, 2)))
-    parts = dask.compute(*chunks.map(lambda Xb, yb, k: (k, Xb.shape[0]),
+    parts = dask.compute(*chunks.map(lambda Xb, k: (k, Xb.shape[0]),
                                      per_chunk=[(0,), (1,), (2,)]))
     assert list(parts) == [(0, 4), (1, 4), (2, 2)]
 
@@ -141,3 +141,44 @@ def test_a_label_outside_the_classes_is_named():
     with pytest.raises(ValueError, match=r"label 5 outside \[0, 1\]"):
         chunks.encode_labels(np.array([0, 1]))      # persisted: computed here or on use
         dask.compute(*chunks.y_blocks)
+
+
+def _frame_parts(X_block, y_block, w_block):
+    return (str(X_block["c"].dtype), X_block.shape[0], y_block.shape[0], float(w_block.sum()))
+
+
+@pytest.mark.parametrize("y_partitions", [3, 2])
+def test_frames_keep_their_partitions_and_dtypes_with_y_and_weights_aligned(y_partitions):
+    import pandas as pd
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({"c": pd.Categorical(list("abcabcabca")), "x": np.arange(10.0)})
+    X = dd.from_pandas(frame, npartitions=3)
+    y = dd.from_pandas(pd.Series(np.arange(10) % 2), npartitions=y_partitions)
+    weight = np.linspace(0.5, 1.5, 10)
+    chunks = Chunks(X, y, sample_weight=weight, frames=True)
+    parts = dask.compute(*chunks.map(_frame_parts))
+    assert [p[0] for p in parts] == ["category"] * 3
+    assert [p[1] for p in parts] == [p[2] for p in parts]          # y follows X's rows
+    assert sum(p[1] for p in parts) == chunks.n_samples == 10
+    np.testing.assert_allclose(sum(p[3] for p in parts), weight.sum())
+    assert chunks.feature_names.tolist() == ["c", "x"]
+
+
+def _times(X_block, k):
+    return X_block * k
+
+
+def _total(X_block):
+    return X_block.sum()
+
+
+def test_transform_persists_a_per_chunk_encoding_once():
+    chunks = Chunks(da.ones((10, 2), chunks=4)).transform(_times, 3.0)
+    assert chunks.reduce(_total, add_parts) == 60.0
+
+
+def test_per_chunk_arguments_must_match_the_chunks():
+    chunks = Chunks(da.ones((10, 2), chunks=4))
+    with pytest.raises(ValueError, match="per_chunk has 2 entries for 3 chunks"):
+        chunks.map(_total, per_chunk=[(), ()])

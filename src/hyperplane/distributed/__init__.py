@@ -11,6 +11,7 @@ Dask is an optional dependency (``pip install hyperplane[dask]``); it is
 imported only when a Dask collection is given.
 """
 
-from ._dask import Chunks, add_parts, chunk_pairs, import_dask, predict_lazy, tree_reduce
+from ._chunks import Chunks
+from ._dask import add_parts, chunk_pairs, import_dask, predict_lazy, tree_reduce
 
 __all__ = ["Chunks", "add_parts", "chunk_pairs", "import_dask", "predict_lazy", "tree_reduce"]
