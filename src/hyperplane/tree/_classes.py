@@ -13,7 +13,7 @@ from .._progress import progress
 from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, encode_labels, is_dask_collection)
 from ._builder import GrowParams, grow, layout
-from ._encode import encode_fit, encode_predict
+from ._encode import declared_classes, encode_fit, encode_predict
 from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
                      pessimistic_prune, post_prune)
 from ._split_kernels import ENTROPY, GINI
@@ -23,6 +23,7 @@ from ._traverse_kernels import tree_apply, tree_proba
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
+CUT_POINTS = ("midpoint", "training_value")
 #: pruning applied to the grown tree:
 #: name -> f(estimator, tree, validation, training, criterion); ``training`` is
 #: the encoded (X, y, w) the tree grew on, or None when it is not in memory
@@ -106,6 +107,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         (replace a node by its largest branch refitted to all the node's rows,
         Weka J48's default; ``False`` is J48's ``-S``). It needs the training
         rows in memory, so a Dask fit requires ``False``.
+    cut_point : {"midpoint", "training_value"} or None, default=None
+        Threshold of an exact numeric cut (``splitter="best"``): the midpoint
+        between the two adjacent values (周志华 eq. 4.7), or C4.5 release 8's
+        largest training value at or below that midpoint (Weka's J48; rows
+        of the training set route the same way, new values between the two
+        differ). None: ``"training_value"`` in the C4.5 mode
+        (``criterion="gain_ratio", pruning="pessimistic"``), else ``"midpoint"``.
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves (in
         memory) or of the levels grown (Dask).
@@ -160,7 +168,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
-                 max_bins=256, random_state=None, verbose=False, subtree_raising=True):
+                 max_bins=256, random_state=None, verbose=False, subtree_raising=True,
+                 cut_point=None):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -173,6 +182,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
         self.subtree_raising = subtree_raising
+        self.cut_point = cut_point
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -199,7 +209,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError(f"subtree_raising must be True or False; got {self.subtree_raising!r}")
         check_number(self.max_bins, "max_bins", low=2, high=65535, integer=True)
         criterion, use_ratio = CRITERIA[self.criterion]
-        return GrowParams(criterion, use_ratio, max_depth, min_split, min_leaf)
+        return GrowParams(criterion, use_ratio, max_depth, min_split, min_leaf,
+                          self._cut_point() == "training_value")
+
+    def _cut_point(self):
+        """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
+        if self.cut_point is None:
+            c45_mode = self.criterion == "gain_ratio" and self.pruning == "pessimistic"
+            return "training_value" if c45_mode else "midpoint"
+        return check_option(self.cut_point, "cut_point", CUT_POINTS)
 
     def fit(self, X, y, *, validation_data=None, sample_weight=None):
         """Grow (and prune) the tree.
@@ -223,17 +241,19 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             from ..distributed._tree import fit_tree_dask
             return fit_tree_dask(self, X, y, validation_data=validation_data,
                                  sample_weight=sample_weight)
+        declared = declared_classes(y)
         X_enc, y, spec = encode_fit(self, X, y)
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
-        self.classes_, y_idx = encode_labels(y)
+        self.classes_, y_idx = encode_labels(y, min_classes=1)
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
-        self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
+        self._preference = (_first_seen_order(y_idx[w > 0], self.classes_.size)
+                            if declared is None else _declared_order(self.classes_, declared))
         label_of = self._label_of
         X_train, y_train, w_train, validation = X_enc, y_idx, w, None
         if not np.all(w > 0):  # a zero weight is the same as an absent row
@@ -368,6 +388,13 @@ def _first_seen_order(y_idx, n_classes):
     first = np.full(n_classes, y_idx.size)
     np.minimum.at(first, y_idx, np.arange(y_idx.size))
     return np.argsort(first, kind="stable")
+
+
+def _declared_order(classes, declared):
+    """Class indices ordered by the target's declared categories (the tie rule for a
+    ``Categorical`` target)."""
+    position = {c: i for i, c in enumerate(declared)}
+    return np.argsort([position[c] for c in classes.tolist()], kind="stable")
 
 
 def _importances(tree, n_features):

@@ -1,8 +1,11 @@
 """Turning user data into the arrays the tree kernels read.
 
 A tree sees every attribute as one float64 column: numeric attributes as they
-are (NaN = missing), categorical attributes as the index of their value among
-the values seen in training, in order of first appearance (NaN = missing).
+are (NaN = missing), categorical attributes as the index of their value in the
+attribute's domain (NaN = missing). The domain of a pandas ``Categorical``
+column is its declared categories, in their declared order (周志华 4.1: a
+value no training row takes still gets its branch); of any other column, the
+values seen in training, in order of first appearance.
 A value not seen in training is encoded as NaN, i.e. treated as missing: the
 prediction combines every branch by ``r_v`` (documented behaviour, never an
 error).
@@ -101,6 +104,9 @@ def encode_fit(estimator, X, y):
             _check_scalars(column, str(name))
         if _column_kind_numeric(column, inferred):
             categories.append(None)
+        elif isinstance(column.dtype, pd.CategoricalDtype):
+            categorical[j] = True
+            categories.append(declared_domain(column))
         elif _is_text_dtype(column.dtype):
             # pandas' string dtype: codes and values (first appearance order) in one pass
             categorical[j] = True
@@ -114,6 +120,19 @@ def encode_fit(estimator, X, y):
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
     return _encode_frame(frame, spec, known_codes), np.asarray(y), spec
+
+
+def declared_domain(column):
+    """The declared categories of a pandas ``Categorical`` column, in declared order."""
+    return list(column.cat.categories)
+
+
+def declared_classes(y):
+    """The declared categories of a ``Categorical`` target (``None`` for any other ``y``)."""
+    dtype = getattr(y, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return list(dtype.categories)
+    return None
 
 
 def _is_text_dtype(dtype):

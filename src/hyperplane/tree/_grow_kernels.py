@@ -15,21 +15,50 @@ import numpy as np
 
 from .._numba import jit
 from ._prune_kernels import numpy_sum
-from ._split_kernels import CATEGORICAL, NUMERIC
+from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
 from ._traverse_kernels import MISSING, branch_of_codes, branch_of_rows, partition_node
 
-#: attributes whose scores agree within this count as tied (SPEC)
+#: attributes whose scores agree within this count as tied
 ATTRIBUTE_TIE = 1e-9
+#: C4.5 release 8 (J48): an attribute of gain ≥ average − this competes on gain ratio
+C45_AVERAGE_SLACK = 1e-3
 
 
 @jit
 def choose_attribute(score, ratio, valid, use_ratio):
-    """The best attribute with the SPEC tie rule (first in column order within 1e-9).
+    """The best attribute: the highest score, the first in column order within 1e-9.
 
-    With ``use_ratio`` (C4.5): the highest gain ratio among the valid
-    attributes whose gain is at least the average gain of the valid ones.
-    −1: no valid attribute. Same arithmetic as the NumPy
-    :func:`~._builder.select_attribute` (mean in NumPy's summation order).
+    With ``use_ratio``: :func:`c45_choice`. −1: no valid attribute.
+    """
+    if use_ratio:
+        return c45_choice(score, ratio, valid)
+    p = valid.shape[0]
+    n_valid = 0
+    for j in range(p):
+        if valid[j] != 0:
+            n_valid += 1
+    if n_valid == 0:
+        return -1
+    best = -np.inf
+    for j in range(p):
+        if valid[j] != 0 and score[j] > best:
+            best = score[j]
+    for j in range(p):
+        if valid[j] != 0 and score[j] >= best - ATTRIBUTE_TIE:
+            return j
+    return -1
+
+
+@jit
+def c45_choice(score, ratio, valid):
+    """C4.5's choice (Quinlan 1993, 2.2) with release 8's tolerances (Weka's J48).
+
+    Candidates are the valid attributes whose gain is at least the average
+    gain of the valid ones minus ``C45_AVERAGE_SLACK`` (1e-3); scanning them
+    in column order, an attribute replaces the best so far when its gain
+    ratio is larger by more than ``C45_TIE`` (1e-6), starting from 0: no
+    split (−1) when no ratio exceeds 1e-6. The mean is taken in NumPy's
+    summation order.
     """
     p = valid.shape[0]
     n_valid = 0
@@ -38,29 +67,21 @@ def choose_attribute(score, ratio, valid, use_ratio):
             n_valid += 1
     if n_valid == 0:
         return -1
-    candidate = np.zeros(p, dtype=np.bool_)
+    gains = np.empty(n_valid)
+    at = 0
     for j in range(p):
-        candidate[j] = valid[j] != 0
-    key = score
-    if use_ratio:
-        gains = np.empty(n_valid)
-        at = 0
-        for j in range(p):
-            if valid[j] != 0:
-                gains[at] = score[j]
-                at += 1
-        average = numpy_sum(gains) / n_valid
-        for j in range(p):
-            candidate[j] = candidate[j] and score[j] >= average - ATTRIBUTE_TIE
-        key = ratio
-    best = -np.inf
+        if valid[j] != 0:
+            gains[at] = score[j]
+            at += 1
+    average = numpy_sum(gains) / n_valid
+    best = 0.0
+    chosen = -1
     for j in range(p):
-        if candidate[j] and key[j] > best:
-            best = key[j]
-    for j in range(p):
-        if candidate[j] and key[j] >= best - ATTRIBUTE_TIE:
-            return j
-    return -1
+        if (valid[j] != 0 and score[j] >= average - C45_AVERAGE_SLACK
+                and ratio[j] - best > C45_TIE):
+            best = ratio[j]
+            chosen = j
+    return chosen
 
 
 @jit
