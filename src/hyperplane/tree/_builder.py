@@ -21,7 +21,7 @@ from ._encode import bin_sample_rows, quantile_edges
 from ._node_kernels import node_scores, node_scores_parallel
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._prune_kernels import node_impurities, preorder_layout
-from ._grow_kernels import choose_attribute, split_node
+from ._grow_kernels import choose_attribute, split_node, training_value_cut
 from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -120,34 +120,8 @@ class GrowParams:
     max_depth: float
     min_split: float
     min_leaf: float
-    #: exact numeric cuts move down to a training value (:func:`training_value_cut`)
+    #: exact numeric cuts move to a training value (:func:`~._grow_kernels.training_value_cut`)
     cut_at_training_value: bool = False
-
-
-def training_value_cut(sorted_values, midpoint):
-    """C4.5 release 8's threshold: the largest training value at or below the midpoint.
-
-    ``sorted_values``: the attribute's known values over the whole training
-    set, sorted. The node's rows route as with the midpoint (no row of the
-    node lies between its two values around the cut); rows of other nodes
-    (subtree raising) and new rows route as C4.5 (Quinlan 1996, section 2;
-    Weka's ``C45Split.setSplitPoint``) does.
-    """
-    return float(sorted_values[np.searchsorted(sorted_values, midpoint, side="right") - 1])
-
-
-class _SortedColumns:
-    """Sorted known training values of the exact numeric attributes, each sorted when
-    first asked for."""
-
-    def __init__(self, data, rows):
-        self.data, self.rows, self.cache = data, rows, {}
-
-    def __getitem__(self, c):
-        if c not in self.cache:
-            x = self.data.num_T[c, self.rows]
-            self.cache[c] = np.sort(x[~np.isnan(x)])
-        return self.cache[c]
 
 
 @dataclass
@@ -351,7 +325,6 @@ def grow(data, params, pre_pruner=None, bar=None):
     codes_count = data.codes_count
     dest = np.zeros(n, dtype=np.int64)
     max_depth, min_split = float(params.max_depth), float(params.min_split)
-    training_values = _SortedColumns(data, rows)
     stack = [(root, rows, w, sorted_orders(data, rows), avail, bool(np.all(w == 1.0)))]
     while stack:
         node, rows, w, order, avail, unit = stack.pop()
@@ -366,7 +339,7 @@ def grow(data, params, pre_pruner=None, bar=None):
             continue
         numeric = data.kind[j] != CATEGORICAL
         if params.cut_at_training_value and data.kind[j] == NUMERIC:
-            out_f[4, j] = training_value_cut(training_values[data.col[j]], out_f[4, j])
+            out_f[4, j] = training_value_cut(data.num_T[data.col[j]], out_f[4, j])
         w_branch, r, child_rows, child_w, child_order, offsets, child_values, leaf, child_unit = \
             split_node(j, out_f[4, j], out_i[0, j], data.num_T, data.codes_T, data.kind,
                        data.col, data.n_codes, data.y, rows, w, order, dest, avail, K,

@@ -85,6 +85,26 @@ def c45_choice(score, ratio, valid):
 
 
 @jit
+def training_value_cut(x, midpoint):
+    """C4.5 release 8's threshold: the largest training value at or below the midpoint.
+
+    ``x``: the attribute's column over the whole training set, in row order
+    (NaN missing). With Weka's tolerance 1e-6 as J48 applies it
+    (``C45Split.setSplitPoint``): scanning the rows in order, a value within
+    1e-6 above the midpoint still counts, and a value replaces the largest so
+    far only when larger by more than 1e-6. The node's rows route as with the
+    midpoint; rows of other nodes (subtree raising) and new rows route as in
+    C4.5 (Quinlan 1996, section 2).
+    """
+    best = -np.finfo(np.float64).max
+    for i in range(x.shape[0]):
+        v = x[i]
+        if not np.isnan(v) and v - best > C45_TIE and v - midpoint < C45_TIE:
+            best = v
+    return best
+
+
+@jit
 def _is_leaf(counts, n_rows, depth, any_avail, use_ratio, max_depth, min_split, min_weight):
     """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits.
 
