@@ -105,7 +105,8 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     if w_branch.sum() <= 0:
         return
     r = w_branch / w_branch.sum()
-    splits = splits_of(np.zeros(3), np.zeros(3), np.arange(3) == j)
+    chosen = np.arange(3) == j  # C4.5 splits only on a gain ratio above 1e-6
+    splits = splits_of(0.5 * chosen, 0.5 * chosen, chosen)
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
     rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)

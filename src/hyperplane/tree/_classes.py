@@ -349,8 +349,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         n = X.shape[0]
         n_val = int(np.floor(n * HOLDOUT_FRACTION))
         if n_val < 1 or n - n_val < 1:
-            raise ValueError(f"pruning={self.pruning!r} without validation_data needs at least "
-                             f"2 samples to hold out a validation set; got {n}")
+            least = int(np.ceil(1 / HOLDOUT_FRACTION))  # the smallest n whose third is a row
+            raise ValueError(f"pruning={self.pruning!r} without validation_data holds out a "
+                             f"third of the samples for validation and needs at least {least} "
+                             f"samples; got {n}")
         perm = check_random_state(self.random_state).permutation(n)
         val, train = np.sort(perm[:n_val]), np.sort(perm[n_val:])
         return X[train], y[train], w[train], (X[val], y[val], w[val])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from .._validation import check_X, check_X_y, reject_dask
 from ._bin_kernels import radix_sort
@@ -66,6 +67,18 @@ def _as_frame(X):
     return pd.DataFrame(arr)
 
 
+def densify(X):
+    """A ``scipy.sparse`` matrix or array (any format) as its dense float64 array, else ``X``.
+
+    The tree reads every attribute as a dense column (sorted once at the root),
+    so sparse input is expanded: entries not stored are 0, a stored NaN is
+    missing -- the same tree as the dense array gives.
+    """
+    if sparse.issparse(X):
+        return X.toarray().astype(np.float64, copy=False)
+    return X
+
+
 def encode_fit(estimator, X, y):
     """Validate ``X`` (and ``y``) at fit time and return ``(X_enc, y, spec)``.
 
@@ -74,6 +87,7 @@ def encode_fit(estimator, X, y):
     by column.
     """
     reject_dask(estimator, X, y)
+    X = densify(X)
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
@@ -206,6 +220,7 @@ def _encode_frame(frame, spec, known_codes=None):
 def encode_predict(estimator, X, spec):
     """Validate and encode ``X`` at predict time with the spec learned in fit."""
     reject_dask(estimator, X)
+    X = densify(X)
     if not spec.categorical.any() and not _is_mixed(X):
         Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
         return np.asarray(Xv, dtype=np.float64)
