@@ -51,11 +51,39 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     (``"info_gain"``, ID3), gain ratio ``Gain / IV`` among attributes whose gain
     is at least average (``"gain_ratio"``, C4.5), or the Gini index
     ``Σ_v |D^v|/|D| Gini(D^v)`` (``"gini"``, CART; smallest wins). Categorical
-    attributes split multiway with one branch per training value and are not
-    reused below; numeric attributes split in two at a midpoint (4.4.1) and
-    can be reused. Missing values follow C4.5 (4.4.2): scores on the known
-    part times ρ, rows with a missing value go to every branch with weight
-    ``r_v · w``, prediction mixes the branches by ``r_v``.
+    attributes split multiway with one branch per value of the attribute's
+    domain -- the declared categories of a pandas ``Categorical`` column, in
+    their order, else the values seen in training -- and are not reused
+    below; a value no row reaches gets an empty branch, a leaf labelled with
+    its parent's majority class (algorithm 4.2, lines 12-14). Numeric
+    attributes split in two at a midpoint (4.4.1) and can be reused. Missing
+    values follow C4.5 (4.4.2): scores on the known part times ρ, rows with a
+    missing value go to every branch with weight ``r_v · w``, prediction
+    mixes the branches by ``r_v``. A training set of one class gives a
+    one-leaf tree.
+
+    ``criterion="gain_ratio"`` follows C4.5 release 8 as Weka's J48 does
+    (Quinlan 1993; Quinlan 1996, "Improved use of continuous attributes in
+    C4.5"), and with ``pruning="pessimistic", min_samples_leaf=2`` the tree
+    is J48's (``-C confidence -M 2``) node for node:
+
+    * the candidates are the attributes whose gain is at least the average
+      gain of the admissible ones less 1e-3; scanning them in column order,
+      one replaces the best so far when its gain ratio is larger by more than
+      1e-6 (no split when no ratio exceeds 1e-6);
+    * numeric values closer than 1e-5 are one value (no cut between them, not
+      counted in the MDL charge ``log2(#cuts)/W``); a later cut replaces the
+      best so far when its gain is larger by more than 1e-6 per unit of the
+      node's weight; an attribute whose charged gain is below 1e-6 is not
+      used; a node needs at least ``2·min(25, max(M, 0.1 W̃/K))`` known rows
+      (see ``min_samples_leaf``);
+    * the split information counts the missing weight as one more branch;
+    * the threshold is the largest training value at or below the midpoint
+      (``cut_point``);
+    * ``pruning="pessimistic"`` first collapses every subtree whose training
+      errors are not below its root's as a leaf less 1e-3, then prunes bottom
+      up with subtree raising, where the largest branch is the last of the
+      branches within 1e-6 of the heaviest.
 
     Parameters
     ----------
@@ -95,7 +123,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         both sides must *weigh* at least ``min(25, max(min_samples_leaf,
         0.1 W̃/K))`` (W̃ the node's known weight, K the classes), and the cut's
         gain is charged ``log2(#admissible cuts)/W`` (an attribute whose
-        charged gain is ≤ 0 is not used).
+        charged gain is below 1e-6 is not used). J48's ``-M 2`` is
+        ``min_samples_leaf=2``.
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
@@ -153,7 +182,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     Ties: attributes whose scores agree within 1e-9 are tied and the first in
     column order wins; between equally good cuts of one numeric attribute the
     smaller threshold wins; a leaf whose class weights tie is labelled with the
-    class that occurs first in the ``y`` given to ``fit`` (so an empty branch,
+    class declared first when ``y`` is a pandas ``Categorical``, else the one
+    that occurs first in the ``y`` given to ``fit`` (so an empty branch,
     labelled with its parent's majority, follows the same rule).
     A categorical value not seen in training is treated as missing at predict
     time: the branches' class distributions are combined by ``r_v``.
@@ -328,7 +358,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self._stack_size = int(self.depth_ * max(fan_out, 1) + 2)
 
     def _label_of(self, value):
-        """Majority class of a weight vector; ties → first class seen in ``y``."""
+        """Majority class of a weight vector; ties → the tie rule (declared or first-seen order)."""
         pref = self._preference
         return int(pref[np.argmax(value[pref])])
 
@@ -377,7 +407,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return self._proba(X)
 
     def predict(self, X):
-        """Majority class of :meth:`predict_proba` (ties: first class seen in ``y``).
+        """Majority class of :meth:`predict_proba` (ties: declared or first-seen class order).
 
         A Dask ``X`` gives a lazy Dask array.
         """
