@@ -238,6 +238,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True      # multiway splits on category columns
+        tags.input_tags.sparse = True           # densified (see _encode.densify)
         return tags
 
     # ------------------------------------------------------------------ fit
