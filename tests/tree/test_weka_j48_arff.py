@@ -4,16 +4,17 @@ With Weka's own 10-fold partition (``J48 -x 10 -s 1``, produced by Weka itself
 in ``J48Folds.java``), ``DecisionTreeClassifier(criterion="gain_ratio",
 pruning="pessimistic")`` must build J48's tree on every training part (same
 tests, thresholds, branches, leaf labels and leaf weights as J48 prints them)
-and predict J48's class for every test row. Debian's ``weka`` package is
-installed when absent (root + apt-get); otherwise these tests skip.
+and predict J48's class for every test row. Files are read by
+:func:`hyperplane.datasets.load_arff` (nominal values as categories in their
+declared order). Debian's ``weka`` package is installed when absent (root +
+apt-get); otherwise these tests skip.
 """
 
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from hyperplane.datasets import load_arff
 from hyperplane.tree import DecisionTreeClassifier
 
 try:
@@ -24,43 +25,6 @@ except ImportError:  # tests/tree is not a package
     from _weka import (WEKA_UNAVAILABLE, WEKA_EXAMPLES, cv_confusion, ensure_weka,
                        fitted_tree, j48_folds, parse_j48_tree, tree_difference,
                        weka_arff_files)
-
-try:
-    from hyperplane.datasets import load_arff
-except ImportError:  # until the ARFF reader lands: the same API, for Weka-written files
-    def load_arff(path):
-        import csv
-        import io
-
-        import pandas as pd
-
-        text = Path(path).read_text(encoding="utf-8")
-        head, data = re.split(r"(?im)^@data\s*$", text, maxsplit=1)
-        names, domains = [], []
-        for line in head.splitlines():
-            if line.strip().lower().startswith("@attribute"):
-                body = line.strip()[len("@attribute"):].strip()
-                name, kind = next(csv.reader([body], delimiter=" ", quotechar="'",
-                                             skipinitialspace=True))[:1], None
-                rest = body[body.find("{"):] if "{" in body else ""
-                if rest:
-                    kind = next(csv.reader([rest.strip("{} ")], quotechar="'",
-                                           skipinitialspace=True))
-                    kind = [v.strip() for v in kind]
-                names.append(name[0])
-                domains.append(kind)
-        rows = [r for r in csv.reader(io.StringIO(data), quotechar="'", skipinitialspace=True,
-                                      escapechar="\\") if r and not r[0].startswith("%")]
-        columns = {}
-        for j, (name, domain) in enumerate(zip(names, domains)):
-            values = [r[j].strip() for r in rows]
-            if domain is None:
-                columns[name] = [np.nan if v == "?" else float(v) for v in values]
-            else:
-                columns[name] = pd.Categorical([None if v == "?" else v for v in values],
-                                               categories=domain)
-        frame = pd.DataFrame(columns)
-        return frame.iloc[:, :-1], frame.iloc[:, -1]
 
 #: the classification files of Debian's weka 3.6 package (all must be found)
 EXPECTED = {"breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass", "ionosphere",
