@@ -151,8 +151,10 @@ def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
         raise
 
 
-def encode_labels(y):
+def encode_labels(y, min_classes=2):
     """Sort the classes and map ``y`` to indices into them.
+
+    ``min_classes``: fewer distinct labels is an error (a tree takes 1).
 
     ``classes_[1]`` is the positive class (+1 in the books).
 
@@ -187,7 +189,7 @@ def encode_labels(y):
     if np.any(y_index < 0):
         raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
     classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
-    if classes.shape[0] < 2:
+    if classes.shape[0] < min_classes:
         raise ValueError("y has only one class "
                          f"({classes.tolist()[0]!r}); a classifier needs at least 2 classes")
     check_classification_targets(classes)

@@ -65,8 +65,8 @@ class PrePruner:
         parts = route_validation(self.X, rows, w, test, r)
         before = self._correct(rows, w, value)
         after = 0.0
-        for (rows_v, w_v), value_v, r_v in zip(parts, child_values, r):
-            after += self._correct(rows_v, w_v, value_v if r_v > 0 else value)
+        for (rows_v, w_v), value_v in zip(parts, child_values):
+            after += self._correct(rows_v, w_v, value_v)
         self.pending = parts
         return after > before + STRICT
 
@@ -141,12 +141,34 @@ def added_errors(n, e, confidence, z=None):
     return _added_errors(float(n), float(e), float(confidence), float(z))
 
 
+#: a subtree whose training errors are within this of its root's errors as a leaf collapses
+COLLAPSE_SLACK = 1e-3
+
+
+def collapse(tree, criterion):
+    """C4.5 release 8's collapse before pruning (Weka's ``ClassifierTree.collapse``).
+
+    Top down, a subtree that makes at least as many training errors as its
+    root would as a leaf, less ``COLLAPSE_SLACK``, becomes that leaf. The
+    errors of a node are its weight minus its majority class's weight.
+    """
+    errors = np.where(tree.weight > 0, tree.weight - tree.value.max(axis=1), 0.0)
+    subtree = errors.copy()
+    for t in range(tree.n_nodes - 1, -1, -1):  # preorder reversed: children first
+        if tree.feature[t] >= 0:
+            subtree[t] = subtree[tree.kids(t)].sum()
+    keep = (tree.feature >= 0) & (subtree < errors - COLLAPSE_SLACK)
+    return _rebuild(tree, keep, criterion)
+
+
 def pessimistic_prune(tree, confidence, criterion, training=None):
     """C4.5 error-based pruning: leaf iff its estimated errors ≤ the subtree's + 0.1.
 
-    With ``training=(X, y, w)`` (the encoded rows the tree was grown on) C4.5's
-    subtree raising is done too (:func:`prune_with_raising`).
+    The tree is first :func:`collapse`-d. With ``training=(X, y, w)`` (the
+    encoded rows the tree was grown on) C4.5's subtree raising is done too
+    (:func:`prune_with_raising`).
     """
+    tree = collapse(tree, criterion)
     if training is not None:
         return prune_with_raising(tree, confidence, criterion, *training)
     errors = tree.weight - tree.value.max(axis=1)

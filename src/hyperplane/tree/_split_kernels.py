@@ -8,7 +8,7 @@ value is ``v``; the last row ``T[n_codes, k]`` holds the samples whose value
 is missing. Tables of two data chunks add up (:func:`accumulate_class_table`
 only ever adds), so a distributed fit can grow a tree level by level by
 summing per-chunk tables and calling :func:`table_split_score` /
-:func:`ordered_table_cut` on the sum (issue 7).
+:func:`ordered_table_cut` on the sum.
 
 Exact numeric attributes are scanned in the order of their sorted values
 (:func:`best_numeric_cut`); the order is computed once at the root and
@@ -41,6 +41,10 @@ CATEGORICAL = 1
 BINNED = 2
 
 TIE_EPS = 1e-12
+#: C4.5 release 8 (J48): numeric values closer than this are one value
+C45_EQUAL = 1e-5
+#: C4.5 release 8 (J48): gains (bits per unit of weight) closer than this are tied
+C45_TIE = 1e-6
 
 
 @jit
@@ -297,13 +301,17 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     node's class weights; ``unit``: every weight is 1, so counts are integers
     and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
     values are gathered once into contiguous buffers, then scanned in order.
-    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
-    admissible when both sides *weigh* at least
-    ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
-    rows are counted against ``min_leaf``), the score of the best cut gets
-    the MDL correction of :func:`mdl_corrected_gain` (the attribute is
-    invalid if it is ≤ 0) and the gain ratio divides by
-    :func:`c45_split_info`.
+    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
+    closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
+    they do not count as a cut in the MDL charge); a cut is admissible when
+    both sides *weigh* at least ``min(25, max(min_leaf, 0.1 W̃ / K))``
+    (C4.5's MINOBJS rule; otherwise rows are counted against ``min_leaf``)
+    and the node has at least twice that many known rows; a later cut
+    replaces the best so far only when its gain is larger by more than
+    ``C45_TIE`` (1e-6, in bits per unit of the node's weight); the score of
+    the best cut gets the MDL correction of :func:`mdl_corrected_gain` (the
+    attribute is invalid if it is below ``C45_TIE``) and the gain ratio
+    divides by :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     m = order.shape[0]
@@ -344,6 +352,12 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     tie = TIE_EPS * w_known
     n_cuts = 0
     min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
+    equal = 0.0
+    if c45:
+        if n_known < 2.0 * min_side:
+            return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        equal = C45_EQUAL
+        tie = C45_TIE * w_total
     # c log2 c of each side's class weights, recomputed only for the classes that moved
     # since the last evaluated cut (the same terms added in the same order as before)
     term_l = np.zeros(n_classes)
@@ -356,7 +370,7 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         right[k0] -= wi
         w_left += wi
         moved[k0] = True
-        if xs[pos + 1] <= xs[pos]:
+        if xs[pos + 1] <= xs[pos] + equal:
             continue
         w_right = w_known - w_left
         if w_left <= 0.0 or w_right <= 1e-12 * w_known:
@@ -403,7 +417,7 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     score = rho * decrease
     if c45:
         score = mdl_corrected_gain(score, n_cuts, w_total)
-        if score <= 0.0:
+        if score < C45_TIE:
             return 0.0, 0.0, 0.0, 0.0, np.nan, False
         sides = np.array([best_w_left, w_known - best_w_left])
         iv = c45_split_info(sides, w_total - w_known)
