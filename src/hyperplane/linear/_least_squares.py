@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._validation import check_X_y, encode_labels, is_dask_collection
 from ._moments import class_moments, psd_eigh
 
@@ -82,7 +83,11 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     §4.1.3) from one pass over ``X``: class counts and means and one Gram
     product of the class-centred data, solved through an eigen-decomposition
     so that collinear or constant features are handled (the minimum-norm
-    solution, as ``numpy.linalg.lstsq`` gives) rather than an error.
+    solution, as ``numpy.linalg.lstsq`` gives) rather than an error. ``X``
+    may be a ``scipy.sparse`` matrix (Gram product of the sparse rows; the
+    dense fit's solution). The solution is scale-covariant, so features of an
+    extreme magnitude (beyond 1e±100) are solved on ``X · 2⁻ᵏ`` and ``W`` is
+    multiplied by the exact ``2⁻ᵏ``: ``X · 1e300`` predicts as ``X``.
 
     Parameters
     ----------
@@ -122,14 +127,18 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         if is_dask_collection(X):
             from ..distributed._linear import fit_moments_on_dask
             return fit_moments_on_dask(self, X, y)
-        X, y = check_X_y(self, X, y)
+        X, y = check_X_y(self, X, y, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
+        exponent = power_of_two_exponent(X)
+        moments = class_moments(scaled_by_power_of_two(X, exponent), y_index,
+                                self.classes_.shape[0])
+        return self._fit_moments(moments, exponent)
 
-    def _fit_moments(self, moments):
+    def _fit_moments(self, moments, exponent=0):
         """Solve from class moments (``classes_`` already set); a distributed
         fit calls this with moments reduced over its chunks. Two classes keep
-        only the difference of the two outputs."""
+        only the difference of the two outputs. Moments of ``X · 2⁻ᵏ``
+        (``exponent = k``) give ``W̃`` of ``X`` after ``W ← W · 2⁻ᵏ``."""
         n_classes = moments.counts.shape[0]
         W, b = solve_least_squares(moments, np.eye(n_classes),
                                    fit_intercept=bool(self.fit_intercept))
@@ -139,7 +148,13 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         else:
             self.coef_ = np.ascontiguousarray(W.T)
             self.intercept_ = b
+        self.coef_ = np.ldexp(self.coef_, -exponent)
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 __all__ = ["LeastSquaresClassifier", "solve_least_squares"]

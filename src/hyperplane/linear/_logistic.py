@@ -329,6 +329,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """Logarithm of :meth:`predict_proba`."""
         return np.log(self.predict_proba(X))
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
 
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 SOLVERS = {"auto": LogisticRegression._fit_tron, "tron": LogisticRegression._fit_tron,

@@ -150,3 +150,88 @@ def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
             updated[n_updates] = i
             n_updates += 1
     return b, n_updates
+
+
+# --------------------------------------------------------------------------
+# the same epochs on CSR rows (``data``, ``indices``, ``indptr``): a visit
+# reads the row's nonzeros once for the margin and once more for an update
+# --------------------------------------------------------------------------
+@jit_fast
+def sparse_margin(data, indices, indptr, i, w, b):
+    """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
+    s = b
+    for t in range(indptr[i], indptr[i + 1]):
+        s += w[indices[t]] * data[t]
+    return s
+
+
+@jit_fast
+def sparse_online_epoch(data, indices, indptr, y, w, b, eta, order, updated,
+                        trace_w, trace_b):
+    """:func:`online_epoch` on CSR rows."""
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for t in range(indptr[i], indptr[i + 1]):
+                w[indices[t]] += step * data[t]
+            b += step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+    return b, n_updates
+
+
+@jit_fast
+def sparse_averaged_online_epoch(data, indices, indptr, y, w, b, u, ub, c, eta, order,
+                                 updated, trace_w, trace_b):
+    """:func:`averaged_online_epoch` on CSR rows."""
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for t in range(indptr[i], indptr[i + 1]):
+                w[indices[t]] += step * data[t]
+                u[indices[t]] += c * step * data[t]
+            b += step
+            ub += c * step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+        c += 1.0
+    return b, ub, c, n_updates
+
+
+@jit_fast
+def sparse_batch_epoch(data, indices, indptr, y, w, b, eta, updated):
+    """:func:`batch_epoch` on CSR rows."""
+    n = indptr.shape[0] - 1
+    delta = w * 0.0
+    delta_b = 0.0
+    n_mis = 0
+    for i in range(n):
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            for t in range(indptr[i], indptr[i + 1]):
+                delta[indices[t]] += y[i] * data[t]
+            delta_b += y[i]
+            updated[n_mis] = i
+            n_mis += 1
+    for j in range(w.shape[0]):
+        w[j] += eta * delta[j]
+    return b + eta * delta_b, n_mis
+
+
+@jit_fast
+def sparse_count_mistakes(data, indices, indptr, y, w, b):
+    """:func:`count_mistakes` on CSR rows."""
+    mistakes = 0
+    for i in range(indptr.shape[0] - 1):
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            mistakes += 1
+    return mistakes
