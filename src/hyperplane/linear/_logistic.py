@@ -26,6 +26,7 @@ from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin
+from .._numerics import check_magnitude
 from .._progress import progress
 from .._validation import (
     check_is_fitted,
@@ -172,7 +173,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     coefficients agree. Two classes: ``P(classes_[1] | x) = σ(w·x + b)``;
     more classes: the softmax of ``W x + b`` (natively multinomial, not
     one-vs-rest). ``X`` may be a ``scipy.sparse`` matrix (same model as the
-    dense fit).
+    dense fit). The penalised model depends on the units of ``X``; features
+    of a magnitude beyond 1e±100 are refused with an error naming the scale
+    (float64 would overflow or underflow in ``x²``).
 
     Parameters
     ----------
@@ -245,6 +248,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         check_number(self.max_iter, "max_iter", low=1, integer=True)
         check_number(self.tol, "tol", low=0)
         X, y = check_X_y(self, X, y, accept_sparse="csr")
+        check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
         return SOLVERS[self.solver](self, X, y_index)
 
