@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 FLOAT_DTYPES = (np.float64, np.float32)
 
@@ -83,9 +83,205 @@ def check_option(value, name, options):
 
 
 # --------------------------------------------------------------------------
+# declared parameters: one rule per constructor parameter
+# --------------------------------------------------------------------------
+# Every estimator declares, next to its ``__init__``, a class attribute
+# ``_parameter_rules = {name: rule}`` with one rule per constructor parameter;
+# ``fit`` calls :func:`validate_params` first, before it reads any data (in
+# memory or on Dask). The rules reuse :func:`check_number` and
+# :func:`check_option` so that every message names the parameter.
+class Rule:
+    """A declared rule for one hyper-parameter (subclasses say which values)."""
+
+    #: words for the accepted values, used when no alternative of :class:`Either` fits
+    description = "a valid value"
+
+    def claims(self, value):
+        """Whether ``value`` has the type this rule is about (used by :class:`Either`)."""
+        return True
+
+    def check(self, value, name):
+        """Raise ``TypeError``/``ValueError`` naming ``name`` unless ``value`` is allowed."""
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.description})"
+
+
+class Real(Rule):
+    """A real number in an interval (:func:`check_number`'s arguments); bool is refused."""
+
+    integer = False
+
+    def __init__(self, low=None, high=None, *, low_open=False, high_open=False,
+                 allow_inf=False):
+        self.bounds = dict(low=low, high=high, low_open=low_open, high_open=high_open,
+                           allow_inf=allow_inf)
+        self.description = "an integer" if self.integer else "a real number"
+
+    def claims(self, value):
+        kind = numbers.Integral if self.integer else numbers.Real
+        return isinstance(value, kind) and not isinstance(value, bool)
+
+    def check(self, value, name):
+        check_number(value, name, integer=self.integer, **self.bounds)
+
+
+class Integer(Real):
+    """An integer in an interval (numpy integers included; bool and 2.0 refused)."""
+
+    integer = True
+
+
+class Options(Rule):
+    """One of a fixed set of strings (a registry's keys)."""
+
+    def __init__(self, options):
+        self.options = tuple(options)
+        self.description = f"one of {sorted(self.options)}"
+
+    def claims(self, value):
+        return isinstance(value, str)
+
+    def check(self, value, name):
+        check_option(value, name, self.options)
+
+
+class Boolean(Rule):
+    """``True`` or ``False`` (``numpy.bool_`` too; 0/1 and strings are refused)."""
+
+    description = "True or False"
+
+    def claims(self, value):
+        return isinstance(value, (bool, np.bool_))
+
+    def check(self, value, name):
+        if not self.claims(value):
+            raise TypeError(f"{name} must be True or False; got {value!r} of type "
+                            f"{type(value).__name__}")
+
+
+class Constant(Rule):
+    """Exactly one value, e.g. ``None`` for "not set"."""
+
+    def __init__(self, value):
+        self.value = value
+        self.description = repr(value)
+
+    def claims(self, value):
+        return value is self.value
+
+    def check(self, value, name):
+        if value is not self.value:
+            raise ValueError(f"{name} must be {self.value!r}; got {value!r}")
+
+
+class Instance(Rule):
+    """An instance of one of ``types``."""
+
+    def __init__(self, *types, description=None):
+        self.types = types
+        self.description = description or " or ".join(t.__name__ for t in types)
+
+    def claims(self, value):
+        return isinstance(value, self.types)
+
+    def check(self, value, name):
+        if not self.claims(value):
+            raise TypeError(f"{name} must be {self.description}; got {value!r}")
+
+
+class RandomState(Rule):
+    """What :func:`sklearn.utils.check_random_state` accepts: ``None``, an int
+    in ``[0, 2**32 - 1]`` (numpy integers too) or a ``numpy.random.RandomState``."""
+
+    description = "None, an int in [0, 2**32 - 1] or a numpy.random.RandomState"
+
+    def check(self, value, name):
+        if value is None or isinstance(value, np.random.RandomState):
+            return
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            check_number(value, name, low=0, high=2**32 - 1, integer=True)
+            return
+        # a ValueError, as scikit-learn's check_random_state raises
+        raise ValueError(f"{name} must be {self.description}; got {value!r} of type "
+                         f"{type(value).__name__}")
+
+
+class Sizes(Rule):
+    """A positive integer or a sequence of them (e.g. layer sizes)."""
+
+    description = "a positive integer or a tuple of positive integers"
+
+    def check(self, value, name):
+        sizes = (value,) if isinstance(value, numbers.Integral) else value
+        if isinstance(value, (str, bytes)) or not hasattr(sizes, "__iter__"):
+            raise TypeError(f"{name} must be {self.description}; got {value!r}")
+        for size in sizes:
+            check_number(size, f"{name} entries", low=1, integer=True)
+
+
+class Either(Rule):
+    """The first alternative whose type ``claims`` the value decides; if none
+    does, the last one reports (e.g. ``Either(NONE, POSITIVE_INT)`` says
+    "must be an integer")."""
+
+    def __init__(self, *rules):
+        self.rules = rules
+        self.description = " or ".join(r.description for r in rules)
+
+    def claims(self, value):
+        return any(r.claims(value) for r in self.rules)
+
+    def check(self, value, name):
+        for rule in self.rules:
+            if rule.claims(value):
+                rule.check(value, name)
+                return
+        self.rules[-1].check(value, name)
+
+
+def validate_params(estimator):
+    """Check every constructor parameter of ``estimator`` against its
+    class's ``_parameter_rules``, before any data is read.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the parameter; a parameter with no declared rule is a
+        ``TypeError`` too (every parameter must be declared).
+
+    Examples
+    --------
+    >>> from hyperplane.linear import Perceptron
+    >>> validate_params(Perceptron(shuffle=1))
+    Traceback (most recent call last):
+    ...
+    TypeError: shuffle must be True or False; got 1 of type int
+    """
+    rules = type(estimator)._parameter_rules
+    for name, value in estimator.get_params(deep=False).items():
+        if name not in rules:
+            raise TypeError(f"{type(estimator).__name__} declares no rule for its "
+                            f"parameter {name!r} in _parameter_rules")
+        rules[name].check(value, name)
+    return estimator
+
+
+#: the rules most estimators share
+POSITIVE = Real(low=0, low_open=True)
+NON_NEGATIVE = Real(low=0)
+POSITIVE_INT = Integer(low=1)
+SEED = RandomState()
+FLAG = Boolean()
+NONE = Constant(None)
+VERBOSE = Either(Boolean(), Integer(low=0))
+
+
+# --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
-#: the estimators whose ``fit`` accepts Dask collections (SPEC, "Scale-out")
+#: the estimators whose ``fit`` accepts Dask collections
 SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
               "Perceptron", "DecisionTreeClassifier")
 
@@ -133,6 +329,8 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
+    if y_numeric:
+        y = _numeric_target(estimator, y)
     try:
         return validate_data(estimator, X, y, reset=reset, dtype=dtype,
                              ensure_all_finite=ensure, y_numeric=y_numeric, **kw)
@@ -140,6 +338,52 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
         if "could not convert" in str(exc) or "Unable to convert" in str(exc):
             raise ValueError(f"{type(estimator).__name__} needs numeric features; "
                              f"{exc}") from exc
+        raise
+
+
+def _numeric_target(estimator, y):
+    """A regressor's ``y`` as floats, or an error that blames ``y`` (not the features)."""
+    y_array = np.asarray(y)
+    if y_array.dtype.kind not in "OUSV":
+        return y
+    try:
+        return y_array.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{type(estimator).__name__} needs a numeric target y; {exc}") from exc
+
+
+def _check_one_label_type(y):
+    """Refuse labels that mix strings with numbers (they have no common order)."""
+    if y.dtype != object or y.size == 0:
+        return
+    is_text = np.fromiter((isinstance(v, str) for v in y), dtype=bool, count=y.size)
+    is_none = np.fromiter((v is None for v in y), dtype=bool, count=y.size)
+    is_other = ~is_text & ~is_none
+    if is_text.any() and is_other.any():
+        t, o = int(np.argmax(is_text)), int(np.argmax(is_other))
+        raise ValueError(
+            f"y mixes string and non-string labels: {y[t]!r} (row {t}) and {y[o]!r} "
+            f"(row {o}, {type(y[o]).__name__}); give every label the same type, "
+            "e.g. y.astype(str)")
+
+
+def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
+    """One row chunk of a Dask ``X``, checked as :func:`check_X` checks an
+    in-memory ``X`` (numeric, finite; the same messages).
+
+    Examples
+    --------
+    >>> check_chunk([[1.0, float("nan")]], "Perceptron")
+    Traceback (most recent call last):
+    ...
+    ValueError: Input X contains NaN...
+    """
+    try:
+        return check_array(X_block, dtype=dtype, ensure_all_finite=True,
+                           ensure_min_samples=0, estimator=estimator_name, input_name="X")
+    except ValueError as exc:
+        if "could not convert" in str(exc) or "Unable to convert" in str(exc):
+            raise ValueError(f"{estimator_name} needs numeric features; {exc}") from exc
         raise
 
 
@@ -171,6 +415,7 @@ def encode_labels(y):
         y = y.ravel()
     if y.ndim != 1:
         check_classification_targets(y)   # raises sklearn's message for 2-d targets
+    _check_one_label_type(y)
     # hash-based factorisation (O(n)); only the distinct labels are sorted
     y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
     if np.any(y_index < 0):
@@ -236,7 +481,9 @@ def warn_not_converged(estimator, n_iter, fix):
 
 
 __all__ = [
-    "FLOAT_DTYPES", "check_number", "check_option", "check_X", "check_X_y",
+    "FLOAT_DTYPES", "check_chunk", "check_number", "check_option", "validate_params", "Rule", "Real",
+    "Integer", "Options", "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either",
+    "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
     "check_sample_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",

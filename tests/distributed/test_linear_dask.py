@@ -1,11 +1,10 @@
 import numpy as np
 import pandas as pd
 import pytest
+import dask.array as da
+import dask.dataframe as dd
 
 from hyperplane.linear import FisherDiscriminant, LeastSquaresClassifier, LogisticRegression
-
-da = pytest.importorskip("dask.array")
-dd = pytest.importorskip("dask.dataframe")
 
 
 def blobs(n=3000, d=6, k=3, seed=0, offset=20.0):

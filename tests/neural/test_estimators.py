@@ -317,7 +317,7 @@ def test_bad_data():
 
 
 def test_dask_input_is_refused_not_gathered():
-    da = pytest.importorskip("dask.array")
+    import dask.array as da
     X = da.from_array(XOR_X, chunks=2)
     with pytest.raises(TypeError, match="Dask"):
         MLPClassifier().fit(X, XOR_Y)

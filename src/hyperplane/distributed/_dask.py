@@ -1,4 +1,16 @@
-"""Helpers shared by the Dask fits: lazy import, aligned row chunks, reductions, lazy predict."""
+"""The Dask engine: row chunks mapped to a statistic, tree-reduced, in rounds; lazy predictions.
+
+It knows no model family. An estimator declares its statistic next to its
+in-memory code (a function of one block of rows and the current
+parameters) and how two statistics merge; :class:`Chunks` maps the
+statistic over the row chunks of a Dask ``X`` (and ``y``) on the workers
+and merges the results in a shallow tree (:func:`tree_reduce`), so only
+the small statistics travel. An iterative fit (L-BFGS, parameter mixing)
+calls :meth:`Chunks.reduce` once per round with its current parameters;
+the in-memory fit evaluates the same statistic on the whole data as one
+chunk. This is the "summation form" of Chu et al., "Map-Reduce for Machine
+Learning on Multicore" (NIPS 2006).
+"""
 
 from __future__ import annotations
 
@@ -67,6 +79,88 @@ def dask_classes(y):
     if classes.shape[0] < 2:
         raise ValueError("y has only one class; a classifier needs at least 2 classes")
     return classes
+
+
+def encode_block(y_block, classes):
+    """Indices of the labels of one chunk into the sorted ``classes``; a label
+    outside them is an error naming it."""
+    y_block = np.asarray(y_block)
+    y_index = np.searchsorted(classes, y_block)
+    bad = (y_index >= len(classes)) | (classes[np.minimum(y_index, len(classes) - 1)] != y_block)
+    if np.any(bad):
+        raise ValueError(f"y has a label {y_block[np.argmax(bad)].tolist()!r} outside "
+                         f"{classes.tolist()}")
+    return y_index.astype(np.int64)
+
+
+def _apply(statistic, check_block, X_block, y_block, *args):
+    """One task: the checked block through the statistic."""
+    if check_block is not None:
+        X_block = check_block(X_block)
+    return statistic(X_block, y_block, *args)
+
+
+class Chunks:
+    """The row chunks of a Dask ``X`` (and ``y``) that a fit maps and reduces.
+
+    Parameters
+    ----------
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+    y : dask collection of shape (n_samples,), optional
+        Rechunked to the rows of ``X``.
+    check_block : callable, optional
+        Applied to every block of ``X`` inside its task before the statistic
+        (the estimator's own input check, e.g. finite floats); it returns the
+        block to use.
+
+    Attributes
+    ----------
+    n_samples, n_features : int
+    feature_names : ndarray of str or None
+        The column names of a dataframe ``X`` when they are all strings.
+    """
+
+    def __init__(self, X, y=None, *, check_block=None):
+        self.dask = import_dask()
+        columns = list(X.columns) if hasattr(X, "columns") else None
+        X = as_dask_array(X, "X")
+        self.X_blocks, self.y_blocks = chunk_pairs(X, y)
+        self._y = y
+        self.n_samples, self.n_features = int(X.shape[0]), int(X.shape[1])
+        self.feature_names = (np.asarray(columns, dtype=object) if columns is not None
+                              and all(isinstance(c, str) for c in columns) else None)
+        self.check_block = check_block
+
+    def __len__(self):
+        return len(self.X_blocks)
+
+    def classes(self):
+        """The sorted distinct labels of ``y`` (one small reduction)."""
+        return dask_classes(self._y)
+
+    def encode_labels(self, classes):
+        """Replace the label blocks by their indices into ``classes``, computed
+        once and kept where the scheduler keeps data (on the workers with a
+        distributed client), not re-encoded every round."""
+        encode = self.dask.delayed(encode_block)
+        self.y_blocks = list(self.dask.persist(*[encode(yb, classes) for yb in self.y_blocks]))
+        return self
+
+    def map(self, statistic, *args, per_chunk=None):
+        """Delayed ``statistic(X_block, y_block, *args, *per_chunk[i])``, one per chunk."""
+        task = self.dask.delayed(_apply)
+        extra = per_chunk if per_chunk is not None else [()] * len(self)
+        y_blocks = self.y_blocks if self.y_blocks is not None else [None] * len(self)
+        return [task(statistic, self.check_block, xb, yb, *args, *more)
+                for xb, yb, more in zip(self.X_blocks, y_blocks, extra)]
+
+    def reduce(self, statistic, merge, *args, per_chunk=None):
+        """One round: the statistic of every chunk, merged on the cluster by the
+        binary ``merge``; only the merged result reaches the client."""
+        (total,) = self.dask.compute(tree_reduce(self.dask, self.map(statistic, *args,
+                                                                    per_chunk=per_chunk),
+                                                 merge))
+        return total
 
 
 def predict_lazy(method, X, *, ndim_out=1, dtype=None):

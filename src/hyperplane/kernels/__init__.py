@@ -20,10 +20,10 @@ from ._kernels import (
     SumKernel,
     WarpedKernel,
 )
-from ._resolve import KERNELS, is_psd, resolve_gamma, resolve_kernel
+from ._resolve import KERNEL_PARAMETER_RULES, KERNELS, is_psd, resolve_gamma, resolve_kernel
 
 __all__ = [
     "Kernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
     "SumKernel", "ProductKernel", "ScaledKernel", "WarpedKernel",
-    "KERNELS", "resolve_kernel", "resolve_gamma", "is_psd",
+    "KERNELS", "KERNEL_PARAMETER_RULES", "resolve_kernel", "resolve_gamma", "is_psd",
 ]

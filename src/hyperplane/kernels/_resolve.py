@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_number
+from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from ._kernels import RBF, Kernel, Laplace, Linear, Polynomial, Sigmoid
 
 
@@ -37,6 +37,14 @@ KERNELS = {
     "rbf": _rbf,
     "laplace": _laplace,
     "sigmoid": _sigmoid,
+}
+
+#: the declared rules of the kernel parameters every kernel estimator shares
+KERNEL_PARAMETER_RULES = {
+    "kernel": Either(Options(KERNELS), Instance(Kernel, description="a hyperplane.kernels.Kernel")),
+    "gamma": Either(Options(("scale", "auto")), POSITIVE),
+    "degree": POSITIVE_INT,
+    "coef0": Real(),
 }
 
 

@@ -1,6 +1,6 @@
 """Adaline: the adaptive linear neuron trained by the Widrow–Hoff rule
 (Widrow & Hoff 1960; Widrow & Lehr 1990, "30 years of adaptive neural
-networks", §"α-LMS"; seed 002: the perceptron's model with a different
+networks", §"α-LMS"; the perceptron's model with a different
 update strategy).
 
 The rule is stochastic gradient descent on ``½ Σ_n (t_n − w̃·x̃_n)²`` with
@@ -24,10 +24,15 @@ from sklearn.utils import check_random_state
 from .._base import LinearDecisionMixin
 from .._numerics import check_magnitude
 from .._validation import (
-    check_number,
+    FLAG,
+    NON_NEGATIVE,
+    POSITIVE_INT,
+    SEED,
+    Real,
     check_X_y,
     encode_labels,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
 from ._adaline_kernels import lms_epoch, sparse_lms_epoch
@@ -100,11 +105,14 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    _parameter_rules = {
+        "eta": Real(low=0, high=2, low_open=True, high_open=True),
+        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "shuffle": FLAG, "random_state": SEED,
+    }
+
     def fit(self, X, y):
         """Run LMS epochs until the epoch error settles or ``max_iter``."""
-        check_number(self.eta, "eta", low=0, high=2, low_open=True, high_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
+        validate_params(self)
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)

@@ -10,15 +10,19 @@ from sklearn.utils import check_random_state
 
 from .._base import predict_from_scores
 from .._validation import (
+    FLAG,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
     check_is_fitted,
-    check_number,
     check_X,
     check_X_y,
     encode_labels,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
-from ..kernels import Linear, resolve_kernel
+from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel
 from ._perceptron_kernels import dual_epoch
 
 
@@ -111,6 +115,11 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.coef0 = coef0
 
+    _parameter_rules = {
+        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
+        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
+    }
+
     def fit(self, X, y):
         """Run algorithm 2.2 until an epoch makes no update or ``max_iter``.
 
@@ -123,8 +132,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        check_number(self.eta, "eta", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
+        validate_params(self)
         X, y = check_X_y(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
         self.kernel_ = resolve_kernel(self.kernel, None if self.kernel == "linear" else dense(X),

@@ -1,4 +1,4 @@
-"""Fisher's linear discriminant (seed 002 section 2) and its kernel form, KLDA
+"""Fisher's linear discriminant (Bishop, PRML §4.1.4 and §4.1.6) and its kernel form, KLDA
 (周志华《机器学习》§6.6; Mika, Rätsch, Weston, Schölkopf & Müller 1999).
 
 Two classes: ``w ∝ S_W⁻¹(m₂ − m₁)`` maximises ``J(w) = wᵀS_Bw / wᵀS_Ww``.
@@ -24,18 +24,24 @@ from sklearn.base import (
     TransformerMixin,
 )
 
-from .._base import predict_from_scores
+from .._base import dask_classification_data, predict_from_scores
 from .._validation import (
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE_INT,
+    Either,
     check_is_fitted,
     check_number,
     check_X,
     check_X_y,
     encode_labels,
     is_dask_collection,
+    validate_params,
 )
+from ..distributed import predict_lazy
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
-from ..kernels import resolve_kernel
-from ._moments import class_moments, psd_eigh
+from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
+from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
 #: ``reg`` used by ``reg=None`` when the within-class scatter is singular
@@ -201,17 +207,20 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.degree = degree
         self.coef0 = coef0
 
+    _parameter_rules = {
+        "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
+        **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_PARAMETER_RULES["kernel"]),
+    }
+
     def fit(self, X, y):
         """Find the Fisher directions and the projected class means.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (linear form only).
         """
-        if self.reg is not None:
-            check_number(self.reg, "reg", low=0)
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._linear import fit_moments_on_dask
-            return fit_moments_on_dask(self, X, y)
+            return self._fit_dask(X, y)
         X, y = check_X_y(self, X, y, accept_sparse="csr" if self.kernel is None else False)
         self.classes_, y_index = encode_labels(y)
         n_classes = self.classes_.shape[0]
@@ -220,12 +229,23 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self._fit_moments(class_moments(features, y_index, n_classes), exponent)
         return self
 
+    def _fit_dask(self, X, y):
+        """The linear form from the merge of every chunk's class moments."""
+        if self.kernel is not None:
+            raise TypeError("the kernel FisherDiscriminant (KLDA) needs the n×n kernel "
+                            "matrix and does not scale out on Dask; use kernel=None")
+        self.__dict__.pop("kernel_", None)
+        self.__dict__.pop("X_fit_", None)
+        chunks = dask_classification_data(self, X, y)
+        return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
+                                               self.classes_.shape[0]))
+
     def _fit_moments(self, moments, exponent=0):
         """Directions and projected means from the class moments of the
-        features (``classes_`` already set); a distributed fit calls this
-        with moments reduced over its chunks. Moments of ``X · 2⁻ᵏ``
-        (``exponent = k``, linear form) give the directions of ``X`` after
-        ``W ← W · 2⁻ᵏ`` (the projections do not change)."""
+        features (``classes_`` already set): those of the whole data, or on
+        Dask the merge of every chunk's. Moments of ``X · 2⁻ᵏ`` (``exponent = k``,
+        linear form) give the directions of ``X`` after ``W ← W · 2⁻ᵏ`` (the
+        projections do not change)."""
         n_classes = moments.counts.shape[0]
         n_components = self._check_n_components(n_classes, moments.means.shape[1])
         if n_classes == 2:
@@ -285,7 +305,6 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """
         check_is_fitted(self)
         if is_dask_collection(X):
-            from ..distributed import predict_lazy
             return predict_lazy(self.transform, X, ndim_out=2)
         X = check_X(self, X, reset=False,
                     accept_sparse=("csr", "csc") if self.kernel is None else False)
@@ -305,7 +324,6 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """
         if is_dask_collection(X):
             check_is_fitted(self)
-            from ..distributed import predict_lazy
             return predict_lazy(self.decision_function, X,
                                 ndim_out=1 if len(self.classes_) == 2 else 2)
         z = self.transform(X)
@@ -320,7 +338,6 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         for two classes, else the first class)."""
         if is_dask_collection(X):
             check_is_fitted(self)
-            from ..distributed import predict_lazy
             return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         scores = self.decision_function(X)
         return predict_from_scores(self.classes_, scores)

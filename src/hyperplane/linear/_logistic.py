@@ -1,4 +1,4 @@
-"""Logistic regression, binary and multinomial (seed 002; Bishop, PRML §4.3.2 and
+"""Logistic regression, binary and multinomial (Bishop, PRML §4.3.2 and
 §4.3.4), with scikit-learn's L2 objective so that coefficients are comparable.
 
 Objective: ``½‖W‖² + C · Σ_n ℓ_n`` with the log-loss
@@ -25,18 +25,23 @@ import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._base import LinearDecisionMixin
+from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import check_magnitude
 from .._progress import progress
 from .._validation import (
+    NON_NEGATIVE,
+    POSITIVE,
+    POSITIVE_INT,
+    VERBOSE,
+    Options,
     check_is_fitted,
-    check_number,
-    check_option,
     check_X_y,
     encode_labels,
     is_dask_collection,
+    validate_params,
     warn_not_converged,
 )
+from ..distributed import add_parts, predict_lazy
 from ._logistic_kernels import (
     binary_loss_grad,
     binary_rows,
@@ -230,6 +235,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.verbose = verbose
 
+    _parameter_rules = {"C": POSITIVE, "solver": Options(("auto", "tron", "lbfgs")),
+                        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE}
+
     def fit(self, X, y):
         """Minimise the penalised log-loss from ``W = 0`` with ``solver``.
 
@@ -237,16 +245,17 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         by L-BFGS: every loss/gradient evaluation is a sum of per-chunk
         reductions.
         """
-        check_option(self.solver, "solver", SOLVERS)
+        validate_params(self)
         if is_dask_collection(X):
             if self.solver == "tron":
                 raise ValueError("solver='tron' needs X in memory; a Dask collection is "
                                  "fitted with solver='lbfgs' (or 'auto')")
-            from ..distributed._linear import fit_logistic_on_dask
-            return fit_logistic_on_dask(self, X, y)
-        check_number(self.C, "C", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
+            chunks = dask_classification_data(self, X, y)
+
+            def summed_over_chunks(coef, intercept):
+                return chunks.reduce(logistic_loss_grad, add_parts, coef, intercept)
+
+            return self._fit_loss_grad(summed_over_chunks, chunks.n_samples, chunks.n_features)
         X, y = check_X_y(self, X, y, accept_sparse="csr")
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
@@ -284,8 +293,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     def _fit_loss_grad(self, loss_grad, n_samples, n_features):
         """L-BFGS from ``W = 0`` on a summed loss/gradient callable
-        (``classes_`` already set); a distributed fit passes a reduction of
-        :func:`logistic_loss_grad` over its chunks."""
+        (``classes_`` already set): :func:`logistic_loss_grad` of the whole
+        data, or on Dask its sum over the chunks (each evaluation one round)."""
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
@@ -321,7 +330,6 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if is_dask_collection(X):
-            from ..distributed import predict_lazy
             return predict_lazy(self.predict_proba, X, ndim_out=2)
         scores = self.decision_function(X)
         if scores.ndim == 1:

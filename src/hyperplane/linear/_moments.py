@@ -5,7 +5,7 @@ Both models need only, for every class k,
 * the count ``N_k``,
 * the mean ``m_k = (1/N_k) Σ_{n∈C_k} x_n``, and
 * the within-class scatter ``S_W = Σ_k Σ_{n∈C_k} (x_n − m_k)(x_n − m_k)ᵀ``
-  (seed 002, Fisher's linear discriminant).
+  (Bishop, PRML eq. 4.28; K classes eq. 4.40).
 
 Everything else follows: the overall mean ``m = Σ N_k m_k / N``, the
 between-class scatter ``S_B = Σ_k N_k (m_k − m)(m_k − m)ᵀ`` and the total

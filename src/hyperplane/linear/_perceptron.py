@@ -7,18 +7,24 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
-from .._base import LinearDecisionMixin
+from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._progress import progress
 from .._validation import (
-    check_number,
-    check_option,
+    FLAG,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Options,
     check_X_y,
     encode_labels,
     is_dask_collection,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
+from ._perceptron_mixing import fit_parameter_mixing
 from ._perceptron_rules import (
     UPDATE_RULES,
     VARIANTS,
@@ -54,7 +60,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         weights over every visit (Freund & Schapire 1999), or over epochs with
         ``update="batch"``.
     update : {"online", "batch"}
-        ``"online"`` is algorithm 2.1; ``"batch"`` is seed 002's rule
+        ``"online"`` is algorithm 2.1; ``"batch"`` is the batch perceptron rule
+        (Duda, Hart & Stork, *Pattern Classification*, §5.5.1)
         ``w <- w + eta Σ_{i∈M} y_i x_i`` applied once per epoch.
     record_trace : bool, default=False
         Keep every update in ``trace_``.
@@ -105,12 +112,13 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.record_trace = record_trace
         self.verbose = verbose
 
+    _parameter_rules = {
+        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
+        "variant": Options(VARIANTS), "update": Options(UPDATE_RULES),
+        "record_trace": FLAG, "verbose": VERBOSE,
+    }
+
     # ------------------------------------------------------------------ checks
-    def _check_params(self):
-        check_number(self.eta, "eta", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_option(self.variant, "variant", VARIANTS)
-        check_option(self.update, "update", UPDATE_RULES)
 
     def _binary_targets(self, y_index):
         """±1 targets, one row per binary problem (one-vs-rest for K > 2)."""
@@ -134,10 +142,12 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._perceptron import fit_parameter_mixing
-            return fit_parameter_mixing(self, X, y)
-        self._check_params()
+            if self.record_trace:
+                raise ValueError("record_trace=True is not available for Dask input: the "
+                                 "updates happen on the workers")
+            return fit_parameter_mixing(self, dask_classification_data(self, X, y))
         X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
         self._exponent = power_of_two_exponent(X)
@@ -184,7 +194,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         first = not hasattr(self, "_states") or not hasattr(self, "_rng")
         if first:
-            self._check_params()
+            validate_params(self)
             X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
             self.classes_, _ = encode_labels(y if classes is None else classes)
             self._rng = check_random_state(self.random_state)

@@ -107,7 +107,7 @@ def misclassified_sum(X, y, w, b, updated):
 
 @jit_fast
 def batch_epoch(X, y, w, b, eta, updated):
-    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
+    """One step of the batch perceptron rule (Duda, Hart & Stork §5.5.1): ``w <- w + eta Σ_{i∈M} y_i x_i``,
     ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
     current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
     """
@@ -209,19 +209,25 @@ def sparse_averaged_online_epoch(data, indices, indptr, y, w, b, u, ub, c, eta, 
 
 
 @jit_fast
-def sparse_batch_epoch(data, indices, indptr, y, w, b, eta, updated):
-    """:func:`batch_epoch` on CSR rows."""
-    n = indptr.shape[0] - 1
+def sparse_misclassified_sum(data, indices, indptr, y, w, b, updated):
+    """:func:`misclassified_sum` on CSR rows."""
     delta = w * 0.0
     delta_b = 0.0
     n_mis = 0
-    for i in range(n):
+    for i in range(indptr.shape[0] - 1):
         if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
             for t in range(indptr[i], indptr[i + 1]):
                 delta[indices[t]] += y[i] * data[t]
             delta_b += y[i]
             updated[n_mis] = i
             n_mis += 1
+    return delta, delta_b, n_mis
+
+
+@jit_fast
+def sparse_batch_epoch(data, indices, indptr, y, w, b, eta, updated):
+    """:func:`batch_epoch` on CSR rows."""
+    delta, delta_b, n_mis = sparse_misclassified_sum(data, indices, indptr, y, w, b, updated)
     for j in range(w.shape[0]):
         w[j] += eta * delta[j]
     return b + eta * delta_b, n_mis

@@ -15,19 +15,23 @@ from ._perceptron_kernels import (
     averaged_online_epoch,
     batch_epoch,
     count_mistakes,
+    misclassified_sum,
     online_epoch,
     sparse_averaged_online_epoch,
     sparse_batch_epoch,
     sparse_count_mistakes,
+    sparse_misclassified_sum,
     sparse_online_epoch,
 )
 
 #: whether X is sparse -> the compiled epochs for its row layout
 EPOCH_KERNELS = {
     False: {"online": online_epoch, "averaged": averaged_online_epoch,
-            "batch": batch_epoch, "mistakes": count_mistakes},
+            "batch": batch_epoch, "mistakes": count_mistakes,
+            "misclassified": misclassified_sum},
     True: {"online": sparse_online_epoch, "averaged": sparse_averaged_online_epoch,
-           "batch": sparse_batch_epoch, "mistakes": sparse_count_mistakes},
+           "batch": sparse_batch_epoch, "mistakes": sparse_count_mistakes,
+           "misclassified": sparse_misclassified_sum},
 }
 
 
@@ -86,7 +90,7 @@ def online_step(state, X, y, eta, order, record, averaged):
 
 
 def batch_step(state, X, y, eta, order, record, averaged):
-    """Seed 002's batch rule once; returns the number of misclassified samples."""
+    """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once; returns the number of misclassified samples."""
     updated = np.empty(X.shape[0], dtype=np.int64)
     rows, kernels = kernel_rows(X)
     state.b, n = kernels["batch"](*rows, y, state.w, X.dtype.type(state.b),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from .._validation import check_is_fitted, check_X, check_X_y, encode_labels
+from .._validation import Options, check_is_fitted, check_X, check_X_y, encode_labels
 from ._mlp import _BaseMLP
 
 _COMMON_PARAMS = """
@@ -129,6 +129,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     _task = "classification"
     _losses = ("log_loss", "squared_error")
+    _parameter_rules = {**_BaseMLP._parameter_rules, "loss": Options(_losses)}
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,

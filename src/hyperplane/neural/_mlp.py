@@ -15,7 +15,21 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from .._progress import progress
-from .._validation import check_number, check_option, warn_not_converged
+from .._validation import (
+    FLAG,
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Either,
+    Options,
+    Real,
+    Sizes,
+    validate_params,
+    warn_not_converged,
+)
 from . import _backprop_kernels as K
 from ._bp import BP_RULES
 from ._network import (
@@ -34,6 +48,17 @@ class _BaseMLP(BaseEstimator):
     """Shared training loop of :class:`MLPClassifier` and :class:`MLPRegressor`."""
 
     _task = None  # "classification" or "regression"
+
+    _parameter_rules = {
+        "hidden_layer_sizes": Sizes(), "activation": Options(ACTIVATIONS),
+        "bp": Options(BP_RULES), "batch_size": POSITIVE_INT, "learning_rate": POSITIVE,
+        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "n_iter_no_change": POSITIVE_INT,
+        "early_stopping": FLAG,
+        "validation_fraction": Real(low=0, high=1, low_open=True, high_open=True),
+        "reg_lambda": Either(NONE, Real(low=0, high=1, low_open=True)),
+        "init": Options(INITIALISATIONS), "shuffle": FLAG, "random_state": SEED,
+        "verbose": VERBOSE,
+    }
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
@@ -60,30 +85,10 @@ class _BaseMLP(BaseEstimator):
     # hyper-parameters
     # ------------------------------------------------------------------
     def _check_params(self):
+        """Validate the declared parameters; return the layer sizes as a tuple."""
+        validate_params(self)
         hidden = self.hidden_layer_sizes
-        if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
-            hidden = (hidden,)
-        try:
-            hidden = tuple(hidden)
-        except TypeError:
-            raise TypeError("hidden_layer_sizes must be a tuple of positive integers; "
-                            f"got {self.hidden_layer_sizes!r}") from None
-        for size in hidden:
-            check_number(size, "hidden_layer_sizes entries", low=1, integer=True)
-        check_option(self.activation, "activation", ACTIVATIONS)
-        check_option(self.bp, "bp", BP_RULES)
-        check_option(self.init, "init", INITIALISATIONS)
-        check_option(self._loss_name(), "loss", self._losses)
-        check_number(self.batch_size, "batch_size", low=1, integer=True)
-        check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
-        check_number(self.n_iter_no_change, "n_iter_no_change", low=1, integer=True)
-        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
-                     low_open=True, high_open=True)
-        if self.reg_lambda is not None:
-            check_number(self.reg_lambda, "reg_lambda", low=0, high=1, low_open=True)
-        return hidden
+        return (hidden,) if isinstance(hidden, numbers.Integral) else tuple(hidden)
 
     def _lambda(self):
         """λ of eq. 5.17; ``None`` means no penalty, i.e. λ = 1."""

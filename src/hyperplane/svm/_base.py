@@ -8,13 +8,20 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
 from .._validation import (
+    FLAG,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Either,
     check_is_fitted,
-    check_number,
     check_X,
+    validate_params,
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import Kernel, Linear, is_psd, resolve_kernel
+from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, is_psd, resolve_kernel
 from ._smo import SMOSolver, kernel_dot
 
 #: rows of a user kernel's Gram matrix checked for positive semi-definiteness
@@ -26,18 +33,14 @@ BLOCK_ENTRIES = 2 ** 22
 class BaseSVM(BaseEstimator):
     """Parameters and helpers common to :class:`SVC` and :class:`SVR`."""
 
-    #: whether C = numpy.inf (the hard margin) is allowed
-    _allow_inf_C = False
+    _parameter_rules = {
+        "C": POSITIVE, "tol": POSITIVE, "max_iter": Either(NONE, POSITIVE_INT),
+        "cache_size": POSITIVE, "shrinking": FLAG, "random_state": SEED, "verbose": VERBOSE,
+        **KERNEL_PARAMETER_RULES,
+    }
 
     def _check_params(self):
-        check_number(self.C, "C", low=0, low_open=True, allow_inf=self._allow_inf_C)
-        check_number(self.tol, "tol", low=0, low_open=True)
-        check_number(self.cache_size, "cache_size", low=0, low_open=True)
-        check_number(self.coef0, "coef0")
-        if self.max_iter is not None:
-            check_number(self.max_iter, "max_iter", low=1, integer=True)
-        if not isinstance(self.shrinking, (bool, np.bool_)):
-            raise TypeError(f"shrinking must be True or False; got {self.shrinking!r}")
+        validate_params(self)
 
     def _resolve_kernel(self, X):
         """The kernel object: a name with gamma/degree/coef0, or the user's

@@ -10,6 +10,7 @@ from sklearn.base import ClassifierMixin
 
 from .._base import predict_from_scores
 from .._validation import (
+    Real,
     check_sample_weight_vector,
     check_X_y,
     encode_labels,
@@ -122,7 +123,9 @@ class SVC(ClassifierMixin, BaseSVM):
     [0, 2]
     """
 
-    _allow_inf_C = True
+    #: C = numpy.inf is the hard margin
+    _parameter_rules = {**BaseSVM._parameter_rules,
+                        "C": Real(low=0, low_open=True, allow_inf=True)}
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,

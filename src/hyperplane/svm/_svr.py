@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import RegressorMixin
 
-from .._validation import check_number, check_sample_weight_vector, check_X_y
+from .._validation import NON_NEGATIVE, check_sample_weight_vector, check_X_y
 from ._base import BaseSVM
 
 
@@ -56,6 +56,8 @@ class SVR(RegressorMixin, BaseSVM):
     [0, 9]
     """
 
+    _parameter_rules = {**BaseSVM._parameter_rules, "epsilon": NON_NEGATIVE}
+
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  random_state=None, verbose=False):
@@ -75,7 +77,6 @@ class SVR(RegressorMixin, BaseSVM):
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
-        check_number(self.epsilon, "epsilon", low=0)
         X, y = check_X_y(self, X, y, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         z = np.asarray(y, dtype=np.float64)

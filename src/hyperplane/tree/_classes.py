@@ -10,8 +10,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._progress import progress
-from .._validation import (check_is_fitted, check_number, check_option,
-                           check_sample_weight_vector, encode_labels, is_dask_collection)
+from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE, Either,
+                           Integer, Options, Real, check_is_fitted, check_sample_weight_vector,
+                           encode_labels, is_dask_collection, validate_params)
 from ._builder import GrowParams, grow, layout
 from ._encode import encode_fit, encode_predict
 from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
@@ -174,6 +175,17 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.subtree_raising = subtree_raising
 
+    _parameter_rules = {
+        "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
+        "pruning": Either(NONE, Options(PRUNINGS[1:])),
+        "max_depth": Either(NONE, POSITIVE_INT),
+        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
+        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
+        "confidence": Real(low=0, high=0.5, low_open=True), "ccp_alpha": NON_NEGATIVE,
+        "max_bins": Integer(low=2, high=65535), "random_state": SEED, "verbose": VERBOSE,
+        "subtree_raising": FLAG,
+    }
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
@@ -182,22 +194,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     def _check_params(self, total_weight):
-        check_option(self.criterion, "criterion", CRITERIA)
-        check_option(self.splitter, "splitter", SPLITTERS)
-        if self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {list(PRUNINGS)}; got {self.pruning!r}")
-        max_depth = np.inf
-        if self.max_depth is not None:
-            max_depth = check_number(self.max_depth, "max_depth", low=1, integer=True)
-        min_split = _count_or_fraction(self.min_samples_split, "min_samples_split", 2,
-                                       total_weight)
-        min_leaf = _count_or_fraction(self.min_samples_leaf, "min_samples_leaf", 1,
-                                      total_weight)
-        check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
-        check_number(self.ccp_alpha, "ccp_alpha", low=0)
-        if not isinstance(self.subtree_raising, (bool, np.bool_)):
-            raise TypeError(f"subtree_raising must be True or False; got {self.subtree_raising!r}")
-        check_number(self.max_bins, "max_bins", low=2, high=65535, integer=True)
+        """The growth parameters (the declared rules were checked by ``fit``)."""
+        max_depth = np.inf if self.max_depth is None else self.max_depth
+        min_split = _count_or_fraction(self.min_samples_split, 2, total_weight)
+        min_leaf = _count_or_fraction(self.min_samples_leaf, 1, total_weight)
         criterion, use_ratio = CRITERIA[self.criterion]
         return GrowParams(criterion, use_ratio, max_depth, min_split, min_leaf)
 
@@ -219,6 +219,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        validate_params(self)
         if is_dask_collection(X):
             from ..distributed._tree import fit_tree_dask
             return fit_tree_dask(self, X, y, validation_data=validation_data,
@@ -355,11 +356,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
 
-def _count_or_fraction(value, name, low, n_rows):
+def _count_or_fraction(value, low, n_rows):
     """``min_samples_*`` as a row count: an int ≥ low, or a float fraction in (0, 1]."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return float(check_number(value, name, low=low, integer=True))
-    check_number(value, name, low=0, high=1, low_open=True)
+    if isinstance(value, numbers.Integral):
+        return float(value)
     return max(float(low), float(np.ceil(value * n_rows)))
 
 
