@@ -114,8 +114,11 @@ def make_sparse(n, d, k, density, seed=0):
     """CSR rows with ``density`` nonzeros (text-like: positive counts), labels from
     a sparse linear model of them."""
     rng = np.random.default_rng(seed)
-    X = sp.random(n, d, density=density, format="csr", random_state=seed,
-                  data_rvs=lambda m: rng.poisson(2.0, m) + 1.0)
+    counts = rng.poisson(density * d, n)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = rng.integers(0, d, indptr[-1])
+    X = sp.csr_matrix((rng.poisson(2.0, indptr[-1]) + 1.0, indices, indptr), shape=(n, d))
+    X.sum_duplicates()
     W = rng.normal(size=(d, k)) * (rng.random((d, k)) < 0.2)
     y = np.argmax(X @ W + rng.gumbel(size=(n, k)), axis=1)
     return X, y

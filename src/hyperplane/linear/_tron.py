@@ -25,8 +25,11 @@ import numpy as np
 #: step acceptance and radius update of Lin, Weng & Keerthi (2008), §2.1
 ETA0, ETA1, ETA2 = 1e-4, 0.25, 0.75
 SIGMA1, SIGMA2, SIGMA3 = 0.25, 0.5, 4.0
-#: conjugate gradients stop when ‖r‖_{M⁻¹} ≤ XI_CG ‖g‖_{M⁻¹}
+#: conjugate gradients stop when ‖r‖_{M⁻¹} ≤ XI_CG ‖g‖_{M⁻¹}, or when step i
+#: lowered the quadratic model by less than Q_CG · |q(s_i)| / i (Nash & Sofer
+#: 1990's rule, LIBLINEAR's since version 2.20)
 XI_CG = 0.1
+Q_CG = 0.5
 #: weight of the Hessian's diagonal in the preconditioner (1 − a) I + a diag(H)
 PRECONDITIONER_WEIGHT = 0.01
 
@@ -48,7 +51,9 @@ def to_boundary(s, d, M, delta):
 
 
 def truncated_cg(hessian_vector, g, M, delta, max_steps):
-    """Steihaug's conjugate gradients on ``q(s)`` inside ``‖s‖_M ≤ Δ``.
+    """Steihaug's conjugate gradients on ``q(s) = gᵀs + ½ sᵀHs`` inside
+    ``‖s‖_M ≤ Δ``, preconditioned by ``M``; stops at the boundary, on a small
+    residual or when the last step barely lowered ``q`` (:data:`Q_CG`).
 
     Returns
     -------
@@ -66,6 +71,7 @@ def truncated_cg(hessian_vector, g, M, delta, max_steps):
     d = z.copy()
     zr = np.dot(z, r)
     cg_tol = XI_CG * np.sqrt(zr)
+    q = 0.0
     for step in range(1, max_steps + 1):
         if np.sqrt(zr) <= cg_tol:
             return s, r, step - 1, False
@@ -78,6 +84,10 @@ def truncated_cg(hessian_vector, g, M, delta, max_steps):
             return s + tau * d, r - tau * Hd, step, True
         s = s_next
         r = r - alpha * Hd
+        q_next = 0.5 * (np.dot(g, s) - np.dot(s, r))     # q(s) = gᵀs + ½ sᵀHs
+        if q_next > 0 or q_next - q > 0 or step * (q_next - q) >= Q_CG * q_next:
+            return s, r, step, False
+        q = q_next
         z = r / M
         zr_next = np.dot(z, r)
         d = z + (zr_next / zr) * d

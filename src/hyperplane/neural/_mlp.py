@@ -263,6 +263,11 @@ class _BaseMLP(BaseEstimator):
         n_epochs = 1 if incremental else self.max_iter
         return self._run_epochs(X, Y, n_epochs, rng, incremental=incremental)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def _rng_for(self, incremental):
         if not incremental or not hasattr(self, "_rng"):
             self._rng = check_random_state(self.random_state)
