@@ -167,3 +167,16 @@ def test_bad_solver_is_named():
     X, y = blobs(20, 2, 2)
     with pytest.raises(ValueError, match="solver"):
         LogisticRegression(solver="newton").fit(X, y)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_subsampled_hessian_reaches_sklearns_minimum(k):
+    """50k dense rows: the Hessian-vector products read a subsample, the
+    objective and gradient do not, so the minimum is sklearn's."""
+    X, y = blobs(50_000, 5, k, seed=1, spread=0.5)
+    assert LN.hessian_rows(X.shape[0]) is not None
+    ours = LogisticRegression(solver="tron", tol=1e-9).fit(X, y)
+    ref = SkLogisticRegression(tol=1e-12, max_iter=10000).fit(X, y)
+    f_ours = penalised(X, y, ours.coef_, ours.intercept_, 1.0)
+    f_ref = penalised(X, y, ref.coef_, ref.intercept_, 1.0)
+    assert ours.converged_ and abs(f_ours - f_ref) <= 1e-8 * abs(f_ref)
