@@ -7,6 +7,8 @@ arithmetic, in the order the caller gives.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._numba import jit
 
 
@@ -63,16 +65,16 @@ def sparse_lms_epoch(data, indices, indptr, T, W, b, order, eta):
     sse = 0.0
     for i in order:
         norm2 = 1.0
-        for t in range(indptr[i], indptr[i + 1]):
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
             norm2 += data[t] * data[t]
         for k in range(n_outputs):
             y = b[k]
-            for t in range(indptr[i], indptr[i + 1]):
-                y += W[k, indices[t]] * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                y += W[k, np.uint64(indices[t])] * data[t]
             e = T[i, k] - y
             sse += e * e
             step = eta * e / norm2
-            for t in range(indptr[i], indptr[i + 1]):
-                W[k, indices[t]] += step * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                W[k, np.uint64(indices[t])] += step * data[t]
             b[k] += step
     return sse

@@ -17,7 +17,9 @@ Two passes over the rows, each reading every row once:
 for dense rows (``X[i, j]``) and for CSR rows (``data``, ``indices``,
 ``indptr``), and every ``*_rows`` function covers rows ``start:stop`` so that
 the ``*_blocks`` functions can split the rows into independent blocks summed
-in parallel. Sums, not means: results of disjoint row blocks add.
+in parallel. Sums, not means: results of disjoint row blocks add. CSR
+positions are read as unsigned integers, which spares numba's negative-index
+test on every gathered entry.
 """
 
 from __future__ import annotations
@@ -81,17 +83,17 @@ def sparse_binary_gradient_rows(data, indices, indptr, y, w, b, start, stop,
     loss = 0.0
     for i in range(start, stop):
         z = b
-        for t in range(indptr[i], indptr[i + 1]):
-            z += w[indices[t]] * data[t]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            z += w[np.uint64(indices[t])] * data[t]
         loss += log1pexp(z) - y[i] * z
         p = sigmoid(z)
         r = p - y[i]
         c = p * (1.0 - p)
         D[i] = c
-        for t in range(indptr[i], indptr[i + 1]):
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
             x = data[t]
-            grad[indices[t]] += r * x
-            diag[indices[t]] += c * x * x
+            grad[np.uint64(indices[t])] += r * x
+            diag[np.uint64(indices[t])] += c * x * x
         grad[d] += r
         diag[d] += c
     return loss
@@ -103,11 +105,11 @@ def sparse_binary_hessian_rows(data, indices, indptr, D, v, start, stop, out):
     d = v.shape[0] - 1
     for i in range(start, stop):
         s = v[d]
-        for t in range(indptr[i], indptr[i + 1]):
-            s += v[indices[t]] * data[t]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            s += v[np.uint64(indices[t])] * data[t]
         s *= D[i]
-        for t in range(indptr[i], indptr[i + 1]):
-            out[indices[t]] += s * data[t]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            out[np.uint64(indices[t])] += s * data[t]
         out[d] += s
 
 
@@ -195,8 +197,8 @@ def sparse_multinomial_gradient_rows(data, indices, indptr, y_index, W, start, s
         z = P[i]
         for k in range(n_classes):
             s = W[k, d]
-            for t in range(indptr[i], indptr[i + 1]):
-                s += W[k, indices[t]] * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                s += W[k, np.uint64(indices[t])] * data[t]
             z[k] = s
         z_c = z[y_index[i]]
         loss += softmax_row(z) - z_c
@@ -204,10 +206,10 @@ def sparse_multinomial_gradient_rows(data, indices, indptr, y_index, W, start, s
             p = z[k]
             r = p - (1.0 if k == y_index[i] else 0.0)
             c = p * (1.0 - p)
-            for t in range(indptr[i], indptr[i + 1]):
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
                 x = data[t]
-                grad[k, indices[t]] += r * x
-                diag[k, indices[t]] += c * x * x
+                grad[k, np.uint64(indices[t])] += r * x
+                diag[k, np.uint64(indices[t])] += c * x * x
             grad[k, d] += r
             diag[k, d] += c
     return loss
@@ -223,14 +225,14 @@ def sparse_multinomial_hessian_rows(data, indices, indptr, P, V, start, stop, ou
         mean = 0.0
         for k in range(n_classes):
             s = V[k, d]
-            for t in range(indptr[i], indptr[i + 1]):
-                s += V[k, indices[t]] * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                s += V[k, np.uint64(indices[t])] * data[t]
             u[k] = s
             mean += P[i, k] * s
         for k in range(n_classes):
             r = P[i, k] * (u[k] - mean)
-            for t in range(indptr[i], indptr[i + 1]):
-                out[k, indices[t]] += r * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                out[k, np.uint64(indices[t])] += r * data[t]
             out[k, d] += r
 
 

@@ -11,6 +11,7 @@ hyperplane counts as a mistake, as in algorithm 2.1 step 3).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_fast, jit_parallel_exact
@@ -160,8 +161,8 @@ def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
 def sparse_margin(data, indices, indptr, i, w, b):
     """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
     s = b
-    for t in range(indptr[i], indptr[i + 1]):
-        s += w[indices[t]] * data[t]
+    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[t])] * data[t]
     return s
 
 
@@ -174,8 +175,8 @@ def sparse_online_epoch(data, indices, indptr, y, w, b, eta, order, updated,
     for i in order:
         if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
             step = eta * y[i]
-            for t in range(indptr[i], indptr[i + 1]):
-                w[indices[t]] += step * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                w[np.uint64(indices[t])] += step * data[t]
             b += step
             updated[n_updates] = i
             if record:
@@ -194,9 +195,9 @@ def sparse_averaged_online_epoch(data, indices, indptr, y, w, b, u, ub, c, eta, 
     for i in order:
         if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
             step = eta * y[i]
-            for t in range(indptr[i], indptr[i + 1]):
-                w[indices[t]] += step * data[t]
-                u[indices[t]] += c * step * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                w[np.uint64(indices[t])] += step * data[t]
+                u[np.uint64(indices[t])] += c * step * data[t]
             b += step
             ub += c * step
             updated[n_updates] = i
@@ -216,8 +217,8 @@ def sparse_misclassified_sum(data, indices, indptr, y, w, b, updated):
     n_mis = 0
     for i in range(indptr.shape[0] - 1):
         if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
-            for t in range(indptr[i], indptr[i + 1]):
-                delta[indices[t]] += y[i] * data[t]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                delta[np.uint64(indices[t])] += y[i] * data[t]
             delta_b += y[i]
             updated[n_mis] = i
             n_mis += 1

@@ -39,7 +39,8 @@ def kernel_rows(X):
     """The kernels' view of ``X`` and their registry: ``(X,)`` for dense
     rows, ``(data, indices, indptr)`` for CSR rows."""
     if scipy.sparse.issparse(X):
-        X = scipy.sparse.csr_matrix(X)
+        if X.format != "csr":
+            X = X.tocsr()
         return (X.data, X.indices, X.indptr), EPOCH_KERNELS[True]
     return (X,), EPOCH_KERNELS[False]
 
