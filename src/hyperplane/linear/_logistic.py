@@ -192,8 +192,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
         one gradient pass plus a few Hessian-vector passes over ``X``, and
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
-        loss-and-gradient pass. ``"auto"``: ``"tron"`` for data in memory,
-        ``"lbfgs"`` for Dask collections (whose fit only reduces
+        loss-and-gradient pass. ``"auto"``: ``"tron"`` for two classes in memory,
+        ``"lbfgs"`` for more classes and for Dask collections (whose fit only reduces
         loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
@@ -348,7 +348,15 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
 
 #: solver= -> method(estimator, X, y_index) fitting data in memory
-SOLVERS = {"auto": LogisticRegression._fit_tron, "tron": LogisticRegression._fit_tron,
+def _fit_auto(estimator, X, y_index):
+    """TRON for two classes; L-BFGS for more, whose multinomial TRON cannot
+    always verify tol below 1e-9 (the softmax's flat intercept direction)."""
+    if estimator.classes_.shape[0] == 2:
+        return estimator._fit_tron(X, y_index)
+    return estimator._fit_lbfgs(X, y_index)
+
+
+SOLVERS = {"auto": _fit_auto, "tron": LogisticRegression._fit_tron,
            "lbfgs": LogisticRegression._fit_lbfgs}
 
 
