@@ -41,7 +41,8 @@ class LinearDecisionMixin:
     """
 
     def decision_function(self, X):
-        """Signed distance times ``‖w‖``: ``X @ coef_.T + intercept_``.
+        """Signed distance times ``‖w‖``: ``X @ coef_.T + intercept_``
+        (``X`` dense or ``scipy.sparse``).
 
         Returns an array of shape (n_samples,) for two classes, else
         (n_samples, n_classes).
@@ -50,7 +51,7 @@ class LinearDecisionMixin:
         if is_dask_collection(X):
             return predict_lazy(self.decision_function, X,
                                 ndim_out=1 if self.coef_.shape[0] == 1 else 2)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False, accept_sparse=("csr", "csc"))
         scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
                   + np.asarray(self.intercept_).astype(X.dtype, copy=False))
         return scores.ravel() if scores.shape[1] == 1 else scores

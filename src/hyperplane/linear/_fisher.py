@@ -39,27 +39,46 @@ from .._validation import (
     validate_params,
 )
 from ..distributed import predict_lazy
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
 from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
-def regularised_whitener(S_W, reg):
-    """``P`` with ``Pᵀ S̃_W P = I`` where ``S̃_W = S_W + reg · (tr S_W / d) · I``.
+#: ``reg`` used by ``reg=None`` when the within-class scatter is singular
+SINGULAR_REG = 1e-6
 
-    ``P = V Λ̃^{-1/2}`` from the eigen-decomposition of ``S_W``. ``reg`` is
-    relative to the mean eigenvalue ``tr S_W / d`` so that it does not depend
-    on the units of the features or on ``N``. With ``reg = 0`` only the
-    eigenvalues above the rank cutoff are kept (the pseudo-inverse of a
-    singular ``S_W``); if none is (``S_W = 0``) ``P = I``, the limit of
-    ``(S_W + εI)⁻¹`` up to scale.
+
+def feature_scales(moments):
+    """``s_j = √(S_T)_jj``, each feature's spread over all rows (1 for a
+    constant feature): the units the regularisation is measured in."""
+    s = np.sqrt(np.maximum(np.diag(moments.total_scatter()), 0.0))
+    return np.where(s > 0, s, 1.0)
+
+
+def regularised_whitener(S_W, reg, scales):
+    """``P`` with ``Pᵀ S̃_W P = I``, working on the correlation form.
+
+    With ``D = diag(scales)`` and ``R = D⁻¹ S_W D⁻¹`` (unit-free: rescaling a
+    feature rescales its row and column of ``S_W`` and its ``s_j`` alike),
+    ``S̃_W = D (R + reg · I) D = S_W + reg · D²`` and ``P = D⁻¹ V Λ̃^{-1/2}``
+    from the eigen-decomposition ``R = V Λ Vᵀ``.
+
+    * ``reg=None``: no regularisation when ``R`` is non-singular, so that
+      ``P Pᵀ = S_W⁻¹`` exactly; :data:`SINGULAR_REG` when it is singular
+      (collinear or constant features, fewer samples than features).
+    * ``reg > 0``: always ``R + reg · I``.
+    * ``reg = 0``: only the eigenvalues of ``R`` above the rank cutoff are
+      kept (a pseudo-inverse); if none is (``S_W = 0``), ``P = D⁻¹``.
     """
-    lam, V, keep = psd_eigh(S_W)
-    mean_eig = lam.mean() if lam.size and lam.sum() > 0 else 1.0
+    R = S_W / np.outer(scales, scales)
+    lam, V, keep = psd_eigh(R)
+    if reg is None:
+        reg = 0.0 if keep.all() else SINGULAR_REG
     if reg > 0:
-        lam, keep = lam + reg * mean_eig, np.ones(lam.shape, dtype=bool)
+        lam, keep = lam + reg, np.ones(lam.shape, dtype=bool)
     if not keep.any():
-        return np.eye(S_W.shape[0])
-    return V[:, keep] / np.sqrt(lam[keep])
+        return np.diag(1.0 / scales)
+    return V[:, keep] / np.sqrt(lam[keep]) / scales[:, None]
 
 
 def fisher_direction(moments, reg):
@@ -71,7 +90,7 @@ def fisher_direction(moments, reg):
     -------
     ndarray of shape (n_features, 1)
     """
-    P = regularised_whitener(moments.scatter, reg)
+    P = regularised_whitener(moments.scatter, reg, feature_scales(moments))
     a = P.T @ (moments.means[1] - moments.means[0])
     norm = np.linalg.norm(a)
     return (P @ (a / norm if norm > 0 else a))[:, None]
@@ -89,7 +108,7 @@ def fisher_directions(moments, reg, n_components):
     -------
     ndarray of shape (n_features, n_components)
     """
-    P = regularised_whitener(moments.scatter, reg)
+    P = regularised_whitener(moments.scatter, reg, feature_scales(moments))
     DP = moments.between_class_root() @ P
     _, U = np.linalg.eigh(DP.T @ DP)
     W = P @ U[:, ::-1][:, :n_components]
@@ -122,12 +141,16 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         ``RBF() + Polynomial()``) or a name ``"linear"``, ``"poly"``,
         ``"rbf"``, ``"laplace"``, ``"sigmoid"`` with scikit-learn's
         ``gamma``, ``degree``, ``coef0``.
-    reg : float, default=1e-6
-        Regularisation of the within-class scatter: ``S_W + reg · s̄ · I`` (KLDA:
-        ``N + reg · s̄ · I``) with ``s̄`` the mean eigenvalue of ``S_W``
-        (``N``), so ``reg`` is unit-free. It makes singular ``S_W`` (collinear
-        or constant features, fewer samples than features) harmless. ``reg=0``
-        uses the pseudo-inverse instead.
+    reg : float or None, default=None
+        Regularisation of the within-class scatter, measured on its
+        correlation form so that it does not depend on the units of any
+        feature: ``S̃_W = S_W + reg · diag(s_j²)`` with ``s_j²`` the spread of
+        feature ``j`` over all rows (``(S_T)_jj``; KLDA: the same on ``N``).
+        ``None``: the book's direction ``S_W⁻¹(m₂ − m₁)`` exactly when
+        ``S_W`` is non-singular, and ``reg = 1e-6`` only when it is singular
+        (collinear or constant features, fewer samples than features).
+        ``reg > 0`` always regularises; ``reg = 0`` uses the pseudo-inverse
+        of the correlation form instead.
     gamma : {"scale", "auto"} or float, default="scale"
         Kernel coefficient for ``"rbf"``, ``"poly"``, ``"sigmoid"``,
         ``"laplace"`` (scikit-learn's meaning).
@@ -175,7 +198,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     1.0
     """
 
-    def __init__(self, *, n_components=None, kernel=None, reg=1e-6,
+    def __init__(self, *, n_components=None, kernel=None, reg=None,
                  gamma="scale", degree=3, coef0=0.0):
         self.n_components = n_components
         self.kernel = kernel
@@ -185,7 +208,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.coef0 = coef0
 
     _parameter_rules = {
-        "n_components": Either(NONE, POSITIVE_INT), "reg": NON_NEGATIVE,
+        "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
         **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_PARAMETER_RULES["kernel"]),
     }
 
@@ -198,11 +221,12 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         validate_params(self)
         if is_dask_collection(X):
             return self._fit_dask(X, y)
-        X, y = check_X_y(self, X, y)
+        X, y = check_X_y(self, X, y, accept_sparse="csr" if self.kernel is None else False)
         self.classes_, y_index = encode_labels(y)
         n_classes = self.classes_.shape[0]
-        features = self._fit_feature_map(X)
-        self._fit_moments(class_moments(features, y_index, n_classes))
+        exponent = power_of_two_exponent(X) if self.kernel is None else 0
+        features = self._fit_feature_map(scaled_by_power_of_two(X, exponent))
+        self._fit_moments(class_moments(features, y_index, n_classes), exponent)
         return self
 
     def _fit_dask(self, X, y):
@@ -216,10 +240,12 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
                                                self.classes_.shape[0]))
 
-    def _fit_moments(self, moments):
+    def _fit_moments(self, moments, exponent=0):
         """Directions and projected means from the class moments of the
         features (``classes_`` already set): those of the whole data, or on
-        Dask the merge of every chunk's."""
+        Dask the merge of every chunk's. Moments of ``X · 2⁻ᵏ`` (``exponent = k``,
+        linear form) give the directions of ``X`` after ``W ← W · 2⁻ᵏ`` (the
+        projections do not change)."""
         n_classes = moments.counts.shape[0]
         n_components = self._check_n_components(n_classes, moments.means.shape[1])
         if n_classes == 2:
@@ -232,7 +258,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         for stale in ("alpha_", "scalings_", "means_", "coef_", "intercept_", "threshold_"):
             self.__dict__.pop(stale, None)      # a refit may switch the form or K
         if self.kernel is None:
-            self._set_linear_form(moments.means, W)
+            self._set_linear_form(np.ldexp(moments.means, exponent), np.ldexp(W, -exponent))
         else:
             self.alpha_ = W[:, 0] if n_classes == 2 else W
         if n_classes == 2:
@@ -280,7 +306,8 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         check_is_fitted(self)
         if is_dask_collection(X):
             return predict_lazy(self.transform, X, ndim_out=2)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False,
+                    accept_sparse=("csr", "csc") if self.kernel is None else False)
         if self.kernel is None:
             return X @ self.scalings_
         alpha = self.alpha_.reshape(self.X_fit_.shape[0], -1)
@@ -315,6 +342,11 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         scores = self.decision_function(X)
         return predict_from_scores(self.classes_, scores)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.kernel is None
+        return tags
+
 
 __all__ = ["FisherDiscriminant", "fisher_direction", "fisher_directions",
-           "regularised_whitener"]
+           "regularised_whitener", "feature_scales", "SINGULAR_REG"]

@@ -14,6 +14,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, validate_params
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
@@ -82,7 +83,11 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     §4.1.3) from one pass over ``X``: class counts and means and one Gram
     product of the class-centred data, solved through an eigen-decomposition
     so that collinear or constant features are handled (the minimum-norm
-    solution, as ``numpy.linalg.lstsq`` gives) rather than an error.
+    solution, as ``numpy.linalg.lstsq`` gives) rather than an error. ``X``
+    may be a ``scipy.sparse`` matrix (Gram product of the sparse rows; the
+    dense fit's solution). The solution is scale-covariant, so features of an
+    extreme magnitude (beyond 1e±100) are solved on ``X · 2⁻ᵏ`` and ``W`` is
+    multiplied by the exact ``2⁻ᵏ``: ``X · 1e300`` predicts as ``X``.
 
     Parameters
     ----------
@@ -126,16 +131,20 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
             chunks = dask_classification_data(self, X, y)
             return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
                                                    self.classes_.shape[0]))
-        X, y = check_X_y(self, X, y)
+        X, y = check_X_y(self, X, y, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
+        exponent = power_of_two_exponent(X)
+        moments = class_moments(scaled_by_power_of_two(X, exponent), y_index,
+                                self.classes_.shape[0])
+        return self._fit_moments(moments, exponent)
 
-    def _fit_moments(self, moments):
+    def _fit_moments(self, moments, exponent=0):
         """Solve from class moments (``classes_`` already set): those of the
         whole data, or on Dask the merge of every chunk's (the chunk statistic
         is :func:`~._moments.class_moments`, its merge
         :func:`~._moments.merge_class_moments`). Two classes keep only the
-        difference of the two outputs."""
+        difference of the two outputs. Moments of ``X · 2⁻ᵏ`` (``exponent = k``)
+        give ``W̃`` of ``X`` after ``W ← W · 2⁻ᵏ``."""
         n_classes = moments.counts.shape[0]
         W, b = solve_least_squares(moments, np.eye(n_classes),
                                    fit_intercept=bool(self.fit_intercept))
@@ -145,7 +154,13 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         else:
             self.coef_ = np.ascontiguousarray(W.T)
             self.intercept_ = b
+        self.coef_ = np.ldexp(self.coef_, -exponent)
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 __all__ = ["LeastSquaresClassifier", "solve_least_squares"]

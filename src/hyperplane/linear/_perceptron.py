@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import LinearDecisionMixin, dask_classification_data
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._progress import progress
 from .._validation import (
     FLAG,
@@ -134,7 +135,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
         Returns
@@ -147,8 +148,10 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError("record_trace=True is not available for Dask input: the "
                                  "updates happen on the workers")
             return fit_parameter_mixing(self, dask_classification_data(self, X, y))
-        X, y = check_X_y(self, X, y, reset=True)
+        X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
+        self._exponent = power_of_two_exponent(X)
+        X = scaled_by_power_of_two(X, self._exponent)
         rng = self._rng = check_random_state(self.random_state)
         self._states = []
         for y_signed in self._binary_targets(y_index):
@@ -179,7 +182,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         classes : array-like, optional
             All the labels; required on the first call unless ``y`` holds
@@ -192,11 +195,13 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         first = not hasattr(self, "_states") or not hasattr(self, "_rng")
         if first:
             validate_params(self)
-            X, y = check_X_y(self, X, y, reset=True)
+            X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
             self.classes_, _ = encode_labels(y if classes is None else classes)
             self._rng = check_random_state(self.random_state)
+            self._exponent = 0
         else:
-            X, y = check_X_y(self, X, y, reset=False)
+            X, y = check_X_y(self, X, y, reset=False, accept_sparse="csr")
+        X = scaled_by_power_of_two(X, self._exponent)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise ValueError(f"y has labels {unknown.tolist()} not in classes "
@@ -218,7 +223,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def _export(self):
         """Copy the states' weights into the public attributes."""
         weights = [VARIANTS[self.variant](s, self.update) for s in self._states]
-        self.coef_ = np.vstack([w for w, _ in weights])
+        self.coef_ = np.ldexp(np.vstack([w for w, _ in weights]), -self._exponent)
         self.intercept_ = np.array([b for _, b in weights], dtype=self.coef_.dtype)
         self.n_iter_ = max(s.n_epochs for s in self._states)
         self.n_updates_ = int(sum(s.n_updates for s in self._states))
@@ -231,7 +236,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         multiclass = len(self._states) > 1
         for k, state in enumerate(self._states):
             for sample, w, b in state.trace:
-                row = {"step": len(rows) + 1, "sample": sample, "w": w, "b": b}
+                row = {"step": len(rows) + 1, "sample": sample,
+                       "w": np.ldexp(w, -self._exponent), "b": b}
                 if multiclass:
                     row["class"] = self.classes_[k]
                 rows.append(row)
@@ -241,4 +247,5 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
+        tags.input_tags.sparse = True
         return tags

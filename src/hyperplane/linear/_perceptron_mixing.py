@@ -22,12 +22,13 @@ divided by S.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils import check_random_state
 
 from .._progress import progress
 from .._validation import one_vs_rest_targets, warn_not_converged
 from ..distributed import add_parts
-from ._perceptron_kernels import count_mistakes, misclassified_sum, online_epoch
+from ._perceptron_rules import kernel_rows
 
 
 def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
@@ -35,7 +36,7 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
 
     Parameters
     ----------
-    X : ndarray of shape (n_rows, n_features)
+    X : ndarray or scipy.sparse matrix of shape (n_rows, n_features)
     y_index : ndarray of int64
         Class indices of the rows.
     n_classes : int
@@ -54,7 +55,9 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
     n_updates, mistakes : ndarray of int64
         Per problem: updates made, and mistakes of ``(W, B)`` on the chunk.
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    X = X.astype(np.float64) if scipy.sparse.issparse(X) else \
+        np.ascontiguousarray(X, dtype=np.float64)
+    rows, kernels = kernel_rows(X)
     n = X.shape[0]
     order = (np.random.default_rng(seed).permutation(n) if seed is not None
              else np.arange(n)).astype(np.int64)
@@ -64,12 +67,13 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
     updated = np.empty(n, dtype=np.int64)
     no_trace_w, no_trace_b = np.empty((0, X.shape[1])), np.empty(0)
     for k, y in enumerate(one_vs_rest_targets(y_index, n_classes)):
-        mistakes[k] = count_mistakes(X, y, W[k], B[k])
+        mistakes[k] = kernels["mistakes"](*rows, y, W[k], B[k])
         if update == "batch":
-            W_new[k], B_new[k], n_updates[k] = misclassified_sum(X, y, W[k], B[k], updated)
+            W_new[k], B_new[k], n_updates[k] = kernels["misclassified"](*rows, y, W[k], B[k],
+                                                                        updated)
         else:
-            B_new[k], n_updates[k] = online_epoch(X, y, W_new[k], B[k], eta, order,
-                                                  updated, no_trace_w, no_trace_b)
+            B_new[k], n_updates[k] = kernels["online"](*rows, y, W_new[k], B[k], eta, order,
+                                                       updated, no_trace_w, no_trace_b)
     return W_new, B_new, n_updates, mistakes
 
 
