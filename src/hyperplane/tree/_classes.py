@@ -14,8 +14,8 @@ from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, encode_labels, is_dask_collection)
 from ._builder import GrowParams, grow, layout
 from ._encode import encode_fit, encode_predict
-from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
-                     pessimistic_prune, post_prune)
+from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
+                     cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import ENTROPY, GINI
 from ._traverse_kernels import tree_apply, tree_proba
 
@@ -28,7 +28,7 @@ PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
 #: the encoded (X, y, w) the tree grew on, or None when it is not in memory
 AFTER_GROWTH = {
     "post": lambda est, tree, validation, training, criterion: post_prune(
-        tree, *validation, est._label_of, criterion),
+        tree, *validation, est._label_of, criterion, getattr(est, "_decisions", None)),
     "pessimistic": lambda est, tree, validation, training, criterion: pessimistic_prune(
         tree, est.confidence, criterion,
         training=training if est.subtree_raising else None),
@@ -123,6 +123,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         Weighted impurity decrease per attribute, normalised to sum to 1.
     tree_ : Tree
         The flat node arrays (preorder); see :mod:`hyperplane.tree._builder`.
+    pruning_trace_ : pandas.DataFrame
+        With ``pruning="pre"`` or ``"post"``: one row per pruning decision in
+        the order made, with ``kind``, the ``attribute`` tested at the node,
+        the tree's validation ``accuracy_before`` and ``accuracy_after`` the
+        decision, and the ``decision`` ("split"/"leaf", "prune"/"keep").
 
     Notes
     -----
@@ -251,6 +256,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
+        if self.pruning in ("pre", "post"):
+            self._decisions = pre.decisions if pre else PruningDecisions(validation[2].sum())
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
             tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None)
@@ -258,6 +265,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
                                params.criterion)
+        if self.pruning in ("pre", "post"):
+            self.pruning_trace_ = self._decisions.frame(spec.names)
         self._set_tree(tree)
         return self
 
