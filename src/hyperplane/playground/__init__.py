@@ -19,6 +19,12 @@ __all__ = ["create_app", "serve", "check_host"]
 
 def create_app():
     """The playground's Flask application (see :mod:`._server`)."""
+    try:
+        import flask  # noqa: F401
+        import plotly  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(f"the playground needs Flask and plotly ({exc.name} is missing): "
+                          "pip install 'hyperplane[playground]'") from None
     from ._server import create_app as _create
 
     return _create()

@@ -44,15 +44,16 @@ def _xor():
     return X, pd.Series([0, 1, 1, 0], index=X.index, name="y")
 
 
-def separable_points(n, seed=0):
-    """``n`` linearly separable 2-D points around two centres (a big run to stream)."""
+def separable_points(n, seed=0, margin=0.002):
+    """``n`` linearly separable 2-D points with a thin margin, away from the origin:
+    the perceptron needs thousands of updates on them (a long run to stream)."""
     rng = np.random.default_rng(seed)
-    X = rng.uniform(-1, 1, size=(n, 2))
-    score = X @ np.array([1.0, 0.7]) + 0.05
-    keep = np.abs(score) > 0.01          # a margin, so the perceptron converges
-    X, score = X[keep], score[keep]
-    y = np.where(score > 0, 1, -1)
-    return pd.DataFrame(X, columns=["x(1)", "x(2)"]), pd.Series(y, name="y")
+    centre = np.array([3.0, 1.0])
+    X = rng.uniform(-1, 1, size=(2 * n, 2)) + centre
+    score = (X - centre) @ np.array([1.0, 0.7]) + 0.05
+    keep = np.flatnonzero(np.abs(score) > margin)[:n]
+    return (pd.DataFrame(X[keep], columns=["x(1)", "x(2)"]),
+            pd.Series(np.where(score[keep] > 0, 1, -1), name="y"))
 
 
 def sine_curve(n=30, seed=0):
