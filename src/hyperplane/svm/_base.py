@@ -16,6 +16,7 @@ from .._validation import (
 from .._progress import progress
 from ..kernels import Kernel, Linear, is_psd, resolve_kernel
 from ._smo import SMOSolver, kernel_dot
+from ._trace import StepTrace
 
 #: rows of a user kernel's Gram matrix checked for positive semi-definiteness
 PSD_CHECK_ROWS = 300
@@ -36,8 +37,10 @@ class BaseSVM(BaseEstimator):
         check_number(self.coef0, "coef0")
         if self.max_iter is not None:
             check_number(self.max_iter, "max_iter", low=1, integer=True)
-        if not isinstance(self.shrinking, (bool, np.bool_)):
-            raise TypeError(f"shrinking must be True or False; got {self.shrinking!r}")
+        for name in ("shrinking", "record_trace"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False; got {value!r}")
 
     def _resolve_kernel(self, X):
         """The kernel object: a name with gamma/degree/coef0, or the user's
@@ -58,18 +61,33 @@ class BaseSVM(BaseEstimator):
         return resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                               coef0=self.coef0)
 
-    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None):
+    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None):
         """Run SMO (from ``alpha0`` if given); returns the DualSolution and
-        warns if it did not converge."""
+        the :class:`StepTrace` (None unless ``record_trace``), and warns if
+        it did not converge. A traced solve starts from alpha = 0 without
+        shrinking (the book's SMO); ``index`` maps the solver's variables to
+        the rows the trace reports."""
+        trace = StepTrace(index) if self.record_trace else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
-                                 shrinking=bool(self.shrinking), alpha0=alpha0,
-                                 bar=bar).solve()
+                                 shrinking=bool(self.shrinking) and trace is None,
+                                 alpha0=alpha0 if trace is None else None,
+                                 bar=bar).solve(trace)
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
                                "increase max_iter or tol, or scale the features")
-        return solution
+        return solution, trace
+
+    def _set_trace(self, traces):
+        """``trace_``: the recorded SMO steps of every solve, one DataFrame
+        (removed when a later fit does not record)."""
+        if traces:
+            import pandas as pd
+
+            self.trace_ = pd.concat(traces, ignore_index=True)
+        elif hasattr(self, "trace_"):
+            del self.trace_
 
     def _set_expansion(self, X, dual_coef, intercept, support):
         """Store f(x) = K(x, SV) dual_coef' + intercept (rows of dual_coef:

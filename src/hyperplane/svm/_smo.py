@@ -220,14 +220,23 @@ class SMOSolver:
         return float(0.5 * np.dot(alpha, p - y * score))
 
     # ------------------------------------------------------------------
-    def solve(self):
-        """Iterate to the stopping rule or the cap; returns a DualSolution."""
+    def solve(self, watch=None):
+        """Iterate to the stopping rule or the cap; returns a DualSolution.
+
+        ``watch`` (see :class:`._trace.StepTrace`), if given, is shown every
+        iteration: the compiled loop then runs one iteration per call, and
+        ``watch.before(self)`` / ``watch.after(self, before)`` are called
+        around each one that updates a pair."""
         outcome = sk.MAX_ITER
+        chunk = CHUNK if watch is None else 1
         while True:
             done = int(self.ist[sk.N_ITER])
-            cap = min(self.max_iter, done + CHUNK)
+            cap = min(self.max_iter, done + chunk)
+            before = watch.before(self) if watch is not None else None
             outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
                                     self.ist, self.tol, cap)
+            if watch is not None and self.ist[sk.N_ITER] > done:
+                watch.after(self, before)
             if self.bar is not None:
                 self.bar.advance(int(self.ist[sk.N_ITER]) - done,
                                  active=int(self.ist[sk.ACTIVE_SIZE]))
