@@ -17,6 +17,7 @@ const LABELS = {
   k: ["迭代次数", "step"], misclassified: ["误分类点", "misclassified"], w: ["w", "w"], b: ["b", "b"],
   wx_b: ["w·x+b", "w·x+b"], alpha: ["α", "α"], pair: ["(i, j)", "pair (i, j)"],
   violation: ["KKT 违背", "KKT violation"], alpha_j: ["剪辑后 α_j", "clipped α_j"],
+  alpha_j_unclipped: ["未剪辑 α_j", "unclipped α_j"], clip: ["[L, H]", "[L, H]"], alpha_i: ["新 α_i", "new α_i"],
   phase: ["阶段", "phase"], attribute: ["属性", "attribute"], score: ["得分 / 验证精度", "score / validation accuracy"],
   decision: ["决策", "decision"], epoch_col: ["轮数", "epoch"],
   E_standard: ["标准BP 误差 E", "standard BP error E"], E_accumulated: ["累积BP 误差 E", "accumulated BP error E"],
