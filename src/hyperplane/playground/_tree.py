@@ -81,7 +81,8 @@ def start(X, y, params):
     criterion = params.get("criterion", "info_gain")
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {list(CRITERIA)}; got {criterion!r}")
-    pruning = params.get("pruning") or None
+    pruning = params.get("pruning")
+    pruning = None if pruning in (None, "", "none") else pruning
     if pruning not in PRUNINGS:
         raise ValueError(f"pruning must be one of {list(PRUNINGS)[1:]} or none; got {pruning!r}")
     validation = None
