@@ -39,6 +39,16 @@ def _features(X):
     return np.asarray(X, dtype=np.float64)
 
 
+def pictures(nets, X, low, high):
+    """Each network's hidden outputs and, for 2-D data, its regions P(y = 1 | x)."""
+    out = {"hidden": {r: np.round(hidden_outputs(nets[r], X[:MAX_HIDDEN_ROWS])[0], 4).tolist()
+                      for r in RULES}}
+    if low is not None:
+        out["regions"] = {r: regions(lambda Z, r=r: nets[r].predict_proba(Z)[:, 1], low, high)
+                          for r in RULES}
+    return out
+
+
 def bp_steps(nets, X, y, stride, max_epochs, low, high):
     classes = np.unique(y)
     epoch = 0
@@ -53,11 +63,7 @@ def bp_steps(nets, X, y, stride, max_epochs, low, high):
         step = {"row": [str(epoch)] + row, "epoch_end": True,
                 "curve": {r: [round(float(v), 6) for v in nets[r].loss_curve_[-n:]]
                           for r in RULES},
-                "hidden": {r: np.round(hidden_outputs(nets[r], X[:MAX_HIDDEN_ROWS])[0],
-                                       4).tolist() for r in RULES}}
-        if low is not None:
-            step["regions"] = {r: regions(lambda Z, r=r: nets[r].predict_proba(Z)[:, 1],
-                                          low, high) for r in RULES}
+                "draw": lambda: pictures(nets, X, low, high)}
         yield step
 
 

@@ -81,7 +81,6 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
                                                 record_trace=True).fit(X, y))
         rows = model.trace_.iloc[seen:]
         seen += len(rows)
-        picture = _dual_picture(model, kernel, low, high)
         last = len(rows) - 1
         for position, (_, row) in enumerate(rows.iterrows()):
             end = position == last
@@ -89,11 +88,13 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
                     "plot": {"mark": [int(row["sample"])]},
                     "epoch": epoch, "epoch_end": end}
             if end:
-                step["plot"].update(picture)
+                step["draw"] = lambda model=model: {"plot": _dual_picture(model, kernel, low,
+                                                                          high)}
             yield step
         if len(rows) == 0:
             yield {"row": ["0", vector(model.alpha_), number(model.intercept_[0])],
-                   "plot": {**picture, "mark": []}, "epoch": epoch, "epoch_end": True,
+                   "plot": {"mark": []}, "epoch": epoch, "epoch_end": True,
+                   "draw": lambda: {"plot": _dual_picture(model, kernel, low, high)},
                    "status": f"converged: epoch {epoch} made no update; "
                              f"{model.n_updates_} updates"}
             return

@@ -1,8 +1,13 @@
 """Runs: a lesson's steps, produced lazily by the library and replayed to the page.
 
-A run holds the generator of a lesson's steps and the steps produced so far;
-``advance`` hands the page the next step, the rest of the current epoch, or
-everything (streamed), so a long fit never freezes the page.
+A run holds the generator of a lesson's steps; ``step``, ``epoch`` and
+``stream`` hand the page the next step, the rest of the current epoch, or
+everything in timed batches, so a long fit never freezes the page.
+
+A step may carry ``"draw"``: a function giving its pictures (decision regions,
+hidden outputs), which cost far more than its table row. Only the last step
+of each reply is drawn, since the page shows only that one; ``draw`` is
+called before the lesson moves on, while its models are still at that step.
 """
 
 from __future__ import annotations
@@ -14,16 +19,22 @@ from collections import OrderedDict
 
 #: how many finished or abandoned runs the server keeps
 MAX_RUNS = 32
-#: pictures a streamed batch sends for its last step only (the page draws only that one)
-HEAVY = ("regions", "hidden")
 
 
-def lighten(step):
-    """``step`` without its pictures: the rows and curves stay."""
-    light = {k: v for k, v in step.items() if k not in HEAVY}
-    if "plot" in step:
-        light["plot"] = {k: v for k, v in step["plot"].items() if k not in HEAVY}
-    return light
+def drawn(step):
+    """``step`` with its pictures merged in (``plot`` entries into ``plot``)."""
+    draw = step.pop("draw", None)
+    if draw is not None:
+        pictures = draw()
+        step.setdefault("plot", {}).update(pictures.pop("plot", {}))
+        step.update(pictures)
+    return step
+
+
+def undrawn(step):
+    """``step`` without its pictures: the row and the curves stay."""
+    step.pop("draw", None)
+    return step
 
 
 class Run:
@@ -51,33 +62,41 @@ class Run:
         """The next step (empty when the run has ended)."""
         with self.lock:
             step = self._next()
-        return [] if step is None else [step]
+            return [] if step is None else [drawn(step)]
 
     def epoch(self):
-        """Steps up to and including the end of the current epoch."""
+        """Steps up to and including the end of the current epoch; the last one drawn."""
         out = []
         with self.lock:
             while (step := self._next()) is not None:
-                out.append(step)
                 if step.get("epoch_end"):
+                    out.append(drawn(step))
                     break
+                out.append(undrawn(step))
+            if out and "draw" in out[-1]:
+                drawn(out[-1])
         return out
 
     def stream(self, batch_seconds=0.1, max_steps=None):
-        """Batches of steps, one batch at least every ``batch_seconds`` of work."""
+        """Batches of steps, one at least every ``batch_seconds`` of work; the
+        last step of each batch drawn."""
         budget = itertools.count() if max_steps is None else range(max_steps)
         batch, started = [], time.perf_counter()
         for _ in budget:
             with self.lock:
+                if batch and time.perf_counter() - started >= batch_seconds:
+                    drawn(batch[-1])
+                    yield batch
+                    batch, started = [], time.perf_counter()
+                elif batch:
+                    undrawn(batch[-1])
                 step = self._next()
             if step is None:
                 break
             batch.append(step)
-            if time.perf_counter() - started >= batch_seconds:
-                yield _last_drawn(batch)
-                batch, started = [], time.perf_counter()
         if batch:
-            yield _last_drawn(batch)
+            yield [drawn(batch[-1]) if i == len(batch) - 1 else step
+                   for i, step in enumerate(batch)]
 
 
 class RunStore:
@@ -103,7 +122,3 @@ class RunStore:
         if run is None:
             raise KeyError(f"no run {run_id!r} (it ended or the server restarted); press reset")
         return run
-
-
-def _last_drawn(batch):
-    return [lighten(step) for step in batch[:-1]] + batch[-1:]

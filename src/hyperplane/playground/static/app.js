@@ -22,7 +22,7 @@ const PARAMS = {
 const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)", gini: "CART (Gini_index)",
                         linear: "linear", rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
 
-const state = { catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
+const state = { pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
                 stream: null, curve: null, lastStep: null, linear: null };
 
 // ------------------------------------------------------------------ helpers
@@ -93,7 +93,12 @@ function fillDatasets() {
 }
 
 // -------------------------------------------------------------------- runs
-async function reset() {
+// A control that loses focus to a button resets first: the buttons wait for it.
+function reset() {
+  state.pending = startRun();
+  return state.pending;
+}
+async function startRun() {
   stopStream();
   state.rows = []; state.picture = {}; state.curve = null; state.lastStep = null;
   $("trace").querySelector("tbody").innerHTML = "";
@@ -118,6 +123,7 @@ async function reset() {
   } catch (err) { setStatus(err.message, true); }
 }
 async function advance(mode) {
+  await state.pending;
   if (!state.run) return;
   try {
     const data = await api("/api/step", { run: state.run, mode });
@@ -125,7 +131,8 @@ async function advance(mode) {
     if (data.done && !data.steps.length) setStatus(`${t("done")}: ${state.rows.length} ${t("steps")}`);
   } catch (err) { setStatus(err.message, true); }
 }
-function runAll() {
+async function runAll() {
+  await state.pending;
   if (!state.run) return;
   stopStream();
   const source = new EventSource(`/api/stream/${state.run}`);
