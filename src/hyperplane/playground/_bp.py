@@ -14,7 +14,7 @@ import pandas as pd
 from ..neural import MLPClassifier, hidden_outputs
 from ._plane import box, number, points, regions
 
-COLUMNS = ["epoch", "E_standard", "E_accumulated", "acc_standard", "acc_accumulated"]
+COLUMNS = ["k", "epoch", "E_standard", "E_accumulated", "acc_standard", "acc_accumulated"]
 RULES = ("standard", "accumulated")
 #: hidden rows shown per network (the first samples)
 MAX_HIDDEN_ROWS = 20

@@ -11,7 +11,7 @@ const PARAMS = {
   perceptron: [["variant", "select", "primal", ["primal", "dual", "kernel_perceptron"]],
                ["eta", "number", 1], ["sigma", "number", 1], ["max_epochs", "number", 1000],
                ["click_class", "select", "1", ["1", "-1"]]],
-  svm: [["kernel", "select", "linear", ["linear", "rbf", "poly"]], ["C", "text", "inf"],
+  svm: [["kernel", "select", "kernel_linear", ["kernel_linear", "rbf", "poly"]], ["C", "text", "inf"],
         ["sigma", "number", 1], ["epsilon", "number", 0.1],
         ["click_class", "select", "1", ["1", "-1"]]],
   tree: [["criterion", "select", "info_gain", ["info_gain", "gain_ratio", "gini"]],
@@ -19,8 +19,9 @@ const PARAMS = {
   bp: [["hidden_units", "number", 4], ["eta", "number", 1], ["max_epochs", "number", 3000]],
   linear: [],
 };
+// how a parameter's option is labelled when it is not an i18n key
 const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)", gini: "CART (Gini_index)",
-                        linear: "linear", rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
+                        rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
 
 const state = { pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
                 stream: null, curve: null, lastStep: null, linear: null };
@@ -46,17 +47,22 @@ function el(tag, attrs = {}, text) {
 }
 function translate() {
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
-  document.querySelectorAll("option[data-key]").forEach((o) => {
-    o.textContent = OPTION_LABELS[o.dataset.key] || t(o.dataset.key); });
+  document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
   renderHeader();
   if (state.info) redraw();
 }
 
 // ----------------------------------------------------------------- controls
-function fillSelect(select, keys) {
+function optionText(option) {
+  const key = option.dataset.key;
+  return option.dataset.param ? OPTION_LABELS[key] || t(key) : t(key);
+}
+function fillSelect(select, keys, param = false) {
   select.innerHTML = "";
   for (const key of keys) {
-    const option = el("option", { value: key, "data-key": key }, OPTION_LABELS[key] || t(key));
+    const option = el("option", { value: key, "data-key": key });
+    if (param) option.dataset.param = "1";
+    option.textContent = optionText(option);
     select.appendChild(option);
   }
 }
@@ -67,7 +73,9 @@ function buildParams() {
     const label = el("label");
     label.appendChild(el("span", { "data-i18n": key }, t(key)));
     let input;
-    if (kind === "select") { input = el("select"); fillSelect(input, options); input.value = value; }
+    if (kind === "select") {
+      input = el("select"); fillSelect(input, options, true); input.value = options.includes(value) ? value : options[0];
+    }
     else { input = el("input", { type: kind, value: value, step: "any" }); }
     input.id = "param-" + key;
     input.dataset.testid = "param-" + key;
@@ -81,6 +89,7 @@ function params() {
   const out = {};
   for (const [key] of PARAMS[learner()]) out[key] = $("param-" + key).value;
   if (out.variant === "kernel_perceptron") out.variant = "kernel";
+  if (out.kernel === "kernel_linear") out.kernel = "linear";
   if (out.hidden_units !== undefined) out.hidden = out.hidden_units;
   return out;
 }
@@ -100,6 +109,7 @@ function reset() {
 }
 async function startRun() {
   stopStream();
+  document.body.dataset.learner = learner();
   state.rows = []; state.picture = {}; state.curve = null; state.lastStep = null;
   $("trace").querySelector("tbody").innerHTML = "";
   $("split").innerHTML = ""; $("tree-text").textContent = ""; $("hidden").innerHTML = "";
@@ -272,22 +282,23 @@ function planeLayout(title) {
   if (box) { layout.xaxis.range = [box[0][0], box[1][0]]; layout.yaxis.range = [box[0][1], box[1][1]]; }
   return layout;
 }
-function regionTrace(regions, levels) {
-  const trace = { type: "contour", x: regions.x, y: regions.y, z: regions.z, showscale: false,
-                  opacity: 0.35, colorscale: [[0, COLORS.neg], [0.5, "#ffffff"], [1, COLORS.pos]],
-                  hoverinfo: "skip", name: "f(x)", showlegend: false };
-  if (levels) {
-    Object.assign(trace, { contours: { coloring: "lines", showlabels: true, start: levels[0],
-                                       end: levels[levels.length - 1], size: levels[1] - levels[0] },
-                           line: { width: 2 }, opacity: 1, colorscale: [[0, "#555"], [1, "#555"]] });
-  } else {
-    Object.assign(trace, { zmid: 0, contours: { start: 0, end: 0, size: 1, coloring: "heatmap" } });
-  }
-  return trace;
+function regionTraces(regions, levels, middle = 0, axes = {}) {
+  // the model's own scores on a grid: shaded by sign (or probability), lines at the levels
+  const shade = { type: "heatmap", x: regions.x, y: regions.y, z: regions.z, zmid: middle,
+                  showscale: false, opacity: 0.3, hoverinfo: "skip", showlegend: false,
+                  colorscale: [[0, COLORS.neg], [0.5, "#ffffff"], [1, COLORS.pos]], ...axes };
+  const marks = levels || [middle];
+  const lines = { type: "contour", x: regions.x, y: regions.y, z: regions.z, showscale: false,
+                  hoverinfo: "skip", showlegend: false, line: { width: 2, color: "#444" },
+                  colorscale: [[0, "#444"], [1, "#444"]],
+                  contours: { coloring: "none", showlabels: marks.length > 1, start: marks[0],
+                              end: marks[marks.length - 1],
+                              size: marks.length > 1 ? marks[1] - marks[0] : 1 }, ...axes };
+  return [shade, lines];
 }
 function drawPlane() {
   const info = state.info, picture = state.picture, traces = [];
-  if (picture.regions) traces.push(regionTrace(picture.regions, picture.levels));
+  if (picture.regions) traces.push(...regionTraces(picture.regions, picture.levels));
   traces.push(...classTraces(info.points));
   for (const line of picture.lines || []) {
     if (line) traces.push({ type: "scatter", mode: "lines", x: line.x, y: line.y,
@@ -336,11 +347,8 @@ function drawBp() {
     const traces = [];
     ["standard", "accumulated"].forEach((rule, k) => {
       const axis = k === 0 ? "" : "2";
-      const region = picture.bpRegions[rule];
-      traces.push({ type: "contour", x: region.x, y: region.y, z: region.z, zmin: 0, zmax: 1, showscale: false,
-                    opacity: 0.4, colorscale: [[0, COLORS.neg], [0.5, "#ffffff"], [1, COLORS.pos]],
-                    contours: { start: 0.5, end: 0.5, size: 1, coloring: "heatmap" },
-                    xaxis: "x" + axis, yaxis: "y" + axis, hoverinfo: "skip", showlegend: false });
+      traces.push(...regionTraces(picture.bpRegions[rule], null, 0.5,
+                                  { xaxis: "x" + axis, yaxis: "y" + axis }));
       for (const tr of classTraces(info.points)) {
         traces.push(Object.assign(tr, { xaxis: "x" + axis, yaxis: "y" + axis, showlegend: k === 0 }));
       }

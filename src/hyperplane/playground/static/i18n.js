@@ -25,6 +25,7 @@ const LABELS = {
   model: ["模型", "model"], accuracy: ["训练精度", "training accuracy"],
   least_squares: ["最小二乘", "least squares"], fisher: ["Fisher 判别", "Fisher discriminant"],
   logistic: ["对数几率回归", "logistic regression"],
+  kernel_linear: ["线性核", "linear"],
   variant: ["形式", "form"], primal: ["原始形式 (表2.1)", "primal (table 2.1)"],
   dual: ["对偶形式 (表2.2)", "dual (table 2.2)"], kernel: ["核函数", "kernel"],
   kernel_perceptron: ["核感知机 (RBF)", "kernel perceptron (RBF)"],
