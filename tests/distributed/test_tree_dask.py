@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from hyperplane.datasets import load_watermelon
-from hyperplane.distributed._tree_kernels import route_to_frontier
+from hyperplane.tree._level_kernels import route_to_frontier
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree import _encode
 

@@ -226,7 +226,7 @@ def test_grid_search_and_clone_with_dataframe():
 def test_split_table_gini_and_missing_rho():
     X, y = load_watermelon("2.0alpha")
     table = split_table(X, y, criterion="gini")
-    assert set(table.columns) == {"gini_index", "threshold", "rho"}
+    assert set(table.columns) == {"gini_index", "gini_gain", "threshold", "rho", "valid"}
     assert table.loc["纹理", "rho"] == pytest.approx(15 / 17)
 
 

@@ -1,20 +1,34 @@
-"""Compiled node step of generate_tree (hyperplane.tree._grow_kernels) vs NumPy references.
+"""The expansion step of generate_tree (hyperplane.tree._expand_kernels) vs NumPy references.
 
 The references are the NumPy statements ``_builder.grow`` ran per node before
-:func:`split_node` compiled them: attribute choice, branch weights, the
-partition of rows and their class weights, and generate_tree's leaf test.
+the step was compiled: attribute choice, branch weights, the partition of
+rows and their class weights, and generate_tree's leaf test.
 """
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hyperplane.tree._builder import GrowParams, is_final, layout
-from hyperplane.tree._grow_kernels import choose_attribute, split_node
+from hyperplane.tree._builder import layout
+from hyperplane.tree._expand_kernels import (EMPTY_BRANCH, GROW, GrowRules, Node, Splits,
+                                             choose_attribute, expand_node)
 from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
 from hyperplane.tree._traverse_kernels import MISSING, branch_of_codes, branch_of_rows
 
 TIE = 1e-9
+
+
+def splits_of(score, ratio, valid):
+    p = score.shape[0]
+    return Splits(np.asarray(score, dtype=float), np.asarray(ratio, dtype=float), np.zeros(p),
+                  np.ones(p), np.full(p, np.nan), np.full(p, -1), np.asarray(valid, dtype=bool))
+
+
+def is_final(value, depth, n_rows, avail, rules):
+    """generate_tree's leaf test in NumPy (周志华 4.1 lines 2-6 plus the size limits)."""
+    size = value.sum() if rules.c45 else n_rows
+    return (np.count_nonzero(value > 0) <= 1 or depth >= rules.max_depth
+            or size < rules.min_split or not avail.any() or value.sum() < rules.min_weight)
 
 
 def select_attribute_reference(score, ratio, valid, use_ratio):
@@ -38,7 +52,7 @@ def test_choose_attribute_equals_reference(data):
     ratio = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
     valid = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
     use_ratio = data.draw(st.booleans())
-    assert (choose_attribute(score, ratio, valid.astype(np.int64), use_ratio)
+    assert (choose_attribute(splits_of(score, ratio, valid), use_ratio)
             == select_attribute_reference(score, ratio, valid, use_ratio))
 
 
@@ -86,26 +100,34 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     if w_branch.sum() <= 0:
         return
     r = w_branch / w_branch.sum()
-    out = split_node(j, threshold, cut_bin, data.num_T, data.codes_T, data.kind, data.col,
-                     data.n_codes, data.y, rows, wr, order, np.zeros(n, dtype=np.int64), avail,
-                     n_classes, 2, use_ratio, max_depth, min_split, 0.0)
-    got_w, got_r, child_rows, child_w, child_order, offsets, value, leaf, unit = out
-    np.testing.assert_array_equal(got_w, w_branch)
-    np.testing.assert_array_equal(got_r, r)
+    splits = splits_of(np.zeros(3), np.zeros(3), np.arange(3) == j)
+    splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
+    rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
+    parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
+    node = Node(rows, wr, order, np.zeros(0, dtype=np.int64), parent, 2, avail)
+    out = expand_node(node, splits, data.columns, rules, n_classes, np.zeros(n, dtype=np.int64))
+    assert out.attribute == j
+    child_rows, child_w, child_order, offsets = out.rows, out.w, out.order, out.offsets
+    np.testing.assert_array_equal(out.branch, branch)
+    np.testing.assert_array_equal(out.r, r)
     child_avail = avail.copy()
     if not numeric:
         child_avail[j] = False
-    params = GrowParams(0, use_ratio, max_depth, min_split, 1.0)
     for v in range(n_branches):
         take = (branch == v) | (branch == MISSING)
         a, b = offsets[v], offsets[v + 1]
         np.testing.assert_array_equal(child_rows[a:b], rows[take])
         np.testing.assert_array_equal(child_w[a:b],
                                       np.where(branch[take] == MISSING, r[v] * wr[take], wr[take]))
+        if w_branch[v] <= 0:  # an empty branch: a leaf with the parent's class weights
+            assert out.reason[v] == EMPTY_BRANCH and out.weight[v] == 0.0
+            np.testing.assert_array_equal(out.value[v], parent)
+            continue
         expected = np.bincount(y[rows[take]], weights=child_w[a:b], minlength=n_classes)
-        np.testing.assert_array_equal(value[v], expected)
-        assert leaf[v] == is_final(expected, 3, b - a, child_avail, params)
-        assert unit[v] == bool(np.all(child_w[a:b] == 1.0))
+        np.testing.assert_array_equal(out.value[v], expected)
+        assert out.weight[v] == expected.sum()
+        assert (out.reason[v] != GROW) == is_final(expected, 3, b - a, child_avail, rules)
+        assert out.unit[v] == bool(np.all(child_w[a:b] == 1.0))
         for f in range(num.size):  # each child's orders stay sorted by the attribute
             values = data.num_T[data.col[num[f]], child_order[f, a:b]]
             known_v = values[~np.isnan(values)]
@@ -117,15 +139,15 @@ def test_choose_attribute_tie_rules():
     """SPEC: within 1e-9 the first column wins; C4.5 needs at least the average gain."""
     near = np.array([0.1, 0.1 + 5e-10, 0.1 - 5e-10])
     valid = np.ones(3, dtype=np.int64)
-    assert choose_attribute(near, near, valid, False) == 0
-    assert choose_attribute(near[::-1].copy(), near, valid, False) == 0
+    assert choose_attribute(splits_of(near, near, valid), False) == 0
+    assert choose_attribute(splits_of(near[::-1].copy(), near, valid), False) == 0
     # gain ratio: attribute 0 has the best ratio but a gain below the average (0.5)
     gain, ratio = np.array([0.1, 0.7, 0.7]), np.array([0.9, 0.3, 0.3 + 5e-10])
-    assert choose_attribute(gain, ratio, valid, True) == 1
-    assert choose_attribute(gain, ratio, np.array([1, 0, 0]), True) == 0
-    assert choose_attribute(gain, ratio, np.zeros(3, dtype=np.int64), True) == -1
+    assert choose_attribute(splits_of(gain, ratio, valid), True) == 1
+    assert choose_attribute(splits_of(gain, ratio, np.array([1, 0, 0])), True) == 0
+    assert choose_attribute(splits_of(gain, ratio, np.zeros(3)), True) == -1
     for args in ((near, near, valid, False), (gain, ratio, valid, True)):
-        assert choose_attribute(*args) == select_attribute_reference(
+        assert choose_attribute(splits_of(*args[:3]), args[3]) == select_attribute_reference(
             args[0], args[1], args[2].astype(bool), args[3])
 
 
@@ -141,12 +163,12 @@ def test_c45_split_floor_changes_no_tree(seed, min_leaf, weighted):
     model = DecisionTreeClassifier(criterion="gain_ratio", min_samples_leaf=min_leaf)
     with_floor = model.fit(X, y, sample_weight=w).tree_
     floor = builder.c45_split_floor
-    builder.c45_split_floor = lambda data, params: 0.0
+    builder.c45_split_floor = lambda kind, rules: 0.0
     try:
         without = model.fit(X, y, sample_weight=w).tree_
     finally:
         builder.c45_split_floor = floor
-    assert floor(layout(X, y, w, np.zeros(3, bool), np.zeros(3, np.int64), 3, "best", 8),
-                 GrowParams(0, True, np.inf, 2.0, float(min_leaf))) > 0
+    assert floor(layout(X, y, w, np.zeros(3, bool), np.zeros(3, np.int64), 3, "best", 8).kind,
+                 GrowRules(0, True, np.inf, 2.0, float(min_leaf), 0.0)) > 0
     for name in ("feature", "threshold", "children", "value", "weight"):
         np.testing.assert_array_equal(getattr(with_floor, name), getattr(without, name))

@@ -229,9 +229,10 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():
-    """Issue 7's contract: per-chunk tables add up to what the in-memory tree scores."""
+    """The Dask contract: per-chunk tables add up to what the in-memory tree scores."""
     from hyperplane.tree._builder import layout
-    from hyperplane.tree._node_kernels import node_scores
+    from hyperplane.tree._expand_kernels import GrowRules, Node
+    from hyperplane.tree._node_kernels import Scan, node_scores
     from hyperplane.tree._split_kernels import score_table
     from hyperplane.tree._table_kernels import level_class_tables
 
@@ -249,13 +250,14 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
                                 w[a:b], 1, 2) for a, b in ((0, 123), (123, n))]
     tables = parts[0][0] + parts[1][0]
     n_rows = parts[0][1] + parts[1][1]
-    out_f, out_i = node_scores(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
-                               data.edges, y, rows, w, np.empty((0, n), np.int32),
-                               np.ones(3, bool), 2, ENTROPY, 1.0, np.zeros(n),
-                               np.bincount(y, weights=w, minlength=2), False, c_log2_c(0))
+    node = Node(rows, w, np.empty((0, n), np.int32), np.zeros(0, np.int64),
+                np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool))
+    splits = node_scores(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
+                         Scan(np.zeros(n), False, c_log2_c(0)))
     for j in range(3):
         c = data.col[j]
         got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
                           data.kind[j] == 1, data.edges[c], ENTROPY, 1.0, c_log2_c(0))
-        assert np.allclose(got[:4], out_f[:4, j])
-        assert got[5] == out_i[0, j] and got[6] == bool(out_i[1, j])
+        assert np.allclose(got[:4], [splits.score[j], splits.ratio[j], splits.after[j],
+                                     splits.rho[j]])
+        assert got[5] == splits.cut_bin[j] and got[6] == splits.valid[j]

@@ -14,10 +14,11 @@ import hyperplane.tree._encode as encode
 from hyperplane.tree._bin_kernels import bin_rows, radix_sort
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
-from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
+from hyperplane.tree._subtree_kernels import (Scratch, accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
 from hyperplane.tree._traverse_kernels import MISSING
+from hyperplane.tree._expand_kernels import Columns, GrowRules, Node
 
 
 @st.composite
@@ -101,11 +102,13 @@ def reference_bins(codes, y, rows, w, n_classes):
 def test_sorted_bins_are_the_non_empty_table_rows(data):
     codes, n_codes, y, rows, w, n_classes = data
     m = rows.size
-    keys, bins = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
-    table, n_rows, missing = np.empty((m, n_classes)), np.empty(m, dtype=np.int64), np.empty(
-        n_classes)
+    scratch = Scratch(np.empty(m, dtype=np.int64), np.empty((m, n_classes)),
+                      np.empty(m, dtype=np.int64), np.empty((4, n_classes)),
+                      np.empty(m, dtype=np.int64))
+    bins, table, n_rows, missing = (scratch.bins, scratch.bin_table, scratch.bin_rows,
+                                    np.empty(n_classes))
     node_codes = np.ascontiguousarray(codes[rows, 0])
-    d = sorted_bins(node_codes, y, rows, w, keys, bins, table, n_rows, missing)
+    d = sorted_bins(node_codes, y, rows, w, scratch, missing)
     ref = reference_bins(node_codes, y, rows, w, n_classes)
     np.testing.assert_array_equal(bins[:d], ref[0])
     np.testing.assert_allclose(table[:d], ref[1], rtol=1e-12)
@@ -129,18 +132,21 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     unit = bool(np.all(w == 1.0))
     lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
     size = max(n_codes.max(), rows.size)
-    scratch = (np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-               np.empty(size, dtype=np.int64), np.empty((4, n_classes)))
+    scratch = Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
+                      np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                      np.empty(rows.size, dtype=np.int64))
+    columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
+                      n_codes, kind, col, edges, y)
+    rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
+    node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros(0, dtype=np.int64),
+                np.bincount(y[rows], weights=w, minlength=n_classes), 0, avail)
     table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
     accumulate_rows(codes, n_codes, y, rows, w, table * 0, counts * 0)
     dense_table = np.zeros_like(table)
     dense_counts = np.zeros_like(counts)
     accumulate_rows(codes, n_codes, y, rows, w, dense_table, dense_counts)
-    dense = score_coded(dense_table, dense_counts, n_codes, kind, col, edges, avail, criterion,
-                        min_leaf, lookup, c45, scratch)
-    small = small_node_scores(codes, n_codes, kind, col, edges, y, rows, w, avail, n_classes,
-                              criterion, min_leaf, lookup, c45, scratch,
-                              np.empty(rows.size, dtype=np.int64))
+    dense = score_coded(dense_table, dense_counts, columns, avail, rules, lookup, scratch)
+    small = small_node_scores(columns, node, rules, lookup, scratch)
     for a, b in zip(dense, small):
         np.testing.assert_array_equal(a, b)
 

@@ -1,7 +1,8 @@
 """The decision-tree lesson (周志华 chapter 4): growing node by node, then pruning.
 
-Growing shows each node's split table (``split_table`` at the root, the
-tree's ``trace_`` rows below it when the estimator records them); pruning
+Growing shows each node's split table from the tree's ``trace_`` (Gain,
+Gain_ratio or Gini_index per attribute, ρ, the threshold of a continuous
+attribute; the chosen attribute marked); pruning
 replays ``pruning_trace_``: each decision with the tree's validation
 accuracy before and after it.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import DecisionTreeClassifier, export_text, split_table
+from ..tree import DecisionTreeClassifier, export_text
 from ._data import split_4_2
 from ._plane import number
 
@@ -25,34 +26,33 @@ def _percent(v):
     return f"{100 * float(v):.1f}%"
 
 
-def table_payload(table, chosen=None):
-    """A split table as rows of text: one row per attribute, the chosen one marked."""
-    columns = [c for c in table.columns if not table[c].isna().all()]
+def table_payload(table, chosen):
+    """A node's split table as rows of text, one per attribute, the chosen one marked;
+    §4.4.1's threshold column appears when an attribute is continuous."""
+    columns = [c for c in table.columns if c != "valid" and not table[c].isna().all()]
     rows = [[str(name)] + [number(table.at[name, c], 3) for c in columns]
             for name in table.index]
-    if chosen is None:
-        score = table.columns[0]
-        ranked = table[score]
-        chosen = ranked.idxmin() if score == "gini_index" else ranked.idxmax()
     return {"columns": ["attribute"] + [SCORE.get(c, c) for c in columns], "rows": rows,
             "chosen": str(chosen), "impurity": number(table.attrs.get("impurity", np.nan), 3)}
 
 
-def _growth_rows(model, X, y, criterion):
-    """Node by node from the estimator's own trace; the root alone without one."""
-    trace = getattr(model, "trace_", None)
-    if trace is None:
-        table = split_table(X, y, criterion=criterion)
-        split = table_payload(table)
-        score = table.columns[0]
-        yield {"row": ["grow", split["chosen"], number(table.at[split["chosen"], score], 3),
-                       "split"],
-               "split_table": split, "status": f"root: {split['chosen']}"}
-        return
-    for _, row in trace.iterrows():
-        split = table_payload(row["split_table"], row.get("attribute"))
-        yield {"row": ["grow", str(row.get("attribute", "")), "", str(row.get("node", ""))],
-               "split_table": split}
+def _growth_rows(model):
+    """Node by node, in preorder, from the estimator's ``trace_``."""
+    for node in model.trace_:
+        where = f"node {node.node}, depth {node.depth}, {node.n_rows} rows, " \
+                f"weight {number(node.weight, 3)}"
+        step = {"status": where}
+        if node.attribute is None:
+            step["row"] = ["grow", "—", "", f"leaf: {node.leaf_reason}"]
+        else:
+            score = node.split_table.columns[0]
+            test = node.attribute if np.isnan(node.threshold) else \
+                f"{node.attribute} ≤ {number(node.threshold, 4)}"
+            step["row"] = ["grow", test, number(node.split_table.at[node.attribute, score], 3),
+                           "split"]
+        if node.split_table is not None:
+            step["split_table"] = table_payload(node.split_table, node.attribute)
+        yield step
 
 
 def _pruning_rows(model, validation):
@@ -64,7 +64,7 @@ def _pruning_rows(model, validation):
 
 
 def tree_steps(model, X, y, criterion, validation):
-    yield from _growth_rows(model, X, y, criterion)
+    yield from _growth_rows(model)
     if model.pruning in ("pre", "post"):
         yield from _pruning_rows(model, validation)
     final = {"row": ["tree", f"{model.n_leaves_} leaves", f"depth {model.depth_}", ""],
@@ -88,9 +88,8 @@ def start(X, y, params):
     validation = None
     if params.get("dataset") == "split-4.2":
         (X, y), validation = split_4_2(X, y)
-    model = DecisionTreeClassifier(criterion=criterion, pruning=pruning, random_state=0)
-    extra = {"record_trace": True} if "record_trace" in model.get_params() else {}
-    model.set_params(**extra)
+    model = DecisionTreeClassifier(criterion=criterion, pruning=pruning, random_state=0,
+                                   record_trace=True)
     if pruning is not None and validation is not None:
         model.fit(X, y, validation_data=validation)
     else:

@@ -18,10 +18,11 @@ import numpy as np
 
 from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
-from ._node_kernels import node_scores, node_scores_parallel
+from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, Columns, Node,
+                              attributes_left, expand_node, leaf_reason)
+from ._node_kernels import Scan, node_scores, node_scores_parallel
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._prune_kernels import node_impurities, preorder_layout
-from ._grow_kernels import choose_attribute, split_node
 from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -51,6 +52,12 @@ class TreeData:
         out = np.zeros(self.codes_T.shape[0], dtype=np.int64)
         out[self.col[coded]] = self.n_codes[coded]
         return out
+
+    @property
+    def columns(self):
+        """The arrays the kernels read, as one :class:`~._expand_kernels.Columns`."""
+        return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
+                       self.col, self.edges, self.y)
 
 
 def attribute_kinds(categorical, splitter):
@@ -111,15 +118,6 @@ def _bin_edges(X, w, columns, max_bins, random_state=None):
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
         return list(pool.map(lambda j: quantile_edges(np.ascontiguousarray(X_sample[:, j]),
                                                       max_bins, w_sample), columns))
-
-
-@dataclass
-class GrowParams:
-    criterion: int  # ENTROPY or GINI
-    use_ratio: bool
-    max_depth: float
-    min_split: float
-    min_leaf: float
 
 
 @dataclass
@@ -187,89 +185,45 @@ class _Nodes:
         return np.cumsum(n_child) - n_child, n_child, children
 
 
-def select_attribute(score, ratio, valid, use_ratio):
-    """The best attribute with the SPEC tie rule (first in column order within 1e-9).
-
-    With ``use_ratio`` (C4.5): the highest gain ratio among the attributes
-    whose gain is at least the average gain of the candidates. −1: no split.
-    Compiled in :func:`~._grow_kernels.choose_attribute`.
-    """
-    return int(choose_attribute(np.asarray(score, dtype=np.float64),
-                                np.asarray(ratio, dtype=np.float64),
-                                np.asarray(valid).astype(np.int64), bool(use_ratio)))
-
-
-def is_final(value, depth, n_rows, avail, params):
-    """generate_tree's leaf conditions (周志华 4.1 lines 2-6) plus the size limits.
-
-    A node stays a leaf when its samples are of one class, it is at
-    ``max_depth``, it holds fewer than ``min_split`` rows, or no attribute is left.
-    C4.5 (``gain_ratio``) compares the node's weight with ``min_split`` instead,
-    so fractional copies of rows missing a value stop splitting (as J48 does).
-    """
-    size = value.sum() if params.use_ratio else n_rows
-    return (np.count_nonzero(value > 0) <= 1 or depth >= params.max_depth
-            or size < params.min_split or not avail.any())
-
-
-def c45_split_floor(data, params):
+def c45_split_floor(kind, rules):
     """Weight under which C4.5 admits no split (0: no such bound), so the node is not scored.
 
-    With J48's rules (``use_ratio``) both sides of an exact numeric cut weigh
+    With J48's rules (``c45``) both sides of an exact numeric cut weigh
     at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
     needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
     best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
     weighing less than ``2 min(25, M)`` stays a leaf whatever its rows; binned
     attributes count rows instead, so there is no bound when one is present.
     """
-    if not params.use_ratio or np.any(data.kind == BINNED):
+    if not rules.c45 or np.any(kind == BINNED):
         return 0.0
-    return 2.0 * min(25.0, float(params.min_leaf)) - 1e-8
+    return 2.0 * min(25.0, float(rules.min_leaf)) - 1e-8
 
 
-def branch_weights(table_known):
-    """Known weight ``w_v`` of each branch and ``r_v = w_v / Σ w_v``."""
-    w_branch = np.asarray(table_known, dtype=np.float64)
-    return w_branch, w_branch / w_branch.sum()
+def attach_children(nodes, node, test, children):
+    """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch
+    of the expansion ``children`` (:func:`~._expand_kernels.expand_node`).
 
-
-def attach_children(nodes, node, test, value, w_branch, r, child_values, child_weights=None):
-    """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch.
-
-    An empty branch (no known weight) becomes a leaf with the parent's class
-    weights (周志华 4.1 line 12) and weight 0. ``child_weights[v]`` is
-    ``child_values[v].sum()`` when the caller has it. Returns ``[(v, child)]``
-    of the non-empty branches, the children that may be split further.
+    Returns the ids of the new nodes, in branch order.
     """
     j, numeric, threshold = test
     nodes.feature[node] = j
     nodes.is_numeric[node] = numeric
     nodes.threshold[node] = threshold
     depth = nodes.depth[node] + 1
-    n_branches = len(w_branch)
+    n_branches = children.r.shape[0]
     first = len(nodes.feature)
-    full = [w_v > 0 for w_v in np.asarray(w_branch).tolist()]
-    if child_weights is None:
-        child_weights = [float(v.sum()) for v in child_values]
     nodes.feature.extend([-1] * n_branches)
     nodes.is_numeric.extend([False] * n_branches)
     nodes.threshold.extend([np.nan] * n_branches)
     nodes.kids.extend([[] for _ in range(n_branches)])
-    nodes.branch_r.extend(np.asarray(r, dtype=np.float64).tolist())
-    nodes.value.extend([v if f else value for v, f in zip(child_values, full)])
-    nodes.weight.extend([w_v if f else 0.0 for w_v, f in zip(child_weights, full)])
+    nodes.branch_r.extend(children.r.tolist())
+    nodes.value.extend(list(children.value))
+    nodes.weight.extend(children.weight.tolist())
     nodes.depth.extend([depth] * n_branches)
-    nodes.kids[node].extend(range(first, first + n_branches))
-    return [(v, first + v) for v in range(n_branches) if full[v]]
-
-
-def child_availability(avail, j, numeric):
-    """Attributes left below a split: a categorical attribute is not reused."""
-    if numeric:
-        return avail
-    child_avail = avail.copy()
-    child_avail[j] = False
-    return child_avail
+    ids = list(range(first, first + n_branches))
+    nodes.kids[node].extend(ids)
+    return ids
 
 
 def sorted_orders(data, rows):
@@ -291,74 +245,108 @@ def _settled(bar, w, nodes):
         bar.advance(float(w.sum()), nodes=len(nodes.value))
 
 
-def grow(data, params, pre_pruner=None, bar=None):
-    """Grow the tree depth first (generate_tree, 周志华 4.1).
-
-    ``pre_pruner.allows(node, value, child_values, r, test)`` may veto a split
-    (pre-pruning); ``pre_pruner.adopt(node, children)`` then routes its
-    validation rows to the children. ``bar.advance(weight, nodes=...)`` (a
-    :func:`hyperplane._progress.progress` reporter), if given, is told the
-    weight of every node that becomes a leaf. Without exact numeric
-    attributes and pre-pruning the tree is grown in compiled code instead
-    (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
-    """
-    n = data.X.shape[0]
-    K = data.n_classes
+def root_node(data, order):
+    """The root: every positive-weight row, all attributes available."""
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
     w = data.w[rows].copy()
+    value = np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
+    return Node(rows, w, order(data, rows), np.zeros(0, dtype=np.int64), value, 0,
+                np.ones(data.kind.shape[0], dtype=bool))
+
+
+def no_orders(data, rows):
+    """The sorted orders of a tree without exact numeric attributes (none)."""
+    return np.zeros((0, rows.size), dtype=np.int64)
+
+
+def score_node(data, node, rules, scan):
+    """The split table of ``node`` (:func:`~._node_kernels.node_scores`; in
+    parallel over the attributes from ``PARALLEL_ROWS`` rows)."""
+    scorer = node_scores_parallel if node.rows.size >= PARALLEL_ROWS else node_scores
+    return scorer(data.columns, node, rules, scan)
+
+
+def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
+    """Grow the tree depth first (generate_tree, 周志华 4.1).
+
+    Every node is scored (:func:`score_node`) and expanded by
+    :func:`~._expand_kernels.expand_node`. ``pre_pruner.allows(node, value,
+    child_values, r, test)`` may veto a split (pre-pruning);
+    ``pre_pruner.adopt(node, children)`` then routes its validation rows to
+    the children. ``bar.advance(weight, nodes=...)`` (a
+    :func:`hyperplane._progress.progress` reporter), if given, is told the
+    weight of every node that becomes a leaf; ``tracer``
+    (:class:`~._trace.Tracer`) records every node. Without exact numeric
+    attributes, pre-pruning and a tracer the tree is grown in compiled code
+    instead (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
+    """
+    rules = rules._replace(min_weight=c45_split_floor(data.kind, rules))
+    compiled = tracer is None and compiled_growth_applies(data, pre_pruner)
+    root = root_node(data, no_orders if compiled else sorted_orders)
     nodes = _Nodes()
-    root_value = np.bincount(data.y[rows], weights=w, minlength=K)
-    root = nodes.add(root_value, 0, 1.0, root_value.sum())
-    avail = np.ones(data.kind.shape[0], dtype=bool)
-    clogc = c_log2_c(rows.size)
-    if is_final(root_value, 0, rows.size, avail, params):
-        _settled(bar, w, nodes)
-        return finalize(nodes, params.criterion, K)
-    min_weight = c45_split_floor(data, params)
-    if compiled_growth_applies(data, pre_pruner):
-        grow_subtrees(data, params, nodes, [(root, rows, w, avail, nodes.value[root], 0)],
-                      clogc, min_weight, bar)
-        return finalize(nodes, params.criterion, K)
-    wbuf = np.zeros(n)
-    codes_count = data.codes_count
-    dest = np.zeros(n, dtype=np.int64)
-    max_depth, min_split = float(params.max_depth), float(params.min_split)
-    stack = [(root, rows, w, sorted_orders(data, rows), avail, bool(np.all(w == 1.0)))]
+    root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
+    reason = leaf_reason(root.value, root.rows.size, 0, True, rules)
+    clogc = c_log2_c(root.rows.size)
+    if reason != GROW:
+        _settled(bar, root.w, nodes)
+        if tracer is not None:
+            tracer.leaf(root_id, root, reason)
+        return finish(nodes, rules, data.n_classes, tracer)
+    if compiled:
+        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar)
+        return finalize(nodes, rules.criterion, data.n_classes)
+    columns = data.columns
+    wbuf = np.zeros(data.X.shape[0])
+    dest = np.zeros(data.X.shape[0], dtype=np.int64)
+    stack = [(root_id, root)]
     while stack:
-        node, rows, w, order, avail, unit = stack.pop()
-        value = nodes.value[node]
-        scorer = node_scores_parallel if rows.size >= PARALLEL_ROWS else node_scores
-        out_f, out_i = scorer(data.num_T, data.codes_rows, codes_count, data.kind, data.col,
-                              data.edges, data.y, rows, w, order, avail, K, params.criterion,
-                              params.min_leaf, wbuf, value, unit, clogc, params.use_ratio)
-        j = choose_attribute(out_f[0], out_f[1], out_i[1], params.use_ratio)
+        node_id, node = stack.pop()
+        splits = score_node(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
+        children = expand_node(node, splits, columns, rules, data.n_classes, dest)
+        j = children.attribute
+        test = (j, data.kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
+        if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
+                node_id, node.value, children.value, children.r, test):
+            j = -1
+        if tracer is not None:
+            tracer.scored(node_id, node, splits, test if j >= 0 else None,
+                          NO_SPLIT if children.attribute < 0 else PRE_PRUNED)
         if j < 0:
-            _settled(bar, w, nodes)
+            _settled(bar, node.w, nodes)
             continue
-        numeric = data.kind[j] != CATEGORICAL
-        w_branch, r, child_rows, child_w, child_order, offsets, child_values, leaf, child_unit = \
-            split_node(j, out_f[4, j], out_i[0, j], data.num_T, data.codes_T, data.kind,
-                       data.col, data.n_codes, data.y, rows, w, order, dest, avail, K,
-                       nodes.depth[node], params.use_ratio, max_depth, min_split, min_weight)
-        test = (j, numeric, out_f[4, j])
-        if pre_pruner is not None and not pre_pruner.allows(node, value, child_values, r, test):
-            _settled(bar, w, nodes)
-            continue
-        child_avail = child_availability(avail, j, numeric)
-        pending = []
-        for v, child in attach_children(nodes, node, test, value, w_branch, r, child_values,
-                                        child_values.sum(axis=1).tolist()):
-            a, b = offsets[v], offsets[v + 1]
-            if leaf[v]:  # generate_tree's stopping rules, checked in split_node
-                _settled(bar, child_w[a:b], nodes)
-                continue
-            pending.append((child, child_rows[a:b], child_w[a:b],
-                            np.ascontiguousarray(child_order[:, a:b]), child_avail,
-                            bool(child_unit[v])))
+        ids = attach_children(nodes, node_id, test, children)
         if pre_pruner is not None:
-            pre_pruner.adopt(node, nodes.kids[node])
-        stack.extend(reversed(pending))
-    return finalize(nodes, params.criterion, K)
+            pre_pruner.adopt(node_id, ids)
+        stack.extend(reversed(grown_children(node, children, ids, data.kind, bar, nodes,
+                                             tracer)))
+    return finish(nodes, rules, data.n_classes, tracer)
+
+
+def finish(nodes, rules, n_classes, tracer=None):
+    """The grown :class:`Tree`; ``tracer.trace`` gets the trace in its node ids."""
+    if tracer is not None:
+        tracer.trace = tracer.entries(nodes)
+    return finalize(nodes, rules.criterion, n_classes)
+
+
+def grown_children(node, children, ids, kind, bar, nodes, tracer):
+    """``[(id, Node)]`` of the children to grow further; the others are settled as leaves."""
+    j = children.attribute
+    avail = attributes_left(node.avail, j, kind[j] != CATEGORICAL)
+    pending = []
+    for v, child_id in enumerate(ids):
+        a, b = children.offsets[v], children.offsets[v + 1]
+        child = Node(children.rows[a:b], children.w[a:b],
+                     np.ascontiguousarray(children.order[:, a:b]), node.count,
+                     children.value[v], node.depth + 1, avail)
+        if children.reason[v] != GROW:
+            if tracer is not None:
+                tracer.leaf(child_id, child, children.reason[v])
+            if children.reason[v] != EMPTY_BRANCH:
+                _settled(bar, child.w, nodes)
+            continue
+        pending.append((child_id, child))
+    return pending
 
 
 def finalize(nodes, criterion, n_classes, keep=None):

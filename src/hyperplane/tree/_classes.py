@@ -12,14 +12,17 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 from .._progress import progress
 from .._validation import (check_is_fitted, check_number, check_option,
                            check_sample_weight_vector, encode_labels, is_dask_collection)
-from ._builder import GrowParams, grow, layout
+from ._builder import grow, layout
+from ._levels import fit_tree_dask
+from ._expand_kernels import GrowRules
 from ._encode import encode_fit, encode_predict
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import ENTROPY, GINI
+from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
 
-#: criterion name -> (impurity code, choose by gain ratio)
+#: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
@@ -109,6 +112,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves (in
         memory) or of the levels grown (Dask).
+    record_trace : bool, default=False
+        Keep ``trace_``, one entry per node of the grown tree with the split
+        table it compared. The tree is then grown node by node in Python
+        (never by the compiled subtree growth), so it is the same tree up to
+        the round-off of histogram subtraction with fractional weights.
 
     Attributes
     ----------
@@ -128,6 +136,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         the order made, with ``kind``, the ``attribute`` tested at the node,
         the tree's validation ``accuracy_before`` and ``accuracy_after`` the
         decision, and the ``decision`` ("split"/"leaf", "prune"/"keep").
+    trace_ : list of NodeTrace
+        With ``record_trace=True``: every node of the grown tree in preorder
+        (before pruning), each with its index ``node`` in ``tree_`` (the grown
+        tree's), ``depth``, the ``weight`` and ``n_rows`` of its rows, its
+        ``split_table`` (a DataFrame like :func:`~hyperplane.tree.split_table`'s,
+        computed by the same code under the tree's own parameters; None for a
+        node that became a leaf unscored), the ``attribute`` and ``threshold``
+        it tests, or its ``leaf_reason``.
 
     Notes
     -----
@@ -142,7 +158,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     Dask: ``fit`` accepts a ``dask.array`` / ``dask.dataframe`` ``X`` (with
     ``y`` and ``sample_weight`` as Dask collections or, for the weights, an
     array) and grows the tree level by level on the cluster without gathering
-    the data (:mod:`hyperplane.distributed._tree`): every chunk sends the
+    the data (:mod:`hyperplane.tree._levels`): every chunk sends the
     class-weight tables of the frontier nodes, the client sums them and
     chooses splits with the same scoring code. Categorical attributes give
     the identical tree; numeric attributes need ``splitter="hist"`` and give
@@ -161,11 +177,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     (9, 4)
     >>> tree.predict(X.iloc[:2]).tolist()
     ['是', '是']
+    >>> root = DecisionTreeClassifier(record_trace=True).fit(X, y).trace_[0]
+    >>> root.attribute, root.split_table["info_gain"].idxmax()
+    ('纹理', '纹理')
     """
 
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
-                 max_bins=256, random_state=None, verbose=False, subtree_raising=True):
+                 max_bins=256, random_state=None, verbose=False, subtree_raising=True,
+                 record_trace=False):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -178,6 +198,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
         self.subtree_raising = subtree_raising
+        self.record_trace = record_trace
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -200,11 +221,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                                       total_weight)
         check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
         check_number(self.ccp_alpha, "ccp_alpha", low=0)
-        if not isinstance(self.subtree_raising, (bool, np.bool_)):
-            raise TypeError(f"subtree_raising must be True or False; got {self.subtree_raising!r}")
+        for name in ("subtree_raising", "record_trace"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False; got {getattr(self, name)!r}")
         check_number(self.max_bins, "max_bins", low=2, high=65535, integer=True)
-        criterion, use_ratio = CRITERIA[self.criterion]
-        return GrowParams(criterion, use_ratio, max_depth, min_split, min_leaf)
+        criterion, c45 = CRITERIA[self.criterion]
+        return GrowRules(criterion, c45, float(max_depth), float(min_split), float(min_leaf),
+                         0.0)
 
     def fit(self, X, y, *, validation_data=None, sample_weight=None):
         """Grow (and prune) the tree.
@@ -225,9 +248,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         if is_dask_collection(X):
-            from ..distributed._tree import fit_tree_dask
-            return fit_tree_dask(self, X, y, validation_data=validation_data,
-                                 sample_weight=sample_weight)
+            tracer = Tracer(None, self.criterion) if self.record_trace else None
+            fit_tree_dask(self, X, y, validation_data=validation_data,
+                          sample_weight=sample_weight,
+                          prune_after=AFTER_GROWTH.get(self.pruning), tracer=tracer)
+            self._set_trace(tracer)
+            return self
         X_enc, y, spec = encode_fit(self, X, y)
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
@@ -258,9 +284,12 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
         if self.pruning in ("pre", "post"):
             self._decisions = pre.decisions if pre else PruningDecisions(validation[2].sum())
+        tracer = Tracer(spec.names, self.criterion) if self.record_trace else None
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
-            tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None)
+            tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None,
+                        tracer=tracer)
+        self._set_trace(tracer)
         prune_after = AFTER_GROWTH.get(self.pruning)
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
@@ -269,6 +298,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             self.pruning_trace_ = self._decisions.frame(spec.names)
         self._set_tree(tree)
         return self
+
+    def _set_trace(self, tracer):
+        """``trace_`` from the tracer of the fit (absent without ``record_trace``)."""
+        if tracer is not None:
+            self.trace_ = tracer.trace
+        elif hasattr(self, "trace_"):
+            del self.trace_
 
     def _set_tree(self, tree):
         self.tree_ = tree

@@ -5,17 +5,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_is_fitted, check_option, check_sample_weight_vector
-from ._builder import layout
+from .._validation import check_is_fitted, check_sample_weight_vector
+from ._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
 from ._encode import encode_fit
-from ._node_kernels import node_scores
+from ._node_kernels import Scan
 from ._split_kernels import c_log2_c, impurity
+from ._trace import splits_frame
 
-SCORE_COLUMN = {"info_gain": "info_gain", "gain_ratio": "gain_ratio", "gini": "gini_index"}
 
-
-def split_table(X, y, *, criterion="info_gain", sample_weight=None):
+def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="best",
+                min_samples_leaf=1, max_bins=256):
     """What the root of a tree compares: one row per attribute.
+
+    Computed by the code the tree grows with (the node scoring and
+    :class:`~._trace.Tracer`'s table), under the parameters of
+    ``DecisionTreeClassifier(criterion=criterion, splitter=splitter,
+    min_samples_leaf=min_samples_leaf, max_bins=max_bins)``: with
+    ``"gain_ratio"`` that is C4.5's rules (J48's admissible numeric cuts,
+    their MDL charge, the missing weight as a branch of the split information).
 
     Parameters
     ----------
@@ -23,15 +30,20 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
     y : array-like of shape (n_samples,)
     criterion : {"info_gain", "gain_ratio", "gini"}
     sample_weight : array-like, optional
+    splitter, min_samples_leaf, max_bins
+        As in :class:`DecisionTreeClassifier`.
 
     Returns
     -------
     DataFrame
         Index: attribute names. Columns: the criterion's value (``info_gain``
         = ρ·Gain on the known part; ``gain_ratio`` with the ``info_gain`` it
-        starts from; ``gini_index`` = Σ_v r_v Gini(D̃_v) on the known part),
-        ``threshold`` (best cut of a numeric attribute, else NaN) and ``rho``.
-        ``attrs["impurity"]`` is Ent(D) (or Gini(D)) of the whole data.
+        starts from and ``candidate``: at least the average gain;
+        ``gini_index`` = Σ_v r_v Gini(D̃_v) on the known part with
+        ``gini_gain`` = ρ·(Gini(D̃) − gini_index), which the tree maximises),
+        ``threshold`` (best cut of a numeric attribute, else NaN), ``rho`` and
+        ``valid`` (admissible). ``attrs["impurity"]`` is Ent(D) (or Gini(D))
+        of the whole data.
 
     Examples
     --------
@@ -43,33 +55,23 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None):
     >>> round(table.attrs["impurity"], 3)
     0.998
     """
-    from ._classes import CRITERIA, DecisionTreeClassifier
+    from ._classes import DecisionTreeClassifier
 
-    check_option(criterion, "criterion", CRITERIA)
-    est = DecisionTreeClassifier(criterion=criterion)
+    est = DecisionTreeClassifier(criterion=criterion, splitter=splitter,
+                                 min_samples_leaf=min_samples_leaf, max_bins=max_bins)
     X_enc, y, spec = encode_fit(est, X, y)
     classes, y_idx = np.unique(np.asarray(y), return_inverse=True)
     w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
-    code, _ = CRITERIA[criterion]
+    rules = est._check_params(np.count_nonzero(w > 0))
     data = layout(X_enc, y_idx.astype(np.int64), w, spec.categorical, spec.n_codes,
-                  classes.size, "best", 256)
-    from ._builder import sorted_orders
-
-    rows = np.arange(X_enc.shape[0], dtype=np.int64)
-    out_f, _ = node_scores(
-        data.num_T, data.codes_rows, data.codes_count, data.kind, data.col, data.edges, data.y,
-        rows, w, sorted_orders(data, rows), np.ones(len(spec.names), dtype=bool), classes.size,
-        code, 0.0, np.zeros(X_enc.shape[0]), np.bincount(y_idx, weights=w,
-                                                         minlength=classes.size),
-        False, c_log2_c(0))
-    score, ratio, after, rho, threshold = out_f
-    columns = {"info_gain": {"info_gain": score},
-               "gain_ratio": {"gain_ratio": ratio, "info_gain": score},
-               "gini": {"gini_index": after}}[criterion]
-    table = pd.DataFrame({**columns, "threshold": threshold, "rho": rho},
-                         index=pd.Index(spec.names, name="attribute"))
-    counts = np.bincount(y_idx, weights=w, minlength=classes.size)
-    table.attrs["impurity"] = float(impurity(counts, counts.sum(), code))
+                  classes.size, splitter, int(max_bins))
+    root = root_node(data, sorted_orders)
+    scan = Scan(np.zeros(X_enc.shape[0]), bool(np.all(root.w == 1.0)),
+                c_log2_c(root.rows.size))
+    splits = score_node(data, root, rules._replace(min_weight=c45_split_floor(data.kind, rules)),
+                        scan)
+    table = splits_frame(splits, spec.names, criterion, root.avail)
+    table.attrs["impurity"] = float(impurity(root.value, root.value.sum(), rules.criterion))
     return table
 
 

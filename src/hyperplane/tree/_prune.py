@@ -105,8 +105,8 @@ class PrePruner:
         parts = route_validation(self.X, rows, w, test, r)
         before = self._correct(rows, w, value)
         after = 0.0
-        for (rows_v, w_v), value_v, r_v in zip(parts, child_values, r):
-            after += self._correct(rows_v, w_v, value_v if r_v > 0 else value)
+        for (rows_v, w_v), value_v in zip(parts, child_values):
+            after += self._correct(rows_v, w_v, value_v)
         self.pending = parts
         if self.decisions.accuracy is None:  # the root as a leaf: the tree's first accuracy
             self.decisions.accuracy = before / self.decisions.total

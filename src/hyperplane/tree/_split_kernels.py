@@ -8,7 +8,7 @@ value is ``v``; the last row ``T[n_codes, k]`` holds the samples whose value
 is missing. Tables of two data chunks add up (:func:`accumulate_class_table`
 only ever adds), so a distributed fit can grow a tree level by level by
 summing per-chunk tables and calling :func:`table_split_score` /
-:func:`ordered_table_cut` on the sum (issue 7).
+:func:`ordered_table_cut` on the sum.
 
 Exact numeric attributes are scanned in the order of their sorted values
 (:func:`best_numeric_cut`); the order is computed once at the root and

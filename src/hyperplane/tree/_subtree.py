@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
+from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, Tuning, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads
 SUBTREE_ROWS = 20000
@@ -31,44 +31,37 @@ def compiled_growth_applies(data, pre_pruner):
     return pre_pruner is None and not np.any(data.kind == NUMERIC)
 
 
-def _grow_one(data, params, job, args, defer_rows=0):
-    _, rows, w, avail, value, depth = job
-    return grow_subtree(data.codes_rows, data.codes_T, data.codes_count, data.kind, data.col,
-                        data.edges, data.y, rows, w, avail, value, depth, data.n_classes,
-                        params.criterion, params.use_ratio, float(params.max_depth),
-                        float(params.min_split), float(params.min_leaf), *args, defer_rows)
+def _grow_one(data, rules, job, tuning):
+    return grow_subtree(data.columns, job[1], rules, tuning)
 
 
-def grow_subtrees(data, params, nodes, jobs, clogc, min_weight, bar=None):
-    """Grow ``jobs`` = ``[(node, rows, w, avail, value, depth)]`` and graft them into ``nodes``.
+def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
+    """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
 
     A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
     ``SUBTREE_ROWS`` rows, which are then grown side by side in ``WORKERS``
-    threads. ``min_weight``: :func:`~._builder.c45_split_floor`. Nodes of
-    at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:
-    never); nodes below ``SORT_ROWS`` rows sort their codes.
+    threads. Nodes of at least ``SUBTRACT_ROWS`` rows use histogram
+    subtraction (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    args = (clogc, float(min_weight), subtract, int(SORT_ROWS))
+    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0)
     small = []
     for job in jobs:
-        if job[1].size < SUBTREE_ROWS:
+        if job[1].rows.size < SUBTREE_ROWS:
             small.append(job)
             continue
-        result, deferred = _grow_one(data, params, job, args, defer_rows=SUBTREE_ROWS)
+        result, (ids, deferred) = _grow_one(data, rules, job, tuning._replace(
+            defer_rows=SUBTREE_ROWS))
         base = _graft_and_report(nodes, job[0], result, data.kind, bar)
-        depth = result[7]
-        for t, rows, w, avail in zip(*deferred):
-            node = job[0] if t == 0 else base + t
-            small.append((node, rows, w, avail, nodes.value[node], int(depth[t])))
+        small.extend((job[0] if t == 0 else base + t, node) for t, node in zip(ids, deferred))
     workers = min(WORKERS, os.cpu_count() or 1, len(small))
     if workers > 1:
-        by_size = sorted(range(len(small)), key=lambda t: -small[t][1].size)
+        by_size = sorted(range(len(small)), key=lambda t: -small[t][1].rows.size)
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {t: pool.submit(_grow_one, data, params, small[t], args) for t in by_size}
+            futures = {t: pool.submit(_grow_one, data, rules, small[t], tuning) for t in by_size}
             results = [futures[t].result()[0] for t in range(len(small))]
     else:
-        results = [_grow_one(data, params, job, args)[0] for job in small]
+        results = [_grow_one(data, rules, job, tuning)[0] for job in small]
     for job, result in zip(small, results):
         _graft_and_report(nodes, job[0], result, data.kind, bar)
 

@@ -25,19 +25,41 @@ efficient gradient boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
-from ._grow_kernels import _is_leaf, choose_attribute
-from ._prune_kernels import class_weights, numpy_sum
+from ._expand_kernels import (EMPTY_BRANCH, GROW, Node, attributes_left, expand_node,
+                              new_splits, put_split)
+from ._prune_kernels import numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._traverse_kernels import MISSING, branch_of_codes, partition_rows
+from ._traverse_kernels import MISSING
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
+
+
+class Tuning(NamedTuple):
+    """How :func:`grow_subtree` works (not what it grows)."""
+
+    clogc: np.ndarray  # c log2 c table of unit-weight entropy scans
+    subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
+    sort_rows: int  # nodes smaller than this sort their codes
+    defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
+
+
+class Scratch(NamedTuple):
+    """Buffers of the bin scans (no allocation per node)."""
+
+    bins: np.ndarray  # non-empty bins of one attribute
+    bin_table: np.ndarray  # their class weights
+    bin_rows: np.ndarray  # their row counts
+    work: np.ndarray  # (4, K) for :func:`~._split_kernels.ordered_cut`
+    keys: np.ndarray  # sort keys of a small node
 
 
 @jit
@@ -112,57 +134,47 @@ def clean_derived_tables(table, counts, unit):
 
 
 @jit
-def _new_scores(p):
-    """Empty per-attribute outputs ``(score, ratio, threshold, cut_bin, valid)``."""
-    return (np.zeros(p), np.zeros(p), np.full(p, np.nan), np.full(p, -1, dtype=np.int64),
-            np.zeros(p, dtype=np.bool_))
-
-
-@jit
-def score_coded(table, counts, codes_count, kind, col, edges, avail, criterion, min_leaf,
-                lookup, c45, scratch):
-    """Score every available attribute from the node's tables (:func:`score_table`;
-    a binned attribute's non-empty bins are gathered into ``scratch`` =
-    ``(bins, bin_table, bin_rows, work)`` for :func:`~._split_kernels.ordered_cut`).
-
-    Returns ``(score, ratio, threshold, cut_bin, valid)`` per attribute.
-    """
-    bins, bin_table, bin_rows, work = scratch
-    score, ratio, threshold, cut_bin, valid = _new_scores(kind.shape[0])
-    for j in range(kind.shape[0]):
+def score_coded(table, counts, columns, avail, rules, lookup, scratch):
+    """The split table of a node from its class tables (:func:`score_table`;
+    a binned attribute's non-empty bins are gathered into ``scratch`` for
+    :func:`~._split_kernels.ordered_cut`)."""
+    splits = new_splits(columns.kind.shape[0])
+    for j in range(columns.kind.shape[0]):
         if not avail[j]:
             continue
-        c = col[j]
-        n_codes = codes_count[c]
-        if kind[j] == CATEGORICAL:
-            s, g, _, _, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
-                                               criterion, min_leaf, c45)
+        c = columns.col[j]
+        n_codes = columns.codes_count[c]
+        if columns.kind[j] == CATEGORICAL:
+            s, g, a, r, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
+                                               rules.criterion, rules.min_leaf, rules.c45)
             t, b = np.nan, -1
         else:
             d = 0
             for v in range(n_codes):
                 if counts[c, v] > 0:
-                    bins[d] = v
-                    bin_table[d] = table[c, v]
-                    bin_rows[d] = counts[c, v]
+                    scratch.bins[d] = v
+                    scratch.bin_table[d] = table[c, v]
+                    scratch.bin_rows[d] = counts[c, v]
                     d += 1
-            s, g, _, _, t, b, ok = ordered_cut(d, bins, bin_table, bin_rows, table[c, n_codes],
-                                               n_codes, edges[c], criterion, min_leaf, lookup,
-                                               work)
-        score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
-    return score, ratio, threshold, cut_bin, valid
+            s, g, a, r, t, b, ok = ordered_cut(d, scratch.bins, scratch.bin_table,
+                                               scratch.bin_rows, table[c, n_codes], n_codes,
+                                               columns.edges[c], rules.criterion,
+                                               rules.min_leaf, lookup, scratch.work)
+        put_split(splits, j, (s, g, a, r, t, b, ok))
+    return splits
 
 
 @jit
-def sorted_bins(codes, y, rows, w, keys, bins, table, n_rows, missing):
+def sorted_bins(codes, y, rows, w, scratch, missing):
     """The non-empty bins of one binned attribute at a small node, by sorting.
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
-    rows). Fills ``bins``, ``table``, ``n_rows`` (first ``d`` entries) and
-    ``missing`` as :func:`~._split_kernels.ordered_cut` takes them and returns
+    rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
+    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut` takes them and returns
     ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
+    keys, bins, table, n_rows = scratch.keys, scratch.bins, scratch.bin_table, scratch.bin_rows
     m = rows.shape[0]
     missing[:] = 0.0
     n_known = 0
@@ -201,39 +213,42 @@ def _insertion_sort(keys, n):
 
 
 @jit
-def small_node_scores(codes_rows, codes_count, kind, col, edges, y, rows, w, avail, n_classes,
-                      criterion, min_leaf, lookup, c45, scratch, keys):
+def small_node_scores(columns, node, rules, lookup, scratch):
     """:func:`score_coded` of a small node without the full tables: binned
     attributes via :func:`sorted_bins`, categorical ones via their own table."""
-    bins, bin_table, bin_rows, work = scratch
+    rows, w = node.rows, node.w
+    n_classes = node.value.shape[0]
     m = rows.shape[0]
-    node_codes = np.empty((codes_rows.shape[1], m), dtype=codes_rows.dtype)
+    node_codes = np.empty((columns.codes_rows.shape[1], m), dtype=columns.codes_rows.dtype)
     for pos in range(m):
-        node_codes[:, pos] = codes_rows[rows[pos]]
-    score, ratio, threshold, cut_bin, valid = _new_scores(kind.shape[0])
+        node_codes[:, pos] = columns.codes_rows[rows[pos]]
+    splits = new_splits(columns.kind.shape[0])
     missing = np.empty(n_classes)
-    for j in range(kind.shape[0]):
-        if not avail[j]:
+    for j in range(columns.kind.shape[0]):
+        if not node.avail[j]:
             continue
-        c = col[j]
-        if kind[j] == CATEGORICAL:
-            table = np.zeros((codes_count[c] + 1, n_classes))
-            n_rows = np.zeros(codes_count[c] + 1, dtype=np.int64)
+        c = columns.col[j]
+        if columns.kind[j] == CATEGORICAL:
+            table = np.zeros((columns.codes_count[c] + 1, n_classes))
+            n_rows = np.zeros(columns.codes_count[c] + 1, dtype=np.int64)
             for pos in range(m):
                 code = np.int64(node_codes[c, pos])
                 if code < 0:
-                    code = codes_count[c]
-                table[code, y[rows[pos]]] += w[pos]
+                    code = columns.codes_count[c]
+                table[code, columns.y[rows[pos]]] += w[pos]
                 n_rows[code] += 1
-            s, g, _, _, ok = table_split_score(table, n_rows, criterion, min_leaf, c45)
+            s, g, a, r, ok = table_split_score(table, n_rows, rules.criterion, rules.min_leaf,
+                                               rules.c45)
             t, b = np.nan, -1
         else:
-            d = sorted_bins(node_codes[c], y, rows, w, keys, bins, bin_table, bin_rows, missing)
-            s, g, _, _, t, b, ok = ordered_cut(d, bins, bin_table, bin_rows, missing,
-                                               codes_count[c], edges[c], criterion, min_leaf,
-                                               lookup, work)
-        score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
-    return score, ratio, threshold, cut_bin, valid
+            d = sorted_bins(node_codes[c], columns.y, rows, w, scratch, missing)
+            s, g, a, r, t, b, ok = ordered_cut(d, scratch.bins, scratch.bin_table,
+                                               scratch.bin_rows, missing,
+                                               columns.codes_count[c], columns.edges[c],
+                                               rules.criterion, rules.min_leaf, lookup,
+                                               scratch.work)
+        put_split(splits, j, (s, g, a, r, t, b, ok))
+    return splits
 
 
 @jit
@@ -256,154 +271,140 @@ def _acquire(pool_t, pool_n, free):
 
 
 @jit
-def grow_subtree(codes_rows, codes_T, codes_count, kind, col, edges, y, rows, w, avail, value,
-                 depth, n_classes, criterion, use_ratio, max_depth, min_split, min_leaf, clogc,
-                 min_weight, subtract_rows, sort_rows, defer_rows):
-    """Grow the subtree below one node depth first (generate_tree, 周志华 4.1).
+def _new_scratch(width, sort_rows, n_classes):
+    size = max(width, sort_rows)
+    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
+                   np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                   np.empty(sort_rows, dtype=np.int64))
 
-    The node has rows ``rows`` with weights ``w``, class weights ``value``,
-    depth ``depth`` and attributes ``avail`` left. Every step is the one
-    :func:`~._builder.grow` takes in Python: the leaf conditions
-    (``_is_leaf``, ``min_weight`` as :func:`~._builder.c45_split_floor`), the
-    scores of :func:`score_table`, the attribute of ``choose_attribute``, C4.5's
-    fractional rows (:func:`partition_rows`), an empty branch as a leaf with
-    the parent's class weights. Nodes of at least ``subtract_rows`` rows pass
+
+@jit
+def _score_node(columns, node, rules, tuning, pool, slot, scratch):
+    """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
+    the parent, histogram subtraction), from scratch tables, or, when small, by sorting."""
+    pool_t, pool_n, free = pool
+    unit = np.all(node.w == 1.0)
+    lookup = tuning.clogc if unit else tuning.clogc[:0]
+    if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
+        return small_node_scores(columns, node, rules, lookup, scratch), slot
+    if slot >= 0:
+        clean_derived_tables(pool_t[slot], pool_n[slot], unit)
+    elif node.rows.shape[0] >= tuning.subtract_rows:
+        slot = _acquire(pool_t, pool_n, free)
+        accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
+                        pool_t[slot], pool_n[slot])
+    else:
+        accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
+                        pool_t[0], pool_n[0])
+    at = max(slot, 0)
+    splits = score_coded(pool_t[at], pool_n[at], columns, node.avail, rules, lookup, scratch)
+    if slot < 0:
+        reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0], pool_n[0])
+    return splits, slot
+
+
+@jit
+def grow_subtree(columns, root, rules, tuning):
+    """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
+
+    Every node is scored from its class tables and expanded by
+    :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
+    takes in Python. Nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
-    below ``sort_rows`` rows are scored by :func:`small_node_scores`.
+    below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
     Returns local node arrays ``(feature, cut, first_child, n_child, branch_r,
-    value, weight, depth, leaf_weight)``: node 0 is the given node, the
-    children of node ``t`` are ``first_child[t] .. first_child[t] + n_child[t] − 1``,
+    value, weight, depth, leaf_weight)``: node 0 is ``root``, the children of
+    node ``t`` are ``first_child[t] .. first_child[t] + n_child[t] − 1``,
     ``cut`` is the threshold of a binned test (NaN: categorical) and
     ``leaf_weight`` the total weight that ended in leaves. Nodes below
-    ``defer_rows`` rows (other than node 0) are left unexpanded and returned
-    as ``(ids, rows, w, avail)`` lists, to be grown by further calls
-    (side by side, as they are independent).
+    ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
+    returned as ``(ids, nodes)`` lists, to be grown by further calls (side
+    by side, as they are independent).
     """
-    p_coded = codes_rows.shape[1]
+    n_classes = root.value.shape[0]
+    p_coded = columns.codes_rows.shape[1]
     width = 0
     for c in range(p_coded):
-        width = max(width, codes_count[c])
-    pool_t = [np.zeros((p_coded, width + 1, n_classes))]
-    pool_n = [np.zeros((p_coded, width + 1), dtype=np.int64)]
-    free = [0]
+        width = max(width, columns.codes_count[c])
+    pool = ([np.zeros((p_coded, width + 1, n_classes))],
+            [np.zeros((p_coded, width + 1), dtype=np.int64)], [0])
+    pool_t, pool_n, free = pool
     free.pop()  # slot 0 is the small nodes' scratch, never handed out
-    size = max(width, sort_rows)
-    scratch = (np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-               np.empty(size, dtype=np.int64), np.empty((4, n_classes)))
-    keys = np.empty(sort_rows, dtype=np.int64)
-    empty = clogc[:0]
+    scratch = _new_scratch(width, tuning.sort_rows, n_classes)
+    no_dest = np.zeros(0, dtype=np.int64)
     feature = [-1]
     cut = [np.nan]
     first_child = [0]
     n_child = [0]
     branch_r = [1.0]
-    values = [value]
-    weight = [numpy_sum(value)]
-    depths = [depth]
+    values = [root.value]
+    weight = [numpy_sum(root.value)]
+    depths = [root.depth]
     leaf_weight = 0.0
     deferred_ids = [0]
-    deferred_rows = [rows]
-    deferred_w = [w]
-    deferred_avail = [avail]
+    deferred = [root]
     deferred_ids.pop()  # typed by their first element, which goes again
-    deferred_rows.pop()
-    deferred_w.pop()
-    deferred_avail.pop()
-    stack = [(0, rows, w, avail, -1)]
+    deferred.pop()
+    stack = [(0, root, -1)]
     while len(stack) > 0:
-        node, rows, w, avail, slot = stack.pop()
-        value = values[node]
-        m = rows.shape[0]
-        if node > 0 and m < defer_rows:
+        node_id, node, slot = stack.pop()
+        if node_id > 0 and node.rows.shape[0] < tuning.defer_rows:
             _release(slot, pool_t, pool_n, free)
-            deferred_ids.append(node)
-            deferred_rows.append(rows)
-            deferred_w.append(w)
-            deferred_avail.append(avail)
+            deferred_ids.append(node_id)
+            deferred.append(node)
             continue
-        if _is_leaf(value, m, depths[node], np.any(avail), use_ratio, max_depth, min_split,
-                    min_weight):
-            _release(slot, pool_t, pool_n, free)
-            leaf_weight += w.sum()
-            continue
-        unit = np.all(w == 1.0)
-        lookup = clogc if unit else empty
-        if slot < 0 and m < sort_rows:
-            score, ratio, threshold, cut_bin, valid = small_node_scores(
-                codes_rows, codes_count, kind, col, edges, y, rows, w, avail, n_classes,
-                criterion, min_leaf, lookup, use_ratio, scratch, keys)
-        else:
-            if slot >= 0:
-                clean_derived_tables(pool_t[slot], pool_n[slot], unit)
-            elif m >= subtract_rows:
-                slot = _acquire(pool_t, pool_n, free)
-                accumulate_rows(codes_rows, codes_count, y, rows, w, pool_t[slot], pool_n[slot])
-            else:
-                accumulate_rows(codes_rows, codes_count, y, rows, w, pool_t[0], pool_n[0])
-            score, ratio, threshold, cut_bin, valid = score_coded(
-                pool_t[max(slot, 0)], pool_n[max(slot, 0)], codes_count, kind, col, edges,
-                avail, criterion, min_leaf, lookup, use_ratio, scratch)
-            if slot < 0:
-                reset_rows(codes_rows, codes_count, rows, pool_t[0], pool_n[0])
-        j = choose_attribute(score, ratio, valid, use_ratio)
+        splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch)
+        children = expand_node(node, splits, columns, rules, n_classes, no_dest)
+        j = children.attribute
         if j < 0:
             _release(slot, pool_t, pool_n, free)
-            leaf_weight += w.sum()
+            leaf_weight += node.w.sum()
             continue
-        c = col[j]
-        numeric = kind[j] != CATEGORICAL
-        branch = branch_of_codes(codes_T[c], rows, numeric, cut_bin[j])
-        n_branches = 2 if numeric else codes_count[c]
-        w_branch = np.zeros(n_branches)
-        for pos in range(m):
-            if branch[pos] != MISSING:
-                w_branch[branch[pos]] += w[pos]
-        r = w_branch / numpy_sum(w_branch)
-        child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-        child_avail = avail
-        if not numeric:
-            child_avail = avail.copy()
-            child_avail[j] = False
-        feature[node] = j
-        cut[node] = threshold[j]
-        first_child[node] = len(feature)
-        n_child[node] = n_branches
+        n_branches = children.r.shape[0]
+        offsets = children.offsets
+        feature[node_id] = j
+        cut[node_id] = splits.threshold[j]
+        first_child[node_id] = len(feature)
+        n_child[node_id] = n_branches
         largest = -1
         for v in range(n_branches):
-            if w_branch[v] > 0.0 and (largest < 0 or offsets[v + 1] - offsets[v]
-                                      > offsets[largest + 1] - offsets[largest]):
+            if children.reason[v] != EMPTY_BRANCH and (
+                    largest < 0 or offsets[v + 1] - offsets[v]
+                    > offsets[largest + 1] - offsets[largest]):
                 largest = v
         child_slot = -1
-        if slot >= 0 and largest >= 0 and offsets[largest + 1] - offsets[largest] >= subtract_rows:
-            take_out_siblings(codes_rows, codes_count, y, rows, w, branch, largest, r[largest],
+        if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
+                and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
+            take_out_siblings(columns.codes_rows, columns.codes_count, columns.y, node.rows,
+                              node.w, children.branch, largest, children.r[largest],
                               pool_t[slot], pool_n[slot])
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)
         first = len(feature)
         for v in range(n_branches):
-            grown = w_branch[v] > 0.0
-            a, b = offsets[v], offsets[v + 1]
-            child_value = class_weights(y, child_rows[a:b], child_w[a:b], n_classes) \
-                if grown else value
             feature.append(-1)
             cut.append(np.nan)
             first_child.append(0)
             n_child.append(0)
-            branch_r.append(r[v])
-            values.append(child_value)
-            weight.append(numpy_sum(child_value) if grown else 0.0)
-            depths.append(depths[node] + 1)
+            branch_r.append(children.r[v])
+            values.append(children.value[v])
+            weight.append(children.weight[v])
+            depths.append(node.depth + 1)
+        avail = attributes_left(node.avail, j, columns.kind[j] != CATEGORICAL)
         for v in range(n_branches - 1, -1, -1):
-            if w_branch[v] > 0.0:
-                a, b = offsets[v], offsets[v + 1]
-                stack.append((first + v, child_rows[a:b].copy(), child_w[a:b].copy(),
-                              child_avail, child_slot if v == largest else -1))
+            a, b = offsets[v], offsets[v + 1]
+            if children.reason[v] == GROW:
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), node.order,
+                             node.count, children.value[v], node.depth + 1, avail)
+                stack.append((first + v, child, child_slot if v == largest else -1))
+            elif children.reason[v] != EMPTY_BRANCH:
+                leaf_weight += children.w[a:b].sum()
     n_nodes = len(feature)
     value_out = np.empty((n_nodes, n_classes))
     for t in range(n_nodes):
         value_out[t] = values[t]
     nodes = (np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
              np.array(branch_r), value_out, np.array(weight), np.array(depths), leaf_weight)
-    return nodes, (deferred_ids, deferred_rows, deferred_w, deferred_avail)
+    return nodes, (deferred_ids, deferred)

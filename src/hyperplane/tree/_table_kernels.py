@@ -4,7 +4,7 @@ For a categorical or binned attribute a node needs only, per code (and one
 row for a missing value), the weight of each class and the number of rows.
 These tables add up over disjoint sets of rows, so the in-memory builder
 computes them per node and a Dask fit sums them over chunks
-(:mod:`hyperplane.distributed._tree`); :func:`~._split_kernels.score_table`
+(:mod:`._levels`); :func:`~._split_kernels.score_table`
 turns a table into a split.
 """
 
@@ -83,8 +83,8 @@ def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, 
     ``width = codes_count.max()``; coded column ``c`` uses slots
     ``0..codes_count[c]`` (the last one: missing), so
     ``tables[t, c, :codes_count[c] + 1]`` is the table :func:`score_table`
-    takes. Chunks' results add up (issue 7: level-by-level growth on Dask
-    sums them and calls :func:`score_table`).
+    takes. Chunks' results add up (level-by-level growth on Dask sums them
+    and calls :func:`score_table`).
     """
     p = codes_T.shape[0]
     width = 0

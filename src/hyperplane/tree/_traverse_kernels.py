@@ -106,12 +106,14 @@ def partition_node(rows, w, branch, r, order, dest):
     n_branches = r.shape[0]
     m = rows.shape[0]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-    for pos in range(m):
-        dest[rows[pos]] = branch[pos]
     total = offsets[n_branches]
     cursor = offsets[:-1].copy()
     n_num = order.shape[0]
     child_order = np.empty((n_num, total), dtype=order.dtype)
+    if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
+        return child_rows, child_w, child_order, offsets
+    for pos in range(m):
+        dest[rows[pos]] = branch[pos]
     for f in range(n_num):
         cursor[:] = offsets[:-1]
         for pos in range(m):

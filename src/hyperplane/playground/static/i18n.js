@@ -43,7 +43,7 @@ const LABELS = {
   running: ["运行中", "running"], done: ["完成", "done"], steps: ["步", "steps"],
   root_entropy: ["Ent(D)", "Ent(D)"], chosen: ["选中", "chosen"],
   Gain: ["Gain", "Gain"], Gain_ratio: ["Gain_ratio", "Gain_ratio"], Gini_index: ["Gini_index", "Gini_index"],
-  rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"],
+  rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"], candidate: ["候选 (增益≥平均)", "candidate (gain ≥ mean)"],
 };
 let LANG = "zh";
 function t(key) {

@@ -6,7 +6,7 @@ tree, each row walks the tree grown so far from the root, exactly as the
 in-memory builder partitions it (周志华 4.4.2): at a test on a known value it
 follows its branch; at a missing value it goes down every branch ``v`` with
 weight ``r_v · w``. Each arrival at a frontier node is one entry
-``(row, node, weight)``; :func:`hyperplane.tree._table_kernels.level_class_tables`
+``(row, node, weight)``; :func:`~._table_kernels.level_class_tables`
 turns the entries into the nodes' class-weight tables, which add up over
 chunks.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ..tree._traverse_kernels import MISSING, push_branches
+from ._traverse_kernels import MISSING, push_branches
 
 
 @jit

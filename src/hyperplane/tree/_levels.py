@@ -19,15 +19,14 @@ Panda et al. 2009) never gathers the data:
    (like MLlib's cached ``TreePoint`` RDD).
 4. **levels**: each level every chunk routes its rows down the tree grown so
    far (C4.5 fractional weights for missing values,
-   :func:`._tree_kernels.route_to_frontier`) and returns the tables of the
-   frontier nodes (:func:`~hyperplane.tree._table_kernels.level_class_tables`,
-   the tree's own kernel); the tables are
-   summed by a tree reduction on the cluster and the client scores them with
-   the in-memory :func:`~hyperplane.tree._split_kernels.score_table` and
-   :func:`~hyperplane.tree._builder.select_attribute` and grows the nodes with
-   the in-memory helpers, so the tree is the same.
+   :func:`._level_kernels.route_to_frontier`) and returns the tables of the
+   frontier nodes (:func:`~._table_kernels.level_class_tables`, the tree's
+   own kernel); the tables are summed by a tree reduction on the cluster, the
+   client scores them with the in-memory :func:`~._split_kernels.score_table`
+   and expands each node with :func:`~._expand_kernels.expand_node`, the step
+   every grower takes, so the tree is the same.
 
-Steps 1-3 read ``X`` (:mod:`._tree_chunks`); step 4 and the fit are here.
+Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and the fit are here.
 
 Pessimistic and cost-complexity pruning then run on the client from the node
 class weights; reduced-error pre/post pruning (周志华 4.3) use validation data
@@ -42,18 +41,19 @@ import pandas as pd
 
 from .._progress import progress
 from .._validation import is_dask_collection
-from ..tree._builder import (_Nodes, attach_children, attribute_kinds, branch_weights,
-                             child_availability, finalize, is_final, select_attribute)
-from ..tree._encode import quantile_edges
-from ..tree._classes import AFTER_GROWTH
-from ..tree._prune import PrePruner
-from ..tree._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
-from ..tree._table_kernels import level_class_tables
-from ._dask import add_parts, import_dask, tree_reduce
-from ._tree_chunks import (class_totals, column_dtypes, column_names, encode_chunk,
-                           fetch_sample, positive_counts, row_blocks, sample_plan, scan,
-                           weight_blocks)
-from ._tree_kernels import route_to_frontier
+from ..distributed._dask import add_parts, import_dask, tree_reduce
+from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
+                       grown_children)
+from ._encode import quantile_edges
+from ._expand_kernels import (GROW, NO_SPLIT, PRE_PRUNED, Columns, Node, choose_attribute,
+                              expand_node, leaf_reason, new_splits, put_split)
+from ._level_chunks import (class_totals, column_dtypes, column_names, encode_chunk,
+                            fetch_sample, positive_counts, row_blocks, sample_plan, scan,
+                            weight_blocks)
+from ._level_kernels import route_to_frontier
+from ._prune import PrePruner
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
+from ._table_kernels import level_class_tables
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
 TABLE_BYTES = 64 * 2**20
@@ -65,7 +65,7 @@ def _routing(nodes, cut, frontier):
     m = len(nodes.feature)
     child_start, n_child, children = nodes.links()
     slot_of = np.full(m, -1, dtype=np.int64)
-    slot_of[[node for node, _, _ in frontier]] = np.arange(len(frontier))
+    slot_of[[node_id for node_id, _ in frontier]] = np.arange(len(frontier))
     depth = max(nodes.depth) + 1
     fan_out = int(n_child.max()) if m else 1
     return (np.array(nodes.feature, dtype=np.int64), np.array(nodes.is_numeric, dtype=np.bool_),
@@ -96,89 +96,122 @@ def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
     return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
 
 
-def split_node(tables, n_rows, avail, kind, n_codes, edges, params, lookup):
-    """Score every available attribute from a node's summed tables; the chosen test or None.
+def node_splits(tables, n_rows, node, kind, n_codes, edges, rules, lookup):
+    """The split table of ``node`` from its summed class tables.
 
     ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
     class weights and row counts per value (last: missing); ``lookup`` is the
     ``c log2 c`` table when every row at the node weighs 1 (else empty), as
-    the in-memory builder passes it. Returns ``(j,
-    numeric, threshold, cut_bin, w_branch, r, child_values, child_rows)`` with
-    the same rules as the in-memory builder.
+    the in-memory builder passes it.
     """
-    p = kind.shape[0]
-    score, ratio = np.zeros(p), np.zeros(p)
-    threshold, cut_bin, valid = np.full(p, np.nan), np.full(p, -1), np.zeros(p, dtype=bool)
-    for j in np.flatnonzero(avail):
+    splits = new_splits(kind.shape[0])
+    for j in np.flatnonzero(node.avail):
         width = n_codes[j] + 1
-        s, g, _, _, t, b, ok = score_table(tables[j, :width], n_rows[j, :width],
-                                           kind[j] == CATEGORICAL, edges[j], params.criterion,
-                                           params.min_leaf, lookup, params.use_ratio)
-        score[j], ratio[j], threshold[j], cut_bin[j], valid[j] = s, g, t, b, ok
-    j = select_attribute(score, ratio, valid, params.use_ratio)
+        put_split(splits, j, score_table(tables[j, :width], n_rows[j, :width],
+                                         kind[j] == CATEGORICAL, edges[j], rules.criterion,
+                                         rules.min_leaf, lookup, rules.c45))
+    return splits
+
+
+def table_rows(table, n_rows, j, node, kind, n_codes):
+    """Attribute ``j``'s summed class table at ``node`` as weighted rows, and
+    the :class:`~._expand_kernels.Columns` they are read from.
+
+    Every cell ``(v, k)`` of a value that some row has is one row of class
+    ``k``, code ``v`` (−1: the missing row) and weight ``table[v, k]``; the
+    first cell of value ``v`` stands for its ``n_rows[v]`` rows. Expanding
+    these rows adds the same weights in the same order as the cells' sums.
+    """
+    n_values, n_classes = table.shape
+    cells = np.flatnonzero(np.repeat(n_rows > 0, n_classes))
+    value_of, y = np.divmod(cells, n_classes)
+    first = np.r_[True, value_of[1:] != value_of[:-1]] if cells.size else np.zeros(0, bool)
+    m, p = cells.size, kind.shape[0]
+    codes_T = np.full((p, m), -1, dtype=np.int32)
+    codes_T[j] = np.where(value_of == n_values - 1, -1, value_of)
+    columns = Columns(np.zeros((0, m)), codes_T, np.zeros((m, 0), dtype=np.int32), n_codes,
+                      kind, np.arange(p, dtype=np.int64), np.zeros((p, 0)), y.astype(np.int64))
+    rows = Node(np.arange(m, dtype=np.int64), table.ravel()[cells],
+                np.zeros((0, m), dtype=np.int64),
+                np.where(first, n_rows[value_of], 0).astype(np.int64), node.value, node.depth,
+                node.avail)
+    return rows, columns
+
+
+def expand_level_node(node, tables, n_rows, splits, context):
+    """:func:`~._expand_kernels.expand_node` of a node known by its summed tables:
+    ``(children, rows)`` with the weighted rows of :func:`table_rows`, or
+    ``(None, node)`` when no attribute is admissible."""
+    kind, n_codes, _, rules, n_classes = context
+    j = choose_attribute(splits, rules.c45)
     if j < 0:
-        return None
-    counts, rows = tables[j, :n_codes[j] + 1], n_rows[j, :n_codes[j] + 1]
-    if kind[j] == CATEGORICAL:
-        branches, branch_rows = counts[:-1], rows[:-1]
-    else:
-        b = cut_bin[j] + 1
-        branches = np.stack([counts[:b].sum(axis=0), counts[b:-1].sum(axis=0)])
-        branch_rows = np.array([rows[:b].sum(), rows[b:-1].sum()])
-    w_branch, r = branch_weights(branches.sum(axis=1))
-    child_values = [branches[v] + r[v] * counts[-1] for v in range(len(r))]
-    child_rows = branch_rows + rows[-1]
-    return j, kind[j] != CATEGORICAL, threshold[j], cut_bin[j], w_branch, r, child_values, \
-        child_rows
+        return None, node
+    width = n_codes[j] + 1
+    rows, columns = table_rows(tables[j, :width], n_rows[j, :width], j, node, kind, n_codes)
+    return expand_node(rows, splits, columns, rules, n_classes, np.zeros(0, dtype=np.int64)), rows
 
 
-def grow_levels(dask, chunks, kind, n_codes, edges, params, n_classes, root_value, n_rows,
-                pre_pruner=None, bar=None):
+def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None):
     """generate_tree level by level; returns the growing storage.
 
-    ``pre_pruner`` (:class:`~hyperplane.tree._prune.PrePruner`) may veto a
-    split; its state is per node, so the level order decides as depth first does.
-    ``bar`` (a progress reporter) advances once per level.
+    ``context = (kind, n_codes, edges, rules, n_classes)``; ``root`` the
+    root's :class:`~._expand_kernels.Node` (its ``count`` holds its row
+    count). ``pre_pruner`` (:class:`~._prune.PrePruner`) may veto a split;
+    its state is per node, so the level order decides as depth first does.
+    ``bar`` (a progress reporter) advances once per level; ``tracer``
+    (:class:`~._trace.Tracer`) records every node.
     """
+    kind, n_codes, edges, rules, n_classes = context
     nodes, cut = _Nodes(), {}
-    root = nodes.add(root_value, 0, 1.0, root_value.sum())
-    frontier = [(root, np.ones(kind.shape[0], dtype=bool), n_rows)]
-    clogc = c_log2_c(n_rows)
+    root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
+    n_root = int(root.count.sum())
+    clogc = c_log2_c(n_root)
+    frontier = [(root_id, root)]
+    reason = leaf_reason(root.value, n_root, 0, True, rules)
+    if reason != GROW:
+        frontier = []
+        if tracer is not None:
+            tracer.leaf(root_id, root, reason)
     per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_classes + 1) * 8
     batch = max(1, TABLE_BYTES // per_slot)
     while frontier:
-        expand = [(t, a, n) for t, a, n in frontier
-                  if not is_final(nodes.value[t], nodes.depth[t], n, a, params)]
-        frontier = []
+        expand, frontier = frontier, []
         for start in range(0, len(expand), batch):
             group = expand[start:start + batch]
             tables, counts, not_unit = level_pass(dask, chunks, nodes, cut, group, n_codes,
                                                   n_classes)
-            for (node, avail, _), table, count, other in zip(group, tables, counts, not_unit):
-                found = split_node(table, count, avail, kind, n_codes, edges, params,
-                                   clogc if other == 0 else clogc[:0])
-                if found is None:
+            for (node_id, node), table, count, other in zip(group, tables, counts, not_unit):
+                splits = node_splits(table, count, node, kind, n_codes, edges, rules,
+                                     clogc if other == 0 else clogc[:0])
+                children, rows = expand_level_node(node, table, count, splits, context)
+                j = -1 if children is None else children.attribute
+                test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
+                if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
+                        node_id, node.value, children.value, children.r, test):
+                    j = -1
+                if tracer is not None:
+                    tracer.scored(node_id, rows, splits, test if j >= 0 else None,
+                                  NO_SPLIT if children is None else PRE_PRUNED)
+                if j < 0:
                     continue
-                j, numeric, threshold, cut_bin, w_branch, r, child_values, child_rows = found
-                test = (j, numeric, threshold)
-                if pre_pruner is not None and not pre_pruner.allows(
-                        node, nodes.value[node], child_values, r, test):
-                    continue
-                cut[node] = cut_bin
-                grown = attach_children(nodes, node, test, nodes.value[node], w_branch, r,
-                                        child_values)
+                cut[node_id] = splits.cut_bin[j]
+                ids = attach_children(nodes, node_id, test, children)
                 if pre_pruner is not None:
-                    pre_pruner.adopt(node, nodes.kids[node])
-                child_avail = child_availability(avail, j, numeric)
-                frontier.extend((child, child_avail, child_rows[v]) for v, child in grown)
+                    pre_pruner.adopt(node_id, ids)
+                frontier.extend(grown_children(rows, children, ids, kind, None, nodes, tracer))
         if bar is not None:
             bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
     return nodes
 
 
 # -------------------------------------------------------------------- fit
-def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
-    """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input."""
+def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prune_after=None,
+                  tracer=None):
+    """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input.
+
+    ``prune_after(model, tree, validation, training, criterion)`` prunes the
+    grown tree (None: no pruning); ``tracer`` records the growth.
+    """
     dask = import_dask()
     if model.pruning == "pessimistic" and model.subtree_raising:
         raise ValueError("pruning='pessimistic' with subtree_raising=True re-splits the "
@@ -241,11 +274,16 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None):
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
+    rules = params._replace(min_weight=c45_split_floor(kind, params))
+    root = Node(np.zeros(1, dtype=np.int64), np.array([root_value.sum()]),
+                np.zeros((0, 1), dtype=np.int64), np.array([n_positive.sum()], dtype=np.int64),
+                root_value, 0, np.ones(kind.shape[0], dtype=bool))
+    if tracer is not None:
+        tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, chunks, kind, n_codes, edges, params, K, root_value,
-                            int(n_positive.sum()), pre, bar=bar)
-    tree = finalize(nodes, params.criterion, K)
-    prune_after = AFTER_GROWTH.get(model.pruning)
+        nodes = grow_levels(dask, chunks, (kind, n_codes, edges, rules, K), root, pre,
+                            bar=bar, tracer=tracer)
+    tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:
         tree = prune_after(model, tree, validation, None, params.criterion)
     model._set_tree(tree)

@@ -1,6 +1,6 @@
 """The passes of the Dask tree fit that read ``X``: scan, bin sample, encode.
 
-Steps 1-3 of :mod:`._tree`: each function here takes the delayed row chunks
+Steps 1-3 of :mod:`._levels`: each function here takes the delayed row chunks
 of ``X``, ``y`` and the weights (:func:`row_blocks`) and returns what the
 client needs to grow the tree from class tables alone: the feature encoding
 and classes (:func:`scan`), the rows the hist bin edges are computed from
@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from .._validation import is_dask_collection
-from ..tree._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
-                            bin_column, bin_sample_rows)
-from ..tree._split_kernels import BINNED
-from ._dask import as_dask_array, import_dask
+from ..distributed._dask import as_dask_array, import_dask
+from ._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
+                      bin_column, bin_sample_rows)
+from ._split_kernels import BINNED
 
 
 # ---------------------------------------------------------------- chunk access

@@ -1,0 +1,328 @@
+"""One step of generate_tree (周志华 4.1): expanding a node whose attributes are scored.
+
+Every grower (the node-by-node loop of :func:`~._builder.grow`, the compiled
+subtree growth of :func:`~._subtree_kernels.grow_subtree` and the Dask level
+grower of :mod:`._levels`) scores a node's attributes into a split table
+(:class:`Splits`) in its own way, then calls :func:`expand_node`, which takes
+every decision of the book from there. Each rule is one function:
+
+* :func:`choose_attribute` -- the attribute with the best score; ties within
+  ``SCORE_TIE`` go to the first column; with C4.5's rules the best gain ratio
+  among the attributes whose gain is at least average (:func:`c45_candidates`,
+  Quinlan 1993, 2.2; 周志华 4.2.2).
+* :func:`route_rows` -- the branch of each row: ``x <= t`` first for a numeric
+  cut (:func:`numeric_cut`, 周志华 4.4.1), the value for a categorical test.
+* :func:`branch_weights` -- ``w̃_v`` and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2).
+* :func:`~._traverse_kernels.partition_node` -- a row missing the tested value
+  goes down every branch ``v`` with weight ``r̃_v · w``.
+* :func:`leaf_reason` -- generate_tree's leaf conditions (4.1 lines 2-6) plus
+  the size limits; :func:`empty_branch_leaf` -- a branch without known rows
+  is a leaf labelled by its parent's class weights (4.1 line 12);
+  :func:`attributes_left` -- a categorical attribute is not reused below itself.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._numba import jit
+from ._prune_kernels import numpy_sum
+from ._split_kernels import CATEGORICAL, NUMERIC
+from ._traverse_kernels import MISSING, partition_node
+
+#: scores within this of each other are tied: the first attribute in column order wins
+SCORE_TIE = 1e-9
+
+#: why a node is (or is not) a leaf, as :func:`leaf_reason` returns it
+GROW = 0
+ONE_CLASS = 1
+MAX_DEPTH = 2
+TOO_SMALL = 3
+NO_ATTRIBUTE = 4
+UNDER_C45_FLOOR = 5
+NO_SPLIT = 6
+EMPTY_BRANCH = 7
+PRE_PRUNED = 8
+
+#: leaf reason -> words (the per-node trace shows them)
+LEAF_REASONS = {
+    ONE_CLASS: "all rows of one class",
+    MAX_DEPTH: "at max_depth",
+    TOO_SMALL: "fewer than min_samples_split",
+    NO_ATTRIBUTE: "no attribute left",
+    UNDER_C45_FLOOR: "too light for any C4.5 split",
+    NO_SPLIT: "no admissible split",
+    EMPTY_BRANCH: "empty branch: parent's class weights",
+    PRE_PRUNED: "pre-pruning: no better on validation data",
+}
+
+
+class GrowRules(NamedTuple):
+    """The parameters every expansion obeys."""
+
+    criterion: int  # ENTROPY or GINI
+    c45: bool  # C4.5 / J48's rules (criterion="gain_ratio")
+    max_depth: float
+    min_split: float  # rows (C4.5: weight) a node needs to be split
+    min_leaf: float
+    min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
+
+
+class Columns(NamedTuple):
+    """The training data as the kernels read them (attributes as rows)."""
+
+    num_T: np.ndarray  # (p_num, n) exact numeric attributes
+    codes_T: np.ndarray  # (p_coded, n) int32 codes, -1 missing
+    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major
+    codes_count: np.ndarray  # (p_coded,) codes of each coded column
+    kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
+    col: np.ndarray  # (p,) row of attribute j in num_T or codes_T
+    edges: np.ndarray  # (p_coded, max_edges) thresholds of binned attributes
+    y: np.ndarray  # (n,) class index
+
+
+class Node(NamedTuple):
+    """A node being grown: its rows with their weights (a row missing a value
+    tested above carries its ``r̃_v``-scaled weight), the rows sorted by every
+    exact numeric attribute, and ``count[pos]`` rows that entry ``pos`` stands
+    for (empty: one each; a class table's cells stand for several)."""
+
+    rows: np.ndarray
+    w: np.ndarray
+    order: np.ndarray
+    count: np.ndarray
+    value: np.ndarray  # class weights
+    depth: int
+    avail: np.ndarray  # attributes still usable
+
+
+class Splits(NamedTuple):
+    """A node's split table: one entry per attribute."""
+
+    score: np.ndarray  # rho * (I(D~) - sum_v r_v I(D~_v)), C4.5: MDL-charged
+    ratio: np.ndarray  # score / IV
+    after: np.ndarray  # sum_v r_v I(D~_v) (the Gini index for gini)
+    rho: np.ndarray
+    threshold: np.ndarray  # numeric cut (NaN: categorical)
+    cut_bin: np.ndarray  # binned cut: code <= cut_bin goes first
+    valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
+
+
+class Children(NamedTuple):
+    """The expansion of a node on ``attribute`` (−1: the node stays a leaf)."""
+
+    attribute: int
+    branch: np.ndarray  # branch of each of the node's rows (MISSING: every branch)
+    r: np.ndarray  # r~_v
+    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w, order)
+    w: np.ndarray
+    order: np.ndarray
+    offsets: np.ndarray
+    value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
+    weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
+    reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
+    unit: np.ndarray  # every row of the child weighs 1
+
+
+@jit
+def new_splits(p):
+    """An empty split table of ``p`` attributes (none valid)."""
+    return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
+                  np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
+
+
+@jit
+def put_split(splits, j, entry):
+    """Entry ``j`` of a split table from ``(score, ratio, after, rho, threshold,
+    cut_bin, valid)``, the tuple the split searches return."""
+    s, g, a, r, t, b, ok = entry
+    splits.score[j], splits.ratio[j], splits.after[j], splits.rho[j] = s, g, a, r
+    splits.threshold[j], splits.cut_bin[j], splits.valid[j] = t, b, ok
+
+
+@jit
+def c45_candidates(score, valid):
+    """C4.5's filter (Quinlan 1993, 2.2): the valid attributes whose gain is at
+    least the average gain of the valid ones (mean in NumPy's summation order)."""
+    p = valid.shape[0]
+    candidate = valid.copy()
+    n_valid = 0
+    for j in range(p):
+        if valid[j]:
+            n_valid += 1
+    if n_valid == 0:
+        return candidate
+    gains = np.empty(n_valid)
+    at = 0
+    for j in range(p):
+        if valid[j]:
+            gains[at] = score[j]
+            at += 1
+    average = numpy_sum(gains) / n_valid
+    for j in range(p):
+        candidate[j] = valid[j] and score[j] >= average - SCORE_TIE
+    return candidate
+
+
+@jit
+def choose_attribute(splits, c45):
+    """The attribute with the best score, the first in column order within ``SCORE_TIE``.
+
+    ``c45``: the highest gain ratio among :func:`c45_candidates`. −1: no
+    valid attribute.
+    """
+    if not np.any(splits.valid):
+        return -1
+    candidate = splits.valid
+    key = splits.score
+    if c45:
+        candidate = c45_candidates(splits.score, splits.valid)
+        key = splits.ratio
+    best = -np.inf
+    for j in range(key.shape[0]):
+        if candidate[j] and key[j] > best:
+            best = key[j]
+    for j in range(key.shape[0]):
+        if candidate[j] and key[j] >= best - SCORE_TIE:
+            return j
+    return -1
+
+
+@jit
+def leaf_reason(value, n_rows, depth, any_attribute, rules):
+    """Why a node stays a leaf (``GROW``: it does not).
+
+    generate_tree (周志华 4.1 lines 2-6): its rows are of one class, or no
+    attribute is left; the size limits: it is at ``max_depth``, or holds fewer
+    than ``min_split`` rows -- C4.5 compares its weight instead, so fractional
+    copies of rows missing a value stop splitting (as J48 does) -- or it is
+    lighter than ``min_weight`` (:func:`~._builder.c45_split_floor`).
+    """
+    n_classes = 0
+    for c in value:
+        if c > 0:
+            n_classes += 1
+    weight = numpy_sum(value)
+    size = weight if rules.c45 else n_rows
+    if n_classes <= 1:
+        return ONE_CLASS
+    if depth >= rules.max_depth:
+        return MAX_DEPTH
+    if size < rules.min_split:
+        return TOO_SMALL
+    if not any_attribute:
+        return NO_ATTRIBUTE
+    if weight < rules.min_weight:
+        return UNDER_C45_FLOOR
+    return GROW
+
+
+@jit
+def numeric_cut(x, threshold):
+    """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
+    return 0 if x <= threshold else 1
+
+
+@jit
+def route_rows(columns, j, splits, rows):
+    """Branch of each row for the test on attribute ``j`` (``MISSING``: value unknown)."""
+    c = columns.col[j]
+    kind = columns.kind[j]
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        i = rows[pos]
+        if kind == NUMERIC:
+            x = columns.num_T[c, i]
+            out[pos] = MISSING if np.isnan(x) else numeric_cut(x, splits.threshold[j])
+        else:
+            code = np.int64(columns.codes_T[c, i])
+            if code < 0:
+                out[pos] = MISSING
+            elif kind == CATEGORICAL:
+                out[pos] = code
+            else:
+                out[pos] = numeric_cut(code, splits.cut_bin[j])
+    return out
+
+
+@jit
+def branch_weights(branch, w, n_branches):
+    """Known weight ``w̃_v`` of each branch and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2)."""
+    w_branch = np.zeros(n_branches)
+    for pos in range(branch.shape[0]):
+        if branch[pos] != MISSING:
+            w_branch[branch[pos]] += w[pos]
+    return w_branch, w_branch / numpy_sum(w_branch)
+
+
+@jit
+def attributes_left(avail, j, numeric):
+    """Attributes usable below a test on ``j``: a categorical one is not reused."""
+    if numeric:
+        return avail
+    left = avail.copy()
+    left[j] = False
+    return left
+
+
+@jit
+def empty_branch_leaf(children, v, parent_value):
+    """A branch no known row reaches is a leaf with its parent's class weights
+    and weight 0 (周志华 4.1 line 12)."""
+    children.value[v] = parent_value
+    children.weight[v] = 0.0
+    children.reason[v] = EMPTY_BRANCH
+
+
+@jit
+def no_children(node, n_classes):
+    """The expansion of a node that stays a leaf."""
+    empty_i = np.zeros(0, dtype=np.int64)
+    empty_f = np.zeros(0)
+    return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
+                    np.empty((node.order.shape[0], 0), dtype=node.order.dtype), empty_i,
+                    np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_))
+
+
+@jit
+def expand_node(node, splits, columns, rules, n_classes, dest):
+    """Expand ``node`` on the best attribute of its split table ``splits``.
+
+    Chooses the attribute, routes and partitions the node's rows (with their
+    sorted orders; ``dest``: scratch indexed by row, needed with orders),
+    computes ``r̃_v``, the children's class weights and why each child is a
+    leaf. ``attribute == −1``: no admissible split, the node is a leaf.
+    """
+    j = choose_attribute(splits, rules.c45)
+    if j < 0:
+        return no_children(node, n_classes)
+    numeric = columns.kind[j] != CATEGORICAL
+    n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
+    branch = route_rows(columns, j, splits, node.rows)
+    w_branch, r = branch_weights(branch, node.w, n_branches)
+    child_rows, child_w, child_order, offsets = partition_node(node.rows, node.w, branch, r,
+                                                               node.order, dest)
+    any_attribute = np.any(attributes_left(node.avail, j, numeric))
+    children = Children(j, branch, r, child_rows, child_w, child_order, offsets,
+                        np.zeros((n_branches, n_classes)), np.zeros(n_branches),
+                        np.zeros(n_branches, dtype=np.int64),
+                        np.ones(n_branches, dtype=np.bool_))
+    for v in range(n_branches):
+        if w_branch[v] <= 0.0:
+            empty_branch_leaf(children, v, node.value)
+            continue
+        n_rows = offsets[v + 1] - offsets[v]
+        if node.count.shape[0] > 0:
+            n_rows = 0
+        for pos in range(offsets[v], offsets[v + 1]):
+            children.value[v, columns.y[child_rows[pos]]] += child_w[pos]
+            if child_w[pos] != 1.0:
+                children.unit[v] = False
+            if node.count.shape[0] > 0:
+                n_rows += node.count[child_rows[pos]]
+        children.weight[v] = numpy_sum(children.value[v])
+        children.reason[v] = leaf_reason(children.value[v], n_rows, node.depth + 1,
+                                         any_attribute, rules)
+    return children
