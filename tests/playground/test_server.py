@@ -203,3 +203,23 @@ def test_loopback_only_unless_allowed():
     with pytest.raises(ValueError, match="--allow-remote"):
         check_host("192.168.1.5")
     assert check_host("0.0.0.0", allow_remote=True) == "0.0.0.0"
+
+
+def test_hard_margin_on_inseparable_data_says_why(client):
+    response = client.post("/api/start", json={"learner": "svm", "dataset": "watermelon-3.0alpha",
+                                                "params": {"kernel": "linear", "C": "inf"}})
+    assert response.status_code == 400 and "separable" in response.get_json()["error"]
+
+
+def test_a_failing_run_reports_in_the_stream(client, monkeypatch):
+    from hyperplane.playground import _bp
+
+    def diverging(*args):
+        yield {"row": ["1", "0.1", "0.1", "0.5", "0.5"], "epoch_end": True}
+        raise ValueError("the training loss became inf in epoch 2: backpropagation diverged")
+
+    monkeypatch.setattr(_bp, "bp_steps", diverging)
+    start = _start(client, "bp", "xor")
+    text = client.get(f"/api/stream/{start['run']}").get_data(as_text=True)
+    assert '"k": 1' in text and "event: failure" in text and "diverged" in text
+    assert "event: end" not in text

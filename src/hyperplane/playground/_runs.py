@@ -90,7 +90,12 @@ class Run:
                     batch, started = [], time.perf_counter()
                 elif batch:
                     undrawn(batch[-1])
-                step = self._next()
+                try:
+                    step = self._next()
+                except Exception:
+                    if batch:  # the steps made before the failure still reach the page
+                        yield batch
+                    raise
             if step is None:
                 break
             batch.append(step)

@@ -128,8 +128,13 @@ def create_app():
         limit = request.args.get("max_steps", type=int)
 
         def events():
-            for batch in run.stream(max_steps=limit):
-                yield f"data: {json.dumps({'steps': batch}, ensure_ascii=False)}\n\n"
+            try:
+                for batch in run.stream(max_steps=limit):
+                    yield f"data: {json.dumps({'steps': batch}, ensure_ascii=False)}\n\n"
+            except (ValueError, TypeError, ArithmeticError) as exc:  # e.g. BP diverged
+                reason = json.dumps({"error": " ".join(str(exc).split())}, ensure_ascii=False)
+                yield f"event: failure\ndata: {reason}\n\n"
+                return
             yield f"event: end\ndata: {json.dumps({'done': run.done})}\n\n"
 
         return Response(events(), mimetype="text/event-stream",

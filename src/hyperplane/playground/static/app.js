@@ -157,6 +157,10 @@ async function runAll() {
     const last = state.lastStep;
     setStatus((last && last.status) || `${t("done")}: ${state.rows.length} ${t("steps")}`);
   });
+  source.addEventListener("failure", (event) => {
+    stopStream();
+    setStatus(JSON.parse(event.data).error, true);
+  });
   source.onerror = () => { stopStream(); };
 }
 function stopStream() {
