@@ -69,11 +69,12 @@ class Run:
         out = []
         with self.lock:
             while (step := self._next()) is not None:
+                if out:  # superseded before it was drawn
+                    undrawn(out[-1])
+                out.append(step)
                 if step.get("epoch_end"):
-                    out.append(drawn(step))
                     break
-                out.append(undrawn(step))
-            if out and "draw" in out[-1]:
+            if out:  # drawn before the lesson moves on (or after it ended)
                 drawn(out[-1])
         return out
 
@@ -88,16 +89,16 @@ class Run:
                     drawn(batch[-1])
                     yield batch
                     batch, started = [], time.perf_counter()
-                elif batch:
-                    undrawn(batch[-1])
                 try:
                     step = self._next()
                 except Exception:
                     if batch:  # the steps made before the failure still reach the page
-                        yield batch
+                        yield [undrawn(s) for s in batch]
                     raise
-            if step is None:
-                break
+                if step is None:
+                    break
+                if batch:  # superseded before it was drawn
+                    undrawn(batch[-1])
             batch.append(step)
         if batch:
             yield [drawn(batch[-1]) if i == len(batch) - 1 else step

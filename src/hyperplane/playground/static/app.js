@@ -154,6 +154,7 @@ async function runAll() {
   };
   source.addEventListener("end", () => {
     stopStream();
+    redraw();
     const last = state.lastStep;
     setStatus((last && last.status) || `${t("done")}: ${state.rows.length} ${t("steps")}`);
   });
@@ -189,7 +190,13 @@ function take(steps, streaming = false) {
   const last = steps[steps.length - 1];
   if (last.status) setStatus(last.status);
   else if (!streaming) setStatus(`${t("steps")}: ${last.k}`);
-  redraw();
+  if (streaming) scheduleRedraw(); else redraw();
+}
+// while a run streams, the figures are redrawn at most every REDRAW_MS
+const REDRAW_MS = 300;
+function scheduleRedraw() {
+  if (state.redrawTimer) return;
+  state.redrawTimer = setTimeout(() => { state.redrawTimer = null; redraw(); }, REDRAW_MS);
 }
 
 // ------------------------------------------------------------------ tables
@@ -222,7 +229,7 @@ function renderFacts() {
 function renderSplit(split) {
   const box = $("split");
   box.innerHTML = "";
-  box.appendChild(el("div", {}, `${t("root_entropy")} = ${split.impurity}`));
+  if (split.impurity !== "NaN") box.appendChild(el("div", {}, `${t("root_entropy")} = ${split.impurity}`));
   const table = el("table");
   const head = el("tr");
   for (const c of split.columns) head.appendChild(el("th", {}, t(c === "threshold" ? "threshold_col" : c)));
