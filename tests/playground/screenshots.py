@@ -80,8 +80,10 @@ def scenes(page, base, out):
     _run(page)
     page.screenshot(path=out / "svr.png")
 
-    _scene(page, base, "tree", "watermelon-2.0")
-    page.get_by_test_id("step-button").click()
+    _scene(page, base, "tree", "watermelon-3.0")
+    for _ in range(2):
+        page.get_by_test_id("step-button").click()
+        page.wait_for_timeout(300)
     page.wait_for_timeout(600)
     page.screenshot(path=out / "tree_split_table.png")
 
