@@ -31,8 +31,7 @@ def _open(page, learner, dataset=None, **params):
 
 
 def _wait_started(page):
-    page.wait_for_function("window.__hp_ready === undefined ? "
-                           "!document.getElementById('status').textContent.startsWith('…') : true",
+    page.wait_for_function("!document.getElementById('status').textContent.startsWith('…')",
                            timeout=TIMEOUT)
     page.wait_for_timeout(300)
 

@@ -97,16 +97,17 @@ def test_watermelon_root_split_table(client):
     assert gains["纹理"] == "0.381" and table["chosen"] == "纹理"
 
 
-@pytest.mark.parametrize("pruning, decisions", [
-    ("pre", ["42.9% → 71.4%", "71.4% → 57.1%", "71.4% → 71.4%"]),
-    ("post", None)])
-def test_table_4_2_pruning(client, pruning, decisions):
+@pytest.mark.parametrize("pruning, decisions, accuracy", [
+    ("none", [], "42.9%"),                                  # figure 4.5, unpruned
+    ("pre", ["42.9% → 71.4%", "71.4% → 57.1%", "71.4% → 71.4%"], "71.4%"),   # figure 4.6
+    ("post", ["42.9% → 57.1%", "57.1% → 57.1%", "57.1% → 57.1%", "57.1% → 71.4%",
+              "71.4% → 42.9%"], "71.4%")])                 # figure 4.7
+def test_table_4_2_pruning(client, pruning, decisions, accuracy):
     start = _start(client, "tree", "split-4.2", pruning=pruning)
     steps = _all_steps(client, start["run"])
     pruning_rows = [s["row"] for s in steps if s["row"][0] == pruning]
-    if decisions:
-        assert [r[2] for r in pruning_rows] == decisions
-    assert steps[-1]["status"] == "validation accuracy 71.4%"
+    assert [r[2] for r in pruning_rows] == decisions
+    assert steps[-1]["status"] == f"validation accuracy {accuracy}"
 
 
 def test_bp_side_by_side(client):
