@@ -84,7 +84,9 @@ def test_example_7_1(client):
 
 def test_svr_tube(client):
     start = _start(client, "svm", "sine", kernel="rbf", C="10", epsilon=0.2)
-    final = _all_steps(client, start["run"])[-1]
+    steps = _all_steps(client, start["run"])
+    final = steps[-1]
+    assert len(steps) > 1 and steps[0]["row"][0].startswith("(x")    # SMO steps first
     curve = final["plot"]["curve"]
     assert all(abs(u - f - 0.2) < 1e-4 for u, f in zip(curve["upper"], curve["f"]))
 

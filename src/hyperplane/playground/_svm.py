@@ -56,7 +56,7 @@ def smo_rows(model):
     alpha = {}
     for _, row in model.trace_.iterrows():
         i, j = int(row["i"]), int(row["j"])
-        alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]
+        alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]   # SVR: the multiplier that moved
         yield {"row": [f"(x{i + 1}, x{j + 1})", number(row["violation"]),
                        number(row["alpha_j_unclipped"]),
                        f"[{number(row['L'])}, {number(row['H'])}]",
@@ -85,6 +85,7 @@ def svr_steps(model, x, y):
     eps = model.epsilon
     curve = {"x": grid.round(5).tolist(), "f": f.round(5).tolist(),
              "upper": (f + eps).round(5).tolist(), "lower": (f - eps).round(5).tolist()}
+    yield from smo_rows(model)
     yield {"row": ["SVR", "", "", "", "", "", number(model.intercept_[0])],
            "plot": {"curve": curve, "mark": model.support_.tolist()}, "epoch_end": True,
            "final": True,
@@ -98,7 +99,7 @@ def start(X, y, params):
     if params.get("dataset") == "sine" or numeric.shape[1] == 1:
         x = numeric.to_numpy(np.float64)
         model = _estimator(SVR, params, C=_C(params.get("C", 10.0)),
-                           epsilon=float(params.get("epsilon", 0.1)))
+                           epsilon=float(params.get("epsilon", 0.1)), record_trace=True)
         model = _fit(model, x, np.asarray(y, dtype=np.float64))
         info = {"columns": COLUMNS, "svr": True,
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}

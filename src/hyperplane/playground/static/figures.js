@@ -66,10 +66,10 @@ function drawSvr() {
     traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.upper, name: "f(x)+ε", line: { dash: "dash", color: "#999" } });
     traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.lower, name: "f(x)−ε", line: { dash: "dash", color: "#999" }, fill: "tonexty", fillcolor: "rgba(44,160,44,0.12)" });
     traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.f, name: "f(x)", line: { color: "#2ca02c", width: 3 } });
-    const mark = picture.mark || [];
-    traces.push({ type: "scatter", mode: "markers", x: mark.map((i) => info.points.x[i]), y: mark.map((i) => info.points.y[i]),
-                  name: "SV", marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 2 } } });
   }
+  const mark = picture.mark || [];
+  traces.push({ type: "scatter", mode: "markers", x: mark.map((i) => info.points.x[i]), y: mark.map((i) => info.points.y[i]),
+                name: c ? "SV" : "(i, j)", marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 2 } } });
   Plotly.react($("plot"), traces, { title: { text: "SVR — ε-tube" }, height: 480,
                                     margin: { l: 50, r: 20, t: 40, b: 40 } }, { responsive: true, displaylogo: false });
 }
