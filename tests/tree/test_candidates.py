@@ -21,7 +21,8 @@ def _gini(w_by_class):
 
 
 def _reference(x, y, w, impurity):
-    """Slow and obvious: every midpoint of adjacent distinct known values, ρ·(I(D̃) − Σ r_v I(D̃_v))."""
+    """Slow and obvious: every midpoint of adjacent distinct known values,
+    scored ρ·(I(D̃) − Σ r_v I(D̃_v))."""
     known = ~np.isnan(x) & (w > 0)
     classes = np.unique(y)
 
@@ -103,7 +104,8 @@ def test_watermelon_2_alpha_root_branch_weights_match_the_book():
     known = X["纹理"].notna()
     assert known.sum() / len(X) == pytest.approx(15 / 17)
     counts = X.loc[known, "纹理"].value_counts()  # independent of the tree
-    assert {f"纹理 = {v}": c / 15 for v, c in counts.items()} == pytest.approx(root["r_v"].to_dict())
+    expected = {f"纹理 = {v}": c / 15 for v, c in counts.items()}
+    assert expected == pytest.approx(root["r_v"].to_dict())
 
 
 def test_node_weights_are_the_tree_s_node_weights():
