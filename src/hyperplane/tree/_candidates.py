@@ -78,10 +78,14 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
     rho = w_known / w[here].sum()
     code = CRITERIA[criterion][0]
     base = impurity(counts, w_known, code)
+    order = np.flatnonzero(known)[np.argsort(x[known], kind="stable")]
+    xs = x[order]
+    one_hot = np.zeros((order.size, classes.size))
+    one_hot[np.arange(order.size), y_idx[order]] = w[order]
+    left_of = np.cumsum(one_hot, axis=0)  # class weights of x <= xs[i]
+    last = np.flatnonzero(np.diff(xs) > 0)  # the last row of each distinct value but the largest
     rows = []
-    for t in _midpoints(np.unique(x[known])):
-        left_rows = known & (x <= t)
-        left = np.bincount(y_idx[left_rows], weights=w[left_rows], minlength=classes.size)
+    for t, left in zip(_midpoints(xs[np.r_[last, order.size - 1]]), left_of[last]):
         w_left = left.sum()
         decrease, after, _ = _binary_score(left, counts - left, w_left, w_known - w_left,
                                            base, code)
