@@ -84,6 +84,24 @@ def test_watermelon_2_0_root_split_table(page):
     assert not page.errors
 
 
+def test_watermelon_3_0_candidate_cuts_and_2_0_alpha_branch_weights(page):
+    _open(page, "tree", "watermelon-3.0")
+    page.get_by_test_id("step-button").click()
+    density = page.get_by_test_id("cuts-密度").locator("tr[data-chosen=true]")
+    density.wait_for(timeout=TIMEOUT)
+    assert density.inner_text().split("\t") == ["0.3815", "0.262"]
+    sugar = page.get_by_test_id("cuts-含糖率").locator("tr[data-chosen=true]")
+    assert sugar.inner_text().split("\t") == ["0.126", "0.349"]
+    _open(page, "tree", "watermelon-2.0alpha")
+    page.get_by_test_id("step-button").click()
+    branches = page.get_by_test_id("branch-table")
+    branches.wait_for(timeout=TIMEOUT)
+    assert "ρ = 0.8824" in branches.inner_text()
+    assert [r.split("\t")[1] for r in branches.locator("tr").all_inner_texts()[1:]] == \
+        ["0.4667", "0.3333", "0.2"]
+    assert not page.errors
+
+
 def test_table_4_2_post_pruning_ends_at_71_4(page):
     _open(page, "tree", "split-4.2", pruning="post")
     _run_to_end(page)

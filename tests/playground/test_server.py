@@ -99,6 +99,39 @@ def test_watermelon_root_split_table(client):
     assert gains["纹理"] == "0.381" and table["chosen"] == "纹理"
 
 
+def _first_step(client, dataset, **params):
+    start = _start(client, "tree", dataset, **params)
+    return client.post("/api/step", json={"run": start["run"]}).get_json()["steps"][0]
+
+
+@pytest.mark.parametrize("criterion", ["info_gain", "gain_ratio"])
+def test_watermelon_3_0_root_candidate_cuts(client, criterion):
+    cuts = {c["attribute"]: c for c in _first_step(client, "watermelon-3.0",
+                                                   criterion=criterion)["candidates"]}
+    assert set(cuts) == {"密度", "含糖率"}
+    # 周志华 4.4.1: 16 midpoints each; 密度 best at 0.381 (0.3815) with Gain 0.262,
+    # 含糖率 at 0.126 with Gain 0.349
+    for name, cut, gain in [("密度", "0.3815", "0.262"), ("含糖率", "0.126", "0.349")]:
+        assert cuts[name]["n"] == len(cuts[name]["rows"]) == 16
+        assert cuts[name]["chosen"] == cut and dict(cuts[name]["rows"])[cut] == gain
+        assert cuts[name]["score"] == "Gain"
+    assert dict(cuts["密度"]["rows"])["0.244"] == "0.056"   # the first midpoint, (0.243+0.245)/2
+
+
+def test_watermelon_2_0_alpha_root_branch_weights(client):
+    step = _first_step(client, "watermelon-2.0alpha")
+    # 周志华 4.4.2: 纹理 is known on 15 of the 17 rows, r̃ = 7/15, 5/15, 3/15
+    assert step["branches"]["rho"] == "0.8824"
+    assert [r[:2] for r in step["branches"]["rows"]] == [
+        ["纹理 = 清晰", "0.4667"], ["纹理 = 稍糊", "0.3333"], ["纹理 = 模糊", "0.2"]]
+    assert step["candidates"] == []                          # no continuous attribute
+
+
+def test_post_pruned_tree_shows_the_grown_tree_s_branches(client):
+    step = _first_step(client, "split-4.2", pruning="post")
+    assert [r[0] for r in step["branches"]["rows"]] == ["脐部 = 凹陷", "脐部 = 稍凹", "脐部 = 平坦"]
+
+
 @pytest.mark.parametrize("pruning, decisions, accuracy", [
     ("none", [], "42.9%"),                                  # figure 4.5, unpruned
     ("pre", ["42.9% → 71.4%", "71.4% → 57.1%", "71.4% → 71.4%"], "71.4%"),   # figure 4.6

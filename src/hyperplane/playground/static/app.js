@@ -179,7 +179,7 @@ function take(steps, streaming = false) {
     fragment.appendChild(tr);
     if (step.plot) Object.assign(state.picture, step.plot);
     if (step.curve) appendCurve(step.curve);
-    if (step.split_table) renderSplit(step.split_table);
+    if (step.split_table) renderSplit(step.split_table, step.candidates, step.branches);
     if (step.tree_text) $("tree-text").textContent = step.tree_text;
     if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
     if (step.hidden) state.picture.hidden = step.hidden;
@@ -226,7 +226,7 @@ function renderFacts() {
   if (info.algorithm) facts.appendChild(el("div", {}, `${info.algorithm} · ${info.rows} · ${info.attributes.join(", ")}`));
   if (learner() === "linear") renderLinearTable(info.rows);
 }
-function renderSplit(split) {
+function renderSplit(split, candidates, branches) {
   const box = $("split");
   box.innerHTML = "";
   if (split.impurity !== "NaN") box.appendChild(el("div", {}, `${t("root_entropy")} = ${split.impurity}`));
@@ -240,6 +240,44 @@ function renderSplit(split) {
     table.appendChild(tr);
   }
   box.appendChild(table);
+  if (branches) box.appendChild(branchTable(branches));
+  if (candidates && candidates.length) {
+    box.appendChild(el("h3", {}, t("candidates")));
+    for (const cuts of candidates) box.appendChild(cutTable(cuts));
+  }
+}
+// §4.4.2: r̃_v of each branch below the chosen attribute, with its ρ
+function branchTable(branches) {
+  const wrap = el("div", { "data-testid": "branch-table" });
+  wrap.appendChild(el("h3", {}, `${t("branches")} (ρ = ${branches.rho})`));
+  const table = el("table");
+  const head = el("tr");
+  for (const c of ["branch", "r_v", "weight"]) head.appendChild(el("th", {}, t(c)));
+  table.appendChild(head);
+  for (const row of branches.rows) {
+    const tr = el("tr");
+    for (const v of row) tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  wrap.appendChild(table);
+  return wrap;
+}
+// §4.4.1: every candidate cut T_a of one continuous attribute, the tree's cut marked
+function cutTable(cuts) {
+  const wrap = el("div", { class: "cut-table", "data-testid": "cuts-" + cuts.attribute });
+  const shown = cuts.rows.length < cuts.n ? ` (${cuts.rows.length}/${cuts.n})` : "";
+  wrap.appendChild(el("div", {}, cuts.attribute + shown));
+  const table = el("table");
+  const head = el("tr");
+  for (const c of ["threshold_col", cuts.score]) head.appendChild(el("th", {}, t(c)));
+  table.appendChild(head);
+  for (const row of cuts.rows) {
+    const tr = el("tr", row[0] === cuts.chosen ? { class: "chosen", "data-chosen": "true" } : {});
+    for (const v of row) tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  wrap.appendChild(table);
+  return wrap;
 }
 function renderLinearTable(rows) {
   const body = $("trace").querySelector("tbody");

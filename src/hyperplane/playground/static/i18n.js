@@ -43,6 +43,9 @@ const LABELS = {
   running: ["运行中", "running"], done: ["完成", "done"], steps: ["步", "steps"],
   root_entropy: ["Ent(D)", "Ent(D)"], chosen: ["选中", "chosen"],
   Gain: ["Gain", "Gain"], Gain_ratio: ["Gain_ratio", "Gain_ratio"], Gini_index: ["Gini_index", "Gini_index"],
+  candidates: ["候选划分点 T_a (§4.4.1)", "candidate cuts T_a (§4.4.1)"],
+  branches: ["分支权重 r̃_v (§4.4.2)", "branch weights r̃_v (§4.4.2)"], branch: ["分支", "branch"],
+  r_v: ["r̃_v", "r̃_v"], weight: ["权重", "weight"],
   rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"], candidate: ["候选 (增益≥平均)", "candidate (gain ≥ mean)"],
 };
 let LANG = "zh";
