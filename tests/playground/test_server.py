@@ -129,7 +129,8 @@ def test_watermelon_2_0_alpha_root_branch_weights(client):
 
 def test_post_pruned_tree_shows_the_grown_tree_s_branches(client):
     step = _first_step(client, "split-4.2", pruning="post")
-    assert [r[0] for r in step["branches"]["rows"]] == ["脐部 = 凹陷", "脐部 = 稍凹", "脐部 = 平坦"]
+    assert [r[0] for r in step["branches"]["rows"]] == \
+        ["脐部 = 凹陷", "脐部 = 稍凹", "脐部 = 平坦"]
 
 
 @pytest.mark.parametrize("pruning, decisions, accuracy", [
