@@ -80,12 +80,10 @@ def scenes(page, base, out):
     _run(page)
     page.screenshot(path=out / "svr.png")
 
-    _scene(page, base, "tree", "watermelon-3.0")
-    for _ in range(2):
-        page.get_by_test_id("step-button").click()
-        page.wait_for_timeout(300)
-    page.wait_for_timeout(600)
-    page.screenshot(path=out / "tree_split_table.png")
+    _scene(page, base, "tree", "watermelon-3.0")   # the root: 4.4.1's candidate cuts
+    page.get_by_test_id("step-button").click()
+    page.wait_for_timeout(900)
+    page.screenshot(path=out / "tree_split_table.png", full_page=True)
 
     _scene(page, base, "tree", "split-4.2", {"pruning": "post"})
     _run(page)

@@ -37,7 +37,8 @@ def table_payload(table, chosen):
     """A node's split table as rows of text, one per attribute, the chosen one marked;
     §4.4.1's threshold column appears when an attribute is continuous."""
     columns = [c for c in table.columns if c != "valid" and not table[c].isna().all()]
-    rows = [[str(name)] + [number(table.at[name, c], 3) for c in columns]
+    digits = {c: 4 if c == "threshold" else 3 for c in columns}  # a cut as T_a lists it
+    rows = [[str(name)] + [number(table.at[name, c], digits[c]) for c in columns]
             for name in table.index]
     return {"columns": ["attribute"] + [SCORE.get(c, c) for c in columns], "rows": rows,
             "chosen": str(chosen), "impurity": number(table.attrs.get("impurity", np.nan), 3)}
