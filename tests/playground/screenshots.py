@@ -27,7 +27,7 @@ def _ready(page):
 
 def _run(page):
     page.get_by_test_id("run-button").click()
-    page.wait_for_function("!document.getElementById('status').textContent.includes('…') "
+    page.wait_for_function("!document.body.dataset.running "
                            "&& document.querySelectorAll('#trace tbody tr').length > 0",
                            timeout=300_000)
     page.wait_for_timeout(800)

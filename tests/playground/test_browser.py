@@ -46,7 +46,7 @@ def _last_row(page):
 
 def _run_to_end(page):
     page.get_by_test_id("run-button").click()
-    page.wait_for_function("!document.getElementById('status').textContent.includes('…') "
+    page.wait_for_function("!document.body.dataset.running "
                            "&& document.querySelectorAll('#trace tbody tr').length > 0",
                            timeout=TIMEOUT)
 

@@ -147,6 +147,7 @@ async function runAll() {
   stopStream();
   const source = new EventSource(`/api/stream/${state.run}`);
   state.stream = source;
+  document.body.dataset.running = "true";   // until the stream ends (tests wait on it)
   source.onmessage = (event) => {
     const data = JSON.parse(event.data);
     take(data.steps, true);
@@ -166,6 +167,7 @@ async function runAll() {
 }
 function stopStream() {
   if (state.stream) { state.stream.close(); state.stream = null; }
+  delete document.body.dataset.running;
 }
 function take(steps, streaming = false) {
   if (!steps.length) return;
