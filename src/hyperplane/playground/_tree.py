@@ -48,9 +48,11 @@ def candidates_payload(X, y, table, weights, criterion):
     """Each continuous attribute's candidate cuts T_a at a node (周志华 4.4.1), scored by
     :func:`~hyperplane.tree.candidate_thresholds`; the cut the tree took is marked."""
     out = []
+    here = np.flatnonzero(weights > 0)  # the node's rows, the attribute's column
     for name in table.index[table["threshold"].notna()]:
-        cuts = candidate_thresholds(X, y, name, criterion=CUT_SCORE[criterion],
-                                    sample_weight=weights)
+        column = X[name].to_numpy(np.float64)[here, None]
+        cuts = candidate_thresholds(column, np.asarray(y)[here], 0,
+                                    criterion=CUT_SCORE[criterion], sample_weight=weights[here])
         score = cuts.columns[1]
         shown = cuts if len(cuts) <= MAX_CUTS else \
             cuts.nlargest(MAX_CUTS, score, keep="first").sort_values("threshold")

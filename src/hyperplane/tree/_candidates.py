@@ -91,7 +91,8 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
                                            base, code)
         rows.append((t, rho * decrease, after))
     cuts = pd.DataFrame(rows, columns=["threshold", SCORED[criterion], "after"])
-    chosen = split_table(X, y, criterion=criterion, sample_weight=w).iloc[j]["threshold"]
+    # the tree's own scan of this one column picks the cut (the first best)
+    chosen = split_table(x[:, None], y, criterion=criterion, sample_weight=w)["threshold"].iloc[0]
     cuts["chosen"] = cuts["threshold"] == chosen
     return cuts
 
