@@ -89,6 +89,14 @@ def test_candidates_reject_a_categorical_or_unknown_attribute():
         candidate_thresholds(X, y, "甜度")
     with pytest.raises(ValueError, match="criterion"):
         candidate_thresholds(X, y, "密度", criterion="gain_ratio")
+    with pytest.raises(ValueError, match="sample_weight"):
+        candidate_thresholds(X, y, "密度", sample_weight=np.zeros(len(y)))
+
+
+@pytest.mark.parametrize("x", [[1.0, 1.0, 1.0], [np.nan, np.nan, 2.0]])
+def test_an_attribute_with_one_known_value_has_no_candidates(x):
+    cuts = candidate_thresholds(np.array(x)[:, None], [0, 1, 0], 0)
+    assert cuts.empty and list(cuts.columns) == ["threshold", "info_gain", "after", "chosen"]
 
 
 def test_watermelon_2_alpha_root_branch_weights_match_the_book():

@@ -72,6 +72,8 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
     w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
     x = X_enc[:, j]
     here = w > 0
+    if not here.any():
+        raise ValueError("sample_weight: every row has weight 0, so the node has no rows")
     known = here & ~np.isnan(x)
     counts = np.bincount(y_idx[known], weights=w[known], minlength=classes.size)
     w_known = counts.sum()
