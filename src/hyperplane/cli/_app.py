@@ -247,6 +247,23 @@ def show(
         _err.print(f"wrote {plot}", markup=False)
 
 
+@app.command()
+@user_errors
+def playground(
+    port: Optional[int] = typer.Option(None, "--port", help="Port (default: a free one)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback)."),
+    allow_remote: bool = typer.Option(False, "--allow-remote",
+                                      help="Allow a --host other than loopback."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser."),
+):
+    """Start the playground: watch each learner learn, step by step, in the browser."""
+    from hyperplane.playground import serve
+
+    serve(host, port, open_browser=not no_browser, allow_remote=allow_remote,
+          ready=lambda url: _err.print(f"hyperplane playground at {url} (Ctrl-C stops)",
+                                       markup=False))
+
+
 def _draw(model, meta, plot, data):
     import matplotlib
     matplotlib.use("Agg")

@@ -17,8 +17,8 @@ from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._expand_kernels import GrowRules
 from ._encode import declared_classes, encode_fit, encode_predict
-from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
-                     pessimistic_prune, post_prune)
+from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
+                     cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import ENTROPY, GINI
 from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
@@ -33,7 +33,7 @@ CUT_POINTS = ("midpoint", "training_value")
 #: the encoded (X, y, w) the tree grew on, or None when it is not in memory
 AFTER_GROWTH = {
     "post": lambda est, tree, validation, training, criterion: post_prune(
-        tree, *validation, est._label_of, criterion),
+        tree, *validation, est._label_of, criterion, getattr(est, "_decisions", None)),
     "pessimistic": lambda est, tree, validation, training, criterion: pessimistic_prune(
         tree, est.confidence, criterion,
         training=training if est.subtree_raising else None),
@@ -169,6 +169,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         Weighted impurity decrease per attribute, normalised to sum to 1.
     tree_ : Tree
         The flat node arrays (preorder); see :mod:`hyperplane.tree._builder`.
+    pruning_trace_ : pandas.DataFrame
+        With ``pruning="pre"`` or ``"post"``: one row per pruning decision in
+        the order made, with ``kind``, the ``attribute`` tested at the node,
+        the tree's validation ``accuracy_before`` and ``accuracy_after`` the
+        decision, and the ``decision`` ("split"/"leaf", "prune"/"keep").
     trace_ : list of NodeTrace
         With ``record_trace=True``: every node of the grown tree in preorder
         (before pruning), each with its index ``node`` in ``tree_`` (the grown
@@ -327,6 +332,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
+        if self.pruning in ("pre", "post"):
+            self._decisions = pre.decisions if pre else PruningDecisions(validation[2].sum())
         tracer = Tracer(spec.names, self.criterion) if self.record_trace else None
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
@@ -337,6 +344,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
                                params.criterion)
+        if self.pruning in ("pre", "post"):
+            self.pruning_trace_ = self._decisions.frame(spec.names)
         self._set_tree(tree)
         return self
 
