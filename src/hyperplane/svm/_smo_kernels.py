@@ -275,19 +275,15 @@ def update_alpha_pair(var, i, j, eta):
 
 
 @jit_fast
-def update_gradient(var, n_active, K_i, K_j, a_i, a_j):
+def update_gradient(score, kidx, n_active, K_i, K_j, a_i, a_j):
     """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, kept as
     score_t = -y_t G_t: score_t -= a_i K_ti + a_j K_tj with a_i = y_i d_alpha_i,
-    a_j = y_j d_alpha_j (Q_ti = y_t y_i K_ti).
-
-    Returns the next iteration's :func:`select_i` ``(i, m)``, computed after
-    the update loop: LLVM vectorises a loop that stores or one that reduces,
-    not one that does both."""
-    score, kidx = var.score, var.kidx
+    a_j = y_j d_alpha_j (Q_ti = y_t y_i K_ti). Takes the arrays, not the
+    :data:`Variables` (a fastmath step given the whole tuple made the
+    solver 1.2x slower)."""
     for t in range(n_active):
         r = kidx[t]
         score[t] -= a_i * K_i[r] + a_j * K_j[r]
-    return select_i(var, n_active)
 
 
 @jit_fast
@@ -450,7 +446,8 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
             update_h(H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
         if flip_j:
             update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
-        i, m = update_gradient(var, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
+        update_gradient(var.score, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
+        i, m = select_i(var, n_active)
         have_i = True
         ist[N_ITER] += 1
         ist[COUNTER] -= 1
