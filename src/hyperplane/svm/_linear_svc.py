@@ -203,8 +203,11 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         return predict_from_scores(self.classes_, scores)
 
     def objective(self, X, y):
-        """LIBLINEAR's primal objective of the fitted binary model on (X, y):
-        1/2 (|w|^2 + w_extra^2) + C sum_i loss(y_i f(x_i))."""
+        """LIBLINEAR's primal objective of the fitted binary model on ``(X, y)``.
+
+        ``1/2 (||w||^2 + w_extra^2) + C sum_i loss(y_i f(x_i))``, where ``w_extra`` is the
+        weight of the bias feature (``intercept_ / intercept_scaling``).
+        """
         check_is_fitted(self)
         if len(self.classes_) != 2:
             raise ValueError("objective is defined for a binary model")
