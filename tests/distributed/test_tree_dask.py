@@ -6,6 +6,7 @@ import pytest
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree._level_kernels import route_to_frontier
+from hyperplane.tree._state import TreeArrays
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree import _encode
 
@@ -160,9 +161,9 @@ def test_routing_to_the_frontier_matches_a_python_walk():
                      axis=1).astype(np.int16)
     w = rng.random(n) + 0.1
     r = np.array([1.0, 0.5, 0.3, 0.2])            # branch_r of nodes 0..3
-    got = route_to_frontier(codes, w, np.array([0, -1, -1, -1]), np.zeros(4, bool),
-                            np.full(4, -1), np.array([0, 3, 3, 3]), np.array([3, 0, 0, 0]),
-                            np.array([1, 2, 3]), r, np.array([-1, 0, 1, 2]), 4)
+    tree = TreeArrays(np.array([0, -1, -1, -1]), np.zeros(4, bool), np.full(4, -1.0),
+                      np.array([0, 3, 3, 3]), np.array([3, 0, 0, 0]), np.array([1, 2, 3]), r)
+    got = route_to_frontier(codes, w, tree, np.array([-1, 0, 1, 2]), 4)
     expected = []
     for i in range(n):
         if codes[i, 0] < 0:

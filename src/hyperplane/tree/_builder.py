@@ -18,11 +18,12 @@ import numpy as np
 
 from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
-from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, Columns, Node,
-                              attributes_left, expand_node, leaf_reason)
-from ._node_kernels import Scan, node_scores, node_scores_parallel
+from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
+                              expand_node, leaf_reason)
+from ._node_kernels import node_scores, node_scores_parallel
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._prune_kernels import node_impurities, preorder_layout
+from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -150,6 +151,12 @@ class Tree:
     def kids(self, t):
         start = self.child_start[t]
         return self.children[start:start + self.n_child[t]]
+
+    @property
+    def arrays(self):
+        """The structure the compiled walks read (:class:`~._state.TreeArrays`)."""
+        return TreeArrays(self.feature, self.is_numeric, self.threshold, self.child_start,
+                          self.n_child, self.children, self.branch_r)
 
 
 @dataclass

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from ._state import Scratch
 
 ENTROPY = 0
 GINI = 1
@@ -183,21 +184,23 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     """
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    return ordered_cut(bins.size, bins, table[bins], n_rows[bins], table[n_codes], n_codes,
-                       edges, criterion, min_leaf, clogc, np.empty((4, table.shape[1])))
+    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((4, table.shape[1])), bins[:0])
+    return ordered_cut(bins.size, scratch, table[n_codes], n_codes, edges, criterion, min_leaf,
+                       clogc)
 
 
 @jit
-def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_leaf, clogc,
-                work):
+def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc):
     """:func:`ordered_table_cut` from the non-empty bins only.
 
-    ``bins[:d]`` are the non-empty bins in increasing order, ``table[e]`` /
-    ``n_rows[e]`` the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
+    In the :class:`~._state.Scratch` ``scratch``, ``bins[:d]`` are the
+    non-empty bins in increasing order, ``bin_table[e]`` / ``bin_rows[e]``
+    the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
     and ``missing`` the class weights of the rows missing the value. The scan
     visits the bins in order, so it costs the node's distinct values, not the
     number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
     """
+    bins, table, n_rows, work = scratch.bins, scratch.bin_table, scratch.bin_rows, scratch.work
     n_classes = table.shape[1]
     known, left, right, best_left = work[0], work[1], work[2], work[3]
     known[:] = 0.0
@@ -287,17 +290,18 @@ def mdl_corrected_gain(score, n_cuts, w_node):
 
 
 @jit
-def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc,
-                     c45=False):
+def best_numeric_cut(x, order, y, value, scan, rules):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
 
     The candidate thresholds are the midpoints between adjacent distinct
     sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
-    wins. ``wbuf[i]`` is the weight of row ``i`` in this node; ``value`` the
-    node's class weights; ``unit``: every weight is 1, so counts are integers
-    and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
+    wins. ``value`` is the node's class weights; ``scan`` a
+    :class:`~._state.Scan`: ``scan.wbuf[i]`` is the weight of row ``i`` in
+    this node, ``scan.unit``: every weight is 1, so counts are integers and
+    entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
+    a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     values are gathered once into contiguous buffers, then scanned in order.
-    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
+    ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
     admissible when both sides *weigh* at least
     ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
     rows are counted against ``min_leaf``), the score of the best cut gets
@@ -306,6 +310,9 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
+    wbuf, unit, clogc = scan.wbuf, scan.unit, scan.clogc
+    criterion, min_leaf, c45 = rules.criterion, rules.min_leaf, rules.c45
+    n_classes = value.shape[0]
     m = order.shape[0]
     known = value.copy()
     w_total = known.sum()
