@@ -218,3 +218,21 @@ def test_worker_killed_mid_fit_gives_the_same_tree(refit_with_a_worker_killed):
         assert export_text(model, show_weights=True) == export_text(reference,
                                                                     show_weights=True)
         np.testing.assert_allclose(model.tree_.value, reference.tree_.value, rtol=1e-12)
+
+
+@pytest.mark.parametrize("criterion", ["info_gain", "gain_ratio", "gini"])
+def test_dask_trace_is_the_in_memory_trace(criterion):
+    """The level grower records the same nodes, split tables and choices as depth first."""
+    X, y = watermelon_rows("2.0alpha", 3, seed=4)
+    local = DecisionTreeClassifier(criterion=criterion, record_trace=True).fit(X, y)
+    dist = DecisionTreeClassifier(criterion=criterion, record_trace=True).fit(*on_dask(X, y))
+    assert_same_tree(local, dist, X)
+    assert len(dist.trace_) == len(local.trace_)
+    for a, b in zip(local.trace_, dist.trace_):
+        assert (a.node, a.depth, a.n_rows, a.attribute, a.leaf_reason) == (
+            b.node, b.depth, b.n_rows, b.attribute, b.leaf_reason)
+        assert a.weight == pytest.approx(b.weight)
+        if a.split_table is None:
+            assert b.split_table is None
+        else:
+            pd.testing.assert_frame_equal(a.split_table, b.split_table, rtol=1e-9)

@@ -21,7 +21,8 @@ from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
 from ._node_kernels import node_scores, node_scores_parallel
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
+from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
+                             c_log2_c)
 from ._prune_kernels import node_impurities, preorder_layout
 from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
@@ -199,12 +200,13 @@ def c45_split_floor(kind, rules):
     at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
     needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
     best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
-    weighing less than ``2 min(25, M)`` stays a leaf whatever its rows; binned
-    attributes count rows instead, so there is no bound when one is present.
+    weighing less than ``2 min(25, M)`` (less those tests' ``WEIGHT_TOL``, and
+    one more for round-off) stays a leaf whatever its rows; binned attributes
+    count rows instead, so there is no bound when one is present.
     """
     if not rules.c45 or np.any(kind == BINNED):
         return 0.0
-    return 2.0 * min(25.0, float(rules.min_leaf)) - 1e-8
+    return 2.0 * (min(C45_MIN_SIDE_CAP, float(rules.min_leaf)) - WEIGHT_TOL) - WEIGHT_TOL
 
 
 def attach_children(nodes, node, test, children):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from .._validation import check_is_fitted, check_sample_weight_vector
 from ._builder import c45_split_floor, layout, root_node, score_node, sorted_orders

@@ -2,10 +2,11 @@
 
 One data chunk holds the coded attributes (categorical value index or hist
 bin, −1 missing), class indices and weights of its rows. Every level of the
-tree, each row walks the tree grown so far from the root (:func:`~._traverse_kernels.next_leaf`,
-the walk of prediction), exactly as the in-memory builder partitions it (周志华 4.4.2): at a test on a known value it
-follows its branch; at a missing value it goes down every branch ``v`` with
-weight ``r_v · w``. Each arrival at a frontier node is one entry
+tree, each row walks the tree grown so far from the root
+(:func:`~._traverse_kernels.next_leaf`, the walk of prediction), exactly as
+the in-memory builder partitions it (周志华 4.4.2): at a test on a known value
+it follows its branch; at a missing value it goes down every branch ``v``
+with weight ``r_v · w``. Each arrival at a frontier node is one entry
 ``(row, node, weight)``; :func:`~._table_kernels.level_class_tables`
 turns the entries into the nodes' class-weight tables, which add up over
 chunks.

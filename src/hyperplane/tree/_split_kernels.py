@@ -41,7 +41,22 @@ NUMERIC = 0
 CATEGORICAL = 1
 BINNED = 2
 
-TIE_EPS = 1e-12
+#: relative round-off of a sum of weights: cuts of one attribute whose quality differs
+#: by less are tied (the smaller threshold wins), and a side lighter than this is empty
+ROUND_OFF = 1e-12
+#: absolute slack of a "weighs at least" test (min_samples_leaf, C4.5's minimum per side)
+WEIGHT_TOL = 1e-9
+#: C4.5's minimum weight of each side of a numeric cut is at most this (MINOBJS cap) ...
+C45_MIN_SIDE_CAP = 25.0
+#: ... and at least this fraction of the node's known weight per class (Quinlan 1996)
+C45_MIN_SIDE_FRACTION = 0.1
+
+
+@jit
+def c45_min_side(min_leaf, w_known, n_classes):
+    """C4.5's minimum weight of each side of a numeric cut (release 8, Quinlan 1996):
+    ``min(25, max(M, 0.1 W̃ / K))``."""
+    return min(C45_MIN_SIDE_CAP, max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
 @jit
@@ -125,7 +140,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
             continue
         w_v = table[v].sum()
         w_branches[v] = w_v
-        if w_v >= min_leaf - 1e-9:
+        if w_v >= min_leaf - WEIGHT_TOL:
             n_heavy += 1
         if w_v > 0.0:
             n_nonempty += 1
@@ -225,7 +240,7 @@ def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc)
     best_left[:] = 0.0
     lookup = criterion == ENTROPY and clogc.shape[0] > w_known
     gini = criterion == GINI
-    tie = TIE_EPS * w_known
+    tie = ROUND_OFF * w_known
     for e in range(d):
         if bins[e] >= n_codes - 1:  # no cut after the last bin
             break
@@ -240,7 +255,7 @@ def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc)
         w_left += w_b
         n_left += n_rows[e]
         w_right = w_known - w_left
-        if w_right <= 1e-12 * w_known:
+        if w_right <= ROUND_OFF * w_known:
             break
         if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
@@ -348,9 +363,9 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     best_left = np.zeros(n_classes)
     lookup = unit and clogc.shape[0] > m
     gini = criterion == GINI
-    tie = TIE_EPS * w_known
+    tie = ROUND_OFF * w_known
     n_cuts = 0
-    min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
+    min_side = c45_min_side(min_leaf, w_known, n_classes) - WEIGHT_TOL
     # c log2 c of each side's class weights, recomputed only for the classes that moved
     # since the last evaluated cut (the same terms added in the same order as before)
     term_l = np.zeros(n_classes)
@@ -366,7 +381,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         if xs[pos + 1] <= xs[pos]:
             continue
         w_right = w_known - w_left
-        if w_left <= 0.0 or w_right <= 1e-12 * w_known:
+        if w_left <= 0.0 or w_right <= ROUND_OFF * w_known:
             continue
         if c45:
             if w_left < min_side or w_right < min_side:

@@ -152,8 +152,8 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
     rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
-    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut` takes them and returns
-    ``d``. Every bin sums its rows in the node's row order from 0, so the
+    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut`
+    takes them and returns ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
     keys, bins, table, n_rows = scratch.keys, scratch.bins, scratch.bin_table, scratch.bin_rows

@@ -104,7 +104,7 @@ class Tracer:
             attribute = self.names[test[0]]
             threshold = float(test[2]) if test[1] else np.nan
         n_rows = node.count[node.rows].sum() if node.count.size else node.rows.size
-        self.raw[node_id] = (int(node.depth), float(node.value.sum()), int(n_rows), table,
+        self.raw[node_id] = (int(node.depth), float(node.w.sum()), int(n_rows), table,
                              attribute, threshold,
                              None if reason is None else LEAF_REASONS[int(reason)])
 
