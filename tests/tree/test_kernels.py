@@ -263,3 +263,27 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
         assert np.allclose(got[:4], [splits.score[j], splits.ratio[j], splits.after[j],
                                      splits.rho[j]])
         assert got[5] == splits.cut_bin[j] and got[6] == splits.valid[j]
+
+
+def test_parallel_node_scores_equal_the_serial_ones():
+    """The split table of a large node, scored attribute by attribute in parallel."""
+    from hyperplane.tree._builder import layout, root_node, sorted_orders
+    from hyperplane.tree._node_kernels import node_scores, node_scores_parallel
+    from hyperplane.tree._state import GrowRules
+
+    rng = np.random.default_rng(3)
+    n = 400
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 4, n).astype(float),
+                         rng.normal(size=n).round(1)])
+    X[rng.random((n, 3)) < 0.1] = np.nan
+    y = rng.integers(0, 3, n)
+    data = layout(X, y, np.ones(n), np.array([False, True, False]), np.array([0, 4, 0]), 3,
+                  "best", 16)
+    node = root_node(data, sorted_orders)
+    for c45 in (False, True):
+        rules = GrowRules(ENTROPY, c45, np.inf, 2.0, 1.0, 0.0)
+        scan = Scan(np.zeros(n), True, c_log2_c(n))
+        serial = node_scores(data.columns, node, rules, scan)
+        parallel = node_scores_parallel(data.columns, node, rules, scan)
+        for a, b in zip(serial, parallel):
+            np.testing.assert_array_equal(a, b)

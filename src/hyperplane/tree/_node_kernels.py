@@ -10,6 +10,7 @@ from numba import prange
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._split_kernels import CATEGORICAL, NUMERIC, best_numeric_cut, score_table
+from ._state import Columns, GrowRules, Node, Scan, Splits
 from ._table_kernels import node_class_tables
 
 
@@ -64,8 +65,21 @@ def node_scores(columns, node, rules, scan):
 
 @jit_parallel_exact
 def node_scores_parallel(columns, node, rules, scan):
-    """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
+    """:func:`node_scores` with the attributes scored in parallel (large nodes).
+
+    numba's parallel loops cannot capture named tuples of arrays, so the
+    loop body receives their fields and rebuilds them.
+    """
     splits, tables, n_rows = _node_tables(columns, node, scan)
-    for j in prange(columns.kind.shape[0]):
-        _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    n_r, n_w, n_order, n_count, n_value, n_depth, n_avail = node
+    criterion, c45, max_depth, min_split, min_leaf, min_weight = rules
+    wbuf, unit, clogc = scan
+    score, ratio, after, rho, threshold, cut_bin, valid = splits
+    for j in prange(c_kind.shape[0]):
+        _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
+                         Node(n_r, n_w, n_order, n_count, n_value, n_depth, n_avail),
+                         GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight),
+                         Scan(wbuf, unit, clogc), tables, n_rows,
+                         Splits(score, ratio, after, rho, threshold, cut_bin, valid))
     return splits
