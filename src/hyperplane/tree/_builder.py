@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -55,7 +56,7 @@ class TreeData:
         out[self.col[coded]] = self.n_codes[coded]
         return out
 
-    @property
+    @cached_property
     def columns(self):
         """The arrays the kernels read, as one :class:`~._expand_kernels.Columns`."""
         return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
