@@ -15,6 +15,14 @@ Data: Gaussian classes, float64, 200k×50 and 1M×20 (``--quick``: 20k×50 and
 
 Times are the best of ``--repeat`` runs after a warm-up (numba compiled).
 The machine is shared: read the ratios, not the absolute times.
+
+``--solvers`` times only the logistic solvers instead: hyperplane's TRON
+(``solver="tron"``, the default) and L-BFGS against scikit-learn's lbfgs at the
+same C and tol, dense and sparse (CSR) data, binary and 3-class, on 1 and 2
+threads (numba and BLAS/OpenMP limited together), reporting CPU time
+(``time.process_time``, all threads) and wall time of the same run::
+
+    PYTHONPATH=src python benchmarks/linear.py --solvers [--threads 1 2] [--quick]
 """
 
 from __future__ import annotations
@@ -22,7 +30,10 @@ from __future__ import annotations
 import argparse
 import time
 
+import numba
 import numpy as np
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 from scipy.special import logsumexp
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
@@ -99,11 +110,87 @@ def bench_logistic(X, y, k, repeat, rows, C=1.0, tol=1e-6):
     return {f"logistic {kind} vs lbfgs": t_sk / t_ours}
 
 
+def make_sparse(n, d, k, density, seed=0):
+    """CSR rows with ``density`` nonzeros (text-like: positive counts), labels from
+    a sparse linear model of them."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(density * d, n)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    indices = rng.integers(0, d, indptr[-1])
+    X = sp.csr_matrix((rng.poisson(2.0, indptr[-1]) + 1.0, indices, indptr), shape=(n, d))
+    X.sum_duplicates()
+    W = rng.normal(size=(d, k)) * (rng.random((d, k)) < 0.2)
+    y = np.argmax(X @ W + rng.gumbel(size=(n, k)), axis=1)
+    return X, y
+
+
+def timed(fit):
+    """(cpu seconds, wall seconds, result) of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = fit()
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def solver_rows(X, y, k, name, threads, C=1.0, tol=1e-6):
+    """TRON, our L-BFGS and scikit-learn's lbfgs on one data set, ``threads`` threads."""
+    numba.set_num_threads(threads)
+    fits = {
+        "hyperplane tron": lambda: LogisticRegression(C=C, tol=tol, solver="tron",
+                                                      max_iter=1000).fit(X, y),
+        "hyperplane lbfgs": lambda: LogisticRegression(C=C, tol=tol, solver="lbfgs",
+                                                       max_iter=1000).fit(X, y),
+        "sklearn lbfgs": lambda: SkLogisticRegression(C=C, tol=tol, max_iter=1000).fit(X, y),
+    }
+    results = {}
+    with threadpool_limits(threads):
+        for label, fit in fits.items():
+            results[label] = timed(fit)
+    f_ref = objective(X, y, results["sklearn lbfgs"][2].coef_,
+                      results["sklearn lbfgs"][2].intercept_, C)
+    cpu_ref = results["sklearn lbfgs"][0]
+    lines = []
+    for label, (cpu, wall, model) in results.items():
+        f = objective(X, y, model.coef_, model.intercept_, C)
+        n_iter = int(np.max(model.n_iter_))
+        lines.append(f"| {name} | {threads} | {label} | {cpu:.2f} | {wall:.2f} | {n_iter} "
+                     f"| {(f - f_ref) / abs(f_ref):+.1e} | {cpu_ref / cpu:.2f}x |")
+    return lines
+
+
+def solver_main(args):
+    scale = 10 if args.quick else 1
+    data = [
+        ("dense 200k×50 binary", lambda: make_data(200_000 // scale, 50, 2)),
+        ("dense 200k×50 3-class", lambda: make_data(200_000 // scale, 50, 3)),
+        ("dense 50k×200 binary", lambda: make_data(50_000 // scale, 200, 2)),
+        ("CSR 200k×20k 0.1% binary", lambda: make_sparse(200_000 // scale, 20_000, 2, 1e-3)),
+        ("CSR 200k×20k 0.1% 3-class", lambda: make_sparse(200_000 // scale, 20_000, 3, 1e-3)),
+    ]
+    warm_X, warm_y = make_data(2_000, 5, 3)
+    for Xw in (warm_X, sp.csr_matrix(warm_X)):          # compile every kernel before timing
+        for labels in (warm_y, warm_y % 2):
+            for solver in ("tron", "lbfgs"):
+                LogisticRegression(solver=solver).fit(Xw, labels)
+    print("| data | threads | solver | CPU s | wall s | iterations | objective vs sklearn "
+          "| sklearn CPU / CPU |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    for name, make in data:
+        X, y = make()
+        for threads in args.threads:
+            for line in solver_rows(X, y, int(y.max()) + 1, name, threads):
+                print(line, flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10x smaller data")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--solvers", action="store_true",
+                        help="only the logistic solver table (TRON vs lbfgs)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args(argv)
+    if args.solvers:
+        return solver_main(args)
     shapes = [(200_000, 50), (1_000_000, 20)]
     if args.quick:
         shapes = [(n // 10, d) for n, d in shapes]

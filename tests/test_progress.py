@@ -19,7 +19,8 @@ def data():
     (SVC(verbose=True), "SMO iterations"),
     (DecisionTreeClassifier(criterion="gini", verbose=True), "tree growth"),
     (Perceptron(verbose=True), "perceptron epochs"),
-    (LogisticRegression(verbose=True), "L-BFGS evaluations"),
+    (LogisticRegression(verbose=True), "Newton iterations"),
+    (LogisticRegression(solver="lbfgs", verbose=True), "L-BFGS evaluations"),
 ])
 def test_verbose_fit_shows_a_progress_bar(capsys, estimator, text):
     X, y = data()

@@ -7,11 +7,17 @@ Subpackages: :mod:`hyperplane.datasets`, :mod:`hyperplane.kernels`,
 :mod:`hyperplane.neural`, :mod:`hyperplane.io`, :mod:`hyperplane.plot`.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("hyperplane")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
-
 __all__ = ["__version__"]
+
+
+def __getattr__(name):
+    # the version is looked up on first use: importlib.metadata costs a
+    # quarter of the command line's start-up (``hyperplane --help``)
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hyperplane")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+unknown"

@@ -4,7 +4,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_is_fitted, check_X, is_dask_collection
+import functools
+
+from ._validation import check_chunk, check_is_fitted, check_X, is_dask_collection
+from .distributed import Chunks, predict_lazy
+
+
+def dask_classification_data(estimator, X, y):
+    """A Dask ``(X, y)`` as :class:`~hyperplane.distributed.Chunks` for a classifier.
+
+    Every block of ``X`` gets the in-memory checks (:func:`check_chunk`)
+    inside its task; the labels are encoded against the sorted classes once.
+    Sets ``classes_``, ``n_features_in_`` and ``feature_names_in_`` (string
+    column names of a dataframe only), as ``check_X_y`` and ``encode_labels``
+    do in memory.
+    """
+    name = type(estimator).__name__
+    chunks = Chunks(X, y, check_block=functools.partial(check_chunk, estimator_name=name))
+    estimator.classes_ = chunks.classes()
+    chunks.encode_labels(estimator.classes_)
+    estimator.n_features_in_ = chunks.n_features
+    if chunks.feature_names is not None:
+        estimator.feature_names_in_ = chunks.feature_names
+    else:
+        estimator.__dict__.pop("feature_names_in_", None)
+    return chunks
 
 
 class LinearDecisionMixin:
@@ -17,17 +41,17 @@ class LinearDecisionMixin:
     """
 
     def decision_function(self, X):
-        """Signed distance times ``‖w‖``: ``X @ coef_.T + intercept_``.
+        """Signed distance times ``‖w‖``: ``X @ coef_.T + intercept_``
+        (``X`` dense or ``scipy.sparse``).
 
         Returns an array of shape (n_samples,) for two classes, else
         (n_samples, n_classes).
         """
         check_is_fitted(self)
         if is_dask_collection(X):
-            from .distributed import predict_lazy
             return predict_lazy(self.decision_function, X,
                                 ndim_out=1 if self.coef_.shape[0] == 1 else 2)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False, accept_sparse=("csr", "csc"))
         scores = (X @ self.coef_.T.astype(X.dtype, copy=False)
                   + np.asarray(self.intercept_).astype(X.dtype, copy=False))
         return scores.ravel() if scores.shape[1] == 1 else scores
@@ -37,7 +61,6 @@ class LinearDecisionMixin:
         classes), else the class of the largest one-vs-rest score."""
         check_is_fitted(self)
         if is_dask_collection(X):
-            from .distributed import predict_lazy
             return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         return predict_from_scores(self.classes_, self.decision_function(X))
 

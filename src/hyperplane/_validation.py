@@ -14,78 +14,38 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from ._parameters import (  # re-exported: estimators import from here
+    FLAG,
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Boolean,
+    Constant,
+    Either,
+    Instance,
+    Integer,
+    Options,
+    RandomState,
+    Real,
+    Rule,
+    Sizes,
+    check_number,
+    check_option,
+    validate_params,
+)
 
 FLOAT_DTYPES = (np.float64, np.float32)
 
 
 # --------------------------------------------------------------------------
-# hyper-parameters
-# --------------------------------------------------------------------------
-def check_number(value, name, *, low=None, high=None, low_open=False,
-                 high_open=False, integer=False, allow_inf=False):
-    """Check that hyper-parameter ``name`` is a number inside an interval.
-
-    Parameters
-    ----------
-    value : object
-        The value given by the user.
-    name : str
-        The parameter's name, used in the error message.
-    low, high : float or None
-        Bounds of the interval (``None``: unbounded).
-    low_open, high_open : bool
-        Whether a bound itself is excluded.
-    integer : bool
-        Require an integral number (bool is never accepted).
-    allow_inf : bool
-        Accept ``numpy.inf`` (used for ``C=inf``, the hard margin).
-
-    Returns
-    -------
-    number
-        ``value`` unchanged.
-
-    Examples
-    --------
-    >>> check_number(0.5, "eta", low=0, low_open=True)
-    0.5
-    """
-    kind = numbers.Integral if integer else numbers.Real
-    if isinstance(value, bool) or not isinstance(value, kind):
-        what = "an integer" if integer else "a real number"
-        raise TypeError(f"{name} must be {what}; got {value!r} of type "
-                        f"{type(value).__name__}")
-    if np.isnan(value) or (np.isinf(value) and not allow_inf):
-        raise ValueError(f"{name} must be finite; got {value!r}")
-    too_low = low is not None and (value < low or (low_open and value == low))
-    too_high = high is not None and (value > high or (high_open and value == high))
-    if too_low or too_high:
-        left = "(" if low_open else "["
-        right = ")" if high_open else "]"
-        lo = "-inf" if low is None else low
-        hi = "inf" if high is None else high
-        raise ValueError(f"{name} must be in {left}{lo}, {hi}{right}; got {value!r}")
-    return value
-
-
-def check_option(value, name, options):
-    """Check that ``value`` is one of ``options`` (a registry's keys).
-
-    Examples
-    --------
-    >>> check_option("pocket", "variant", ("standard", "pocket", "averaged"))
-    'pocket'
-    """
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{name} must be one of {sorted(options)}; got {value!r}")
-    return value
-
-
-# --------------------------------------------------------------------------
 # data
 # --------------------------------------------------------------------------
-#: the estimators whose ``fit`` accepts Dask collections (SPEC, "Scale-out")
+#: the estimators whose ``fit`` accepts Dask collections
 SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
               "Perceptron", "DecisionTreeClassifier")
 
@@ -133,6 +93,8 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
+    if y_numeric:
+        y = _numeric_target(estimator, y)
     try:
         return validate_data(estimator, X, y, reset=reset, dtype=dtype,
                              ensure_all_finite=ensure, y_numeric=y_numeric, **kw)
@@ -143,8 +105,56 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
         raise
 
 
-def encode_labels(y):
+def _numeric_target(estimator, y):
+    """A regressor's ``y`` as floats, or an error that blames ``y`` (not the features)."""
+    y_array = np.asarray(y)
+    if y_array.dtype.kind not in "OUSV":
+        return y
+    try:
+        return y_array.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{type(estimator).__name__} needs a numeric target y; {exc}") from exc
+
+
+def _check_one_label_type(y):
+    """Refuse labels that mix strings with numbers (they have no common order)."""
+    if y.dtype != object or y.size == 0:
+        return
+    is_text = np.fromiter((isinstance(v, str) for v in y), dtype=bool, count=y.size)
+    is_none = np.fromiter((v is None for v in y), dtype=bool, count=y.size)
+    is_other = ~is_text & ~is_none
+    if is_text.any() and is_other.any():
+        t, o = int(np.argmax(is_text)), int(np.argmax(is_other))
+        raise ValueError(
+            f"y mixes string and non-string labels: {y[t]!r} (row {t}) and {y[o]!r} "
+            f"(row {o}, {type(y[o]).__name__}); give every label the same type, "
+            "e.g. y.astype(str)")
+
+
+def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
+    """One row chunk of a Dask ``X``, checked as :func:`check_X` checks an
+    in-memory ``X`` (numeric, finite; the same messages).
+
+    Examples
+    --------
+    >>> check_chunk([[1.0, float("nan")]], "Perceptron")
+    Traceback (most recent call last):
+    ...
+    ValueError: Input X contains NaN...
+    """
+    try:
+        return check_array(X_block, dtype=dtype, ensure_all_finite=True,
+                           ensure_min_samples=0, estimator=estimator_name, input_name="X")
+    except ValueError as exc:
+        if "could not convert" in str(exc) or "Unable to convert" in str(exc):
+            raise ValueError(f"{estimator_name} needs numeric features; {exc}") from exc
+        raise
+
+
+def encode_labels(y, min_classes=2):
     """Sort the classes and map ``y`` to indices into them.
+
+    ``min_classes``: fewer distinct labels is an error (a tree takes 1).
 
     ``classes_[1]`` is the positive class (+1 in the books).
 
@@ -171,15 +181,18 @@ def encode_labels(y):
         y = y.ravel()
     if y.ndim != 1:
         check_classification_targets(y)   # raises sklearn's message for 2-d targets
+    _check_one_label_type(y)
+    if y.dtype == object and y.size and all(isinstance(v, numbers.Integral) for v in y):
+        y = np.asarray(y.tolist())            # integers held as objects: integer labels
     # hash-based factorisation (O(n)); only the distinct labels are sorted
     y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
     if np.any(y_index < 0):
         raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
     classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
-    check_classification_targets(classes)
-    if classes.shape[0] < 2:
+    if classes.shape[0] < min_classes:
         raise ValueError("y has only one class "
-                         f"({classes[0]!r}); a classifier needs at least 2 classes")
+                         f"({classes.tolist()[0]!r}); a classifier needs at least 2 classes")
+    check_classification_targets(classes)
     return classes, y_index.astype(np.int64).ravel()
 
 
@@ -236,7 +249,9 @@ def warn_not_converged(estimator, n_iter, fix):
 
 
 __all__ = [
-    "FLOAT_DTYPES", "check_number", "check_option", "check_X", "check_X_y",
+    "FLOAT_DTYPES", "check_chunk", "check_number", "check_option", "validate_params", "Rule", "Real",
+    "Integer", "Options", "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either",
+    "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
     "check_sample_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",

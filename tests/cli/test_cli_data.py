@@ -8,6 +8,7 @@ from sklearn.pipeline import Pipeline
 
 from hyperplane.cli._data import build_model, read_table, split_target
 from hyperplane.cli._models import UserError
+from hyperplane.cli._readers import Table
 from hyperplane.datasets import load_watermelon
 
 
@@ -15,15 +16,18 @@ def test_csv_with_bom_and_chinese_headers(tmp_path):
     path = tmp_path / "瓜.csv"
     path.write_text("编号,色泽,密度,好瓜\n1,青绿,0.697,是\n2,乌黑,0.774,否\n",
                     encoding="utf-8-sig")
-    frame = read_table(path, index="编号")
+    table = read_table(path, index="编号")
+    frame = table.frame
     assert list(frame.columns) == ["色泽", "密度", "好瓜"]
     assert frame.index.name == "编号" and frame.loc[2, "色泽"] == "乌黑"
-    X, y = split_target(frame, "好瓜", path)
+    X, y = split_target(table, "好瓜", path)
     assert list(X.columns) == ["色泽", "密度"] and y.tolist() == ["是", "否"]
 
 
 def test_shipped_dataset_names_load_the_book_tables():
-    frame = read_table("watermelon-2.0")
+    table = read_table("watermelon-2.0")
+    frame = table.frame
+    assert table.default_target == "好瓜"
     X, y = load_watermelon("2.0")
     pd.testing.assert_frame_equal(frame.drop(columns="好瓜"), X)
     assert frame["好瓜"].tolist() == y.tolist()
@@ -32,7 +36,13 @@ def test_shipped_dataset_names_load_the_book_tables():
 def test_missing_target_values_are_reported(tmp_path):
     frame = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": ["a", None, "b"]})
     with pytest.raises(UserError, match="missing values"):
-        split_target(frame, "y", "t.csv")
+        split_target(Table(frame, "csv"), "y", "t.csv")
+
+
+def test_csv_needs_a_target():
+    frame = pd.DataFrame({"x": [1.0, 2.0], "y": ["a", "b"]})
+    with pytest.raises(UserError, match="--target is required.*x, y"):
+        split_target(Table(frame, "csv"), None, "t.csv")
 
 
 def test_numeric_models_get_one_hot_encoding_in_a_pipeline():

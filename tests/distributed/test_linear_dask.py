@@ -1,11 +1,10 @@
 import numpy as np
 import pandas as pd
 import pytest
+import dask.array as da
+import dask.dataframe as dd
 
 from hyperplane.linear import FisherDiscriminant, LeastSquaresClassifier, LogisticRegression
-
-da = pytest.importorskip("dask.array")
-dd = pytest.importorskip("dask.dataframe")
 
 
 def blobs(n=3000, d=6, k=3, seed=0, offset=20.0):
@@ -40,7 +39,7 @@ def test_fisher_transform_on_dask_is_lazy_and_equal(dask_client):
 @pytest.mark.parametrize("k", [2, 3])
 def test_logistic_equal_in_memory_fit(dask_client, k):
     X, y = blobs(n=2000, k=k, offset=0.0, seed=3)
-    local = LogisticRegression(C=0.5).fit(X, y)
+    local = LogisticRegression(C=0.5, solver="lbfgs").fit(X, y)  # the solver Dask uses
     on_dask = LogisticRegression(C=0.5).fit(da.from_array(X, chunks=(600, 6)),
                                             da.from_array(y, chunks=600))
     np.testing.assert_allclose(on_dask.coef_, local.coef_, rtol=1e-6, atol=1e-8)

@@ -1,11 +1,10 @@
 import numpy as np
 import pytest
+import dask.array as da
+import dask.dataframe as dd
 from scipy.optimize import minimize
 
 from hyperplane.linear import DualPerceptron, Perceptron
-
-da = pytest.importorskip("dask.array")
-dd = pytest.importorskip("dask.dataframe")
 
 
 def separable(n=400, d=3, seed=0):

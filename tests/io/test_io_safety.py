@@ -117,10 +117,25 @@ def test_file_naming_dangerous_callables_is_refused(tmp_path, payload, named):
     model = Perceptron().fit(X, Y)
     model.hook_ = payload
     path = tmp_path / "evil.hyperplane"
-    save(model, path)
+    with pytest.raises(TypeError, match=named):      # save never writes such a file ...
+        save(model, path)
+    assert not path.exists()
+    _forge(model, path)                               # ... but someone else may
     message = _refused(path, "refused to load")
     assert named in message
     assert not marker.exists()
+
+
+def _forge(model, path):
+    """A model file as another program could write it: skops' archive plus a
+    hyperplane header, without the checks of :func:`save`."""
+    from hyperplane.io._files import FORMAT_NAME, FORMAT_VERSION, HEADER_MEMBER, class_name
+
+    sio.dump(model, path)
+    header = {"format": FORMAT_NAME, "format_version": FORMAT_VERSION,
+              "model": class_name(model), "metadata": {}}
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(HEADER_MEMBER, json.dumps(header))
 
 
 def _rewrite_member(data, path, member, edit):

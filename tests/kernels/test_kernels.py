@@ -117,9 +117,18 @@ def test_compiled_distance_steps_equal_numpy(X, Y, sigma):
     X, Y = X[:, :d].copy(), Y[:, :d].copy()
     sq = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
     sx, sy = (X ** 2).sum(1), (Y ** 2).sum(1)
-    got_sq = neg_scaled_sq_dist(np.ascontiguousarray(X @ Y.T), sx, sy, 1 / (2 * sigma ** 2))
-    got = neg_scaled_dist(np.ascontiguousarray(X @ Y.T), sx, sy, 1 / sigma)
-    # |x|^2 + |y|^2 - 2xy cancels: absolute error ~1e-13 of the norms' size
-    np.testing.assert_allclose(got_sq, -sq / (2 * sigma ** 2), rtol=1e-9, atol=1e-9)
-    # sqrt amplifies that error near 0
-    np.testing.assert_allclose(got, -np.sqrt(sq) / sigma, rtol=1e-6, atol=1e-5)
+    got_sq = neg_scaled_sq_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / (2 * sigma ** 2))
+    got = neg_scaled_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / sigma)
+    # entries where |x|^2 + |y|^2 - 2xy cancels are recomputed directly
+    np.testing.assert_allclose(got_sq, -sq / (2 * sigma ** 2), rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(got, -np.sqrt(sq) / sigma, rtol=1e-7, atol=1e-12)
+
+
+def test_identical_rows_are_at_distance_exactly_zero():
+    """The expansion leaves a rounding residue (1e-16 relative) that a huge
+    gamma or a square root makes visible; identical rows must give k = 1."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 7)) * 1e3
+    for kernel in (RBF(sigma=np.sqrt(0.5e-16)), Laplace(sigma=1e-12)):
+        np.testing.assert_array_equal(np.diag(kernel(X, X.copy())), 1.0)
+        np.testing.assert_array_equal(np.diag(kernel(X)), 1.0)

@@ -87,12 +87,15 @@ def test_more_features_than_samples():
     assert FisherDiscriminant().fit(X, y).score(X, y) == 1.0
 
 
-def test_reg_shrinks_towards_the_mean_difference():
-    """Large reg: S_W + reg·s̄·I ≈ reg·s̄·I, so w → m₂ − m₁."""
+def test_reg_shrinks_towards_the_scaled_mean_difference():
+    """Large reg: S_W + reg·diag(s²) ≈ reg·diag(s²), so w → diag(s²)⁻¹(m₂ − m₁)
+    with s_j² the spread of feature j over all rows."""
     X, y = blobs(60, 3, 2, seed=9)
+    X[:, 1] *= 100.0
     _, means, _ = scatter_reference(X, y, 2)
+    spread = ((X - X.mean(axis=0)) ** 2).sum(axis=0)
     w = FisherDiscriminant(reg=1e9).fit(X, y).scalings_[:, 0]
-    assert cosine(w, means[1] - means[0]) == pytest.approx(1.0, abs=1e-6)
+    assert cosine(w, (means[1] - means[0]) / spread) == pytest.approx(1.0, abs=1e-6)
 
 
 @pytest.mark.parametrize("bad,error", [(0, ValueError), (3, ValueError), (1.5, TypeError)])
@@ -107,12 +110,12 @@ def test_bad_n_components(bad, error):
 # --------------------------------------------------------------------------
 def klda_reference(K, y, reg):
     """周志华 §6.6 / Mika et al.: μ̂_i = K1_i/|X_i|, N = KKᵀ − Σ|X_i| μ̂_i μ̂_iᵀ,
-    α ∝ (N + reg·(tr N / m)·I)⁻¹(μ̂₁ − μ̂₀)."""
-    m = K.shape[0]
+    α ∝ (N + reg·diag(s²))⁻¹(μ̂₁ − μ̂₀), s_j² the spread of column j of K."""
     ones = [(y == c).astype(float) for c in (0, 1)]
     mu = [K @ o / o.sum() for o in ones]
     N = K @ K.T - sum(o.sum() * np.outer(u, u) for o, u in zip(ones, mu))
-    return np.linalg.solve(N + reg * np.trace(N) / m * np.eye(m), mu[1] - mu[0])
+    spread = ((K - K.mean(axis=0)) ** 2).sum(axis=0)
+    return np.linalg.solve(N + reg * np.diag(spread), mu[1] - mu[0])
 
 
 @pytest.mark.parametrize("kernel", [RBF(sigma=0.7), Polynomial(degree=2, coef0=1.0),
@@ -199,3 +202,38 @@ def test_refit_switching_between_linear_and_kernel_form_leaves_no_stale_attribut
     assert not hasattr(lda, "coef_") and hasattr(lda, "alpha_")
     lda.set_params(kernel=None).fit(X, y)
     assert hasattr(lda, "coef_") and not hasattr(lda, "alpha_") and not hasattr(lda, "X_fit_")
+
+
+# --------------------------------------------------------------------------
+# the default is the book's direction; regularisation does not depend on units
+# --------------------------------------------------------------------------
+def test_default_is_the_books_direction_on_unscaled_wine():
+    from sklearn.datasets import load_wine
+    X, y = load_wine(return_X_y=True)
+    X, y = X[y < 2], y[y < 2]
+    _, means, S_W = scatter_reference(X, y, 2)
+    book = np.linalg.solve(S_W, means[1] - means[0])
+    w = FisherDiscriminant().fit(X, y).scalings_[:, 0]
+    assert abs(cosine(w, book)) >= 1 - 1e-9
+
+
+@pytest.mark.parametrize("reg", [None, 1e-3, 0.0])
+def test_direction_follows_the_units_of_each_feature(reg):
+    """Rescaling feature j by c_j divides w_j by c_j (and the predictions stay)."""
+    X, y = blobs(80, 4, 2, seed=5, spread=1.0)
+    X[:, 3] = X[:, 2] * 2.0 + 1.0            # singular S_W: reg=None regularises
+    c = np.array([1e-3, 1.0, 1e4, 7.0])
+    w = FisherDiscriminant(reg=reg).fit(X, y).scalings_[:, 0]
+    w_c = FisherDiscriminant(reg=reg).fit(X * c, y).scalings_[:, 0]
+    assert cosine(w_c * c, w) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_singular_scatter_is_regularised_only_then():
+    X, y = blobs(50, 3, 2, seed=2, spread=1.0)
+    a = FisherDiscriminant().fit(X, y).scalings_[:, 0]
+    b = FisherDiscriminant(reg=0.0).fit(X, y).scalings_[:, 0]
+    assert cosine(a, b) == pytest.approx(1.0, abs=1e-12)
+    X_sing = np.column_stack([X, X[:, 0] + X[:, 1]])
+    lda = FisherDiscriminant().fit(X_sing, y)
+    assert np.all(np.isfinite(lda.scalings_))
+    np.testing.assert_array_equal(lda.predict(X_sing), FisherDiscriminant().fit(X, y).predict(X))

@@ -14,23 +14,18 @@ from sklearn.neural_network import MLPRegressor as SklearnMLPRegressor
 from sklearn.utils.estimator_checks import check_estimator
 
 from hyperplane.datasets import load_watermelon
+from hyperplane.linear import Perceptron
 from hyperplane.neural import MLPClassifier, MLPRegressor
 
 XOR_X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
 XOR_Y = np.array([0, 1, 1, 0])
 
 
-def _perceptrons():
-    """sklearn's perceptron, and hyperplane's once it is on this branch."""
-    yield pytest.param(lambda: SklearnPerceptron(max_iter=1000, tol=None), id="sklearn")
-    try:
-        from hyperplane.linear import Perceptron
-    except ImportError:
-        return
-    yield pytest.param(lambda: Perceptron(max_iter=1000), id="hyperplane")
+PERCEPTRONS = [pytest.param(lambda: SklearnPerceptron(max_iter=1000, tol=None), id="sklearn"),
+               pytest.param(lambda: Perceptron(max_iter=1000), id="hyperplane")]
 
 
-@pytest.mark.parametrize("make_perceptron", list(_perceptrons()))
+@pytest.mark.parametrize("make_perceptron", PERCEPTRONS)
 @pytest.mark.parametrize("bp", ["standard", "accumulated", "minibatch"])
 def test_one_hidden_layer_learns_xor_but_a_perceptron_cannot(bp, make_perceptron):
     """Section 5.2/5.3: a single functional layer cannot represent XOR; one hidden layer can."""
@@ -317,7 +312,7 @@ def test_bad_data():
 
 
 def test_dask_input_is_refused_not_gathered():
-    da = pytest.importorskip("dask.array")
+    import dask.array as da
     X = da.from_array(XOR_X, chunks=2)
     with pytest.raises(TypeError, match="Dask"):
         MLPClassifier().fit(X, XOR_Y)

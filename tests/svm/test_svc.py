@@ -235,7 +235,8 @@ def test_iteration_cap_warns_and_reports():
     ({"max_iter": 0}, ValueError, "max_iter must be"),
     ({"kernel": "cubic"}, ValueError, "kernel must be"),
     ({"gamma": -1.0}, ValueError, "gamma must be"),
-    ({"kernel": Sigmoid(beta=1.0, theta=1.0)}, ValueError, "not positive semi-definite"),
+    ({"kernel": Sigmoid(beta=1.0, theta=1.0), "C": np.inf}, ValueError,
+     "positive semi-definite"),
 ])
 def test_bad_parameters_are_named(params, error, match):
     X, y = make_classification(n_samples=40, n_features=4, random_state=0)

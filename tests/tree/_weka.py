@@ -10,6 +10,10 @@ Used by ``tests/tree/test_weka_j48.py`` and ``benchmarks/tree_weka.py``.
   columns numeric, missing values ``?``.
 * :func:`run_j48` runs ``weka.classifiers.trees.J48 -C c -M m -t train -T test``
   and parses the test accuracy, the tree size and Weka's own timings.
+* :func:`weka_arff_files` lists the classification ARFF files Weka ships;
+  :func:`j48_folds` runs ``J48Folds.java`` (compiled here with ``javac``) on
+  them in one JVM: Weka's own ``-x 10 -s 1`` folds, with J48's tree and
+  predictions on each; :func:`parse_j48_tree` reads J48's printed tree.
 """
 
 from __future__ import annotations
@@ -194,3 +198,176 @@ def mixed_dataset(n, n_numeric, n_nominal, *, missing=0.05, n_values=4, seed=0):
     for j, name in enumerate(X.columns):
         X.loc[mask[:, j], name] = np.nan if not is_nominal(X[name]) else None
     return X, y
+
+
+# ---------------------------------------------------------------- Weka's folds
+WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
+FOLDS_SOURCE = Path(__file__).with_name("J48Folds.java")
+
+
+def arff_attribute_types(path):
+    """The type text of every ``@attribute`` line of an ARFF header, in order."""
+    types = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            stripped = line.strip()
+            if stripped.lower().startswith("@data"):
+                break
+            if stripped.lower().startswith("@attribute"):
+                body = stripped[len("@attribute"):].strip()
+                types.append(body[body.find("{"):] if "{" in body else body.split()[-1])
+    return types
+
+
+def weka_arff_files(directory=WEKA_EXAMPLES):
+    """The classification ARFF files in ``directory``: last attribute nominal, no
+    string attribute (J48 reads neither a numeric class nor raw text)."""
+    files = []
+    for path in sorted(Path(directory).glob("*.arff")):
+        types = arff_attribute_types(path)
+        if types and types[-1].startswith("{") and not any(
+                t.lower() in ("string", "date") for t in types):
+            files.append(path)
+    return files
+
+
+def j48_folds(jar, files, out_dir, *, folds=10, seed=1, timeout=600):
+    """Weka's cross-validation folds of each file and J48 on each (one JVM).
+
+    Returns ``{stem: [fold directory, ...]}``; each fold directory holds
+    ``train.arff``, ``test.arff``, ``tree.txt`` and ``pred.txt``, and
+    ``out_dir/<stem>/cv.txt`` is Weka's own ``-x folds -s seed`` evaluation
+    (see ``J48Folds.java``).
+    """
+    out_dir = Path(out_dir)
+    classes = out_dir / "classes"
+    classes.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["javac", "-nowarn", "-cp", str(jar), "-d", str(classes), str(FOLDS_SOURCE)],
+                   check=True, capture_output=True, timeout=timeout)
+    subprocess.run(["java", "-Xmx1g", "-Dfile.encoding=UTF-8", "-cp",
+                    f"{jar}{os.pathsep}{classes}", "J48Folds", str(out_dir), str(folds),
+                    str(seed), *map(str, files)],
+                   check=True, capture_output=True, timeout=timeout)
+    return {Path(f).stem: [out_dir / Path(f).stem / f"fold{i}" for i in range(folds)]
+            for f in files}
+
+
+def cv_confusion(text):
+    """The confusion matrix of the ``=== Stratified cross-validation ===`` section."""
+    part = text.split("=== Stratified cross-validation ===", 1)[1]
+    matrix = part.split("=== Confusion Matrix ===", 1)[1]
+    rows = [line.split("|")[0].split() for line in matrix.splitlines() if "|" in line]
+    return np.array(rows, dtype=np.int64)
+
+
+@dataclass
+class Leaf:
+    """A leaf as J48 prints it: ``label (n/errors)``."""
+
+    label: str
+    n: float
+    errors: float
+
+
+@dataclass
+class Split:
+    """A test on ``attribute``; ``branches`` = [(op, value, child)], op ``=``, ``<=``, ``>``."""
+
+    attribute: str
+    branches: list
+
+
+_LEAF_TAIL = re.compile(r": (?P<label>.+?) \((?P<n>[-\d.Ee]+)(?:/(?P<e>[-\d.Ee]+))?\)$")
+
+
+def _parse_line(line, attributes):
+    """``(depth, attribute, op, value text, Leaf or None)`` of one line of J48's tree."""
+    depth = 0
+    while line.startswith("|   "):
+        line, depth = line[4:], depth + 1
+    for name in sorted(attributes, key=len, reverse=True):
+        for op in (" = ", " <= ", " > "):
+            if line.startswith(name + op):
+                rest = line[len(name) + len(op):]
+                tail = _LEAF_TAIL.search(rest)
+                leaf = None
+                if tail is not None:
+                    leaf = Leaf(tail["label"], float(tail["n"]), float(tail["e"] or 0.0))
+                    rest = rest[:tail.start()]
+                return depth, name, op.strip(), rest, leaf
+    raise ValueError(f"cannot read J48 tree line {line!r}")
+
+
+def parse_j48_tree(text, attributes):
+    """J48's printed tree (``J48.toString()``) as nested :class:`Split`/:class:`Leaf`.
+
+    ``attributes``: the attribute names (a line starts with one of them).
+    """
+    body = text.split("------------------", 1)[1].split("Number of Leaves", 1)[0].strip()
+    if body.startswith(": "):
+        tail = _LEAF_TAIL.search(body)
+        return Leaf(tail["label"], float(tail["n"]), float(tail["e"] or 0.0))
+    lines = [_parse_line(line, attributes) for line in body.splitlines() if line.strip()]
+
+    def block(i, depth):
+        branches, attribute = [], lines[i][1]
+        while i < len(lines) and lines[i][0] == depth:
+            _, name, op, value, leaf = lines[i]
+            if name != attribute:
+                raise ValueError(f"J48 tree: {name!r} among the branches of {attribute!r}")
+            if leaf is None:
+                child, i = block(i + 1, depth + 1)
+            else:
+                child, i = leaf, i + 1
+            branches.append((op, float(value) if op != "=" else value, child))
+        return Split(attribute, branches), i
+
+    tree, end = block(0, 0)
+    if end != len(lines):
+        raise ValueError(f"J48 tree: line {end} not read: {lines[end]}")
+    return tree
+
+
+def fitted_tree(est):
+    """A fitted :class:`~hyperplane.tree.DecisionTreeClassifier` as J48 would print it
+    (nested :class:`Split`/:class:`Leaf`; an empty branch is a leaf of weight 0)."""
+    t, spec = est.tree_, est._spec
+
+    def node(i):
+        j = t.feature[i]
+        if j < 0:
+            k = est._label_of(t.value[i])
+            n = float(t.weight[i])
+            return Leaf(str(est.classes_[k]), n, n - float(t.value[i][k]) if n > 0 else 0.0)
+        kids = [node(c) for c in t.kids(i)]
+        if t.is_numeric[i]:
+            branches = [("<=", t.threshold[i], kids[0]), (">", t.threshold[i], kids[1])]
+        else:
+            branches = [("=", str(v), kid) for v, kid in zip(spec.categories[j], kids)]
+        return Split(spec.names[j], branches)
+    return node(0)
+
+
+def tree_difference(ours, j48, path="root"):
+    """The first place where two trees differ (as text), or ``None`` when they agree up
+    to J48's printing precision (6 decimals for thresholds, 2 for leaf weights)."""
+    if isinstance(ours, Leaf) or isinstance(j48, Leaf):
+        if not (isinstance(ours, Leaf) and isinstance(j48, Leaf)):
+            return f"{path}: ours {type(ours).__name__}, J48 {type(j48).__name__}"
+        if (ours.label != j48.label or abs(ours.n - j48.n) > 0.006
+                or abs(ours.errors - j48.errors) > 0.006):
+            return f"{path}: ours {ours}, J48 {j48}"
+        return None
+    if ours.attribute != j48.attribute or len(ours.branches) != len(j48.branches):
+        return (f"{path}: ours tests {ours.attribute!r} ({len(ours.branches)} branches), "
+                f"J48 {j48.attribute!r} ({len(j48.branches)})")
+    for (op, value, child), (op_j, value_j, child_j) in zip(ours.branches, j48.branches):
+        here = f"{path} / {ours.attribute} {op_j} {value_j}"
+        same = (op == op_j and (value == value_j if op == "=" else
+                                abs(value - value_j) <= 5.1e-7 + 1e-12 * abs(value)))
+        if not same:
+            return f"{here}: ours {ours.attribute} {op} {value}"
+        found = tree_difference(child, child_j, here)
+        if found:
+            return found
+    return None

@@ -32,22 +32,27 @@ def is_final(value, depth, n_rows, avail, rules):
 
 
 def select_attribute_reference(score, ratio, valid, use_ratio):
-    """The NumPy attribute choice of SPEC (first within 1e-9; C4.5: ratio among ≥ mean gain)."""
+    """The attribute choice in NumPy: the first within 1e-9 of the best score; C4.5
+    (Weka's C45ModelSelection): among attributes of gain ≥ mean gain − 1e-3, scanned in
+    order, a ratio larger than the best so far (from 0) by more than 1e-6 takes over."""
     if not valid.any():
         return -1
-    candidates = valid.copy()
-    key = score
     if use_ratio:
-        candidates &= score >= score[valid].mean() - TIE
-        key = ratio
-    best = key[candidates].max()
-    return int(np.flatnonzero(candidates & (key >= best - TIE))[0])
+        candidates = valid & (score >= score[valid].mean() - 1e-3)
+        chosen, best = -1, 0.0
+        for j in np.flatnonzero(candidates):
+            if ratio[j] - best > 1e-6:
+                chosen, best = int(j), ratio[j]
+        return chosen
+    best = score[valid].max()
+    return int(np.flatnonzero(valid & (score >= best - TIE))[0])
 
 
 @given(st.data())
 def test_choose_attribute_equals_reference(data):
     p = data.draw(st.integers(1, 20))
-    grid = st.sampled_from([0.0, 0.1, 0.1 + 5e-10, 0.2, 0.3, 0.3 - 5e-10, 1.0])
+    grid = st.sampled_from([0.0, 5e-7, 0.1, 0.1 + 5e-10, 0.1 + 5e-7, 0.1 + 2e-6, 0.2,
+                            0.2 - 9e-4, 0.3, 0.3 - 5e-10, 1.0])
     score = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
     ratio = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
     valid = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
@@ -102,7 +107,8 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     if w_branch.sum() <= 0:
         return
     r = w_branch / w_branch.sum()
-    splits = splits_of(np.zeros(3), np.zeros(3), np.arange(3) == j)
+    chosen = np.arange(3) == j  # C4.5 splits only on a gain ratio above 1e-6
+    splits = splits_of(0.5 * chosen, 0.5 * chosen, chosen)
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
     rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.datasets import load_iris
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import train_test_split
 from sklearn.utils.estimator_checks import check_estimator
 
@@ -203,5 +204,5 @@ def test_bad_data():
     tree = ObliqueTreeClassifier().fit(X, y)
     with pytest.raises(ValueError, match="3 features"):
         tree.predict(np.zeros((2, 3)))
-    with pytest.raises(Exception, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         ObliqueTreeClassifier().predict(X)

@@ -4,8 +4,8 @@ For every node of a fitted tree the chosen attribute must be the best row of
 the split table recorded at that node, picked here by the book's rule written
 out in pandas (not by the library's choice function): the highest ρ·Gain
 (ID3), the highest ρ·Gini decrease (CART), or the highest gain ratio among
-the attributes of at least average gain (C4.5); ties within 1e-9 go to the
-first column.
+the attributes of at least average gain (C4.5, with release 8's tolerances);
+ties within 1e-9 go to the first column.
 """
 
 import numpy as np
@@ -48,8 +48,13 @@ def best_row(table, criterion):
     valid = table[table["valid"]]
     if valid.empty:
         return None
-    if criterion == "gain_ratio":
-        valid = valid[valid["info_gain"] >= valid["info_gain"].mean() - TIE]
+    if criterion == "gain_ratio":  # C4.5 release 8 (J48): gain ≥ mean − 1e-3, ratio by > 1e-6
+        chosen, best = None, 0.0
+        candidates = valid[valid["info_gain"] >= valid["info_gain"].mean() - 1e-3]
+        for name, ratio in candidates["gain_ratio"].items():
+            if ratio - best > 1e-6:
+                chosen, best = name, ratio
+        return chosen
     key = valid[KEY[criterion]]
     return key.index[np.flatnonzero(key.to_numpy() >= key.max() - TIE)[0]]
 

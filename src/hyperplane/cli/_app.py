@@ -15,7 +15,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._models import MODELS, SHIPPED_HELP, UserError
-from ._tour import run_tour
 
 app = typer.Typer(
     name="hyperplane",
@@ -26,6 +25,15 @@ app = typer.Typer(
 )
 
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+FORMAT_OPTION = typer.Option(
+    None, "--format", "-f",
+    help="csv, arff or libsvm (default: from the suffix .csv/.arff/.svm, else from the "
+         "first line).")
+ENCODING_OPTION = typer.Option(
+    "utf-8", "--encoding",
+    help="Text encoding of a CSV/ARFF file, e.g. gb18030 (default UTF-8, with or "
+         "without BOM).")
 
 
 def _one_line(exc):
@@ -79,6 +87,8 @@ def tour(
         help="Run only these sections (repeatable); default: all."),
 ):
     """Train every family on the shipped textbook data and show how it learned."""
+    from ._tour import run_tour
+
     run_tour(Console(), sections=section or None)
 
 
@@ -100,7 +110,10 @@ def fit(
     model: str = typer.Argument(..., help=f"Model name: {', '.join(MODELS)}; "
                                 "or module:Class of any scikit-learn estimator."),
     data: str = typer.Argument(..., help=SHIPPED_HELP),
-    target: str = typer.Option(..., "--target", "-t", help="Column to predict."),
+    target: Optional[str] = typer.Option(
+        None, "--target", "-t",
+        help="Column to predict (default: an ARFF file's last attribute, a LIBSVM file's "
+             "label, a shipped dataset's class; required for CSV)."),
     out: Path = typer.Option(..., "--out", "-o", help="Model file to write."),
     param: list[str] = typer.Option(None, "--param", "-p",
                                     help="Hyper-parameter KEY=VALUE (repeatable), e.g. "
@@ -108,19 +121,25 @@ def fit(
     index: Optional[str] = typer.Option(None, "--index",
                                         help="Column that names rows (e.g. 编号): kept "
                                              "out of the features."),
+    fmt: Optional[str] = FORMAT_OPTION,
+    encoding: str = ENCODING_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ):
-    """Fit MODEL on a CSV table and write the model file.
+    """Fit MODEL on a CSV, ARFF or LIBSVM file and write the model file.
 
-    Categorical (text) columns go to the trees as they are and are one-hot
-    encoded for numeric models; the encoder is saved with the model.
+    Categorical (text, ARFF nominal) columns go to the trees as they are and
+    are one-hot encoded for numeric models; the encoder is saved with the
+    model. A LIBSVM file's features stay sparse for models that take sparse
+    input.
     """
     from hyperplane.io import save
 
-    from ._data import build_model, categorical_columns, read_table, split_target
+    from ._data import (build_model, categorical_columns, model_input, read_table,
+                        refuse_overwriting_inputs, split_target)
     from ._models import resolve_model
     from ._params import parse_params
 
+    refuse_overwriting_inputs(out, {"data file": data})
     cls = resolve_model(model)
     estimator = cls()
     params = parse_params(param, estimator, model)
@@ -130,9 +149,10 @@ def fit(
         raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
     show_progress = (not quiet and "verbose" in estimator.get_params()
                      and "verbose" not in params and cls.__module__.startswith("hyperplane."))
-    frame = read_table(data, index=index)
-    X, y = split_target(frame, target, data)
+    table = read_table(data, index=index, fmt=fmt, encoding=encoding)
+    X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
+    X = model_input(fitted, X)
     try:
         if show_progress:  # a progress bar for this fit only, not in the saved parameters
             quiet_value = estimator.get_params()["verbose"]
@@ -145,10 +165,14 @@ def fit(
             fitted.fit(X, y)
     except (ValueError, TypeError) as exc:
         raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
-    metadata = {"cli_model": model, "target": str(target), "index": index,
-                "features": [str(c) for c in X.columns],
-                "categorical": [str(c) for c in categorical_columns(X)],
-                "data": Path(data).name, "params": {k: repr(v) for k, v in params.items()}}
+    metadata = {"cli_model": model, "target": str(y.name), "index": index,
+                "format": table.format, "data": Path(data).name,
+                "params": {k: repr(v) for k, v in params.items()}}
+    if table.sparse is not None:
+        metadata.update(features=[], categorical=[], n_features=int(X.shape[1]))
+    else:
+        metadata.update(features=[str(c) for c in X.columns],
+                        categorical=[str(c) for c in categorical_columns(X)])
     save(fitted, out, metadata=metadata)
     score = fitted.score(X, y) if hasattr(fitted, "score") else None
     summary = f"fitted {model} on {len(X)} rows × {X.shape[1]} columns"
@@ -164,15 +188,20 @@ def predict(
     data: str = typer.Argument(..., help=SHIPPED_HELP),
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        help="CSV file to write (default: standard output)."),
+    fmt: Optional[str] = FORMAT_OPTION,
+    encoding: str = ENCODING_OPTION,
 ):
-    """Predict every row of a CSV table; writes the table with a predicted_<target> column."""
+    """Predict every row of a table; writes it as CSV with a predicted_<target> column."""
     from hyperplane.io import load, read_header
 
-    from ._data import model_table, write_table
+    from ._data import (model_table, refuse_overwriting_inputs, warn_unseen_categories,
+                        write_table)
 
+    refuse_overwriting_inputs(out, {"model file": model_file, "data file": data})
     meta = read_header(model_file).get("metadata", {})
     model = load(model_file)
-    frame, X = model_table(data, meta, model)
+    frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
+    warn_unseen_categories(model, X)
     try:
         predicted = model.predict(X)
     except (ValueError, TypeError) as exc:
@@ -193,30 +222,53 @@ def show(
 ):
     """Show what a model file holds: tree, weights, support vectors, loss, updates."""
     from hyperplane.io import load, read_header
+    from hyperplane.io._files import class_name
 
+    from ._data import refuse_overwriting_inputs
     from ._show import render
 
+    refuse_overwriting_inputs(plot, {"model file": model_file, "data file": data})
     header = read_header(model_file)
     model = load(model_file)
     meta = header.get("metadata", {})
     console = Console()
     console.print(f"[bold]{escape(str(model_file))}[/]: "
-                  f"{escape(str(meta.get('cli_model', '')))} {escape(header['model'])} "
+                  f"{escape(str(meta.get('cli_model', '')))} {escape(class_name(model))} "
                   f"(hyperplane {header['hyperplane_version']}, format {header['format_version']})",
                   highlight=False)
     if meta.get("target"):
-        console.print(f"target {meta['target']!s} from {', '.join(meta.get('features', []))}",
-                      markup=False)
+        features = ", ".join(meta.get("features") or [])
+        if meta.get("n_features") is not None:
+            features = f"{meta['n_features']} sparse features ({meta.get('format', 'libsvm')})"
+        console.print(f"target {meta['target']!s} from {features}", markup=False)
     render(model, console)
     if plot is not None:
         _draw(model, meta, plot, data)
         _err.print(f"wrote {plot}", markup=False)
 
 
+@app.command()
+@user_errors
+def playground(
+    port: Optional[int] = typer.Option(None, "--port", help="Port (default: a free one)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback)."),
+    allow_remote: bool = typer.Option(False, "--allow-remote",
+                                      help="Allow a --host other than loopback."),
+    no_browser: bool = typer.Option(False, "--no-browser", help="Do not open a browser."),
+):
+    """Start the playground: watch each learner learn, step by step, in the browser."""
+    from hyperplane.playground import serve
+
+    serve(host, port, open_browser=not no_browser, allow_remote=allow_remote,
+          ready=lambda url: _err.print(f"hyperplane playground at {url} (Ctrl-C stops)",
+                                       markup=False))
+
+
 def _draw(model, meta, plot, data):
     import matplotlib
     matplotlib.use("Agg")
 
+    from hyperplane.io._files import atomic_write
     from hyperplane.plot import plot_model
 
     from ._data import model_table
@@ -227,7 +279,9 @@ def _draw(model, meta, plot, data):
         target = meta.get("target")
         y = frame[target] if target in frame.columns else None
     figure = plot_model(model, X, y)
-    figure.savefig(plot, dpi=110, bbox_inches="tight")
+    with atomic_write(plot) as (handle, _):
+        figure.savefig(handle, format=Path(plot).suffix.lstrip(".").lower() or "png",
+                       dpi=110, bbox_inches="tight")
 
 
 def main():

@@ -1,4 +1,5 @@
-"""Tables in and out: UTF-8 CSV (Chinese headers welcome) or a shipped dataset.
+"""Tables in and out: the features and target of a DATA argument (see
+``_readers``), and UTF-8 CSV output.
 
 Also turns an estimator into the model the command line fits: estimators
 that take categorical columns (the trees) get the DataFrame as it is;
@@ -8,75 +9,27 @@ so the encoder travels in the model file with the estimator.
 
 from __future__ import annotations
 
-import io
+import os
+import warnings
 from pathlib import Path
 
 import pandas as pd
+
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 from sklearn.utils import get_tags
 
-from ._models import SHIPPED_DATASETS, UserError
+from ._models import UserError
+from ._readers import read_table
 
 
-def _shipped(loader, *args):
-    def load():
-        X, y = loader(*args)
-        return X.assign(**{y.name: y})
-    return load
-
-
-def _shipped_datasets():
-    from hyperplane import datasets
-
-    return {name: _shipped(getattr(datasets, loader), *args)
-            for name, (loader, *args) in SHIPPED_DATASETS.items()}
-
-
-def read_table(source, index=None):
-    """Read ``source`` (CSV path or shipped dataset name) into a DataFrame.
-
-    ``index`` names a column that identifies rows (e.g. 编号): it becomes the
-    index, so it is carried to the output but never used as a feature.
-    """
-    path = Path(source)
-    shipped = _shipped_datasets()
-    if not path.exists() and source in shipped:
-        frame = shipped[source]()
-    else:
-        frame = _read_csv(path)
-    if index is not None:
-        if index not in frame.columns:
-            raise UserError(f"unknown --index column {index!r} in {source}; "
-                            f"columns: {', '.join(map(str, frame.columns))}")
-        frame = frame.set_index(index)
-    return frame
-
-
-def _read_csv(path):
-    if not path.exists():
-        raise UserError(f"no such file: {path}")
-    if not path.is_file():
-        raise UserError(f"{path} is not a file")
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise UserError(f"{path} is not UTF-8 text (save the CSV as UTF-8)") from None
-    except OSError as exc:
-        raise UserError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        frame = pd.read_csv(io.StringIO(text))
-    except pd.errors.EmptyDataError:
-        raise UserError(f"{path} is empty") from None
-    except pd.errors.ParserError as exc:
-        reason = str(exc).strip().splitlines()[-1]
-        raise UserError(f"{path} is not a readable CSV table: {reason}") from None
-    if frame.empty:
-        raise UserError(f"{path} has a header but no rows")
-    return frame
-
-
-def split_target(frame, target, source):
-    """``(X, y)``: every column but ``target``, and ``target``."""
+def split_target(table, target, source):
+    """``(X, y)``: every column but ``target`` (a LIBSVM file's sparse
+    features), and ``target`` -- by default the table's own target."""
+    frame = table.frame
+    target = table.default_target if target is None else target
+    if target is None:
+        raise UserError(f"--target is required for {source}: name the column to predict; "
+                        f"columns: {', '.join(map(str, frame.columns))}")
     if target not in frame.columns:
         raise UserError(f"unknown column {target!r} in {source}; "
                         f"columns: {', '.join(map(str, frame.columns))}")
@@ -85,10 +38,40 @@ def split_target(frame, target, source):
     if missing.any():
         rows = ", ".join(map(str, frame.index[missing][:5]))
         raise UserError(f"target column {target!r} has missing values (rows {rows})")
-    X = frame.drop(columns=[target])
+    X = table.sparse if table.sparse is not None else frame.drop(columns=[target])
     if X.shape[1] == 0:
         raise UserError(f"{source} has no feature columns besides the target {target!r}")
     return X, y
+
+
+def refuse_overwriting_inputs(out, inputs):
+    """Refuse an output path that is one of the command's input files.
+
+    Compared as files (``os.path.samefile``: the same inode through any
+    symlink or hard link) when both exist, else as resolved paths.
+    """
+    if out is None:
+        return
+    for name, source in inputs.items():
+        if source is None or not Path(source).exists():
+            continue                      # a shipped dataset name, or nothing to lose
+        if Path(out).exists():
+            same = os.path.samefile(out, source)
+        else:
+            same = os.path.realpath(out) == os.path.realpath(source)
+        if same:
+            raise UserError(f"--out {out} is the {name} {source}: writing it would destroy "
+                            "the input; choose another output file")
+
+
+def model_input(estimator, X):
+    """``X`` as ``estimator`` takes it: a sparse matrix made dense for an
+    estimator whose scikit-learn tags say it does not take sparse input."""
+    from scipy import sparse
+
+    if sparse.issparse(X) and not get_tags(estimator).input_tags.sparse:
+        return X.toarray()
+    return X
 
 
 def categorical_columns(X):
@@ -110,7 +93,7 @@ def build_model(estimator, X):
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import OneHotEncoder
 
-    categorical = categorical_columns(X)
+    categorical = categorical_columns(X) if hasattr(X, "columns") else []
     if not categorical or takes_categorical(estimator):
         return estimator
     encode = ColumnTransformer(
@@ -120,11 +103,52 @@ def build_model(estimator, X):
     return Pipeline([("encode", encode), ("model", estimator)])
 
 
-def model_table(data, meta, model):
+def warn_unseen_categories(model, X):
+    """Warn, per column, of categories the one-hot encoder of ``model`` did
+    not see in training: they are encoded as all zeros (``handle_unknown=
+    "ignore"``), so each such row still gets a prediction."""
+    for column, categories in _one_hot_columns(model):
+        if column not in getattr(X, "columns", ()):
+            continue
+        values = pd.Series(X[column]).astype(object)
+        unseen = ~values.isin(list(categories))
+        missing = values.isna()
+        for value in pd.unique(values[unseen & ~missing]):
+            _warn_unseen(column, repr(value), values.index[unseen & (values == value)])
+        if (unseen & missing).any():
+            _warn_unseen(column, "a missing value", values.index[unseen & missing])
+
+
+def _warn_unseen(column, what, rows):
+    rows = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
+    warnings.warn(f"column {column!r}: {what} was not seen in training; encoded as all "
+                  f"zeros (rows {rows})", UserWarning, stacklevel=3)
+
+
+def _one_hot_columns(model):
+    """``(column, categories)`` for every column one-hot encoded inside ``model``."""
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    steps = [step for _, step in model.steps] if isinstance(model, Pipeline) else [model]
+    for step in steps:
+        if not isinstance(step, ColumnTransformer):
+            continue
+        for _, encoder, columns in getattr(step, "transformers_", []):
+            if isinstance(encoder, OneHotEncoder):
+                yield from zip(columns, encoder.categories_)
+
+
+def model_table(data, meta, model, *, fmt=None, encoding="utf-8"):
     """``(frame, X)``: the table ``data`` indexed as at fit time (when it has
-    the index column) and its feature columns in training order, from the
-    model file's ``meta`` or else the model's ``feature_names_in_``."""
-    frame = read_table(data)
+    the index column) and its features in training order, from the model
+    file's ``meta`` or else the model's ``feature_names_in_``; a LIBSVM
+    file's features are read at the training width."""
+    table = read_table(data, fmt=fmt, encoding=encoding, n_features=meta.get("n_features"))
+    frame = table.frame
+    if table.sparse is not None:
+        return frame, model_input(model, table.sparse)
     index = meta.get("index")
     if index is not None and index in frame.columns:
         frame = frame.set_index(index)
@@ -150,4 +174,7 @@ def write_table(frame, out):
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
     else:
-        Path(out).write_text(text, encoding="utf-8")
+        from hyperplane.io._files import atomic_write
+
+        with atomic_write(out) as (handle, _):
+            handle.write(text.encode("utf-8"))

@@ -32,10 +32,12 @@ SHIPPED_DATASETS = {
     "watermelon-3.0": ("load_watermelon", "3.0"),
     "watermelon-3.0alpha": ("load_watermelon", "3.0alpha"),
     "loan": ("load_loan",),
+    "heart_scale": ("load_heart_scale",),
 }
 
 #: what a DATA argument may be
-SHIPPED_HELP = "a CSV file (UTF-8), or a shipped dataset: " + ", ".join(SHIPPED_DATASETS)
+SHIPPED_HELP = ("a CSV (UTF-8), ARFF or LIBSVM file, or a shipped dataset: "
+                + ", ".join(SHIPPED_DATASETS))
 
 
 class UserError(Exception):

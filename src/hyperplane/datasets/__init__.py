@@ -4,8 +4,17 @@
   (西瓜数据集 2.0, 3.0, 2.0α, 3.0α).
 * :func:`load_loan` -- 李航《统计学习方法》表5.1 贷款申请样本数据表.
 * :func:`load_perceptron_example` -- 李航 例2.1.
+* :func:`load_heart_scale` -- LIBSVM's example file ``heart_scale`` (sparse).
+
+And readers for the peers' file formats:
+
+* :func:`load_arff` -- Weka's ARFF files, nominal attributes as ordered categories.
+* :func:`load_svmlight` -- LIBSVM/svmlight files as CSR matrices.
 """
 
+from ._arff import load_arff
 from ._loaders import load_loan, load_perceptron_example, load_watermelon
+from ._svmlight import load_heart_scale, load_svmlight
 
-__all__ = ["load_watermelon", "load_loan", "load_perceptron_example"]
+__all__ = ["load_watermelon", "load_loan", "load_perceptron_example", "load_arff",
+           "load_svmlight", "load_heart_scale"]

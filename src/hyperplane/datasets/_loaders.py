@@ -25,7 +25,7 @@ def _read_table(filename, index, target):
         if column in frame.columns:
             frame[column] = frame[column].astype(float)
     categorical = [c for c in frame.columns if c not in _NUMERIC_COLUMNS]
-    # object dtype with Python str cells and NaN for missing: what the SPEC fixes
+    # object dtype with Python str cells and NaN for missing: the documented format
     for column in categorical:
         frame[column] = frame[column].astype(object)
     frame.index = frame.index.astype(np.int64)

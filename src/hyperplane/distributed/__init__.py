@@ -1,4 +1,4 @@
-"""Scale-out on Dask (SPEC, "Scale-out").
+"""Scale-out on Dask.
 
 The estimators that can (least squares, Fisher, logistic regression,
 perceptron, decision trees) accept ``dask.array`` / ``dask.dataframe`` input in
@@ -11,6 +11,7 @@ Dask is an optional dependency (``pip install hyperplane[dask]``); it is
 imported only when a Dask collection is given.
 """
 
-from ._dask import chunk_pairs, import_dask, predict_lazy
+from ._chunks import Chunks
+from ._dask import add_parts, chunk_pairs, import_dask, predict_lazy, tree_reduce
 
-__all__ = ["chunk_pairs", "import_dask", "predict_lazy"]
+__all__ = ["Chunks", "add_parts", "chunk_pairs", "import_dask", "predict_lazy", "tree_reduce"]

@@ -1,4 +1,5 @@
-"""Helpers shared by the Dask fits: lazy import, aligned row chunks, reductions, lazy predict."""
+"""The engine's helpers: lazy import, aligned row chunks, label encoding of a
+chunk, the shallow tree reduction and lazy predictions (see :mod:`._chunks`)."""
 
 from __future__ import annotations
 
@@ -67,6 +68,18 @@ def dask_classes(y):
     if classes.shape[0] < 2:
         raise ValueError("y has only one class; a classifier needs at least 2 classes")
     return classes
+
+
+def encode_block(y_block, classes):
+    """Indices of the labels of one chunk into the sorted ``classes``; a label
+    outside them is an error naming it."""
+    y_block = np.asarray(y_block)
+    y_index = np.searchsorted(classes, y_block)
+    bad = (y_index >= len(classes)) | (classes[np.minimum(y_index, len(classes) - 1)] != y_block)
+    if np.any(bad):
+        raise ValueError(f"y has a label {y_block[np.argmax(bad)].tolist()!r} outside "
+                         f"{classes.tolist()}")
+    return y_index.astype(np.int64)
 
 
 def predict_lazy(method, X, *, ndim_out=1, dtype=None):

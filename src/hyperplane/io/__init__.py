@@ -3,10 +3,10 @@
 Examples
 --------
 >>> import tempfile, os
->>> from sklearn.tree import DecisionTreeClassifier
+>>> from sklearn.linear_model import LogisticRegression
 >>> from hyperplane.io import save, load, read_header
->>> path = os.path.join(tempfile.mkdtemp(), "tree.hyperplane")
->>> save(DecisionTreeClassifier().fit([[0], [1]], [0, 1]), path)
+>>> path = os.path.join(tempfile.mkdtemp(), "logistic.hyperplane")
+>>> save(LogisticRegression().fit([[0], [1]], [0, 1]), path)
 >>> read_header(path)["format"]
 'hyperplane-model'
 """

@@ -10,11 +10,20 @@ that skops does not trust by default, and refuses the file unless every one
 of them is a class hyperplane itself defines as storable. skops builds
 objects without calling their constructors or any function the file names,
 so a file can at worst be refused, never run code.
+
+Saving writes a temporary file beside the target, checks it as loading
+would, flushes it to disk and only then renames it over the target
+(``os.replace``, atomic on POSIX and Windows): a save that fails or is
+killed leaves the previous file as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import secrets
+import stat
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -97,6 +106,14 @@ def save(model, path, *, metadata=None):
         JSON-serialisable facts stored in the header (the command line keeps
         the training columns and the target's name there).
 
+    Raises
+    ------
+    TypeError
+        If the model holds an object skops cannot write, or one of a type
+        that :func:`load` would refuse (a lock, a ``functools.partial``, an
+        estimator outside the trusted list); the message names the type. The
+        file at ``path`` is then left as it was, as after any failed save.
+
     Examples
     --------
     >>> import tempfile, os
@@ -108,22 +125,86 @@ def save(model, path, *, metadata=None):
     >>> load(path).predict([[3, 3]]).tolist()
     [1]
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))   # through a symlink: replace what it points to
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory: give the model file's name")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path.name}: no directory {path.parent}")
     header = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "hyperplane_version": _version(),
         "skops_version": skops.__version__,
-        "model": f"{type(model).__module__}.{type(model).__qualname__}",
+        "model": class_name(model),
         "metadata": metadata or {},
     }
     try:
         text = json.dumps(header, ensure_ascii=False, indent=2)
     except TypeError as exc:
         raise TypeError(f"metadata must be JSON-serialisable: {exc}") from None
-    sio.dump(frames_to_states(model), path, compression=zipfile.ZIP_DEFLATED)
-    with zipfile.ZipFile(path, "a") as archive:
-        archive.writestr(HEADER_MEMBER, text)
+    state = frames_to_states(model)
+    with atomic_write(path) as (handle, temporary):
+        try:
+            sio.dump(state, handle, compression=zipfile.ZIP_DEFLATED)
+        except (TypeError, ValueError, AttributeError) as exc:
+            raise TypeError(f"cannot save {class_name(model)}: {exc}") from None
+        with zipfile.ZipFile(handle, "a") as archive:
+            archive.writestr(HEADER_MEMBER, text)
+        handle.flush()
+        refused = untrusted_in(sio.get_untrusted_types(file=temporary))
+        if refused:
+            raise TypeError(f"cannot save {class_name(model)} to {path}: it holds "
+                            f"{', '.join(refused)}, which hyperplane does not trust to load; "
+                            "remove it from the model (the file was not written)")
+
+
+def class_name(obj):
+    """``module.Class`` of ``obj``, as headers and skops name classes."""
+    return f"{type(obj).__module__}.{type(obj).__qualname__}"
+
+
+def untrusted_in(types):
+    """The names in ``types`` that neither skops nor hyperplane trusts, sorted."""
+    return sorted(set(types) - trusted_types())
+
+
+@contextlib.contextmanager
+def atomic_write(path):
+    """Yield ``(binary handle, name)`` of a new file beside ``path``; on
+    success fsync it and rename it to ``path``, else delete it.
+
+    The target is never opened: until the rename it holds its old bytes,
+    whatever happens to the writer (an exception, a signal, a crash).
+    """
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    try:
+        with open(temporary, "x+b") as handle:
+            yield handle, temporary
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory):
+    """Make the rename itself durable (POSIX; a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def read_header(path):
@@ -162,16 +243,17 @@ def load(path):
     Raises
     ------
     ValueError
-        If ``path`` is missing, corrupt, truncated, foreign, or names a type
-        that is not trusted; the message names the file.
+        If ``path`` is missing, corrupt, truncated, foreign, names a type
+        that is not trusted, or holds an object of another class than its
+        header names; the message names the file (and both classes).
     """
     path = Path(path)
-    read_header(path)
+    header = read_header(path)
     try:
         untrusted = sio.get_untrusted_types(file=path)
     except Exception as exc:  # skops raises many kinds on a damaged schema
         raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
-    refused = sorted(set(untrusted) - trusted_types())
+    refused = untrusted_in(untrusted)
     if refused:
         raise ValueError(f"{path}: refused to load: the file names types that hyperplane "
                          f"does not trust: {', '.join(refused)}")
@@ -179,4 +261,8 @@ def load(path):
         model = sio.load(path, trusted=list(untrusted))
     except Exception as exc:  # damaged arrays, missing members, bad state
         raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
-    return states_to_frames(model)
+    model = states_to_frames(model)
+    if class_name(model) != header.get("model"):
+        raise ValueError(f"{path}: refused to load: the header names the class "
+                         f"{header.get('model')} but the file holds a {class_name(model)}")
+    return model

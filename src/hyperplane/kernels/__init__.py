@@ -20,10 +20,20 @@ from ._kernels import (
     SumKernel,
     WarpedKernel,
 )
-from ._resolve import KERNELS, is_psd, resolve_gamma, resolve_kernel
+from ._resolve import (
+    KERNEL_PARAMETER_RULES,
+    KERNELS,
+    NotPSDWarning,
+    is_psd,
+    known_psd,
+    resolve_gamma,
+    resolve_kernel,
+    warn_if_not_psd,
+)
 
 __all__ = [
     "Kernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
     "SumKernel", "ProductKernel", "ScaledKernel", "WarpedKernel",
-    "KERNELS", "resolve_kernel", "resolve_gamma", "is_psd",
+    "KERNELS", "KERNEL_PARAMETER_RULES", "resolve_kernel", "resolve_gamma", "is_psd", "known_psd", "warn_if_not_psd",
+    "NotPSDWarning",
 ]

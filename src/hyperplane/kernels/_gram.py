@@ -2,8 +2,14 @@
 
 The expensive part of every Gram matrix is the product ``X @ Y.T``, which
 numpy hands to BLAS. The distance step is element-wise and independent per
-entry, so it runs in parallel, in place, with no branch in the loop so that it
-vectorises; the final ``exp`` is numpy's SIMD implementation, also in place.
+entry, so it runs in parallel, in place; the final ``exp`` is numpy's SIMD
+implementation, also in place.
+
+The expansion ``|x|² + |y|² - 2 x.y`` loses every digit when x and y are
+close relative to their norms (for x = y it leaves a rounding residue
+instead of 0, which exp(-gamma d²) turns into a visible error when gamma is
+large). Entries where it cancels are recomputed directly as the sum of
+squared differences, so that ``k(x, x) = 1`` exactly.
 """
 
 from __future__ import annotations
@@ -12,28 +18,55 @@ import math
 
 from numba import prange
 
-from .._numba import jit_parallel
+from .._numba import jit_fast, jit_parallel
+
+#: an expanded squared distance below this share of |x|² + |y|² is recomputed
+#: directly (its relative error could exceed about 1e-8 in float64)
+CANCELLATION = 1e-6
+
+
+@jit_fast
+def exact_sq_dist(x, y):
+    """Σ (x_f - y_f)², exactly 0 for x = y."""
+    acc = 0.0
+    for f in range(x.shape[0]):
+        diff = x[f] - y[f]
+        acc += diff * diff
+    return acc
 
 
 @jit_parallel
-def neg_scaled_sq_dist(G, sq_x, sq_y, scale):
-    """In place: ``G[i, j] <- -scale · max(|x_i|² + |y_j|² - 2 G[i, j], 0)``.
-
-    ``G`` holds ``X @ Y.T`` on entry; the ``max`` clips the negative squared
-    distances that rounding can produce.
-    """
+def sq_dist(G, X, Y, sq_x, sq_y):
+    """In place: ``G[i, j] <- ‖x_i - y_j‖²`` from ``G = X @ Y.T``, by the
+    expansion (clipped at 0), or directly where the expansion cancels."""
     n, m = G.shape
     for i in prange(n):
+        row = G[i]
         for j in range(m):
-            G[i, j] = -scale * max(sq_x[i] + sq_y[j] - 2.0 * G[i, j], 0.0)
+            row[j] = max(sq_x[i] + sq_y[j] - 2.0 * row[j], 0.0)
+        for j in range(m):
+            if row[j] <= CANCELLATION * (sq_x[i] + sq_y[j]):
+                row[j] = exact_sq_dist(X[i], Y[j])
     return G
 
 
 @jit_parallel
-def neg_scaled_dist(G, sq_x, sq_y, scale):
-    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖`` from ``G = X @ Y.T``."""
+def neg_scaled_sq_dist(G, X, Y, sq_x, sq_y, scale):
+    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖²`` from ``G = X @ Y.T``."""
+    sq_dist(G, X, Y, sq_x, sq_y)
     n, m = G.shape
     for i in prange(n):
         for j in range(m):
-            G[i, j] = -scale * math.sqrt(max(sq_x[i] + sq_y[j] - 2.0 * G[i, j], 0.0))
+            G[i, j] = -scale * G[i, j]
+    return G
+
+
+@jit_parallel
+def neg_scaled_dist(G, X, Y, sq_x, sq_y, scale):
+    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖`` from ``G = X @ Y.T``."""
+    sq_dist(G, X, Y, sq_x, sq_y)
+    n, m = G.shape
+    for i in prange(n):
+        for j in range(m):
+            G[i, j] = -scale * math.sqrt(G[i, j])
     return G

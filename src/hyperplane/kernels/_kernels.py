@@ -42,18 +42,46 @@ def _sq_norms(X):
     return np.einsum("ij,ij->i", X, X)
 
 
+def check_block(kernel, K, shape, symmetric):
+    """A kernel's block must have the shape asked for and finite values, and
+    a Gram matrix k(X, X) must be symmetric (k(x, y) = k(y, x)): compiled
+    loops read these blocks by index, and NaN/inf or asymmetry would give a
+    wrong model without a word. Returns K as an array."""
+    K = np.asarray(K)
+    if K.shape != shape:
+        raise ValueError(f"kernel {kernel!r} returned a block of shape {K.shape} for "
+                         f"{shape[0]} x {shape[1]} samples; it must return one value "
+                         "per pair of rows")
+    if not np.all(np.isfinite(K)):
+        bad = np.argwhere(~np.isfinite(K))[0]
+        raise ValueError(f"kernel {kernel!r} returned {K[tuple(bad)]} (NaN or inf) for "
+                         f"rows {bad[0]} and {bad[1]}; its values must be finite (if the "
+                         "features are very large or very small, standardise them)")
+    if symmetric and K.size:
+        scale = float(np.max(np.abs(K)))
+        if not np.allclose(K, K.T, rtol=1e-10, atol=1e-10 * scale):
+            bad = np.unravel_index(np.argmax(np.abs(K - K.T)), K.shape)
+            raise ValueError(f"kernel {kernel!r} is not symmetric: k(x_{bad[0]}, x_{bad[1]}) = "
+                             f"{K[bad]} but k(x_{bad[1]}, x_{bad[0]}) = {K.T[bad]}")
+    return K
+
+
 class Kernel:
-    """Base class: a symmetric function k(x, y) evaluated as a Gram matrix."""
+    """Base class: a symmetric function k(x, y) evaluated as a Gram matrix.
+
+    A kernel of one's own subclasses it and defines ``_gram(X, Y)``; every
+    block it returns is checked (:func:`check_block`)."""
 
     def __call__(self, X, Y=None):
         X, Y = _pair(X, Y)
-        return self._gram(X, Y)
+        return check_block(self, self._gram(X, Y), (X.shape[0], Y.shape[0]), Y is X)
 
     def diag(self, X):
         """``k(x_i, x_i)`` for every row, without building the Gram matrix."""
         X = _as_matrix(X, "X")
-        return np.array([self._gram(X[i:i + 1], X[i:i + 1])[0, 0]
-                         for i in range(X.shape[0])], dtype=X.dtype)
+        values = [check_block(self, self._gram(X[i:i + 1], X[i:i + 1]), (1, 1), False)[0, 0]
+                  for i in range(X.shape[0])]
+        return np.array(values, dtype=X.dtype)
 
     def _gram(self, X, Y):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -160,8 +188,8 @@ class RBF(Kernel):
 
     def _gram(self, X, Y):
         G = np.ascontiguousarray(X @ Y.T)
-        neg_scaled_sq_dist(G, _sq_norms(X), _sq_norms(Y),
-                           G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
+        neg_scaled_sq_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
+                           _sq_norms(Y), G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
         return np.exp(G, out=G)
 
     def diag(self, X):
@@ -187,13 +215,9 @@ class Laplace(Kernel):
 
     def _gram(self, X, Y):
         G = np.ascontiguousarray(X @ Y.T)
-        neg_scaled_dist(G, _sq_norms(X), _sq_norms(Y), G.dtype.type(1.0 / self.sigma))
-        np.exp(G, out=G)
-        if Y is X:
-            # ‖x - x‖ is 0 exactly; |x|² + |x|² - 2xᵀx may round to ±1e-16,
-            # whose square root (1e-8) would be a visible error
-            np.fill_diagonal(G, 1.0)
-        return G
+        neg_scaled_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
+                        _sq_norms(Y), G.dtype.type(1.0 / self.sigma))
+        return np.exp(G, out=G)
 
     def diag(self, X):
         X = _as_matrix(X, "X")

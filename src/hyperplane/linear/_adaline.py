@@ -1,6 +1,6 @@
 """Adaline: the adaptive linear neuron trained by the Widrow–Hoff rule
 (Widrow & Hoff 1960; Widrow & Lehr 1990, "30 years of adaptive neural
-networks", §"α-LMS"; seed 002: the perceptron's model with a different
+networks", §"α-LMS"; the perceptron's model with a different
 update strategy).
 
 The rule is stochastic gradient descent on ``½ Σ_n (t_n − w̃·x̃_n)²`` with
@@ -17,18 +17,34 @@ classes: one Adaline per class, one-vs-rest.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import LinearDecisionMixin
+from .._numerics import check_magnitude
 from .._validation import (
-    check_number,
+    FLAG,
+    NON_NEGATIVE,
+    POSITIVE_INT,
+    SEED,
+    Real,
     check_X_y,
     encode_labels,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
-from ._adaline_kernels import lms_epoch
+from ._adaline_kernels import lms_epoch, sparse_lms_epoch
+
+
+def epoch_rule(X):
+    """The compiled epoch for the rows of ``X`` and its data arguments:
+    ``lms_epoch(X, ...)`` or ``sparse_lms_epoch(data, indices, indptr, ...)``."""
+    if scipy.sparse.issparse(X):
+        X = scipy.sparse.csr_matrix(X)
+        return sparse_lms_epoch, (X.data, X.indices, X.indptr)
+    return lms_epoch, (np.ascontiguousarray(X),)
 
 
 class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -89,34 +105,51 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
 
+    _parameter_rules = {
+        "eta": Real(low=0, high=2, low_open=True, high_open=True),
+        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "shuffle": FLAG, "random_state": SEED,
+    }
+
     def fit(self, X, y):
         """Run LMS epochs until the epoch error settles or ``max_iter``."""
-        check_number(self.eta, "eta", low=0, high=2, low_open=True, high_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
-        X, y = check_X_y(self, X, y)
+        validate_params(self)
+        X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
+        check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
-        X = np.ascontiguousarray(X)
+        epoch, data = epoch_rule(X)
         T = np.ascontiguousarray(one_vs_rest_targets(y_index, self.classes_.shape[0]).T)
         W = np.zeros((T.shape[1], X.shape[1]))
         b = np.zeros(T.shape[1])
         rng = check_random_state(self.random_state)
         order = np.arange(X.shape[0], dtype=np.int64)
         self.loss_curve_, self.converged_ = [], False
-        for epoch in range(1, self.max_iter + 1):
+        for epoch_no in range(1, self.max_iter + 1):
             if self.shuffle:
                 rng.shuffle(order)
-            mse = lms_epoch(X, T, W, b, order, float(self.eta)) / T.size
+            mse = epoch(*data, T, W, b, order, float(self.eta)) / T.size
+            self._check_finite(mse, epoch_no)
             self.loss_curve_.append(mse)
-            if epoch > 1 and abs(self.loss_curve_[-2] - mse) < self.tol:
+            if epoch_no > 1 and abs(self.loss_curve_[-2] - mse) < self.tol:
                 self.converged_ = True
                 break
-        self.n_iter_ = epoch
+        self.n_iter_ = epoch_no
         self.coef_, self.intercept_ = W, b
         if not self.converged_:
             warn_not_converged(self, self.n_iter_,
                                "increase max_iter or tol, or lower eta")
         return self
+
+    def _check_finite(self, mse, epoch_no):
+        """A non-finite epoch error is divergence: stop and say where."""
+        if not np.isfinite(mse):
+            raise ValueError(
+                f"Adaline diverged: the mean squared error became {mse} in epoch "
+                f"{epoch_no} with eta={self.eta}; lower eta or standardise X")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 __all__ = ["Adaline"]

@@ -7,6 +7,8 @@ arithmetic, in the order the caller gives.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._numba import jit
 
 
@@ -51,5 +53,28 @@ def lms_epoch(X, T, W, b, order, eta):
             step = eta * e / norm2
             for j in range(d):
                 W[k, j] += step * X[i, j]
+            b[k] += step
+    return sse
+
+
+@jit
+def sparse_lms_epoch(data, indices, indptr, T, W, b, order, eta):
+    """:func:`lms_epoch` on CSR rows (``data``, ``indices``, ``indptr``):
+    the same updates, reading only the row's nonzeros."""
+    n_outputs = W.shape[0]
+    sse = 0.0
+    for i in order:
+        norm2 = 1.0
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            norm2 += data[t] * data[t]
+        for k in range(n_outputs):
+            y = b[k]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                y += W[k, np.uint64(indices[t])] * data[t]
+            e = T[i, k] - y
+            sse += e * e
+            step = eta * e / norm2
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                W[k, np.uint64(indices[t])] += step * data[t]
             b[k] += step
     return sse

@@ -4,21 +4,39 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import scipy.sparse
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import predict_from_scores
 from .._validation import (
+    FLAG,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
     check_is_fitted,
-    check_number,
     check_X,
     check_X_y,
     encode_labels,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
-from ..kernels import Linear, resolve_kernel
+from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel
 from ._perceptron_kernels import dual_epoch
+
+
+def gram_matrix(kernel, X, Y):
+    """``[K(x_i, y_j)]``: the linear kernel's ``X Yᵀ`` straight from sparse
+    rows; any other kernel on dense rows (a sparse ``X`` is densified)."""
+    if isinstance(kernel, Linear) and scipy.sparse.issparse(X):
+        return np.asarray((X @ Y.T).todense(), dtype=np.float64)
+    return kernel(dense(X), dense(Y))
+
+
+def dense(X):
+    """``X`` as a dense array."""
+    return X.toarray() if scipy.sparse.issparse(X) else X
 
 
 class DualPerceptron(ClassifierMixin, BaseEstimator):
@@ -29,7 +47,9 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
     ``alpha_i <- alpha_i + eta, b <- b + eta y_i``, on the precomputed Gram
     matrix ``G = [K(x_i, x_j)]``. With the linear kernel it makes exactly the
     updates of :class:`Perceptron` (``w = Σ alpha_i y_i x_i``); any other
-    kernel of :mod:`hyperplane.kernels` gives the kernel perceptron.
+    kernel of :mod:`hyperplane.kernels` gives the kernel perceptron. ``X``
+    may be a ``scipy.sparse`` matrix: the linear kernel's Gram matrix comes
+    from the sparse rows, other kernels see the rows densified.
 
     Parameters
     ----------
@@ -95,6 +115,11 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.degree = degree
         self.coef0 = coef0
 
+    _parameter_rules = {
+        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
+        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
+    }
+
     def fit(self, X, y):
         """Run algorithm 2.2 until an epoch makes no update or ``max_iter``.
 
@@ -107,13 +132,12 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        check_number(self.eta, "eta", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        X, y = check_X_y(self, X, y, reset=True, dtype=np.float64)
+        validate_params(self)
+        X, y = check_X_y(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        self.kernel_ = resolve_kernel(self.kernel, X, gamma=self.gamma,
-                                      degree=self.degree, coef0=self.coef0)
-        self.gram_ = np.ascontiguousarray(self.kernel_(X), dtype=np.float64)
+        self.kernel_ = resolve_kernel(self.kernel, None if self.kernel == "linear" else dense(X),
+                                      gamma=self.gamma, degree=self.degree, coef0=self.coef0)
+        self.gram_ = np.ascontiguousarray(gram_matrix(self.kernel_, X, X), dtype=np.float64)
         if not np.all(np.isfinite(self.gram_)):
             raise ValueError(f"kernel {self.kernel_!r} gave non-finite values on X")
         rng = check_random_state(self.random_state)
@@ -128,7 +152,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.n_updates_ = int(sum(len(r[3]) for r in results))
         self.converged_ = all(r[4] for r in results)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = (alpha * self._y_signed) @ X
+            self.coef_ = np.asarray(X.T @ (alpha * self._y_signed).T).T
         if self.record_trace:
             self.trace_ = self._trace_frame(problems, [r[3] for r in results])
         if not self.converged_:
@@ -179,10 +203,10 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         Returns shape (n_samples,) for two classes, else (n_samples, n_classes).
         """
         check_is_fitted(self)
-        X = check_X(self, X, reset=False, dtype=np.float64)
+        X = check_X(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
         alpha = np.atleast_2d(self.alpha_)
         used = np.any(alpha > 0, axis=0)   # only samples that were ever updated
-        K = self.kernel_(X, self._X_fit[used])
+        K = gram_matrix(self.kernel_, X, self._X_fit[used])
         scores = K @ (alpha[:, used] * self._y_signed[:, used]).T + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
@@ -194,4 +218,5 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
+        tags.input_tags.sparse = True
         return tags

@@ -1,4 +1,4 @@
-"""Fisher's linear discriminant (seed 002 section 2) and its kernel form, KLDA
+"""Fisher's linear discriminant (Bishop, PRML §4.1.4 and §4.1.6) and its kernel form, KLDA
 (周志华《机器学习》§6.6; Mika, Rätsch, Weston, Schölkopf & Müller 1999).
 
 Two classes: ``w ∝ S_W⁻¹(m₂ − m₁)`` maximises ``J(w) = wᵀS_Bw / wᵀS_Ww``.
@@ -24,36 +24,61 @@ from sklearn.base import (
     TransformerMixin,
 )
 
-from .._base import predict_from_scores
+from .._base import dask_classification_data, predict_from_scores
 from .._validation import (
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE_INT,
+    Either,
     check_is_fitted,
     check_number,
     check_X,
     check_X_y,
     encode_labels,
     is_dask_collection,
+    validate_params,
 )
-from ..kernels import resolve_kernel
-from ._moments import class_moments, psd_eigh
+from ..distributed import predict_lazy
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
+from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
+from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
-def regularised_whitener(S_W, reg):
-    """``P`` with ``Pᵀ S̃_W P = I`` where ``S̃_W = S_W + reg · (tr S_W / d) · I``.
+#: ``reg`` used by ``reg=None`` when the within-class scatter is singular
+SINGULAR_REG = 1e-6
 
-    ``P = V Λ̃^{-1/2}`` from the eigen-decomposition of ``S_W``. ``reg`` is
-    relative to the mean eigenvalue ``tr S_W / d`` so that it does not depend
-    on the units of the features or on ``N``. With ``reg = 0`` only the
-    eigenvalues above the rank cutoff are kept (the pseudo-inverse of a
-    singular ``S_W``); if none is (``S_W = 0``) ``P = I``, the limit of
-    ``(S_W + εI)⁻¹`` up to scale.
+
+def feature_scales(moments):
+    """``s_j = √(S_T)_jj``, each feature's spread over all rows (1 for a
+    constant feature): the units the regularisation is measured in."""
+    s = np.sqrt(np.maximum(np.diag(moments.total_scatter()), 0.0))
+    return np.where(s > 0, s, 1.0)
+
+
+def regularised_whitener(S_W, reg, scales):
+    """``P`` with ``Pᵀ S̃_W P = I``, working on the correlation form.
+
+    With ``D = diag(scales)`` and ``R = D⁻¹ S_W D⁻¹`` (unit-free: rescaling a
+    feature rescales its row and column of ``S_W`` and its ``s_j`` alike),
+    ``S̃_W = D (R + reg · I) D = S_W + reg · D²`` and ``P = D⁻¹ V Λ̃^{-1/2}``
+    from the eigen-decomposition ``R = V Λ Vᵀ``.
+
+    * ``reg=None``: no regularisation when ``R`` is non-singular, so that
+      ``P Pᵀ = S_W⁻¹`` exactly; :data:`SINGULAR_REG` when it is singular
+      (collinear or constant features, fewer samples than features).
+    * ``reg > 0``: always ``R + reg · I``.
+    * ``reg = 0``: only the eigenvalues of ``R`` above the rank cutoff are
+      kept (a pseudo-inverse); if none is (``S_W = 0``), ``P = D⁻¹``.
     """
-    lam, V, keep = psd_eigh(S_W)
-    mean_eig = lam.mean() if lam.size and lam.sum() > 0 else 1.0
+    R = S_W / np.outer(scales, scales)
+    lam, V, keep = psd_eigh(R)
+    if reg is None:
+        reg = 0.0 if keep.all() else SINGULAR_REG
     if reg > 0:
-        lam, keep = lam + reg * mean_eig, np.ones(lam.shape, dtype=bool)
+        lam, keep = lam + reg, np.ones(lam.shape, dtype=bool)
     if not keep.any():
-        return np.eye(S_W.shape[0])
-    return V[:, keep] / np.sqrt(lam[keep])
+        return np.diag(1.0 / scales)
+    return V[:, keep] / np.sqrt(lam[keep]) / scales[:, None]
 
 
 def fisher_direction(moments, reg):
@@ -65,7 +90,7 @@ def fisher_direction(moments, reg):
     -------
     ndarray of shape (n_features, 1)
     """
-    P = regularised_whitener(moments.scatter, reg)
+    P = regularised_whitener(moments.scatter, reg, feature_scales(moments))
     a = P.T @ (moments.means[1] - moments.means[0])
     norm = np.linalg.norm(a)
     return (P @ (a / norm if norm > 0 else a))[:, None]
@@ -83,7 +108,7 @@ def fisher_directions(moments, reg, n_components):
     -------
     ndarray of shape (n_features, n_components)
     """
-    P = regularised_whitener(moments.scatter, reg)
+    P = regularised_whitener(moments.scatter, reg, feature_scales(moments))
     DP = moments.between_class_root() @ P
     _, U = np.linalg.eigh(DP.T @ DP)
     W = P @ U[:, ::-1][:, :n_components]
@@ -116,12 +141,16 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         ``RBF() + Polynomial()``) or a name ``"linear"``, ``"poly"``,
         ``"rbf"``, ``"laplace"``, ``"sigmoid"`` with scikit-learn's
         ``gamma``, ``degree``, ``coef0``.
-    reg : float, default=1e-6
-        Regularisation of the within-class scatter: ``S_W + reg · s̄ · I`` (KLDA:
-        ``N + reg · s̄ · I``) with ``s̄`` the mean eigenvalue of ``S_W``
-        (``N``), so ``reg`` is unit-free. It makes singular ``S_W`` (collinear
-        or constant features, fewer samples than features) harmless. ``reg=0``
-        uses the pseudo-inverse instead.
+    reg : float or None, default=None
+        Regularisation of the within-class scatter, measured on its
+        correlation form so that it does not depend on the units of any
+        feature: ``S̃_W = S_W + reg · diag(s_j²)`` with ``s_j²`` the spread of
+        feature ``j`` over all rows (``(S_T)_jj``; KLDA: the same on ``N``).
+        ``None``: the book's direction ``S_W⁻¹(m₂ − m₁)`` exactly when
+        ``S_W`` is non-singular, and ``reg = 1e-6`` only when it is singular
+        (collinear or constant features, fewer samples than features).
+        ``reg > 0`` always regularises; ``reg = 0`` uses the pseudo-inverse
+        of the correlation form instead.
     gamma : {"scale", "auto"} or float, default="scale"
         Kernel coefficient for ``"rbf"``, ``"poly"``, ``"sigmoid"``,
         ``"laplace"`` (scikit-learn's meaning).
@@ -136,18 +165,18 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     n_components_ : int
     means_ : ndarray of shape (n_classes, n_features)
         Class means in the input space (``m_k``).
-    projected_means_ : ndarray of shape (n_classes, n_components_)
+    projected_means_ : ndarray of shape (n_classes, ``n_components_``)
         ``μ_k``, the class means on the directions.
     threshold_ : float
         Two classes only: ``(μ₁ + μ₂)/2``.
-    scalings_ : ndarray of shape (n_features, n_components_)
+    scalings_ : ndarray of shape (n_features, ``n_components_``)
         The directions ``W`` (linear form only); for two classes parallel to
         ``S_W⁻¹(m₂ − m₁)``.
     coef_, intercept_ : ndarray
         Linear form only: the nearest-mean rule written as linear scores,
         ``coef_ = μ Wᵀ``, ``intercept_ = −½‖μ_k‖²`` (two classes: their
         difference, shape (1, n_features) and (1,)).
-    alpha_ : ndarray of shape (n_samples,) or (n_samples, n_components_)
+    alpha_ : ndarray of shape (n_samples,) or (n_samples, ``n_components_``)
         Kernel form only: ``h(x) = Σ_i α_i κ(x_i, x)`` (one column per
         direction when ``K > 2``).
     kernel_ : hyperplane.kernels.Kernel
@@ -169,7 +198,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     1.0
     """
 
-    def __init__(self, *, n_components=None, kernel=None, reg=1e-6,
+    def __init__(self, *, n_components=None, kernel=None, reg=None,
                  gamma="scale", degree=3, coef0=0.0):
         self.n_components = n_components
         self.kernel = kernel
@@ -178,27 +207,45 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         self.degree = degree
         self.coef0 = coef0
 
+    _parameter_rules = {
+        "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
+        **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_PARAMETER_RULES["kernel"]),
+    }
+
     def fit(self, X, y):
         """Find the Fisher directions and the projected class means.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (linear form only).
         """
-        check_number(self.reg, "reg", low=0)
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._linear import fit_moments_on_dask
-            return fit_moments_on_dask(self, X, y)
-        X, y = check_X_y(self, X, y)
+            return self._fit_dask(X, y)
+        X, y = check_X_y(self, X, y, accept_sparse="csr" if self.kernel is None else False)
         self.classes_, y_index = encode_labels(y)
         n_classes = self.classes_.shape[0]
-        features = self._fit_feature_map(X)
-        self._fit_moments(class_moments(features, y_index, n_classes))
+        exponent = power_of_two_exponent(X) if self.kernel is None else 0
+        features = self._fit_feature_map(scaled_by_power_of_two(X, exponent))
+        self._fit_moments(class_moments(features, y_index, n_classes), exponent)
         return self
 
-    def _fit_moments(self, moments):
+    def _fit_dask(self, X, y):
+        """The linear form from the merge of every chunk's class moments."""
+        if self.kernel is not None:
+            raise TypeError("the kernel FisherDiscriminant (KLDA) needs the n×n kernel "
+                            "matrix and does not scale out on Dask; use kernel=None")
+        self.__dict__.pop("kernel_", None)
+        self.__dict__.pop("X_fit_", None)
+        chunks = dask_classification_data(self, X, y)
+        return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
+                                               self.classes_.shape[0]))
+
+    def _fit_moments(self, moments, exponent=0):
         """Directions and projected means from the class moments of the
-        features (``classes_`` already set); a distributed fit calls this
-        with moments reduced over its chunks."""
+        features (``classes_`` already set): those of the whole data, or on
+        Dask the merge of every chunk's. Moments of ``X · 2⁻ᵏ`` (``exponent = k``,
+        linear form) give the directions of ``X`` after ``W ← W · 2⁻ᵏ`` (the
+        projections do not change)."""
         n_classes = moments.counts.shape[0]
         n_components = self._check_n_components(n_classes, moments.means.shape[1])
         if n_classes == 2:
@@ -211,7 +258,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         for stale in ("alpha_", "scalings_", "means_", "coef_", "intercept_", "threshold_"):
             self.__dict__.pop(stale, None)      # a refit may switch the form or K
         if self.kernel is None:
-            self._set_linear_form(moments.means, W)
+            self._set_linear_form(np.ldexp(moments.means, exponent), np.ldexp(W, -exponent))
         else:
             self.alpha_ = W[:, 0] if n_classes == 2 else W
         if n_classes == 2:
@@ -254,13 +301,13 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
         Returns
         -------
-        ndarray of shape (n_samples, n_components_)
+        ndarray of shape (n_samples, ``n_components_``)
         """
         check_is_fitted(self)
         if is_dask_collection(X):
-            from ..distributed import predict_lazy
             return predict_lazy(self.transform, X, ndim_out=2)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False,
+                    accept_sparse=("csr", "csc") if self.kernel is None else False)
         if self.kernel is None:
             return X @ self.scalings_
         alpha = self.alpha_.reshape(self.X_fit_.shape[0], -1)
@@ -277,7 +324,6 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """
         if is_dask_collection(X):
             check_is_fitted(self)
-            from ..distributed import predict_lazy
             return predict_lazy(self.decision_function, X,
                                 ndim_out=1 if len(self.classes_) == 2 else 2)
         z = self.transform(X)
@@ -292,11 +338,15 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         for two classes, else the first class)."""
         if is_dask_collection(X):
             check_is_fitted(self)
-            from ..distributed import predict_lazy
             return predict_lazy(self.predict, X, dtype=self.classes_.dtype)
         scores = self.decision_function(X)
         return predict_from_scores(self.classes_, scores)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self.kernel is None
+        return tags
+
 
 __all__ = ["FisherDiscriminant", "fisher_direction", "fisher_directions",
-           "regularised_whitener"]
+           "regularised_whitener", "feature_scales", "SINGULAR_REG"]

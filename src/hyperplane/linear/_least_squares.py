@@ -1,9 +1,9 @@
-"""Least-squares (MSE) linear classifier, seed 002 section 1.
+"""Least-squares (MSE) linear classifier (Bishop, PRML §4.1.3).
 
 With one-hot targets ``T`` (N × K) and augmented vectors ``x̃ = (1, x)`` the
 sum-of-squares error ``E_D(W̃) = ½ Tr{(X̃W̃ − T)ᵀ(X̃W̃ − T)}`` is minimised by
 ``W̃ = X̃⁺T``, the Moore–Penrose pseudo-inverse; a sample is given the class
-of the largest entry of ``W̃ᵀx̃``. Outliers pull the boundary (the seed's
+of the largest entry of ``W̃ᵀx̃``. Outliers pull the boundary (PRML figure 4.4's
 caveat), which logistic regression avoids.
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._base import LinearDecisionMixin
-from .._validation import check_X_y, encode_labels, is_dask_collection
-from ._moments import class_moments, psd_eigh
+from .._base import LinearDecisionMixin, dask_classification_data
+from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, validate_params
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
+from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
 def solve_least_squares(moments, targets, *, fit_intercept=True):
@@ -35,7 +36,7 @@ def solve_least_squares(moments, targets, *, fit_intercept=True):
     targets : ndarray of shape (n_classes, n_outputs)
         The target vector of each class.
     fit_intercept : bool
-        Augment ``x`` with a constant 1 (the seed's ``x̃``); otherwise solve
+        Augment ``x`` with a constant 1 (PRML's ``x̃``); otherwise solve
         ``W = X⁺T``.
 
     Returns
@@ -78,11 +79,15 @@ def solve_least_squares(moments, targets, *, fit_intercept=True):
 class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """Minimum squared-error linear classifier with one-hot targets.
 
-    Fits ``W̃ = X̃⁺T`` (seed 002, "Minimum Square Error"; Bishop, PRML
+    Fits ``W̃ = X̃⁺T`` ("Minimum Square Error"; Bishop, PRML
     §4.1.3) from one pass over ``X``: class counts and means and one Gram
     product of the class-centred data, solved through an eigen-decomposition
     so that collinear or constant features are handled (the minimum-norm
-    solution, as ``numpy.linalg.lstsq`` gives) rather than an error.
+    solution, as ``numpy.linalg.lstsq`` gives) rather than an error. ``X``
+    may be a ``scipy.sparse`` matrix (Gram product of the sparse rows; the
+    dense fit's solution). The solution is scale-covariant, so features of an
+    extreme magnitude (beyond 1e±100) are solved on ``X · 2⁻ᵏ`` and ``W`` is
+    multiplied by the exact ``2⁻ᵏ``: ``X · 1e300`` predicts as ``X``.
 
     Parameters
     ----------
@@ -113,23 +118,33 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     def __init__(self, *, fit_intercept=True):
         self.fit_intercept = fit_intercept
 
+    _parameter_rules = {"fit_intercept": FLAG}
+
     def fit(self, X, y):
         """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (exactly the same solution).
         """
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._linear import fit_moments_on_dask
-            return fit_moments_on_dask(self, X, y)
-        X, y = check_X_y(self, X, y)
+            chunks = dask_classification_data(self, X, y)
+            return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
+                                                   self.classes_.shape[0]))
+        X, y = check_X_y(self, X, y, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        return self._fit_moments(class_moments(X, y_index, self.classes_.shape[0]))
+        exponent = power_of_two_exponent(X)
+        moments = class_moments(scaled_by_power_of_two(X, exponent), y_index,
+                                self.classes_.shape[0])
+        return self._fit_moments(moments, exponent)
 
-    def _fit_moments(self, moments):
-        """Solve from class moments (``classes_`` already set); a distributed
-        fit calls this with moments reduced over its chunks. Two classes keep
-        only the difference of the two outputs."""
+    def _fit_moments(self, moments, exponent=0):
+        """Solve from class moments (``classes_`` already set): those of the
+        whole data, or on Dask the merge of every chunk's (the chunk statistic
+        is :func:`~._moments.class_moments`, its merge
+        :func:`~._moments.merge_class_moments`). Two classes keep only the
+        difference of the two outputs. Moments of ``X · 2⁻ᵏ`` (``exponent = k``)
+        give ``W̃`` of ``X`` after ``W ← W · 2⁻ᵏ``."""
         n_classes = moments.counts.shape[0]
         W, b = solve_least_squares(moments, np.eye(n_classes),
                                    fit_intercept=bool(self.fit_intercept))
@@ -139,7 +154,13 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         else:
             self.coef_ = np.ascontiguousarray(W.T)
             self.intercept_ = b
+        self.coef_ = np.ldexp(self.coef_, -exponent)
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
 
 __all__ = ["LeastSquaresClassifier", "solve_least_squares"]

@@ -1,16 +1,19 @@
-"""Logistic regression, binary and multinomial (seed 002; Bishop, PRML §4.3.2 and
+"""Logistic regression, binary and multinomial (Bishop, PRML §4.3.2 and
 §4.3.4), with scikit-learn's L2 objective so that coefficients are comparable.
 
 Objective: ``½‖W‖² + C · Σ_n ℓ_n`` with the log-loss
 ``ℓ_n = log(1 + e^{z_n}) − y_n z_n`` (two classes, ``z_n = w·x_n + b``) or
 ``ℓ_n = log Σ_k e^{z_nk} − z_{n,y_n}`` (K classes); the intercept is not
-penalised. It is minimised by L-BFGS on the equivalent normalised objective
-``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` (as scikit-learn does, so that ``tol`` means
-the same: the largest gradient entry at which to stop).
+penalised. Two solvers minimise it, both stopping when the largest entry of
+the gradient of the equivalent normalised objective
+``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` is at most ``tol`` (scikit-learn's meaning):
 
-The solver only sees a callable returning ``(loss, gradient)``;
-:func:`logistic_loss_grad` returns sums over rows, so a distributed fit adds
-the results of its chunks and drives the same solver.
+* ``"tron"``: the trust-region Newton method of LIBLINEAR (Lin, Weng &
+  Keerthi 2008; :mod:`._tron`) on compiled Hessian-vector products
+  (:mod:`._logistic_newton`), for data in memory, dense or sparse;
+* ``"lbfgs"``: L-BFGS on a callable returning ``(loss, gradient)``;
+  :func:`logistic_loss_grad` returns sums over rows, so a distributed fit adds
+  the results of its chunks and drives the same solver.
 """
 
 from __future__ import annotations
@@ -18,25 +21,35 @@ from __future__ import annotations
 import numba
 import numpy as np
 import scipy.optimize
+import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from .._base import LinearDecisionMixin
+from .._base import LinearDecisionMixin, dask_classification_data
+from .._numerics import check_magnitude
 from .._progress import progress
 from .._validation import (
+    NON_NEGATIVE,
+    POSITIVE,
+    POSITIVE_INT,
+    VERBOSE,
+    Options,
     check_is_fitted,
-    check_number,
     check_X_y,
     encode_labels,
     is_dask_collection,
+    validate_params,
     warn_not_converged,
 )
+from ..distributed import add_parts, predict_lazy
 from ._logistic_kernels import (
     binary_loss_grad,
     binary_rows,
     multinomial_loss_grad,
     multinomial_rows,
 )
+from ._logistic_newton import LogisticProblem, row_passes
+from ._tron import minimize_tron
 
 #: below this many entries of X one thread is faster than a parallel region.
 #: The fused row loop is memory-bound; measured on the 2-core shared build
@@ -72,12 +85,14 @@ def logistic_loss_grad(X, y_index, coef, intercept):
     >>> round(loss, 6), g.tolist(), g0.tolist()
     (1.386294, [[-1.0]], [0.0])
     """
-    X = np.ascontiguousarray(X)
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     intercept = np.asarray(intercept, dtype=np.float64)
     binary = coef.shape[0] == 1
     y = (np.asarray(y_index) == 1).astype(np.float64) if binary else \
         np.ascontiguousarray(y_index, dtype=np.int64)
+    if scipy.sparse.issparse(X):
+        return sparse_loss_grad(X, y, coef, intercept)
+    X = np.ascontiguousarray(X)
     w, b = (coef[0], float(intercept[0])) if binary else (coef, intercept)
     if X.size < PARALLEL_MIN_SIZE:
         grad = np.zeros((coef.shape[0], X.shape[1] + 1))
@@ -87,6 +102,20 @@ def logistic_loss_grad(X, y_index, coef, intercept):
         blocks = binary_loss_grad if binary else multinomial_loss_grad
         loss, grad = blocks(X, y, w, b, 4 * numba.get_num_threads())
         grad = grad.reshape(coef.shape[0], X.shape[1] + 1)
+    return loss, grad[:, :-1], grad[:, -1]
+
+
+def sparse_loss_grad(X, y, coef, intercept):
+    """:func:`logistic_loss_grad` for a scipy.sparse ``X``: the gradient pass
+    of the Newton solver, whose curvature output is not needed here."""
+    rows = row_passes(X)
+    n = X.shape[0]
+    if coef.shape[0] == 1:
+        loss, grad, _ = rows.binary_gradient(y, coef[0], float(intercept[0]), np.empty(n))
+        grad = grad[None, :]
+    else:
+        W = np.ascontiguousarray(np.column_stack([coef, intercept]))
+        loss, grad, _ = rows.multinomial_gradient(y, W, np.empty((n, coef.shape[0])))
     return loss, grad[:, :-1], grad[:, -1]
 
 
@@ -144,25 +173,38 @@ def minimize_lbfgs(objective, theta0, *, max_iter, tol):
 class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """L2-regularised logistic regression, binary and multinomial.
 
-    Minimises ``½‖W‖² + C · Σ_n ℓ_n`` (log-loss; intercept not penalised) by
-    L-BFGS over a compiled one-pass loss-and-gradient, the objective of
-    :class:`sklearn.linear_model.LogisticRegression`, so coefficients agree.
-    Two classes: ``P(classes_[1] | x) = σ(w·x + b)``; more classes: the
-    softmax of ``W x + b`` (natively multinomial, not one-vs-rest).
+    Minimises ``½‖W‖² + C · Σ_n ℓ_n`` (log-loss; intercept not penalised),
+    the objective of :class:`sklearn.linear_model.LogisticRegression`, so
+    coefficients agree. Two classes: ``P(classes_[1] | x) = σ(w·x + b)``;
+    more classes: the softmax of ``W x + b`` (natively multinomial, not
+    one-vs-rest). ``X`` may be a ``scipy.sparse`` matrix (same model as the
+    dense fit). The penalised model depends on the units of ``X``; features
+    of a magnitude beyond 1e±100 are refused with an error naming the scale
+    (float64 would overflow or underflow in ``x²``).
 
     Parameters
     ----------
     C : float, default=1.0
         Inverse regularisation strength (> 0).
+    solver : {"auto", "tron", "lbfgs"}, default="auto"
+        ``"tron"``: trust-region Newton with preconditioned conjugate
+        gradients on compiled Hessian-vector products (LIBLINEAR's solver,
+        Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
+        one gradient pass plus a few Hessian-vector passes over ``X``, and
+        few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
+        loss-and-gradient pass. ``"auto"``: ``"tron"`` for two classes in memory,
+        ``"lbfgs"`` for more classes and for Dask collections (whose fit only reduces
+        loss-and-gradient sums over chunks).
     max_iter : int, default=100
-        Maximum number of L-BFGS iterations; reaching it emits a
+        Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
     tol : float, default=1e-6
         Stop when every entry of the gradient of the normalised objective
         ``(1/N)Σℓ_n + ‖W‖²/(2CN)`` is at most ``tol`` in absolute value.
     verbose : bool, default=False
-        Show a progress bar of the loss/gradient evaluations (each one a pass
-        over the data, or over the Dask chunks) with the current objective.
+        Show a progress bar of the iterations (L-BFGS: of the loss/gradient
+        evaluations, each one a pass over the data or over the Dask chunks)
+        with the current objective.
 
     Attributes
     ----------
@@ -186,37 +228,73 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     ((17, 2), True)
     """
 
-    def __init__(self, *, C=1.0, max_iter=100, tol=1e-6, verbose=False):
+    def __init__(self, *, C=1.0, solver="auto", max_iter=100, tol=1e-6, verbose=False):
         self.C = C
+        self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
         self.verbose = verbose
 
-    def fit(self, X, y):
-        """Minimise the penalised log-loss by L-BFGS, starting from ``W = 0``.
+    _parameter_rules = {"C": POSITIVE, "solver": Options(("auto", "tron", "lbfgs")),
+                        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE}
 
-        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster:
-        every loss/gradient evaluation is a sum of per-chunk reductions.
+    def fit(self, X, y):
+        """Minimise the penalised log-loss from ``W = 0`` with ``solver``.
+
+        A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
+        by L-BFGS: every loss/gradient evaluation is a sum of per-chunk
+        reductions.
         """
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._linear import fit_logistic_on_dask
-            return fit_logistic_on_dask(self, X, y)
-        check_number(self.C, "C", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
-        X, y = check_X_y(self, X, y)
+            if self.solver == "tron":
+                raise ValueError("solver='tron' needs X in memory; a Dask collection is "
+                                 "fitted with solver='lbfgs' (or 'auto')")
+            chunks = dask_classification_data(self, X, y)
+
+            def summed_over_chunks(coef, intercept):
+                return chunks.reduce(logistic_loss_grad, add_parts, coef, intercept)
+
+            return self._fit_loss_grad(summed_over_chunks, chunks.n_samples, chunks.n_features)
+        X, y = check_X_y(self, X, y, accept_sparse="csr")
+        check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
-        X = np.ascontiguousarray(X)
+        return SOLVERS[self.solver](self, X, y_index)
+
+    def _fit_lbfgs(self, X, y_index):
+        """L-BFGS over :func:`logistic_loss_grad` on the data in memory."""
+        if not scipy.sparse.issparse(X):
+            X = np.ascontiguousarray(X)
 
         def loss_grad(coef, intercept):
             return logistic_loss_grad(X, y_index, coef, intercept)
 
         return self._fit_loss_grad(loss_grad, X.shape[0], X.shape[1])
 
+    def _fit_tron(self, X, y_index):
+        """Trust-region Newton from ``W = 0`` on the data in memory."""
+        n_classes = self.classes_.shape[0]
+        problem = LogisticProblem(X, y_index, n_classes, float(self.C))
+        scale = float(self.C) * X.shape[0]      # f / scale: the normalised objective
+        bound = float(self.tol) * scale
+        with progress(self.max_iter, "Newton iterations", enabled=bool(self.verbose)) as bar:
+            theta, self.n_iter_, self.converged_ = minimize_tron(
+                problem, np.zeros(problem.shape[0] * problem.shape[1]),
+                max_iter=self.max_iter,
+                converged=lambda grad: np.max(np.abs(grad)) <= bound,
+                on_step=lambda point: bar.advance(1, objective=point.f / scale))
+        W = theta.reshape(problem.shape)
+        self._set_weights(np.concatenate([W[:, :-1].ravel(), W[:, -1]]),
+                          (problem.shape[0], X.shape[1]))
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_,
+                               "increase max_iter, loosen tol or standardise X")
+        return self
+
     def _fit_loss_grad(self, loss_grad, n_samples, n_features):
         """L-BFGS from ``W = 0`` on a summed loss/gradient callable
-        (``classes_`` already set); a distributed fit passes a reduction of
-        :func:`logistic_loss_grad` over its chunks."""
+        (``classes_`` already set): :func:`logistic_loss_grad` of the whole
+        data, or on Dask its sum over the chunks (each evaluation one round)."""
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
@@ -252,7 +330,6 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         if is_dask_collection(X):
-            from ..distributed import predict_lazy
             return predict_lazy(self.predict_proba, X, ndim_out=2)
         scores = self.decision_function(X)
         if scores.ndim == 1:
@@ -264,6 +341,24 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """Logarithm of :meth:`predict_proba`."""
         return np.log(self.predict_proba(X))
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
-__all__ = ["LogisticRegression", "logistic_loss_grad", "penalised_objective",
+
+#: solver= -> method(estimator, X, y_index) fitting data in memory
+def _fit_auto(estimator, X, y_index):
+    """TRON for two classes; L-BFGS for more, whose multinomial TRON cannot
+    always verify tol below 1e-9 (the softmax's flat intercept direction)."""
+    if estimator.classes_.shape[0] == 2:
+        return estimator._fit_tron(X, y_index)
+    return estimator._fit_lbfgs(X, y_index)
+
+
+SOLVERS = {"auto": _fit_auto, "tron": LogisticRegression._fit_tron,
+           "lbfgs": LogisticRegression._fit_lbfgs}
+
+
+__all__ = ["LogisticRegression", "SOLVERS", "logistic_loss_grad", "penalised_objective",
            "minimize_lbfgs"]

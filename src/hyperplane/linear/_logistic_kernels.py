@@ -6,7 +6,7 @@ contribution ``(p − y) x̃``. The ``*_loss_grad`` functions split the rows
 into ``n_blocks`` blocks summed independently in parallel and added at the
 end (below a large size the caller runs the row functions directly: waking
 threads costs more than it saves). Sums, not means, are returned so that results for disjoint
-chunks of rows simply add (Dask, issue 7).
+chunks of rows simply add (a Dask fit sums them).
 """
 
 from __future__ import annotations

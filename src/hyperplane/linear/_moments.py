@@ -5,7 +5,7 @@ Both models need only, for every class k,
 * the count ``N_k``,
 * the mean ``m_k = (1/N_k) Σ_{n∈C_k} x_n``, and
 * the within-class scatter ``S_W = Σ_k Σ_{n∈C_k} (x_n − m_k)(x_n − m_k)ᵀ``
-  (seed 002, Fisher's linear discriminant).
+  (Bishop, PRML eq. 4.28; K classes eq. 4.40).
 
 Everything else follows: the overall mean ``m = Σ N_k m_k / N``, the
 between-class scatter ``S_B = Σ_k N_k (m_k − m)(m_k − m)ᵀ`` and the total
@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
 
 from ._moments_kernels import center_by_class, class_counts_and_sums
 
@@ -81,7 +82,8 @@ def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float32 or float64
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+        float32 or float64; a sparse ``X`` goes to :func:`sparse_class_moments`.
     y_index : ndarray of int64 with values in ``range(n_classes)``
     n_classes : int
     block_rows : int
@@ -103,8 +105,10 @@ def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
     >>> mom.scatter.tolist()
     [[2.0, 0.0], [0.0, 2.0]]
     """
-    X = np.asarray(X)
     y_index = np.ascontiguousarray(y_index, dtype=np.int64)
+    if scipy.sparse.issparse(X):
+        return sparse_class_moments(X, y_index, n_classes)
+    X = np.asarray(X)
     n, d = X.shape
     buffer = np.empty((max(1, min(block_rows, n)), d), dtype=X.dtype)
     total = ClassMoments(np.zeros(n_classes), np.zeros((n_classes, d)), np.zeros((d, d)))
@@ -113,6 +117,33 @@ def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
         block = block_moments(X[start:stop], y_index[start:stop], n_classes, buffer)
         total = merge_class_moments(total, block)
     return total
+
+
+def sparse_class_moments(X, y_index, n_classes):
+    """The :class:`ClassMoments` of a scipy.sparse ``X`` without densifying it.
+
+    Centring would fill in the zeros, so the scatter comes from the sparse
+    Gram product: ``S_W = XᵀX − Σ_k N_k m_k m_kᵀ`` (float64). The class sums
+    are ``Yᵀ X`` with ``Y`` the sparse one-hot class indicator.
+
+    Examples
+    --------
+    >>> import numpy as np, scipy.sparse as sp
+    >>> X = np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 1.0], [1.0, 3.0]])
+    >>> mom = sparse_class_moments(sp.csr_matrix(X), np.array([0, 0, 1, 1]), 2)
+    >>> mom.means.tolist(), mom.scatter.tolist()
+    ([[1.0, 0.0], [1.0, 2.0]], [[2.0, 0.0], [0.0, 2.0]])
+    """
+    X = scipy.sparse.csr_matrix(X, dtype=np.float64)
+    n = X.shape[0]
+    indicator = scipy.sparse.csr_matrix(
+        (np.ones(n), (np.arange(n), y_index)), shape=(n, n_classes))
+    counts = np.bincount(y_index, minlength=n_classes).astype(np.float64)
+    sums = np.asarray((indicator.T @ X).todense())
+    means = sums / np.maximum(counts, 1.0)[:, None]
+    gram = np.asarray((X.T @ X).todense())
+    scatter = gram - (means.T * counts) @ means
+    return ClassMoments(counts, means, _symmetrise(scatter))
 
 
 def block_moments(X, y_index, n_classes, buffer):
@@ -174,5 +205,5 @@ def _symmetrise(S):
     return 0.5 * (S + S.T)
 
 
-__all__ = ["ClassMoments", "class_moments", "block_moments", "merge_class_moments",
+__all__ = ["ClassMoments", "class_moments", "sparse_class_moments", "block_moments", "merge_class_moments",
            "psd_eigh"]

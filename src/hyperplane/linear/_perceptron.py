@@ -7,17 +7,24 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
-from .._base import LinearDecisionMixin
+from .._base import LinearDecisionMixin, dask_classification_data
+from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._progress import progress
 from .._validation import (
-    check_number,
-    check_option,
+    FLAG,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Options,
     check_X_y,
     encode_labels,
     is_dask_collection,
     one_vs_rest_targets,
+    validate_params,
     warn_not_converged,
 )
+from ._perceptron_mixing import fit_parameter_mixing
 from ._perceptron_rules import (
     UPDATE_RULES,
     VARIANTS,
@@ -53,7 +60,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         weights over every visit (Freund & Schapire 1999), or over epochs with
         ``update="batch"``.
     update : {"online", "batch"}
-        ``"online"`` is algorithm 2.1; ``"batch"`` is seed 002's rule
+        ``"online"`` is algorithm 2.1; ``"batch"`` is the batch perceptron rule
+        (Duda, Hart & Stork, *Pattern Classification*, §5.5.1)
         ``w <- w + eta Σ_{i∈M} y_i x_i`` applied once per epoch.
     record_trace : bool, default=False
         Keep every update in ``trace_``.
@@ -104,12 +112,13 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.record_trace = record_trace
         self.verbose = verbose
 
+    _parameter_rules = {
+        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
+        "variant": Options(VARIANTS), "update": Options(UPDATE_RULES),
+        "record_trace": FLAG, "verbose": VERBOSE,
+    }
+
     # ------------------------------------------------------------------ checks
-    def _check_params(self):
-        check_number(self.eta, "eta", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_option(self.variant, "variant", VARIANTS)
-        check_option(self.update, "update", UPDATE_RULES)
 
     def _binary_targets(self, y_index):
         """±1 targets, one row per binary problem (one-vs-rest for K > 2)."""
@@ -126,19 +135,23 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
         Returns
         -------
         self
         """
+        validate_params(self)
         if is_dask_collection(X):
-            from ..distributed._perceptron import fit_parameter_mixing
-            return fit_parameter_mixing(self, X, y)
-        self._check_params()
-        X, y = check_X_y(self, X, y, reset=True)
+            if self.record_trace:
+                raise ValueError("record_trace=True is not available for Dask input: the "
+                                 "updates happen on the workers")
+            return fit_parameter_mixing(self, dask_classification_data(self, X, y))
+        X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
+        self._exponent = power_of_two_exponent(X)
+        X = scaled_by_power_of_two(X, self._exponent)
         rng = self._rng = check_random_state(self.random_state)
         self._states = []
         for y_signed in self._binary_targets(y_index):
@@ -169,7 +182,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         classes : array-like, optional
             All the labels; required on the first call unless ``y`` holds
@@ -181,12 +194,14 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         first = not hasattr(self, "_states") or not hasattr(self, "_rng")
         if first:
-            self._check_params()
-            X, y = check_X_y(self, X, y, reset=True)
+            validate_params(self)
+            X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
             self.classes_, _ = encode_labels(y if classes is None else classes)
             self._rng = check_random_state(self.random_state)
+            self._exponent = 0
         else:
-            X, y = check_X_y(self, X, y, reset=False)
+            X, y = check_X_y(self, X, y, reset=False, accept_sparse="csr")
+        X = scaled_by_power_of_two(X, self._exponent)
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise ValueError(f"y has labels {unknown.tolist()} not in classes "
@@ -208,7 +223,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def _export(self):
         """Copy the states' weights into the public attributes."""
         weights = [VARIANTS[self.variant](s, self.update) for s in self._states]
-        self.coef_ = np.vstack([w for w, _ in weights])
+        self.coef_ = np.ldexp(np.vstack([w for w, _ in weights]), -self._exponent)
         self.intercept_ = np.array([b for _, b in weights], dtype=self.coef_.dtype)
         self.n_iter_ = max(s.n_epochs for s in self._states)
         self.n_updates_ = int(sum(s.n_updates for s in self._states))
@@ -221,7 +236,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         multiclass = len(self._states) > 1
         for k, state in enumerate(self._states):
             for sample, w, b in state.trace:
-                row = {"step": len(rows) + 1, "sample": sample, "w": w, "b": b}
+                row = {"step": len(rows) + 1, "sample": sample,
+                       "w": np.ldexp(w, -self._exponent), "b": b}
                 if multiclass:
                     row["class"] = self.classes_[k]
                 rows.append(row)
@@ -231,4 +247,5 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = True
+        tags.input_tags.sparse = True
         return tags

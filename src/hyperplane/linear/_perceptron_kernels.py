@@ -11,6 +11,7 @@ hyperplane counts as a mistake, as in algorithm 2.1 step 3).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_fast, jit_parallel_exact
@@ -107,7 +108,7 @@ def misclassified_sum(X, y, w, b, updated):
 
 @jit_fast
 def batch_epoch(X, y, w, b, eta, updated):
-    """One step of seed 002's batch rule: ``w <- w + eta Σ_{i∈M} y_i x_i``,
+    """One step of the batch perceptron rule (Duda, Hart & Stork §5.5.1): ``w <- w + eta Σ_{i∈M} y_i x_i``,
     ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
     current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
     """
@@ -150,3 +151,94 @@ def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
             updated[n_updates] = i
             n_updates += 1
     return b, n_updates
+
+
+# --------------------------------------------------------------------------
+# the same epochs on CSR rows (``data``, ``indices``, ``indptr``): a visit
+# reads the row's nonzeros once for the margin and once more for an update
+# --------------------------------------------------------------------------
+@jit_fast
+def sparse_margin(data, indices, indptr, i, w, b):
+    """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
+    s = b
+    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[t])] * data[t]
+    return s
+
+
+@jit_fast
+def sparse_online_epoch(data, indices, indptr, y, w, b, eta, order, updated,
+                        trace_w, trace_b):
+    """:func:`online_epoch` on CSR rows."""
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                w[np.uint64(indices[t])] += step * data[t]
+            b += step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+    return b, n_updates
+
+
+@jit_fast
+def sparse_averaged_online_epoch(data, indices, indptr, y, w, b, u, ub, c, eta, order,
+                                 updated, trace_w, trace_b):
+    """:func:`averaged_online_epoch` on CSR rows."""
+    n_updates = 0
+    record = trace_w.shape[0] > 0
+    for i in order:
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            step = eta * y[i]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                w[np.uint64(indices[t])] += step * data[t]
+                u[np.uint64(indices[t])] += c * step * data[t]
+            b += step
+            ub += c * step
+            updated[n_updates] = i
+            if record:
+                trace_w[n_updates, :] = w
+                trace_b[n_updates] = b
+            n_updates += 1
+        c += 1.0
+    return b, ub, c, n_updates
+
+
+@jit_fast
+def sparse_misclassified_sum(data, indices, indptr, y, w, b, updated):
+    """:func:`misclassified_sum` on CSR rows."""
+    delta = w * 0.0
+    delta_b = 0.0
+    n_mis = 0
+    for i in range(indptr.shape[0] - 1):
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                delta[np.uint64(indices[t])] += y[i] * data[t]
+            delta_b += y[i]
+            updated[n_mis] = i
+            n_mis += 1
+    return delta, delta_b, n_mis
+
+
+@jit_fast
+def sparse_batch_epoch(data, indices, indptr, y, w, b, eta, updated):
+    """:func:`batch_epoch` on CSR rows."""
+    delta, delta_b, n_mis = sparse_misclassified_sum(data, indices, indptr, y, w, b, updated)
+    for j in range(w.shape[0]):
+        w[j] += eta * delta[j]
+    return b + eta * delta_b, n_mis
+
+
+@jit_fast
+def sparse_count_mistakes(data, indices, indptr, y, w, b):
+    """:func:`count_mistakes` on CSR rows."""
+    mistakes = 0
+    for i in range(indptr.shape[0] - 1):
+        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+            mistakes += 1
+    return mistakes

@@ -9,13 +9,40 @@ per call) share the same code.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 
 from ._perceptron_kernels import (
     averaged_online_epoch,
     batch_epoch,
     count_mistakes,
+    misclassified_sum,
     online_epoch,
+    sparse_averaged_online_epoch,
+    sparse_batch_epoch,
+    sparse_count_mistakes,
+    sparse_misclassified_sum,
+    sparse_online_epoch,
 )
+
+#: whether X is sparse -> the compiled epochs for its row layout
+EPOCH_KERNELS = {
+    False: {"online": online_epoch, "averaged": averaged_online_epoch,
+            "batch": batch_epoch, "mistakes": count_mistakes,
+            "misclassified": misclassified_sum},
+    True: {"online": sparse_online_epoch, "averaged": sparse_averaged_online_epoch,
+           "batch": sparse_batch_epoch, "mistakes": sparse_count_mistakes,
+           "misclassified": sparse_misclassified_sum},
+}
+
+
+def kernel_rows(X):
+    """The kernels' view of ``X`` and their registry: ``(X,)`` for dense
+    rows, ``(data, indices, indptr)`` for CSR rows."""
+    if scipy.sparse.issparse(X):
+        if X.format != "csr":
+            X = X.tocsr()
+        return (X.data, X.indices, X.indptr), EPOCH_KERNELS[True]
+    return (X,), EPOCH_KERNELS[False]
 
 
 class BinaryPerceptronState:
@@ -49,13 +76,14 @@ def online_step(state, X, y, eta, order, record, averaged):
     updated = np.empty(X.shape[0], dtype=np.int64)
     trace_w, trace_b = _trace_buffers(record, X.shape[0], X.shape[1], X.dtype)
     eta = X.dtype.type(eta)
+    rows, kernels = kernel_rows(X)
     if averaged:
-        state.b, state.ub, state.c, n = averaged_online_epoch(
-            X, y, state.w, X.dtype.type(state.b), state.u, X.dtype.type(state.ub),
+        state.b, state.ub, state.c, n = kernels["averaged"](
+            *rows, y, state.w, X.dtype.type(state.b), state.u, X.dtype.type(state.ub),
             X.dtype.type(state.c), eta, order, updated, trace_w, trace_b)
     else:
-        state.b, n = online_epoch(X, y, state.w, X.dtype.type(state.b), eta,
-                                  order, updated, trace_w, trace_b)
+        state.b, n = kernels["online"](*rows, y, state.w, X.dtype.type(state.b), eta,
+                                       order, updated, trace_w, trace_b)
     if record:
         state.trace.extend((int(updated[k]), trace_w[k].copy(), float(trace_b[k]))
                            for k in range(n))
@@ -63,10 +91,11 @@ def online_step(state, X, y, eta, order, record, averaged):
 
 
 def batch_step(state, X, y, eta, order, record, averaged):
-    """Seed 002's batch rule once; returns the number of misclassified samples."""
+    """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once; returns the number of misclassified samples."""
     updated = np.empty(X.shape[0], dtype=np.int64)
-    state.b, n = batch_epoch(X, y, state.w, X.dtype.type(state.b),
-                             X.dtype.type(eta), updated)
+    rows, kernels = kernel_rows(X)
+    state.b, n = kernels["batch"](*rows, y, state.w, X.dtype.type(state.b),
+                                  X.dtype.type(eta), updated)
     if averaged:
         state.sum_w += state.w
         state.sum_b += state.b
@@ -113,7 +142,8 @@ def run_epoch(state, X, y, *, eta, order, update, variant, record):
     state.n_epochs += 1
     state.n_updates += n
     if variant == "pocket":
-        mistakes = count_mistakes(X, y, state.w, X.dtype.type(state.b))
+        rows, kernels = kernel_rows(X)
+        mistakes = kernels["mistakes"](*rows, y, state.w, X.dtype.type(state.b))
         if mistakes < state.pocket_mistakes:
             state.pocket_mistakes = mistakes
             state.pocket_w, state.pocket_b = state.w.copy(), state.b

@@ -7,5 +7,6 @@ and the regularised error of eq. 5.17.
 """
 
 from ._estimators import MLPClassifier, MLPRegressor
+from ._inspect import hidden_outputs
 
-__all__ = ["MLPClassifier", "MLPRegressor"]
+__all__ = ["MLPClassifier", "MLPRegressor", "hidden_outputs"]

@@ -251,57 +251,133 @@ def standard_bp_epoch(packed, sizes, w_off, b_off, u_off, X, Y, order, eta, lam,
 # accumulated and mini-batch BP: BLAS matrix products over a batch
 # --------------------------------------------------------------------------
 @jit_fast
-def forward_batch(packed, sizes, w_off, b_off, A0, act, out_act):
-    """Outputs of every layer for the rows of ``A0`` (list, input first)."""
+def layer_activation(sizes, l, act, out_act):
+    """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
+    return out_act if l == sizes.shape[0] - 2 else act
+
+
+@jit_fast
+def forward_from(packed, sizes, w_off, b_off, A, start, act, out_act):
+    """Outputs of layers ``start + 1, ...`` for the outputs ``A`` of layer
+    ``start`` (a list whose first entry is ``A``)."""
     n_layers = sizes.shape[0] - 1
-    acts = [A0]
-    for l in range(n_layers):
-        Z = np.dot(acts[l], layer_weights(packed, sizes, w_off, l))
+    acts = [A]
+    for l in range(start, n_layers):
+        Z = np.dot(acts[l - start], layer_weights(packed, sizes, w_off, l))
         Z += layer_bias(packed, sizes, b_off, l)
-        activate_rows(Z, out_act if l == n_layers - 1 else act)
+        activate_rows(Z, layer_activation(sizes, l, act, out_act))
         acts.append(Z)
     return acts
 
 
 @jit_fast
-def batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad):
-    """``grad = d(sum_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
+def forward_batch(packed, sizes, w_off, b_off, A0, act, out_act):
+    """Outputs of every layer for the rows of ``A0`` (list, input first)."""
+    return forward_from(packed, sizes, w_off, b_off, A0, 0, act, out_act)
+
+
+@jit_fast
+def gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, start):
+    """Gradients of ``sum_k E_k`` for the weights of layers ``start, ...``
+    into ``grad`` (``acts[i]`` feeds layer ``start + i``). Returns the last
+    delta: for ``start > 0`` it is ``dE/dZ`` of the pre-activations of the
+    neurons feeding layer ``start`` (the negated ``e_h``), with which a caller
+    finishes the layers below itself."""
     n_layers = sizes.shape[0] - 1
-    Y_hat = acts[n_layers]
+    Y_hat = acts[n_layers - start]
     delta = Y_hat - Y  # -g_j for every row
     if loss == SQUARED_ERROR:
         for r in range(delta.shape[0]):
             for j in range(delta.shape[1]):
                 delta[r, j] *= derivative(Y_hat[r, j], out_act)
-    for l in range(n_layers - 1, -1, -1):
+    for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, sizes, w_off, l)
-        gW[:, :] = np.dot(acts[l].T, delta)
+        gW[:, :] = np.dot(acts[l - start].T, delta)
         gb = layer_bias(grad, sizes, b_off, l)
         gb[:] = 0.0
         for r in range(delta.shape[0]):
             gb += delta[r]
         if l > 0:
             delta = np.dot(delta, layer_weights(packed, sizes, w_off, l).T)
-            A = acts[l]
+            A = acts[l - start]
             for r in range(delta.shape[0]):
                 for h in range(delta.shape[1]):
                     delta[r, h] *= derivative(A[r, h], act)
+    return delta
+
+
+@jit_fast
+def batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad):
+    """``grad = d(sum_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
+    gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, 0)
+
+
+@jit_fast
+def above_first_layer(packed, sizes, w_off, b_off, Z1, Y, loss, act, out_act, grad):
+    """Forward and backward pass over the layers above the first, from the
+    first layer's pre-activations ``Z1 = X W_0 + b_0`` (computed by the
+    caller, e.g. from sparse rows). Fills the gradients of layers ``1, ...``
+    and returns ``(sum_k E_k, dE/dZ1)``: the first layer's gradient is then
+    ``Xᵀ dE/dZ1`` and the column sums of ``dE/dZ1``."""
+    A1 = Z1.copy()
+    activate_rows(A1, layer_activation(sizes, 0, act, out_act))
+    acts = forward_from(packed, sizes, w_off, b_off, A1, 1, act, out_act)
+    total = batch_loss(acts[sizes.shape[0] - 2], Y, loss)
+    delta = gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, 1)
+    return total, delta
+
+
+@jit_fast
+def outputs_above_first_layer(packed, sizes, w_off, b_off, Z1, act, out_act):
+    """Output layer from the first layer's pre-activations ``Z1``."""
+    A1 = Z1.copy()
+    activate_rows(A1, layer_activation(sizes, 0, act, out_act))
+    return forward_from(packed, sizes, w_off, b_off, A1, 1, act, out_act)[sizes.shape[0] - 2]
+
+
+@jit_fast
+def gradient_step(packed, grad, eta, lam, batch_rows):
+    """``packed <- packed - eta (lambda grad / batch_rows + 2 (1 - lambda) packed)``,
+    the gradient of eq. 5.17 with ``E`` the batch's mean ``E_k``."""
+    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+    step = eta * lam / batch_rows
+    for p in range(packed.shape[0]):
+        packed[p] = shrink * packed[p] - step * grad[p]
 
 
 @jit_fast
 def batch_step(packed, sizes, w_off, b_off, A0, Y, eta, lam, act, out_act, loss, grad):
-    """One gradient step on the mean loss of a batch; returns ``sum_k E_k``.
-
-    ``packed <- packed - eta (lambda grad_mean + 2 (1 - lambda) packed)``,
-    the gradient of eq. 5.17 with ``E`` the batch's mean ``E_k``.
-    """
+    """One gradient step on the mean loss of a batch; returns ``sum_k E_k``."""
     acts = forward_batch(packed, sizes, w_off, b_off, A0, act, out_act)
     total = batch_loss(acts[sizes.shape[0] - 1], Y, loss)
     batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad)
-    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
-    step = eta * lam / A0.shape[0]
-    for p in range(packed.shape[0]):
-        packed[p] = shrink * packed[p] - step * grad[p]
+    gradient_step(packed, grad, eta, lam, A0.shape[0])
+    return total
+
+
+@jit_fast
+def sparse_standard_bp_epoch(packed, sizes, w_off, b_off, u_off, data, indices, indptr,
+                             Y, order, eta, lam, act, out_act, loss):
+    """:func:`standard_bp_epoch` on CSR rows: each visited row is scattered
+    into a dense input vector, so the updates are those of the dense rows."""
+    n_units = u_off[-1]
+    out = np.empty(n_units, dtype=packed.dtype)
+    grad = np.zeros(n_units, dtype=packed.dtype)
+    x = np.zeros(sizes[0], dtype=packed.dtype)
+    first_out = u_off[sizes.shape[0] - 1]
+    total = 0.0
+    for t in range(order.shape[0]):
+        k = order[t]
+        for q in range(indptr[k], indptr[k + 1]):
+            x[indices[q]] = data[q]
+        forward(packed, sizes, w_off, b_off, u_off, x, out, act, out_act)
+        y_hat = out[first_out:]
+        total += sample_loss(y_hat, Y[k], loss)
+        output_gradient(y_hat, Y[k], loss, out_act, grad[first_out:])
+        backward(packed, sizes, w_off, u_off, out, grad, act)
+        update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam)
+        for q in range(indptr[k], indptr[k + 1]):
+            x[indices[q]] = 0.0
     return total
 
 

@@ -15,6 +15,9 @@ neuron) and the order in which to visit the samples, and returns
 
 from __future__ import annotations
 
+import numpy as np
+import scipy.sparse
+
 from . import _backprop_kernels as K
 
 
@@ -35,6 +38,80 @@ def minibatch_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_a
     return K.minibatch_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
                                 X, Y, order, min(batch_size, len(order)), eta, lam,
                                 act, out_act, loss)
+
+
+# --------------------------------------------------------------------------
+# the same rules on CSR rows: the first layer reads only the nonzeros
+# --------------------------------------------------------------------------
+def first_layer(packed, layout):
+    """Views of the first layer's weights ``W_0`` (d × q_1) and biases ``b_0``."""
+    n_in, n_out = layout.sizes[0], layout.sizes[1]
+    w, b = layout.w_off[0], layout.b_off[0]
+    return packed[w:w + n_in * n_out].reshape(n_in, n_out), packed[b:b + n_out]
+
+
+def first_layer_input(packed, layout, X):
+    """``Z1 = X W_0 + b_0`` from sparse rows (a dense array)."""
+    W0, b0 = first_layer(packed, layout)
+    return np.asarray(X @ W0) + b0
+
+
+def sparse_batch_step(packed, layout, X, Y, eta, lam, act, out_act, loss, grad):
+    """:func:`~._backprop_kernels.batch_step` on CSR rows: the first layer's
+    products ``X W_0`` and ``Xᵀ δ`` are sparse, the layers above compiled."""
+    Z1 = first_layer_input(packed, layout, X)
+    total, delta = K.above_first_layer(packed, layout.sizes, layout.w_off, layout.b_off,
+                                       Z1, Y, loss, act, out_act, grad)
+    gW0, gb0 = first_layer(grad, layout)
+    gW0[:, :] = np.asarray(X.T @ delta)
+    gb0[:] = delta.sum(axis=0)
+    K.gradient_step(packed, grad, eta, lam, X.shape[0])
+    return total
+
+
+def sparse_standard_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+    """Standard BP on CSR rows (the dense rule's updates)."""
+    return K.sparse_standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
+                                      layout.u_off, X.data, X.indices, X.indptr, Y, order,
+                                      eta, lam, act, out_act, loss)
+
+
+def sparse_accumulated_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act,
+                            loss):
+    """Accumulated BP on CSR rows: one step on all of them."""
+    return sparse_batch_step(packed, layout, X, Y, eta, lam, act, out_act, loss,
+                             np.empty_like(packed))
+
+
+def sparse_minibatch_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act,
+                          loss):
+    """Mini-batch BP on CSR rows, the batches of ``order`` as in the dense rule."""
+    grad = np.empty_like(packed)
+    batch = min(batch_size, len(order))
+    total = 0.0
+    for start in range(0, len(order), batch):
+        rows = order[start:start + batch]
+        total += sparse_batch_step(packed, layout, X[rows], Y[rows], eta, lam, act, out_act,
+                                   loss, grad)
+    return total
+
+
+def predict_outputs(packed, layout, X, act, out_act):
+    """Output layer for the rows of ``X``, dense or CSR."""
+    if scipy.sparse.issparse(X):
+        return K.outputs_above_first_layer(packed, layout.sizes, layout.w_off, layout.b_off,
+                                           first_layer_input(packed, layout, X), act, out_act)
+    return K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, act, out_act)
+
+
+#: bp name -> the CSR form of its rule
+SPARSE_RULES = {"standard": sparse_standard_rule, "accumulated": sparse_accumulated_rule,
+                "minibatch": sparse_minibatch_rule}
+
+
+def epoch_rule(bp, X):
+    """The one-epoch rule of ``bp`` for the rows of ``X`` (dense or CSR)."""
+    return SPARSE_RULES[bp] if scipy.sparse.issparse(X) else BP_RULES[bp][0]
 
 
 #: bp name -> (one-epoch rule, updates per epoch for m samples and a batch size)

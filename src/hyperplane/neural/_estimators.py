@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from .._validation import check_is_fitted, check_X, check_X_y, encode_labels
+from .._numerics import check_magnitude
+from .._validation import Options, check_is_fitted, check_X, check_X_y, encode_labels
 from ._mlp import _BaseMLP
 
 _COMMON_PARAMS = """
@@ -24,8 +25,9 @@ _COMMON_PARAMS = """
     batch_size : int, default=200
         Samples per update of ``bp="minibatch"`` (clipped to the data size).
     learning_rate : float, default=0.1
-        The step ``eta`` of eq. 5.11: ``Delta w_hj = eta g_j b_h``. A loss that
-        becomes NaN/inf stops training with an error naming it.
+        The step ``eta`` of eq. 5.11: ``Delta w_hj = eta g_j b_h``. A loss or a
+        weight that becomes NaN/inf stops training with an error naming it and
+        the epoch.
     max_iter : int, default=200
         Maximum number of epochs (passes over the data).
     tol : float, default=1e-4
@@ -72,7 +74,10 @@ _COMMON_ATTRIBUTES = """
         Parameter updates made (samples per epoch for standard BP, one per
         epoch for accumulated BP).
     converged_ : bool
-        Whether the ``tol`` rule stopped training before ``max_iter``.
+        Whether the ``tol`` rule stopped training before ``max_iter`` with the
+        loss settled: a run whose last training loss is above the lowest one
+        by more than ``tol`` plus 10% of it (the loss rose, e.g. under too
+        large a ``learning_rate``) is never converged and warns.
     validation_loss_curve_ : list of float
         With ``early_stopping``: validation error ``E`` after every epoch.
     best_validation_loss_ : float
@@ -129,6 +134,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     _task = "classification"
     _losses = ("log_loss", "squared_error")
+    _parameter_rules = {**_BaseMLP._parameter_rules, "loss": Options(_losses)}
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
@@ -169,7 +175,8 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         self
         """
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=True)
+        X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
+        check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
         rng = self._rng_for(incremental=False)
         n_outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
@@ -192,7 +199,8 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         """
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=first)
+        X, y = check_X_y(self, X, y, reset=first, accept_sparse="csr")
+        check_magnitude(self, X)
         if first:
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit")
@@ -218,7 +226,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         ``loss="squared_error"`` the sigmoid outputs normalised per row.
         """
         check_is_fitted(self)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False, accept_sparse="csr")
         out = self._forward(X)
         if out.shape[1] == 1:
             return np.hstack([1.0 - out, out])
@@ -228,7 +236,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
     def predict(self, X):
         """``classes_[1]`` when the output is >= 0.5 (two classes), else argmax."""
         check_is_fitted(self)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False, accept_sparse="csr")
         out = self._forward(X)
         if out.shape[1] == 1:
             return self.classes_[(out[:, 0] >= 0.5).astype(np.int64)]
@@ -282,7 +290,9 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         self
         """
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True)
+        X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True,
+                         accept_sparse="csr")
+        check_magnitude(self, X)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=False)
         self._initialize(hidden, Y.shape[1], X.dtype, rng)
@@ -292,7 +302,9 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         """One epoch of the chosen BP rule, starting from the current weights."""
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True)
+        X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True,
+                         accept_sparse="csr")
+        check_magnitude(self, X)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=not first)
         if first:
@@ -305,7 +317,7 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     def predict(self, X):
         """Output neurons of the network (1-d for a single output, as scikit-learn)."""
         check_is_fitted(self)
-        X = check_X(self, X, reset=False)
+        X = check_X(self, X, reset=False, accept_sparse="csr")
         out = self._forward(X)
         return out[:, 0] if out.shape[1] == 1 else out
 

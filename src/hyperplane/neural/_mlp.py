@@ -10,23 +10,48 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse
 from sklearn.base import BaseEstimator
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from .._progress import progress
-from .._validation import check_number, check_option, warn_not_converged
+from .._validation import (
+    FLAG,
+    NON_NEGATIVE,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Either,
+    Options,
+    Real,
+    Sizes,
+    validate_params,
+    warn_not_converged,
+)
 from . import _backprop_kernels as K
-from ._bp import BP_RULES
+from ._bp import BP_RULES, epoch_rule, predict_outputs
 from ._network import (
     ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
     penalty,
 )
 
 
+#: a run of epochs is convergence only if its last loss stayed within this
+#: fraction of the lowest loss seen (beyond ``tol``): a loss that rose is not
+SETTLED_RISE = 0.1
+
+
 def _kernel_array(a, dtype=None):
     """C-contiguous, writeable array: the one layout the kernels are compiled for
-    (a read-only memmap would otherwise compile a second copy of every kernel)."""
+    (a read-only memmap would otherwise compile a second copy of every kernel).
+    Sparse input becomes CSR with sorted indices (the first layer reads it)."""
+    if scipy.sparse.issparse(a):
+        a = scipy.sparse.csr_matrix(a, dtype=dtype)
+        a.sort_indices()
+        return a
     return np.require(a, dtype=dtype, requirements=("C", "W"))
 
 
@@ -34,6 +59,17 @@ class _BaseMLP(BaseEstimator):
     """Shared training loop of :class:`MLPClassifier` and :class:`MLPRegressor`."""
 
     _task = None  # "classification" or "regression"
+
+    _parameter_rules = {
+        "hidden_layer_sizes": Sizes(), "activation": Options(ACTIVATIONS),
+        "bp": Options(BP_RULES), "batch_size": POSITIVE_INT, "learning_rate": POSITIVE,
+        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "n_iter_no_change": POSITIVE_INT,
+        "early_stopping": FLAG,
+        "validation_fraction": Real(low=0, high=1, low_open=True, high_open=True),
+        "reg_lambda": Either(NONE, Real(low=0, high=1, low_open=True)),
+        "init": Options(INITIALISATIONS), "shuffle": FLAG, "random_state": SEED,
+        "verbose": VERBOSE,
+    }
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
@@ -60,30 +96,10 @@ class _BaseMLP(BaseEstimator):
     # hyper-parameters
     # ------------------------------------------------------------------
     def _check_params(self):
+        """Validate the declared parameters; return the layer sizes as a tuple."""
+        validate_params(self)
         hidden = self.hidden_layer_sizes
-        if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
-            hidden = (hidden,)
-        try:
-            hidden = tuple(hidden)
-        except TypeError:
-            raise TypeError("hidden_layer_sizes must be a tuple of positive integers; "
-                            f"got {self.hidden_layer_sizes!r}") from None
-        for size in hidden:
-            check_number(size, "hidden_layer_sizes entries", low=1, integer=True)
-        check_option(self.activation, "activation", ACTIVATIONS)
-        check_option(self.bp, "bp", BP_RULES)
-        check_option(self.init, "init", INITIALISATIONS)
-        check_option(self._loss_name(), "loss", self._losses)
-        check_number(self.batch_size, "batch_size", low=1, integer=True)
-        check_number(self.learning_rate, "learning_rate", low=0, low_open=True)
-        check_number(self.max_iter, "max_iter", low=1, integer=True)
-        check_number(self.tol, "tol", low=0)
-        check_number(self.n_iter_no_change, "n_iter_no_change", low=1, integer=True)
-        check_number(self.validation_fraction, "validation_fraction", low=0, high=1,
-                     low_open=True, high_open=True)
-        if self.reg_lambda is not None:
-            check_number(self.reg_lambda, "reg_lambda", low=0, high=1, low_open=True)
-        return hidden
+        return (hidden,) if isinstance(hidden, numbers.Integral) else tuple(hidden)
 
     def _lambda(self):
         """λ of eq. 5.17; ``None`` means no penalty, i.e. λ = 1."""
@@ -122,8 +138,7 @@ class _BaseMLP(BaseEstimator):
         layout = self._layout()
         packed = self._packed(X.dtype)
         act, out_act, _ = self._codes()
-        return K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off,
-                                 _kernel_array(X), act, out_act)
+        return predict_outputs(packed, layout, _kernel_array(X), act, out_act)
 
     def _objective(self, data_loss, packed):
         """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None."""
@@ -165,22 +180,36 @@ class _BaseMLP(BaseEstimator):
             packed = best_params  # the book: keep the weights of the lowest validation error
         self.coefs_, self.intercepts_ = layout.unpack(packed)
         if not incremental:
-            self.converged_ = stopped
-            if not stopped:
+            rose = self._loss_rose()
+            self.converged_ = stopped and not rose
+            if rose:
+                warn_not_converged(
+                    self, self.n_iter_,
+                    f"the training loss rose from {min(self.loss_curve_):.4g} to "
+                    f"{self.loss_curve_[-1]:.4g}: learning_rate={self.learning_rate} is too "
+                    "large for this data (lower learning_rate or standardise X)")
+            elif not stopped:
                 warn_not_converged(self, self.n_iter_,
                                    "increase max_iter or learning_rate, or scale X")
         return self
 
+    def _loss_rose(self):
+        """Whether the last training loss is above the lowest one by more than
+        ``tol + SETTLED_RISE · lowest``: then the run did not settle, whatever
+        the stopping rule says (a rising loss is never convergence)."""
+        lowest = min(self.loss_curve_)
+        return self.loss_curve_[-1] > lowest + self.tol + SETTLED_RISE * abs(lowest)
+
     def _epoch(self, packed, layout, X, Y, rng):
         """One pass of the BP rule over the data; returns and records the epoch's E~."""
-        rule, updates_per_epoch = BP_RULES[self.bp]
+        rule, updates_per_epoch = epoch_rule(self.bp, X), BP_RULES[self.bp][1]
         m = X.shape[0]
         order = rng.permutation(m) if self.shuffle else np.arange(m)
         act, out_act, loss = self._codes()
         data_loss = rule(packed, layout, X, Y, order.astype(np.int64), self.batch_size,
                          float(self.learning_rate), self._lambda(), act, out_act, loss) / m
         epoch_loss = self._objective(data_loss, packed)
-        self._check_finite(epoch_loss)
+        self._check_finite(epoch_loss, packed)
         self.loss_curve_.append(epoch_loss)
         self.n_iter_ += 1
         self.n_updates_ += updates_per_epoch(m, self.batch_size)
@@ -195,10 +224,13 @@ class _BaseMLP(BaseEstimator):
         self._best_loss = min(self._best_loss, value)
         return self._no_improvement >= self.n_iter_no_change
 
-    def _check_finite(self, epoch_loss):
-        if not np.isfinite(epoch_loss):
+    def _check_finite(self, epoch_loss, packed):
+        """A non-finite loss or weight is divergence: stop and say where."""
+        if not np.isfinite(epoch_loss) or not np.all(np.isfinite(packed)):
+            what = (f"the training loss became {epoch_loss}" if not np.isfinite(epoch_loss)
+                    else "the weights became non-finite")
             raise ValueError(
-                f"the training loss became {epoch_loss} in epoch {self.n_iter_ + 1}: "
+                f"{what} in epoch {self.n_iter_ + 1}: "
                 f"backpropagation diverged; learning_rate={self.learning_rate} is too "
                 "large for this data (lower learning_rate or standardise X)")
 
@@ -223,14 +255,18 @@ class _BaseMLP(BaseEstimator):
     def _validation_loss(self, packed, layout, X_val, Y_val):
         """Validation error E (no penalty): the book's early-stopping criterion."""
         act, out_act, loss = self._codes()
-        Y_hat = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X_val,
-                                  act, out_act)
+        Y_hat = predict_outputs(packed, layout, X_val, act, out_act)
         return float(K.batch_loss(Y_hat, Y_val, loss)) / X_val.shape[0]
 
     def _fit(self, X, Y, *, incremental, rng):
         """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""
         n_epochs = 1 if incremental else self.max_iter
         return self._run_epochs(X, Y, n_epochs, rng, incremental=incremental)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def _rng_for(self, incremental):
         if not incremental or not hasattr(self, "_rng"):

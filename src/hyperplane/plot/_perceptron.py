@@ -1,6 +1,6 @@
 """The perceptron's updates step by step, from a fitted model's ``trace_``.
 
-``trace_`` (SPEC, ``hyperplane.linear.Perceptron(record_trace=True)``) has
+``trace_`` (``hyperplane.linear.Perceptron(record_trace=True)``) has
 one row per update: ``step``, ``sample`` (0-based row), ``w`` (weights after
 the update) and ``b``. Each panel shows the hyperplane w·x + b = 0 after one
 update, the positive half-plane shaded, and rings the sample that triggered

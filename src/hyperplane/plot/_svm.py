@@ -11,7 +11,7 @@ from ._fonts import apply_cjk_font, cjk_rc
 def plot_svm_margins(model, X, y, *, ax=None, resolution=200, title=None):
     """Draw f(x)=0 (solid), the margins f(x)=±1 (dashed) and circle the support vectors.
 
-    Uses ``decision_function`` and ``support_vectors_`` (SPEC, ``hyperplane.svm``).
+    Uses ``decision_function`` and ``support_vectors_`` (``hyperplane.svm``).
 
     Parameters
     ----------

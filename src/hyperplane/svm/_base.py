@@ -5,71 +5,107 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
 
 from .._validation import (
+    FLAG,
+    NONE,
+    POSITIVE,
+    POSITIVE_INT,
+    SEED,
+    VERBOSE,
+    Either,
     check_is_fitted,
-    check_number,
     check_X,
+    validate_params,
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import Kernel, Linear, is_psd, resolve_kernel
+from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel, warn_if_not_psd
 from ._smo import SMOSolver, kernel_dot
+from ._trace import StepTrace
 
-#: rows of a user kernel's Gram matrix checked for positive semi-definiteness
-PSD_CHECK_ROWS = 300
+#: the largest |x| the solver supports, and the smallest largest |x|: the
+#: kernel rows are computed from float32 samples (LIBSVM's cache precision),
+#: whose squares and products must stay finite and normal
+MAX_SCALE = 1e15
+MIN_SCALE = 1e-15
 #: entries of a kernel block computed at once when predicting
 BLOCK_ENTRIES = 2 ** 22
+
+
+def check_scale(X, name):
+    """Refuse data whose scale the SVM cannot represent: the SVM is not
+    scale-invariant, and its kernel rows are computed in float32, so the
+    largest |x| must lie in [MIN_SCALE, MAX_SCALE] (an all-zero X passes)."""
+    top = float(np.max(np.abs(X))) if X.size else 0.0
+    if top > MAX_SCALE or 0.0 < top < MIN_SCALE:
+        raise ValueError(
+            f"X's scale is out of range for {name}: its largest |value| is {top:.3g}, "
+            f"outside [{MIN_SCALE:g}, {MAX_SCALE:g}]. The SVM is not scale-invariant and "
+            "computes its kernel in float32; standardise the features (for example "
+            "with sklearn.preprocessing.StandardScaler)")
 
 
 class BaseSVM(BaseEstimator):
     """Parameters and helpers common to :class:`SVC` and :class:`SVR`."""
 
-    #: whether C = numpy.inf (the hard margin) is allowed
-    _allow_inf_C = False
+    _parameter_rules = {
+        "C": POSITIVE, "tol": POSITIVE, "max_iter": Either(NONE, POSITIVE_INT),
+        "cache_size": POSITIVE, "shrinking": FLAG, "random_state": SEED, "verbose": VERBOSE,
+        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
+    }
 
     def _check_params(self):
-        check_number(self.C, "C", low=0, low_open=True, allow_inf=self._allow_inf_C)
-        check_number(self.tol, "tol", low=0, low_open=True)
-        check_number(self.cache_size, "cache_size", low=0, low_open=True)
-        check_number(self.coef0, "coef0")
-        if self.max_iter is not None:
-            check_number(self.max_iter, "max_iter", low=1, integer=True)
-        if not isinstance(self.shrinking, (bool, np.bool_)):
-            raise TypeError(f"shrinking must be True or False; got {self.shrinking!r}")
+        validate_params(self)
 
     def _resolve_kernel(self, X):
-        """The kernel object: a name with gamma/degree/coef0, or the user's
-        kernel object, which must be positive semi-definite on (a sample of)
-        the training data."""
-        if isinstance(self.kernel, Kernel):
-            rows = np.arange(X.shape[0])
-            if rows.size > PSD_CHECK_ROWS:
-                rng = check_random_state(0 if self.random_state is None else self.random_state)
-                rows = np.sort(rng.choice(rows, PSD_CHECK_ROWS, replace=False))
-            if not is_psd(self.kernel, X[rows]):
-                raise ValueError(
-                    f"kernel={self.kernel!r} is not positive semi-definite on the "
-                    "training data (its kernel matrix has a negative eigenvalue), so "
-                    "it is not a kernel function (周志华 定理6.1); choose another kernel "
-                    "or other parameters")
-            return self.kernel
-        return resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
-                              coef0=self.coef0)
+        """The kernel object (a name with gamma/degree/coef0, or the user's
+        kernel object), after checking that the data's scale suits the
+        solver (:func:`check_scale`). A kernel that is not positive
+        semi-definite on (a sample of) the data gives one NotPSDWarning;
+        with C = inf (the hard margin) it is an error, as the dual may then
+        have no bounded solution."""
+        check_scale(X, type(self).__name__)
+        kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                coef0=self.coef0)
+        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(self.C):
+            raise ValueError(
+                f"C=inf (hard margin) needs a positive semi-definite kernel, but "
+                f"kernel={kernel!r} is not on the training data; use a finite C")
+        return kernel
 
-    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None):
+    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None):
         """Run SMO (from ``alpha0`` if given); returns the DualSolution and
-        warns if it did not converge."""
+        the :class:`StepTrace` (None unless ``record_trace``), and warns if
+        it did not converge. A traced solve starts from alpha = 0 without
+        shrinking (the book's SMO); ``index`` maps the solver's variables to
+        the rows the trace reports."""
+        trace = StepTrace(index) if self.record_trace else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
-                                 shrinking=bool(self.shrinking), alpha0=alpha0,
-                                 bar=bar).solve()
+                                 shrinking=bool(self.shrinking) and trace is None,
+                                 alpha0=alpha0 if trace is None else None,
+                                 bar=bar).solve(trace)
+        if not (np.all(np.isfinite(solution.alpha)) and np.isfinite(solution.b)):
+            raise ValueError(
+                f"SMO diverged (alpha or b is not finite) with kernel={kernel!r}, "
+                f"C={self.C!r}: the kernel is not positive semi-definite or the "
+                "features are badly scaled; use a finite C or standardise the features")
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
                                "increase max_iter or tol, or scale the features")
-        return solution
+        return solution, trace
+
+    def _set_trace(self, traces):
+        """``trace_``: the recorded SMO steps of every solve, one DataFrame
+        (removed when a later fit does not record)."""
+        if traces:
+            import pandas as pd
+
+            self.trace_ = pd.concat(traces, ignore_index=True)
+        elif hasattr(self, "trace_"):
+            del self.trace_
 
     def _set_expansion(self, X, dual_coef, intercept, support):
         """Store f(x) = K(x, SV) dual_coef' + intercept (rows of dual_coef:

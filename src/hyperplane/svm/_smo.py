@@ -60,6 +60,18 @@ def compiled_kernel(kernel):
     return rule(kernel) if rule is not None else (kr.GENERIC, 0.0, 0.0, 1)
 
 
+def check_diagonal(kernel, QD):
+    """The kernel rows are cached in float32: k(x, x) must fit (for a
+    positive semi-definite kernel |k(x, y)| <= sqrt(k(x, x) k(y, y)), so
+    then every row fits)."""
+    top = float(np.max(np.abs(QD))) if QD.size else 0.0
+    if not np.isfinite(top) or top > np.finfo(np.float32).max:
+        raise ValueError(
+            f"kernel {kernel!r} gives k(x, x) = {top:.3g} on the training data, beyond "
+            "float32, the precision of the SVM's kernel cache; scale the features down "
+            "(or lower gamma/degree)")
+
+
 def default_max_iter(l):
     """LIBSVM's cap on SMO iterations: max(10^7, 100 l)."""
     return max(10_000_000, 100 * l)
@@ -122,6 +134,7 @@ class SMOSolver:
         p = np.asarray(p, dtype=np.float64)
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
+        check_diagonal(kernel, QD)
         G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)
@@ -220,14 +233,23 @@ class SMOSolver:
         return float(0.5 * np.dot(alpha, p - y * score))
 
     # ------------------------------------------------------------------
-    def solve(self):
-        """Iterate to the stopping rule or the cap; returns a DualSolution."""
+    def solve(self, watch=None):
+        """Iterate to the stopping rule or the cap; returns a DualSolution.
+
+        ``watch`` (see :class:`._trace.StepTrace`), if given, is shown every
+        iteration: the compiled loop then runs one iteration per call, and
+        ``watch.before(self)`` / ``watch.after(self, before)`` are called
+        around each one that updates a pair."""
         outcome = sk.MAX_ITER
+        chunk = CHUNK if watch is None else 1
         while True:
             done = int(self.ist[sk.N_ITER])
-            cap = min(self.max_iter, done + CHUNK)
+            cap = min(self.max_iter, done + chunk)
+            before = watch.before(self) if watch is not None else None
             outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
                                     self.ist, self.tol, cap)
+            if watch is not None and self.ist[sk.N_ITER] > done:
+                watch.after(self, before)
             if self.bar is not None:
                 self.bar.advance(int(self.ist[sk.N_ITER]) - done,
                                  active=int(self.ist[sk.ACTIVE_SIZE]))

@@ -29,7 +29,8 @@ and resume the solver:
 ``cache`` = (rows, slot_of, owner, stamp, full, epoch, free_slots) -- an
             LRU cache of float32 kernel rows ``k(x_r, .)`` indexed by sample
             row ``r``, with a stack of slots released by shrinking;
-``ist``   = the integer state vector (indices ``N_ITER`` ... ``N_FREE``).
+``ist``   = the integer state vector (indices ``N_ITER`` ... ``LAST_J``;
+            ``LAST_I``/``LAST_J`` hold the last pair updated).
 
 A cached row is *full* (all samples) or *partial*: computed only for the
 samples of the active set at the time, valid until the next unshrink, which
@@ -49,8 +50,8 @@ CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
- SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE) = range(13)
-N_STATE = 13
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE, LAST_I, LAST_J) = range(15)
+N_STATE = 15
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
@@ -403,6 +404,8 @@ def smo_iterate(data, var, cache, active_rows, ist, tol, max_iter):
         s_j = get_row(kidx[j], False, data, cache, active_rows, ist)
         if s_j < 0:
             return NEED_ROW
+        ist[LAST_I] = i
+        ist[LAST_J] = j
         new_i, new_j = update_alpha_pair(
             alpha[i], alpha[j], y[i], y[j], score[i], score[j], C[i], C[j],
             QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])

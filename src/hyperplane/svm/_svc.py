@@ -10,6 +10,7 @@ from sklearn.base import ClassifierMixin
 
 from .._base import predict_from_scores
 from .._validation import (
+    Real,
     check_sample_weight_vector,
     check_X_y,
     encode_labels,
@@ -52,9 +53,13 @@ class SVC(ClassifierMixin, BaseSVM):
         Penalty of the hinge loss, > 0; ``numpy.inf`` for the hard margin
         (raises ValueError if the data are not separable with the kernel).
     kernel : str or hyperplane.kernels.Kernel, default="rbf"
-        A kernel object (also combined ones; it must be positive
-        semi-definite) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
+        A kernel object (also combined ones) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
         ``"sigmoid"`` with scikit-learn's ``gamma``, ``degree``, ``coef0``.
+        A kernel that is not positive semi-definite on the data (the
+        sigmoid, or a user's kernel) is accepted, as LIBSVM does, with one
+        ``NotPSDWarning``; with ``C=numpy.inf`` it is an error. A kernel
+        block that is not finite, of the wrong shape or not symmetric is an
+        error.
     gamma : {"scale", "auto"} or float, default="scale"
     degree : int, default=3
     coef0 : float, default=0.0
@@ -73,6 +78,9 @@ class SVC(ClassifierMixin, BaseSVM):
         seed (None: a fixed order); the fit is deterministic.
     verbose : bool, default=False
         Show a progress bar of the SMO iterations and the active-set size.
+    record_trace : bool, default=False
+        Keep one row per SMO iteration in ``trace_``. The traced solve is
+        the book's: from a = 0, without shrinking (same solution, slower).
 
     Attributes
     ----------
@@ -98,9 +106,26 @@ class SVC(ClassifierMixin, BaseSVM):
     converged_ : bool
     objective_ : float or ndarray
         The dual objective 1/2 a'Qa - sum a at the solution (LIBSVM's "obj").
+    trace_ : pandas.DataFrame
+        Only with ``record_trace=True``: one row per SMO iteration with the
+        pair ``i``, ``j`` (training-row indices) chosen as the maximal
+        violating pair, ``m`` = max over I_up of -y_t G_t (reached at i),
+        ``M`` = min over I_low, their gap ``violation`` = m - M (the KKT
+        violation; SMO stops when it is at most tol), the gradients ``G_i``,
+        ``G_j`` of the dual objective, ``eta`` = K_ii + K_jj - 2 K_ij,
+        ``alpha_j_unclipped`` and its clip segment ``L``, ``H`` (李航
+        式7.106-7.108), the new ``alpha_i``, ``alpha_j``, the threshold ``b``
+        (LIBSVM's rule, see ``intercept_``) and the dual ``objective`` after
+        the step. With more than two classes a first column ``pair`` gives
+        the one-vs-one problem (an index into ``pairs_``).
 
     Notes
     -----
+    ``kernel="linear"`` solves the book's problem (unregularised bias) by
+    SMO, whose cost grows with n^2 kernel entries; for large or sparse
+    linear problems use :class:`LinearSVC` (LIBLINEAR's dual coordinate
+    descent, the bias regularised as an extra feature).
+
     With the linear kernel, a finite C and at least 1000 samples, SMO does
     not start from a = 0 but from a seed: dual coordinate descent (Hsieh et
     al. 2008) on the problem whose bias is a regularised constant feature,
@@ -120,13 +145,25 @@ class SVC(ClassifierMixin, BaseSVM):
     ([0.25, 0.0, 0.25], [[0.5, 0.5]], [-2.0])
     >>> svc.support_.tolist()
     [0, 2]
+
+    The SMO steps (``record_trace=True``); the second clips alpha_2 to L = 0:
+
+    >>> svc = SVC(kernel="linear", C=np.inf, tol=1e-8, record_trace=True).fit(X, [1, 1, -1])
+    >>> print(svc.trace_[["i", "j", "violation", "alpha_i", "alpha_j", "b"]].round(4)
+    ...       .to_string(index=False))
+     i  j  violation  alpha_i  alpha_j       b
+     1  2     2.0000   0.1538   0.1538 -1.7692
+     0  1     0.4615   0.1538   0.0000 -1.2308
+     0  2     0.7692   0.2500   0.2500 -2.0000
     """
 
-    _allow_inf_C = True
+    #: C = numpy.inf is the hard margin
+    _parameter_rules = {**BaseSVM._parameter_rules,
+                        "C": Real(low=0, low_open=True, allow_inf=True)}
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None, verbose=False):
+                 random_state=None, verbose=False, record_trace=False):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -138,6 +175,7 @@ class SVC(ClassifierMixin, BaseSVM):
         self.shrinking = shrinking
         self.random_state = random_state
         self.verbose = verbose
+        self.record_trace = record_trace
 
     def fit(self, X, y, sample_weight=None):
         """Solve one dual per pair of classes.
@@ -155,7 +193,7 @@ class SVC(ClassifierMixin, BaseSVM):
         self.pairs_ = list(combinations(range(n_classes), 2))
         alpha = np.zeros((len(self.pairs_), X.shape[0]))
         signed = np.zeros_like(alpha)
-        intercept, n_iter, objective, converged = [], [], [], True
+        intercept, n_iter, objective, converged, traces = [], [], [], True, []
         for k, (a, b) in enumerate(self.pairs_):
             rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
             y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
@@ -166,8 +204,11 @@ class SVC(ClassifierMixin, BaseSVM):
             if np.isinf(self.C):
                 self._check_separable(X_pair, y_pair)
             C = self.C * weight[rows]
-            solution = self._solve(self.kernel_, X_pair, np.arange(rows.size), y_pair,
-                                   -np.ones(rows.size), C, self._seed(X_pair, y_pair, C))
+            solution, trace = self._solve(
+                self.kernel_, X_pair, np.arange(rows.size), y_pair, -np.ones(rows.size), C,
+                None if self.record_trace else self._seed(X_pair, y_pair, C), index=rows)
+            if trace is not None:
+                traces.append(trace.frame(**({"pair": k} if n_classes > 2 else {})))
             alpha[k, rows] = solution.alpha
             signed[k, rows] = solution.alpha * y_pair
             intercept.append(solution.b)
@@ -177,6 +218,7 @@ class SVC(ClassifierMixin, BaseSVM):
         support = np.flatnonzero(np.any(alpha > 0, axis=0))
         self._set_expansion(X, signed, intercept, support)
         self.converged_ = converged
+        self._set_trace(traces)
         if n_classes == 2:
             self.alpha_ = alpha[0]
             self.n_iter_ = n_iter[0]

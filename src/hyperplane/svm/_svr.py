@@ -5,8 +5,22 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import RegressorMixin
 
-from .._validation import check_number, check_sample_weight_vector, check_X_y
+from .._validation import NON_NEGATIVE, check_sample_weight_vector, check_X_y
 from ._base import BaseSVM
+
+
+def svr_trace_frame(trace, rows):
+    """The SMO trace of the stacked SVR dual with variables mapped to
+    training rows (``i``, ``j``) and to the multiplier that moved
+    (``var_i``, ``var_j``: variable t < m is a_hat, t >= m is a)."""
+    frame = trace.frame()
+    m = rows.size
+    names = np.array(["alpha_hat", "alpha"])
+    for col in ("i", "j"):
+        t = frame[col].to_numpy()
+        frame[col] = rows[t % m]
+        frame.insert(frame.columns.get_loc(col) + 1, "var_" + col, names[(t >= m).astype(int)])
+    return frame
 
 
 class SVR(RegressorMixin, BaseSVM):
@@ -24,6 +38,8 @@ class SVR(RegressorMixin, BaseSVM):
         Half-width of the tube in which errors cost nothing, >= 0.
     kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose
         As for :class:`SVC`.
+    record_trace : bool, default=False
+        Keep one row per SMO iteration in ``trace_`` (as :class:`SVC`).
 
     Attributes
     ----------
@@ -40,6 +56,12 @@ class SVR(RegressorMixin, BaseSVM):
     intercept_ : ndarray of shape (1,)
     kernel_, n_iter_, converged_, objective_
         As for :class:`SVC`.
+    trace_ : pandas.DataFrame
+        Only with ``record_trace=True``: the SMO steps, columns as
+        :class:`SVC`'s ``trace_``. The 2n dual variables are a_hat_1..a_hat_n
+        then a_1..a_n: ``i``, ``j`` are training rows and ``var_i``,
+        ``var_j`` say which multiplier of the row moved (``"alpha_hat"`` or
+        ``"alpha"``).
 
     Examples
     --------
@@ -56,9 +78,11 @@ class SVR(RegressorMixin, BaseSVM):
     [0, 9]
     """
 
+    _parameter_rules = {**BaseSVM._parameter_rules, "epsilon": NON_NEGATIVE}
+
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None, verbose=False):
+                 random_state=None, verbose=False, record_trace=False):
         self.C = C
         self.epsilon = epsilon
         self.kernel = kernel
@@ -71,11 +95,11 @@ class SVR(RegressorMixin, BaseSVM):
         self.shrinking = shrinking
         self.random_state = random_state
         self.verbose = verbose
+        self.record_trace = record_trace
 
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
-        check_number(self.epsilon, "epsilon", low=0)
         X, y = check_X_y(self, X, y, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         z = np.asarray(y, dtype=np.float64)
@@ -86,11 +110,12 @@ class SVR(RegressorMixin, BaseSVM):
             raise ValueError("sample_weight is zero for every sample")
         m = rows.size
         ones = np.ones(m)
-        solution = self._solve(
+        solution, trace = self._solve(
             self.kernel_, X[rows], np.concatenate([np.arange(m), np.arange(m)]),
             np.concatenate([ones, -ones]),
             np.concatenate([self.epsilon - z[rows], self.epsilon + z[rows]]),
             np.tile(self.C * weight[rows], 2))
+        self._set_trace([] if trace is None else [svr_trace_frame(trace, rows)])
         self.alpha_ = np.zeros((X.shape[0], 2))
         self.alpha_[rows, 1] = solution.alpha[:m]
         self.alpha_[rows, 0] = solution.alpha[m:]

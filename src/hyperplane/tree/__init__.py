@@ -1,12 +1,14 @@
 """Decision trees: ID3, C4.5 and CART (周志华《机器学习》chapter 4).
 
 Public names: :class:`DecisionTreeClassifier`, :func:`split_table`,
-:func:`export_text`, :func:`export_graphviz`.
+:func:`candidate_thresholds`, :func:`node_weights`, :func:`branches`, :func:`export_text`, :func:`export_graphviz`.
 """
 
+from ._candidates import branches, candidate_thresholds, node_weights
 from ._classes import DecisionTreeClassifier
 from ._export import export_graphviz, export_text, split_table
 from ._oblique import ObliqueTreeClassifier
 
 __all__ = ["DecisionTreeClassifier", "ObliqueTreeClassifier", "split_table", "export_text",
+           "candidate_thresholds", "node_weights", "branches",
            "export_graphviz"]

@@ -28,6 +28,8 @@ from ._prune_kernels import node_impurities, preorder_layout
 from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
 
+#: values sorted per task by :func:`sorted_orders` (columns × rows)
+SORT_BLOCK_CELLS = 1 << 16
 #: nodes with at least this many rows score their attributes in parallel
 PARALLEL_ROWS = 20000
 
@@ -58,7 +60,7 @@ class TreeData:
 
     @cached_property
     def columns(self):
-        """The arrays the kernels read, as one :class:`~._expand_kernels.Columns`."""
+        """The arrays the kernels read, as one :class:`~._state.Columns`."""
         return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
                        self.col, self.edges, self.y)
 
@@ -241,11 +243,18 @@ def sorted_orders(data, rows):
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
 
-    def sort_one(c):  # NumPy sorts without the GIL: a few columns at once
-        order[c] = rows[np.argsort(data.num_T[c, rows], kind="stable")]
+    p = data.num_T.shape[0]
+    # NumPy sorts without the GIL: a few blocks of columns at once, one task per
+    # block (not per column: a wide table of few rows would spend its time in tasks)
+    block = max(1, -(-SORT_BLOCK_CELLS // max(rows.size, 1)))
+
+    def sort_block(start):
+        stop = min(start + block, p)
+        order[start:stop] = rows[np.argsort(data.num_T[start:stop][:, rows], axis=1,
+                                            kind="stable")]
 
     with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        list(pool.map(sort_one, range(data.num_T.shape[0])))
+        list(pool.map(sort_block, range(0, p, block)))
     return order
 
 

@@ -10,14 +10,15 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._progress import progress
-from .._validation import (check_is_fitted, check_number, check_option,
-                           check_sample_weight_vector, encode_labels, is_dask_collection)
+from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE, Either,
+                           Integer, Options, Real, check_is_fitted, check_sample_weight_vector,
+                           encode_labels, is_dask_collection, validate_params)
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
-from ._encode import encode_fit, encode_predict
-from ._prune import (PrePruner, cost_complexity_path, cost_complexity_prune,
-                     pessimistic_prune, post_prune)
+from ._encode import declared_classes, encode_fit, encode_predict
+from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
+                     cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import ENTROPY, GINI
 from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
@@ -26,12 +27,13 @@ from ._traverse_kernels import tree_apply, tree_proba
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
+CUT_POINTS = ("midpoint", "training_value")
 #: pruning applied to the grown tree:
 #: name -> f(estimator, tree, validation, training, criterion); ``training`` is
 #: the encoded (X, y, w) the tree grew on, or None when it is not in memory
 AFTER_GROWTH = {
     "post": lambda est, tree, validation, training, criterion: post_prune(
-        tree, *validation, est._label_of, criterion),
+        tree, *validation, est._label_of, criterion, getattr(est, "_decisions", None)),
     "pessimistic": lambda est, tree, validation, training, criterion: pessimistic_prune(
         tree, est.confidence, criterion,
         training=training if est.subtree_raising else None),
@@ -50,11 +52,39 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     (``"info_gain"``, ID3), gain ratio ``Gain / IV`` among attributes whose gain
     is at least average (``"gain_ratio"``, C4.5), or the Gini index
     ``Σ_v |D^v|/|D| Gini(D^v)`` (``"gini"``, CART; smallest wins). Categorical
-    attributes split multiway with one branch per training value and are not
-    reused below; numeric attributes split in two at a midpoint (4.4.1) and
-    can be reused. Missing values follow C4.5 (4.4.2): scores on the known
-    part times ρ, rows with a missing value go to every branch with weight
-    ``r_v · w``, prediction mixes the branches by ``r_v``.
+    attributes split multiway with one branch per value of the attribute's
+    domain -- the declared categories of a pandas ``Categorical`` column, in
+    their order, else the values seen in training -- and are not reused
+    below; a value no row reaches gets an empty branch, a leaf labelled with
+    its parent's majority class (algorithm 4.2, lines 12-14). Numeric
+    attributes split in two at a midpoint (4.4.1) and can be reused. Missing
+    values follow C4.5 (4.4.2): scores on the known part times ρ, rows with a
+    missing value go to every branch with weight ``r_v · w``, prediction
+    mixes the branches by ``r_v``. A training set of one class gives a
+    one-leaf tree.
+
+    ``criterion="gain_ratio"`` follows C4.5 release 8 as Weka's J48 does
+    (Quinlan 1993; Quinlan 1996, "Improved use of continuous attributes in
+    C4.5"), and with ``pruning="pessimistic", min_samples_leaf=2`` the tree
+    is J48's (``-C confidence -M 2``) node for node:
+
+    * the candidates are the attributes whose gain is at least the average
+      gain of the admissible ones less 1e-3; scanning them in column order,
+      one replaces the best so far when its gain ratio is larger by more than
+      1e-6 (no split when no ratio exceeds 1e-6);
+    * numeric values closer than 1e-5 are one value (no cut between them, not
+      counted in the MDL charge ``log2(#cuts)/W``); a later cut replaces the
+      best so far when its gain is larger by more than 1e-6 per unit of the
+      node's weight; an attribute whose charged gain is below 1e-6 is not
+      used; a node needs at least ``2·min(25, max(M, 0.1 W̃/K))`` known rows
+      (see ``min_samples_leaf``);
+    * the split information counts the missing weight as one more branch;
+    * the threshold is the largest training value at or below the midpoint
+      (``cut_point``);
+    * ``pruning="pessimistic"`` first collapses every subtree whose training
+      errors are not below its root's as a leaf less 1e-3, then prunes bottom
+      up with subtree raising, where the largest branch is the last of the
+      branches within 1e-6 of the heaviest.
 
     Parameters
     ----------
@@ -94,7 +124,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         both sides must *weigh* at least ``min(25, max(min_samples_leaf,
         0.1 W̃/K))`` (W̃ the node's known weight, K the classes), and the cut's
         gain is charged ``log2(#admissible cuts)/W`` (an attribute whose
-        charged gain is ≤ 0 is not used).
+        charged gain is below 1e-6 is not used). J48's ``-M 2`` is
+        ``min_samples_leaf=2``.
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
@@ -109,6 +140,13 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         (replace a node by its largest branch refitted to all the node's rows,
         Weka J48's default; ``False`` is J48's ``-S``). It needs the training
         rows in memory, so a Dask fit requires ``False``.
+    cut_point : {"midpoint", "training_value"} or None, default=None
+        Threshold of an exact numeric cut (``splitter="best"``): the midpoint
+        between the two adjacent values (周志华 eq. 4.7), or C4.5 release 8's
+        largest training value at or below that midpoint (Weka's J48; rows
+        of the training set route the same way, new values between the two
+        differ). None: ``"training_value"`` in the C4.5 mode
+        (``criterion="gain_ratio", pruning="pessimistic"``), else ``"midpoint"``.
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves (in
         memory) or of the levels grown (Dask).
@@ -131,6 +169,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         Weighted impurity decrease per attribute, normalised to sum to 1.
     tree_ : Tree
         The flat node arrays (preorder); see :mod:`hyperplane.tree._builder`.
+    pruning_trace_ : pandas.DataFrame
+        With ``pruning="pre"`` or ``"post"``: one row per pruning decision in
+        the order made, with ``kind``, the ``attribute`` tested at the node,
+        the tree's validation ``accuracy_before`` and ``accuracy_after`` the
+        decision, and the ``decision`` ("split"/"leaf", "prune"/"keep").
     trace_ : list of NodeTrace
         With ``record_trace=True``: every node of the grown tree in preorder
         (before pruning), each with its index ``node`` in ``tree_`` (the grown
@@ -145,7 +188,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     Ties: attributes whose scores agree within 1e-9 are tied and the first in
     column order wins; between equally good cuts of one numeric attribute the
     smaller threshold wins; a leaf whose class weights tie is labelled with the
-    class that occurs first in the ``y`` given to ``fit`` (so an empty branch,
+    class declared first when ``y`` is a pandas ``Categorical``, else the one
+    that occurs first in the ``y`` given to ``fit`` (so an empty branch,
     labelled with its parent's majority, follows the same rule).
     A categorical value not seen in training is treated as missing at predict
     time: the branches' class distributions are combined by ``r_v``.
@@ -180,7 +224,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
                  max_bins=256, random_state=None, verbose=False, subtree_raising=True,
-                 record_trace=False):
+                 record_trace=False, cut_point=None):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -194,35 +238,43 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.subtree_raising = subtree_raising
         self.record_trace = record_trace
+        self.cut_point = cut_point
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True      # multiway splits on category columns
+        tags.input_tags.sparse = True           # densified (see _encode.densify)
         return tags
 
     # ------------------------------------------------------------------ fit
+    _parameter_rules = {
+        "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
+        "pruning": Either(NONE, Options(PRUNINGS[1:])),
+        "max_depth": Either(NONE, POSITIVE_INT),
+        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
+        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
+        "confidence": Real(low=0, high=0.5, low_open=True), "ccp_alpha": NON_NEGATIVE,
+        "max_bins": Integer(low=2, high=65535), "random_state": SEED, "verbose": VERBOSE,
+        "subtree_raising": FLAG, "record_trace": FLAG,
+        "cut_point": Either(NONE, Options(CUT_POINTS)),
+    }
+
     def _check_params(self, total_weight):
-        check_option(self.criterion, "criterion", CRITERIA)
-        check_option(self.splitter, "splitter", SPLITTERS)
-        if self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {list(PRUNINGS)}; got {self.pruning!r}")
-        max_depth = np.inf
-        if self.max_depth is not None:
-            max_depth = check_number(self.max_depth, "max_depth", low=1, integer=True)
-        min_split = _count_or_fraction(self.min_samples_split, "min_samples_split", 2,
-                                       total_weight)
-        min_leaf = _count_or_fraction(self.min_samples_leaf, "min_samples_leaf", 1,
-                                      total_weight)
-        check_number(self.confidence, "confidence", low=0, high=0.5, low_open=True)
-        check_number(self.ccp_alpha, "ccp_alpha", low=0)
-        for name in ("subtree_raising", "record_trace"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False; got {getattr(self, name)!r}")
-        check_number(self.max_bins, "max_bins", low=2, high=65535, integer=True)
+        """The growth rules (the declared parameter rules were checked by ``fit``)."""
+        max_depth = np.inf if self.max_depth is None else self.max_depth
+        min_split = _count_or_fraction(self.min_samples_split, 2, total_weight)
+        min_leaf = _count_or_fraction(self.min_samples_leaf, 1, total_weight)
         criterion, c45 = CRITERIA[self.criterion]
         return GrowRules(criterion, c45, float(max_depth), float(min_split), float(min_leaf),
-                         0.0)
+                         0.0, self._cut_point() == "training_value")
+
+    def _cut_point(self):
+        """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
+        if self.cut_point is None:
+            c45_mode = self.criterion == "gain_ratio" and self.pruning == "pessimistic"
+            return "training_value" if c45_mode else "midpoint"
+        return self.cut_point
 
     def fit(self, X, y, *, validation_data=None, sample_weight=None):
         """Grow (and prune) the tree.
@@ -242,6 +294,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        validate_params(self)
         if is_dask_collection(X):
             tracer = Tracer(None, self.criterion) if self.record_trace else None
             fit_tree_dask(self, X, y, validation_data=validation_data,
@@ -249,17 +302,19 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                           prune_after=AFTER_GROWTH.get(self.pruning), tracer=tracer)
             self._set_trace(tracer)
             return self
+        declared = declared_classes(y)
         X_enc, y, spec = encode_fit(self, X, y)
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
-        self.classes_, y_idx = encode_labels(y)
+        self.classes_, y_idx = encode_labels(y, min_classes=1)
         w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
         if not np.any(w > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
         self._spec = spec
-        self._preference = _first_seen_order(y_idx[w > 0], self.classes_.size)
+        self._preference = (_first_seen_order(y_idx[w > 0], self.classes_.size)
+                            if declared is None else _declared_order(self.classes_, declared))
         label_of = self._label_of
         X_train, y_train, w_train, validation = X_enc, y_idx, w, None
         if not np.all(w > 0):  # a zero weight is the same as an absent row
@@ -277,6 +332,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, spec.categorical, spec.n_codes,
                       self.classes_.size, self.splitter, self.max_bins, self.random_state)
         pre = PrePruner(*validation, label_of) if self.pruning == "pre" else None
+        if self.pruning in ("pre", "post"):
+            self._decisions = pre.decisions if pre else PruningDecisions(validation[2].sum())
         tracer = Tracer(spec.names, self.criterion) if self.record_trace else None
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
@@ -287,6 +344,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
                                params.criterion)
+        if self.pruning in ("pre", "post"):
+            self.pruning_trace_ = self._decisions.frame(spec.names)
         self._set_tree(tree)
         return self
 
@@ -310,7 +369,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self._stack_size = int(self.depth_ * max(fan_out, 1) + 2)
 
     def _label_of(self, value):
-        """Majority class of a weight vector; ties → first class seen in ``y``."""
+        """Majority class of a weight vector; ties → the tie rule (declared or first-seen order)."""
         pref = self._preference
         return int(pref[np.argmax(value[pref])])
 
@@ -331,8 +390,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         n = X.shape[0]
         n_val = int(np.floor(n * HOLDOUT_FRACTION))
         if n_val < 1 or n - n_val < 1:
-            raise ValueError(f"pruning={self.pruning!r} without validation_data needs at least "
-                             f"2 samples to hold out a validation set; got {n}")
+            least = int(np.ceil(1 / HOLDOUT_FRACTION))  # the smallest n whose third is a row
+            raise ValueError(f"pruning={self.pruning!r} without validation_data holds out a "
+                             f"third of the samples for validation and needs at least {least} "
+                             f"samples; got {n}")
         perm = check_random_state(self.random_state).permutation(n)
         val, train = np.sort(perm[:n_val]), np.sort(perm[n_val:])
         return X[train], y[train], w[train], (X[val], y[val], w[val])
@@ -355,7 +416,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return self._proba(X)
 
     def predict(self, X):
-        """Majority class of :meth:`predict_proba` (ties: first class seen in ``y``).
+        """Majority class of :meth:`predict_proba` (ties: declared or first-seen class order).
 
         A Dask ``X`` gives a lazy Dask array.
         """
@@ -388,11 +449,10 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
 
-def _count_or_fraction(value, name, low, n_rows):
+def _count_or_fraction(value, low, n_rows):
     """``min_samples_*`` as a row count: an int ≥ low, or a float fraction in (0, 1]."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return float(check_number(value, name, low=low, integer=True))
-    check_number(value, name, low=0, high=1, low_open=True)
+    if isinstance(value, numbers.Integral):
+        return float(value)
     return max(float(low), float(np.ceil(value * n_rows)))
 
 
@@ -401,6 +461,13 @@ def _first_seen_order(y_idx, n_classes):
     first = np.full(n_classes, y_idx.size)
     np.minimum.at(first, y_idx, np.arange(y_idx.size))
     return np.argsort(first, kind="stable")
+
+
+def _declared_order(classes, declared):
+    """Class indices ordered by the target's declared categories (the tie rule for a
+    ``Categorical`` target)."""
+    position = {c: i for i, c in enumerate(declared)}
+    return np.argsort([position[c] for c in classes.tolist()], kind="stable")
 
 
 def _importances(tree, n_features):

@@ -1,8 +1,11 @@
 """Turning user data into the arrays the tree kernels read.
 
 A tree sees every attribute as one float64 column: numeric attributes as they
-are (NaN = missing), categorical attributes as the index of their value among
-the values seen in training, in order of first appearance (NaN = missing).
+are (NaN = missing), categorical attributes as the index of their value in the
+attribute's domain (NaN = missing). The domain of a pandas ``Categorical``
+column is its declared categories, in their declared order (周志华 4.1: a
+value no training row takes still gets its branch); of any other column, the
+values seen in training, in order of first appearance.
 A value not seen in training is encoded as NaN, i.e. treated as missing: the
 prediction combines every branch by ``r_v`` (documented behaviour, never an
 error).
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from .._validation import check_X, check_X_y, reject_dask
 from ._bin_kernels import radix_sort
@@ -63,6 +67,18 @@ def _as_frame(X):
     return pd.DataFrame(arr)
 
 
+def densify(X):
+    """A ``scipy.sparse`` matrix or array (any format) as its dense float64 array, else ``X``.
+
+    The tree reads every attribute as a dense column (sorted once at the root),
+    so sparse input is expanded: entries not stored are 0, a stored NaN is
+    missing -- the same tree as the dense array gives.
+    """
+    if sparse.issparse(X):
+        return X.toarray().astype(np.float64, copy=False)
+    return X
+
+
 def encode_fit(estimator, X, y):
     """Validate ``X`` (and ``y``) at fit time and return ``(X_enc, y, spec)``.
 
@@ -71,6 +87,7 @@ def encode_fit(estimator, X, y):
     by column.
     """
     reject_dask(estimator, X, y)
+    X = densify(X)
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
@@ -101,6 +118,9 @@ def encode_fit(estimator, X, y):
             _check_scalars(column, str(name))
         if _column_kind_numeric(column, inferred):
             categories.append(None)
+        elif isinstance(column.dtype, pd.CategoricalDtype):
+            categorical[j] = True
+            categories.append(declared_domain(column))
         elif _is_text_dtype(column.dtype):
             # pandas' string dtype: codes and values (first appearance order) in one pass
             categorical[j] = True
@@ -114,6 +134,19 @@ def encode_fit(estimator, X, y):
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
     return _encode_frame(frame, spec, known_codes), np.asarray(y), spec
+
+
+def declared_domain(column):
+    """The declared categories of a pandas ``Categorical`` column, in declared order."""
+    return list(column.cat.categories)
+
+
+def declared_classes(y):
+    """The declared categories of a ``Categorical`` target (``None`` for any other ``y``)."""
+    dtype = getattr(y, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return list(dtype.categories)
+    return None
 
 
 def _is_text_dtype(dtype):
@@ -187,6 +220,7 @@ def _encode_frame(frame, spec, known_codes=None):
 def encode_predict(estimator, X, spec):
     """Validate and encode ``X`` at predict time with the spec learned in fit."""
     reject_dask(estimator, X)
+    X = densify(X)
     if not spec.categorical.any() and not _is_mixed(X):
         Xv = check_X(estimator, X, reset=False, dtype=np.float64, allow_nan=True)
         return np.asarray(Xv, dtype=np.float64)

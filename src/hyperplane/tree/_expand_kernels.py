@@ -8,8 +8,10 @@ every decision of the book from there. Each rule is one function:
 
 * :func:`choose_attribute` -- the attribute with the best score; ties within
   ``SCORE_TIE`` go to the first column; with C4.5's rules the best gain ratio
-  among the attributes whose gain is at least average (:func:`c45_candidates`,
-  Quinlan 1993, 2.2; 周志华 4.2.2).
+  among the attributes whose gain is at least average (:func:`c45_choice`,
+  Quinlan 1993, 2.2; 周志华 4.2.2, with release 8's tolerances).
+* :func:`training_value_cut` -- C4.5 release 8 moves a numeric threshold to
+  the largest training value at or below the midpoint (``cut_point``).
 * :func:`route_rows` -- the branch of each row: ``x <= t`` first for a numeric
   cut (:func:`numeric_cut`, 周志华 4.4.1), the value for a categorical test.
 * :func:`branch_weights` -- ``w̃_v`` and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2).
@@ -27,12 +29,14 @@ import numpy as np
 
 from .._numba import jit
 from ._prune_kernels import numpy_sum
-from ._split_kernels import CATEGORICAL, NUMERIC
+from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
 from ._state import Children, Splits
 from ._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
 SCORE_TIE = 1e-9
+#: C4.5 release 8 (J48): an attribute of gain ≥ average − this competes on gain ratio
+C45_AVERAGE_SLACK = 1e-3
 
 #: why a node is (or is not) a leaf, as :func:`leaf_reason` returns it
 GROW = 0
@@ -77,7 +81,8 @@ def put_split(splits, j, entry):
 @jit
 def c45_candidates(score, valid):
     """C4.5's filter (Quinlan 1993, 2.2): the valid attributes whose gain is at
-    least the average gain of the valid ones (mean in NumPy's summation order)."""
+    least the average gain of the valid ones, less release 8's
+    ``C45_AVERAGE_SLACK`` (1e-3; Weka's J48). Mean in NumPy's summation order."""
     p = valid.shape[0]
     candidate = valid.copy()
     n_valid = 0
@@ -94,32 +99,64 @@ def c45_candidates(score, valid):
             at += 1
     average = numpy_sum(gains) / n_valid
     for j in range(p):
-        candidate[j] = valid[j] and score[j] >= average - SCORE_TIE
+        candidate[j] = valid[j] and score[j] >= average - C45_AVERAGE_SLACK
     return candidate
+
+
+@jit
+def c45_choice(splits):
+    """C4.5's attribute (release 8, Weka's J48): scanning :func:`c45_candidates` in
+    column order, one replaces the best so far when its gain ratio is larger by
+    more than ``C45_TIE`` (1e-6), starting from 0; −1 (no split) when no
+    ratio exceeds 1e-6."""
+    candidate = c45_candidates(splits.score, splits.valid)
+    best = 0.0
+    chosen = -1
+    for j in range(candidate.shape[0]):
+        if candidate[j] and splits.ratio[j] - best > C45_TIE:
+            best = splits.ratio[j]
+            chosen = j
+    return chosen
 
 
 @jit
 def choose_attribute(splits, c45):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
-    ``c45``: the highest gain ratio among :func:`c45_candidates`. −1: no
-    valid attribute.
+    ``c45``: :func:`c45_choice`. −1: no valid attribute.
     """
     if not np.any(splits.valid):
         return -1
-    candidate = splits.valid
-    key = splits.score
     if c45:
-        candidate = c45_candidates(splits.score, splits.valid)
-        key = splits.ratio
+        return c45_choice(splits)
     best = -np.inf
-    for j in range(key.shape[0]):
-        if candidate[j] and key[j] > best:
-            best = key[j]
-    for j in range(key.shape[0]):
-        if candidate[j] and key[j] >= best - SCORE_TIE:
+    for j in range(splits.score.shape[0]):
+        if splits.valid[j] and splits.score[j] > best:
+            best = splits.score[j]
+    for j in range(splits.score.shape[0]):
+        if splits.valid[j] and splits.score[j] >= best - SCORE_TIE:
             return j
     return -1
+
+
+@jit
+def training_value_cut(x, midpoint):
+    """C4.5 release 8's threshold: the largest training value at or below the midpoint.
+
+    ``x``: the attribute's column over the whole training set, in row order
+    (NaN missing). With Weka's tolerance 1e-6 as J48 applies it
+    (``C45Split.setSplitPoint``): scanning the rows in order, a value within
+    1e-6 above the midpoint still counts, and a value replaces the largest so
+    far only when larger by more than 1e-6. The node's rows route as with the
+    midpoint; rows of other nodes (subtree raising) and new rows route as in
+    C4.5 (Quinlan 1996, section 2).
+    """
+    best = -np.finfo(np.float64).max
+    for i in range(x.shape[0]):
+        v = x[i]
+        if not np.isnan(v) and v - best > C45_TIE and v - midpoint < C45_TIE:
+            best = v
+    return best
 
 
 @jit
@@ -224,6 +261,9 @@ def expand_node(node, splits, columns, rules, n_classes, dest):
     j = choose_attribute(splits, rules.c45)
     if j < 0:
         return no_children(node, n_classes)
+    if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
+        splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
+                                                 splits.threshold[j])
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)

@@ -119,7 +119,7 @@ def node_splits(tables, n_rows, node, kind, n_codes, edges, rules, lookup):
 
 def table_rows(table, n_rows, j, node, kind, n_codes):
     """Attribute ``j``'s summed class table at ``node`` as weighted rows, and
-    the :class:`~._expand_kernels.Columns` they are read from.
+    the :class:`~._state.Columns` they are read from.
 
     Every cell ``(v, k)`` of a value that some row has is one row of class
     ``k``, code ``v`` (−1: the missing row) and weight ``table[v, k]``; the
@@ -159,7 +159,7 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
     """generate_tree level by level; returns the growing storage.
 
     ``context = (kind, n_codes, edges, rules, n_classes)``; ``root`` the
-    root's :class:`~._expand_kernels.Node` (its ``count`` holds its row
+    root's :class:`~._state.Node` (its ``count`` holds its row
     count). ``pre_pruner`` (:class:`~._prune.PrePruner`) may veto a split;
     its state is per node, so the level order decides as depth first does.
     ``bar`` (a progress reporter) advances once per level; ``tracer``

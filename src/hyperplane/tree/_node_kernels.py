@@ -1,4 +1,4 @@
-"""Compiled scoring of one node: its split table (:class:`~._expand_kernels.Splits`),
+"""Compiled scoring of one node: its split table (:class:`~._state.Splits`),
 every available attribute scored serially or in parallel with the split search
 of :mod:`._split_kernels`."""
 
@@ -73,13 +73,14 @@ def node_scores_parallel(columns, node, rules, scan):
     splits, tables, n_rows = _node_tables(columns, node, scan)
     c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
     n_r, n_w, n_order, n_count, n_value, n_depth, n_avail = node
-    criterion, c45, max_depth, min_split, min_leaf, min_weight = rules
+    criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     wbuf, unit, clogc = scan
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
         _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
                          Node(n_r, n_w, n_order, n_count, n_value, n_depth, n_avail),
-                         GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight),
+                         GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                                   at_value),
                          Scan(wbuf, unit, clogc), tables, n_rows,
                          Splits(score, ratio, after, rho, threshold, cut_bin, valid))
     return splits

@@ -50,9 +50,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
-from .._validation import (check_is_fitted, check_number, check_option,
-                           check_sample_weight_vector, check_X, check_X_y,
-                           encode_labels)
+from .._validation import (NONE, POSITIVE_INT, SEED, Either, Integer, Options,
+                           check_is_fitted, check_sample_weight_vector, check_X, check_X_y,
+                           encode_labels, validate_params)
 from ._oblique_kernels import (apply_tree, best_threshold, perturb_coefficient, project,
                                split_impurity, weighted_gram)
 from ._split_kernels import ENTROPY, GINI
@@ -213,7 +213,7 @@ def best_split(X, rows, y, w, n_classes, criterion, min_samples_leaf, n_jumps, r
 
 
 class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
-    """Multivariate decision tree with linear node tests ``w . x <= t``.
+    """Multivariate decision tree with linear node tests ``w·x <= t``.
 
     Each internal node learns Fisher's discriminant direction between two
     superclasses of its samples and cuts it at the threshold of least Gini
@@ -280,14 +280,11 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fit
-    def _check_params(self):
-        check_option(self.criterion, "criterion", CRITERIA)
-        if self.max_depth is not None:
-            check_number(self.max_depth, "max_depth", low=1, integer=True)
-        check_number(self.min_samples_split, "min_samples_split", low=2, integer=True)
-        check_number(self.min_samples_leaf, "min_samples_leaf", low=1, integer=True)
-        check_number(self.n_jumps, "n_jumps", low=0, integer=True)
-        check_random_state(self.random_state)
+    _parameter_rules = {
+        "criterion": Options(CRITERIA), "max_depth": Either(NONE, POSITIVE_INT),
+        "min_samples_split": Integer(low=2), "min_samples_leaf": POSITIVE_INT,
+        "n_jumps": Integer(low=0), "random_state": SEED,
+    }
 
     def fit(self, X, y, *, sample_weight=None):
         """Grow the tree on numeric ``X`` (n_samples, n_features) and labels ``y``.
@@ -296,7 +293,7 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         same as leaving the row out and an integer weight the same as
         repeating it.
         """
-        self._check_params()
+        validate_params(self)
         X, y = check_X_y(self, X, y, dtype=np.float64)
         w = check_sample_weight_vector(sample_weight, X.shape[0])
         self.classes_, y_index = encode_labels(y)

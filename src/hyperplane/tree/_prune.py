@@ -19,11 +19,16 @@
 
 Validation rows missing a tested value are routed to every branch with
 weight ``r_v``; accuracy is then the weight of correctly labelled rows.
+
+Pre and post pruning record each decision with the whole tree's validation
+accuracy before and after it (周志华 figures 4.6 and 4.7) in a
+:class:`PruningDecisions` list, published as ``pruning_trace_``.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy.stats import norm
 
 from ._builder import tree_from_arrays
@@ -49,6 +54,40 @@ def route_validation(X, rows, w, test, r):
     return out
 
 
+class PruningDecisions:
+    """Pruning decisions in the order made, each with the validation accuracy of
+    the whole tree before and after it.
+
+    A decision changes the correctly labelled validation weight of one node's
+    subtree only, so the tree's accuracy moves by that change over the total
+    validation weight; ``accuracy`` is the tree's accuracy so far.
+    """
+
+    def __init__(self, total_weight):
+        self.total = float(total_weight)
+        self.accuracy = None
+        self.rows = []
+
+    def record(self, kind, feature, correct_before, correct_after, adopted):
+        """Log one decision; ``adopted`` moves the tree to the accuracy after it."""
+        after = self.accuracy + (correct_after - correct_before) / self.total
+        self.rows.append((kind, int(feature), self.accuracy, after, bool(adopted)))
+        if adopted:
+            self.accuracy = after
+
+    def frame(self, names):
+        """``pruning_trace_``: step, kind, attribute, accuracy before/after, decision."""
+        decision = {("pre", True): "split", ("pre", False): "leaf",
+                    ("post", True): "prune", ("post", False): "keep"}
+        return pd.DataFrame(
+            [{"step": k + 1, "kind": kind, "attribute": names[feature],
+              "accuracy_before": before, "accuracy_after": after,
+              "decision": decision[kind, adopted]}
+             for k, (kind, feature, before, after, adopted) in enumerate(self.rows)],
+            columns=["step", "kind", "attribute", "accuracy_before", "accuracy_after",
+                     "decision"])
+
+
 class PrePruner:
     """Veto of a split that does not strictly raise validation accuracy (周志华 4.3.1)."""
 
@@ -56,6 +95,7 @@ class PrePruner:
         self.X, self.y, self.label_of = X_val, y_val, label_of
         self.state = {0: (np.arange(X_val.shape[0]), w_val)}
         self.pending = None
+        self.decisions = PruningDecisions(w_val.sum())
 
     def _correct(self, rows, w, value):
         return float(w[self.y[rows] == self.label_of(value)].sum())
@@ -68,7 +108,11 @@ class PrePruner:
         for (rows_v, w_v), value_v in zip(parts, child_values):
             after += self._correct(rows_v, w_v, value_v)
         self.pending = parts
-        return after > before + STRICT
+        if self.decisions.accuracy is None:  # the root as a leaf: the tree's first accuracy
+            self.decisions.accuracy = before / self.decisions.total
+        allowed = after > before + STRICT
+        self.decisions.record("pre", test[0], before, after, allowed)
+        return allowed
 
     def adopt(self, node, children):
         for child, part in zip(children, self.pending):
@@ -93,8 +137,11 @@ def validation_counts(tree, X_val, y_val, w_val):
     return counts
 
 
-def _bottom_up(tree, leaf_cost, better_as_leaf):
-    """Post-order pass: ``keep[t]`` False where the subtree at ``t`` becomes a leaf."""
+def _bottom_up(tree, leaf_cost, better_as_leaf, record=None):
+    """Post-order pass: ``keep[t]`` False where the subtree at ``t`` becomes a leaf.
+
+    ``record(t, cost_leaf, cost_subtree, pruned)``, if given, sees every decision.
+    """
     keep = tree.feature >= 0
     cost = np.zeros(tree.n_nodes)
     for t in range(tree.n_nodes - 1, -1, -1):  # preorder reversed: children first
@@ -103,7 +150,10 @@ def _bottom_up(tree, leaf_cost, better_as_leaf):
             cost[t] = cost_leaf
             continue
         cost_subtree = cost[tree.kids(t)].sum()
-        if better_as_leaf(cost_leaf, cost_subtree):
+        pruned = better_as_leaf(cost_leaf, cost_subtree)
+        if record is not None:
+            record(t, cost_leaf, cost_subtree, pruned)
+        if pruned:
             keep[t] = False
             cost[t] = cost_leaf
         else:
@@ -117,13 +167,23 @@ def _rebuild(tree, keep, criterion):
                             tree.depth, criterion, keep)
 
 
-def post_prune(tree, X_val, y_val, w_val, label_of, criterion):
-    """Reduced-error post-pruning: leaf iff validation accuracy strictly rises (周志华 4.3.2)."""
+def post_prune(tree, X_val, y_val, w_val, label_of, criterion, decisions=None):
+    """Reduced-error post-pruning: leaf iff validation accuracy strictly rises (周志华 4.3.2).
+
+    ``decisions`` (a :class:`PruningDecisions`), if given, records each node's decision.
+    """
     counts = validation_counts(tree, X_val, y_val, w_val)
     labels = np.array([label_of(v) for v in tree.value])
     correct = counts[np.arange(tree.n_nodes), labels]
+    record = None
+    if decisions is not None:
+        decisions.accuracy = correct[tree.feature < 0].sum() / decisions.total
+
+        def record(t, leaf, subtree, pruned):
+            decisions.record("post", tree.feature[t], -subtree, -leaf, pruned)
     # cost = minus correct weight; prune when the leaf is strictly better
-    keep = _bottom_up(tree, lambda t: -correct[t], lambda leaf, sub: leaf < sub - STRICT)
+    keep = _bottom_up(tree, lambda t: -correct[t], lambda leaf, sub: leaf < sub - STRICT,
+                      record)
     return _rebuild(tree, keep, criterion)
 
 
@@ -141,12 +201,34 @@ def added_errors(n, e, confidence, z=None):
     return _added_errors(float(n), float(e), float(confidence), float(z))
 
 
+#: a subtree whose training errors are within this of its root's errors as a leaf collapses
+COLLAPSE_SLACK = 1e-3
+
+
+def collapse(tree, criterion):
+    """C4.5 release 8's collapse before pruning (Weka's ``ClassifierTree.collapse``).
+
+    Top down, a subtree that makes at least as many training errors as its
+    root would as a leaf, less ``COLLAPSE_SLACK``, becomes that leaf. The
+    errors of a node are its weight minus its majority class's weight.
+    """
+    errors = np.where(tree.weight > 0, tree.weight - tree.value.max(axis=1), 0.0)
+    subtree = errors.copy()
+    for t in range(tree.n_nodes - 1, -1, -1):  # preorder reversed: children first
+        if tree.feature[t] >= 0:
+            subtree[t] = subtree[tree.kids(t)].sum()
+    keep = (tree.feature >= 0) & (subtree < errors - COLLAPSE_SLACK)
+    return _rebuild(tree, keep, criterion)
+
+
 def pessimistic_prune(tree, confidence, criterion, training=None):
     """C4.5 error-based pruning: leaf iff its estimated errors ≤ the subtree's + 0.1.
 
-    With ``training=(X, y, w)`` (the encoded rows the tree was grown on) C4.5's
-    subtree raising is done too (:func:`prune_with_raising`).
+    The tree is first :func:`collapse`-d. With ``training=(X, y, w)`` (the
+    encoded rows the tree was grown on) C4.5's subtree raising is done too
+    (:func:`prune_with_raising`).
     """
+    tree = collapse(tree, criterion)
     if training is not None:
         return prune_with_raising(tree, confidence, criterion, *training)
     errors = tree.weight - tree.value.max(axis=1)

@@ -211,10 +211,15 @@ def refit(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child
 
 @jit
 def _largest_branch(t, child_start, n_child, children, weight):
-    """The first child of ``t`` with the largest weight (C4.5's ``maxBag``)."""
+    """The largest branch of ``t`` as C4.5 release 8 picks it (Weka's ``maxBag``).
+
+    Scanning the branches in order, a branch at least as heavy as the largest
+    so far, less ``WEKA_SMALL``, becomes the largest: of tied branches the
+    last wins.
+    """
     best = children[child_start[t]]
     for i in range(child_start[t] + 1, child_start[t] + n_child[t]):
-        if weight[children[i]] > weight[best]:
+        if weight[children[i]] - weight[best] > -WEKA_SMALL:
             best = children[i]
     return best
 

@@ -50,6 +50,10 @@ WEIGHT_TOL = 1e-9
 C45_MIN_SIDE_CAP = 25.0
 #: ... and at least this fraction of the node's known weight per class (Quinlan 1996)
 C45_MIN_SIDE_FRACTION = 0.1
+#: C4.5 release 8 (J48): numeric values closer than this are one value
+C45_EQUAL = 1e-5
+#: C4.5 release 8 (J48): gains (bits per unit of weight) closer than this are tied
+C45_TIE = 1e-6
 
 
 @jit
@@ -316,13 +320,17 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
     a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     values are gathered once into contiguous buffers, then scanned in order.
-    ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): a cut is
-    admissible when both sides *weigh* at least
-    ``min(25, max(min_leaf, 0.1 W̃ / K))`` (C4.5's MINOBJS rule; otherwise
-    rows are counted against ``min_leaf``), the score of the best cut gets
-    the MDL correction of :func:`mdl_corrected_gain` (the attribute is
-    invalid if it is ≤ 0) and the gain ratio divides by
-    :func:`c45_split_info`.
+    ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
+    closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
+    they do not count as a cut in the MDL charge); a cut is admissible when
+    both sides *weigh* at least ``min(25, max(min_leaf, 0.1 W̃ / K))``
+    (C4.5's MINOBJS rule; otherwise rows are counted against ``min_leaf``)
+    and the node has at least twice that many known rows; a later cut
+    replaces the best so far only when its gain is larger by more than
+    ``C45_TIE`` (1e-6, in bits per unit of the node's weight); the score of
+    the best cut gets the MDL correction of :func:`mdl_corrected_gain` (the
+    attribute is invalid if it is below ``C45_TIE``) and the gain ratio
+    divides by :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
     wbuf, unit, clogc = scan.wbuf, scan.unit, scan.clogc
@@ -366,6 +374,12 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     tie = ROUND_OFF * w_known
     n_cuts = 0
     min_side = c45_min_side(min_leaf, w_known, n_classes) - WEIGHT_TOL
+    equal = 0.0
+    if c45:
+        if n_known < 2.0 * min_side:
+            return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        equal = C45_EQUAL
+        tie = C45_TIE * w_total
     # c log2 c of each side's class weights, recomputed only for the classes that moved
     # since the last evaluated cut (the same terms added in the same order as before)
     term_l = np.zeros(n_classes)
@@ -378,7 +392,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         right[k0] -= wi
         w_left += wi
         moved[k0] = True
-        if xs[pos + 1] <= xs[pos]:
+        if xs[pos + 1] <= xs[pos] + equal:
             continue
         w_right = w_known - w_left
         if w_left <= 0.0 or w_right <= ROUND_OFF * w_known:
@@ -425,7 +439,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     score = rho * decrease
     if c45:
         score = mdl_corrected_gain(score, n_cuts, w_total)
-        if score <= 0.0:
+        if score < C45_TIE:
             return 0.0, 0.0, 0.0, 0.0, np.nan, False
         sides = np.array([best_w_left, w_known - best_w_left])
         iv = c45_split_info(sides, w_total - w_known)

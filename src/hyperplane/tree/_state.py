@@ -25,6 +25,8 @@ class GrowRules(NamedTuple):
     min_split: float  # rows (C4.5: weight) a node needs to be split
     min_leaf: float
     min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
+    #: exact numeric cuts move to a training value (:func:`~._expand_kernels.training_value_cut`)
+    cut_at_training_value: bool = False
 
 
 class Columns(NamedTuple):

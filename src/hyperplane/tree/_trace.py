@@ -1,6 +1,6 @@
 """The per-node trace of a tree's growth and the split table of one node.
 
-A split table is what a node compares: the :class:`~._expand_kernels.Splits`
+A split table is what a node compares: the :class:`~._state.Splits`
 the growers compute, one row per available attribute, in the criterion's
 words. :func:`splits_frame` turns it into a DataFrame for
 :func:`~._export.split_table` (the root) and for

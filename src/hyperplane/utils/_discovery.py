@@ -26,8 +26,9 @@ def _is_tooling(name):
 def model_modules():
     """Import and return every hyperplane module that may define models.
 
-    A module that fails to import (a family not installed, an optional
-    dependency missing) is skipped: it can define nothing a file could hold.
+    Every model module imports without the optional extras (Dask is imported
+    only when a Dask collection is given), so an import error here is a real
+    fault and propagates.
     """
     import hyperplane
 
@@ -35,10 +36,7 @@ def model_modules():
     for info in pkgutil.walk_packages(hyperplane.__path__, prefix="hyperplane."):
         if _is_tooling(info.name):
             continue
-        try:
-            modules.append(importlib.import_module(info.name))
-        except ImportError:
-            continue
+        modules.append(importlib.import_module(info.name))
     return modules
 
 

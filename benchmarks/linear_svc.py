@@ -1,0 +1,101 @@
+"""hyperplane's LinearSVC against scikit-learn's LinearSVC(dual=True) (LIBLINEAR)
+on the same data, timed in the same run, one after the other.
+
+Same C, loss and tol (LIBLINEAR's eps; C=0.1 on the dense data, where both
+solvers need over 1000 epochs at C=1); prints CPU and wall seconds (both fits
+are single-threaded: CPU time is the fairer measure on a shared machine), the
+primal objective of each model and their relative gap, and the training accuracy.
+
+    PYTHONPATH=src python benchmarks/linear_svc.py
+    PYTHONPATH=src python benchmarks/linear_svc.py --scale 0.2   # quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import LinearSVC as LibLinearSVC
+
+from hyperplane.svm import LinearSVC
+
+
+def dense(n, d, seed=0):
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=min(d, 10),
+                               flip_y=0.05, random_state=seed)
+    return StandardScaler().fit_transform(X), y
+
+
+def text_like(n, d, density, seed=0):
+    """Sparse non-negative tf-idf-like rows (unit length), labels from a sparse
+    linear rule with noise."""
+    rng = np.random.default_rng(seed)
+    per_row = max(1, int(d * density))
+    cols = rng.integers(0, d, size=(n, per_row))
+    X = sp.csr_matrix((rng.exponential(size=n * per_row), cols.ravel(),
+                       np.arange(0, n * per_row + 1, per_row)), shape=(n, d))
+    X.sum_duplicates()
+    X.sort_indices()
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.diags(1.0 / np.maximum(norms, 1e-12)) @ X
+    w = rng.normal(size=d) * (rng.random(d) < 0.1)
+    score = X @ w
+    y = (score + 0.05 * rng.normal(size=n) > np.median(score)).astype(int)
+    return X.tocsr(), y
+
+
+def timed(model, X, y):
+    start, cpu = time.perf_counter(), time.process_time()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def objective(coef, intercept, X, y, C, loss, scaling=1.0):
+    """LIBLINEAR's primal: 1/2 (|w|^2 + (b / scaling)^2) + C sum loss."""
+    signed = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    margin = np.maximum(0.0, 1.0 - signed * (np.asarray(X @ coef[0]).ravel() + intercept[0]))
+    loss_sum = (margin ** 2).sum() if loss == "squared_hinge" else margin.sum()
+    return 0.5 * (coef[0] @ coef[0] + (intercept[0] / scaling) ** 2) + C * loss_sum
+
+
+def run(name, X, y, C, loss="squared_hinge", tol=1e-4):
+    ours = LinearSVC(C=C, loss=loss, tol=tol, max_iter=1000)
+    peer = LibLinearSVC(C=C, loss=loss, tol=tol, max_iter=1000, dual=True, random_state=0)
+    ours.fit(X[:50], y[:50])                                  # compile (cached on disk)
+    t_ours, cpu_ours = timed(ours, X, y)
+    t_peer, cpu_peer = timed(peer, X, y)
+    f_ours = objective(ours.coef_, ours.intercept_, X, y, C, loss)
+    f_peer = objective(peer.coef_, peer.intercept_, X, y, C, loss)
+    print(f"{name} | {loss} | n x d: {X.shape[0]}x{X.shape[1]}"
+          f"{' nnz ' + str(X.nnz) if sp.issparse(X) else ''} | "
+          f"hp cpu s: {cpu_ours:.4g} | liblinear cpu s: {cpu_peer:.4g} | "
+          f"cpu speed-up: {cpu_peer / cpu_ours:.3g} | hp s: {t_ours:.4g} | liblinear s: "
+          f"{t_peer:.4g} | obj hp: {f_ours:.10g} | obj ll: {f_peer:.10g} | "
+          f"rel gap (hp - ll)/ll: {(f_ours - f_peer) / abs(f_peer):.2e} | "
+          f"epochs hp: {ours.n_iter_} | epochs ll: {int(np.max(peer.n_iter_))} | "
+          f"acc hp: {np.mean(ours.predict(X) == y):.4f} | "
+          f"acc ll: {np.mean(peer.predict(X) == y):.4f}", flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="fraction of the sizes")
+    s = parser.parse_args().scale
+    for loss in ("squared_hinge", "hinge"):
+        run("dense", *dense(int(10000 * s), 50), C=0.1, loss=loss)
+        run("dense", *dense(int(50000 * s), 200, seed=1), C=0.1, loss=loss)
+        run("sparse text-like", *text_like(int(20000 * s), 50000, 0.002), C=1.0, loss=loss)
+        run("sparse text-like", *text_like(int(50000 * s), 100000, 0.0005, seed=1), C=1.0,
+            loss=loss)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""ARFF files (Weka's Attribute-Relation File Format) as pandas frames.
+
+Parsing is liac-arff's (the reader scikit-learn vendors for OpenML): it reads
+quoted names and nominal values with spaces, commas, ``%`` and escaped quotes,
+``%`` comment lines, ``?`` for missing and sparse ``{index value, ...}`` rows,
+where an absent value is 0 -- for a nominal attribute its first declared value,
+as Weka reads it. This module only turns its decoded rows into typed columns.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+# an unquoted "%" after a declaration starts a comment, as in Weka's tokenizer;
+# liac-arff accepts comments on lines of their own only
+_TRAILING_COMMENT = re.compile(
+    r"""^((?:[^%'"]|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")*?)\s*%.*$""")
+_NUMERIC_TYPES = ("NUMERIC", "REAL", "INTEGER")
+
+
+def _header_without_comments(lines):
+    """Yield the file's lines with trailing comments cut from the header."""
+    in_data = False
+    for line in lines:
+        if not in_data:
+            stripped = line.strip()
+            in_data = stripped.upper().startswith("@DATA")
+            if stripped.startswith("@"):
+                line = _TRAILING_COMMENT.sub(r"\1", line.rstrip("\r\n"))
+        yield line
+
+
+def _decode(path, encoding):
+    """Header and rows of an ARFF file, every parse error naming the file."""
+    import arff
+
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    try:
+        with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
+            return arff.load(_header_without_comments(handle))
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{path}: not readable as {encoding} ({exc.reason} at byte {exc.start}); "
+            "pass the file's encoding as encoding=..., or convert it to UTF-8 "
+            f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
+    except arff.ArffException as exc:
+        raise ValueError(f"{path}: not a valid ARFF file: {exc}") from None
+
+
+def _column(values, kind, name):
+    """One attribute's decoded values (``None`` = missing) as a typed Series."""
+    if isinstance(kind, list):
+        return pd.Series(pd.Categorical(values, categories=kind), name=name)
+    if kind.upper() in _NUMERIC_TYPES:
+        return pd.Series(np.array([np.nan if v is None else v for v in values],
+                                  dtype=np.float64), name=name)
+    if kind.upper() == "STRING":
+        return pd.Series([np.nan if v is None else str(v) for v in values],
+                         dtype=object, name=name)
+    raise ValueError(f"attribute {name!r}: type {kind!r} is not supported")
+
+
+def load_arff(path, target=None, *, encoding="utf-8"):
+    """Read an ARFF file into a feature frame and a target series.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ``.arff`` file (dense or sparse rows).
+    target : str, optional
+        Name of the target attribute; default the last attribute, Weka's
+        default class.
+    encoding : str, default "utf-8"
+        Text encoding of the file (Weka writes UTF-8; a byte-order mark is
+        skipped).
+
+    Returns
+    -------
+    X : pandas.DataFrame
+        The other attributes in file order: a nominal attribute as a pandas
+        ``Categorical`` whose categories are its declared values in declared
+        order, numeric (``numeric``/``real``/``integer``) as float64, ``string``
+        as ``str`` cells; a missing value ``?`` is ``NaN``.
+    y : pandas.Series
+        The target, typed the same way (a nominal class keeps its declared
+        order; a row with a missing class has ``NaN``).
+
+    Raises
+    ------
+    ValueError
+        If the file is not valid ARFF or not in ``encoding`` (the message
+        names the file and line), uses an unsupported attribute type
+        (``date``, ``relational``), or has no attribute named ``target``.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> text = '''@relation weather
+    ... @attribute outlook {sunny, overcast, 'light rain'}
+    ... @attribute temperature numeric
+    ... @attribute play {yes, no}
+    ... @data
+    ... sunny, 85, no
+    ... 'light rain', ?, yes
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "weather.arff")
+    ...     with open(path, "w", encoding="utf-8") as handle:
+    ...         _ = handle.write(text)
+    ...     X, y = load_arff(path)
+    >>> list(X["outlook"].cat.categories)
+    ['sunny', 'overcast', 'light rain']
+    >>> X["temperature"].tolist(), y.tolist()
+    ([85.0, nan], ['no', 'yes'])
+    """
+    decoded = _decode(path, encoding)
+    names = [name for name, _ in decoded["attributes"]]
+    target = names[-1] if target is None else target
+    if target not in names:
+        raise ValueError(f"target={target!r} is not an attribute of {path}; "
+                         f"attributes: {names}")
+    rows = decoded["data"]
+    columns = {}
+    for j, (name, kind) in enumerate(decoded["attributes"]):
+        columns[name] = _column([row[j] for row in rows], kind, name)
+    y = columns.pop(target)
+    X = pd.DataFrame(columns)
+    return X, y

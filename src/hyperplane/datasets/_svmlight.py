@@ -1,0 +1,83 @@
+"""LIBSVM / svmlight files (``label index:value ...``) as sparse matrices.
+
+The parsing is scikit-learn's :func:`sklearn.datasets.load_svmlight_file`
+(the format LIBSVM's ``svm-train`` reads and ``svm-scale`` writes); this
+module only fixes the conventions: 1-based feature indices as LIBSVM writes
+them, float64 CSR features, and errors that name the file.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+
+def load_svmlight(path, *, n_features=None, zero_based=False):
+    """Read a LIBSVM/svmlight file into a CSR matrix and a label vector.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file: one sample a line, ``label index:value ...``, indices
+        increasing, ``#`` starting a comment.
+    n_features : int, optional
+        Number of columns of ``X``; default the largest index in the file.
+        Give the training width when reading a test file, whose last
+        columns may all be zero.
+    zero_based : bool or "auto", default False
+        Whether the first feature index is 0. LIBSVM numbers features from
+        1 (``False``); ``"auto"`` guesses from the file, as scikit-learn does.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,), float64
+        The labels as written (``+1``/``-1`` for LIBSVM's binary files).
+
+    Raises
+    ------
+    ValueError
+        If the file is not in the format, or has an index beyond
+        ``n_features``; the message names the file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.svm")
+    >>> with open(path, "w") as handle:
+    ...     _ = handle.write("+1 1:0.5 3:-1\\n-1 2:2\\n")
+    >>> X, y = load_svmlight(path)
+    >>> X.toarray().tolist(), y.tolist()
+    ([[0.5, 0.0, -1.0], [0.0, 2.0, 0.0]], [1.0, -1.0])
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    try:
+        X, y = load_svmlight_file(str(path), n_features=n_features,
+                                  zero_based=zero_based, dtype="float64")
+    except (ValueError, RuntimeError) as exc:
+        raise ValueError(f"{path}: not a readable LIBSVM/svmlight file: {exc}") from None
+    return X.tocsr(), y
+
+
+def load_heart_scale():
+    """LIBSVM's example data ``heart_scale``: 270 patients, 13 features, labels ±1.
+
+    The file shipped with LIBSVM 3.37 (Chang & Lin, BSD licence): the
+    Statlog (Heart) data of the UCI repository with every feature scaled to
+    [-1, 1] by LIBSVM's ``svm-scale``. It is the file ``svm-train
+    heart_scale`` is first run on in LIBSVM's README.
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (270, 13), float64
+    y : ndarray of shape (270,), float64 with values +1/-1
+
+    Examples
+    --------
+    >>> X, y = load_heart_scale()
+    >>> X.shape, sorted(set(y.tolist()))
+    ((270, 13), [-1.0, 1.0])
+    """
+    path = resources.files(__package__).joinpath("data", "heart_scale")
+    with resources.as_file(path) as local:
+        return load_svmlight(local, n_features=13)

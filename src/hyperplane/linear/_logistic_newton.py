@@ -1,0 +1,221 @@
+"""The penalised logistic objective as a problem for the trust-region Newton
+solver: ``f(W̃) = ½‖W‖² + C Σ_n ℓ_n`` (intercepts not penalised), its
+gradient ``W⁰ + C Σ_n ∇ℓ_n`` and Hessian-vector products
+``v⁰ + C Σ_n ∇²ℓ_n v`` (``W⁰``, ``v⁰``: the intercept entries set to 0),
+over dense rows or CSR rows.
+
+On many dense rows the Hessian-vector products use a fixed random subsample
+of the rows, scaled by ``n / m`` (Byrd, Chin, Neveitt & Nocedal, "On the use of
+stochastic Hessian information in optimization methods for machine
+learning", SIAM J. Optim. 21 (2011)): the conjugate-gradient passes then
+read a tenth of the data, while the objective and the gradient, which decide
+every step and the stopping, stay exact, so the minimiser is the same. Sparse rows are never subsampled: a
+subsample misses the rare features, whose curvature the steps then lack.
+
+Parameters live in a matrix ``W̃`` of shape (n_rows, n_features + 1) with
+the intercepts in the last column: one row for two classes (the positive
+class ``classes_[1]``), one row per class otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import scipy.sparse
+
+from . import _newton_kernels as K
+
+#: below this many stored entries of X one thread is faster than a parallel
+#: region (waking threads costs more than a memory-bound pass saves; numba's
+#: pool also slows down badly on a loaded machine).
+PARALLEL_MIN_ENTRIES = 1 << 22
+#: rows from which the Hessian is subsampled, and the share of them it keeps
+#: (never fewer than HESSIAN_MIN_ROWS rows)
+HESSIAN_MIN_ROWS = 20_000
+HESSIAN_SHARE = 0.1
+
+
+def hessian_rows(n_samples, seed=0):
+    """The rows the Hessian-vector products read: all of them up to
+    ``2 · HESSIAN_MIN_ROWS`` rows, else a fixed random subsample of
+    ``max(HESSIAN_MIN_ROWS, HESSIAN_SHARE · n)`` rows (sorted)."""
+    if n_samples < 2 * HESSIAN_MIN_ROWS:
+        return None
+    m = max(HESSIAN_MIN_ROWS, int(HESSIAN_SHARE * n_samples))
+    rng = np.random.default_rng(seed)
+    return np.sort(rng.choice(n_samples, size=m, replace=False))
+
+
+@dataclass
+class Point:
+    """The objective at ``W̃`` and what its Hessian needs there."""
+
+    f: float
+    grad: np.ndarray      # flat, shaped like W̃.ravel()
+    diag: np.ndarray      # the Hessian's diagonal, flat
+    curvature: np.ndarray  # D (n,) for two classes, P (n, K) otherwise
+
+
+def n_blocks_for(n_entries):
+    """Row blocks for a pass over ``n_entries`` stored values (1: serial)."""
+    if n_entries < PARALLEL_MIN_ENTRIES:
+        return 1
+    return 4 * numba.get_num_threads()
+
+
+class DenseRows:
+    """The four passes on a C-contiguous dense ``X``."""
+
+    def __init__(self, X):
+        self.X = np.ascontiguousarray(X)
+        self.n_samples = self.X.shape[0]
+        self.blocks = n_blocks_for(self.X.size)
+
+    def binary_gradient(self, y, w, b, D):
+        if self.blocks == 1:
+            d = self.X.shape[1]
+            grad, diag = np.zeros(d + 1), np.zeros(d + 1)
+            loss = K.binary_gradient_rows(self.X, y, w, b, 0, self.n_samples, grad, D, diag)
+            return loss, grad, diag
+        return K.binary_gradient_blocks(self.X, y, w, b, D, self.blocks)
+
+    def binary_hessian(self, D, v):
+        if self.blocks == 1:
+            out = np.zeros_like(v)
+            K.binary_hessian_rows(self.X, D, v, 0, self.n_samples, out)
+            return out
+        return K.binary_hessian_blocks(self.X, D, v, self.blocks)
+
+    def multinomial_gradient(self, y_index, W, P):
+        if self.blocks == 1:
+            grad, diag = np.zeros_like(W), np.zeros_like(W)
+            loss = K.multinomial_gradient_rows(self.X, y_index, W, 0, self.n_samples,
+                                               grad, P, diag)
+            return loss, grad, diag
+        return K.multinomial_gradient_blocks(self.X, y_index, W, P, self.blocks)
+
+    def multinomial_hessian(self, P, V):
+        if self.blocks == 1:
+            out = np.zeros_like(V)
+            K.multinomial_hessian_rows(self.X, P, V, 0, self.n_samples, out)
+            return out
+        return K.multinomial_hessian_blocks(self.X, P, V, self.blocks)
+
+
+class SparseRows:
+    """The four passes on a CSR ``X`` (its arrays handed to the kernels)."""
+
+    def __init__(self, X):
+        X = scipy.sparse.csr_matrix(X)
+        self.data, self.indices, self.indptr = X.data, X.indices, X.indptr
+        self.n_samples = X.shape[0]
+        self.blocks = n_blocks_for(X.nnz)
+
+    def _csr(self):
+        return self.data, self.indices, self.indptr
+
+    def binary_gradient(self, y, w, b, D):
+        if self.blocks == 1:
+            grad, diag = np.zeros(w.shape[0] + 1), np.zeros(w.shape[0] + 1)
+            loss = K.sparse_binary_gradient_rows(*self._csr(), y, w, b, 0, self.n_samples,
+                                                 grad, D, diag)
+            return loss, grad, diag
+        return K.sparse_binary_gradient_blocks(*self._csr(), y, w, b, D, self.blocks)
+
+    def binary_hessian(self, D, v):
+        if self.blocks == 1:
+            out = np.zeros_like(v)
+            K.sparse_binary_hessian_rows(*self._csr(), D, v, 0, self.n_samples, out)
+            return out
+        return K.sparse_binary_hessian_blocks(*self._csr(), D, v, self.blocks)
+
+    def multinomial_gradient(self, y_index, W, P):
+        if self.blocks == 1:
+            grad, diag = np.zeros_like(W), np.zeros_like(W)
+            loss = K.sparse_multinomial_gradient_rows(*self._csr(), y_index, W, 0,
+                                                      self.n_samples, grad, P, diag)
+            return loss, grad, diag
+        return K.sparse_multinomial_gradient_blocks(*self._csr(), y_index, W, P, self.blocks)
+
+    def multinomial_hessian(self, P, V):
+        if self.blocks == 1:
+            out = np.zeros_like(V)
+            K.sparse_multinomial_hessian_rows(*self._csr(), P, V, 0, self.n_samples, out)
+            return out
+        return K.sparse_multinomial_hessian_blocks(*self._csr(), P, V, self.blocks)
+
+
+def row_passes(X):
+    """:class:`SparseRows` for a scipy.sparse ``X``, else :class:`DenseRows`."""
+    return SparseRows(X) if scipy.sparse.issparse(X) else DenseRows(X)
+
+
+class LogisticProblem:
+    """``½‖W‖² + C Σ ℓ_n`` for :func:`~._tron.minimize_tron`.
+
+    Hessian-vector products read the rows of :func:`hessian_rows` (all rows
+    of a small data set).
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+    y_index : ndarray of int64
+        Class indices.
+    n_classes : int
+    C : float
+    """
+
+    def __init__(self, X, y_index, n_classes, C):
+        self.rows = row_passes(X)
+        self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
+        self.hessian_passes = self.rows if self.subsample is None else \
+            row_passes(X[self.subsample])
+        self.hessian_scale = 1.0 if self.subsample is None else \
+            X.shape[0] / self.subsample.shape[0]
+        self.n_features = X.shape[1]
+        self.n_rows = 1 if n_classes == 2 else n_classes
+        self.C = float(C)
+        self.binary = n_classes == 2
+        self.y = (np.asarray(y_index) == 1).astype(np.float64) if self.binary else \
+            np.ascontiguousarray(y_index, dtype=np.int64)
+        mask = np.ones((self.n_rows, self.n_features + 1))
+        mask[:, -1] = 0.0
+        self.penalised = mask.ravel()      # 1 on weights, 0 on intercepts
+
+    @property
+    def shape(self):
+        """Shape of ``W̃``: (n_rows, n_features + 1)."""
+        return self.n_rows, self.n_features + 1
+
+    def evaluate(self, theta):
+        """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``."""
+        W = theta.reshape(self.shape)
+        n = self.rows.n_samples
+        if self.binary:
+            curvature = np.empty(n)
+            loss, grad, diag = self.rows.binary_gradient(self.y, np.ascontiguousarray(W[0, :-1]),
+                                                         float(W[0, -1]), curvature)
+        else:
+            curvature = np.empty((n, self.n_rows))
+            loss, grad, diag = self.rows.multinomial_gradient(self.y, np.ascontiguousarray(W),
+                                                              curvature)
+        weights = theta * self.penalised
+        f = 0.5 * np.dot(weights, weights) + self.C * loss
+        if self.subsample is not None:
+            curvature = np.ascontiguousarray(curvature[self.subsample])
+        return Point(f, weights + self.C * grad.ravel(),
+                     self.penalised + self.C * diag.ravel(), curvature)
+
+    def hessian_vector(self, point, v):
+        """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``)."""
+        if self.binary:
+            Hv = self.hessian_passes.binary_hessian(point.curvature, v)
+        else:
+            Hv = self.hessian_passes.multinomial_hessian(
+                point.curvature, np.ascontiguousarray(v.reshape(self.shape)))
+        return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
+
+
+__all__ = ["LogisticProblem", "Point", "row_passes", "PARALLEL_MIN_ENTRIES"]

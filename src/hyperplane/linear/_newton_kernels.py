@@ -1,0 +1,350 @@
+"""Compiled passes of the trust-region Newton solver of logistic regression.
+
+Two passes over the rows, each reading every row once:
+
+* the *gradient pass* returns ``Σ_n ℓ_n``, adds the row gradients
+  ``(p_n − y_n) x̃_n`` and stores what the Hessian needs at this point: the
+  curvature ``D_n = σ(z_n)(1 − σ(z_n))`` (binary) or the probabilities
+  ``p_nk`` (multinomial), plus the diagonal of ``Σ_n x̃_n D_n x̃_nᵀ`` for the
+  preconditioner;
+* the *Hessian-vector pass* adds ``X̃ᵀ D X̃ v`` (binary) or, with
+  ``u_nk = v_k·x̃_n``, ``Σ_n p_nk (u_nk − Σ_j p_nj u_nj) x̃_n`` for every
+  class k (multinomial): the Hessian of the summed log-loss times ``v``
+  without ever forming it (Lin, Weng & Keerthi 2008, §3; Bishop, PRML
+  eq. 4.110 for the softmax's Hessian blocks ``p_k(δ_kj − p_j) x xᵀ``).
+
+``x̃ = (x, 1)``: vectors carry the intercept's entry last. Each pass exists
+for dense rows (``X[i, j]``) and for CSR rows (``data``, ``indices``,
+``indptr``), and every ``*_rows`` function covers rows ``start:stop`` so that
+the ``*_blocks`` functions can split the rows into independent blocks summed
+in parallel. Sums, not means: results of disjoint row blocks add. CSR
+positions are read as unsigned integers, which spares numba's negative-index
+test on every gathered entry.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from .._math_kernels import log1pexp, sigmoid
+from .._numba import jit_fast, jit_parallel
+
+
+# --------------------------------------------------------------------------
+# binary, dense rows
+# --------------------------------------------------------------------------
+@jit_fast
+def binary_gradient_rows(X, y, w, b, start, stop, grad, D, diag):
+    """Σ log(1 + e^{z}) − y z over rows ``start:stop``; adds ``(σ(z) − y) x̃``
+    to ``grad``, ``D x̃²`` to ``diag`` and stores ``D_n = σ(z_n)(1 − σ(z_n))``."""
+    d = X.shape[1]
+    loss = 0.0
+    for i in range(start, stop):
+        z = b
+        for j in range(d):
+            z += w[j] * X[i, j]
+        loss += log1pexp(z) - y[i] * z
+        p = sigmoid(z)
+        r = p - y[i]
+        c = p * (1.0 - p)
+        D[i] = c
+        for j in range(d):
+            x = X[i, j]
+            grad[j] += r * x
+            diag[j] += c * x * x
+        grad[d] += r
+        diag[d] += c
+    return loss
+
+
+@jit_fast
+def binary_hessian_rows(X, D, v, start, stop, out):
+    """Add ``Σ_n D_n (v·x̃_n) x̃_n`` over rows ``start:stop`` to ``out``."""
+    d = X.shape[1]
+    for i in range(start, stop):
+        s = v[d]
+        for j in range(d):
+            s += v[j] * X[i, j]
+        s *= D[i]
+        for j in range(d):
+            out[j] += s * X[i, j]
+        out[d] += s
+
+
+# --------------------------------------------------------------------------
+# binary, CSR rows
+# --------------------------------------------------------------------------
+@jit_fast
+def sparse_binary_gradient_rows(data, indices, indptr, y, w, b, start, stop,
+                                grad, D, diag):
+    """:func:`binary_gradient_rows` on the CSR rows ``start:stop``."""
+    d = w.shape[0]
+    loss = 0.0
+    for i in range(start, stop):
+        z = b
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            z += w[np.uint64(indices[t])] * data[t]
+        loss += log1pexp(z) - y[i] * z
+        p = sigmoid(z)
+        r = p - y[i]
+        c = p * (1.0 - p)
+        D[i] = c
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            x = data[t]
+            grad[np.uint64(indices[t])] += r * x
+            diag[np.uint64(indices[t])] += c * x * x
+        grad[d] += r
+        diag[d] += c
+    return loss
+
+
+@jit_fast
+def sparse_binary_hessian_rows(data, indices, indptr, D, v, start, stop, out):
+    """:func:`binary_hessian_rows` on the CSR rows ``start:stop``."""
+    d = v.shape[0] - 1
+    for i in range(start, stop):
+        s = v[d]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            s += v[np.uint64(indices[t])] * data[t]
+        s *= D[i]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            out[np.uint64(indices[t])] += s * data[t]
+        out[d] += s
+
+
+# --------------------------------------------------------------------------
+# multinomial, dense rows (W: n_classes × (n_features + 1), intercepts last)
+# --------------------------------------------------------------------------
+@jit_fast
+def softmax_row(z):
+    """``z ← softmax(z)`` in place; returns ``log Σ_k e^{z_k}``."""
+    z_max = -np.inf
+    for k in range(z.shape[0]):
+        z_max = max(z_max, z[k])
+    total = 0.0
+    for k in range(z.shape[0]):
+        z[k] = np.exp(z[k] - z_max)
+        total += z[k]
+    for k in range(z.shape[0]):
+        z[k] /= total
+    return np.log(total) + z_max
+
+
+@jit_fast
+def multinomial_gradient_rows(X, y_index, W, start, stop, grad, P, diag):
+    """Σ log Σ_k e^{z_nk} − z_{n,y_n} over rows ``start:stop``; adds
+    ``(p_nk − [y_n = k]) x̃_n`` to ``grad[k]``, ``p_nk(1 − p_nk) x̃_n²`` to
+    ``diag[k]`` and stores the probabilities in ``P[n]``."""
+    d = X.shape[1]
+    n_classes = W.shape[0]
+    loss = 0.0
+    for i in range(start, stop):
+        z = P[i]
+        for k in range(n_classes):
+            s = W[k, d]
+            for j in range(d):
+                s += W[k, j] * X[i, j]
+            z[k] = s
+        z_c = z[y_index[i]]
+        loss += softmax_row(z) - z_c
+        for k in range(n_classes):
+            p = z[k]
+            r = p - (1.0 if k == y_index[i] else 0.0)
+            c = p * (1.0 - p)
+            for j in range(d):
+                x = X[i, j]
+                grad[k, j] += r * x
+                diag[k, j] += c * x * x
+            grad[k, d] += r
+            diag[k, d] += c
+    return loss
+
+
+@jit_fast
+def multinomial_hessian_rows(X, P, V, start, stop, out):
+    """Add ``Σ_n p_nk (u_nk − Σ_j p_nj u_nj) x̃_n`` to ``out[k]`` for every
+    class k, ``u_nk = V_k·x̃_n``, over rows ``start:stop``."""
+    d = X.shape[1]
+    n_classes = V.shape[0]
+    u = np.empty(n_classes)
+    for i in range(start, stop):
+        mean = 0.0
+        for k in range(n_classes):
+            s = V[k, d]
+            for j in range(d):
+                s += V[k, j] * X[i, j]
+            u[k] = s
+            mean += P[i, k] * s
+        for k in range(n_classes):
+            r = P[i, k] * (u[k] - mean)
+            for j in range(d):
+                out[k, j] += r * X[i, j]
+            out[k, d] += r
+
+
+# --------------------------------------------------------------------------
+# multinomial, CSR rows
+# --------------------------------------------------------------------------
+@jit_fast
+def sparse_multinomial_gradient_rows(data, indices, indptr, y_index, W, start, stop,
+                                     grad, P, diag):
+    """:func:`multinomial_gradient_rows` on the CSR rows ``start:stop``."""
+    d = W.shape[1] - 1
+    n_classes = W.shape[0]
+    loss = 0.0
+    for i in range(start, stop):
+        z = P[i]
+        for k in range(n_classes):
+            s = W[k, d]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                s += W[k, np.uint64(indices[t])] * data[t]
+            z[k] = s
+        z_c = z[y_index[i]]
+        loss += softmax_row(z) - z_c
+        for k in range(n_classes):
+            p = z[k]
+            r = p - (1.0 if k == y_index[i] else 0.0)
+            c = p * (1.0 - p)
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                x = data[t]
+                grad[k, np.uint64(indices[t])] += r * x
+                diag[k, np.uint64(indices[t])] += c * x * x
+            grad[k, d] += r
+            diag[k, d] += c
+    return loss
+
+
+@jit_fast
+def sparse_multinomial_hessian_rows(data, indices, indptr, P, V, start, stop, out):
+    """:func:`multinomial_hessian_rows` on the CSR rows ``start:stop``."""
+    d = V.shape[1] - 1
+    n_classes = V.shape[0]
+    u = np.empty(n_classes)
+    for i in range(start, stop):
+        mean = 0.0
+        for k in range(n_classes):
+            s = V[k, d]
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                s += V[k, np.uint64(indices[t])] * data[t]
+            u[k] = s
+            mean += P[i, k] * s
+        for k in range(n_classes):
+            r = P[i, k] * (u[k] - mean)
+            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+                out[k, np.uint64(indices[t])] += r * data[t]
+            out[k, d] += r
+
+
+# --------------------------------------------------------------------------
+# row blocks in parallel: block ``blk`` of ``n_blocks`` covers rows
+# ``blk·n // n_blocks : (blk + 1)·n // n_blocks``
+# --------------------------------------------------------------------------
+@jit_parallel
+def binary_gradient_blocks(X, y, w, b, D, n_blocks):
+    """:func:`binary_gradient_rows` over all rows in parallel blocks.
+
+    Returns ``(loss, grad, diag)``; ``D`` is filled."""
+    n, d = X.shape
+    n_blocks = max(1, min(n, n_blocks))
+    losses = np.zeros(n_blocks)
+    grads = np.zeros((n_blocks, d + 1))
+    diags = np.zeros((n_blocks, d + 1))
+    for blk in prange(n_blocks):
+        losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
+                                           (blk + 1) * n // n_blocks, grads[blk], D,
+                                           diags[blk])
+    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+
+
+@jit_parallel
+def binary_hessian_blocks(X, D, v, n_blocks):
+    """:func:`binary_hessian_rows` over all rows in parallel blocks."""
+    n = X.shape[0]
+    n_blocks = max(1, min(n, n_blocks))
+    outs = np.zeros((n_blocks, v.shape[0]))
+    for blk in prange(n_blocks):
+        binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
+                            outs[blk])
+    return outs.sum(axis=0)
+
+
+@jit_parallel
+def sparse_binary_gradient_blocks(data, indices, indptr, y, w, b, D, n_blocks):
+    """:func:`sparse_binary_gradient_rows` over all rows in parallel blocks."""
+    n = indptr.shape[0] - 1
+    n_blocks = max(1, min(n, n_blocks))
+    losses = np.zeros(n_blocks)
+    grads = np.zeros((n_blocks, w.shape[0] + 1))
+    diags = np.zeros((n_blocks, w.shape[0] + 1))
+    for blk in prange(n_blocks):
+        losses[blk] = sparse_binary_gradient_rows(
+            data, indices, indptr, y, w, b, blk * n // n_blocks,
+            (blk + 1) * n // n_blocks, grads[blk], D, diags[blk])
+    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+
+
+@jit_parallel
+def sparse_binary_hessian_blocks(data, indices, indptr, D, v, n_blocks):
+    """:func:`sparse_binary_hessian_rows` over all rows in parallel blocks."""
+    n = indptr.shape[0] - 1
+    n_blocks = max(1, min(n, n_blocks))
+    outs = np.zeros((n_blocks, v.shape[0]))
+    for blk in prange(n_blocks):
+        sparse_binary_hessian_rows(data, indices, indptr, D, v, blk * n // n_blocks,
+                                   (blk + 1) * n // n_blocks, outs[blk])
+    return outs.sum(axis=0)
+
+
+@jit_parallel
+def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
+    """:func:`multinomial_gradient_rows` over all rows in parallel blocks."""
+    n = X.shape[0]
+    n_blocks = max(1, min(n, n_blocks))
+    losses = np.zeros(n_blocks)
+    grads = np.zeros((n_blocks, W.shape[0], W.shape[1]))
+    diags = np.zeros((n_blocks, W.shape[0], W.shape[1]))
+    for blk in prange(n_blocks):
+        losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
+                                                (blk + 1) * n // n_blocks, grads[blk], P,
+                                                diags[blk])
+    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+
+
+@jit_parallel
+def multinomial_hessian_blocks(X, P, V, n_blocks):
+    """:func:`multinomial_hessian_rows` over all rows in parallel blocks."""
+    n = X.shape[0]
+    n_blocks = max(1, min(n, n_blocks))
+    outs = np.zeros((n_blocks, V.shape[0], V.shape[1]))
+    for blk in prange(n_blocks):
+        multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
+                                 outs[blk])
+    return outs.sum(axis=0)
+
+
+@jit_parallel
+def sparse_multinomial_gradient_blocks(data, indices, indptr, y_index, W, P, n_blocks):
+    """:func:`sparse_multinomial_gradient_rows` over all rows in parallel blocks."""
+    n = indptr.shape[0] - 1
+    n_blocks = max(1, min(n, n_blocks))
+    losses = np.zeros(n_blocks)
+    grads = np.zeros((n_blocks, W.shape[0], W.shape[1]))
+    diags = np.zeros((n_blocks, W.shape[0], W.shape[1]))
+    for blk in prange(n_blocks):
+        losses[blk] = sparse_multinomial_gradient_rows(
+            data, indices, indptr, y_index, W, blk * n // n_blocks,
+            (blk + 1) * n // n_blocks, grads[blk], P, diags[blk])
+    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+
+
+@jit_parallel
+def sparse_multinomial_hessian_blocks(data, indices, indptr, P, V, n_blocks):
+    """:func:`sparse_multinomial_hessian_rows` over all rows in parallel blocks."""
+    n = indptr.shape[0] - 1
+    n_blocks = max(1, min(n, n_blocks))
+    outs = np.zeros((n_blocks, V.shape[0], V.shape[1]))
+    for blk in prange(n_blocks):
+        sparse_multinomial_hessian_rows(data, indices, indptr, P, V, blk * n // n_blocks,
+                                        (blk + 1) * n // n_blocks, outs[blk])
+    return outs.sum(axis=0)

@@ -1,0 +1,84 @@
+"""The BP lesson (周志华 5.3): standard and accumulated BP side by side.
+
+Both networks start from the same weights and each step trains both for a
+few epochs with ``partial_fit``; the page shows their errors (``loss_curve_``),
+their decision regions (``predict_proba`` on a grid) and what the hidden
+units output (``hidden_outputs``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..neural import MLPClassifier, hidden_outputs
+from ._plane import box, number, points, regions
+
+COLUMNS = ["k", "epoch", "E_standard", "E_accumulated", "acc_standard", "acc_accumulated"]
+RULES = ("standard", "accumulated")
+#: hidden rows shown per network (the first samples)
+MAX_HIDDEN_ROWS = 20
+
+
+def _network(bp, params):
+    hidden = int(params.get("hidden", 4))
+    if not 1 <= hidden <= 64:
+        raise ValueError(f"hidden must be in 1..64; got {hidden}")
+    eta = float(params.get("eta", 1.0))
+    if not eta > 0:
+        raise ValueError(f"eta must be > 0; got {eta}")
+    return MLPClassifier(hidden_layer_sizes=(hidden,), bp=bp, loss="squared_error",
+                         activation="sigmoid", init="book", learning_rate=eta, shuffle=False,
+                         random_state=int(params.get("seed", 0)))
+
+
+def _features(X):
+    """Numbers for the network: categorical attributes one-hot, the rest as given."""
+    if isinstance(X, pd.DataFrame):
+        X = pd.get_dummies(X, dtype=float)
+    return np.asarray(X, dtype=np.float64)
+
+
+def pictures(nets, X, low, high):
+    """Each network's hidden outputs and, for 2-D data, its regions P(y = 1 | x)."""
+    out = {"hidden": {r: np.round(hidden_outputs(nets[r], X[:MAX_HIDDEN_ROWS])[0], 4).tolist()
+                      for r in RULES}}
+    if low is not None:
+        out["regions"] = {r: regions(lambda Z, r=r: nets[r].predict_proba(Z)[:, 1], low, high)
+                          for r in RULES}
+    return out
+
+
+def bp_steps(nets, X, y, stride, max_epochs, low, high):
+    classes = np.unique(y)
+    epoch = 0
+    while epoch < max_epochs:
+        n = min(stride, max_epochs - epoch)
+        for _ in range(n):
+            for net in nets.values():
+                net.partial_fit(X, y, classes=classes)
+        epoch += n
+        row = [number(nets[r].loss_curve_[-1], 5) for r in RULES]
+        row += [number(nets[r].score(X, y), 3) for r in RULES]
+        step = {"row": [str(epoch)] + row, "epoch_end": True,
+                "curve": {r: [round(float(v), 6) for v in nets[r].loss_curve_[-n:]]
+                          for r in RULES},
+                "draw": lambda: pictures(nets, X, low, high)}
+        yield step
+
+
+def start(X, y, params):
+    """``(info, steps)`` of the BP lesson."""
+    features = _features(X)
+    y = np.asarray(y)
+    stride = int(params.get("stride", 1))
+    max_epochs = int(params.get("max_epochs", 3000))
+    if not 1 <= stride <= 10_000 or not 1 <= max_epochs <= 1_000_000:
+        raise ValueError("stride must be in 1..10000 and max_epochs in 1..1000000")
+    nets = {r: _network(r, params) for r in RULES}
+    info = {"columns": COLUMNS, "n_features": features.shape[1]}
+    low = high = None
+    if features.shape[1] == 2:
+        low, high = box(features)
+        info["points"] = points(features, y)
+    return info, bp_steps(nets, features, y, stride, max_epochs, low, high)

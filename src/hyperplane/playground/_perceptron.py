@@ -1,0 +1,135 @@
+"""The perceptron lesson (李航 chapter 2): 表2.1, 表2.2 and the kernel perceptron.
+
+Steps are the library's own updates: ``Perceptron.trace_`` grown one epoch
+at a time by ``partial_fit`` (so a long run streams), and
+``DualPerceptron.trace_`` with its Gram matrix; the kernel perceptron's
+regions are its ``decision_function`` after each epoch.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from ..kernels import RBF
+from ..linear import DualPerceptron, Perceptron, novikoff_bound
+from ._plane import box, hyperplane_text, line, number, points, regions, vector
+
+#: Novikoff's bound needs a hard-margin SVM on all the points; beyond this it is skipped
+NOVIKOFF_MAX_POINTS = 3000
+#: the Gram matrix is shown for at most this many points
+GRAM_MAX_POINTS = 12
+PRIMAL_COLUMNS = ["k", "misclassified", "w", "b", "wx_b"]
+DUAL_COLUMNS = ["k", "misclassified", "alpha", "b"]
+
+
+def _novikoff(X, y):
+    if len(X) > NOVIKOFF_MAX_POINTS:
+        return {"text": f"n > {NOVIKOFF_MAX_POINTS}: not computed"}
+    try:
+        R, gamma, bound = novikoff_bound(X, y)
+    except ValueError as exc:
+        return {"text": str(exc)}
+    return {"R": number(R), "gamma": number(gamma), "bound": number(bound),
+            "text": f"R = {number(R)}, γ = {number(gamma)}, k ≤ (R/γ)² = {number(bound)}"}
+
+
+def _quietly(fit):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return fit()
+
+
+def primal_steps(X, y, eta, max_epochs, low, high):
+    """Algorithm 2.1, one trace row per update, one ``partial_fit`` per epoch."""
+    model = Perceptron(eta=eta, record_trace=True)
+    classes = np.unique(y)
+    seen = 0
+    for epoch in range(1, max_epochs + 1):
+        model.partial_fit(X, y, classes=classes)
+        rows = model.trace_.iloc[seen:]
+        seen += len(rows)
+        last = len(rows) - 1
+        for position, (_, row) in enumerate(rows.iterrows()):
+            w, b = row["w"], float(row["b"])
+            yield {"row": [f"x{row['sample'] + 1}", vector(w), number(b), hyperplane_text(w, b)],
+                   "plot": {"lines": [_line(w, b, low, high)], "mark": [int(row["sample"])]},
+                   "epoch": epoch, "epoch_end": position == last}
+        if len(rows) == 0:
+            w, b = model.coef_[0], float(model.intercept_[0])
+            yield {"row": ["0", vector(w), number(b), hyperplane_text(w, b)],
+                   "plot": {"lines": [_line(w, b, low, high)], "mark": []},
+                   "epoch": epoch, "epoch_end": True,
+                   "status": f"converged: epoch {epoch} made no update; "
+                             f"{model.n_updates_} updates"}
+            return
+
+
+def _line(w, b, low, high):
+    segment = line(w, b, low, high)
+    return None if segment is None else {**segment, "name": "w·x+b=0"}
+
+
+def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
+    """Algorithm 2.2, one ``trace_`` row per update; each epoch is a fit with
+    ``max_iter`` one higher (no shuffling, so the updates replay exactly)."""
+    seen = 0
+    for epoch in range(1, max_epochs + 1):
+        model = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=epoch,
+                                                record_trace=True).fit(X, y))
+        rows = model.trace_.iloc[seen:]
+        seen += len(rows)
+        last = len(rows) - 1
+        for position, (_, row) in enumerate(rows.iterrows()):
+            end = position == last
+            step = {"row": [f"x{row['sample'] + 1}", vector(row["alpha"]), number(row["b"])],
+                    "plot": {"mark": [int(row["sample"])]},
+                    "epoch": epoch, "epoch_end": end}
+            if end:
+                step["draw"] = lambda model=model: {"plot": _dual_picture(model, kernel, low,
+                                                                          high)}
+            yield step
+        if len(rows) == 0:
+            yield {"row": ["0", vector(model.alpha_), number(model.intercept_[0])],
+                   "plot": {"mark": []}, "epoch": epoch, "epoch_end": True,
+                   "draw": lambda: {"plot": _dual_picture(model, kernel, low, high)},
+                   "status": f"converged: epoch {epoch} made no update; "
+                             f"{model.n_updates_} updates"}
+            return
+
+
+def _dual_picture(model, kernel, low, high):
+    if isinstance(kernel, str) and kernel == "linear":
+        return {"lines": [_line(model.coef_[0], float(model.intercept_[0]), low, high)]}
+    return {"regions": regions(model.decision_function, low, high)}
+
+
+#: variant -> (trace columns, steps)
+VARIANTS = {"primal": PRIMAL_COLUMNS, "dual": DUAL_COLUMNS, "kernel": DUAL_COLUMNS}
+
+
+def start(X, y, params):
+    """``(info, steps)`` of the perceptron lesson."""
+    variant = params.get("variant", "primal")
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {list(VARIANTS)}; got {variant!r}")
+    eta = float(params.get("eta", 1.0))
+    if not eta > 0:
+        raise ValueError(f"eta must be > 0; got {eta}")
+    max_epochs = int(params.get("max_epochs", 1000))
+    if not 1 <= max_epochs <= 100_000:
+        raise ValueError(f"max_epochs must be in 1..100000; got {max_epochs}")
+    if np.unique(y).size != 2:
+        raise ValueError("the perceptron lesson needs two classes")
+    low, high = box(X)
+    info = {"columns": VARIANTS[variant], "points": points(X, y),
+            "novikoff": _novikoff(X, y), "box": [low.tolist(), high.tolist()]}
+    if variant == "primal":
+        return info, primal_steps(X, y, eta, max_epochs, low, high)
+    kernel = "linear" if variant == "dual" else RBF(sigma=float(params.get("sigma", 1.0)))
+    if len(X) <= GRAM_MAX_POINTS:
+        first = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=1).fit(X, y))
+        info["gram"] = [[number(v) for v in row] for row in first.gram_]
+    return info, dual_steps(X, y, eta, max_epochs, low, high, kernel=kernel)

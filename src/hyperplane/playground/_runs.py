@@ -1,0 +1,130 @@
+"""Runs: a lesson's steps, produced lazily by the library and replayed to the page.
+
+A run holds the generator of a lesson's steps; ``step``, ``epoch`` and
+``stream`` hand the page the next step, the rest of the current epoch, or
+everything in timed batches, so a long fit never freezes the page.
+
+A step may carry ``"draw"``: a function giving its pictures (decision regions,
+hidden outputs), which cost far more than its table row. Only the last step
+of each reply is drawn, since the page shows only that one; ``draw`` is
+called before the lesson moves on, while its models are still at that step.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import OrderedDict
+
+#: how many finished or abandoned runs the server keeps
+MAX_RUNS = 32
+
+
+def drawn(step):
+    """``step`` with its pictures merged in (``plot`` entries into ``plot``)."""
+    draw = step.pop("draw", None)
+    if draw is not None:
+        pictures = draw()
+        step.setdefault("plot", {}).update(pictures.pop("plot", {}))
+        step.update(pictures)
+    return step
+
+
+def undrawn(step):
+    """``step`` without its pictures: the row and the curves stay."""
+    step.pop("draw", None)
+    return step
+
+
+class Run:
+    """The steps of one lesson on one dataset, produced on demand."""
+
+    def __init__(self, info, steps):
+        self.info = info
+        self._steps = iter(steps)
+        self.done = False
+        self.cursor = 0
+        self.lock = threading.Lock()
+
+    def _next(self):
+        if self.done:
+            return None
+        step = next(self._steps, None)
+        if step is None:
+            self.done = True
+            return None
+        self.cursor += 1
+        step["k"] = self.cursor
+        return step
+
+    def step(self):
+        """The next step (empty when the run has ended)."""
+        with self.lock:
+            step = self._next()
+            return [] if step is None else [drawn(step)]
+
+    def epoch(self):
+        """Steps up to and including the end of the current epoch; the last one drawn."""
+        out = []
+        with self.lock:
+            while (step := self._next()) is not None:
+                if out:  # superseded before it was drawn
+                    undrawn(out[-1])
+                out.append(step)
+                if step.get("epoch_end"):
+                    break
+            if out:  # drawn before the lesson moves on (or after it ended)
+                drawn(out[-1])
+        return out
+
+    def stream(self, batch_seconds=0.1, max_steps=None):
+        """Batches of steps, one at least every ``batch_seconds`` of work; the
+        last step of each batch drawn."""
+        budget = itertools.count() if max_steps is None else range(max_steps)
+        batch, started = [], time.perf_counter()
+        for _ in budget:
+            with self.lock:
+                if batch and time.perf_counter() - started >= batch_seconds:
+                    drawn(batch[-1])
+                    yield batch
+                    batch, started = [], time.perf_counter()
+                try:
+                    step = self._next()
+                except Exception:
+                    if batch:  # the steps made before the failure still reach the page
+                        yield [undrawn(s) for s in batch]
+                    raise
+                if step is None:
+                    break
+                if batch:  # superseded before it was drawn
+                    undrawn(batch[-1])
+            batch.append(step)
+        if batch:
+            yield [drawn(batch[-1]) if i == len(batch) - 1 else step
+                   for i, step in enumerate(batch)]
+
+
+class RunStore:
+    """The server's runs by id, the oldest forgotten past ``MAX_RUNS``."""
+
+    def __init__(self, capacity=MAX_RUNS):
+        self.capacity = capacity
+        self._runs = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def add(self, run):
+        with self._lock:
+            run_id = str(next(self._ids))
+            self._runs[run_id] = run
+            while len(self._runs) > self.capacity:
+                self._runs.popitem(last=False)
+        return run_id
+
+    def get(self, run_id):
+        with self._lock:
+            run = self._runs.get(str(run_id))
+        if run is None:
+            raise KeyError(f"no run {run_id!r} (it ended or the server restarted); press reset")
+        return run

@@ -1,0 +1,176 @@
+"""The playground's web server: pages, JSON endpoints and a stream of steps.
+
+A thin layer over the library: each lesson module turns a fitted model's own
+traces and attributes into rows and pictures; the server only routes.
+Requests carry numbers, names and CSV text, never code or model files.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from importlib import resources
+
+from flask import Flask, Response, jsonify, render_template, request
+
+from ..cli._models import UserError
+from . import _bp, _data, _linear, _perceptron, _svm, _tree
+from ._runs import Run, RunStore
+
+#: learner key -> (lesson module, whether it draws two numeric columns)
+LESSONS = {
+    "perceptron": (_perceptron, True),
+    "svm": (_svm, False),
+    "tree": (_tree, False),
+    "bp": (_bp, False),
+    "linear": (_linear, True),
+}
+
+#: learner key -> the datasets its page offers, first the default
+CATALOG = {
+    "perceptron": ["example-2.1", "watermelon-3.0alpha", "separable-10000", "clicked"],
+    "svm": ["example-2.1", "watermelon-3.0alpha", "sine", "clicked"],
+    "tree": ["watermelon-2.0", "watermelon-3.0", "watermelon-2.0alpha", "split-4.2", "loan"],
+    "bp": ["xor", "watermelon-3.0alpha", "watermelon-3.0"],
+    "linear": ["watermelon-3.0alpha"],
+}
+
+
+def _plotly_js():
+    """plotly.min.js as shipped inside the plotly wheel (MIT licence): no CDN."""
+    return resources.files("plotly").joinpath("package_data", "plotly.min.js").read_bytes()
+
+
+class _Uploads:
+    """Parsed uploads by id, the oldest forgotten beyond ``capacity``."""
+
+    def __init__(self, capacity=16):
+        self.capacity, self.items, self.lock = capacity, {}, threading.Lock()
+
+    def add(self, X, y):
+        with self.lock:
+            key = f"upload:{len(self.items) + 1}"
+            self.items[key] = (X, y)
+            while len(self.items) > self.capacity:
+                self.items.pop(next(iter(self.items)))
+        return key
+
+
+def _dataset(learner, body, uploads):
+    name = body.get("dataset")
+    if name == "clicked":
+        return _data.clicked(body.get("points"))
+    if name == "split-4.2" and learner == "tree":
+        return _data.load("watermelon-2.0", {})
+    return _data.load(name, uploads.items)
+
+
+def create_app():
+    """The Flask application (one process, runs kept in memory)."""
+    app = Flask(__name__, template_folder="templates", static_folder="static")
+    app.config["MAX_CONTENT_LENGTH"] = _data.MAX_UPLOAD_BYTES + 16 * 1024
+    app.json.ensure_ascii = False
+    runs, uploads = RunStore(), _Uploads()
+    plotly_js = {}
+
+    @app.get("/")
+    def index():
+        return render_template("index.html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return Response(status=204)
+
+    @app.get("/vendor/plotly.min.js")
+    def plotly():
+        if "js" not in plotly_js:
+            plotly_js["js"] = _plotly_js()
+        return Response(plotly_js["js"], mimetype="text/javascript",
+                        headers={"Cache-Control": "max-age=86400"})
+
+    @app.get("/api/catalog")
+    def catalog():
+        return jsonify({"learners": list(LESSONS), "datasets": CATALOG,
+                        "uploads": list(uploads.items)})
+
+    @app.post("/api/start")
+    def start():
+        body = request.get_json(force=True, silent=True) or {}
+        learner = body.get("learner")
+        if learner not in LESSONS:
+            raise ValueError(f"learner must be one of {list(LESSONS)}; got {learner!r}")
+        module, plane = LESSONS[learner]
+        X, y = _dataset(learner, body, uploads)
+        if plane:
+            X, y = _data.numeric_plane(X, y, learner)
+        params = dict(body.get("params") or {}, dataset=body.get("dataset"))
+        info, steps = module.start(X, y, params)
+        run_id = runs.add(Run(info, steps))
+        return jsonify({"run": run_id, "info": info})
+
+    @app.post("/api/step")
+    def step():
+        body = request.get_json(force=True, silent=True) or {}
+        run = runs.get(body.get("run"))
+        mode = body.get("mode", "step")
+        moves = {"step": run.step, "epoch": run.epoch}
+        if mode not in moves:
+            raise ValueError(f"mode must be one of {list(moves)}; got {mode!r}")
+        started = time.perf_counter()
+        steps = moves[mode]()
+        return jsonify({"steps": steps, "done": run.done,
+                        "ms": round(1000 * (time.perf_counter() - started), 2)})
+
+    @app.get("/api/stream/<run_id>")
+    def stream(run_id):
+        run = runs.get(run_id)
+        limit = request.args.get("max_steps", type=int)
+
+        def events():
+            try:
+                for batch in run.stream(max_steps=limit):
+                    yield f"data: {json.dumps({'steps': batch}, ensure_ascii=False)}\n\n"
+            except (ValueError, TypeError, ArithmeticError) as exc:  # e.g. BP diverged
+                reason = json.dumps({"error": " ".join(str(exc).split())}, ensure_ascii=False)
+                yield f"event: failure\ndata: {reason}\n\n"
+                return
+            yield f"event: end\ndata: {json.dumps({'done': run.done})}\n\n"
+
+        return Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @app.post("/api/upload")
+    def upload():
+        file = request.files.get("file")
+        if file is None:
+            raise ValueError("no file in the upload (field 'file')")
+        content = file.stream.read(_data.MAX_UPLOAD_BYTES + 1)
+        X, y = _data.parse_upload(content, file.filename or "upload.csv",
+                                  request.form.get("target"))
+        key = uploads.add(X, y)
+        return jsonify({"dataset": key, "rows": len(X), "features": list(map(str, X.columns)),
+                        "target": str(y.name)})
+
+    @app.post("/api/linear")
+    def linear():
+        body = request.get_json(force=True, silent=True) or {}
+        X, y = _data.numeric_plane(*_data.load("watermelon-3.0alpha", {}), "linear")
+        if body.get("points") is not None:
+            X = _linear.moved_points(X, body["points"])
+        return jsonify(_linear.fit_all(X, y))
+
+    @app.errorhandler(413)
+    def too_large(_):
+        return jsonify({"error": f"the upload is larger than {_data.MAX_UPLOAD_BYTES} "
+                                 "bytes"}), 413
+
+    @app.errorhandler(KeyError)
+    @app.errorhandler(ValueError)
+    @app.errorhandler(TypeError)
+    @app.errorhandler(UserError)
+    def bad_request(exc):
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        return jsonify({"error": " ".join(str(text).split())}), 400
+
+    return app

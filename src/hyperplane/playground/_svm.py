@@ -1,0 +1,114 @@
+"""The SVM lesson (李航 chapter 7, 周志华 chapter 6): SMO step by step, SVR's ε-tube.
+
+Each SMO step is a row of ``SVC(record_trace=True).trace_``: the working pair
+(i, j), its KKT violation, α_j before and after clipping, the new α_i and b
+(two classes; with more, only the fitted one-vs-one models are shown). The last step shows
+the fitted ``alpha_``, ``intercept_``, ``support_`` and ``decision_function``
+(margins f(x) = ±1 and the separating line f(x) = 0).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+
+from ..svm import SVC, SVR
+from ._plane import GRID, box, number, points, regions, vector
+
+COLUMNS = ["k", "pair", "violation", "alpha_j_unclipped", "clip", "alpha_i", "alpha_j", "b"]
+KERNELS = ("linear", "rbf", "poly")
+#: SMO iterations a run may take
+MAX_SMO_ITER = 100_000
+
+
+def _C(value):
+    if value in ("inf", "∞", None):
+        return np.inf
+    C = float(value)
+    if not C > 0:
+        raise ValueError(f"C must be > 0 or inf; got {value!r}")
+    return C
+
+
+def _estimator(cls, params, **extra):
+    kernel = params.get("kernel", "linear")
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {list(KERNELS)}; got {kernel!r}")
+    sigma = float(params.get("sigma", 1.0))
+    if not sigma > 0:
+        raise ValueError(f"sigma must be > 0; got {sigma}")
+    return cls(kernel=kernel, gamma=1.0 / (2.0 * sigma ** 2), degree=int(params.get("degree", 2)),
+               tol=float(params.get("tol", 1e-8)), max_iter=MAX_SMO_ITER, **extra)
+
+
+def _fit(model, X, y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(X, y)
+
+
+def smo_rows(model):
+    """One step per SMO iteration of ``model.trace_``: the pair, its KKT violation
+    m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
+    The α drawn on the plane are the trace's new α_i, α_j, carried forward."""
+    alpha = {}
+    for _, row in model.trace_.iterrows():
+        i, j = int(row["i"]), int(row["j"])
+        alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]   # SVR: the multiplier that moved
+        yield {"row": [f"(x{i + 1}, x{j + 1})", number(row["violation"]),
+                       number(row["alpha_j_unclipped"]),
+                       f"[{number(row['L'])}, {number(row['H'])}]",
+                       number(row["alpha_i"]), number(row["alpha_j"]), number(row["b"])],
+               "plot": {"mark": [i, j],
+                        "labels": {t: f"α={number(a)}" for t, a in alpha.items() if a > 0}}}
+
+
+def svc_steps(model, X, y, low, high):
+    if model.alpha_.ndim == 1:
+        yield from smo_rows(model)
+    alpha = np.ravel(model.alpha_)
+    support = model.support_.tolist()
+    labels = {int(i): f"α={number(alpha[i])}" for i in support}
+    picture = {"regions": regions(model.decision_function, low, high), "levels": [-1, 0, 1],
+               "mark": support, "labels": labels}
+    yield {"row": ["α = " + vector(alpha), "", "", "", "", "", number(model.intercept_[0])],
+           "plot": picture, "epoch_end": True, "final": True,
+           "status": f"{len(support)} support vectors, {model.n_iter_} SMO iterations, "
+                     f"b = {number(model.intercept_[0])}"}
+
+
+def svr_steps(model, x, y):
+    grid = np.linspace(x.min(), x.max(), 4 * GRID)
+    f = model.predict(grid[:, None])
+    eps = model.epsilon
+    curve = {"x": grid.round(5).tolist(), "f": f.round(5).tolist(),
+             "upper": (f + eps).round(5).tolist(), "lower": (f - eps).round(5).tolist()}
+    yield from smo_rows(model)
+    yield {"row": ["SVR", "", "", "", "", "", number(model.intercept_[0])],
+           "plot": {"curve": curve, "mark": model.support_.tolist()}, "epoch_end": True,
+           "final": True,
+           "status": f"{len(model.support_)} support vectors outside or on the ε-tube, "
+                     f"{model.n_iter_} SMO iterations"}
+
+
+def start(X, y, params):
+    """``(info, steps)`` of the SVM lesson: SVC on a plane, SVR on the sine data."""
+    numeric = X.select_dtypes("number")
+    if params.get("dataset") == "sine" or numeric.shape[1] == 1:
+        x = numeric.to_numpy(np.float64)
+        model = _estimator(SVR, params, C=_C(params.get("C", 10.0)),
+                           epsilon=float(params.get("epsilon", 0.1)), record_trace=True)
+        model = _fit(model, x, np.asarray(y, dtype=np.float64))
+        info = {"columns": COLUMNS, "svr": True,
+                "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
+        return info, svr_steps(model, x[:, 0], np.asarray(y))
+    if numeric.shape[1] != 2 or numeric.isna().any().any():
+        raise ValueError("the SVM lesson needs two numeric columns (or one, for SVR)")
+    X2, y = numeric.to_numpy(np.float64), np.asarray(y)
+    model = _fit(_estimator(SVC, params, C=_C(params.get("C", "inf")), record_trace=True), X2, y)
+    low, high = box(X2)
+    info = {"columns": COLUMNS, "points": points(X2, y, numeric.index),
+            "box": [low.tolist(), high.tolist()]}
+    return info, svc_steps(model, X2, y, low, high)

@@ -1,0 +1,161 @@
+"""The decision-tree lesson (周志华 chapter 4): growing node by node, then pruning.
+
+Growing shows each node's split table from the tree's ``trace_`` (Gain,
+Gain_ratio or Gini_index per attribute, ρ, the threshold of a continuous
+attribute; the chosen attribute marked), every candidate cut of each
+continuous attribute with its score (§4.4.1) and, below a split, each
+branch's ``r̃_v`` (§4.4.2); pruning
+replays ``pruning_trace_``: each decision with the tree's validation
+accuracy before and after it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tree import (DecisionTreeClassifier, branches, candidate_thresholds, export_text,
+                    node_weights)
+from ._data import split_4_2
+from ._plane import number
+
+COLUMNS = ["k", "phase", "attribute", "score", "decision"]
+CRITERIA = {"info_gain": "ID3", "gain_ratio": "C4.5", "gini": "CART"}
+PRUNINGS = (None, "pre", "post")
+#: split-table column -> how the page names it
+SCORE = {"info_gain": "Gain", "gain_ratio": "Gain_ratio", "gini_index": "Gini_index"}
+#: criterion -> how its candidate cuts are scored (C4.5 ranks cuts by Gain, Quinlan 1993 2.4)
+CUT_SCORE = {"info_gain": "info_gain", "gain_ratio": "info_gain", "gini": "gini"}
+#: candidate cuts listed per attribute at most: the best ones (book-sized data shows all)
+MAX_CUTS = 40
+
+
+def _percent(v):
+    return f"{100 * float(v):.1f}%"
+
+
+def table_payload(table, chosen):
+    """A node's split table as rows of text, one per attribute, the chosen one marked;
+    §4.4.1's threshold column appears when an attribute is continuous."""
+    columns = [c for c in table.columns if c != "valid" and not table[c].isna().all()]
+    digits = {c: 4 if c == "threshold" else 3 for c in columns}  # a cut as T_a lists it
+    rows = [[str(name)] + [number(table.at[name, c], digits[c]) for c in columns]
+            for name in table.index]
+    return {"columns": ["attribute"] + [SCORE.get(c, c) for c in columns], "rows": rows,
+            "chosen": str(chosen), "impurity": number(table.attrs.get("impurity", np.nan), 3)}
+
+
+def candidates_payload(X, y, table, weights, criterion):
+    """Each continuous attribute's candidate cuts T_a at a node (周志华 4.4.1), scored by
+    :func:`~hyperplane.tree.candidate_thresholds`; the cut the tree took is marked."""
+    out = []
+    here = np.flatnonzero(weights > 0)  # the node's rows, the attribute's column
+    for name in table.index[table["threshold"].notna()]:
+        column = X[name].to_numpy(np.float64)[here, None]
+        cuts = candidate_thresholds(column, np.asarray(y)[here], 0,
+                                    criterion=CUT_SCORE[criterion], sample_weight=weights[here])
+        score = cuts.columns[1]
+        shown = cuts if len(cuts) <= MAX_CUTS else \
+            cuts.nlargest(MAX_CUTS, score, keep="first").sort_values("threshold")
+        out.append({"attribute": str(name), "score": SCORE.get(score, score), "n": len(cuts),
+                    "rows": [[number(t, 4), number(v, 3)]
+                             for t, v in zip(shown["threshold"], shown[score])],
+                    "chosen": number(table.at[name, "threshold"], 4)})
+    return out
+
+
+def branches_payload(model, t, rho):
+    """The branches of node ``t`` with ``r̃_v`` and their weight, and ρ of its attribute
+    (周志华 4.4.2), from the fitted tree."""
+    table = branches(model, t)
+    return {"rho": number(rho, 4),
+            "rows": [[str(b), number(r, 4), number(w, 3)]
+                     for b, r, w in zip(table.index, table["r_v"], table["weight"])]}
+
+
+def _grown_model(model, X, y):
+    """A model whose ``tree_`` is the tree ``trace_`` numbers (the one grown before
+    post-pruning), with the weight of each training row at each of its nodes; None
+    when the rows it was grown from are not ``X`` (a held-out pruning set)."""
+    grown = model
+    if model.pruning == "post":
+        grown = DecisionTreeClassifier(**{**model.get_params(), "pruning": None,
+                                          "record_trace": False}).fit(X, y)
+    weights = node_weights(grown, X)
+    traced = {n.node: n.weight for n in model.trace_ if n.split_table is not None}
+    if len(model.trace_) != grown.tree_.n_nodes or not all(
+            np.isclose(weights[t].sum(), w) for t, w in traced.items()):
+        return None, None
+    return grown, weights
+
+
+def _growth_rows(model, X, y, criterion):
+    """Node by node, in preorder, from the estimator's ``trace_``."""
+    grown, weights = _grown_model(model, X, y)
+    for node in model.trace_:
+        where = f"node {node.node}, depth {node.depth}, {node.n_rows} rows, " \
+                f"weight {number(node.weight, 3)}"
+        step = {"status": where}
+        if node.attribute is None:
+            step["row"] = ["grow", "—", "", f"leaf: {node.leaf_reason}"]
+        else:
+            score = node.split_table.columns[0]
+            test = node.attribute if np.isnan(node.threshold) else \
+                f"{node.attribute} ≤ {number(node.threshold, 4)}"
+            step["row"] = ["grow", test, number(node.split_table.at[node.attribute, score], 3),
+                           "split"]
+        if node.split_table is not None:
+            step["split_table"] = table_payload(node.split_table, node.attribute)
+            if grown is not None:
+                step["candidates"] = candidates_payload(X, y, node.split_table,
+                                                        weights[node.node], criterion)
+        if grown is not None and node.attribute is not None:
+            step["branches"] = branches_payload(grown, node.node,
+                                                node.split_table.at[node.attribute, "rho"])
+        yield step
+
+
+def _pruning_rows(model):
+    """One step per decision of ``pruning_trace_``, with the tree's accuracy after it."""
+    for _, row in model.pruning_trace_.iterrows():
+        adopted = row["decision"] in ("split", "prune")
+        now = row["accuracy_after"] if adopted else row["accuracy_before"]
+        yield {"row": [row["kind"], row["attribute"],
+                       f"{_percent(row['accuracy_before'])} → {_percent(row['accuracy_after'])}",
+                       row["decision"]],
+               "status": f"validation accuracy {_percent(now)}"}
+
+
+def tree_steps(model, X, y, criterion, validation):
+    yield from _growth_rows(model, X, y, criterion)
+    if model.pruning in ("pre", "post"):
+        yield from _pruning_rows(model)
+    final = {"row": ["tree", f"{model.n_leaves_} leaves", f"depth {model.depth_}", ""],
+             "tree_text": export_text(model), "epoch_end": True, "final": True}
+    if validation is not None:
+        final["status"] = f"validation accuracy {_percent(model.score(*validation))}"
+    else:
+        final["status"] = f"training accuracy {_percent(model.score(X, y))}"
+    yield final
+
+
+def start(X, y, params):
+    """``(info, steps)`` of the tree lesson."""
+    criterion = params.get("criterion", "info_gain")
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {list(CRITERIA)}; got {criterion!r}")
+    pruning = params.get("pruning")
+    pruning = None if pruning in (None, "", "none") else pruning
+    if pruning not in PRUNINGS:
+        raise ValueError(f"pruning must be one of {list(PRUNINGS)[1:]} or none; got {pruning!r}")
+    validation = None
+    if params.get("dataset") == "split-4.2":
+        (X, y), validation = split_4_2(X, y)
+    model = DecisionTreeClassifier(criterion=criterion, pruning=pruning, random_state=0,
+                                   record_trace=True)
+    if pruning is not None and validation is not None:
+        model.fit(X, y, validation_data=validation)
+    else:  # without 表4.2's validation set, pruning holds out a third of the rows
+        model.fit(X, y)
+    info = {"columns": COLUMNS, "algorithm": CRITERIA[criterion],
+            "rows": int(len(X)), "attributes": list(map(str, X.columns))}
+    return info, tree_steps(model, X, y, criterion, validation)

@@ -1,0 +1,386 @@
+// The playground page: controls, tables and Plotly figures. Every number drawn or
+// written here comes from the server (the library's traces and fitted attributes);
+// this script only lays them out.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const COLORS = { pos: "#d62728", neg: "#1f77b4" };
+
+// learner -> its parameter controls: [key, kind, default, options]
+const PARAMS = {
+  perceptron: [["variant", "select", "primal", ["primal", "dual", "kernel_perceptron"]],
+               ["eta", "number", 1], ["sigma", "number", 1], ["max_epochs", "number", 1000],
+               ["click_class", "select", "1", ["1", "-1"]]],
+  svm: [["kernel", "select", "kernel_linear", ["kernel_linear", "rbf", "poly"]], ["C", "text", "inf"],
+        ["sigma", "number", 1], ["epsilon", "number", 0.1],
+        ["click_class", "select", "1", ["1", "-1"]]],
+  tree: [["criterion", "select", "info_gain", ["info_gain", "gain_ratio", "gini"]],
+         ["pruning", "select", "none", ["none", "pre", "post"]]],
+  bp: [["hidden_units", "number", 4], ["eta", "number", 1], ["max_epochs", "number", 3000]],
+  linear: [],
+};
+// how a parameter's option is labelled when it is not an i18n key
+const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)", gini: "CART (Gini_index)",
+                        rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
+
+const state = { pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
+                stream: null, curve: null, lastStep: null, linear: null };
+
+// ------------------------------------------------------------------ helpers
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+function setStatus(text, error = false) {
+  $("status").textContent = text;
+  $("status").className = error ? "error" : "";
+}
+function learner() { return $("learner").value; }
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function translate() {
+  document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
+  document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
+  renderHeader();
+  if (state.info) redraw();
+}
+
+// ----------------------------------------------------------------- controls
+function optionText(option) {
+  const key = option.dataset.key;
+  return option.dataset.param ? OPTION_LABELS[key] || t(key) : t(key);
+}
+function fillSelect(select, keys, param = false) {
+  select.innerHTML = "";
+  for (const key of keys) {
+    const option = el("option", { value: key, "data-key": key });
+    if (param) option.dataset.param = "1";
+    option.textContent = optionText(option);
+    select.appendChild(option);
+  }
+}
+function buildParams() {
+  const box = $("params");
+  box.innerHTML = "";
+  for (const [key, kind, value, options] of PARAMS[learner()]) {
+    const label = el("label");
+    label.appendChild(el("span", { "data-i18n": key }, t(key)));
+    let input;
+    if (kind === "select") {
+      input = el("select"); fillSelect(input, options, true); input.value = options.includes(value) ? value : options[0];
+    }
+    else { input = el("input", { type: kind, value: value, step: "any" }); }
+    input.id = "param-" + key;
+    input.dataset.testid = "param-" + key;
+    input.setAttribute("data-testid", "param-" + key);
+    if (key !== "click_class") input.addEventListener("change", reset);
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+}
+function params() {
+  const out = {};
+  for (const [key] of PARAMS[learner()]) out[key] = $("param-" + key).value;
+  if (out.variant === "kernel_perceptron") out.variant = "kernel";
+  if (out.kernel === "kernel_linear") out.kernel = "linear";
+  if (out.hidden_units !== undefined) out.hidden = out.hidden_units;
+  return out;
+}
+function fillDatasets() {
+  const keys = state.catalog.datasets[learner()].concat(
+    learner() === "linear" ? [] : state.catalog.uploads);
+  const previous = $("dataset").value;
+  fillSelect($("dataset"), keys);
+  if (keys.includes(previous)) $("dataset").value = previous;
+}
+
+// -------------------------------------------------------------------- runs
+// A control that loses focus to a button resets first: the buttons wait for it.
+function reset() {
+  state.pending = startRun();
+  return state.pending;
+}
+async function startRun() {
+  stopStream();
+  document.body.dataset.learner = learner();
+  state.rows = []; state.picture = {}; state.curve = null; state.lastStep = null;
+  $("trace").querySelector("tbody").innerHTML = "";
+  $("split").innerHTML = ""; $("tree-text").textContent = ""; $("hidden").innerHTML = "";
+  $("facts").innerHTML = "";
+  for (const id of ["plot", "plot2", "plot3"]) Plotly.purge($(id));
+  state.run = null; state.info = null;
+  const dataset = $("dataset").value;
+  if (dataset === "clicked" && state.clicked.length < 2) {
+    state.info = { columns: [], points: { x: [], y: [], label: [], id: [] }, box: [[0, 0], [10, 10]] };
+    renderHeader(); redraw(); setStatus(t("click_hint"));
+    return;
+  }
+  try {
+    setStatus("…");
+    const data = await api("/api/start", { learner: learner(), dataset, params: params(),
+                                           points: state.clicked });
+    state.run = data.run; state.info = data.info;
+    if (learner() === "linear") state.linear = data.info;
+    renderHeader(); renderFacts(); redraw();
+    setStatus(learner() === "linear" ? t("drag_hint") : `${t(learner())}: ${t(dataset)}`);
+  } catch (err) { setStatus(err.message, true); }
+}
+async function advance(mode) {
+  await state.pending;
+  if (!state.run) return;
+  try {
+    const data = await api("/api/step", { run: state.run, mode });
+    take(data.steps);
+    if (data.done && !data.steps.length) setStatus(`${t("done")}: ${state.rows.length} ${t("steps")}`);
+  } catch (err) { setStatus(err.message, true); }
+}
+async function runAll() {
+  await state.pending;
+  if (!state.run) return;
+  stopStream();
+  const source = new EventSource(`/api/stream/${state.run}`);
+  state.stream = source;
+  document.body.dataset.running = "true";   // until the stream ends (tests wait on it)
+  source.onmessage = (event) => {
+    const data = JSON.parse(event.data);
+    take(data.steps, true);
+    if (!state.lastStep || !state.lastStep.status) setStatus(`${t("running")}… ${state.rows.length} ${t("steps")}`);
+  };
+  source.addEventListener("end", () => {
+    stopStream();
+    redraw();
+    const last = state.lastStep;
+    setStatus((last && last.status) || `${t("done")}: ${state.rows.length} ${t("steps")}`);
+  });
+  source.addEventListener("failure", (event) => {
+    stopStream();
+    setStatus(JSON.parse(event.data).error, true);
+  });
+  source.onerror = () => { stopStream(); };
+}
+function stopStream() {
+  if (state.stream) { state.stream.close(); state.stream = null; }
+  delete document.body.dataset.running;
+}
+function take(steps, streaming = false) {
+  if (!steps.length) return;
+  const body = $("trace").querySelector("tbody");
+  const fragment = document.createDocumentFragment();
+  for (const step of steps) {
+    const cells = [String(step.k)].concat(step.row);
+    state.rows.push(cells);
+    const tr = el("tr");
+    for (const c of cells) tr.appendChild(el("td", {}, c));
+    fragment.appendChild(tr);
+    if (step.plot) Object.assign(state.picture, step.plot);
+    if (step.curve) appendCurve(step.curve);
+    if (step.split_table) renderSplit(step.split_table, step.candidates, step.branches);
+    if (step.tree_text) $("tree-text").textContent = step.tree_text;
+    if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
+    if (step.hidden) state.picture.hidden = step.hidden;
+    state.lastStep = step;
+  }
+  body.appendChild(fragment);
+  body.parentElement.parentElement.scrollTop = 1e9;
+  const last = steps[steps.length - 1];
+  if (last.status) setStatus(last.status);
+  else if (!streaming) setStatus(`${t("steps")}: ${last.k}`);
+  if (streaming) scheduleRedraw(); else redraw();
+}
+// while a run streams, the figures are redrawn at most every REDRAW_MS
+const REDRAW_MS = 300;
+function scheduleRedraw() {
+  if (state.redrawTimer) return;
+  state.redrawTimer = setTimeout(() => { state.redrawTimer = null; redraw(); }, REDRAW_MS);
+}
+
+// ------------------------------------------------------------------ tables
+function renderHeader() {
+  const head = $("trace").querySelector("thead");
+  head.innerHTML = "";
+  if (!state.info) return;
+  const tr = el("tr");
+  for (const c of state.info.columns || []) tr.appendChild(el("th", {}, t(c === "epoch" ? "epoch_col" : c)));
+  head.appendChild(tr);
+}
+function renderFacts() {
+  const facts = $("facts");
+  facts.innerHTML = "";
+  const info = state.info;
+  if (info.novikoff) facts.appendChild(el("div", { "data-testid": "novikoff" }, `${t("novikoff")}: ${info.novikoff.text}`));
+  if (info.gram) {
+    facts.appendChild(el("div", {}, t("gram") + " G ="));
+    const table = el("table", { "data-testid": "gram" });
+    for (const row of info.gram) {
+      const tr = el("tr");
+      for (const v of row) tr.appendChild(el("td", {}, v));
+      table.appendChild(tr);
+    }
+    facts.appendChild(table);
+  }
+  if (info.algorithm) facts.appendChild(el("div", {}, `${info.algorithm} · ${info.rows} · ${info.attributes.join(", ")}`));
+  if (learner() === "linear") renderLinearTable(info.rows);
+}
+function renderSplit(split, candidates, branches) {
+  const box = $("split");
+  box.innerHTML = "";
+  if (split.impurity !== "NaN") box.appendChild(el("div", {}, `${t("root_entropy")} = ${split.impurity}`));
+  const table = el("table");
+  const head = el("tr");
+  for (const c of split.columns) head.appendChild(el("th", {}, t(c === "threshold" ? "threshold_col" : c)));
+  table.appendChild(head);
+  for (const row of split.rows) {
+    const tr = el("tr", row[0] === split.chosen ? { class: "chosen", "data-chosen": "true" } : {});
+    for (const v of row) tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  box.appendChild(table);
+  if (branches) box.appendChild(branchTable(branches));
+  if (candidates && candidates.length) {
+    box.appendChild(el("h3", {}, t("candidates")));
+    for (const cuts of candidates) box.appendChild(cutTable(cuts));
+  }
+}
+// §4.4.2: r̃_v of each branch below the chosen attribute, with its ρ
+function branchTable(branches) {
+  const wrap = el("div", { "data-testid": "branch-table" });
+  wrap.appendChild(el("h3", {}, `${t("branches")} (ρ = ${branches.rho})`));
+  const table = el("table");
+  const head = el("tr");
+  for (const c of ["branch", "r_v", "weight"]) head.appendChild(el("th", {}, t(c)));
+  table.appendChild(head);
+  for (const row of branches.rows) {
+    const tr = el("tr");
+    for (const v of row) tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  wrap.appendChild(table);
+  return wrap;
+}
+// §4.4.1: every candidate cut T_a of one continuous attribute, the tree's cut marked
+function cutTable(cuts) {
+  const wrap = el("div", { class: "cut-table", "data-testid": "cuts-" + cuts.attribute });
+  const shown = cuts.rows.length < cuts.n ? ` (${cuts.rows.length}/${cuts.n})` : "";
+  wrap.appendChild(el("div", {}, cuts.attribute + shown));
+  const table = el("table");
+  const head = el("tr");
+  for (const c of ["threshold_col", cuts.score]) head.appendChild(el("th", {}, t(c)));
+  table.appendChild(head);
+  for (const row of cuts.rows) {
+    const tr = el("tr", row[0] === cuts.chosen ? { class: "chosen", "data-chosen": "true" } : {});
+    for (const v of row) tr.appendChild(el("td", {}, v));
+    table.appendChild(tr);
+  }
+  wrap.appendChild(table);
+  return wrap;
+}
+function renderLinearTable(rows) {
+  const body = $("trace").querySelector("tbody");
+  body.innerHTML = "";
+  for (const row of rows) {
+    const tr = el("tr");
+    tr.appendChild(el("td", {}, t(row[0])));
+    for (const v of row.slice(1)) tr.appendChild(el("td", {}, v));
+    body.appendChild(tr);
+  }
+}
+function renderHidden(hidden) {
+  const box = $("hidden");
+  box.innerHTML = "";
+  if (!hidden) return;
+  box.appendChild(el("h3", {}, t("hidden_outputs")));
+  for (const rule of ["standard", "accumulated"]) {
+    const wrap = el("div", { class: "hidden-table" });
+    wrap.appendChild(el("div", {}, t(rule)));
+    const table = el("table");
+    hidden[rule].forEach((row, i) => {
+      const tr = el("tr");
+      tr.appendChild(el("th", {}, `x${i + 1}`));
+      for (const v of row) tr.appendChild(el("td", {}, v.toFixed(3)));
+      table.appendChild(tr);
+    });
+    wrap.appendChild(table);
+    box.appendChild(wrap);
+  }
+}
+
+function redraw() {
+  if (!state.info) return;
+  const kind = learner();
+  if (kind === "tree") return;
+  if (kind === "bp") { drawBp(); return; }
+  if (kind === "linear") { drawLinear(); return; }
+  if (state.info.svr) { drawSvr(); return; }
+  drawPlane();
+}
+
+// ------------------------------------------------------------- clicking
+function onPlotClick(event) {
+  if ($("dataset").value !== "clicked" || !["perceptron", "svm"].includes(learner())) return;
+  const gd = $("plot"), layout = gd._fullLayout;
+  if (!layout || !layout.xaxis) return;
+  const rect = gd.getBoundingClientRect();
+  const x = layout.xaxis.p2c(event.clientX - rect.left - layout.xaxis._offset);
+  const y = layout.yaxis.p2c(event.clientY - rect.top - layout.yaxis._offset);
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+  state.clicked.push([x, y, Number($("param-click_class").value)]);
+  const labels = new Set(state.clicked.map((p) => p[2]));
+  if (labels.size < 2) {
+    state.info = state.info || {};
+    state.info.points = { x: state.clicked.map((p) => p[0]), y: state.clicked.map((p) => p[1]),
+                          label: state.clicked.map((p) => String(p[2])), id: state.clicked.map((_, i) => String(i + 1)) };
+    drawPlane();
+    setStatus(t("click_hint"));
+    return;
+  }
+  reset();
+}
+
+// ---------------------------------------------------------------- upload
+async function upload(event) {
+  event.preventDefault();
+  const file = $("upload-file").files[0];
+  if (!file) return;
+  const form = new FormData();
+  form.append("file", file);
+  form.append("target", $("upload-target").value);
+  try {
+    const response = await fetch("/api/upload", { method: "POST", body: form });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error);
+    state.catalog = await api("/api/catalog");
+    LABELS[data.dataset] = [`${file.name} (${data.rows})`, `${file.name} (${data.rows})`];
+    fillDatasets();
+    $("dataset").value = data.dataset;
+    reset();
+  } catch (err) { setStatus(err.message, true); }
+}
+
+// ------------------------------------------------------------------ start
+async function main() {
+  state.catalog = await api("/api/catalog");
+  fillSelect($("learner"), state.catalog.learners);
+  const wanted = location.hash.slice(1);
+  if (state.catalog.learners.includes(wanted)) $("learner").value = wanted;
+  $("learner").addEventListener("change", () => {
+    history.replaceState(null, "", "#" + learner());
+    state.clicked = []; buildParams(); fillDatasets(); reset(); });
+  $("dataset").addEventListener("change", () => { state.clicked = []; reset(); });
+  $("step").addEventListener("click", () => advance("step"));
+  $("epoch").addEventListener("click", () => advance("epoch"));
+  $("run").addEventListener("click", runAll);
+  $("reset").addEventListener("click", () => { if ($("dataset").value === "clicked") state.clicked = []; reset(); });
+  $("lang").addEventListener("change", () => { LANG = $("lang").value; translate(); });
+  $("upload-form").addEventListener("submit", upload);
+  $("plot").addEventListener("click", onPlotClick);
+  buildParams(); fillDatasets(); translate();
+  await reset();
+}
+window.addEventListener("DOMContentLoaded", main);

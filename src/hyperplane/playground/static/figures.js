@@ -1,0 +1,163 @@
+// The playground's Plotly figures: the plane with points, lines and regions, SVR's
+// tube, BP's regions and error curves, the linear lesson's draggable points and
+// Fisher's projection. They draw what the server sent; they compute nothing.
+"use strict";
+
+function classTraces(points) {
+  const labels = [...new Set(points.label)].sort();
+  const positive = labels[labels.length - 1];
+  return labels.map((lab) => {
+    const idx = points.label.map((l, i) => (l === lab ? i : -1)).filter((i) => i >= 0);
+    const big = points.x.length > 500;
+    return { type: big ? "scattergl" : "scatter", mode: big ? "markers" : "markers+text",
+             x: idx.map((i) => points.x[i]), y: idx.map((i) => points.y[i]),
+             text: big ? undefined : idx.map((i) => points.id[i]), textposition: "top right",
+             name: lab, marker: { size: big ? 3 : 10, color: lab === positive ? COLORS.pos : COLORS.neg,
+                                  symbol: lab === positive ? "circle" : "x" }, hoverinfo: "x+y+name" };
+  });
+}
+function planeLayout(title) {
+  const box = state.info.box;
+  const layout = { title: { text: title }, height: 480, margin: { l: 50, r: 20, t: 40, b: 40 },
+                   showlegend: true, legend: { orientation: "h" },
+                   xaxis: { title: { text: "x(1)" } }, yaxis: { title: { text: "x(2)" } } };
+  if (box) { layout.xaxis.range = [box[0][0], box[1][0]]; layout.yaxis.range = [box[0][1], box[1][1]]; }
+  return layout;
+}
+function regionTraces(regions, levels, middle = 0, axes = {}) {
+  // the model's own scores on a grid: shaded by sign (or probability), lines at the levels
+  const shade = { type: "heatmap", x: regions.x, y: regions.y, z: regions.z, zmid: middle,
+                  showscale: false, opacity: 0.3, hoverinfo: "skip", showlegend: false,
+                  colorscale: [[0, COLORS.neg], [0.5, "#ffffff"], [1, COLORS.pos]], ...axes };
+  const marks = levels || [middle];
+  const lines = { type: "contour", x: regions.x, y: regions.y, z: regions.z, showscale: false,
+                  hoverinfo: "skip", showlegend: false, line: { width: 2, color: "#444" },
+                  colorscale: [[0, "#444"], [1, "#444"]],
+                  contours: { coloring: "none", showlabels: marks.length > 1, start: marks[0],
+                              end: marks[marks.length - 1],
+                              size: marks.length > 1 ? marks[1] - marks[0] : 1 }, ...axes };
+  return [shade, lines];
+}
+function drawPlane() {
+  const info = state.info, picture = state.picture, traces = [];
+  if (picture.regions) traces.push(...regionTraces(picture.regions, picture.levels));
+  traces.push(...classTraces(info.points));
+  for (const line of picture.lines || []) {
+    if (line) traces.push({ type: "scatter", mode: "lines", x: line.x, y: line.y,
+                            name: line.name || "w·x+b=0", line: { color: "#2ca02c", width: 3 } });
+  }
+  const mark = picture.mark || [];
+  if (mark.length) {
+    traces.push({ type: "scatter", mode: "markers+text", x: mark.map((i) => info.points.x[i]),
+                  y: mark.map((i) => info.points.y[i]),
+                  text: mark.map((i) => (picture.labels || {})[i] || ""), textposition: "bottom center",
+                  name: learner() === "svm" ? "SV / (i, j)" : t("misclassified"),
+                  marker: { size: 20, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 3 } } });
+  }
+  const title = `${t(learner())} — ${t($("dataset").value)}`;
+  Plotly.react($("plot"), traces, planeLayout(title), { responsive: true, displaylogo: false });
+}
+function drawSvr() {
+  const info = state.info, picture = state.picture, traces = [];
+  traces.push({ type: "scatter", mode: "markers", x: info.points.x, y: info.points.y, name: "data",
+                marker: { size: 8, color: COLORS.neg } });
+  const c = picture.curve;
+  if (c) {
+    traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.upper, name: "f(x)+ε", line: { dash: "dash", color: "#999" } });
+    traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.lower, name: "f(x)−ε", line: { dash: "dash", color: "#999" }, fill: "tonexty", fillcolor: "rgba(44,160,44,0.12)" });
+    traces.push({ type: "scatter", mode: "lines", x: c.x, y: c.f, name: "f(x)", line: { color: "#2ca02c", width: 3 } });
+  }
+  const mark = picture.mark || [];
+  traces.push({ type: "scatter", mode: "markers", x: mark.map((i) => info.points.x[i]), y: mark.map((i) => info.points.y[i]),
+                name: c ? "SV" : "(i, j)", marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 2 } } });
+  Plotly.react($("plot"), traces, { title: { text: "SVR — ε-tube" }, height: 480,
+                                    margin: { l: 50, r: 20, t: 40, b: 40 } }, { responsive: true, displaylogo: false });
+}
+function appendCurve(curve) {
+  if (!state.curve) state.curve = { standard: [], accumulated: [] };
+  for (const rule of ["standard", "accumulated"]) state.curve[rule].push(...curve[rule]);
+}
+function drawBp() {
+  const info = state.info, picture = state.picture;
+  const curve = state.curve || { standard: [], accumulated: [] };
+  Plotly.react($("plot3"), ["standard", "accumulated"].map((rule) => ({
+    type: "scatter", mode: "lines", y: curve[rule], x: curve[rule].map((_, i) => i + 1), name: t(rule) })),
+    { title: { text: t("error_curve") }, height: 300, margin: { l: 50, r: 20, t: 40, b: 40 },
+      xaxis: { title: { text: t("epoch_col") } }, yaxis: { title: { text: "E" }, type: "log" } },
+    { responsive: true, displaylogo: false });
+  if (info.points && picture.bpRegions) {
+    const traces = [];
+    ["standard", "accumulated"].forEach((rule, k) => {
+      const axis = k === 0 ? "" : "2";
+      traces.push(...regionTraces(picture.bpRegions[rule], null, 0.5,
+                                  { xaxis: "x" + axis, yaxis: "y" + axis }));
+      for (const tr of classTraces(info.points)) {
+        traces.push(Object.assign(tr, { xaxis: "x" + axis, yaxis: "y" + axis, showlegend: k === 0 }));
+      }
+    });
+    Plotly.react($("plot"), traces, {
+      grid: { rows: 1, columns: 2, pattern: "independent" }, height: 380,
+      margin: { l: 40, r: 20, t: 40, b: 40 },
+      annotations: ["standard", "accumulated"].map((rule, k) => ({
+        text: t(rule), showarrow: false, xref: "paper", yref: "paper", x: k === 0 ? 0.2 : 0.8, y: 1.08 })) },
+      { responsive: true, displaylogo: false });
+  }
+  renderHidden(picture.hidden);
+}
+function drawLinear() {
+  const data = state.linear;
+  if (!data) return;
+  const points = data.points, radius = 0.012;
+  const shapes = points.x.map((x, i) => ({
+    type: "circle", xref: "x", yref: "y", x0: x - radius, x1: x + radius,
+    y0: points.y[i] - radius * 1.6, y1: points.y[i] + radius * 1.6, editable: true,
+    fillcolor: points.label[i] === "是" ? COLORS.pos : COLORS.neg, line: { color: "#333", width: 1 } }));
+  const traces = [];
+  const styles = { least_squares: "#9467bd", fisher: "#2ca02c", logistic: "#ff7f0e" };
+  for (const [name, line] of Object.entries(data.lines)) {
+    if (line) traces.push({ type: "scatter", mode: "lines", x: line.x, y: line.y, name: t(name),
+                            line: { color: styles[name], width: 3 } });
+  }
+  const axis = data.projection.axis;
+  if (axis) traces.push({ type: "scatter", mode: "lines", x: axis.x, y: axis.y, name: t("projection"),
+                          line: { color: "#2ca02c", dash: "dot" } });
+  traces.push({ type: "scatter", mode: "text", x: points.x, y: points.y, text: points.id,
+                textposition: "top right", showlegend: false, hoverinfo: "skip" });
+  const box = data.box;
+  Plotly.react($("plot"), traces, {
+    title: { text: `${t("linear")} — ${t("watermelon-3.0alpha")} (${t("drag_hint")})` }, height: 480,
+    shapes, margin: { l: 50, r: 20, t: 40, b: 40 }, legend: { orientation: "h" },
+    xaxis: { title: { text: "密度" }, range: [box[0][0], box[1][0]] },
+    yaxis: { title: { text: "含糖率" }, range: [box[0][1], box[1][1]] } },
+    { responsive: true, displaylogo: false, edits: { shapePosition: true } });
+  const gd = $("plot");
+  gd.removeAllListeners("plotly_relayout");
+  gd.on("plotly_relayout", onShapeMoved);
+  const p = data.projection, labels = [...new Set(p.label)].sort();
+  const projTraces = labels.map((lab, k) => ({
+    type: "scatter", mode: "markers", name: lab, x: p.z.filter((_, i) => p.label[i] === lab),
+    y: p.z.filter((_, i) => p.label[i] === lab).map(() => k),
+    marker: { size: 10, color: k === labels.length - 1 ? COLORS.pos : COLORS.neg } }));
+  const shapes2 = [{ type: "line", x0: p.threshold, x1: p.threshold, y0: -0.5, y1: labels.length - 0.5,
+                     line: { color: "#000", dash: "dash" } }];
+  for (const [k, lab] of labels.entries()) {
+    shapes2.push({ type: "line", x0: p.means[lab], x1: p.means[lab], y0: k - 0.3, y1: k + 0.3,
+                   line: { color: k === labels.length - 1 ? COLORS.pos : COLORS.neg, width: 3 } });
+  }
+  Plotly.react($("plot2"), projTraces, { title: { text: `${t("projection")} · ${t("threshold")} ${p.threshold.toFixed(4)}` },
+    height: 220, shapes: shapes2, margin: { l: 50, r: 20, t: 40, b: 30 },
+    yaxis: { tickvals: labels.map((_, k) => k), ticktext: labels, range: [-0.7, labels.length - 0.3] } },
+    { responsive: true, displaylogo: false });
+}
+async function onShapeMoved(update) {
+  if (learner() !== "linear" || !state.linear) return;
+  const moved = Object.keys(update).some((k) => k.startsWith("shapes["));
+  if (!moved) return;
+  const shapes = $("plot").layout.shapes;
+  const coords = shapes.map((s) => [(s.x0 + s.x1) / 2, (s.y0 + s.y1) / 2]);
+  try {
+    state.linear = await api("/api/linear", { points: coords });
+    renderLinearTable(state.linear.rows);
+    drawLinear();
+  } catch (err) { setStatus(err.message, true); }
+}

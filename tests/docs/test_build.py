@@ -1,0 +1,114 @@
+"""The documentation site builds with warnings as errors, runs every gallery script and exercise,
+and documents every public name.
+
+The site is built once per test session (one build shared by the pytest-xdist workers through a
+file lock) from a copy of docs/ and examples/ in a temporary folder, with the README's command.
+"""
+
+import json
+from html import escape
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+import hyperplane
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = str(Path(hyperplane.__file__).resolve().parents[1])
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+
+from docs_pages import public_subpackages, read_book_map  # noqa: E402
+
+GENERATED = ("_build", "api", "auto_examples", "auto_exercises", "_generated", "out",
+             "sg_execution_times.rst", "__pycache__")
+
+
+def _build(workdir):
+    for folder in ("docs", "examples"):
+        shutil.copytree(ROOT / folder, workdir / folder, ignore=shutil.ignore_patterns(*GENERATED))
+    env = dict(os.environ, MPLBACKEND="Agg", PYTHONIOENCODING="utf-8",
+               PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "docs",
+               "docs/_build/html"]
+    result = subprocess.run(command, cwd=workdir, env=env, capture_output=True, text=True,
+                            encoding="utf-8", timeout=1500)
+    return {"returncode": result.returncode, "log": (result.stdout + result.stderr)[-8000:],
+            "html": str(workdir / "docs" / "_build" / "html")}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, worker_id):
+    """The built site: one build, whichever xdist worker gets here first."""
+    if worker_id == "master":
+        return _build(tmp_path_factory.mktemp("site"))
+    shared = tmp_path_factory.getbasetemp().parent
+    record = shared / "docs_site.json"
+    with FileLock(str(record) + ".lock"):
+        if not record.is_file():
+            record.write_text(json.dumps(_build(shared / "docs_site")), encoding="utf-8")
+    return json.loads(record.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def html(site):
+    assert site["returncode"] == 0, site["log"]
+    return Path(site["html"])
+
+
+def test_the_site_builds_with_warnings_as_errors(site):
+    assert site["returncode"] == 0, site["log"]
+    assert "build succeeded" in site["log"]
+
+
+def test_every_public_name_is_in_the_api_reference(html):
+    from sphinx.util.inventory import InventoryFile
+
+    with open(html / "objects.inv", "rb") as handle:
+        inventory = InventoryFile.load(handle, "", os.path.join)
+    documented = {name for domain, entries in inventory.items() if domain.startswith("py:")
+                  for name in entries}
+    missing = [f"{module}.{name}" for module, names in public_subpackages().items()
+               for name in names if f"{module}.{name}" not in documented]
+    assert not missing, f"not in the API reference: {missing}"
+    for module in public_subpackages():
+        assert module in documented
+
+
+def _page_with_figures_and_output(page):
+    assert page.is_file(), f"{page.name} was not generated"
+    text = page.read_text(encoding="utf-8")
+    assert "sphx-glr-single-img" in text or "sphx-glr-multi-img" in text, f"{page.name}: no figure"
+    return text
+
+
+def test_every_gallery_script_runs_with_its_figure(html):
+    scripts = sorted((ROOT / "examples").glob("*.py"))
+    assert scripts
+    for script in scripts:
+        _page_with_figures_and_output(html / "auto_examples" / f"{script.stem}.html")
+
+
+def test_every_exercise_runs_and_draws(html):
+    scripts = sorted((ROOT / "docs" / "exercises").glob("*.py"))
+    expected = {"zhou_3_3", "zhou_3_5", "zhou_4_3", "zhou_4_4", "zhou_5_5", "zhou_6_2", "zhou_6_8",
+                "li_2_2", "li_7_2"}
+    assert expected <= {"_".join(script.stem.split("_")[:3]) for script in scripts}
+    for script in scripts:
+        text = _page_with_figures_and_output(html / "auto_exercises" / f"{script.stem}.html")
+        assert "sphx-glr-script-out" in text, f"{script.name}: no printed result"
+        assert "题目" in text and "Question" in text, f"{script.name}: not in both languages"
+
+
+def test_the_book_map_pages_show_every_row_in_english_and_chinese(html):
+    rows = read_book_map(ROOT / "docs" / "book_map.csv")
+    for page, column in ((html / "book_map.html", "what_en"), (html / "zh" / "book_map.html", "what_zh")):
+        text = page.read_text(encoding="utf-8")
+        for row in rows:
+            assert row["test"] in text, f"{page.name} lacks {row['test']}"
+            assert escape(row[column], quote=False) in text, f"{page.name} lacks {row[column]}"
+    assert (html / "zh" / "exercises.html").is_file()

@@ -1,0 +1,262 @@
+"""The playground's JSON endpoints (Flask's test client, no browser).
+
+Each lesson's numbers are checked against the books' worked examples; the
+library computes them, the server only carries them.
+"""
+
+import io
+import json
+
+import pytest
+
+pytest.importorskip("flask")
+pytest.importorskip("plotly")
+
+from hyperplane.playground import check_host, create_app  # noqa: E402
+from hyperplane.playground._data import MAX_UPLOAD_BYTES  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def _start(client, learner, dataset, **params):
+    body = {"learner": learner, "dataset": dataset, "params": params}
+    if "points" in params:
+        body["points"] = params.pop("points")
+    response = client.post("/api/start", json=body)
+    assert response.status_code == 200, response.get_json()
+    return response.get_json()
+
+
+def _all_steps(client, run):
+    steps = []
+    while True:
+        data = client.post("/api/step", json={"run": run, "mode": "epoch"}).get_json()
+        steps += data["steps"]
+        if data["done"]:
+            return steps
+
+
+def test_page_and_offline_plotly(client):
+    page = client.get("/").get_data(as_text=True)
+    for hook in ("learner-select", "dataset-select", "step-button", "epoch-button", "run-button",
+                 "reset-button", "trace-table", "split-table", "status"):
+        assert f'data-testid="{hook}"' in page
+    assert "http" not in page.split("<body>")[0]          # no CDN in the head
+    js = client.get("/vendor/plotly.min.js")
+    assert js.status_code == 200 and js.data.startswith(b"/**\n* plotly.js")
+
+
+def test_table_2_1(client):
+    start = _start(client, "perceptron", "example-2.1", variant="primal")
+    assert start["info"]["novikoff"]["bound"] == "117"
+    steps = _all_steps(client, start["run"])
+    rows = [s["row"] for s in steps]
+    # 李航 表2.1: x1, x3, x3, x3, x1, x3, x3 and w = (1, 1), b = -3
+    assert [r[0] for r in rows[:7]] == ["x1", "x3", "x3", "x3", "x1", "x3", "x3"]
+    assert rows[6][1:3] == ["(1, 1)", "-3"]
+    assert rows[-1][0] == "0"                             # the final row: no misclassified point
+
+
+def test_table_2_2_and_gram(client):
+    start = _start(client, "perceptron", "example-2.1", variant="dual")
+    assert start["info"]["gram"] == [["18", "21", "6"], ["21", "25", "7"], ["6", "7", "2"]]
+    rows = [s["row"] for s in _all_steps(client, start["run"])]
+    assert rows[6][1:] == ["(2, 0, 5)", "-3"]
+
+
+def test_kernel_perceptron_draws_regions_each_epoch(client):
+    start = _start(client, "perceptron", "watermelon-3.0alpha", variant="kernel", sigma=0.2,
+                   max_epochs=5)
+    steps = _all_steps(client, start["run"])
+    ends = [s for s in steps if s.get("epoch_end")]
+    assert ends and all("regions" in s["plot"] for s in ends)
+
+
+def test_example_7_1(client):
+    start = _start(client, "svm", "example-2.1", kernel="linear", C="inf")
+    final = _all_steps(client, start["run"])[-1]
+    assert final["row"][0] == "α = (0.25, 0, 0.25)" and final["row"][-1] == "-2"
+    assert final["plot"]["mark"] == [0, 2]                 # the support vectors x1, x3
+
+
+def test_svr_tube(client):
+    start = _start(client, "svm", "sine", kernel="rbf", C="10", epsilon=0.2)
+    steps = _all_steps(client, start["run"])
+    final = steps[-1]
+    assert len(steps) > 1 and steps[0]["row"][0].startswith("(x")    # SMO steps first
+    curve = final["plot"]["curve"]
+    assert all(abs(u - f - 0.2) < 1e-4 for u, f in zip(curve["upper"], curve["f"]))
+
+
+def test_watermelon_root_split_table(client):
+    start = _start(client, "tree", "watermelon-2.0")
+    step = client.post("/api/step", json={"run": start["run"]}).get_json()["steps"][0]
+    table = step["split_table"]
+    gains = {row[0]: row[1] for row in table["rows"]}
+    assert gains["纹理"] == "0.381" and table["chosen"] == "纹理"
+
+
+def _first_step(client, dataset, **params):
+    start = _start(client, "tree", dataset, **params)
+    return client.post("/api/step", json={"run": start["run"]}).get_json()["steps"][0]
+
+
+@pytest.mark.parametrize("criterion", ["info_gain", "gain_ratio"])
+def test_watermelon_3_0_root_candidate_cuts(client, criterion):
+    cuts = {c["attribute"]: c for c in _first_step(client, "watermelon-3.0",
+                                                   criterion=criterion)["candidates"]}
+    assert set(cuts) == {"密度", "含糖率"}
+    # 周志华 4.4.1: 16 midpoints each; 密度 best at 0.381 (0.3815) with Gain 0.262,
+    # 含糖率 at 0.126 with Gain 0.349
+    for name, cut, gain in [("密度", "0.3815", "0.262"), ("含糖率", "0.126", "0.349")]:
+        assert cuts[name]["n"] == len(cuts[name]["rows"]) == 16
+        assert cuts[name]["chosen"] == cut and dict(cuts[name]["rows"])[cut] == gain
+        assert cuts[name]["score"] == "Gain"
+    assert dict(cuts["密度"]["rows"])["0.244"] == "0.056"   # the first midpoint, (0.243+0.245)/2
+
+
+def test_watermelon_2_0_alpha_root_branch_weights(client):
+    step = _first_step(client, "watermelon-2.0alpha")
+    # 周志华 4.4.2: 纹理 is known on 15 of the 17 rows, r̃ = 7/15, 5/15, 3/15
+    assert step["branches"]["rho"] == "0.8824"
+    assert [r[:2] for r in step["branches"]["rows"]] == [
+        ["纹理 = 清晰", "0.4667"], ["纹理 = 稍糊", "0.3333"], ["纹理 = 模糊", "0.2"]]
+    assert step["candidates"] == []                          # no continuous attribute
+
+
+def test_post_pruned_tree_shows_the_grown_tree_s_branches(client):
+    step = _first_step(client, "split-4.2", pruning="post")
+    assert [r[0] for r in step["branches"]["rows"]] == \
+        ["脐部 = 凹陷", "脐部 = 稍凹", "脐部 = 平坦"]
+
+
+@pytest.mark.parametrize("pruning, decisions, accuracy", [
+    ("none", [], "42.9%"),                                  # figure 4.5, unpruned
+    ("pre", ["42.9% → 71.4%", "71.4% → 57.1%", "71.4% → 71.4%"], "71.4%"),   # figure 4.6
+    ("post", ["42.9% → 57.1%", "57.1% → 57.1%", "57.1% → 57.1%", "57.1% → 71.4%",
+              "71.4% → 42.9%"], "71.4%")])                 # figure 4.7
+def test_table_4_2_pruning(client, pruning, decisions, accuracy):
+    start = _start(client, "tree", "split-4.2", pruning=pruning)
+    steps = _all_steps(client, start["run"])
+    pruning_rows = [s["row"] for s in steps if s["row"][0] == pruning]
+    assert [r[2] for r in pruning_rows] == decisions
+    assert steps[-1]["status"] == f"validation accuracy {accuracy}"
+
+
+def test_bp_side_by_side(client):
+    start = _start(client, "bp", "xor", hidden=3, max_epochs=3)
+    steps = _all_steps(client, start["run"])
+    assert [s["row"][0] for s in steps] == ["1", "2", "3"]
+    assert set(steps[-1]["regions"]) == {"standard", "accumulated"}
+    assert len(steps[-1]["hidden"]["standard"]) == 4
+
+
+def test_linear_refits_when_a_point_moves(client):
+    before = client.post("/api/linear", json={}).get_json()
+    points = [[x, y] for x, y in zip(before["points"]["x"], before["points"]["y"])]
+    points[0][1] += 0.3
+    after = client.post("/api/linear", json={"points": points}).get_json()
+    assert [r[0] for r in after["rows"]] == ["least_squares", "fisher", "logistic"]
+    assert after["rows"][0][1] != before["rows"][0][1]
+    bad = client.post("/api/linear", json={"points": points[:3]})
+    assert bad.status_code == 400 and "17" in bad.get_json()["error"]
+
+
+def test_stream_sends_every_step_and_ends(client):
+    start = _start(client, "perceptron", "separable-10000")
+    response = client.get(f"/api/stream/{start['run']}?max_steps=1000")
+    text = response.get_data(as_text=True)
+    batches = [json.loads(line[6:]) for line in text.splitlines()
+               if line.startswith("data: {\"steps\"")]
+    ks = [s["k"] for b in batches for s in b["steps"]]
+    assert ks == list(range(1, len(ks) + 1)) and len(ks) == 1000
+    assert "event: end" in text
+
+
+def test_clicked_points(client):
+    points = [[0, 0, -1], [1, 0, -1], [3, 3, 1], [4, 2, 1]]
+    start = _start(client, "perceptron", "clicked", points=points)
+    assert _all_steps(client, start["run"])[-1]["status"].startswith("converged")
+    one_class = client.post("/api/start", json={"learner": "perceptron", "dataset": "clicked",
+                                                "points": [[0, 0, 1], [1, 1, 1]]})
+    assert one_class.status_code == 400 and "both classes" in one_class.get_json()["error"]
+
+
+def test_upload_is_parsed_like_the_cli(client):
+    csv = "a,b,label\n1,2,yes\n3,1,no\n0,0,no\n4,4,yes\n".encode()
+    response = client.post("/api/upload", data={"file": (io.BytesIO(csv), "mine.csv")})
+    data = response.get_json()
+    assert response.status_code == 200 and data["features"] == ["a", "b"]
+    start = _start(client, "svm", data["dataset"], kernel="linear", C="10")
+    assert _all_steps(client, start["run"])[-1]["final"]
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe\x00bad", "not UTF-8"),
+    (b"", "empty"),
+    (b"a,b,c\n", "no rows"),
+    (b"a,b\n1,2\n", "no feature columns"),
+])
+def test_upload_errors_are_clear(client, content, message):
+    if message == "no feature columns":
+        content = b"a\n1\n"
+    response = client.post("/api/upload", data={"file": (io.BytesIO(content), "x.csv")})
+    assert response.status_code == 400
+    assert message in response.get_json()["error"] and "/tmp" not in response.get_json()["error"]
+
+
+def test_upload_size_limit(client):
+    big = b"a,b\n" + b"1,2\n" * (MAX_UPLOAD_BYTES // 4 + 10)
+    response = client.post("/api/upload", data={"file": (io.BytesIO(big), "big.csv")})
+    assert response.status_code in (400, 413)
+    assert str(MAX_UPLOAD_BYTES) in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"learner": "nope", "dataset": "xor"}, "learner must be one of"),
+    ({"learner": "perceptron", "dataset": "nope"}, "unknown dataset"),
+    ({"learner": "perceptron", "dataset": "example-2.1", "params": {"eta": -1}}, "eta"),
+    ({"learner": "svm", "dataset": "example-2.1", "params": {"C": "0"}}, "C must be"),
+    ({"learner": "tree", "dataset": "loan", "params": {"pruning": "sideways"}}, "pruning"),
+    ({"learner": "perceptron", "dataset": "watermelon-2.0"}, "two numeric columns"),
+])
+def test_bad_requests_answer_400_with_a_reason(client, body, message):
+    response = client.post("/api/start", json=body)
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_unknown_run(client):
+    response = client.post("/api/step", json={"run": "999999"})
+    assert response.status_code == 400 and "no run" in response.get_json()["error"]
+
+
+def test_loopback_only_unless_allowed():
+    assert check_host("127.0.0.1") == "127.0.0.1" and check_host("::1") == "::1"
+    with pytest.raises(ValueError, match="--allow-remote"):
+        check_host("0.0.0.0")
+    with pytest.raises(ValueError, match="--allow-remote"):
+        check_host("192.168.1.5")
+    assert check_host("0.0.0.0", allow_remote=True) == "0.0.0.0"
+
+
+def test_hard_margin_on_inseparable_data_says_why(client):
+    response = client.post("/api/start", json={"learner": "svm", "dataset": "watermelon-3.0alpha",
+                                                "params": {"kernel": "linear", "C": "inf"}})
+    assert response.status_code == 400 and "separable" in response.get_json()["error"]
+
+
+def test_a_failing_run_reports_in_the_stream(client, monkeypatch):
+    from hyperplane.playground import _bp
+
+    def diverging(*args):
+        yield {"row": ["1", "0.1", "0.1", "0.5", "0.5"], "epoch_end": True}
+        raise ValueError("the training loss became inf in epoch 2: backpropagation diverged")
+
+    monkeypatch.setattr(_bp, "bp_steps", diverging)
+    start = _start(client, "bp", "xor")
+    text = client.get(f"/api/stream/{start['run']}").get_data(as_text=True)
+    assert '"k": 1' in text and "event: failure" in text and "diverged" in text
+    assert "event: end" not in text
