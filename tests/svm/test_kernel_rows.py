@@ -34,8 +34,8 @@ def test_kernel_row_matches_numpy(seed, n, d, code, gamma, coef0, degree, subset
     cols = np.sort(rng.choice(n, size=max(1, n // 2), replace=False)) if subset \
         else np.arange(n)
     out = np.full(n, -7.0, dtype=np.float32)
-    kr.kernel_row(X32, r, cols.astype(np.int64), cols.size, code, gamma, coef0, degree,
-                  np.empty(n), np.empty(n, dtype=np.int64), out)
+    kr.kernel_row(kr.make_samples(X32, code, gamma, coef0, degree), r, cols.astype(np.int64),
+                  cols.size, out)
     expected = reference_row(X32.astype(np.float64), r, code, gamma, coef0, degree)
     scale = np.maximum(1.0, np.abs(expected[cols]))
     np.testing.assert_array_less(np.abs(out[cols] - expected[cols]) / scale, 2e-5)
@@ -52,9 +52,7 @@ def test_full_row_from_feature_major_samples_matches_numpy(seed, n, d, code, gam
     X32 = rng.normal(size=(n, d)).astype(np.float32)
     r = int(rng.integers(n))
     out = np.empty(n, dtype=np.float32)
-    kr.kernel_row_full(np.ascontiguousarray(X32.T), r, code, gamma, coef0, degree,
-                       np.empty(n, dtype=np.float32), np.empty(n),
-                       np.empty(n, dtype=np.int64), out)
+    kr.kernel_row_full(kr.make_samples(X32, code, gamma, coef0, degree), r, out)
     expected = reference_row(X32.astype(np.float64), r, code, gamma, coef0, degree)
     np.testing.assert_array_less(np.abs(out - expected) / np.maximum(1.0, np.abs(expected)),
                                  2e-5)

@@ -18,12 +18,23 @@ def brute_force_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta
     return alpha_i + y_i * best, alpha_j - y_j * best
 
 
+def pair_var(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j):
+    """The Variables of a two-variable problem."""
+    status = np.zeros(2, dtype=np.uint8)
+    return sk.Variables(alpha=np.array([alpha_i, alpha_j]), score=np.array([score_i, score_j]),
+                        H=np.zeros(2), y=np.array([y_i, y_j]), p=-np.ones(2),
+                        C=np.array([C_i, C_j]), QD=np.ones(2),
+                        kidx=np.arange(2, dtype=np.int64), perm=np.arange(2, dtype=np.int64),
+                        status=status)
+
+
 @given(a=st.floats(0, 1), b=st.floats(0, 1), yi=st.sampled_from([-1.0, 1.0]),
        yj=st.sampled_from([-1.0, 1.0]), gap=st.floats(0.001, 5.0),
        eta=st.floats(0.05, 4.0), Ci=st.floats(0.1, 2.0), Cj=st.floats(0.1, 2.0))
 def test_update_alpha_pair_is_the_clipped_minimum(a, b, yi, yj, gap, eta, Ci, Cj):
     alpha_i, alpha_j = a * Ci, b * Cj
-    new_i, new_j = sk.update_alpha_pair(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj, eta)
+    new_i, new_j = sk.update_alpha_pair(pair_var(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj),
+                                        0, 1, eta)
     assert 0.0 <= new_i <= Ci and 0.0 <= new_j <= Cj
     assert yi * new_i + yj * new_j == pytest.approx(yi * alpha_i + yj * alpha_j, abs=1e-12)
     ref_i, ref_j = brute_force_pair(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj, eta)
@@ -33,7 +44,8 @@ def test_update_alpha_pair_is_the_clipped_minimum(a, b, yi, yj, gap, eta, Ci, Cj
 
 
 def test_update_alpha_pair_hard_margin_never_clips_above():
-    new_i, new_j = sk.update_alpha_pair(0.0, 0.0, 1.0, -1.0, 1.0, -1.0, np.inf, np.inf, 0.5)
+    var = pair_var(0.0, 0.0, 1.0, -1.0, 1.0, -1.0, np.inf, np.inf)
+    new_i, new_j = sk.update_alpha_pair(var, 0, 1, 0.5)
     assert (new_i, new_j) == (4.0, 4.0)
 
 
@@ -46,8 +58,8 @@ def make_var(rng, n):
     sk.all_bound_status(y, alpha, C, status)
     QD = rng.uniform(0.5, 2.0, size=n)
     kidx = rng.permutation(n).astype(np.int64)
-    return (alpha, score, np.zeros(n), y, -np.ones(n), C, QD, kidx,
-            np.arange(n, dtype=np.int64), status)
+    return sk.Variables(alpha, score, np.zeros(n), y, -np.ones(n), C, QD, kidx,
+                        np.arange(n, dtype=np.int64), status)
 
 
 @given(seed=st.integers(0, 2 ** 31), n=st.integers(2, 30))
@@ -78,22 +90,18 @@ def test_working_set_selection_matches_definition(seed, n):
 def test_update_gradient_and_next_i(seed, n):
     rng = np.random.default_rng(seed)
     var = make_var(rng, n)
-    score = var[1].copy()
+    score = var.score.copy()
     K_i = rng.normal(size=n).astype(np.float32)
     K_j = rng.normal(size=n).astype(np.float32)
-    i, m = sk.update_gradient(var, n, K_i, K_j, 0.3, -0.7)
-    kidx = var[7]
+    sk.update_gradient(var.score, var.kidx, n, K_i, K_j, 0.3, -0.7)
+    kidx = var.kidx
     expected = score - (0.3 * K_i[kidx].astype(float) - 0.7 * K_j[kidx].astype(float))
-    np.testing.assert_allclose(var[1], expected, rtol=1e-12, atol=1e-12)
-    assert (i, m) == sk.select_i(var, n)
+    np.testing.assert_allclose(var.score, expected, rtol=1e-12, atol=1e-12)
 
 
 def empty_cache(n, slots):
-    """The solver's cache tuple for n samples with room for ``slots`` rows."""
-    return (np.zeros((slots, n), dtype=np.float32), np.full(n, -1, dtype=np.int64),
-            np.full(slots, -1, dtype=np.int64), np.zeros(slots, dtype=np.int64),
-            np.zeros(slots, dtype=np.uint8), np.full(slots, -1, dtype=np.int64),
-            np.empty(slots, dtype=np.int64))
+    """The solver's cache for n samples with room for ``slots`` rows."""
+    return sk.empty_row_cache(n, slots)
 
 
 def test_lru_cache_evicts_least_recently_used():
@@ -104,7 +112,7 @@ def test_lru_cache_evicts_least_recently_used():
     s1 = sk.lru_slot(1, cache, ist)
     assert sk.lru_slot(0, cache, ist) == s0       # hit refreshes row 0
     s2 = sk.lru_slot(2, cache, ist)               # evicts row 1
-    assert s2 == s1 and cache[1][1] == -1 and cache[1][0] == s0 and cache[1][2] == s2
+    assert s2 == s1 and cache.slot_of[1] == -1 and cache.slot_of[0] == s0 and cache.slot_of[2] == s2
 
 
 def test_rows_of_shrunk_samples_are_released_and_reused_first():
@@ -115,7 +123,7 @@ def test_rows_of_shrunk_samples_are_released_and_reused_first():
     active_rows = np.array([0, 2, 4, 5, 0, 0], dtype=np.int64)
     ist[sk.N_ACTIVE_ROWS] = 4                       # samples 0, 2, 4, 5 stay active
     sk.release_rows(cache, active_rows, ist, n)
-    assert cache[1][1] == -1 and ist[sk.N_FREE] == 1  # only sample 1's row went
-    assert cache[1][0] == s[0] and cache[1][2] == s[2]
+    assert cache.slot_of[1] == -1 and ist[sk.N_FREE] == 1  # only sample 1's row went
+    assert cache.slot_of[0] == s[0] and cache.slot_of[2] == s[2]
     assert sk.lru_slot(4, cache, ist) == s[1]       # reused before the unused slot 3
     assert sk.lru_slot(5, cache, ist) == 3 and ist[sk.N_FREE] == 0

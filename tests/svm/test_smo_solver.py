@@ -42,6 +42,6 @@ def test_cache_never_exceeds_cache_size():
     X = rng.normal(size=(n, 3))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
     solver = SMOSolver(RBF(), X, np.arange(n), y, -np.ones(n), np.ones(n), cache_size=1.0)
-    rows = solver.cache[0]
+    rows = solver.cache.rows
     assert rows.nbytes <= 2 ** 20 and rows.shape == (87, n)   # 1 MiB / (4 n bytes)
     assert solver.solve().converged

@@ -121,12 +121,12 @@ def parse_upload(content, filename, target=None):
         path = Path(folder) / "upload.csv"
         path.write_bytes(content)
         try:
-            frame = read_table(str(path))
+            table = read_table(str(path), fmt="csv")
         except UserError as exc:
             raise UserError(str(exc).replace(str(path), filename)) from None
-    frame.index = pd.RangeIndex(1, len(frame) + 1)
-    target = frame.columns[-1] if target in (None, "") else target
-    return split_target(frame, target, filename)
+    table.frame.index = pd.RangeIndex(1, len(table.frame) + 1)
+    target = table.frame.columns[-1] if target in (None, "") else target
+    return split_target(table, target, filename)
 
 
 def numeric_plane(X, y, lesson):

@@ -12,6 +12,7 @@ rows on every sample.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -19,6 +20,26 @@ from .._numba import jit_fast
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
+
+#: What a kernel row is computed from: the samples in float32, row-major
+#: (``X32``) and feature-major (``XT32``), ``all_rows = arange(n)``, the
+#: kernel (``code``, one of the ``*_KERNEL`` constants, and its ``gamma``,
+#: ``coef0``, ``degree``) and scratch space for one row (``buf`` float64,
+#: ``ebuf`` int64, ``acc`` float32, each of length n).
+Samples = namedtuple(
+    "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 acc")
+
+
+
+def make_samples(X32, code, gamma, coef0, degree):
+    """The :data:`Samples` of the float32 samples ``X32`` (n, d) for a kernel,
+    with fresh scratch space."""
+    n = X32.shape[0]
+    return Samples(X32=X32, all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
+                   gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
+                   buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                   XT32=np.ascontiguousarray(X32.T), acc=np.empty(n, dtype=np.float32))
+
 
 LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
@@ -70,10 +91,11 @@ def finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf):
 
 
 @jit_fast
-def kernel_row(X32, r, cols, n_cols, code, gamma, coef0, degree, buf, ebuf, out):
+def kernel_row(samples, r, cols, n_cols, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
-    untouched), from the row-major samples ``X32``; ``buf``/``ebuf`` are
-    scratch of length >= n_cols."""
+    untouched), from the row-major samples ``samples.X32`` (a :data:`Samples`)."""
+    X32, buf, ebuf = samples.X32, samples.buf, samples.ebuf
+    code, gamma, coef0, degree = samples.code, samples.gamma, samples.coef0, samples.degree
     d = X32.shape[1]
     xr = X32[r]
     distance = code == RBF_KERNEL or code == LAPLACE_KERNEL
@@ -94,10 +116,13 @@ def kernel_row(X32, r, cols, n_cols, code, gamma, coef0, degree, buf, ebuf, out)
 
 
 @jit_fast
-def kernel_row_full(XT, r, code, gamma, coef0, degree, acc, buf, ebuf, out):
+def kernel_row_full(samples, r, out):
     """``out[c] = k(x_r, x_c)`` for every sample ``c``, from the
-    feature-major samples ``XT`` (d, n): feature by feature, the sums of all
-    samples are advanced together (float32, 16 to a vector register)."""
+    feature-major samples ``samples.XT32`` (d, n): feature by feature, the
+    sums of all samples are advanced together (float32, 16 to a vector
+    register)."""
+    XT, acc, buf, ebuf = samples.XT32, samples.acc, samples.buf, samples.ebuf
+    code, gamma, coef0, degree = samples.code, samples.gamma, samples.coef0, samples.degree
     d, n = XT.shape
     for c in range(n):
         acc[c] = 0.0

@@ -1,5 +1,5 @@
 """Gradient reconstruction after shrinking (LIBSVM's ``reconstruct_gradient``),
-compiled; the state arrays are those of :mod:`._smo_kernels`."""
+compiled; the state is that of :mod:`._smo_kernels`."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
 
 
 @jit
-def reconstruct_gradient(data, var, cache, ist, scratch):
+def reconstruct_gradient(samples, var, cache, ist, scratch):
     """G of the shrunk variables t >= active_size (LIBSVM's
     reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
     stored as score_t = -y_t G_t.
@@ -21,10 +21,10 @@ def reconstruct_gradient(data, var, cache, ist, scratch):
     on the shrunk samples, or recomputed on all samples when they are at
     least FULL_ROW_SHARE of them (either way it becomes full). A sample
     without a cached row gets its row in ``scratch``."""
-    X32, all_rows, code, gamma, coef0, degree, buf, ebuf, XT32, acc = data
-    alpha, score, H, y, p, C, QD, kidx, perm, status = var
-    rows, slot_of, owner, stamp, full, epoch, free_slots = cache
-    n = X32.shape[0]
+    alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
+    kidx = var.kidx
+    rows, slot_of, full, epoch = cache.rows, cache.slot_of, cache.full, cache.epoch
+    n = samples.X32.shape[0]
     l = alpha.shape[0]
     a = ist[ACTIVE_SIZE]
     coef = np.zeros(n)
@@ -46,10 +46,9 @@ def reconstruct_gradient(data, var, cache, ist, scratch):
         row = rows[slot] if cached else scratch
         if not cached or full[slot] == 0:
             if whole:
-                kernel_row_full(XT32, c, code, gamma, coef0, degree, acc, buf, ebuf, row)
+                kernel_row_full(samples, c, row)
             else:
-                kernel_row(X32, c, shrunk_rows, n_shrunk, code, gamma, coef0, degree,
-                           buf, ebuf, row)
+                kernel_row(samples, c, shrunk_rows, n_shrunk, row)
             if cached:
                 full[slot] = 1
         if whole:

@@ -123,11 +123,7 @@ class SMOSolver:
         self.tol = float(tol)
         self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
         code, gamma, coef0, degree = compiled_kernel(kernel)
-        all_rows = np.arange(n, dtype=np.int64)
-        X32 = self.X.astype(np.float32)
-        self.data = (X32, all_rows, np.int64(code), float(gamma), float(coef0),
-                     np.int64(degree), np.empty(n), np.empty(n, dtype=np.int64),
-                     np.ascontiguousarray(X32.T), np.empty(n, dtype=np.float32))
+        self.samples = kr.make_samples(self.X.astype(np.float32), code, gamma, coef0, degree)
         kidx = np.asarray(kidx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         C = np.asarray(C, dtype=np.float64)
@@ -138,14 +134,11 @@ class SMOSolver:
         G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)
-        self.var = (alpha, -y * G, H, y.copy(), p.copy(), C.copy(), QD, kidx.copy(),
-                    np.arange(l, dtype=np.int64), status)
+        self.var = sk.Variables(alpha=alpha, score=-y * G, H=H, y=y.copy(), p=p.copy(),
+                                C=C.copy(), QD=QD, kidx=kidx.copy(),
+                                perm=np.arange(l, dtype=np.int64), status=status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
-        self.cache = (np.empty((n_slots, n), dtype=np.float32),
-                      np.full(n, -1, dtype=np.int64), np.full(n_slots, -1, dtype=np.int64),
-                      np.zeros(n_slots, dtype=np.int64), np.zeros(n_slots, dtype=np.uint8),
-                      np.full(n_slots, -1, dtype=np.int64),
-                      np.empty(n_slots, dtype=np.int64))
+        self.cache = sk.empty_row_cache(n, n_slots)
         self.active_rows = np.empty(n, dtype=np.int64)
         self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
         self.ist[sk.ACTIVE_SIZE] = l
@@ -180,7 +173,7 @@ class SMOSolver:
         r = int(self.ist[sk.REQ_ROW])
         n = self.X.shape[0]
         full = bool(self.ist[sk.REQ_FULL]) or self.ist[sk.N_ACTIVE_ROWS] == n
-        cols = self.data[1] if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
+        cols = self.samples.all_rows if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
         values = np.asarray(self.kernel(self.X[r:r + 1], self.X[cols]), dtype=np.float64)[0]
         sk.store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
 
@@ -189,11 +182,12 @@ class SMOSolver:
         G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts, then make every
         variable active again and start a new cache epoch. Compiled for the
         named kernels; a generic kernel object is called on blocks."""
-        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
+        alpha, score, H, y, p, C, kidx = (self.var.alpha, self.var.score, self.var.H, self.var.y,
+                                          self.var.p, self.var.C, self.var.kidx)
         a = int(self.ist[sk.ACTIVE_SIZE])
         l = alpha.shape[0]
-        if a < l and self.data[2] != kr.GENERIC:
-            reconstruct_gradient(self.data, self.var, self.cache, self.ist,
+        if a < l and self.samples.code != kr.GENERIC:
+            reconstruct_gradient(self.samples, self.var, self.cache, self.ist,
                                  np.empty(self.X.shape[0], dtype=np.float32))
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
@@ -201,18 +195,18 @@ class SMOSolver:
                 kidx[a:], kidx[free], alpha[free] * y[free])
             score[a:] = -y[a:] * G
         if a < l:
-            sk.permute_variables(self.var, np.argsort(perm, kind="stable"))
+            sk.permute_variables(self.var, np.argsort(self.var.perm, kind="stable"))
         self.ist[sk.ACTIVE_SIZE] = l
         self.ist[sk.EPOCH] += 1
         sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
 
-    def compute_b(self):
+    def calculate_b(self):
         """The threshold b = -rho (LIBSVM's calculate_rho): rho is the mean of
         y_t G_t over free variables (0 < alpha_t < C_t), where the KKT
         conditions make y_t G_t = rho; without free variables, the middle of
         the interval the bound variables allow."""
-        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
-        yG = -score
+        alpha, y, C = self.var.alpha, self.var.y, self.var.C
+        yG = -self.var.score
         upper = alpha >= C
         lower = alpha <= 0
         free = ~upper & ~lower
@@ -229,8 +223,8 @@ class SMOSolver:
 
     def objective(self):
         """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
-        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
-        return float(0.5 * np.dot(alpha, p - y * score))
+        v = self.var
+        return float(0.5 * np.dot(v.alpha, v.p - v.y * v.score))
 
     # ------------------------------------------------------------------
     def solve(self, watch=None):
@@ -246,7 +240,7 @@ class SMOSolver:
             done = int(self.ist[sk.N_ITER])
             cap = min(self.max_iter, done + chunk)
             before = watch.before(self) if watch is not None else None
-            outcome = sk.smo_iterate(self.data, self.var, self.cache, self.active_rows,
+            outcome = sk.smo_iterate(self.samples, self.var, self.cache, self.active_rows,
                                     self.ist, self.tol, cap)
             if watch is not None and self.ist[sk.N_ITER] > done:
                 watch.after(self, before)
@@ -263,13 +257,12 @@ class SMOSolver:
                     self.ist[sk.UNSHRUNK] = 1
             elif outcome == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
                 break
-            elif np.max(self.var[0]) > DIVERGED:
+            elif np.max(self.var.alpha) > DIVERGED:
                 raise ValueError(
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
         self.reconstruct_gradient()      # every variable active, in the caller's order
-        alpha, score, H, y, p, C, QD, kidx, perm, status = self.var
-        return DualSolution(alpha=alpha.copy(), b=self.compute_b(),
-                            objective=self.objective(), gradient=-y * score,
+        return DualSolution(alpha=self.var.alpha.copy(), b=self.calculate_b(),
+                            objective=self.objective(), gradient=-self.var.y * self.var.score,
                             n_iter=int(self.ist[sk.N_ITER]),
                             converged=outcome == sk.CONVERGED)

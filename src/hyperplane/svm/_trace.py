@@ -66,7 +66,7 @@ class StepTrace:
 
     def before(self, solver):
         """The state a step starts from: alpha, score = -y G and status."""
-        alpha, score, status = solver.var[0], solver.var[1], solver.var[9]
+        alpha, score, status = solver.var.alpha, solver.var.score, solver.var.status
         return alpha.copy(), score.copy(), status.copy()
 
     def after(self, solver, before):
@@ -78,7 +78,8 @@ class StepTrace:
         their gap m - M (the KKT violation that chose it), the curvature eta
         along the pair's line, alpha_j before and after clipping to [L, H]
         (李航 式7.106-7.108), the new alpha_i, alpha_j, b and objective."""
-        alpha, score, H, y, p, C, QD, kidx, perm, status = solver.var
+        alpha, y, C, QD, kidx, perm = (solver.var.alpha, solver.var.y, solver.var.C,
+                                       solver.var.QD, solver.var.kidx, solver.var.perm)
         i, j = int(solver.ist[sk.LAST_I]), int(solver.ist[sk.LAST_J])
         m, M = violation_pair(score_old, status_old)
         eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), sk.TAU)
@@ -94,13 +95,13 @@ class StepTrace:
             "eta": float(eta), "alpha_j_unclipped": float(unclipped),
             "L": float(L), "H": float(H_),
             "alpha_i": float(alpha[i]), "alpha_j": float(alpha[j]),
-            "b": solver.compute_b(), "objective": solver.objective(),
+            "b": solver.calculate_b(), "objective": solver.objective(),
         }
 
     @staticmethod
     def kernel_value(solver, r, c):
         """k(x_r, x_c) as the solver used it: from its cached float32 row."""
-        rows, slot_of = solver.cache[0], solver.cache[1]
+        rows, slot_of = solver.cache.rows, solver.cache.slot_of
         s = slot_of[r]
         if s >= 0:
             return float(rows[s][c])
