@@ -8,6 +8,7 @@ import dask.dataframe as dd
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree._level_kernels import route_to_frontier
+from hyperplane.tree._state import TreeArrays
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree import _encode
 
@@ -159,9 +160,9 @@ def test_routing_to_the_frontier_matches_a_python_walk():
                      axis=1).astype(np.int16)
     w = rng.random(n) + 0.1
     r = np.array([1.0, 0.5, 0.3, 0.2])            # branch_r of nodes 0..3
-    got = route_to_frontier(codes, w, np.array([0, -1, -1, -1]), np.zeros(4, bool),
-                            np.full(4, -1), np.array([0, 3, 3, 3]), np.array([3, 0, 0, 0]),
-                            np.array([1, 2, 3]), r, np.array([-1, 0, 1, 2]), 4)
+    tree = TreeArrays(np.array([0, -1, -1, -1]), np.zeros(4, bool), np.full(4, -1.0),
+                      np.array([0, 3, 3, 3]), np.array([3, 0, 0, 0]), np.array([1, 2, 3]), r)
+    got = route_to_frontier(codes, w, tree, np.array([-1, 0, 1, 2]), 4)
     expected = []
     for i in range(n):
         if codes[i, 0] < 0:
@@ -214,3 +215,21 @@ def test_worker_killed_mid_fit_gives_the_same_tree(refit_with_a_worker_killed):
         reference, model = refit_with_a_worker_killed(client, fit)
     assert export_text(model, show_weights=True) == export_text(reference, show_weights=True)
     np.testing.assert_allclose(model.tree_.value, reference.tree_.value, rtol=1e-12)
+
+
+@pytest.mark.parametrize("criterion", ["info_gain", "gain_ratio", "gini"])
+def test_dask_trace_is_the_in_memory_trace(criterion):
+    """The level grower records the same nodes, split tables and choices as depth first."""
+    X, y = watermelon_rows("2.0alpha", 3, seed=4)
+    local = DecisionTreeClassifier(criterion=criterion, record_trace=True).fit(X, y)
+    dist = DecisionTreeClassifier(criterion=criterion, record_trace=True).fit(*on_dask(X, y))
+    assert_same_tree(local, dist, X)
+    assert len(dist.trace_) == len(local.trace_)
+    for a, b in zip(local.trace_, dist.trace_):
+        assert (a.node, a.depth, a.n_rows, a.attribute, a.leaf_reason) == (
+            b.node, b.depth, b.n_rows, b.attribute, b.leaf_reason)
+        assert a.weight == pytest.approx(b.weight)
+        if a.split_table is None:
+            assert b.split_table is None
+        else:
+            pd.testing.assert_frame_equal(a.split_table, b.split_table, rtol=1e-9)

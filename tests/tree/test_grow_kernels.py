@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.tree._builder import layout
-from hyperplane.tree._expand_kernels import (EMPTY_BRANCH, GROW, GrowRules, Node, Splits,
-                                             choose_attribute, expand_node)
+from hyperplane.tree._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
+from hyperplane.tree._state import GrowRules, Node, Splits
 from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
-from hyperplane.tree._traverse_kernels import MISSING, branch_of_codes, branch_of_rows
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows
 
 TIE = 1e-9
 
@@ -97,8 +97,10 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     avail = np.array([True, True, seed % 2 == 0])
     # NumPy reference: the statements grow used to run
     numeric = kind != CATEGORICAL
+    code = data.codes_T[c, rows].astype(np.int64) if kind != NUMERIC else None
     branch = (branch_of_rows(data.num_T[c], rows, True, threshold) if kind == NUMERIC
-              else branch_of_codes(data.codes_T[c], rows, numeric, cut_bin))
+              else np.where(code < 0, MISSING, np.where(code <= cut_bin, 0, 1) if numeric
+                            else code))
     n_branches = 2 if numeric else 5
     ok = branch != MISSING
     w_branch = np.bincount(branch[ok], weights=wr[ok], minlength=n_branches)

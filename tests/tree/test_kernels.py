@@ -7,6 +7,7 @@ from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, c_log2_c,
                                             impurity, ordered_table_cut, table_split_score)
+from hyperplane.tree._state import GrowRules, Scan
 from hyperplane.tree._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, partition_node
 
@@ -129,14 +130,14 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     x, y, w = data
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
-    score, ratio, after, rho, t, valid = best_numeric_cut(x, y, w, order, 3, criterion, 1.0,
-                                                          value, False, c_log2_c(0))
+    rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
+    score, ratio, after, rho, t, valid = best_numeric_cut(x, order, y, value,
+                                                          Scan(w, False, c_log2_c(0)), rules)
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
     ones = np.ones_like(w)
-    general = best_numeric_cut(x, y, ones, order, 3, criterion, 1.0,
-                               np.bincount(y, minlength=3).astype(float), False, c_log2_c(0))
-    fast = best_numeric_cut(x, y, ones, order, 3, criterion, 1.0,
-                            np.bincount(y, minlength=3).astype(float), True, c_log2_c(x.size))
+    counts = np.bincount(y, minlength=3).astype(float)
+    general = best_numeric_cut(x, order, y, counts, Scan(ones, False, c_log2_c(0)), rules)
+    fast = best_numeric_cut(x, order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules)
     assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
     assert np.allclose(general[:4], fast[:4])
     known = ~np.isnan(x)
@@ -165,7 +166,8 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
     score, ratio, after, rho, t, valid = best_numeric_cut(
-        x, y, w, order, 3, ENTROPY, min_leaf, value, False, c_log2_c(0), True)
+        x, order, y, value, Scan(w, False, c_log2_c(0)),
+        GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0))
     known = ~np.isnan(x)
     min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
     values = np.unique(x[known])
@@ -231,8 +233,8 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """The Dask contract: per-chunk tables add up to what the in-memory tree scores."""
     from hyperplane.tree._builder import layout
-    from hyperplane.tree._expand_kernels import GrowRules, Node
-    from hyperplane.tree._node_kernels import Scan, node_scores
+    from hyperplane.tree._node_kernels import node_scores
+    from hyperplane.tree._state import Node
     from hyperplane.tree._split_kernels import score_table
     from hyperplane.tree._table_kernels import level_class_tables
 
@@ -261,3 +263,27 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
         assert np.allclose(got[:4], [splits.score[j], splits.ratio[j], splits.after[j],
                                      splits.rho[j]])
         assert got[5] == splits.cut_bin[j] and got[6] == splits.valid[j]
+
+
+def test_parallel_node_scores_equal_the_serial_ones():
+    """The split table of a large node, scored attribute by attribute in parallel."""
+    from hyperplane.tree._builder import layout, root_node, sorted_orders
+    from hyperplane.tree._node_kernels import node_scores, node_scores_parallel
+    from hyperplane.tree._state import GrowRules
+
+    rng = np.random.default_rng(3)
+    n = 400
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 4, n).astype(float),
+                         rng.normal(size=n).round(1)])
+    X[rng.random((n, 3)) < 0.1] = np.nan
+    y = rng.integers(0, 3, n)
+    data = layout(X, y, np.ones(n), np.array([False, True, False]), np.array([0, 4, 0]), 3,
+                  "best", 16)
+    node = root_node(data, sorted_orders)
+    for c45 in (False, True):
+        rules = GrowRules(ENTROPY, c45, np.inf, 2.0, 1.0, 0.0)
+        scan = Scan(np.zeros(n), True, c_log2_c(n))
+        serial = node_scores(data.columns, node, rules, scan)
+        parallel = node_scores_parallel(data.columns, node, rules, scan)
+        for a, b in zip(serial, parallel):
+            np.testing.assert_array_equal(a, b)

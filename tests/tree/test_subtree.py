@@ -14,11 +14,11 @@ import hyperplane.tree._encode as encode
 from hyperplane.tree._bin_kernels import bin_rows, radix_sort
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
-from hyperplane.tree._subtree_kernels import (Scratch, accumulate_rows, clean_derived_tables,
+from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
 from hyperplane.tree._traverse_kernels import MISSING
-from hyperplane.tree._expand_kernels import Columns, GrowRules, Node
+from hyperplane.tree._state import Columns, GrowRules, Node, Scratch
 
 
 @st.composite
@@ -77,7 +77,12 @@ def test_histogram_subtraction_gives_the_child_tables(data, seed):
     table = np.zeros((codes.shape[1], n_codes.max() + 1, n_classes))
     counts = np.zeros(table.shape[:2], dtype=np.int64)
     accumulate_rows(codes, n_codes, y, rows, w, table, counts)
-    take_out_siblings(codes, n_codes, y, rows, w, branch, keep, r[keep], table, counts)
+    columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
+                      n_codes, np.zeros(codes.shape[1], dtype=np.int64),
+                      np.arange(codes.shape[1]), np.zeros((codes.shape[1], 0)), y)
+    node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros(0, dtype=np.int64),
+                np.zeros(n_classes), 0, np.ones(codes.shape[1], dtype=bool))
+    take_out_siblings(columns, node, branch, keep, r[keep], table, counts)
     unit = bool(np.all(w[branch == keep] == 1.0)) and not np.any(~known)
     clean_derived_tables(table, counts, unit)
     in_child = (branch == keep) | ~known

@@ -12,17 +12,20 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
 
 from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
-from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, Columns, Node,
-                              attributes_left, expand_node, leaf_reason)
-from ._node_kernels import Scan, node_scores, node_scores_parallel
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
+from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
+                              expand_node, leaf_reason)
+from ._node_kernels import node_scores, node_scores_parallel
+from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
+                             c_log2_c)
 from ._prune_kernels import node_impurities, preorder_layout
+from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
@@ -55,9 +58,9 @@ class TreeData:
         out[self.col[coded]] = self.n_codes[coded]
         return out
 
-    @property
+    @cached_property
     def columns(self):
-        """The arrays the kernels read, as one :class:`~._expand_kernels.Columns`."""
+        """The arrays the kernels read, as one :class:`~._state.Columns`."""
         return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
                        self.col, self.edges, self.y)
 
@@ -153,6 +156,12 @@ class Tree:
         start = self.child_start[t]
         return self.children[start:start + self.n_child[t]]
 
+    @property
+    def arrays(self):
+        """The structure the compiled walks read (:class:`~._state.TreeArrays`)."""
+        return TreeArrays(self.feature, self.is_numeric, self.threshold, self.child_start,
+                          self.n_child, self.children, self.branch_r)
+
 
 @dataclass
 class _Nodes:
@@ -194,12 +203,13 @@ def c45_split_floor(kind, rules):
     at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
     needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
     best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
-    weighing less than ``2 min(25, M)`` stays a leaf whatever its rows; binned
-    attributes count rows instead, so there is no bound when one is present.
+    weighing less than ``2 min(25, M)`` (less those tests' ``WEIGHT_TOL``, and
+    one more for round-off) stays a leaf whatever its rows; binned attributes
+    count rows instead, so there is no bound when one is present.
     """
     if not rules.c45 or np.any(kind == BINNED):
         return 0.0
-    return 2.0 * min(25.0, float(rules.min_leaf)) - 1e-8
+    return 2.0 * (min(C45_MIN_SIDE_CAP, float(rules.min_leaf)) - WEIGHT_TOL) - WEIGHT_TOL
 
 
 def attach_children(nodes, node, test, children):

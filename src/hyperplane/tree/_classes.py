@@ -15,7 +15,7 @@ from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE
                            encode_labels, is_dask_collection, validate_params)
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
-from ._expand_kernels import GrowRules
+from ._state import GrowRules
 from ._encode import declared_classes, encode_fit, encode_predict
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
@@ -402,9 +402,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def _proba(self, X):
         check_is_fitted(self)
         X_enc = encode_predict(self, X, self._spec)
-        t = self.tree_
-        return tree_proba(X_enc, t.feature, t.is_numeric, t.threshold, t.child_start, t.n_child,
-                          t.children, t.branch_r, self._leaf_proba, self._stack_size)
+        return tree_proba(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
 
     def predict_proba(self, X):
         """Class distribution of the leaf (mixed by r_v over branches where a value is missing).
@@ -434,8 +432,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         """Index (preorder) of the leaf each row reaches; −1 when a tested value is missing."""
         check_is_fitted(self)
         X_enc = encode_predict(self, X, self._spec)
-        t = self.tree_
-        return tree_apply(X_enc, t.feature, t.is_numeric, t.threshold, t.child_start, t.children)
+        return tree_apply(X_enc, self.tree_.arrays)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """Effective alphas of minimal cost-complexity pruning, like scikit-learn's.

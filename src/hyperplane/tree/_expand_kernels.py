@@ -25,14 +25,13 @@ every decision of the book from there. Each rule is one function:
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from .._numba import jit
 from ._prune_kernels import numpy_sum
 from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
-from ._traverse_kernels import MISSING, partition_node
+from ._state import Children, Splits
+from ._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
 SCORE_TIE = 1e-9
@@ -61,74 +60,6 @@ LEAF_REASONS = {
     EMPTY_BRANCH: "empty branch: parent's class weights",
     PRE_PRUNED: "pre-pruning: no better on validation data",
 }
-
-
-class GrowRules(NamedTuple):
-    """The parameters every expansion obeys."""
-
-    criterion: int  # ENTROPY or GINI
-    c45: bool  # C4.5 / J48's rules (criterion="gain_ratio")
-    max_depth: float
-    min_split: float  # rows (C4.5: weight) a node needs to be split
-    min_leaf: float
-    min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
-    cut_at_training_value: bool = False  # exact numeric cuts: :func:`training_value_cut`
-
-
-class Columns(NamedTuple):
-    """The training data as the kernels read them (attributes as rows)."""
-
-    num_T: np.ndarray  # (p_num, n) exact numeric attributes
-    codes_T: np.ndarray  # (p_coded, n) int32 codes, -1 missing
-    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major
-    codes_count: np.ndarray  # (p_coded,) codes of each coded column
-    kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
-    col: np.ndarray  # (p,) row of attribute j in num_T or codes_T
-    edges: np.ndarray  # (p_coded, max_edges) thresholds of binned attributes
-    y: np.ndarray  # (n,) class index
-
-
-class Node(NamedTuple):
-    """A node being grown: its rows with their weights (a row missing a value
-    tested above carries its ``r̃_v``-scaled weight), the rows sorted by every
-    exact numeric attribute, and ``count[pos]`` rows that entry ``pos`` stands
-    for (empty: one each; a class table's cells stand for several)."""
-
-    rows: np.ndarray
-    w: np.ndarray
-    order: np.ndarray
-    count: np.ndarray
-    value: np.ndarray  # class weights
-    depth: int
-    avail: np.ndarray  # attributes still usable
-
-
-class Splits(NamedTuple):
-    """A node's split table: one entry per attribute."""
-
-    score: np.ndarray  # rho * (I(D~) - sum_v r_v I(D~_v)), C4.5: MDL-charged
-    ratio: np.ndarray  # score / IV
-    after: np.ndarray  # sum_v r_v I(D~_v) (the Gini index for gini)
-    rho: np.ndarray
-    threshold: np.ndarray  # numeric cut (NaN: categorical)
-    cut_bin: np.ndarray  # binned cut: code <= cut_bin goes first
-    valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
-
-
-class Children(NamedTuple):
-    """The expansion of a node on ``attribute`` (−1: the node stays a leaf)."""
-
-    attribute: int
-    branch: np.ndarray  # branch of each of the node's rows (MISSING: every branch)
-    r: np.ndarray  # r~_v
-    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w, order)
-    w: np.ndarray
-    order: np.ndarray
-    offsets: np.ndarray
-    value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
-    weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
-    reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
-    unit: np.ndarray  # every row of the child weighs 1
 
 
 @jit
@@ -255,12 +186,6 @@ def leaf_reason(value, n_rows, depth, any_attribute, rules):
     if weight < rules.min_weight:
         return UNDER_C45_FLOOR
     return GROW
-
-
-@jit
-def numeric_cut(x, threshold):
-    """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
-    return 0 if x <= threshold else 1
 
 
 @jit

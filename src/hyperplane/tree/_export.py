@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from .._validation import check_is_fitted, check_sample_weight_vector
 from ._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
 from ._encode import encode_fit
-from ._node_kernels import Scan
+from ._state import Scan
 from ._split_kernels import c_log2_c, impurity
 from ._trace import splits_frame
 

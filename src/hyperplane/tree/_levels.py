@@ -45,14 +45,15 @@ from ..distributed._dask import add_parts, import_dask, tree_reduce
 from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
                        grown_children)
 from ._encode import quantile_edges
-from ._expand_kernels import (GROW, NO_SPLIT, PRE_PRUNED, Columns, Node, choose_attribute,
-                              expand_node, leaf_reason, new_splits, put_split)
+from ._expand_kernels import (GROW, NO_SPLIT, PRE_PRUNED, choose_attribute, expand_node,
+                              leaf_reason, new_splits, put_split)
 from ._level_chunks import (class_totals, column_dtypes, column_names, encode_chunk,
                             fetch_sample, positive_counts, row_blocks, sample_plan, scan,
                             weight_blocks)
 from ._level_kernels import route_to_frontier
 from ._prune import PrePruner
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
+from ._state import Columns, Node, TreeArrays
 from ._table_kernels import level_class_tables
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
@@ -68,10 +69,13 @@ def _routing(nodes, cut, frontier):
     slot_of[[node_id for node_id, _ in frontier]] = np.arange(len(frontier))
     depth = max(nodes.depth) + 1
     fan_out = int(n_child.max()) if m else 1
-    return (np.array(nodes.feature, dtype=np.int64), np.array(nodes.is_numeric, dtype=np.bool_),
-            np.array([cut.get(t, -1) for t in range(m)], dtype=np.int64), child_start, n_child,
-            children if children.size else np.zeros(1, dtype=np.int64),
-            np.array(nodes.branch_r), slot_of, depth * max(fan_out, 1) + 2)
+    tree = TreeArrays(np.array(nodes.feature, dtype=np.int64),
+                      np.array(nodes.is_numeric, dtype=np.bool_),
+                      np.array([cut.get(t, -1) for t in range(m)], dtype=np.float64),
+                      child_start, n_child,
+                      children if children.size else np.zeros(1, dtype=np.int64),
+                      np.array(nodes.branch_r))
+    return tree, slot_of, depth * max(fan_out, 1) + 2
 
 
 def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
@@ -81,8 +85,8 @@ def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
     width + 1, K)``, ``(len(frontier), p, width + 1)`` and ``(len(frontier),)``;
     ``n_not_unit`` counts the rows at a node whose weight is not 1.
     """
-    *structure, stack = _routing(nodes, cut, frontier)
-    structure = dask.delayed(tuple(structure), traverse=False)
+    tree, slot_of, stack = _routing(nodes, cut, frontier)
+    structure = dask.delayed((tree, slot_of), traverse=False)
     parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
                                          n_classes) for chunk in chunks]
     return dask.compute(tree_reduce(dask, parts, add_parts))[0]
@@ -115,7 +119,7 @@ def node_splits(tables, n_rows, node, kind, n_codes, edges, rules, lookup):
 
 def table_rows(table, n_rows, j, node, kind, n_codes):
     """Attribute ``j``'s summed class table at ``node`` as weighted rows, and
-    the :class:`~._expand_kernels.Columns` they are read from.
+    the :class:`~._state.Columns` they are read from.
 
     Every cell ``(v, k)`` of a value that some row has is one row of class
     ``k``, code ``v`` (−1: the missing row) and weight ``table[v, k]``; the
@@ -155,7 +159,7 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
     """generate_tree level by level; returns the growing storage.
 
     ``context = (kind, n_codes, edges, rules, n_classes)``; ``root`` the
-    root's :class:`~._expand_kernels.Node` (its ``count`` holds its row
+    root's :class:`~._state.Node` (its ``count`` holds its row
     count). ``pre_pruner`` (:class:`~._prune.PrePruner`) may veto a split;
     its state is per node, so the level order decides as depth first does.
     ``bar`` (a progress reporter) advances once per level; ``tracer``

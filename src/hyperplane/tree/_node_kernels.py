@@ -1,10 +1,8 @@
-"""Compiled scoring of one node: its split table (:class:`~._expand_kernels.Splits`),
+"""Compiled scoring of one node: its split table (:class:`~._state.Splits`),
 every available attribute scored serially or in parallel with the split search
 of :mod:`._split_kernels`."""
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 import numpy as np
 from numba import prange
@@ -12,26 +10,19 @@ from numba import prange
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._split_kernels import CATEGORICAL, NUMERIC, best_numeric_cut, score_table
+from ._state import Columns, GrowRules, Node, Scan, Splits
 from ._table_kernels import node_class_tables
-
-
-class Scan(NamedTuple):
-    """What the scans of one node share besides its rows."""
-
-    wbuf: np.ndarray  # (n,) scratch: the node's weight of each row, by row
-    unit: bool  # every row of the node weighs 1 (counts are integers)
-    clogc: np.ndarray  # c log2 c for c = 0..n (:func:`~._split_kernels.c_log2_c`)
 
 
 @jit
 def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
-    """Score attribute ``j`` into entry ``j`` of ``splits``."""
+    """Score attribute ``j`` into entry ``j`` of ``splits`` (if it is available)."""
+    if not node.avail[j]:
+        return
     c = columns.col[j]
     if columns.kind[j] == NUMERIC:
-        s, g, a, r, t, ok = best_numeric_cut(columns.num_T[c], columns.y, scan.wbuf,
-                                             node.order[c], node.value.shape[0],
-                                             rules.criterion, rules.min_leaf, node.value,
-                                             scan.unit, scan.clogc, rules.c45)
+        s, g, a, r, t, ok = best_numeric_cut(columns.num_T[c], node.order[c], columns.y,
+                                             node.value, scan, rules)
         b = -1
     else:
         width = columns.codes_count[c] + 1
@@ -44,16 +35,17 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
 
 @jit
 def _node_tables(columns, node, scan):
-    """Spread the node's weights over ``scan.wbuf`` by row and build the class
-    tables of its available coded attributes."""
+    """An empty split table; the node's weights spread over ``scan.wbuf`` by row
+    and the class tables of its available coded attributes."""
     for pos in range(node.rows.shape[0]):
         scan.wbuf[node.rows[pos]] = node.w[pos]
     avail_coded = np.zeros(columns.codes_rows.shape[1], dtype=np.bool_)
     for j in range(columns.kind.shape[0]):
         if node.avail[j] and columns.kind[j] != NUMERIC:
             avail_coded[columns.col[j]] = True
-    return node_class_tables(columns.codes_rows, columns.codes_count, columns.y, node.rows,
-                             scan.wbuf, avail_coded, node.value.shape[0])
+    tables, n_rows = node_class_tables(columns.codes_rows, columns.codes_count, columns.y,
+                                       node.rows, scan.wbuf, avail_coded, node.value.shape[0])
+    return new_splits(columns.kind.shape[0]), tables, n_rows
 
 
 @jit
@@ -65,20 +57,30 @@ def node_scores(columns, node, rules, scan):
     node's class table (:func:`score_table`). ``rules.c45``: the C4.5 rules
     of both (``criterion="gain_ratio"``).
     """
-    splits = new_splits(columns.kind.shape[0])
-    tables, n_rows = _node_tables(columns, node, scan)
+    splits, tables, n_rows = _node_tables(columns, node, scan)
     for j in range(columns.kind.shape[0]):
-        if node.avail[j]:
-            _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
+        _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
     return splits
 
 
 @jit_parallel_exact
 def node_scores_parallel(columns, node, rules, scan):
-    """:func:`node_scores` with the attributes scored in parallel (large nodes)."""
-    splits = new_splits(columns.kind.shape[0])
-    tables, n_rows = _node_tables(columns, node, scan)
-    for j in prange(columns.kind.shape[0]):
-        if node.avail[j]:
-            _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
+    """:func:`node_scores` with the attributes scored in parallel (large nodes).
+
+    numba's parallel loops cannot capture named tuples of arrays, so the
+    loop body receives their fields and rebuilds them.
+    """
+    splits, tables, n_rows = _node_tables(columns, node, scan)
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    n_r, n_w, n_order, n_count, n_value, n_depth, n_avail = node
+    criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
+    wbuf, unit, clogc = scan
+    score, ratio, after, rho, threshold, cut_bin, valid = splits
+    for j in prange(c_kind.shape[0]):
+        _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
+                         Node(n_r, n_w, n_order, n_count, n_value, n_depth, n_avail),
+                         GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                                   at_value),
+                         Scan(wbuf, unit, clogc), tables, n_rows,
+                         Splits(score, ratio, after, rho, threshold, cut_bin, valid))
     return splits

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
-from ._split_kernels import TIE_EPS, impurity
+from ._split_kernels import ROUND_OFF, impurity
 
 
 @jit
@@ -112,7 +112,7 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
         w_right = w_all - w_left
         imp = (w_left * impurity(left, w_left, criterion)
                + w_right * impurity(right, w_right, criterion)) / w_all
-        if imp < best - TIE_EPS:
+        if imp < best - ROUND_OFF:
             best = imp
             best_i = i
     if best_i < 0:
@@ -206,7 +206,7 @@ def perturb_coefficient(V, x_m, a_m, y, w, n_classes, criterion, min_samples_lea
         w_right = w_all - w_left
         imp = (w_left * impurity(left, max(w_left, 0.0), criterion)
                + w_right * impurity(right, max(w_right, 0.0), criterion)) / w_all
-        if imp < best - TIE_EPS:
+        if imp < best - ROUND_OFF:
             best = imp
             lo = U[order[r]]
             best_a = lo + 1.0 if r + 1 == m else lo + (U[order[r + 1]] - lo) / 2.0

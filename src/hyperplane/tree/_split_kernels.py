@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from ._state import Scratch
 
 ENTROPY = 0
 GINI = 1
@@ -40,11 +41,26 @@ NUMERIC = 0
 CATEGORICAL = 1
 BINNED = 2
 
-TIE_EPS = 1e-12
+#: relative round-off of a sum of weights: cuts of one attribute whose quality differs
+#: by less are tied (the smaller threshold wins), and a side lighter than this is empty
+ROUND_OFF = 1e-12
+#: absolute slack of a "weighs at least" test (min_samples_leaf, C4.5's minimum per side)
+WEIGHT_TOL = 1e-9
+#: C4.5's minimum weight of each side of a numeric cut is at most this (MINOBJS cap) ...
+C45_MIN_SIDE_CAP = 25.0
+#: ... and at least this fraction of the node's known weight per class (Quinlan 1996)
+C45_MIN_SIDE_FRACTION = 0.1
 #: C4.5 release 8 (J48): numeric values closer than this are one value
 C45_EQUAL = 1e-5
 #: C4.5 release 8 (J48): gains (bits per unit of weight) closer than this are tied
 C45_TIE = 1e-6
+
+
+@jit
+def c45_min_side(min_leaf, w_known, n_classes):
+    """C4.5's minimum weight of each side of a numeric cut (release 8, Quinlan 1996):
+    ``min(25, max(M, 0.1 W̃ / K))``."""
+    return min(C45_MIN_SIDE_CAP, max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
 @jit
@@ -128,7 +144,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
             continue
         w_v = table[v].sum()
         w_branches[v] = w_v
-        if w_v >= min_leaf - 1e-9:
+        if w_v >= min_leaf - WEIGHT_TOL:
             n_heavy += 1
         if w_v > 0.0:
             n_nonempty += 1
@@ -187,21 +203,23 @@ def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
     """
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    return ordered_cut(bins.size, bins, table[bins], n_rows[bins], table[n_codes], n_codes,
-                       edges, criterion, min_leaf, clogc, np.empty((4, table.shape[1])))
+    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((4, table.shape[1])), bins[:0])
+    return ordered_cut(bins.size, scratch, table[n_codes], n_codes, edges, criterion, min_leaf,
+                       clogc)
 
 
 @jit
-def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_leaf, clogc,
-                work):
+def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc):
     """:func:`ordered_table_cut` from the non-empty bins only.
 
-    ``bins[:d]`` are the non-empty bins in increasing order, ``table[e]`` /
-    ``n_rows[e]`` the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
+    In the :class:`~._state.Scratch` ``scratch``, ``bins[:d]`` are the
+    non-empty bins in increasing order, ``bin_table[e]`` / ``bin_rows[e]``
+    the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
     and ``missing`` the class weights of the rows missing the value. The scan
     visits the bins in order, so it costs the node's distinct values, not the
     number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
     """
+    bins, table, n_rows, work = scratch.bins, scratch.bin_table, scratch.bin_rows, scratch.work
     n_classes = table.shape[1]
     known, left, right, best_left = work[0], work[1], work[2], work[3]
     known[:] = 0.0
@@ -226,7 +244,7 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
     best_left[:] = 0.0
     lookup = criterion == ENTROPY and clogc.shape[0] > w_known
     gini = criterion == GINI
-    tie = TIE_EPS * w_known
+    tie = ROUND_OFF * w_known
     for e in range(d):
         if bins[e] >= n_codes - 1:  # no cut after the last bin
             break
@@ -241,7 +259,7 @@ def ordered_cut(d, bins, table, n_rows, missing, n_codes, edges, criterion, min_
         w_left += w_b
         n_left += n_rows[e]
         w_right = w_known - w_left
-        if w_right <= 1e-12 * w_known:
+        if w_right <= ROUND_OFF * w_known:
             break
         if n_left < min_leaf or n_known - n_left < min_leaf:
             continue
@@ -291,17 +309,18 @@ def mdl_corrected_gain(score, n_cuts, w_node):
 
 
 @jit
-def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, unit, clogc,
-                     c45=False):
+def best_numeric_cut(x, order, y, value, scan, rules):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
 
     The candidate thresholds are the midpoints between adjacent distinct
     sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
-    wins. ``wbuf[i]`` is the weight of row ``i`` in this node; ``value`` the
-    node's class weights; ``unit``: every weight is 1, so counts are integers
-    and entropy terms ``c log2 c`` come from the table ``clogc``. The node's
+    wins. ``value`` is the node's class weights; ``scan`` a
+    :class:`~._state.Scan`: ``scan.wbuf[i]`` is the weight of row ``i`` in
+    this node, ``scan.unit``: every weight is 1, so counts are integers and
+    entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
+    a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     values are gathered once into contiguous buffers, then scanned in order.
-    ``c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
+    ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
     closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
     they do not count as a cut in the MDL charge); a cut is admissible when
     both sides *weigh* at least ``min(25, max(min_leaf, 0.1 W̃ / K))``
@@ -314,6 +333,9 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     divides by :func:`c45_split_info`.
     Returns ``(score, gain_ratio, after, rho, threshold, valid)``.
     """
+    wbuf, unit, clogc = scan.wbuf, scan.unit, scan.clogc
+    criterion, min_leaf, c45 = rules.criterion, rules.min_leaf, rules.c45
+    n_classes = value.shape[0]
     m = order.shape[0]
     known = value.copy()
     w_total = known.sum()
@@ -349,9 +371,9 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
     best_left = np.zeros(n_classes)
     lookup = unit and clogc.shape[0] > m
     gini = criterion == GINI
-    tie = TIE_EPS * w_known
+    tie = ROUND_OFF * w_known
     n_cuts = 0
-    min_side = min(25.0, max(min_leaf, 0.1 * w_known / n_classes)) - 1e-9
+    min_side = c45_min_side(min_leaf, w_known, n_classes) - WEIGHT_TOL
     equal = 0.0
     if c45:
         if n_known < 2.0 * min_side:
@@ -373,7 +395,7 @@ def best_numeric_cut(x, y, wbuf, order, n_classes, criterion, min_leaf, value, u
         if xs[pos + 1] <= xs[pos] + equal:
             continue
         w_right = w_known - w_left
-        if w_left <= 0.0 or w_right <= 1e-12 * w_known:
+        if w_left <= 0.0 or w_right <= ROUND_OFF * w_known:
             continue
         if c45:
             if w_left < min_side or w_right < min_side:

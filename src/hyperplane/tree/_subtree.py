@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, Tuning, grow_subtree
+from ._state import Tuning
+from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads
 SUBTREE_ROWS = 20000

@@ -25,15 +25,14 @@ efficient gradient boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from .._numba import jit
-from ._expand_kernels import (EMPTY_BRANCH, GROW, Node, attributes_left, expand_node,
+from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._prune_kernels import numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
+from ._state import Node, Scratch
 from ._traverse_kernels import MISSING
 
 #: nodes of at least this many rows keep their own tables and pass them on
@@ -41,25 +40,6 @@ from ._traverse_kernels import MISSING
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
-
-
-class Tuning(NamedTuple):
-    """How :func:`grow_subtree` works (not what it grows)."""
-
-    clogc: np.ndarray  # c log2 c table of unit-weight entropy scans
-    subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
-    sort_rows: int  # nodes smaller than this sort their codes
-    defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
-
-
-class Scratch(NamedTuple):
-    """Buffers of the bin scans (no allocation per node)."""
-
-    bins: np.ndarray  # non-empty bins of one attribute
-    bin_table: np.ndarray  # their class weights
-    bin_rows: np.ndarray  # their row counts
-    work: np.ndarray  # (4, K) for :func:`~._split_kernels.ordered_cut`
-    keys: np.ndarray  # sort keys of a small node
 
 
 @jit
@@ -94,13 +74,16 @@ def reset_rows(codes_rows, codes_count, rows, table, counts):
 
 
 @jit
-def take_out_siblings(codes_rows, codes_count, y, rows, w, branch, keep, r_keep, table, counts):
-    """Turn a node's tables into those of its child ``keep`` (histogram subtraction).
+def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
+    """Turn ``node``'s tables into those of its child ``keep`` (histogram subtraction).
 
-    Rows of other branches leave the tables; a row missing the tested value
-    (``branch == MISSING``) stays in child ``keep`` with weight ``r_keep · w``,
-    so it loses ``(1 − r_keep) · w`` of its weight and is still counted.
+    ``branch[pos]`` is the branch of the node's row ``pos``. Rows of other
+    branches leave the tables; a row missing the tested value (``branch ==
+    MISSING``) stays in child ``keep`` with weight ``r_keep · w``, so it loses
+    ``(1 − r_keep) · w`` of its weight and is still counted.
     """
+    codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
+                                           node.rows, node.w)
     p = codes_rows.shape[1]
     for pos in range(rows.shape[0]):
         b = branch[pos]
@@ -156,10 +139,9 @@ def score_coded(table, counts, columns, avail, rules, lookup, scratch):
                     scratch.bin_table[d] = table[c, v]
                     scratch.bin_rows[d] = counts[c, v]
                     d += 1
-            s, g, a, r, t, b, ok = ordered_cut(d, scratch.bins, scratch.bin_table,
-                                               scratch.bin_rows, table[c, n_codes], n_codes,
+            s, g, a, r, t, b, ok = ordered_cut(d, scratch, table[c, n_codes], n_codes,
                                                columns.edges[c], rules.criterion,
-                                               rules.min_leaf, lookup, scratch.work)
+                                               rules.min_leaf, lookup)
         put_split(splits, j, (s, g, a, r, t, b, ok))
     return splits
 
@@ -170,8 +152,8 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
     rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
-    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut` takes them and returns
-    ``d``. Every bin sums its rows in the node's row order from 0, so the
+    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut`
+    takes them and returns ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
     keys, bins, table, n_rows = scratch.keys, scratch.bins, scratch.bin_table, scratch.bin_rows
@@ -242,11 +224,9 @@ def small_node_scores(columns, node, rules, lookup, scratch):
             t, b = np.nan, -1
         else:
             d = sorted_bins(node_codes[c], columns.y, rows, w, scratch, missing)
-            s, g, a, r, t, b, ok = ordered_cut(d, scratch.bins, scratch.bin_table,
-                                               scratch.bin_rows, missing,
-                                               columns.codes_count[c], columns.edges[c],
-                                               rules.criterion, rules.min_leaf, lookup,
-                                               scratch.work)
+            s, g, a, r, t, b, ok = ordered_cut(d, scratch, missing, columns.codes_count[c],
+                                               columns.edges[c], rules.criterion,
+                                               rules.min_leaf, lookup)
         put_split(splits, j, (s, g, a, r, t, b, ok))
     return splits
 
@@ -376,8 +356,7 @@ def grow_subtree(columns, root, rules, tuning):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            take_out_siblings(columns.codes_rows, columns.codes_count, columns.y, node.rows,
-                              node.w, children.branch, largest, children.r[largest],
+            take_out_siblings(columns, node, children.branch, largest, children.r[largest],
                               pool_t[slot], pool_n[slot])
             child_slot = slot
         else:

@@ -1,6 +1,6 @@
 """The per-node trace of a tree's growth and the split table of one node.
 
-A split table is what a node compares: the :class:`~._expand_kernels.Splits`
+A split table is what a node compares: the :class:`~._state.Splits`
 the growers compute, one row per available attribute, in the criterion's
 words. :func:`splits_frame` turns it into a DataFrame for
 :func:`~._export.split_table` (the root) and for
@@ -104,7 +104,7 @@ class Tracer:
             attribute = self.names[test[0]]
             threshold = float(test[2]) if test[1] else np.nan
         n_rows = node.count[node.rows].sum() if node.count.size else node.rows.size
-        self.raw[node_id] = (int(node.depth), float(node.value.sum()), int(n_rows), table,
+        self.raw[node_id] = (int(node.depth), float(node.w.sum()), int(n_rows), table,
                              attribute, threshold,
                              None if reason is None else LEAF_REASONS[int(reason)])
 

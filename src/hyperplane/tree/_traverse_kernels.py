@@ -15,8 +15,15 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_parallel_exact
+from ._state import Walk
 
 MISSING = -1
+
+
+@jit
+def numeric_cut(x, threshold):
+    """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
+    return 0 if x <= threshold else 1
 
 
 @jit
@@ -32,25 +39,9 @@ def branch_of_rows(values, rows, kind_numeric, threshold):
         if np.isnan(x):
             out[pos] = MISSING
         elif kind_numeric:
-            out[pos] = 0 if x <= threshold else 1
+            out[pos] = numeric_cut(x, threshold)
         else:
             out[pos] = np.int64(x)
-    return out
-
-
-@jit
-def branch_of_codes(codes, rows, kind_numeric, cut_bin):
-    """Like :func:`branch_of_rows` for integer-coded columns (−1 missing)."""
-    m = rows.shape[0]
-    out = np.empty(m, dtype=np.int64)
-    for pos in range(m):
-        c = codes[rows[pos]]
-        if c < 0:
-            out[pos] = MISSING
-        elif kind_numeric:
-            out[pos] = 0 if c <= cut_bin else 1
-        else:
-            out[pos] = c
     return out
 
 
@@ -130,87 +121,96 @@ def partition_node(rows, w, branch, r, order, dest):
 
 
 @jit
-def push_branches(node, branch, weight, child_start, n_child, children, branch_r,
-                  stack_node, stack_w, top):
-    """Push the child(ren) a sample follows from ``node`` onto the stack; return the new top.
+def push_branches(node, branch, weight, tree, walk, top):
+    """Push the child(ren) a sample follows from ``node`` onto the stack ``walk``;
+    return the new top.
 
     ``branch`` is the branch index, or ``MISSING``: then every branch ``v``
     with ``r_v > 0`` is pushed with weight ``r_v · weight`` (C4.5, 周志华 4.4.2).
     """
-    start = child_start[node]
+    start = tree.child_start[node]
     if branch == MISSING:
-        for v in range(n_child[node]):
-            child = children[start + v]
-            if branch_r[child] > 0.0:
-                stack_node[top] = child
-                stack_w[top] = weight * branch_r[child]
+        for v in range(tree.n_child[node]):
+            child = tree.children[start + v]
+            if tree.branch_r[child] > 0.0:
+                walk.node[top] = child
+                walk.w[top] = weight * tree.branch_r[child]
                 top += 1
         return top
-    stack_node[top] = children[start + branch]
-    stack_w[top] = weight
+    walk.node[top] = tree.children[start + branch]
+    walk.w[top] = weight
     return top + 1
 
 
 @jit
-def _proba_one(x, feature, is_numeric, threshold, child_start, n_child, children,
-               branch_r, leaf_proba, out, stack_node, stack_w):
-    """Accumulate the class distribution of one sample into ``out``."""
-    stack_node[0] = 0
-    stack_w[0] = 1.0
-    top = 1
+def start_walk(walk, weight):
+    """Put the root on the stack ``walk`` with the sample's weight; the new top."""
+    walk.node[0] = 0
+    walk.w[0] = weight
+    return 1
+
+
+@jit
+def next_leaf(x, tree, walk, top):
+    """Walk a sample ``x`` (NaN: missing) down ``tree`` to its next leaf.
+
+    Returns ``(leaf, weight, top)``; ``leaf`` −1 when every leaf it reaches
+    has been returned. A missing tested value sends the sample down every
+    branch with weight ``r_v · weight`` (:func:`push_branches`).
+    """
     while top > 0:
         top -= 1
-        node = stack_node[top]
-        weight = stack_w[top]
-        f = feature[node]
+        node = walk.node[top]
+        weight = walk.w[top]
+        f = tree.feature[node]
         if f < 0:
-            for k in range(out.shape[0]):
-                out[k] += weight * leaf_proba[node, k]
-            continue
+            return node, weight, top
         value = x[f]
         if np.isnan(value):
             branch = MISSING
-        elif is_numeric[node]:
-            branch = 0 if value <= threshold[node] else 1
+        elif tree.is_numeric[node]:
+            branch = numeric_cut(value, tree.threshold[node])
         else:
             branch = np.int64(value)
-        top = push_branches(node, branch, weight, child_start, n_child, children, branch_r,
-                            stack_node, stack_w, top)
+        top = push_branches(node, branch, weight, tree, walk, top)
+    return -1, 0.0, 0
 
 
 @jit_parallel_exact
-def tree_proba(X, feature, is_numeric, threshold, child_start, n_child, children,
-               branch_r, leaf_proba, stack_size):
-    """Class distribution of every row of ``X`` (encoded; NaN = missing or unseen).
+def tree_proba(X, tree, leaf_proba, stack_size):
+    """Class distribution of every row of ``X`` (encoded; NaN = missing or unseen):
+    the leaves' distributions mixed by the weights the row reaches them with.
 
     ``stack_size`` bounds the pending branches (depth × widest fan-out + 1).
     """
     n = X.shape[0]
     out = np.zeros((n, leaf_proba.shape[1]))
     for i in prange(n):
-        stack_node = np.empty(stack_size, dtype=np.int64)
-        stack_w = np.empty(stack_size)
-        _proba_one(X[i], feature, is_numeric, threshold, child_start, n_child, children,
-                   branch_r, leaf_proba, out[i], stack_node, stack_w)
+        walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size))
+        leaf, weight, top = next_leaf(X[i], tree, walk, start_walk(walk, 1.0))
+        while leaf >= 0:
+            for k in range(out.shape[1]):
+                out[i, k] += weight * leaf_proba[leaf, k]
+            leaf, weight, top = next_leaf(X[i], tree, walk, top)
     return out
 
 
 @jit_parallel_exact
-def tree_apply(X, feature, is_numeric, threshold, child_start, children):
+def tree_apply(X, tree):
     """Leaf reached by every row with no missing tested value (−1 if one is missing)."""
     n = X.shape[0]
     out = np.empty(n, dtype=np.int64)
     for i in prange(n):
         node = 0
-        while feature[node] >= 0:
-            value = X[i, feature[node]]
+        while tree.feature[node] >= 0:
+            value = X[i, tree.feature[node]]
             if np.isnan(value):
                 node = -1
                 break
-            start = child_start[node]
-            if is_numeric[node]:
-                node = children[start + (0 if value <= threshold[node] else 1)]
+            start = tree.child_start[node]
+            if tree.is_numeric[node]:
+                node = tree.children[start + numeric_cut(value, tree.threshold[node])]
             else:
-                node = children[start + np.int64(value)]
+                node = tree.children[start + np.int64(value)]
         out[i] = node
     return out

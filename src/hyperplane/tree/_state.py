@@ -1,0 +1,132 @@
+"""Named state of the tree kernels: what a grower passes around, by name.
+
+The compiled kernels take a few of these named tuples instead of long
+positional lists (numba compiles a field access to a plain load, so they cost
+nothing at run time): the rules of growth (:class:`GrowRules`), the training
+columns (:class:`Columns`), the node being grown (:class:`Node`), its split
+table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
+(:class:`Scan`, :class:`Scratch`), the subtree grower's knobs
+(:class:`Tuning`) and a grown tree's arrays (:class:`TreeArrays`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class GrowRules(NamedTuple):
+    """The parameters every expansion obeys."""
+
+    criterion: int  # ENTROPY or GINI
+    c45: bool  # C4.5 / J48's rules (criterion="gain_ratio")
+    max_depth: float
+    min_split: float  # rows (C4.5: weight) a node needs to be split
+    min_leaf: float
+    min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
+    #: exact numeric cuts move to a training value (:func:`~._expand_kernels.training_value_cut`)
+    cut_at_training_value: bool = False
+
+
+class Columns(NamedTuple):
+    """The training data as the kernels read them (attributes as rows)."""
+
+    num_T: np.ndarray  # (p_num, n) exact numeric attributes
+    codes_T: np.ndarray  # (p_coded, n) int32 codes, -1 missing
+    codes_rows: np.ndarray  # (n, p_coded) the same codes row-major
+    codes_count: np.ndarray  # (p_coded,) codes of each coded column
+    kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
+    col: np.ndarray  # (p,) row of attribute j in num_T or codes_T
+    edges: np.ndarray  # (p_coded, max_edges) thresholds of binned attributes
+    y: np.ndarray  # (n,) class index
+
+
+class Node(NamedTuple):
+    """A node being grown: its rows with their weights (a row missing a value
+    tested above carries its ``r̃_v``-scaled weight), the rows sorted by every
+    exact numeric attribute, and ``count[pos]`` rows that entry ``pos`` stands
+    for (empty: one each; a class table's cells stand for several)."""
+
+    rows: np.ndarray
+    w: np.ndarray
+    order: np.ndarray
+    count: np.ndarray
+    value: np.ndarray  # class weights
+    depth: int
+    avail: np.ndarray  # attributes still usable
+
+
+class Splits(NamedTuple):
+    """A node's split table: one entry per attribute."""
+
+    score: np.ndarray  # rho * (I(D~) - sum_v r_v I(D~_v)), C4.5: MDL-charged
+    ratio: np.ndarray  # score / IV
+    after: np.ndarray  # sum_v r_v I(D~_v) (the Gini index for gini)
+    rho: np.ndarray
+    threshold: np.ndarray  # numeric cut (NaN: categorical)
+    cut_bin: np.ndarray  # binned cut: code <= cut_bin goes first
+    valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
+
+
+class Children(NamedTuple):
+    """The expansion of a node on ``attribute`` (−1: the node stays a leaf)."""
+
+    attribute: int
+    branch: np.ndarray  # branch of each of the node's rows (MISSING: every branch)
+    r: np.ndarray  # r~_v
+    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w, order)
+    w: np.ndarray
+    order: np.ndarray
+    offsets: np.ndarray
+    value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
+    weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
+    reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
+    unit: np.ndarray  # every row of the child weighs 1
+
+
+class TreeArrays(NamedTuple):
+    """A tree as flat arrays: the children of node ``t`` are
+    ``children[child_start[t]:child_start[t] + n_child[t]]``."""
+
+    feature: np.ndarray  # tested attribute, -1 at a leaf
+    is_numeric: np.ndarray
+    threshold: np.ndarray  # numeric cut (a bin for coded data: code <= cut first)
+    child_start: np.ndarray
+    n_child: np.ndarray
+    children: np.ndarray
+    branch_r: np.ndarray  # r_v of the branch leading to each node
+
+
+class Walk(NamedTuple):
+    """The pending branches of one sample's walk down a tree."""
+
+    node: np.ndarray
+    w: np.ndarray
+
+
+class Scan(NamedTuple):
+    """What the scans of one node share besides its rows."""
+
+    wbuf: np.ndarray  # (n,) scratch: the node's weight of each row, by row
+    unit: bool  # every row of the node weighs 1 (counts are integers)
+    clogc: np.ndarray  # c log2 c for c = 0..n (:func:`~._split_kernels.c_log2_c`)
+
+
+class Tuning(NamedTuple):
+    """How :func:`grow_subtree` works (not what it grows)."""
+
+    clogc: np.ndarray  # c log2 c table of unit-weight entropy scans
+    subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
+    sort_rows: int  # nodes smaller than this sort their codes
+    defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
+
+
+class Scratch(NamedTuple):
+    """Buffers of the bin scans (no allocation per node)."""
+
+    bins: np.ndarray  # non-empty bins of one attribute
+    bin_table: np.ndarray  # their class weights
+    bin_rows: np.ndarray  # their row counts
+    work: np.ndarray  # (4, K) for :func:`~._split_kernels.ordered_cut`
+    keys: np.ndarray  # sort keys of a small node
