@@ -171,6 +171,9 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     known = ~np.isnan(x)
     min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
     values = np.unique(x[known])
+    if known.sum() < 2 * (min_side - 1e-9):     # J48: too few known rows to split at all
+        assert not valid
+        return
     mids = [m for m in (values[:-1] + values[1:]) / 2
             if min(w[known & (x <= m)].sum(), w[known & (x > m)].sum()) >= min_side - 1e-9]
     results = [ref_score([y[known & (x <= m)], y[known & (x > m)]],
