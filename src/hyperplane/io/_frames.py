@@ -2,7 +2,8 @@
 
 Fitted attributes such as the perceptron's ``trace_`` are DataFrames. skops
 refuses them (their block manager has no safe state), so before saving every
-DataFrame/Series found in an estimator's attributes is replaced by a
+DataFrame/Series found in an estimator's attributes (also inside lists,
+tuples, dicts and dataclasses such as a tree's per-node trace) is replaced by a
 :class:`FrameState` (plain NumPy columns) on a *shallow copy* of the
 estimator -- the user's model is never modified -- and turned back on load.
 """
@@ -10,6 +11,7 @@ estimator -- the user's model is never modified -- and turned back on load.
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import numpy as np
 import pandas as pd
@@ -64,6 +66,18 @@ def _convert(value, forward, seen):
             converted = _convert(item, forward, seen)
             if converted is not item:
                 setattr(twin, key, converted)
+        return twin
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if id(value) in seen:
+            return seen[id(value)]
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        converted = {key: _convert(item, forward, seen) for key, item in fields.items()}
+        twin = value
+        if any(converted[key] is not fields[key] for key in fields):
+            twin = copy.copy(value) if forward else value
+            for key, item in converted.items():
+                setattr(twin, key, item)
+        seen[id(value)] = twin
         return twin
     if isinstance(value, (list, tuple)):
         items = [_convert(item, forward, seen) for item in value]

@@ -19,9 +19,12 @@ from ._expand_kernels import LEAF_REASONS, c45_candidates
 from ._prune_kernels import preorder_layout
 
 
-@dataclass(frozen=True)
+@dataclass
 class NodeTrace:
     """One node of a tree's growth.
+
+    A plain (not frozen) dataclass, so that a saved model restores it as data
+    (:func:`hyperplane.io.load` never runs a class's own ``__setattr__``).
 
     Attributes
     ----------
