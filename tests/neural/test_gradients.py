@@ -11,6 +11,7 @@ import pytest
 
 from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
+from hyperplane.neural._state import Learning, Samples
 
 from ._reference import numeric_gradient, ref_objective
 
@@ -60,8 +61,8 @@ def _assert_step_descends(step, activation, output, lam, rows, seed):
 def test_batch_step_is_gradient_of_eq_5_17(activation, output, lam):
     """Accumulated / mini-batch step on all rows: the gradient of the batch objective."""
     def step(packed, layout, X, Y, act, out_act, loss):
-        K.batch_step(packed, layout.sizes, layout.w_off, layout.b_off, X, Y, ETA, lam,
-                     act, out_act, loss, np.empty_like(packed))
+        K.batch_step(layout.network(packed, act, out_act), Learning(ETA, lam, loss), X, Y,
+                     np.empty_like(packed))
 
     _assert_step_descends(step, activation, output, lam, slice(None), seed=0)
 
@@ -72,8 +73,8 @@ def test_standard_step_g_j_e_h_is_gradient_of_E_k(activation, output, lam):
     k = 2
 
     def step(packed, layout, X, Y, act, out_act, loss):
-        K.standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off, layout.u_off,
-                            X, Y, np.array([k]), ETA, lam, act, out_act, loss)
+        K.standard_bp_epoch(layout.network(packed, act, out_act), Learning(ETA, lam, loss),
+                            Samples(X, Y, np.array([k])))
 
     _assert_step_descends(step, activation, output, lam, slice(k, k + 1), seed=1)
 

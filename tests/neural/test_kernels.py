@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
+from hyperplane.neural._state import Learning, Samples
 
 from ._reference import (
     REF_ACTIVATIONS, ref_forward, ref_minibatch_epoch, ref_sample_losses, ref_standard_epoch,
@@ -45,8 +46,8 @@ def test_standard_epoch_matches_the_books_algorithm(net, eta, lam):
     expected, expected_loss = ref_standard_epoch(packed, layout, X, Y, order, eta, lam,
                                                  act, out_act, loss)
     got = packed.copy()
-    total = K.standard_bp_epoch(got, layout.sizes, layout.w_off, layout.b_off, layout.u_off,
-                                X, Y, order, eta, lam, act, out_act, loss)
+    total = K.standard_bp_epoch(layout.network(got, act, out_act), Learning(eta, lam, loss),
+                                Samples(X, Y, order))
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
 
@@ -59,8 +60,8 @@ def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam)
     expected, expected_loss = ref_minibatch_epoch(packed, layout, X, Y, order, batch_size,
                                                   eta, lam, act, out_act, loss)
     got = packed.copy()
-    total = K.minibatch_bp_epoch(got, layout.sizes, layout.w_off, layout.b_off, X, Y, order,
-                                 batch_size, eta, lam, act, out_act, loss)
+    total = K.minibatch_bp_epoch(layout.network(got, act, out_act), Learning(eta, lam, loss),
+                                 Samples(X, Y, order), batch_size)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
 
@@ -69,7 +70,7 @@ def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam)
 def test_forward_batch_and_loss_match_numpy(net):
     layout, packed, X, Y, _, act, out_act, loss = net
     expected = ref_forward(packed, layout, X, act, out_act)[-1]
-    got = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, act, out_act)
+    got = K.predict_outputs(layout.network(packed, act, out_act), X)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(K.batch_loss(got, Y, loss),
                                ref_sample_losses(expected, Y, loss).sum(), rtol=1e-10)
@@ -97,8 +98,7 @@ def test_float32_kernels_stay_float32():
     packed = np.linspace(-1, 1, layout.n_params).astype(np.float32)
     X = np.ones((4, 2), dtype=np.float32)
     Y = np.ones((4, 1), dtype=np.float32)
-    K.standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off, layout.u_off, X, Y,
-                        np.arange(4), 0.1, 1.0, K.SIGMOID, K.SIGMOID, K.SQUARED_ERROR)
-    out = K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, K.SIGMOID,
-                            K.SIGMOID)
+    net = layout.network(packed, K.SIGMOID, K.SIGMOID)
+    K.standard_bp_epoch(net, Learning(0.1, 1.0, K.SQUARED_ERROR), Samples(X, Y, np.arange(4)))
+    out = K.predict_outputs(net, X)
     assert packed.dtype == np.float32 and out.dtype == np.float32

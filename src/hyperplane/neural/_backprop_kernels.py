@@ -23,8 +23,11 @@ With the regularised objective of eq. 5.17,
 threshold), each step multiplies the parameters by ``1 - 2 eta (1 - lambda)``
 and adds ``lambda`` times the book's step.
 
-Functions take arrays and scalars and return arrays and scalars; the
-estimators in :mod:`hyperplane.neural._mlp` own validation and epochs.
+Kernels take the named state of :mod:`._state` -- ``net`` (a
+:class:`~._state.Network`: ``packed``, the layout, the activation codes),
+``learning`` (a :class:`~._state.Learning`: ``eta``, ``lam``, the loss code)
+and the samples -- plus arrays and scalars, and return arrays and scalars;
+the estimators in :mod:`hyperplane.neural._mlp` own validation and epochs.
 """
 
 from __future__ import annotations
@@ -134,37 +137,48 @@ def batch_loss(Y_hat, Y, loss):
 
 
 # --------------------------------------------------------------------------
+# the layout: views of one layer in a parameter-shaped vector
+# --------------------------------------------------------------------------
+@jit_fast
+def layer_weights(vector, net, l):
+    """View of layer ``l``'s connection weights (fan_in x fan_out) in ``vector``
+    (``net.packed`` or a gradient of the same layout)."""
+    n_in, n_out = net.sizes[l], net.sizes[l + 1]
+    return vector[net.w_off[l]:net.w_off[l] + n_in * n_out].reshape((n_in, n_out))
+
+
+@jit_fast
+def layer_bias(vector, net, l):
+    """View of layer ``l``'s biases (= -thresholds) in ``vector``."""
+    return vector[net.b_off[l]:net.b_off[l] + net.sizes[l + 1]]
+
+
+@jit_fast
+def layer_activation(net, l):
+    """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
+    return net.out_act if l == net.sizes.shape[0] - 2 else net.act
+
+
+# --------------------------------------------------------------------------
 # standard BP: one sample at a time (the book's algorithm, figure 5.8)
 # --------------------------------------------------------------------------
 @jit_fast
-def layer_weights(packed, sizes, w_off, l):
-    """View of the connection weights of layer ``l`` (fan_in x fan_out)."""
-    n_in, n_out = sizes[l], sizes[l + 1]
-    return packed[w_off[l]:w_off[l] + n_in * n_out].reshape((n_in, n_out))
-
-
-@jit_fast
-def layer_bias(packed, sizes, b_off, l):
-    """View of the biases (= -thresholds) of layer ``l``."""
-    return packed[b_off[l]:b_off[l] + sizes[l + 1]]
-
-
-@jit_fast
-def forward(packed, sizes, w_off, b_off, u_off, x, out, act, out_act):
+def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
-    n_layers = sizes.shape[0] - 1
+    n_layers = net.sizes.shape[0] - 1
+    u_off = net.u_off
     out[u_off[0]:u_off[1]] = x
     for l in range(n_layers):
-        W = layer_weights(packed, sizes, w_off, l)
-        b = layer_bias(packed, sizes, b_off, l)
+        W = layer_weights(net.packed, net, l)
+        bias = layer_bias(net.packed, net, l)
         a_in = out[u_off[l]:u_off[l + 1]]
         a_out = out[u_off[l + 1]:u_off[l + 2]]
-        a_out[:] = b
+        a_out[:] = bias
         for i in range(a_in.shape[0]):
             a_i = a_in[i]
             for j in range(a_out.shape[0]):
                 a_out[j] += a_i * W[i, j]
-        activate(a_out, out_act if l == n_layers - 1 else act)
+        activate(a_out, layer_activation(net, l))
 
 
 @jit_fast
@@ -181,38 +195,40 @@ def output_gradient(y_hat, y, loss, out_act, g):
 
 
 @jit_fast
-def backward(packed, sizes, w_off, u_off, out, grad, act):
+def backward(net, out, grad):
     """Hidden neuron gradients e_h (eq. 5.15), from the output layer down.
 
     ``grad`` holds ``g_j`` in its output block; layer ``l``'s block receives
     ``e_h = f'(b_h) sum_j w_hj g_j`` with the not yet updated weights.
     """
-    n_layers = sizes.shape[0] - 1
+    n_layers = net.sizes.shape[0] - 1
+    u_off = net.u_off
     for l in range(n_layers - 1, 0, -1):
-        W = layer_weights(packed, sizes, w_off, l)
-        g = grad[u_off[l + 1]:u_off[l + 2]]
-        b = out[u_off[l]:u_off[l + 1]]
-        e = grad[u_off[l]:u_off[l + 1]]
-        for h in range(b.shape[0]):
+        W = layer_weights(net.packed, net, l)
+        g_j = grad[u_off[l + 1]:u_off[l + 2]]
+        b_h = out[u_off[l]:u_off[l + 1]]
+        e_h = grad[u_off[l]:u_off[l + 1]]
+        for h in range(b_h.shape[0]):
             total = 0.0
-            for j in range(g.shape[0]):
-                total += W[h, j] * g[j]
-            e[h] = derivative(b[h], act) * total
+            for j in range(g_j.shape[0]):
+                total += W[h, j] * g_j[j]
+            e_h[h] = derivative(b_h[h], net.act) * total
 
 
 @jit_fast
-def update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam):
+def update(net, learning, out, grad):
     """Delta w_hj = eta g_j b_h, Delta theta_j = -eta g_j (eqs. 5.11-5.14).
 
     With the penalty of eq. 5.17 every weight and threshold first shrinks by
     ``1 - 2 eta (1 - lambda)`` and the book's step is scaled by ``lambda``.
     """
-    n_layers = sizes.shape[0] - 1
-    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
-    step = eta * lam
+    n_layers = net.sizes.shape[0] - 1
+    u_off = net.u_off
+    shrink = 1.0 - 2.0 * learning.eta * (1.0 - learning.lam)
+    step = learning.eta * learning.lam
     for l in range(n_layers):
-        W = layer_weights(packed, sizes, w_off, l)
-        b = layer_bias(packed, sizes, b_off, l)
+        W = layer_weights(net.packed, net, l)
+        bias = layer_bias(net.packed, net, l)
         a_in = out[u_off[l]:u_off[l + 1]]
         g = grad[u_off[l + 1]:u_off[l + 2]]
         for i in range(a_in.shape[0]):
@@ -220,30 +236,61 @@ def update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam):
             for j in range(g.shape[0]):
                 W[i, j] = shrink * W[i, j] + a_i * g[j]
         for j in range(g.shape[0]):
-            b[j] = shrink * b[j] + step * g[j]
+            bias[j] = shrink * bias[j] + step * g[j]
 
 
 @jit_fast
-def standard_bp_epoch(packed, sizes, w_off, b_off, u_off, X, Y, order, eta, lam,
-                      act, out_act, loss):
-    """One epoch of standard BP: forward, g_j, e_h, update for every sample.
+def sample_step(net, learning, x, y, out, grad):
+    """One step of standard BP on the sample ``(x, y)``: forward, ``g_j``,
+    ``e_h``, update (figure 5.8). ``out`` and ``grad`` are unit vectors
+    (:class:`~._state.Network`) used as scratch. Returns ``E_k`` before the update."""
+    first_out = net.u_off[net.sizes.shape[0] - 1]
+    forward(net, x, out)
+    y_hat = out[first_out:]
+    E_k = sample_loss(y_hat, y, learning.loss)
+    output_gradient(y_hat, y, learning.loss, net.out_act, grad[first_out:])
+    backward(net, out, grad)
+    update(net, learning, out, grad)
+    return E_k
 
-    Samples are visited in ``order``. Returns ``sum_k E_k``, each ``E_k``
-    measured just before that sample's update.
+
+@jit_fast
+def unit_buffers(net):
+    """Scratch ``out`` and ``grad`` for :func:`sample_step`: one entry per neuron."""
+    n_units = net.u_off[-1]
+    return np.empty(n_units, dtype=net.packed.dtype), np.zeros(n_units, dtype=net.packed.dtype)
+
+
+@jit_fast
+def standard_bp_epoch(net, learning, samples):
+    """One epoch of standard BP: :func:`sample_step` on every sample of ``samples.order``.
+
+    Returns ``sum_k E_k``, each ``E_k`` measured just before that sample's update.
     """
-    n_units = u_off[-1]
-    out = np.empty(n_units, dtype=packed.dtype)
-    grad = np.zeros(n_units, dtype=packed.dtype)
-    first_out = u_off[sizes.shape[0] - 1]
+    out, grad = unit_buffers(net)
     total = 0.0
-    for t in range(order.shape[0]):
-        k = order[t]
-        forward(packed, sizes, w_off, b_off, u_off, X[k], out, act, out_act)
-        y_hat = out[first_out:]
-        total += sample_loss(y_hat, Y[k], loss)
-        output_gradient(y_hat, Y[k], loss, out_act, grad[first_out:])
-        backward(packed, sizes, w_off, u_off, out, grad, act)
-        update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam)
+    for t in range(samples.order.shape[0]):
+        k = samples.order[t]
+        total += sample_step(net, learning, samples.X[k], samples.Y[k], out, grad)
+    return total
+
+
+@jit_fast
+def sparse_standard_bp_epoch(net, learning, samples):
+    """:func:`standard_bp_epoch` on CSR rows (a :class:`~._state.SparseSamples`):
+    each visited row is scattered into a dense input vector, so the updates
+    are those of the dense rows."""
+    out, grad = unit_buffers(net)
+    x = np.zeros(net.sizes[0], dtype=net.packed.dtype)
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    total = 0.0
+    for t in range(samples.order.shape[0]):
+        k = samples.order[t]
+        for q in range(indptr[k], indptr[k + 1]):
+            x[indices[q]] = data[q]
+        total += sample_step(net, learning, x, samples.Y[k], out, grad)
+        for q in range(indptr[k], indptr[k + 1]):
+            x[indices[q]] = 0.0
     return total
 
 
@@ -251,88 +298,82 @@ def standard_bp_epoch(packed, sizes, w_off, b_off, u_off, X, Y, order, eta, lam,
 # accumulated and mini-batch BP: BLAS matrix products over a batch
 # --------------------------------------------------------------------------
 @jit_fast
-def layer_activation(sizes, l, act, out_act):
-    """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
-    return out_act if l == sizes.shape[0] - 2 else act
-
-
-@jit_fast
-def forward_from(packed, sizes, w_off, b_off, A, start, act, out_act):
+def forward_from(net, A, start):
     """Outputs of layers ``start + 1, ...`` for the outputs ``A`` of layer
     ``start`` (a list whose first entry is ``A``)."""
-    n_layers = sizes.shape[0] - 1
+    n_layers = net.sizes.shape[0] - 1
     acts = [A]
     for l in range(start, n_layers):
-        Z = np.dot(acts[l - start], layer_weights(packed, sizes, w_off, l))
-        Z += layer_bias(packed, sizes, b_off, l)
-        activate_rows(Z, layer_activation(sizes, l, act, out_act))
+        Z = np.dot(acts[l - start], layer_weights(net.packed, net, l))
+        Z += layer_bias(net.packed, net, l)
+        activate_rows(Z, layer_activation(net, l))
         acts.append(Z)
     return acts
 
 
 @jit_fast
-def forward_batch(packed, sizes, w_off, b_off, A0, act, out_act):
+def forward_batch(net, A0):
     """Outputs of every layer for the rows of ``A0`` (list, input first)."""
-    return forward_from(packed, sizes, w_off, b_off, A0, 0, act, out_act)
+    return forward_from(net, A0, 0)
 
 
 @jit_fast
-def gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, start):
+def gradient_from(net, loss, acts, Y, grad, start):
     """Gradients of ``sum_k E_k`` for the weights of layers ``start, ...``
     into ``grad`` (``acts[i]`` feeds layer ``start + i``). Returns the last
     delta: for ``start > 0`` it is ``dE/dZ`` of the pre-activations of the
     neurons feeding layer ``start`` (the negated ``e_h``), with which a caller
     finishes the layers below itself."""
-    n_layers = sizes.shape[0] - 1
+    n_layers = net.sizes.shape[0] - 1
     Y_hat = acts[n_layers - start]
     delta = Y_hat - Y  # -g_j for every row
     if loss == SQUARED_ERROR:
         for r in range(delta.shape[0]):
             for j in range(delta.shape[1]):
-                delta[r, j] *= derivative(Y_hat[r, j], out_act)
+                delta[r, j] *= derivative(Y_hat[r, j], net.out_act)
     for l in range(n_layers - 1, start - 1, -1):
-        gW = layer_weights(grad, sizes, w_off, l)
+        gW = layer_weights(grad, net, l)
         gW[:, :] = np.dot(acts[l - start].T, delta)
-        gb = layer_bias(grad, sizes, b_off, l)
+        gb = layer_bias(grad, net, l)
         gb[:] = 0.0
         for r in range(delta.shape[0]):
             gb += delta[r]
         if l > 0:
-            delta = np.dot(delta, layer_weights(packed, sizes, w_off, l).T)
+            delta = np.dot(delta, layer_weights(net.packed, net, l).T)
             A = acts[l - start]
             for r in range(delta.shape[0]):
                 for h in range(delta.shape[1]):
-                    delta[r, h] *= derivative(A[r, h], act)
+                    delta[r, h] *= derivative(A[r, h], net.act)
     return delta
 
 
 @jit_fast
-def batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad):
+def batch_gradient(net, loss, acts, Y, grad):
     """``grad = d(sum_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
-    gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, 0)
+    gradient_from(net, loss, acts, Y, grad, 0)
 
 
 @jit_fast
-def above_first_layer(packed, sizes, w_off, b_off, Z1, Y, loss, act, out_act, grad):
+def above_first_layer(net, loss, Z1, Y, grad):
     """Forward and backward pass over the layers above the first, from the
     first layer's pre-activations ``Z1 = X W_0 + b_0`` (computed by the
     caller, e.g. from sparse rows). Fills the gradients of layers ``1, ...``
     and returns ``(sum_k E_k, dE/dZ1)``: the first layer's gradient is then
     ``Xᵀ dE/dZ1`` and the column sums of ``dE/dZ1``."""
     A1 = Z1.copy()
-    activate_rows(A1, layer_activation(sizes, 0, act, out_act))
-    acts = forward_from(packed, sizes, w_off, b_off, A1, 1, act, out_act)
-    total = batch_loss(acts[sizes.shape[0] - 2], Y, loss)
-    delta = gradient_from(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad, 1)
+    activate_rows(A1, layer_activation(net, 0))
+    acts = forward_from(net, A1, 1)
+    total = batch_loss(acts[net.sizes.shape[0] - 2], Y, loss)
+    delta = gradient_from(net, loss, acts, Y, grad, 1)
     return total, delta
 
 
 @jit_fast
-def outputs_above_first_layer(packed, sizes, w_off, b_off, Z1, act, out_act):
+def outputs_above_first_layer(net, Z1):
     """Output layer from the first layer's pre-activations ``Z1``."""
     A1 = Z1.copy()
-    activate_rows(A1, layer_activation(sizes, 0, act, out_act))
-    return forward_from(packed, sizes, w_off, b_off, A1, 1, act, out_act)[sizes.shape[0] - 2]
+    activate_rows(A1, layer_activation(net, 0))
+    return forward_from(net, A1, 1)[net.sizes.shape[0] - 2]
 
 
 @jit_fast
@@ -346,67 +387,39 @@ def gradient_step(packed, grad, eta, lam, batch_rows):
 
 
 @jit_fast
-def batch_step(packed, sizes, w_off, b_off, A0, Y, eta, lam, act, out_act, loss, grad):
+def batch_step(net, learning, A0, Y, grad):
     """One gradient step on the mean loss of a batch; returns ``sum_k E_k``."""
-    acts = forward_batch(packed, sizes, w_off, b_off, A0, act, out_act)
-    total = batch_loss(acts[sizes.shape[0] - 1], Y, loss)
-    batch_gradient(packed, sizes, w_off, b_off, acts, Y, loss, act, out_act, grad)
-    gradient_step(packed, grad, eta, lam, A0.shape[0])
+    acts = forward_batch(net, A0)
+    total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss)
+    batch_gradient(net, learning.loss, acts, Y, grad)
+    gradient_step(net.packed, grad, learning.eta, learning.lam, A0.shape[0])
     return total
 
 
 @jit_fast
-def sparse_standard_bp_epoch(packed, sizes, w_off, b_off, u_off, data, indices, indptr,
-                             Y, order, eta, lam, act, out_act, loss):
-    """:func:`standard_bp_epoch` on CSR rows: each visited row is scattered
-    into a dense input vector, so the updates are those of the dense rows."""
-    n_units = u_off[-1]
-    out = np.empty(n_units, dtype=packed.dtype)
-    grad = np.zeros(n_units, dtype=packed.dtype)
-    x = np.zeros(sizes[0], dtype=packed.dtype)
-    first_out = u_off[sizes.shape[0] - 1]
-    total = 0.0
-    for t in range(order.shape[0]):
-        k = order[t]
-        for q in range(indptr[k], indptr[k + 1]):
-            x[indices[q]] = data[q]
-        forward(packed, sizes, w_off, b_off, u_off, x, out, act, out_act)
-        y_hat = out[first_out:]
-        total += sample_loss(y_hat, Y[k], loss)
-        output_gradient(y_hat, Y[k], loss, out_act, grad[first_out:])
-        backward(packed, sizes, w_off, u_off, out, grad, act)
-        update(packed, sizes, w_off, b_off, u_off, out, grad, eta, lam)
-        for q in range(indptr[k], indptr[k + 1]):
-            x[indices[q]] = 0.0
-    return total
-
-
-@jit_fast
-def minibatch_bp_epoch(packed, sizes, w_off, b_off, X, Y, order, batch_size,
-                       eta, lam, act, out_act, loss):
-    """One epoch of mini-batch BP: a step every ``batch_size`` samples of ``order``.
+def minibatch_bp_epoch(net, learning, samples, batch_size):
+    """One epoch of mini-batch BP: a step every ``batch_size`` samples of ``samples.order``.
 
     Returns ``sum_k E_k``, each batch measured just before its step.
     """
-    grad = np.empty_like(packed)
+    grad = np.empty_like(net.packed)
     total = 0.0
-    n = order.shape[0]
+    n = samples.order.shape[0]
     for start in range(0, n, batch_size):
-        rows = order[start:min(start + batch_size, n)]
-        total += batch_step(packed, sizes, w_off, b_off, X[rows], Y[rows], eta, lam,
-                            act, out_act, loss, grad)
+        rows = samples.order[start:min(start + batch_size, n)]
+        total += batch_step(net, learning, samples.X[rows], samples.Y[rows], grad)
     return total
 
 
 @jit_fast
-def accumulated_bp_epoch(packed, sizes, w_off, b_off, X, Y, eta, lam, act, out_act, loss):
+def accumulated_bp_epoch(net, learning, samples):
     """One epoch of accumulated BP: a single step on the mean of all ``E_k``
-    (eq. 5.16). Returns ``sum_k E_k`` before the step."""
-    grad = np.empty_like(packed)
-    return batch_step(packed, sizes, w_off, b_off, X, Y, eta, lam, act, out_act, loss, grad)
+    (eq. 5.16), whatever the order. Returns ``sum_k E_k`` before the step."""
+    grad = np.empty_like(net.packed)
+    return batch_step(net, learning, samples.X, samples.Y, grad)
 
 
 @jit_fast
-def predict_outputs(packed, sizes, w_off, b_off, X, act, out_act):
+def predict_outputs(net, X):
     """Output layer of the network for every row of ``X``."""
-    return forward_batch(packed, sizes, w_off, b_off, X, act, out_act)[sizes.shape[0] - 1]
+    return forward_batch(net, X)[net.sizes.shape[0] - 1]

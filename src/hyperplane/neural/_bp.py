@@ -1,12 +1,13 @@
 """The three backpropagation rules of section 5.3, as one-epoch functions.
 
-Each rule takes the flat parameters (updated in place), the layout, the
-training data with targets ``Y`` (one row per sample, one column per output
-neuron) and the order in which to visit the samples, and returns
+Each rule takes the network (a :class:`~._state.Network`, its parameters
+updated in place), the :class:`~._state.Learning` settings, the training data
+with targets ``Y`` (one row per sample, one column per output neuron), the
+order in which to visit the samples and the batch size, and returns
 ``sum_k E_k`` measured while passing over the data.
 
 * ``"standard"`` -- the book's algorithm (figure 5.8): update after every
-  sample, compiled per sample in :func:`standard_bp_epoch`;
+  sample, compiled per sample in :func:`~._backprop_kernels.sample_step`;
 * ``"accumulated"`` -- one update per epoch on the accumulated error
   ``E = (1/m) sum_k E_k`` (eq. 5.16), on BLAS matrix products;
 * ``"minibatch"`` -- one update on the mean error of every ``batch_size``
@@ -19,89 +20,81 @@ import numpy as np
 import scipy.sparse
 
 from . import _backprop_kernels as K
+from ._state import Samples, SparseSamples
 
 
-def standard_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+def standard_rule(net, learning, X, Y, order, batch_size):
     """Standard BP: ``len(order)`` updates per epoch."""
-    return K.standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
-                               layout.u_off, X, Y, order, eta, lam, act, out_act, loss)
+    return K.standard_bp_epoch(net, learning, Samples(X, Y, order))
 
 
-def accumulated_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+def accumulated_rule(net, learning, X, Y, order, batch_size):
     """Accumulated BP: one update per epoch (the order does not matter)."""
-    return K.accumulated_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
-                                  X, Y, eta, lam, act, out_act, loss)
+    return K.accumulated_bp_epoch(net, learning, Samples(X, Y, order))
 
 
-def minibatch_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+def minibatch_rule(net, learning, X, Y, order, batch_size):
     """Mini-batch BP: ``ceil(len(order) / batch_size)`` updates per epoch."""
-    return K.minibatch_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
-                                X, Y, order, min(batch_size, len(order)), eta, lam,
-                                act, out_act, loss)
+    return K.minibatch_bp_epoch(net, learning, Samples(X, Y, order),
+                                min(batch_size, len(order)))
 
 
 # --------------------------------------------------------------------------
 # the same rules on CSR rows: the first layer reads only the nonzeros
 # --------------------------------------------------------------------------
-def first_layer(packed, layout):
-    """Views of the first layer's weights ``W_0`` (d × q_1) and biases ``b_0``."""
-    n_in, n_out = layout.sizes[0], layout.sizes[1]
-    w, b = layout.w_off[0], layout.b_off[0]
-    return packed[w:w + n_in * n_out].reshape(n_in, n_out), packed[b:b + n_out]
+def first_layer(vector, net):
+    """Views of the first layer's weights ``W_0`` (d × q_1) and biases ``b_0``
+    in ``vector`` (``net.packed`` or a gradient of the same layout)."""
+    n_in, n_out = net.sizes[0], net.sizes[1]
+    w, b = net.w_off[0], net.b_off[0]
+    return vector[w:w + n_in * n_out].reshape(n_in, n_out), vector[b:b + n_out]
 
 
-def first_layer_input(packed, layout, X):
+def first_layer_input(net, X):
     """``Z1 = X W_0 + b_0`` from sparse rows (a dense array)."""
-    W0, b0 = first_layer(packed, layout)
+    W0, b0 = first_layer(net.packed, net)
     return np.asarray(X @ W0) + b0
 
 
-def sparse_batch_step(packed, layout, X, Y, eta, lam, act, out_act, loss, grad):
+def sparse_batch_step(net, learning, X, Y, grad):
     """:func:`~._backprop_kernels.batch_step` on CSR rows: the first layer's
     products ``X W_0`` and ``Xᵀ δ`` are sparse, the layers above compiled."""
-    Z1 = first_layer_input(packed, layout, X)
-    total, delta = K.above_first_layer(packed, layout.sizes, layout.w_off, layout.b_off,
-                                       Z1, Y, loss, act, out_act, grad)
-    gW0, gb0 = first_layer(grad, layout)
+    Z1 = first_layer_input(net, X)
+    total, delta = K.above_first_layer(net, learning.loss, Z1, Y, grad)
+    gW0, gb0 = first_layer(grad, net)
     gW0[:, :] = np.asarray(X.T @ delta)
     gb0[:] = delta.sum(axis=0)
-    K.gradient_step(packed, grad, eta, lam, X.shape[0])
+    K.gradient_step(net.packed, grad, learning.eta, learning.lam, X.shape[0])
     return total
 
 
-def sparse_standard_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+def sparse_standard_rule(net, learning, X, Y, order, batch_size):
     """Standard BP on CSR rows (the dense rule's updates)."""
-    return K.sparse_standard_bp_epoch(packed, layout.sizes, layout.w_off, layout.b_off,
-                                      layout.u_off, X.data, X.indices, X.indptr, Y, order,
-                                      eta, lam, act, out_act, loss)
+    return K.sparse_standard_bp_epoch(net, learning,
+                                      SparseSamples(X.data, X.indices, X.indptr, Y, order))
 
 
-def sparse_accumulated_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act,
-                            loss):
+def sparse_accumulated_rule(net, learning, X, Y, order, batch_size):
     """Accumulated BP on CSR rows: one step on all of them."""
-    return sparse_batch_step(packed, layout, X, Y, eta, lam, act, out_act, loss,
-                             np.empty_like(packed))
+    return sparse_batch_step(net, learning, X, Y, np.empty_like(net.packed))
 
 
-def sparse_minibatch_rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act,
-                          loss):
+def sparse_minibatch_rule(net, learning, X, Y, order, batch_size):
     """Mini-batch BP on CSR rows, the batches of ``order`` as in the dense rule."""
-    grad = np.empty_like(packed)
+    grad = np.empty_like(net.packed)
     batch = min(batch_size, len(order))
     total = 0.0
     for start in range(0, len(order), batch):
         rows = order[start:start + batch]
-        total += sparse_batch_step(packed, layout, X[rows], Y[rows], eta, lam, act, out_act,
-                                   loss, grad)
+        total += sparse_batch_step(net, learning, X[rows], Y[rows], grad)
     return total
 
 
-def predict_outputs(packed, layout, X, act, out_act):
+def predict_outputs(net, X):
     """Output layer for the rows of ``X``, dense or CSR."""
     if scipy.sparse.issparse(X):
-        return K.outputs_above_first_layer(packed, layout.sizes, layout.w_off, layout.b_off,
-                                           first_layer_input(packed, layout, X), act, out_act)
-    return K.predict_outputs(packed, layout.sizes, layout.w_off, layout.b_off, X, act, out_act)
+        return K.outputs_above_first_layer(net, first_layer_input(net, X))
+    return K.predict_outputs(net, X)
 
 
 #: bp name -> the CSR form of its rule

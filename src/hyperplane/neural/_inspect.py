@@ -39,8 +39,5 @@ def hidden_outputs(model, X):
     """
     check_is_fitted(model)
     X = _kernel_array(check_X(model, X, reset=False))
-    layout = model._layout()
-    act, out_act, _ = model._codes()
-    outputs = K.forward_batch(model._packed(X.dtype), layout.sizes, layout.w_off, layout.b_off,
-                              X, act, out_act)
+    outputs = K.forward_batch(model._network(X.dtype), X)
     return [outputs[layer].copy() for layer in range(1, len(outputs) - 1)]

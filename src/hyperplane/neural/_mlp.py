@@ -37,6 +37,7 @@ from ._network import (
     ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
     penalty,
 )
+from ._state import Learning
 
 
 #: a run of epochs is convergence only if its last loss stayed within this
@@ -133,12 +134,18 @@ class _BaseMLP(BaseEstimator):
     def _packed(self, dtype):
         return self._layout().pack(self.coefs_, self.intercepts_, dtype)
 
+    def _network(self, dtype):
+        """The kernels' :class:`~._state.Network` of the current weights (a copy)."""
+        act, out_act, _ = self._codes()
+        return self._layout().network(self._packed(dtype), act, out_act)
+
+    def _learning(self):
+        """The kernels' :class:`~._state.Learning`: eta, lambda, the loss code."""
+        return Learning(float(self.learning_rate), self._lambda(), self._codes()[2])
+
     def _forward(self, X):
         """Output layer for the rows of validated ``X``."""
-        layout = self._layout()
-        packed = self._packed(X.dtype)
-        act, out_act, _ = self._codes()
-        return predict_outputs(packed, layout, _kernel_array(X), act, out_act)
+        return predict_outputs(self._network(X.dtype), _kernel_array(X))
 
     def _objective(self, data_loss, packed):
         """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None."""
@@ -159,15 +166,15 @@ class _BaseMLP(BaseEstimator):
             validation = (X_val, Y_val)
             self.validation_loss_curve_ = []
             self.best_validation_loss_, best_params = np.inf, None
-        layout = self._layout()
-        packed = self._packed(X.dtype)
+        net, learning = self._network(X.dtype), self._learning()
+        packed = net.packed
         stopped = False
         with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
             for _ in range(n_epochs):
-                epoch_loss = self._epoch(packed, layout, X, Y, rng)
+                epoch_loss = self._epoch(net, learning, X, Y, rng)
                 monitored, fields = epoch_loss, {"loss": epoch_loss}
                 if validation is not None:
-                    monitored = fields["val_loss"] = self._validation_loss(packed, layout,
+                    monitored = fields["val_loss"] = self._validation_loss(net, learning,
                                                                            *validation)
                     self.validation_loss_curve_.append(monitored)
                     if monitored < self.best_validation_loss_:
@@ -178,7 +185,7 @@ class _BaseMLP(BaseEstimator):
                     break
         if validation is not None:
             packed = best_params  # the book: keep the weights of the lowest validation error
-        self.coefs_, self.intercepts_ = layout.unpack(packed)
+        self.coefs_, self.intercepts_ = self._layout().unpack(packed)
         if not incremental:
             rose = self._loss_rose()
             self.converged_ = stopped and not rose
@@ -200,16 +207,14 @@ class _BaseMLP(BaseEstimator):
         lowest = min(self.loss_curve_)
         return self.loss_curve_[-1] > lowest + self.tol + SETTLED_RISE * abs(lowest)
 
-    def _epoch(self, packed, layout, X, Y, rng):
+    def _epoch(self, net, learning, X, Y, rng):
         """One pass of the BP rule over the data; returns and records the epoch's E~."""
         rule, updates_per_epoch = epoch_rule(self.bp, X), BP_RULES[self.bp][1]
         m = X.shape[0]
         order = rng.permutation(m) if self.shuffle else np.arange(m)
-        act, out_act, loss = self._codes()
-        data_loss = rule(packed, layout, X, Y, order.astype(np.int64), self.batch_size,
-                         float(self.learning_rate), self._lambda(), act, out_act, loss) / m
-        epoch_loss = self._objective(data_loss, packed)
-        self._check_finite(epoch_loss, packed)
+        data_loss = rule(net, learning, X, Y, order.astype(np.int64), self.batch_size) / m
+        epoch_loss = self._objective(data_loss, net.packed)
+        self._check_finite(epoch_loss, net.packed)
         self.loss_curve_.append(epoch_loss)
         self.n_iter_ += 1
         self.n_updates_ += updates_per_epoch(m, self.batch_size)
@@ -252,11 +257,10 @@ class _BaseMLP(BaseEstimator):
         X_train, X_val, Y_train, Y_val = (_kernel_array(a) for a in split)
         return X_train, X_val, Y_train, Y_val
 
-    def _validation_loss(self, packed, layout, X_val, Y_val):
+    def _validation_loss(self, net, learning, X_val, Y_val):
         """Validation error E (no penalty): the book's early-stopping criterion."""
-        act, out_act, loss = self._codes()
-        Y_hat = predict_outputs(packed, layout, X_val, act, out_act)
-        return float(K.batch_loss(Y_hat, Y_val, loss)) / X_val.shape[0]
+        Y_hat = predict_outputs(net, X_val)
+        return float(K.batch_loss(Y_hat, Y_val, learning.loss)) / X_val.shape[0]
 
     def _fit(self, X, Y, *, incremental, rng):
         """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""

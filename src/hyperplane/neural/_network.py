@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _backprop_kernels as K
+from ._state import Network
 
 #: hidden-layer activation name -> (kernel code, Glorot factor)
 #: (sigmoid: 周志华 eq. 5.2 computed without overflow; ReLU; tanh)
@@ -104,6 +105,11 @@ class Layout:
     def of(cls, coefs):
         """The layout of fitted ``coefs_``."""
         return cls.from_sizes([coefs[0].shape[0]] + [W.shape[1] for W in coefs])
+
+    def network(self, packed, act, out_act):
+        """The :class:`~._state.Network` the kernels train: ``packed`` (shared,
+        not copied) in this layout, hidden and output activation codes."""
+        return Network(packed, self.sizes, self.w_off, self.b_off, self.u_off, act, out_act)
 
     def pack(self, coefs, intercepts, dtype):
         """One flat vector from ``coefs_`` and ``intercepts_`` (a new array)."""
