@@ -112,6 +112,7 @@ def _fit_identity(spec):
 #: name -> (n_samples, n_features, density (1: dense), bp, batch_size, eta, epochs)
 TIMING = {
     "mini-batch SGD 200,000x50, 5 epochs": (200_000, 50, 1.0, "minibatch", 200, 0.05, 5),
+    "mini-batch SGD 20,000x50, 5 epochs": (20_000, 50, 1.0, "minibatch", 200, 0.05, 5),
     "standard BP 20,000x50, 2 epochs": (20_000, 50, 1.0, "standard", 1, 0.001, 2),
     "accumulated BP 20,000x50, 100 epochs": (20_000, 50, 1.0, "accumulated", 1, 0.1, 100),
     "standard BP 17x8 (watermelon size), 3000 epochs": (17, 8, 1.0, "standard", 1, 0.1, 3000),

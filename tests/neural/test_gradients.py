@@ -11,7 +11,7 @@ import pytest
 
 from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
-from hyperplane.neural._state import Learning, Samples
+from hyperplane.neural._state import Learning
 
 from ._reference import numeric_gradient, ref_objective
 
@@ -73,8 +73,8 @@ def test_standard_step_g_j_e_h_is_gradient_of_E_k(activation, output, lam):
     k = 2
 
     def step(packed, layout, X, Y, act, out_act, loss):
-        K.standard_bp_epoch(layout.network(packed, act, out_act), Learning(ETA, lam, loss),
-                            Samples(X, Y, np.array([k])))
+        K.standard_bp_epoch(layout.network(packed, act, out_act), X, Y, np.array([k]), ETA, lam,
+                            loss)
 
     _assert_step_descends(step, activation, output, lam, slice(k, k + 1), seed=1)
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
-from hyperplane.neural._state import Learning, Samples
+from hyperplane.neural._state import CSRRows
 
 from ._reference import (
     REF_ACTIVATIONS, ref_forward, ref_minibatch_epoch, ref_sample_losses, ref_standard_epoch,
@@ -46,8 +46,7 @@ def test_standard_epoch_matches_the_books_algorithm(net, eta, lam):
     expected, expected_loss = ref_standard_epoch(packed, layout, X, Y, order, eta, lam,
                                                  act, out_act, loss)
     got = packed.copy()
-    total = K.standard_bp_epoch(layout.network(got, act, out_act), Learning(eta, lam, loss),
-                                Samples(X, Y, order))
+    total = K.standard_bp_epoch(layout.network(got, act, out_act), X, Y, order, eta, lam, loss)
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
 
@@ -60,8 +59,8 @@ def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam)
     expected, expected_loss = ref_minibatch_epoch(packed, layout, X, Y, order, batch_size,
                                                   eta, lam, act, out_act, loss)
     got = packed.copy()
-    total = K.minibatch_bp_epoch(layout.network(got, act, out_act), Learning(eta, lam, loss),
-                                 Samples(X, Y, order), batch_size)
+    total = K.minibatch_bp_epoch(layout.network(got, act, out_act), X, Y, order, batch_size,
+                                 eta, lam, loss)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
 
@@ -99,6 +98,45 @@ def test_float32_kernels_stay_float32():
     X = np.ones((4, 2), dtype=np.float32)
     Y = np.ones((4, 1), dtype=np.float32)
     net = layout.network(packed, K.SIGMOID, K.SIGMOID)
-    K.standard_bp_epoch(net, Learning(0.1, 1.0, K.SQUARED_ERROR), Samples(X, Y, np.arange(4)))
+    K.standard_bp_epoch(net, X, Y, np.arange(4), 0.1, 1.0, K.SQUARED_ERROR)
     out = K.predict_outputs(net, X)
     assert packed.dtype == np.float32 and out.dtype == np.float32
+
+
+def test_every_kernel_takes_named_state_not_a_long_argument_list():
+    """Kernels take a Network (and a Learning), not 9-15 positional arguments."""
+    import inspect
+
+    from numba.core.registry import CPUDispatcher
+
+    kernels = {name: f for name, f in vars(K).items() if isinstance(f, CPUDispatcher)}
+    assert len(kernels) >= 25
+    arity = {name: len(inspect.signature(f.py_func).parameters) for name, f in kernels.items()}
+    assert {name: n for name, n in arity.items() if n > 8} == {}
+    for step in ("forward", "backward", "update", "sample_step", "batch_step", "gradient_from",
+                 "standard_bp_epoch", "minibatch_bp_epoch", "accumulated_bp_epoch",
+                 "predict_outputs"):
+        assert next(iter(inspect.signature(kernels[step].py_func).parameters)) == "net"
+
+
+def test_sparse_standard_epoch_equals_the_dense_epoch():
+    """The CSR epoch scatters each row and runs the same sample_step: same bits."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(3)
+    layout = Layout.from_sizes((6, 4, 3, 2))
+    X = rng.normal(size=(20, 6)) * (rng.random((20, 6)) < 0.4)
+    Y = rng.uniform(size=(20, 2))
+    order = rng.permutation(20)
+    start = rng.normal(size=layout.n_params)
+    dense, sparse = start.copy(), start.copy()
+    learning = (0.1, 0.9, K.SQUARED_ERROR)
+    total_dense = K.standard_bp_epoch(layout.network(dense, K.TANH, K.IDENTITY), X, Y, order,
+                                      *learning)
+    C = sp.csr_matrix(X)
+    total_sparse = K.sparse_standard_bp_epoch(layout.network(sparse, K.TANH, K.IDENTITY),
+                                              CSRRows(C.data, C.indices, C.indptr), Y, order,
+                                              *learning)
+    np.testing.assert_array_equal(sparse, dense)
+    assert total_sparse == total_dense
+    assert not np.array_equal(dense, start)

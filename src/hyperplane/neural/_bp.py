@@ -1,7 +1,8 @@
 """The three backpropagation rules of section 5.3, as one-epoch functions.
 
 Each rule takes the network (a :class:`~._state.Network`, its parameters
-updated in place), the :class:`~._state.Learning` settings, the training data
+updated in place), the :class:`~._state.Learning` settings (passed on to the
+compiled epoch as the scalars ``eta, lam, loss``), the training data
 with targets ``Y`` (one row per sample, one column per output neuron), the
 order in which to visit the samples and the batch size, and returns
 ``sum_k E_k`` measured while passing over the data.
@@ -20,23 +21,22 @@ import numpy as np
 import scipy.sparse
 
 from . import _backprop_kernels as K
-from ._state import Samples, SparseSamples
+from ._state import CSRRows
 
 
 def standard_rule(net, learning, X, Y, order, batch_size):
     """Standard BP: ``len(order)`` updates per epoch."""
-    return K.standard_bp_epoch(net, learning, Samples(X, Y, order))
+    return K.standard_bp_epoch(net, X, Y, order, *learning)
 
 
 def accumulated_rule(net, learning, X, Y, order, batch_size):
     """Accumulated BP: one update per epoch (the order does not matter)."""
-    return K.accumulated_bp_epoch(net, learning, Samples(X, Y, order))
+    return K.accumulated_bp_epoch(net, X, Y, *learning)
 
 
 def minibatch_rule(net, learning, X, Y, order, batch_size):
     """Mini-batch BP: ``ceil(len(order) / batch_size)`` updates per epoch."""
-    return K.minibatch_bp_epoch(net, learning, Samples(X, Y, order),
-                                min(batch_size, len(order)))
+    return K.minibatch_bp_epoch(net, X, Y, order, min(batch_size, len(order)), *learning)
 
 
 # --------------------------------------------------------------------------
@@ -70,8 +70,8 @@ def sparse_batch_step(net, learning, X, Y, grad):
 
 def sparse_standard_rule(net, learning, X, Y, order, batch_size):
     """Standard BP on CSR rows (the dense rule's updates)."""
-    return K.sparse_standard_bp_epoch(net, learning,
-                                      SparseSamples(X.data, X.indices, X.indptr, Y, order))
+    return K.sparse_standard_bp_epoch(net, CSRRows(X.data, X.indices, X.indptr), Y, order,
+                                      *learning)
 
 
 def sparse_accumulated_rule(net, learning, X, Y, order, batch_size):

@@ -3,9 +3,8 @@
 The compiled kernels of :mod:`._backprop_kernels` take a few of these named
 tuples instead of long positional lists (numba compiles a field access to a
 plain load): the network being trained (:class:`Network`), what a BP step
-minimises and how far it moves (:class:`Learning`) and the training samples,
-dense (:class:`Samples`) or CSR (:class:`SparseSamples`). A fit builds them
-once; every epoch passes the same ones.
+minimises and how far it moves (:class:`Learning`) and CSR training rows
+(:class:`CSRRows`). A fit builds its network once; every epoch passes the same one.
 """
 
 from __future__ import annotations
@@ -42,19 +41,10 @@ class Learning(NamedTuple):
     loss: int  # E_k: SQUARED_ERROR (eq. 5.4) or LOG_LOSS
 
 
-class Samples(NamedTuple):
-    """Dense training samples, targets one row per sample, and the visiting order."""
-
-    X: np.ndarray
-    Y: np.ndarray
-    order: np.ndarray  # int64 row indices; accumulated BP ignores it
-
-
-class SparseSamples(NamedTuple):
-    """CSR training samples (sorted indices), targets and the visiting order."""
+class CSRRows(NamedTuple):
+    """Training samples as CSR arrays (sorted indices): row ``k`` holds
+    ``data[indptr[k]:indptr[k+1]]`` in the columns ``indices[indptr[k]:indptr[k+1]]``."""
 
     data: np.ndarray
     indices: np.ndarray
     indptr: np.ndarray
-    Y: np.ndarray
-    order: np.ndarray
