@@ -21,7 +21,7 @@ from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
-from ._node_kernels import node_scores, node_scores_parallel
+from ._node_kernels import PARALLEL_ROWS, score_attributes
 from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from ._prune_kernels import node_impurities, preorder_layout
@@ -30,8 +30,6 @@ from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
-#: nodes with at least this many rows score their attributes in parallel
-PARALLEL_ROWS = 20000
 
 
 @dataclass
@@ -279,10 +277,9 @@ def no_orders(data, rows):
 
 
 def score_node(data, node, rules, scan):
-    """The split table of ``node`` (:func:`~._node_kernels.node_scores`; in
+    """The split table of ``node`` (:func:`~._node_kernels.score_attributes`: in
     parallel over the attributes from ``PARALLEL_ROWS`` rows)."""
-    scorer = node_scores_parallel if node.rows.size >= PARALLEL_ROWS else node_scores
-    return scorer(data.columns, node, rules, scan)
+    return score_attributes(data.columns, node, rules, scan, PARALLEL_ROWS)
 
 
 def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
@@ -295,13 +292,13 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
     the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf; ``tracer``
-    (:class:`~._trace.Tracer`) records every node. Without exact numeric
-    attributes, pre-pruning and a tracer the tree is grown in compiled code
-    instead (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
+    (:class:`~._trace.Tracer`) records every node. Without pre-pruning and a
+    tracer the same tree is grown in compiled code instead
+    (:func:`~._subtree.grow_subtrees`: one compiled call per subtree).
     """
     rules = rules._replace(min_weight=c45_split_floor(data.kind, rules))
     compiled = tracer is None and compiled_growth_applies(data, pre_pruner)
-    root = root_node(data, no_orders if compiled else sorted_orders)
+    root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders)
     nodes = _Nodes()
     root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
     reason = leaf_reason(root.value, root.rows.size, 0, True, rules)
