@@ -9,12 +9,12 @@ are sorted once, at the root).
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
 
+import numba
 import numpy as np
 
 from ._bin_kernels import bin_rows
@@ -108,8 +108,8 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
 
 
 def _bin_edges(X, w, columns, max_bins, random_state=None):
-    """Quantile edges of the numeric columns, in a small thread pool (NumPy sorts
-    without the GIL).
+    """Quantile edges of the numeric columns, in a pool of numba's thread count
+    (NumPy sorts without the GIL).
 
     The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
     rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too.
@@ -118,7 +118,7 @@ def _bin_edges(X, w, columns, max_bins, random_state=None):
         return []
     rows = bin_sample_rows(X.shape[0], random_state)
     X_sample, w_sample = (X, w) if rows is None else (X[rows], None if w is None else w[rows])
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         return list(pool.map(lambda j: quantile_edges(np.ascontiguousarray(X_sample[:, j]),
                                                       max_bins, w_sample), columns))
 
@@ -251,7 +251,7 @@ def sorted_orders(data, rows):
         order[start:stop] = rows[np.argsort(data.num_T[start:stop][:, rows], axis=1,
                                             kind="stable")]
 
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
     return order
 
