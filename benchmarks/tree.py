@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     PYTHONPATH=src python benchmarks/tree.py                 # full sizes of issue 4
     PYTHONPATH=src python benchmarks/tree.py --rows 20000 --id3-rows 100000   # quick
+    PYTHONPATH=src python benchmarks/tree.py --informative 2 10 20 50 --threads 1 2  # shapes
 
 Prints a Markdown table: fit seconds of each (wall clock, and CPU seconds of
 the process, all threads), ratios (peer / ours), and held-out accuracy of
@@ -15,16 +16,18 @@ anything; the CPU ratio is the one load affects least.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import tracemalloc
 
+import numba
 import numpy as np
 import pandas as pd
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._builder import PARALLEL_ROWS
+from hyperplane.tree._node_kernels import PARALLEL_ROWS
 
 
 def timed(fit):
@@ -57,6 +60,55 @@ def numeric_rows(n_rows, n_features):
         rows.append((f"{theirs} fully grown, splitter=hist", t_sk, t_hist, acc_sk, acc_hist,
                      f"{hist.n_leaves_} leaves"))
     return rows
+
+
+def informative_rows(n_rows, n_features, informative, threads, repeats, criteria):
+    """Exact trees (fully grown gini/entropy) vs scikit-learn across ``n_informative``.
+
+    For every ``n_informative`` and criterion: scikit-learn once per repeat
+    (it grows on one thread), hyperplane ``splitter="best"`` per repeat on each
+    of ``threads`` numba threads (``numba.set_num_threads``: the parallel
+    scoring and the threads growing subtrees side by side); best of the
+    repeats. Yields ``(n_informative, criterion, threads, sklearn (wall, CPU),
+    hyperplane (wall, CPU), leaves, train predictions equal)``.
+    """
+    for n_inf in informative:
+        X, y = make_classification(n_rows, n_features, n_informative=n_inf,
+                                   n_redundant=min(2, n_features - n_inf), random_state=0)
+        for ours, theirs in (("gini", "gini"), ("info_gain", "entropy")):
+            if theirs not in criteria:
+                continue
+            DecisionTreeClassifier(criterion=ours).fit(X[:PARALLEL_ROWS + 5000],
+                                                       y[:PARALLEL_ROWS + 5000])
+            sk_runs, hp_runs = [], {k: [] for k in threads}
+            for _ in range(repeats):
+                sk, t = timed(lambda: SkTree(criterion=theirs, random_state=0).fit(X, y))
+                sk_runs.append(t)
+                for k in threads:
+                    numba.set_num_threads(k)
+                    hp, t = timed(lambda: DecisionTreeClassifier(criterion=ours).fit(X, y))
+                    hp_runs[k].append(t)
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+            best_sk = tuple(min(t[i] for t in sk_runs) for i in range(2))
+            same = np.mean(hp.predict(X) == sk.predict(X))
+            for k in threads:
+                best = tuple(min(t[i] for t in hp_runs[k]) for i in range(2))
+                yield n_inf, theirs, k, best_sk, best, (hp.n_leaves_, sk.get_n_leaves()), same
+
+
+def print_informative(args):
+    print(f"## exact trees across n_informative: {args.rows}×{args.features} make_classification "
+          f"(n_redundant=2), fully grown, best of {args.repeats}; {os.cpu_count()} cores\n")
+    print("| n_informative | criterion | threads | sklearn s | hyperplane s | speed-up | "
+          "sklearn CPU s | hyperplane CPU s | CPU speed-up | leaves (ours, sklearn) | "
+          "train predictions equal |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for n_inf, crit, k, sk, hp, leaves, same in informative_rows(
+            args.rows, args.features, args.informative, args.threads, args.repeats,
+            args.criteria):
+        print(f"| {n_inf} | {crit} | {k} | {sk[0]:.2f} | {hp[0]:.2f} | {sk[0] / hp[0]:.1f}× | "
+              f"{sk[1]:.2f} | {hp[1]:.2f} | {sk[1] / hp[1]:.1f}× | {leaves[0]}, {leaves[1]} | "
+              f"{same:.4f} |", flush=True)
 
 
 def categorical_data(n_rows, n_features, n_values=5, seed=0):
@@ -98,7 +150,17 @@ def main():
     parser.add_argument("--id3-features", type=int, default=20)
     parser.add_argument("--id3-depth", type=int, default=8)
     parser.add_argument("--skip-numeric", action="store_true")
+    parser.add_argument("--informative", type=int, nargs="*",
+                        help="only the exact-tree table across these n_informative values")
+    parser.add_argument("--threads", type=int, nargs="*", default=[numba.get_num_threads()],
+                        help="numba thread counts of the --informative table")
+    parser.add_argument("--repeats", type=int, default=1, help="of the --informative table")
+    parser.add_argument("--criteria", nargs="*", default=["gini", "entropy"],
+                        help="scikit-learn's names, of the --informative table")
     args = parser.parse_args()
+    if args.informative:
+        print_informative(args)
+        return
     if not args.skip_numeric:
         print(f"## numeric: {args.rows}×{args.features} make_classification "
               f"(test: {args.rows // 4} rows)\n")

@@ -9,19 +9,19 @@ are sorted once, at the root).
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
 
+import numba
 import numpy as np
 
 from ._bin_kernels import bin_rows
 from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
-from ._node_kernels import node_scores, node_scores_parallel
+from ._node_kernels import PARALLEL_ROWS, score_attributes
 from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from ._prune_kernels import node_impurities, preorder_layout
@@ -30,8 +30,6 @@ from ._subtree import compiled_growth_applies, grow_subtrees
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
-#: nodes with at least this many rows score their attributes in parallel
-PARALLEL_ROWS = 20000
 
 
 @dataclass
@@ -110,8 +108,8 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
 
 
 def _bin_edges(X, w, columns, max_bins, random_state=None):
-    """Quantile edges of the numeric columns, in a small thread pool (NumPy sorts
-    without the GIL).
+    """Quantile edges of the numeric columns, in a pool of numba's thread count
+    (NumPy sorts without the GIL).
 
     The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
     rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too.
@@ -120,7 +118,7 @@ def _bin_edges(X, w, columns, max_bins, random_state=None):
         return []
     rows = bin_sample_rows(X.shape[0], random_state)
     X_sample, w_sample = (X, w) if rows is None else (X[rows], None if w is None else w[rows])
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         return list(pool.map(lambda j: quantile_edges(np.ascontiguousarray(X_sample[:, j]),
                                                       max_bins, w_sample), columns))
 
@@ -253,7 +251,7 @@ def sorted_orders(data, rows):
         order[start:stop] = rows[np.argsort(data.num_T[start:stop][:, rows], axis=1,
                                             kind="stable")]
 
-    with ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+    with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
     return order
 
@@ -279,10 +277,9 @@ def no_orders(data, rows):
 
 
 def score_node(data, node, rules, scan):
-    """The split table of ``node`` (:func:`~._node_kernels.node_scores`; in
+    """The split table of ``node`` (:func:`~._node_kernels.score_attributes`: in
     parallel over the attributes from ``PARALLEL_ROWS`` rows)."""
-    scorer = node_scores_parallel if node.rows.size >= PARALLEL_ROWS else node_scores
-    return scorer(data.columns, node, rules, scan)
+    return score_attributes(data.columns, node, rules, scan, PARALLEL_ROWS)
 
 
 def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
@@ -295,13 +292,13 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
     the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf; ``tracer``
-    (:class:`~._trace.Tracer`) records every node. Without exact numeric
-    attributes, pre-pruning and a tracer the tree is grown in compiled code
-    instead (:func:`~._subtree.grow_subtrees`, with histogram subtraction).
+    (:class:`~._trace.Tracer`) records every node. Without pre-pruning and a
+    tracer the same tree is grown in compiled code instead
+    (:func:`~._subtree.grow_subtrees`: one compiled call per subtree).
     """
     rules = rules._replace(min_weight=c45_split_floor(data.kind, rules))
     compiled = tracer is None and compiled_growth_applies(data, pre_pruner)
-    root = root_node(data, no_orders if compiled else sorted_orders)
+    root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders)
     nodes = _Nodes()
     root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
     reason = leaf_reason(root.value, root.rows.size, 0, True, rules)

@@ -13,6 +13,9 @@ from ._split_kernels import CATEGORICAL, NUMERIC, best_numeric_cut, score_table
 from ._state import Columns, GrowRules, Node, Scan, Splits
 from ._table_kernels import node_class_tables
 
+#: nodes with at least this many rows score their attributes in parallel
+PARALLEL_ROWS = 20000
+
 
 @jit
 def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
@@ -84,3 +87,12 @@ def node_scores_parallel(columns, node, rules, scan):
                          Scan(wbuf, unit, clogc), tables, n_rows,
                          Splits(score, ratio, after, rho, threshold, cut_bin, valid))
     return splits
+
+
+@jit
+def score_attributes(columns, node, rules, scan, parallel_rows):
+    """The split table of ``node``: :func:`node_scores`, or
+    :func:`node_scores_parallel` for a node of at least ``parallel_rows`` rows."""
+    if node.rows.shape[0] >= parallel_rows:
+        return node_scores_parallel(columns, node, rules, scan)
+    return node_scores(columns, node, rules, scan)

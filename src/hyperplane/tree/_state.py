@@ -6,7 +6,7 @@ nothing at run time): the rules of growth (:class:`GrowRules`), the training
 columns (:class:`Columns`), the node being grown (:class:`Node`), its split
 table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
 (:class:`Scan`, :class:`Scratch`), the subtree grower's knobs
-(:class:`Tuning`) and a grown tree's arrays (:class:`TreeArrays`).
+(:class:`Tuning`, :class:`Workspace`) and a grown tree's arrays (:class:`TreeArrays`).
 """
 
 from __future__ import annotations
@@ -120,6 +120,15 @@ class Tuning(NamedTuple):
     subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
     sort_rows: int  # nodes smaller than this sort their codes
     defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
+    parallel_rows: int  # exact trees: nodes this large score their attributes in parallel
+
+
+class Workspace(NamedTuple):
+    """Scratch indexed by row that an exact tree's growth reuses from node to
+    node (empty for coded-only trees, which need none)."""
+
+    wbuf: np.ndarray  # (n,) float64: :attr:`Scan.wbuf`
+    dest: np.ndarray  # (n,) int64: the branch of each row (as ``partition_node`` takes it)
 
 
 class Scratch(NamedTuple):

@@ -1,70 +1,94 @@
-"""Growing coded-only trees in compiled code (see :mod:`._subtree_kernels`).
+"""Growing trees in compiled code (see :mod:`._subtree_kernels`).
 
-:func:`~._builder.grow` hands the root of a tree without exact numeric
-attributes (``splitter="hist"``, or only categorical attributes) and without
-pre-pruning to :func:`grow_subtrees`, which grows it with
+:func:`~._builder.grow` hands the root of a tree without pre-pruning (and
+without a per-node trace) to :func:`grow_subtrees`, which grows it with
 :func:`~._subtree_kernels.grow_subtree` down to the nodes below
-``SUBTREE_ROWS`` rows, then grows those subtrees in a small thread pool (they
-are independent and the kernel releases the GIL), and grafts every result
-into the growing storage. The tree is the one the Python loop grows (up to
-round-off of the histogram subtraction).
+``SUBTREE_ROWS`` rows, then grows those subtrees side by side in a thread
+pool of numba's thread count (they are independent and the kernel releases
+the GIL), and grafts every result into the growing storage. The tree is the
+one the Python loop grows: bit for bit with exact numeric attributes, up to
+round-off of the histogram subtraction for coded-only trees.
 """
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
+import threading
+
+import numba
 import numpy as np
 
+from ._node_kernels import PARALLEL_ROWS
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._state import Tuning
+from ._state import Tuning, Workspace
 from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
 
-#: subtrees below this many rows are grown side by side in threads
+#: subtrees below this many rows are grown side by side in threads (at most
+#: ``PARALLEL_ROWS``: those threads never start numba's parallel scoring)
 SUBTREE_ROWS = 20000
-#: threads growing subtrees side by side
-WORKERS = 2
 
 
 def compiled_growth_applies(data, pre_pruner):
-    """Coded attributes only and no pre-pruning (which routes validation rows in Python)."""
-    return pre_pruner is None and not np.any(data.kind == NUMERIC)
+    """No pre-pruning (which routes validation rows in Python)."""
+    return pre_pruner is None
 
 
-def _grow_one(data, rules, job, tuning):
-    return grow_subtree(data.columns, job[1], rules, tuning)
+def workspace(data):
+    """Row-indexed scratch of one growing thread (none without exact numeric attributes)."""
+    n = data.X.shape[0] if np.any(data.kind == NUMERIC) else 0
+    return Workspace(np.zeros(n), np.zeros(n, dtype=np.int64))
+
+
+def _grow_one(data, rules, job, tuning, space):
+    return grow_subtree(data.columns, job[1], rules, tuning, space)
 
 
 def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
 
     A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
-    ``SUBTREE_ROWS`` rows, which are then grown side by side in ``WORKERS``
-    threads. Nodes of at least ``SUBTRACT_ROWS`` rows use histogram
-    subtraction (``None``: never); nodes below ``SORT_ROWS`` rows sort their codes.
+    ``SUBTREE_ROWS`` rows (scoring the attributes of nodes of at least
+    ``PARALLEL_ROWS`` rows in parallel), which are then grown side by side in
+    ``numba.get_num_threads()`` threads (numba's default: every core). Nodes
+    of at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:
+    never); nodes below ``SORT_ROWS`` rows sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0)
+    serial = np.iinfo(np.int64).max
+    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, serial)
     small = []
     for job in jobs:
         if job[1].rows.size < SUBTREE_ROWS:
             small.append(job)
             continue
         result, (ids, deferred) = _grow_one(data, rules, job, tuning._replace(
-            defer_rows=SUBTREE_ROWS))
+            defer_rows=SUBTREE_ROWS, parallel_rows=PARALLEL_ROWS), workspace(data))
         base = _graft_and_report(nodes, job[0], result, data.kind, bar)
         small.extend((job[0] if t == 0 else base + t, node) for t, node in zip(ids, deferred))
-    workers = min(WORKERS, os.cpu_count() or 1, len(small))
-    if workers > 1:
-        by_size = sorted(range(len(small)), key=lambda t: -small[t][1].rows.size)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = {t: pool.submit(_grow_one, data, rules, small[t], tuning) for t in by_size}
-            results = [futures[t].result()[0] for t in range(len(small))]
-    else:
-        results = [_grow_one(data, rules, job, tuning)[0] for job in small]
+    results = _grow_side_by_side(data, rules, small, tuning)
     for job, result in zip(small, results):
         _graft_and_report(nodes, job[0], result, data.kind, bar)
+
+
+def _grow_side_by_side(data, rules, jobs, tuning):
+    """The subtrees of ``jobs``, largest first, in ``numba.get_num_threads()``
+    threads (each with its own :func:`workspace`); results in job order."""
+    workers = min(numba.get_num_threads(), len(jobs))
+    if workers <= 1:
+        space = workspace(data)
+        return [_grow_one(data, rules, job, tuning, space)[0] for job in jobs]
+    local = threading.local()
+
+    def grow_job(job):
+        if not hasattr(local, "space"):
+            local.space = workspace(data)
+        return _grow_one(data, rules, job, tuning, local.space)[0]
+
+    by_size = sorted(range(len(jobs)), key=lambda t: -jobs[t][1].rows.size)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {t: pool.submit(grow_job, jobs[t]) for t in by_size}
+        return [futures[t].result() for t in range(len(jobs))]
 
 
 def _graft_and_report(nodes, node, result, kind, bar):

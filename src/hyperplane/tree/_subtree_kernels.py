@@ -1,12 +1,15 @@
-"""Compiled generate_tree (周志华 4.1) for trees whose attributes are all coded.
+"""Compiled generate_tree (周志华 4.1): whole subtrees grown in one compiled call.
 
-When no attribute is exact numeric (``splitter="hist"``, or only categorical
+Without pre-pruning or a per-node trace, :func:`grow_subtree` grows a subtree
+node by node exactly as :func:`~._builder.grow` does in Python (the same
+scoring and the same :func:`~._expand_kernels.expand_node`), without Python
+work per node. A tree with exact numeric attributes scores every node with
+:func:`~._node_kernels.score_attributes` from its presorted orders. When no
+attribute is exact numeric (``splitter="hist"``, or only categorical
 attributes) a node's split needs nothing but the class-weight tables of its
-coded attributes (:mod:`._table_kernels`), so whole subtrees are grown in one
-compiled call (:func:`grow_subtree`), node by node exactly as
-:func:`~._builder.grow` does in Python, without Python work per node. Two
-further savings, both as in LightGBM (Ke et al. 2017, "LightGBM: a highly
-efficient gradient boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
+coded attributes (:mod:`._table_kernels`), and two further savings apply,
+both as in LightGBM (Ke et al. 2017, "LightGBM: a highly efficient gradient
+boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
 * **histogram subtraction**: the tables of a node's largest child are the
   parent's minus the rows of its other children, so only the smaller children
@@ -30,9 +33,10 @@ import numpy as np
 from .._numba import jit
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
+from ._node_kernels import score_attributes
 from ._prune_kernels import numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._state import Node, Scratch
+from ._state import Node, Scan, Scratch
 from ._traverse_kernels import MISSING
 
 #: nodes of at least this many rows keep their own tables and pass them on
@@ -284,12 +288,22 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch):
 
 
 @jit
-def grow_subtree(columns, root, rules, tuning):
+def _exact_scores(columns, node, rules, tuning, workspace):
+    """The split table of a node of a tree with exact numeric attributes."""
+    scan = Scan(workspace.wbuf, np.all(node.w == 1.0), tuning.clogc)
+    return score_attributes(columns, node, rules, scan, tuning.parallel_rows)
+
+
+@jit
+def grow_subtree(columns, root, rules, tuning, workspace):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
 
-    Every node is scored from its class tables and expanded by
+    Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
-    takes in Python. Nodes of at least ``tuning.subtract_rows`` rows pass
+    takes in Python. With exact numeric attributes a node is scored from its
+    presorted orders (:func:`_exact_scores`, scratch in ``workspace``), its
+    children's orders partitioned from its own. Otherwise it is scored from
+    its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
@@ -312,7 +326,7 @@ def grow_subtree(columns, root, rules, tuning):
     pool_t, pool_n, free = pool
     free.pop()  # slot 0 is the small nodes' scratch, never handed out
     scratch = _new_scratch(width, tuning.sort_rows, n_classes)
-    no_dest = np.zeros(0, dtype=np.int64)
+    exact = columns.num_T.shape[0] > 0
     feature = [-1]
     cut = [np.nan]
     first_child = [0]
@@ -334,8 +348,11 @@ def grow_subtree(columns, root, rules, tuning):
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
-        splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch)
-        children = expand_node(node, splits, columns, rules, n_classes, no_dest)
+        if exact:
+            splits = _exact_scores(columns, node, rules, tuning, workspace)
+        else:
+            splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch)
+        children = expand_node(node, splits, columns, rules, n_classes, workspace.dest)
         j = children.attribute
         if j < 0:
             _release(slot, pool_t, pool_n, free)
@@ -375,8 +392,9 @@ def grow_subtree(columns, root, rules, tuning):
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), node.order,
-                             node.count, children.value[v], node.depth + 1, avail)
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
+                             np.ascontiguousarray(children.order[:, a:b]), node.count,
+                             children.value[v], node.depth + 1, avail)
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()

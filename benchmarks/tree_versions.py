@@ -1,0 +1,97 @@
+"""Time DecisionTreeClassifier of several checkouts of hyperplane in the same run.
+
+Usage (from the repository root; ``/tmp/old`` a ``git worktree`` of an earlier commit)::
+
+    python benchmarks/tree_versions.py --checkout d39db94=/tmp/old/src --checkout new=src
+
+Each fit runs in its own subprocess with ``PYTHONPATH`` pointed at one
+checkout, taking the checkouts in turn ``--repeats`` times per case, so load
+on a shared machine hits all alike. A subprocess fits once on a small slice
+first (compilation, read from numba's cache after the first run) and then
+times one fit: CPU seconds of the process (all threads) and wall seconds.
+Prints a Markdown table of the best of the repeats of each, and each CPU
+time relative to the first checkout's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+#: shape name -> (rows, numeric columns, categorical columns, fraction missing)
+SHAPES = {
+    "20k×10": (20_000, 10, 0, 0.0),
+    "200k×50": (200_000, 50, 0, 0.0),
+    "50k×8 + 4 categorical, 5% missing": (50_000, 8, 4, 0.05),
+}
+
+CHILD = r"""
+import json, sys, time
+import numpy as np, pandas as pd
+from sklearn.datasets import make_classification
+from hyperplane.tree import DecisionTreeClassifier
+n, p, n_cat, missing, criterion = json.loads(sys.argv[1])
+X, y = make_classification(n, p, random_state=0)
+rng = np.random.default_rng(0)
+if missing:
+    X[rng.random(X.shape) < missing] = np.nan
+if n_cat:
+    X = pd.DataFrame(X, columns=[f"x{j}" for j in range(p)])
+    for c in range(n_cat):
+        codes = rng.integers(0, 4, n)
+        X[f"c{c}"] = pd.Categorical.from_codes(codes, list("abcd"))
+        X.loc[rng.random(n) < missing, f"c{c}"] = None
+    y = np.where(X["c0"] == "a", 1 - y, y)
+warm = slice(0, min(n, 25000))
+DecisionTreeClassifier(criterion=criterion).fit(X[warm], y[warm])
+cpu, wall = time.process_time(), time.perf_counter()
+model = DecisionTreeClassifier(criterion=criterion).fit(X, y)
+print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, model.tree_.n_nodes]))
+"""
+
+
+def fit_once(src, case):
+    """``(CPU s, wall s, nodes)`` of one fit in a subprocess importing hyperplane from ``src``."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(case)], env=env,
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"fit with {src} failed:\n{out.stderr}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkout", action="append", required=True,
+                        help="NAME=SRC: a checkout's src/ (the first is the baseline)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--shapes", nargs="*", default=list(SHAPES))
+    parser.add_argument("--criteria", nargs="*", default=["gini", "info_gain"])
+    args = parser.parse_args()
+    checkouts = dict(item.split("=", 1) for item in args.checkout)
+    names = list(checkouts)
+    print("| shape | criterion | " + " | ".join(f"{k} CPU s" for k in names) + " | "
+          + " | ".join(f"{k}/{names[0]} CPU" for k in names[1:]) + " | "
+          + " | ".join(f"{k} wall s" for k in names) + " | nodes |")
+    print("|---" * (3 + 3 * len(names) - 1) + "|")
+    for shape in args.shapes:
+        for criterion in args.criteria:
+            case = [*SHAPES[shape], criterion]
+            runs = {k: [] for k in names}
+            for _ in range(args.repeats):
+                for k in names:
+                    runs[k].append(fit_once(checkouts[k], case))
+            cpu = {k: min(r[0] for r in runs[k]) for k in names}
+            wall = {k: min(r[1] for r in runs[k]) for k in names}
+            nodes = sorted({r[2] for k in names for r in runs[k]})
+            print(f"| {shape} | {criterion} | " + " | ".join(f"{cpu[k]:.2f}" for k in names)
+                  + " | " + " | ".join(f"{cpu[k] / cpu[names[0]]:.2f}" for k in names[1:])
+                  + " | " + " | ".join(f"{wall[k]:.2f}" for k in names)
+                  + f" | {', '.join(map(str, nodes))} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
