@@ -12,7 +12,6 @@ from .._base import predict_from_scores
 from .._validation import (
     Real,
     check_sample_weight_vector,
-    check_X_y,
     encode_labels,
 )
 from ..kernels import Linear
@@ -184,8 +183,7 @@ class SVC(ClassifierMixin, BaseSVM):
         0 are left out.
         """
         self._check_params()
-        X, y = check_X_y(self, X, y)
-        X = np.asarray(X, dtype=np.float64)
+        X, y = self._check_X_y(X, y)
         self.classes_, y_index = encode_labels(y)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
         self.kernel_ = self._resolve_kernel(X)

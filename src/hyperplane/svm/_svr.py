@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import RegressorMixin
 
-from .._validation import NON_NEGATIVE, check_sample_weight_vector, check_X_y
+from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
 
 
@@ -100,8 +100,7 @@ class SVR(RegressorMixin, BaseSVM):
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
-        X, y = check_X_y(self, X, y, y_numeric=True)
-        X = np.asarray(X, dtype=np.float64)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         z = np.asarray(y, dtype=np.float64)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
         self.kernel_ = self._resolve_kernel(X)
