@@ -203,13 +203,32 @@ def dense_products(samples, r, cols, n_cols):
 
 @jit_fast
 def feature_major_products(samples, r):
-    """:func:`dense_products` on every sample, from the feature-major samples."""
+    """:func:`dense_products` on every sample, from the feature-major samples:
+    four features per pass over the samples (their terms added in float64,
+    where the order does not matter), one pass for each of the rest."""
     XT, buf = samples.XT32, samples.buf
     d, n = XT.shape
     for c in range(n):
         buf[c] = 0.0
     distance = is_distance(samples.code)
-    for f in range(d):
+    f = 0
+    while f + 4 <= d:
+        v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
+        v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
+        x0, x1, x2, x3 = XT[f], XT[f + 1], XT[f + 2], XT[f + 3]
+        if distance:
+            for c in range(n):
+                e0 = np.float64(x0[c]) - v0
+                e1 = np.float64(x1[c]) - v1
+                e2 = np.float64(x2[c]) - v2
+                e3 = np.float64(x3[c]) - v3
+                buf[c] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
+        else:
+            for c in range(n):
+                buf[c] += (v0 * np.float64(x0[c]) + v1 * np.float64(x1[c])) + (
+                    v2 * np.float64(x2[c]) + v3 * np.float64(x3[c]))
+        f += 4
+    for f in range(f, d):
         v = np.float64(XT[f, r])
         xf = XT[f]
         if distance:

@@ -30,6 +30,8 @@ class SVR(RegressorMixin, BaseSVM):
     2n variables stacked as (a_hat, a), labels (+1, -1) and linear term
     (eps - y, eps + y). f(x) = sum (a_hat_i - a_i) k(x_i, x) + b (式6.53).
 
+    ``X`` may be a ``scipy.sparse`` matrix, as for :class:`SVC`.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -48,7 +50,7 @@ class SVR(RegressorMixin, BaseSVM):
         a_hat_i > 0 where f(x_i) <= y_i - eps.
     support_ : ndarray of int
         Samples with a_hat_i - a_i != 0.
-    support_vectors_ : ndarray of shape (n_SV, n_features)
+    support_vectors_ : ndarray or CSR matrix of shape (n_SV, n_features)
     dual_coef_ : ndarray of shape (1, n_SV)
         a_hat_i - a_i of the support vectors.
     coef_ : ndarray of shape (1, n_features)
