@@ -54,8 +54,9 @@ def random_sparse(n, d, density, seed=0):
 
 def tfidf_corpus(n_docs, vocab, words_per_doc, seed=0):
     """A text-like corpus: each document draws Poisson(words_per_doc) words from a
-    Zipf distribution over the vocabulary, plus words from its class's topic
-    (200 class-specific words); rows are tf-idf, L2-normalised."""
+    Zipf distribution over the vocabulary, plus Poisson(words/20) words from
+    its class's topic (200 class-specific words; some documents have none);
+    rows are tf-idf, L2-normalised."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, size=n_docs)
     zipf = 1.0 / np.arange(1, vocab + 1)
@@ -65,7 +66,7 @@ def tfidf_corpus(n_docs, vocab, words_per_doc, seed=0):
     for t in range(n_docs):
         k = max(1, rng.poisson(words_per_doc))
         words = rng.choice(vocab, size=k, p=zipf)
-        topical = rng.choice(topics[y[t]], size=max(1, k // 10))
+        topical = rng.choice(topics[y[t]], size=rng.poisson(k / 20))
         doc = np.concatenate([words, topical])
         rows.append(np.full(doc.size, t))
         cols.append(doc)

@@ -305,3 +305,21 @@ def test_all_zero_sparse_x():
     y = np.repeat([0, 1], 10)
     a, b = fit_both(SVC, X, y)
     assert_same_model(a, b)
+
+
+# --------------------------------------------------------------------------
+# command line: a LIBSVM file is fitted sparse
+# --------------------------------------------------------------------------
+def test_cli_fits_heart_scale_sparse(tmp_path):
+    from typer.testing import CliRunner
+
+    from hyperplane.cli import app
+    from hyperplane.io import load
+
+    out = tmp_path / "heart.hyperplane"
+    result = CliRunner().invoke(app, ["fit", "svc", "heart_scale", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    model = load(out)
+    assert sp.issparse(model.support_vectors_)         # not densified on the way
+    X, y = load_heart_scale()
+    assert_same_model(model, SVC().fit(X.toarray(), y))

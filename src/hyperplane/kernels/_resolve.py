@@ -20,6 +20,7 @@ from ._kernels import (
     Sigmoid,
     SumKernel,
     WarpedKernel,
+    as_csr,
 )
 
 
@@ -69,9 +70,10 @@ def entry_variance(X):
     n_entries = X.shape[0] * X.shape[1]
     if n_entries == 0:
         return 0.0
-    if sp.issparse(X):
-        mean = float(X.sum()) / n_entries
-        return max(float(X.multiply(X).sum()) / n_entries - mean * mean, 0.0)
+    if sp.issparse(X):                  # canonical CSR: each entry stored once
+        values = as_csr(X).data
+        mean = float(values.sum()) / n_entries
+        return max(float(values @ values) / n_entries - mean * mean, 0.0)
     return float(np.var(X))
 
 

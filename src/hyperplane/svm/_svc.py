@@ -207,7 +207,7 @@ class SVC(ClassifierMixin, BaseSVM):
             if np.unique(y_pair).size < 2:
                 raise ValueError("sample_weight is zero for every sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
-            X_pair = X[rows]
+            X_pair = X if rows.size == X.shape[0] else X[rows]
             if np.isinf(self.C):
                 self._check_separable(X_pair, y_pair)
             C = self.C * weight[rows]
