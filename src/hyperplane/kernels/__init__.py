@@ -19,7 +19,6 @@ from ._kernels import (
     Sigmoid,
     SumKernel,
     WarpedKernel,
-    as_csr,
 )
 from ._resolve import (
     KERNEL_PARAMETER_RULES,
@@ -36,5 +35,5 @@ __all__ = [
     "Kernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
     "SumKernel", "ProductKernel", "ScaledKernel", "WarpedKernel",
     "KERNELS", "KERNEL_PARAMETER_RULES", "resolve_kernel", "resolve_gamma", "is_psd", "known_psd", "warn_if_not_psd",
-    "NotPSDWarning", "as_csr",
+    "NotPSDWarning",
 ]

@@ -23,14 +23,8 @@ from .._validation import (
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import (
-    KERNEL_PARAMETER_RULES,
-    Kernel,
-    Linear,
-    as_csr,
-    resolve_kernel,
-    warn_if_not_psd,
-)
+from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
+from ..kernels._kernels import as_csr
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
