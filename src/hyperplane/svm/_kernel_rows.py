@@ -11,10 +11,13 @@ samples, for partial and full rows. Three layouts:
   of columns (partial rows on a shrunk active set);
 * :func:`kernel_row_full` reads them feature-major (``XT[f, c]``), so the
   inner loop runs over samples and vectorises, for rows on every sample;
-* CSR samples (LIBSVM's sparse mode) serve both: row r is scattered into a
-  dense work vector and x_r . x_c is summed over the nonzeros of x_c only;
-  squared distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed
-  once (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
+* sparse samples (LIBSVM's sparse mode) serve both, by the cheaper of two
+  ways: row r is scattered into a dense work vector and x_r . x_c is summed
+  over the nonzeros of each x_c (CSR), or the products are accumulated
+  column by column over the samples that share a feature with x_r (CSC, an
+  inverted index: only pairs with a common nonzero cost anything); squared
+  distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed once
+  (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
 """
 
 from __future__ import annotations
@@ -35,13 +38,14 @@ GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL 
 #: ``coef0``, ``degree``), scratch space for one row (``buf`` float64,
 #: ``ebuf`` int64, each of length n) and the samples in float32, either
 #: dense, row-major (``X32``, n x d) and feature-major (``XT32``, d x n), or
-#: CSR (``data``, ``indices``, ``indptr``) with the squared norms ``sq`` and
-#: a zeroed work vector ``work`` of length d. ``is_sparse`` says which; the
+#: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``, ``col_rows``,
+#: ``col_ptr``) with the squared norms ``sq``, a zeroed work vector ``work``
+#: of length d and a scratch row ``dots`` of length n. ``is_sparse`` says which; the
 #: other layout's arrays are empty (``X32`` is then n x 0, so that
 #: ``X32.shape[0]`` is n in both).
 Samples = namedtuple(
     "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 "
-               "is_sparse data indices indptr sq work")
+               "is_sparse data indices indptr sq work col_data col_rows col_ptr dots")
 
 
 def make_samples(X32, code, gamma, coef0, degree):
@@ -53,13 +57,17 @@ def make_samples(X32, code, gamma, coef0, degree):
                    buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
                    XT32=np.ascontiguousarray(X32.T), is_sparse=False,
                    data=np.empty(0, dtype=np.float32), indices=np.empty(0, dtype=np.int32),
-                   indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0))
+                   indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0),
+                   col_data=np.empty(0, dtype=np.float32), col_rows=np.empty(0, dtype=np.int32),
+                   col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0))
 
 
 def make_sparse_samples(X, code, gamma, coef0, degree):
     """The :data:`Samples` of a CSR matrix ``X`` (n, d) with sorted indices
     and no duplicates; its values are rounded to float32 as dense samples are."""
     n, d = X.shape
+    XC = X.tocsc()
+    XC.sort_indices()
     data = X.data.astype(np.float32)
     indptr = X.indptr.astype(np.int64)
     return Samples(X32=np.empty((n, 0), dtype=np.float32), all_rows=np.arange(n, dtype=np.int64),
@@ -67,7 +75,9 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                    degree=np.int64(degree), buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
                    XT32=np.empty((0, n), dtype=np.float32), is_sparse=True, data=data,
                    indices=X.indices.astype(np.int32), indptr=indptr,
-                   sq=csr_squared_norms(data, indptr), work=np.zeros(d))
+                   sq=csr_squared_norms(data, indptr), work=np.zeros(d),
+                   col_data=XC.data.astype(np.float32), col_rows=XC.indices.astype(np.int32),
+                   col_ptr=XC.indptr.astype(np.int64), dots=np.empty(n))
 
 
 def samples_of(X, code, gamma, coef0, degree):
@@ -243,11 +253,33 @@ def feature_major_products(samples, r):
 @jit_fast
 def sparse_products(samples, r, cols, n_cols):
     """``buf[k]`` = x_r . x_c, or |x_r|^2 + |x_c|^2 - 2 x_r . x_c (clipped
-    at 0) for distance kernels, c = ``cols[k]``, from CSR samples: x_r is
-    scattered into ``work`` (zeroed again afterwards) and each x_r . x_c
-    is a sum over the nonzeros of x_c, in float64."""
+    at 0) for distance kernels, c = ``cols[k]``, from sparse samples, in
+    float64: by columns (:func:`products_by_columns`) when the samples that
+    share a feature with x_r hold fewer nonzeros than the columns asked for,
+    else by rows (:func:`products_by_rows`)."""
+    indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
+    n = indptr.shape[0] - 1
+    shared = 0
+    for p in range(indptr[r], indptr[r + 1]):
+        shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
+    by_rows = n_cols * (indptr[n] / max(n, 1))
+    if shared + n < by_rows:
+        products_by_columns(samples, r, cols, n_cols)
+    else:
+        products_by_rows(samples, r, cols, n_cols)
+    if is_distance(samples.code):
+        sq, buf = samples.sq, samples.buf
+        sq_r = sq[r]
+        for k in range(n_cols):
+            buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
+
+
+@jit_fast
+def products_by_rows(samples, r, cols, n_cols):
+    """``buf[k]`` = x_r . x_c: x_r scattered into ``work`` (zeroed again
+    afterwards), each x_c's nonzeros (CSR) read against it."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
-    work, sq, buf = samples.work, samples.sq, samples.buf
+    work, buf = samples.work, samples.buf
     for p in range(indptr[r], indptr[r + 1]):
         work[indices[p]] = data[p]
     for k in range(n_cols):
@@ -258,7 +290,22 @@ def sparse_products(samples, r, cols, n_cols):
         buf[k] = acc
     for p in range(indptr[r], indptr[r + 1]):
         work[indices[p]] = 0.0
-    if is_distance(samples.code):
-        sq_r = sq[r]
-        for k in range(n_cols):
-            buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
+
+
+@jit_fast
+def products_by_columns(samples, r, cols, n_cols):
+    """``buf[k]`` = x_r . x_c: for each nonzero x_rf, x_rf x_cf is added to
+    ``dots[c]`` for the samples c whose feature f is nonzero (CSC), then the
+    columns asked for are gathered."""
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
+    dots, buf = samples.dots, samples.buf
+    for c in range(dots.shape[0]):
+        dots[c] = 0.0
+    for p in range(indptr[r], indptr[r + 1]):
+        f = indices[p]
+        v = np.float64(data[p])
+        for q in range(col_ptr[f], col_ptr[f + 1]):
+            dots[col_rows[q]] += v * np.float64(col_data[q])
+    for k in range(n_cols):
+        buf[k] = dots[cols[k]]
