@@ -225,6 +225,25 @@ def test_sparse_kernel_row_matches_numpy_and_dense(seed, n, d, density, code, ga
     np.testing.assert_array_max_ulp(out[cols], dense[cols], maxulp=1)
 
 
+@pytest.mark.parametrize("density", [0.005, 0.05, 0.5])
+def test_products_by_rows_and_by_columns_agree(density):
+    """The two ways of summing sparse dot products (CSR rows, CSC columns)."""
+    X, _, _ = random_sparse(300, 200, density, seed=16)
+    samples = kr.samples_of(X, kr.LINEAR_KERNEL, 1.0, 0.0, 1)
+    cols = np.arange(0, 300, 3, dtype=np.int64)
+    expected = (X @ X.T).toarray()
+    for r in (0, 7, 299):
+        kr.products_by_rows(samples, r, cols, cols.size)
+        by_rows = samples.buf[:cols.size].copy()
+        kr.products_by_columns(samples, r, cols, cols.size)
+        by_columns = samples.buf[:cols.size].copy()
+        X32 = X.astype(np.float32).astype(np.float64)
+        exact = (X32 @ X32[r].T).toarray().ravel()[cols]
+        np.testing.assert_allclose(by_rows, exact, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(by_columns, exact, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(by_columns, expected[r, cols], rtol=1e-6, atol=1e-6)
+
+
 def test_sparse_row_of_an_empty_sample():
     X = sp.csr_matrix(np.array([[0.0, 0.0], [1.0, 2.0], [0.0, 0.0]]))
     out = np.empty(3, dtype=np.float32)
