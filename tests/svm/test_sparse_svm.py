@@ -223,6 +223,8 @@ def test_sparse_kernel_row_matches_numpy_and_dense(seed, n, d, density, code, ga
     kr.kernel_row(kr.samples_of(X.toarray(), code, gamma, coef0, degree), r,
                   cols.astype(np.int64), cols.size, dense)
     np.testing.assert_array_max_ulp(out[cols], dense[cols], maxulp=1)
+    if r in cols and code in (kr.RBF_KERNEL, kr.LAPLACE_KERNEL):
+        assert out[r] == 1.0                            # k(x, x) = exp(0) exactly
 
 
 @pytest.mark.parametrize("density", [0.005, 0.05, 0.5])

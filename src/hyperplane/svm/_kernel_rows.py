@@ -256,7 +256,8 @@ def sparse_products(samples, r, cols, n_cols):
     at 0) for distance kernels, c = ``cols[k]``, from sparse samples, in
     float64: by columns (:func:`products_by_columns`) when the samples that
     share a feature with x_r hold fewer nonzeros than the columns asked for,
-    else by rows (:func:`products_by_rows`)."""
+    else by rows (:func:`products_by_rows`). The distance of x_r to itself
+    is 0 exactly (as the dense rows' direct sum gives it)."""
     indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
     n = indptr.shape[0] - 1
     shared = 0
@@ -272,6 +273,8 @@ def sparse_products(samples, r, cols, n_cols):
         sq_r = sq[r]
         for k in range(n_cols):
             buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
+            if cols[k] == r:            # |x_r - x_r| = 0 exactly, not a rounding residue
+                buf[k] = 0.0
 
 
 @jit_fast
