@@ -175,7 +175,7 @@ def fit(
                         categorical=[str(c) for c in categorical_columns(X)])
     save(fitted, out, metadata=metadata)
     score = fitted.score(X, y) if hasattr(fitted, "score") else None
-    summary = f"fitted {model} on {len(X)} rows × {X.shape[1]} columns"
+    summary = f"fitted {model} on {X.shape[0]} rows × {X.shape[1]} columns"
     if score is not None:
         summary += f"; training score {score:.4g}"
     _err.print(f"{summary}; wrote {out}", markup=False)

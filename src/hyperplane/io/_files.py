@@ -62,6 +62,11 @@ def restores_as_plain_data(cls):
     return bool(own) and not any(hook in vars(base) for base in own for hook in _HOOKS)
 
 
+#: scipy's CSR matrix (an SVM's support vectors after a sparse fit): skops
+#: restores it with ``scipy.sparse.load_npz``, which reads arrays and runs no code
+SPARSE_TYPES = ("scipy.sparse._csr.csr_matrix",)
+
+
 @cache
 def trusted_types():
     """Names of the types a model file may hold beyond skops' defaults.
@@ -86,7 +91,7 @@ def trusted_types():
 
     from ._frames import FrameState
 
-    names = {f"{FrameState.__module__}.{FrameState.__qualname__}"}
+    names = {f"{FrameState.__module__}.{FrameState.__qualname__}", *SPARSE_TYPES}
     for name, cls in hyperplane_classes().items():
         if issubclass(cls, (BaseEstimator, Kernel)) or restores_as_plain_data(cls):
             names.add(name)

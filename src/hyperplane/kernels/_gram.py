@@ -9,7 +9,9 @@ The expansion ``|x|² + |y|² - 2 x.y`` loses every digit when x and y are
 close relative to their norms (for x = y it leaves a rounding residue
 instead of 0, which exp(-gamma d²) turns into a visible error when gamma is
 large). Entries where it cancels are recomputed directly as the sum of
-squared differences, so that ``k(x, x) = 1`` exactly.
+squared differences, so that ``k(x, x) = 1`` exactly. For CSR samples the
+direct sum runs over the union of the two rows' nonzeros
+(:func:`sq_dist_csr`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,45 @@ def sq_dist(G, X, Y, sq_x, sq_y):
         for j in range(m):
             if row[j] <= CANCELLATION * (sq_x[i] + sq_y[j]):
                 row[j] = exact_sq_dist(X[i], Y[j])
+    return G
+
+
+@jit_fast
+def exact_sq_dist_csr(xd, xi, yd, yi):
+    """Σ (x_f - y_f)² of two sparse rows (values ``xd``, ``yd`` at sorted
+    feature indices ``xi``, ``yi``), merging their nonzeros."""
+    acc = 0.0
+    p = 0
+    q = 0
+    while p < xi.shape[0] or q < yi.shape[0]:
+        if q == yi.shape[0] or (p < xi.shape[0] and xi[p] < yi[q]):
+            diff = xd[p]
+            p += 1
+        elif p == xi.shape[0] or yi[q] < xi[p]:
+            diff = yd[q]
+            q += 1
+        else:
+            diff = xd[p] - yd[q]
+            p += 1
+            q += 1
+        acc += diff * diff
+    return acc
+
+
+@jit_parallel
+def sq_dist_csr(G, x_data, x_indices, x_indptr, y_data, y_indices, y_indptr, sq_x, sq_y):
+    """:func:`sq_dist` for CSR ``X`` and ``Y`` (sorted indices, no duplicates)."""
+    n, m = G.shape
+    for i in prange(n):
+        row = G[i]
+        for j in range(m):
+            row[j] = max(sq_x[i] + sq_y[j] - 2.0 * row[j], 0.0)
+        xs, xe = x_indptr[i], x_indptr[i + 1]
+        for j in range(m):
+            if row[j] <= CANCELLATION * (sq_x[i] + sq_y[j]):
+                ys, ye = y_indptr[j], y_indptr[j + 1]
+                row[j] = exact_sq_dist_csr(x_data[xs:xe], x_indices[xs:xe],
+                                           y_data[ys:ye], y_indices[ys:ye])
     return G
 
 

@@ -7,6 +7,10 @@ A kernel is an object ``k`` with ``k(X, Y=None)`` returning the Gram matrix
 * ``k1 * k2``  -- direct (element-wise) product (式6.26),
 * ``c * k``    -- positive scaling (式6.25 with γ1 = c, γ2 = 0),
 * ``k.scaled(g)`` -- ``g(x) k(x, y) g(y)`` for any function g (式6.27).
+
+The named kernels (and sums, products and positive multiples of them) also
+take ``scipy.sparse`` samples: their blocks are computed from sparse dot
+products, and a block is always a dense array.
 """
 
 from __future__ import annotations
@@ -14,12 +18,30 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import check_number
-from ._gram import neg_scaled_dist, neg_scaled_sq_dist
+from ._gram import neg_scaled_dist, neg_scaled_sq_dist, sq_dist_csr
+
+
+def as_csr(X):
+    """A sparse ``X`` as a float CSR matrix with sorted indices and no
+    duplicate entries (copied only if it is not one already)."""
+    X = sp.csr_matrix(X)
+    if not np.issubdtype(X.dtype, np.floating):
+        X = X.astype(np.float64)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
 
 
 def _as_matrix(X, name):
+    if sp.issparse(X):
+        if X.ndim != 2:
+            raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features); "
+                             f"got shape {X.shape}")
+        return as_csr(X)
     X = np.asarray(X)
     if X.ndim != 2:
         raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features); "
@@ -34,12 +56,40 @@ def _pair(X, Y):
     Y = X if Y is None else _as_matrix(Y, "Y")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}")
+    if sp.issparse(X) != sp.issparse(Y):           # both sparse: nothing is densified
+        X, Y = (X, as_csr(Y)) if sp.issparse(X) else (as_csr(X), Y)
     dtype = np.result_type(X.dtype, Y.dtype)
     return X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
 
 
 def _sq_norms(X):
+    if sp.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
     return np.einsum("ij,ij->i", X, X)
+
+
+def _dot(X, Y):
+    """``X @ Y.T`` as a dense array (X, Y both dense or both CSR)."""
+    if sp.issparse(X):
+        return np.ascontiguousarray((X @ Y.T).toarray())
+    return X @ Y.T
+
+
+def _neg_scaled_distance(X, Y, scale, squared):
+    """``-scale · ‖x_i - y_j‖²`` (``squared``) or ``-scale · ‖x_i - y_j‖``,
+    entries where the expansion cancels recomputed directly."""
+    G = np.ascontiguousarray(_dot(X, Y))
+    scale = G.dtype.type(scale)
+    if sp.issparse(X):
+        sq_dist_csr(G, X.data, X.indices, X.indptr, Y.data, Y.indices, Y.indptr,
+                    _sq_norms(X), _sq_norms(Y))
+        if not squared:
+            np.sqrt(G, out=G)
+        G *= -scale
+        return G
+    step = neg_scaled_sq_dist if squared else neg_scaled_dist
+    return step(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
+                _sq_norms(Y), scale)
 
 
 def check_block(kernel, K, shape, symmetric):
@@ -70,14 +120,27 @@ class Kernel:
     """Base class: a symmetric function k(x, y) evaluated as a Gram matrix.
 
     A kernel of one's own subclasses it and defines ``_gram(X, Y)``; every
-    block it returns is checked (:func:`check_block`)."""
+    block it returns is checked (:func:`check_block`). ``_gram`` gets
+    ``scipy.sparse`` CSR samples only if the class sets ``accepts_sparse``
+    to True; otherwise sparse samples are a TypeError."""
+
+    #: whether ``_gram`` and ``diag`` take CSR samples
+    accepts_sparse = False
 
     def __call__(self, X, Y=None):
+        self._check_sparse(X, Y)
         X, Y = _pair(X, Y)
         return check_block(self, self._gram(X, Y), (X.shape[0], Y.shape[0]), Y is X)
 
+    def _check_sparse(self, *arrays):
+        if not self.accepts_sparse and any(sp.issparse(a) for a in arrays):
+            raise TypeError(f"kernel {self!r} does not take scipy.sparse samples (its class "
+                            "does not set accepts_sparse = True); use a named kernel or "
+                            "pass dense samples")
+
     def diag(self, X):
         """``k(x_i, x_i)`` for every row, without building the Gram matrix."""
+        self._check_sparse(X)
         X = _as_matrix(X, "X")
         values = [check_block(self, self._gram(X[i:i + 1], X[i:i + 1]), (1, 1), False)[0, 0]
                   for i in range(X.shape[0])]
@@ -132,8 +195,10 @@ class Linear(Kernel):
     [[18.0, 21.0, 6.0], [21.0, 25.0, 7.0], [6.0, 7.0, 2.0]]
     """
 
+    accepts_sparse = True
+
     def _gram(self, X, Y):
-        return X @ Y.T
+        return _dot(X, Y)
 
     def diag(self, X):
         return _sq_norms(_as_matrix(X, "X"))
@@ -156,8 +221,10 @@ class Polynomial(Kernel):
         self.gamma = check_number(gamma, "gamma", low=0, low_open=True)
         self.coef0 = check_number(coef0, "coef0")
 
+    accepts_sparse = True
+
     def _gram(self, X, Y):
-        G = X @ Y.T
+        G = _dot(X, Y)
         if self.gamma != 1.0:
             G *= self.gamma
         if self.coef0 != 0.0:
@@ -186,10 +253,10 @@ class RBF(Kernel):
     def __init__(self, sigma=1.0):
         self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
 
+    accepts_sparse = True
+
     def _gram(self, X, Y):
-        G = np.ascontiguousarray(X @ Y.T)
-        neg_scaled_sq_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
-                           _sq_norms(Y), G.dtype.type(1.0 / (2.0 * self.sigma ** 2)))
+        G = _neg_scaled_distance(X, Y, 1.0 / (2.0 * self.sigma ** 2), squared=True)
         return np.exp(G, out=G)
 
     def diag(self, X):
@@ -213,10 +280,10 @@ class Laplace(Kernel):
     def __init__(self, sigma=1.0):
         self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
 
+    accepts_sparse = True
+
     def _gram(self, X, Y):
-        G = np.ascontiguousarray(X @ Y.T)
-        neg_scaled_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
-                        _sq_norms(Y), G.dtype.type(1.0 / self.sigma))
+        G = _neg_scaled_distance(X, Y, 1.0 / self.sigma, squared=False)
         return np.exp(G, out=G)
 
     def diag(self, X):
@@ -242,8 +309,10 @@ class Sigmoid(Kernel):
         self.beta = check_number(beta, "beta", low=0, low_open=True)
         self.theta = check_number(theta, "theta")
 
+    accepts_sparse = True
+
     def _gram(self, X, Y):
-        G = X @ Y.T
+        G = _dot(X, Y)
         G *= self.beta
         G += self.theta
         return np.tanh(G, out=G)
@@ -261,6 +330,10 @@ class SumKernel(Kernel):
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
+
+    @property
+    def accepts_sparse(self):
+        return self.k1.accepts_sparse and self.k2.accepts_sparse
 
     def _gram(self, X, Y):
         return self.k1._gram(X, Y) + self.k2._gram(X, Y)
@@ -281,6 +354,10 @@ class ProductKernel(Kernel):
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
 
+    @property
+    def accepts_sparse(self):
+        return self.k1.accepts_sparse and self.k2.accepts_sparse
+
     def _gram(self, X, Y):
         return self.k1._gram(X, Y) * self.k2._gram(X, Y)
 
@@ -300,6 +377,10 @@ class ScaledKernel(Kernel):
     def __init__(self, c, kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
         self.kernel = kernel
+
+    @property
+    def accepts_sparse(self):
+        return self.kernel.accepts_sparse
 
     def _gram(self, X, Y):
         return self.c * self.kernel._gram(X, Y)
@@ -331,6 +412,7 @@ class WarpedKernel(Kernel):
         return self._g(X)[:, None] * self.kernel._gram(X, Y) * self._g(Y)[None, :]
 
     def diag(self, X):
+        self._check_sparse(X)
         X = _as_matrix(X, "X")
         return self._g(X) ** 2 * self.kernel.diag(X)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
@@ -19,6 +20,7 @@ from ._kernels import (
     Sigmoid,
     SumKernel,
     WarpedKernel,
+    as_csr,
 )
 
 
@@ -62,12 +64,25 @@ KERNEL_PARAMETER_RULES = {
 }
 
 
+def entry_variance(X):
+    """The variance of all entries of ``X`` (dense or ``scipy.sparse``, whose
+    entries not stored count as zeros); 0 for an empty ``X``."""
+    n_entries = X.shape[0] * X.shape[1]
+    if n_entries == 0:
+        return 0.0
+    if sp.issparse(X):                  # canonical CSR: each entry stored once
+        values = as_csr(X).data
+        mean = float(values.sum()) / n_entries
+        return max(float(values @ values) / n_entries - mean * mean, 0.0)
+    return float(np.var(X))
+
+
 def resolve_gamma(gamma, X):
     """scikit-learn's rule: ``"scale"`` is 1 / (n_features · X.var()),
     ``"auto"`` is 1 / n_features, a number is used as given."""
     if gamma == "scale":
         n_features = X.shape[1]
-        var = float(np.var(X)) if X.size else 0.0
+        var = entry_variance(X)
         return 1.0 / (n_features * var) if var > 0 else 1.0
     if gamma == "auto":
         return 1.0 / X.shape[1]
@@ -100,7 +115,9 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
                          f"{sorted(KERNELS)}; got {kernel!r}")
     if isinstance(gamma, str) and X is None and kernel not in ("linear",):
         raise ValueError(f"gamma={gamma!r} needs the training data X")
-    g = 1.0 if kernel == "linear" else resolve_gamma(gamma, np.asarray(X) if X is not None else None)
+    if X is not None and not sp.issparse(X):
+        X = np.asarray(X)
+    g = 1.0 if kernel == "linear" else resolve_gamma(gamma, X)
     if kernel == "poly":
         check_number(degree, "degree", low=1, integer=True)
     return KERNELS[kernel](g, degree, coef0)

@@ -1,9 +1,11 @@
-"""What SVC and SVR share: hyper-parameter checks, the kernel, the solver
-call and the kernel expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24)."""
+"""What SVC and SVR share: hyper-parameter checks, the input (dense, or CSR
+as LIBSVM's sparse mode), the kernel, the solver call and the kernel
+expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24)."""
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
 from .._validation import (
@@ -16,11 +18,13 @@ from .._validation import (
     Either,
     check_is_fitted,
     check_X,
+    check_X_y,
     validate_params,
     warn_not_converged,
 )
 from .._progress import progress
-from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel, warn_if_not_psd
+from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
+from ..kernels._kernels import as_csr
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
@@ -37,13 +41,23 @@ def check_scale(X, name):
     """Refuse data whose scale the SVM cannot represent: the SVM is not
     scale-invariant, and its kernel rows are computed in float32, so the
     largest |x| must lie in [MIN_SCALE, MAX_SCALE] (an all-zero X passes)."""
-    top = float(np.max(np.abs(X))) if X.size else 0.0
+    values = X.data if sp.issparse(X) else X
+    top = float(np.max(np.abs(values))) if values.size else 0.0
     if top > MAX_SCALE or 0.0 < top < MIN_SCALE:
         raise ValueError(
             f"X's scale is out of range for {name}: its largest |value| is {top:.3g}, "
             f"outside [{MIN_SCALE:g}, {MAX_SCALE:g}]. The SVM is not scale-invariant and "
             "computes its kernel in float32; standardise the features (for example "
             "with sklearn.preprocessing.StandardScaler)")
+
+
+def as_float64(X):
+    """Validated samples as the solver reads them: a float64 array, or a
+    float64 CSR matrix with sorted indices and no duplicates (CSC and COO
+    input arrive here as CSR; the nonzeros are never densified)."""
+    if sp.issparse(X):
+        return as_csr(X).astype(np.float64, copy=False)
+    return np.asarray(X, dtype=np.float64)
 
 
 class BaseSVM(BaseEstimator):
@@ -58,6 +72,16 @@ class BaseSVM(BaseEstimator):
     def _check_params(self):
         validate_params(self)
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = not isinstance(self.kernel, Kernel) or self.kernel.accepts_sparse
+        return tags
+
+    def _check_X_y(self, X, y, **kw):
+        """Validated ``X`` (dense, or sparse in any format, made CSR) and ``y``."""
+        X, y = check_X_y(self, X, y, accept_sparse="csr", **kw)
+        return as_float64(X), y
+
     def _resolve_kernel(self, X):
         """The kernel object (a name with gamma/degree/coef0, or the user's
         kernel object), after checking that the data's scale suits the
@@ -66,6 +90,11 @@ class BaseSVM(BaseEstimator):
         with C = inf (the hard margin) it is an error, as the dual may then
         have no bounded solution."""
         check_scale(X, type(self).__name__)
+        if sp.issparse(X) and isinstance(self.kernel, Kernel) and not self.kernel.accepts_sparse:
+            raise TypeError(
+                f"kernel={self.kernel!r} does not take scipy.sparse X (its class does not "
+                "set accepts_sparse = True); use a named kernel (or a sum, product or "
+                "multiple of named kernels), or pass X.toarray()")
         kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                 coef0=self.coef0)
         if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(self.C):
@@ -109,13 +138,16 @@ class BaseSVM(BaseEstimator):
 
     def _set_expansion(self, X, dual_coef, intercept, support):
         """Store f(x) = K(x, SV) dual_coef' + intercept (rows of dual_coef:
-        one function each) and, for the linear kernel, w = dual_coef SV."""
+        one function each) and, for the linear kernel, w = dual_coef SV (a
+        dense array). The support vectors keep the layout of X: CSR for a
+        sparse fit (as scikit-learn's), so that a model of text data holds
+        the SVs' nonzeros, not n_SV x n_features values."""
         self.support_ = support
         self.support_vectors_ = X[support]
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = self.dual_coef_ @ self.support_vectors_
+            self.coef_ = np.asarray(self.dual_coef_ @ self.support_vectors_)
         elif hasattr(self, "coef_"):      # left by an earlier fit with the linear kernel
             del self.coef_
 
@@ -123,8 +155,7 @@ class BaseSVM(BaseEstimator):
         """``K(X, SV) @ dual_coef_.T + intercept_``, shape (n, n_functions),
         computed in blocks of rows so that no large matrix is built."""
         check_is_fitted(self)
-        X = check_X(self, X, reset=False)
-        X = np.asarray(X, dtype=np.float64)
+        X = as_float64(check_X(self, X, reset=False, accept_sparse="csr"))
         if isinstance(self.kernel_, Linear):
             return X @ self.coef_.T + self.intercept_
         return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,

@@ -1,12 +1,23 @@
 """Kernel rows of the SMO solver: ``k(x_r, x_c)`` for many ``c`` at once.
 
-Rows are computed from float32 copies of the samples (the precision of the
-kernel cache, as LIBSVM's ``Qfloat``) with directly summed squared distances
-(no cancellation) and a vectorised finish. Two layouts: :func:`kernel_row`
-reads the samples row-major and serves any subset of columns (partial rows
-on a shrunk active set); :func:`kernel_row_full` reads them feature-major
-(``XT[f, c]``), so the inner loop runs over samples and vectorises, for
-rows on every sample.
+The samples are kept in float32 (the precision of the kernel cache, as
+LIBSVM's ``Qfloat``) and every dot product or squared distance is summed in
+float64, where the product of two float32 numbers is exact: a kernel value
+is then the same, to float64 rounding, whatever layout or summation order
+computed it, so the float32 value cached is the same for dense and sparse
+samples, for partial and full rows. Three layouts:
+
+* :func:`kernel_row` reads dense samples row-major and serves any subset
+  of columns (partial rows on a shrunk active set);
+* :func:`kernel_row_full` reads them feature-major (``XT[f, c]``), so the
+  inner loop runs over samples and vectorises, for rows on every sample;
+* sparse samples (LIBSVM's sparse mode) serve both, by the cheaper of two
+  ways: row r is scattered into a dense work vector and x_r . x_c is summed
+  over the nonzeros of each x_c (CSR), or the products are accumulated
+  column by column over the samples that share a feature with x_r (CSC, an
+  inverted index: only pairs with a common nonzero cost anything); squared
+  distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed once
+  (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
 """
 
 from __future__ import annotations
@@ -15,30 +26,79 @@ import math
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._numba import jit_fast
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
 
-#: What a kernel row is computed from: the samples in float32, row-major
-#: (``X32``) and feature-major (``XT32``), ``all_rows = arange(n)``, the
-#: kernel (``code``, one of the ``*_KERNEL`` constants, and its ``gamma``,
-#: ``coef0``, ``degree``) and scratch space for one row (``buf`` float64,
-#: ``ebuf`` int64, ``acc`` float32, each of length n).
+#: What a kernel row is computed from: ``all_rows = arange(n)``, the kernel
+#: (``code``, one of the ``*_KERNEL`` constants, and its ``gamma``,
+#: ``coef0``, ``degree``), scratch space for one row (``buf`` float64,
+#: ``ebuf`` int64, each of length n) and the samples in float32, either
+#: dense, row-major (``X32``, n x d) and feature-major (``XT32``, d x n), or
+#: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``, ``col_rows``,
+#: ``col_ptr``) with the squared norms ``sq``, a zeroed work vector ``work``
+#: of length d and a scratch row ``dots`` of length n. ``is_sparse`` says which; the
+#: other layout's arrays are empty (``X32`` is then n x 0, so that
+#: ``X32.shape[0]`` is n in both).
 Samples = namedtuple(
-    "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 acc")
-
+    "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 "
+               "is_sparse data indices indptr sq work col_data col_rows col_ptr dots")
 
 
 def make_samples(X32, code, gamma, coef0, degree):
-    """The :data:`Samples` of the float32 samples ``X32`` (n, d) for a kernel,
-    with fresh scratch space."""
+    """The :data:`Samples` of the dense float32 samples ``X32`` (n, d) for a
+    kernel, with fresh scratch space."""
     n = X32.shape[0]
     return Samples(X32=X32, all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                    gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
                    buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
-                   XT32=np.ascontiguousarray(X32.T), acc=np.empty(n, dtype=np.float32))
+                   XT32=np.ascontiguousarray(X32.T), is_sparse=False,
+                   data=np.empty(0, dtype=np.float32), indices=np.empty(0, dtype=np.int32),
+                   indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0),
+                   col_data=np.empty(0, dtype=np.float32), col_rows=np.empty(0, dtype=np.int32),
+                   col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0))
+
+
+def make_sparse_samples(X, code, gamma, coef0, degree):
+    """The :data:`Samples` of a CSR matrix ``X`` (n, d) with sorted indices
+    and no duplicates; its values are rounded to float32 as dense samples are."""
+    n, d = X.shape
+    XC = X.tocsc()
+    XC.sort_indices()
+    data = X.data.astype(np.float32)
+    indptr = X.indptr.astype(np.int64)
+    return Samples(X32=np.empty((n, 0), dtype=np.float32), all_rows=np.arange(n, dtype=np.int64),
+                   code=np.int64(code), gamma=float(gamma), coef0=float(coef0),
+                   degree=np.int64(degree), buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                   XT32=np.empty((0, n), dtype=np.float32), is_sparse=True, data=data,
+                   indices=X.indices.astype(np.int32), indptr=indptr,
+                   sq=csr_squared_norms(data, indptr), work=np.zeros(d),
+                   col_data=XC.data.astype(np.float32), col_rows=XC.indices.astype(np.int32),
+                   col_ptr=XC.indptr.astype(np.int64), dots=np.empty(n))
+
+
+def samples_of(X, code, gamma, coef0, degree):
+    """:func:`make_samples` of a dense float64 ``X`` or
+    :func:`make_sparse_samples` of a CSR one."""
+    if sp.issparse(X):
+        return make_sparse_samples(X, code, gamma, coef0, degree)
+    return make_samples(np.asarray(X, dtype=np.float32), code, gamma, coef0, degree)
+
+
+@jit_fast
+def csr_squared_norms(data, indptr):
+    """|x_t|^2 of every CSR row, summed in float64."""
+    out = np.zeros(indptr.shape[0] - 1)
+    for t in range(out.shape[0]):
+        acc = 0.0
+        for p in range(indptr[t], indptr[t + 1]):
+            v = np.float64(data[p])
+            acc += v * v
+        out[t] = acc
+    return out
 
 
 LOG2E = 1.4426950408889634
@@ -93,52 +153,162 @@ def finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf):
 @jit_fast
 def kernel_row(samples, r, cols, n_cols, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
-    untouched), from the row-major samples ``samples.X32`` (a :data:`Samples`)."""
-    X32, buf, ebuf = samples.X32, samples.buf, samples.ebuf
-    code, gamma, coef0, degree = samples.code, samples.gamma, samples.coef0, samples.degree
-    d = X32.shape[1]
-    xr = X32[r]
-    distance = code == RBF_KERNEL or code == LAPLACE_KERNEL
-    for k in range(n_cols):
-        xc = X32[cols[k]]
-        acc = np.float32(0.0)
-        if distance:
-            for f in range(d):
-                diff = xr[f] - xc[f]
-                acc += diff * diff
-        else:
-            for f in range(d):
-                acc += xr[f] * xc[f]
-        buf[k] = acc
-    finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf)
+    untouched), from the row-major samples ``samples.X32`` or the CSR ones
+    (a :data:`Samples`)."""
+    buf = samples.buf
+    if samples.is_sparse:
+        sparse_products(samples, r, cols, n_cols)
+    else:
+        dense_products(samples, r, cols, n_cols)
+    finish_row(buf, n_cols, samples.code, samples.gamma, samples.coef0, samples.degree,
+               samples.ebuf)
     for k in range(n_cols):
         out[cols[k]] = buf[k]
 
 
 @jit_fast
 def kernel_row_full(samples, r, out):
-    """``out[c] = k(x_r, x_c)`` for every sample ``c``, from the
-    feature-major samples ``samples.XT32`` (d, n): feature by feature, the
-    sums of all samples are advanced together (float32, 16 to a vector
-    register)."""
-    XT, acc, buf, ebuf = samples.XT32, samples.acc, samples.buf, samples.ebuf
-    code, gamma, coef0, degree = samples.code, samples.gamma, samples.coef0, samples.degree
+    """``out[c] = k(x_r, x_c)`` for every sample ``c``: from the
+    feature-major samples ``samples.XT32`` (d, n), feature by feature, the
+    sums of all samples advanced together (vectorised over samples); or from
+    the CSR samples, as :func:`kernel_row` on every column."""
+    buf = samples.buf
+    n = samples.all_rows.shape[0]
+    if samples.is_sparse:
+        sparse_products(samples, r, samples.all_rows, n)
+    else:
+        feature_major_products(samples, r)
+    finish_row(buf, n, samples.code, samples.gamma, samples.coef0, samples.degree,
+               samples.ebuf)
+    for c in range(n):
+        out[c] = buf[c]
+
+
+@jit_fast
+def is_distance(code):
+    """Whether the kernel is a function of |x - y|^2 (else of x . y)."""
+    return code == RBF_KERNEL or code == LAPLACE_KERNEL
+
+
+@jit_fast
+def dense_products(samples, r, cols, n_cols):
+    """``buf[k]`` = |x_r - x_c|^2 (distance kernels) or x_r . x_c, c =
+    ``cols[k]``, from the row-major dense samples, summed in float64."""
+    X32, buf = samples.X32, samples.buf
+    d = X32.shape[1]
+    xr = X32[r]
+    distance = is_distance(samples.code)
+    for k in range(n_cols):
+        xc = X32[cols[k]]
+        acc = 0.0
+        if distance:
+            for f in range(d):
+                diff = np.float64(xr[f]) - np.float64(xc[f])
+                acc += diff * diff
+        else:
+            for f in range(d):
+                acc += np.float64(xr[f]) * np.float64(xc[f])
+        buf[k] = acc
+
+
+@jit_fast
+def feature_major_products(samples, r):
+    """:func:`dense_products` on every sample, from the feature-major samples:
+    four features per pass over the samples (their terms added in float64,
+    where the order does not matter), one pass for each of the rest."""
+    XT, buf = samples.XT32, samples.buf
     d, n = XT.shape
     for c in range(n):
-        acc[c] = 0.0
-    distance = code == RBF_KERNEL or code == LAPLACE_KERNEL
-    for f in range(d):
-        v = XT[f, r]
+        buf[c] = 0.0
+    distance = is_distance(samples.code)
+    f = 0
+    while f + 4 <= d:
+        v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
+        v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
+        x0, x1, x2, x3 = XT[f], XT[f + 1], XT[f + 2], XT[f + 3]
+        if distance:
+            for c in range(n):
+                e0 = np.float64(x0[c]) - v0
+                e1 = np.float64(x1[c]) - v1
+                e2 = np.float64(x2[c]) - v2
+                e3 = np.float64(x3[c]) - v3
+                buf[c] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
+        else:
+            for c in range(n):
+                buf[c] += (v0 * np.float64(x0[c]) + v1 * np.float64(x1[c])) + (
+                    v2 * np.float64(x2[c]) + v3 * np.float64(x3[c]))
+        f += 4
+    for f in range(f, d):
+        v = np.float64(XT[f, r])
         xf = XT[f]
         if distance:
             for c in range(n):
-                diff = xf[c] - v
-                acc[c] += diff * diff
+                diff = np.float64(xf[c]) - v
+                buf[c] += diff * diff
         else:
             for c in range(n):
-                acc[c] += v * xf[c]
-    for c in range(n):
-        buf[c] = acc[c]
-    finish_row(buf, n, code, gamma, coef0, degree, ebuf)
-    for c in range(n):
-        out[c] = buf[c]
+                buf[c] += v * np.float64(xf[c])
+
+
+@jit_fast
+def sparse_products(samples, r, cols, n_cols):
+    """``buf[k]`` = x_r . x_c, or |x_r|^2 + |x_c|^2 - 2 x_r . x_c (clipped
+    at 0) for distance kernels, c = ``cols[k]``, from sparse samples, in
+    float64: by columns (:func:`products_by_columns`) when the samples that
+    share a feature with x_r hold fewer nonzeros than the columns asked for,
+    else by rows (:func:`products_by_rows`). The distance of x_r to itself
+    is 0 exactly (as the dense rows' direct sum gives it)."""
+    indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
+    n = indptr.shape[0] - 1
+    shared = 0
+    for p in range(indptr[r], indptr[r + 1]):
+        shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
+    by_rows = n_cols * (indptr[n] / max(n, 1))
+    if shared + n < by_rows:
+        products_by_columns(samples, r, cols, n_cols)
+    else:
+        products_by_rows(samples, r, cols, n_cols)
+    if is_distance(samples.code):
+        sq, buf = samples.sq, samples.buf
+        sq_r = sq[r]
+        for k in range(n_cols):
+            buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
+            if cols[k] == r:            # |x_r - x_r| = 0 exactly, not a rounding residue
+                buf[k] = 0.0
+
+
+@jit_fast
+def products_by_rows(samples, r, cols, n_cols):
+    """``buf[k]`` = x_r . x_c: x_r scattered into ``work`` (zeroed again
+    afterwards), each x_c's nonzeros (CSR) read against it."""
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    work, buf = samples.work, samples.buf
+    for p in range(indptr[r], indptr[r + 1]):
+        work[indices[p]] = data[p]
+    for k in range(n_cols):
+        c = cols[k]
+        acc = 0.0
+        for p in range(indptr[c], indptr[c + 1]):
+            acc += work[indices[p]] * np.float64(data[p])
+        buf[k] = acc
+    for p in range(indptr[r], indptr[r + 1]):
+        work[indices[p]] = 0.0
+
+
+@jit_fast
+def products_by_columns(samples, r, cols, n_cols):
+    """``buf[k]`` = x_r . x_c: for each nonzero x_rf, x_rf x_cf is added to
+    ``dots[c]`` for the samples c whose feature f is nonzero (CSC), then the
+    columns asked for are gathered."""
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
+    dots, buf = samples.dots, samples.buf
+    for c in range(dots.shape[0]):
+        dots[c] = 0.0
+    for p in range(indptr[r], indptr[r + 1]):
+        f = indices[p]
+        v = np.float64(data[p])
+        for q in range(col_ptr[f], col_ptr[f + 1]):
+            dots[col_rows[q]] += v * np.float64(col_data[q])
+    for k in range(n_cols):
+        buf[k] = dots[cols[k]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
@@ -85,7 +86,9 @@ class SMOSolver:
     Parameters
     ----------
     kernel : hyperplane.kernels.Kernel
-    X : ndarray of shape (n_samples, n_features), float64
+    X : ndarray of shape (n_samples, n_features), float64, or CSR matrix
+        CSR: float64 with sorted indices and no duplicates (the kernel rows
+        are then computed from the nonzeros, LIBSVM's sparse mode).
     kidx : ndarray of int, shape (l,)
         Sample row of each dual variable.
     y : ndarray of +-1, shape (l,)
@@ -117,13 +120,13 @@ class SMOSolver:
                  cache_size=200.0, shrinking=True, alpha0=None, bar=None):
         self.kernel = kernel
         self.bar = bar
-        self.X = np.ascontiguousarray(X, dtype=np.float64)
+        self.X = X if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
         n = self.X.shape[0]
         l = len(kidx)
         self.tol = float(tol)
         self.max_iter = default_max_iter(l) if max_iter is None else int(max_iter)
         code, gamma, coef0, degree = compiled_kernel(kernel)
-        self.samples = kr.make_samples(self.X.astype(np.float32), code, gamma, coef0, degree)
+        self.samples = kr.samples_of(self.X, code, gamma, coef0, degree)
         kidx = np.asarray(kidx, dtype=np.int64)
         y = np.asarray(y, dtype=np.float64)
         C = np.asarray(C, dtype=np.float64)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import ClassifierMixin
 
 from .._base import predict_from_scores
 from .._validation import (
     Real,
     check_sample_weight_vector,
-    check_X_y,
     encode_labels,
 )
 from ..kernels import Linear
@@ -47,6 +47,11 @@ class SVC(ClassifierMixin, BaseSVM):
     ``sum a_i y_i = 0``, ``0 <= a_i <= C``, solved by SMO; ``C=numpy.inf``
     is the hard margin (式6.11). f(x) = sum a_i y_i k(x_i, x) + b.
 
+    ``X`` may be a ``scipy.sparse`` matrix (CSR; other formats are converted
+    to CSR), as in LIBSVM's sparse mode: the kernel rows are computed from
+    the nonzeros, never from a dense copy, and the model is the one fitted
+    on ``X.toarray()``. The support vectors are then stored as CSR.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -55,7 +60,9 @@ class SVC(ClassifierMixin, BaseSVM):
     kernel : str or hyperplane.kernels.Kernel, default="rbf"
         A kernel object (also combined ones) or ``"linear"``, ``"poly"``, ``"rbf"``, ``"laplace"``,
         ``"sigmoid"`` with scikit-learn's ``gamma``, ``degree``, ``coef0``.
-        A kernel that is not positive semi-definite on the data (the
+        With sparse X, a kernel object must take sparse samples (the named
+        kernels and their sums, products and multiples do; others raise
+        TypeError). A kernel that is not positive semi-definite on the data (the
         sigmoid, or a user's kernel) is accepted, as LIBSVM does, with one
         ``NotPSDWarning``; with ``C=numpy.inf`` it is an error. A kernel
         block that is not finite, of the wrong shape or not symmetric is an
@@ -90,7 +97,8 @@ class SVC(ClassifierMixin, BaseSVM):
         The Lagrange multipliers a_i.
     support_ : ndarray of int
         Indices of the support vectors (a_i > 0 in some pair).
-    support_vectors_ : ndarray of shape (n_SV, n_features)
+    support_vectors_ : ndarray or CSR matrix of shape (n_SV, n_features)
+        CSR when fitted on sparse X.
     dual_coef_ : ndarray of shape (1, n_SV), or (n_pairs, n_SV)
         a_i y_i of the support vectors (y_i = +1 for the pair's second class).
     coef_ : ndarray of shape (1, n_features), or (n_pairs, n_features)
@@ -126,7 +134,7 @@ class SVC(ClassifierMixin, BaseSVM):
     linear problems use :class:`LinearSVC` (LIBLINEAR's dual coordinate
     descent, the bias regularised as an extra feature).
 
-    With the linear kernel, a finite C and at least 1000 samples, SMO does
+    With the linear kernel, a finite C and at least 1000 dense samples, SMO does
     not start from a = 0 but from a seed: dual coordinate descent (Hsieh et
     al. 2008) on the problem whose bias is a regularised constant feature,
     made to satisfy sum a_i y_i = 0 (alpha seeding, DeCoste & Wagstaff 2000).
@@ -184,8 +192,7 @@ class SVC(ClassifierMixin, BaseSVM):
         0 are left out.
         """
         self._check_params()
-        X, y = check_X_y(self, X, y)
-        X = np.asarray(X, dtype=np.float64)
+        X, y = self._check_X_y(X, y)
         self.classes_, y_index = encode_labels(y)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
         self.kernel_ = self._resolve_kernel(X)
@@ -200,7 +207,7 @@ class SVC(ClassifierMixin, BaseSVM):
             if np.unique(y_pair).size < 2:
                 raise ValueError("sample_weight is zero for every sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
-            X_pair = X[rows]
+            X_pair = X if rows.size == X.shape[0] else X[rows]
             if np.isinf(self.C):
                 self._check_separable(X_pair, y_pair)
             C = self.C * weight[rows]
@@ -231,9 +238,10 @@ class SVC(ClassifierMixin, BaseSVM):
 
     def _seed(self, X, y, C):
         """SMO's start: alpha seeding for the linear kernel with a finite C
-        on at least SEED_MIN_SAMPLES samples (:func:`._seed.linear_seed`),
-        else None (alpha = 0)."""
-        if type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES:
+        on at least SEED_MIN_SAMPLES dense samples (:func:`._seed.linear_seed`),
+        else None (alpha = 0; the seed's coordinate descent reads dense rows)."""
+        if (type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES
+                or sp.issparse(X)):
             return None
         return linear_seed(X, y, C, eps=SEED_EPS,
                            random_state=0 if self.random_state is None else self.random_state)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import RegressorMixin
 
-from .._validation import NON_NEGATIVE, check_sample_weight_vector, check_X_y
+from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
 
 
@@ -30,6 +30,8 @@ class SVR(RegressorMixin, BaseSVM):
     2n variables stacked as (a_hat, a), labels (+1, -1) and linear term
     (eps - y, eps + y). f(x) = sum (a_hat_i - a_i) k(x_i, x) + b (式6.53).
 
+    ``X`` may be a ``scipy.sparse`` matrix, as for :class:`SVC`.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -48,7 +50,7 @@ class SVR(RegressorMixin, BaseSVM):
         a_hat_i > 0 where f(x_i) <= y_i - eps.
     support_ : ndarray of int
         Samples with a_hat_i - a_i != 0.
-    support_vectors_ : ndarray of shape (n_SV, n_features)
+    support_vectors_ : ndarray or CSR matrix of shape (n_SV, n_features)
     dual_coef_ : ndarray of shape (1, n_SV)
         a_hat_i - a_i of the support vectors.
     coef_ : ndarray of shape (1, n_features)
@@ -100,8 +102,7 @@ class SVR(RegressorMixin, BaseSVM):
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
-        X, y = check_X_y(self, X, y, y_numeric=True)
-        X = np.asarray(X, dtype=np.float64)
+        X, y = self._check_X_y(X, y, y_numeric=True)
         z = np.asarray(y, dtype=np.float64)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
         self.kernel_ = self._resolve_kernel(X)
