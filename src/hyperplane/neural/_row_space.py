@@ -1,0 +1,136 @@
+"""BP on wide data: the first layer's weights kept in the row space of ``X``.
+
+Every BP rule of section 5.3 (周志华) changes the first layer's weights
+``W_0`` (d × q_1) by ``- step · X_Bᵀ δ_B`` (the rows ``B`` of a sample, a batch
+or all of them, eq. 5.16) after shrinking them by ``s = 1 - 2 η (1 - λ)``
+(eq. 5.17). Starting from ``W_0⁰`` the weights are therefore always
+
+    ``W_0 = c · W_0⁰ + Xᵀ A``,  ``c = sᵗ``,  ``A`` an m × q_1 matrix,
+
+and the first layer's input of rows ``B`` is
+``X_B W_0 = c · (X_B W_0⁰) + (X_B Xᵀ) A``. With ``P = X W_0⁰`` and the Gram
+matrix ``G = X Xᵀ`` computed once, an update costs O(m q_1) and a forward
+pass O(|B| m q_1) instead of O(d q_1): when there are fewer rows than
+features (text, genes, 3 rows × 10⁶ columns) an epoch no longer touches the
+d × q_1 weights, which are formed once at the end. The updates are those of
+the direct rules (the same arithmetic up to the order of the sums).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backprop_kernels as K
+from ._bp import epoch_rule
+from ._network import penalty
+
+#: the row-space form is used up to this many training rows (G is m × m)
+ROW_SPACE_MAX_ROWS = 2048
+
+
+def uses_row_space(X, early_stopping):
+    """Whether to train in the row space: dense ``X`` with fewer rows than
+    columns (and at most ``ROW_SPACE_MAX_ROWS``), no validation split."""
+    m, d = X.shape
+    return (isinstance(X, np.ndarray) and not early_stopping
+            and m < d and m <= ROW_SPACE_MAX_ROWS)
+
+
+class DirectTraining:
+    """The BP rules on the weights themselves (dense or CSR rows)."""
+
+    def __init__(self, bp, packed, layout, X):
+        self.rule = epoch_rule(bp, X)
+
+    def epoch(self, packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+        """One epoch of the rule; returns ``sum_k E_k``."""
+        return self.rule(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act,
+                         loss)
+
+    def penalty(self, packed):
+        """``sum_w w²`` over every weight and threshold (eq. 5.17)."""
+        return penalty(packed)
+
+    def finite(self, packed):
+        """Whether every weight is finite (a finite sum has finite terms)."""
+        return bool(np.isfinite(np.sum(packed)))
+
+    def finish(self, packed, layout, X):
+        """Nothing to do: ``packed`` already holds the weights."""
+
+
+def _batches(bp, order, batch_size, m):
+    """The row sets of one epoch, each updated in one step (section 5.3)."""
+    if bp == "accumulated":
+        return [np.arange(m)]
+    size = 1 if bp == "standard" else min(batch_size, m)
+    return [order[start:start + size] for start in range(0, m, size)]
+
+
+class RowSpaceTraining:
+    """The BP rules with ``W_0 = c W_0⁰ + Xᵀ A`` (see the module docstring)."""
+
+    def __init__(self, bp, packed, layout, X):
+        self.bp = bp
+        n_in, q1 = layout.sizes[0], layout.sizes[1]
+        W0 = packed[:n_in * q1].reshape(n_in, q1)
+        self.P = X @ W0  # X W_0⁰
+        self.G = X @ X.T  # Gram matrix X Xᵀ
+        self.A = np.zeros((X.shape[0], q1), dtype=packed.dtype)
+        self.c = 1.0
+        self.W0_norm2 = float(np.dot(W0.ravel(), W0.ravel()))
+        self.tail = int(layout.b_off[0])  # b_0 and every layer above W_0
+        # gradient of the layers above W_0 at their offsets (calloc: the W_0 block's
+        # pages are never written, so never allocated)
+        self.grad = np.zeros(packed.shape, dtype=packed.dtype)
+
+    def first_layer_input(self, packed, layout, rows):
+        """``Z_1 = X_B W_0 + b_0`` for the rows ``B``."""
+        b0 = packed[self.tail:self.tail + layout.sizes[1]]
+        return self.c * self.P[rows] + self.G[rows] @ self.A + b0
+
+    def epoch(self, packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
+        """One epoch of the BP rule; returns ``sum_k E_k`` (each batch before its step)."""
+        shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+        q1, total, grad = layout.sizes[1], 0.0, self.grad
+        tail = packed[self.tail:]
+        for rows in _batches(self.bp, order, batch_size, X.shape[0]):
+            Z1 = self.first_layer_input(packed, layout, rows)
+            batch_total, delta = K.above_first_layer(packed, layout.sizes, layout.w_off,
+                                                     layout.b_off, Z1, Y[rows], loss, act,
+                                                     out_act, grad)
+            total += batch_total
+            grad[self.tail:self.tail + q1] = delta.sum(axis=0)
+            K.gradient_step(tail, grad[self.tail:], eta, lam, len(rows))
+            self.c *= shrink
+            self.A *= shrink
+            self.A[rows] -= (eta * lam / len(rows)) * delta
+        return total
+
+    def penalty(self, packed):
+        """``sum_w w²`` with ``||W_0||² = c²||W_0⁰||² + 2c⟨P, A⟩ + ⟨A, G A⟩``."""
+        tail = packed[self.tail:]
+        W0_norm2 = (self.c ** 2 * self.W0_norm2 + 2.0 * self.c * np.sum(self.P * self.A)
+                    + np.sum(self.A * (self.G @ self.A)))
+        return float(W0_norm2 + penalty(tail))
+
+    def finite(self, packed):
+        """Whether ``A``, ``c`` and the other weights are finite."""
+        return bool(np.isfinite(np.sum(self.A) + np.sum(packed[self.tail:]) + self.c))
+
+    def finish(self, packed, layout, X):
+        """Form ``W_0 = c W_0⁰ + Xᵀ A`` in ``packed``."""
+        n_in, q1 = layout.sizes[0], layout.sizes[1]
+        W0 = packed[:n_in * q1].reshape(n_in, q1)
+        W0 *= self.c
+        W0 += X.T @ self.A
+
+
+def training_for(bp, packed, layout, X, early_stopping):
+    """The form in which to run ``bp``: row space on wide dense data, else direct."""
+    form = RowSpaceTraining if uses_row_space(X, early_stopping) else DirectTraining
+    return form(bp, packed, layout, X)
+
+
+__all__ = ["DirectTraining", "RowSpaceTraining", "training_for",
+           "uses_row_space"]
