@@ -24,6 +24,51 @@ from .._validation import check_X, check_X_y, reject_dask
 from ._bin_kernels import radix_sort
 
 
+class ColumnNumbers:
+    """The names ``"0", "1", ...`` of the ``n`` columns of an array without names.
+
+    A sequence of strings made on demand: wide data (10⁶ columns) then costs
+    no Python string per column.
+    """
+
+    def __init__(self, n):
+        self.n = int(n)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [str(i) for i in range(self.n)[j]]
+        return str(range(self.n)[j])
+
+    def __iter__(self):
+        return map(str, range(self.n))
+
+    def __contains__(self, name):
+        return self._number(name) is not None
+
+    def index(self, name):
+        """Position of the column called ``name`` (``ValueError`` if none)."""
+        j = self._number(name)
+        if j is None:
+            raise ValueError(f"{name!r} is not a column name")
+        return j
+
+    def _number(self, name):
+        text = str(name)
+        if text.isdecimal() and text == str(int(text)) and int(text) < self.n:
+            return int(text)
+        return None
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        shown = ", ".join(repr(name) for name in self[:5])
+        return f"[{shown}{', ...' if self.n > 5 else ''}]"
+
+
 @dataclass
 class FeatureSpec:
     """How to encode each column: names, which are categorical, their values."""
@@ -91,7 +136,8 @@ def encode_fit(estimator, X, y):
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
-        names = [str(n) for n in getattr(estimator, "feature_names_in_", range(p))]
+        given = getattr(estimator, "feature_names_in_", None)
+        names = ColumnNumbers(p) if given is None else [str(n) for n in given]
         spec = FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p)
         return np.array(Xv, dtype=np.float64, order="C"), y, spec
     if y is None:
