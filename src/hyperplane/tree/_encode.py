@@ -14,6 +14,7 @@ error).
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -180,6 +181,28 @@ def encode_fit(estimator, X, y):
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
     return _encode_frame(frame, spec, known_codes), np.asarray(y), spec
+
+
+def warn_values_within(X_enc, spec, tolerance):
+    """Warn of numeric columns whose known values all lie within ``tolerance``
+    of each other but are not all equal: a rule that treats values closer
+    than ``tolerance`` as one value (C4.5's, J48's 1e-5) cannot cut them, so
+    their scale, not the data, decides. The warning names the column, its
+    spread and the fix."""
+    numeric = np.flatnonzero(~spec.categorical)
+    if numeric.size == 0 or X_enc.shape[0] == 0:
+        return
+    # fmax/fmin skip NaN (missing) without copying X; an all-missing column spans NaN
+    spread = (np.fmax.reduce(X_enc, axis=0) - np.fmin.reduce(X_enc, axis=0))[numeric]
+    merged = numeric[(spread > 0) & (spread < tolerance)]
+    if merged.size:
+        j = int(merged[0])
+        warnings.warn(
+            f"column {spec.names[j]!r} spans only {spread[numeric == j][0]:.3g} (and "
+            f"{merged.size - 1} more column(s) less than {tolerance:g}): values closer than "
+            f"{tolerance:g} count as one value, so no cut separates them. The scale of X is "
+            "the problem: rescale these columns (e.g. StandardScaler) or use another "
+            "criterion.", UserWarning, stacklevel=3)
 
 
 def declared_domain(column):
