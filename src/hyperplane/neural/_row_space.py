@@ -80,9 +80,10 @@ class RowSpaceTraining:
         self.c = 1.0
         self.W0_norm2 = float(np.dot(W0.ravel(), W0.ravel()))
         self.tail = int(layout.b_off[0])  # b_0 and every layer above W_0
-        # gradient of the layers above W_0 at their offsets (calloc: the W_0 block's
-        # pages are never written, so never allocated)
-        self.grad = np.zeros(packed.shape, dtype=packed.dtype)
+        # the layers above W_0 read and update packed[tail:] with offsets shifted by tail
+        # (layer 0's shifted offsets are never used there)
+        self.w_off, self.b_off = layout.w_off - self.tail, layout.b_off - self.tail
+        self.grad = np.zeros(packed.shape[0] - self.tail, dtype=packed.dtype)
 
     def first_layer_input(self, packed, layout, rows):
         """``Z_1 = X_B W_0 + b_0`` for the rows ``B``."""
@@ -96,12 +97,12 @@ class RowSpaceTraining:
         tail = packed[self.tail:]
         for rows in _batches(self.bp, order, batch_size, X.shape[0]):
             Z1 = self.first_layer_input(packed, layout, rows)
-            batch_total, delta = K.above_first_layer(packed, layout.sizes, layout.w_off,
-                                                     layout.b_off, Z1, Y[rows], loss, act,
+            batch_total, delta = K.above_first_layer(tail, layout.sizes, self.w_off,
+                                                     self.b_off, Z1, Y[rows], loss, act,
                                                      out_act, grad)
             total += batch_total
-            grad[self.tail:self.tail + q1] = delta.sum(axis=0)
-            K.gradient_step(tail, grad[self.tail:], eta, lam, len(rows))
+            grad[:q1] = delta.sum(axis=0)  # b_0's gradient
+            K.gradient_step(tail, grad, eta, lam, len(rows))
             self.c *= shrink
             self.A *= shrink
             self.A[rows] -= (eta * lam / len(rows)) * delta
