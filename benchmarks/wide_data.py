@@ -2,8 +2,9 @@
 
 Fits ``DecisionTreeClassifier`` and ``MLPClassifier`` (default parameters,
 200 epochs of accumulated BP) on ``X`` of shape (3, d) and reports CPU
-seconds (``time.process_time``), wall seconds and the peak of Python
-allocations (``tracemalloc``) of fit + predict, best of ``--repeat`` runs.
+seconds (``time.process_time``) and wall seconds of fit + predict, best of
+``--repeat`` runs, and the peak of traced allocations (``tracemalloc``) of
+one more run.
 scikit-learn's tree and MLP are timed in the same run on the same data.
 
 Run: ``python benchmarks/wide_data.py --columns 1000000 --repeat 3``
@@ -35,18 +36,29 @@ def estimators():
     }
 
 
-def measure(make, X, y):
-    """(cpu s, wall s, peak MiB) of one fit + predict."""
-    tracemalloc.start()
-    cpu, wall = time.process_time(), time.perf_counter()
+def fit_predict(make, X, y):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pred = make().fit(X, y).predict(X)
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    assert np.array_equal(pred, y)
+
+
+def seconds(make, X, y):
+    """(cpu s, wall s) of one fit + predict."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    fit_predict(make, X, y)
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def peak_mib(make, X, y):
+    """Peak of the allocations numpy, Python (and numba's runtime) report to
+    ``tracemalloc`` during one fit + predict; a separate run, since tracing
+    slows allocation-heavy code."""
+    tracemalloc.start()
+    fit_predict(make, X, y)
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
-    assert np.array_equal(pred, y)
-    return cpu, wall, peak
+    return peak
 
 
 def main():
@@ -62,8 +74,9 @@ def main():
         if args.only not in name:
             continue
         make().fit(X[:, :50], y).predict(X[:, :50])  # compile outside the timing
-        runs = [measure(make, X, y) for _ in range(args.repeat)]
-        cpu, wall, peak = (min(r[i] for r in runs) for i in range(3))
+        runs = [seconds(make, X, y) for _ in range(args.repeat)]
+        cpu, wall = (min(r[i] for r in runs) for i in range(2))
+        peak = peak_mib(make, X, y)
         print(f"| {name} | {cpu:.2f} | {wall:.2f} | {peak:.0f} |", flush=True)
 
 
