@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from hyperplane._numerics import SAFE_MAGNITUDE
 from hyperplane.utils import all_estimators
 
 ESTIMATORS = dict(all_estimators())
@@ -98,6 +99,11 @@ def reasons(name, X, y, kind, bad_cells, params, drawn):
         elif len(set(y.tolist())) < 2:
             words.add("one class")
             must_fail = name not in ONE_CLASS_OK
+    if name in REGRESSORS:
+        low, high = SAFE_MAGNITUDE
+        magnitudes = np.abs(np.asarray(y, dtype=np.float64))
+        if np.any((magnitudes > high) | ((magnitudes > 0) & (magnitudes < low))):
+            words.add("the target y")      # a learner whose answer depends on y's scale
     if X.shape[0] < 6:
         words.update({"sample", "rows"})
     return must_fail, words

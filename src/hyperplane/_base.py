@@ -14,13 +14,17 @@ def dask_classification_data(estimator, X, y):
     """A Dask ``(X, y)`` as :class:`~hyperplane.distributed.Chunks` for a classifier.
 
     Every block of ``X`` gets the in-memory checks (:func:`check_chunk`)
-    inside its task; the labels are encoded against the sorted classes once.
+    inside its task; a ``scipy.sparse`` block (e.g. of
+    ``dask.array.from_array(X_csr, asarray=False)``) stays sparse as CSR, the
+    form the chunk statistics read. The labels are encoded against the sorted
+    classes once.
     Sets ``classes_``, ``n_features_in_`` and ``feature_names_in_`` (string
     column names of a dataframe only), as ``check_X_y`` and ``encode_labels``
     do in memory.
     """
     name = type(estimator).__name__
-    chunks = Chunks(X, y, check_block=functools.partial(check_chunk, estimator_name=name))
+    chunks = Chunks(X, y, check_block=functools.partial(check_chunk, estimator_name=name,
+                                                        accept_sparse="csr"))
     estimator.classes_ = chunks.classes()
     chunks.encode_labels(estimator.classes_)
     estimator.n_features_in_ = chunks.n_features

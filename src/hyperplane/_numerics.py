@@ -59,6 +59,32 @@ def check_magnitude(estimator, X):
             "sklearn.preprocessing.StandardScaler).")
 
 
+def check_target_magnitude(estimator, y):
+    """Refuse a regression target whose magnitude leaves :data:`SAFE_MAGNITUDE`
+    (the message blames ``y``, not the features or the learning rate).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_target_magnitude(None, np.array([1.0, -2.0]))
+    >>> check_target_magnitude(None, np.array([1.0, 3e300]))
+    Traceback (most recent call last):
+    ...
+    ValueError: NoneType: the target y reaches magnitude 3e+300 (row 1), ...
+    """
+    low, high = SAFE_MAGNITUDE
+    Y = np.abs(np.asarray(y, dtype=np.float64).reshape(len(y), -1))
+    bad = (Y > high) | ((Y > 0) & (Y < low))
+    if bad.any():
+        row = int(np.flatnonzero(bad.any(axis=1))[0])
+        raise ValueError(
+            f"{type(estimator).__name__}: the target y reaches magnitude "
+            f"{Y[row][bad[row]][0]:.3g} (row {row}), outside [{low:g}, {high:g}]; the scale "
+            "of y is the problem: float64 overflows or underflows at this scale. "
+            "Standardise y first (e.g. sklearn.compose.TransformedTargetRegressor "
+            "with a StandardScaler).")
+
+
 def power_of_two_exponent(X):
     """``k`` such that ``X · 2⁻ᵏ`` has its largest entry in [0.5, 1), or 0
     when that entry is already inside :data:`SAFE_MAGNITUDE` (no rescaling).
@@ -91,5 +117,5 @@ def scaled_by_power_of_two(X, k):
     return X * factor if scipy.sparse.issparse(X) else np.ldexp(X, -k).astype(X.dtype)
 
 
-__all__ = ["SAFE_MAGNITUDE", "check_magnitude", "feature_magnitudes",
+__all__ = ["SAFE_MAGNITUDE", "check_magnitude", "check_target_magnitude", "feature_magnitudes",
            "power_of_two_exponent", "scaled_by_power_of_two"]

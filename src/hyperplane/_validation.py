@@ -131,9 +131,11 @@ def _check_one_label_type(y):
             "e.g. y.astype(str)")
 
 
-def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
+def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES, accept_sparse=False):
     """One row chunk of a Dask ``X``, checked as :func:`check_X` checks an
-    in-memory ``X`` (numeric, finite; the same messages).
+    in-memory ``X`` (numeric, finite; the same messages). ``accept_sparse``:
+    the ``scipy.sparse`` formats the estimator reads (a chunk of another
+    format is converted to the first), as in :func:`check_X`.
 
     Examples
     --------
@@ -144,7 +146,8 @@ def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES):
     """
     try:
         return check_array(X_block, dtype=dtype, ensure_all_finite=True,
-                           ensure_min_samples=0, estimator=estimator_name, input_name="X")
+                           accept_sparse=accept_sparse, ensure_min_samples=0,
+                           estimator=estimator_name, input_name="X")
     except ValueError as exc:
         if "could not convert" in str(exc) or "Unable to convert" in str(exc):
             raise ValueError(f"{estimator_name} needs numeric features; {exc}") from exc

@@ -114,7 +114,11 @@ rainy,71,gusty,no
     assert_tree_twins(cli, tmp_path, arff)
 
 
-def assert_tree_twins(cli, tmp_path, arff, *, same_paths=True):
+def assert_tree_twins(cli, tmp_path, arff):
+    """The CLI's tree from ``arff`` and from its CSV twin: the same predictions and
+    the same tree; node for node (``tree_`` arrays, drawing) when the ARFF file
+    declares every nominal attribute's values sorted, the order a CSV file's text
+    columns get (else branches are drawn, and class ties broken, in another order)."""
     X, y = load_arff(arff)
     csv = tmp_path / (arff.stem + ".csv")
     X.assign(**{y.name: y}).to_csv(csv, index=False)
@@ -127,12 +131,16 @@ def assert_tree_twins(cli, tmp_path, arff, *, same_paths=True):
         predicted.append(result.stdout.splitlines()[1:])
     assert predicted[0] == predicted[1]
     shows = [cli("show", m).stdout.splitlines()[1:] for m in (from_arff, from_csv)]
-    # the same tree; an ARFF attribute's branches follow its declared value order, a CSV
-    # column's the sorted values seen, so the paths are compared, not the drawing order
-    if same_paths:
-        assert tree_paths(shows[0]) == tree_paths(shows[1])
-    else:       # class ties in leaves follow the ARFF's declared class order, the CSV's first seen
-        assert all(shows), shows
+    assert tree_paths(shows[0]) == tree_paths(shows[1])
+    nominal = [c.cat.categories for _, c in X.assign(y=y).items()
+               if isinstance(c.dtype, pd.CategoricalDtype)]
+    if all(list(values) == sorted(values) for values in nominal):
+        assert shows[0] == shows[1]
+        a, b = (load(m) for m in (from_arff, from_csv))
+        for name, array in vars(a.tree_).items():
+            np.testing.assert_array_equal(array, getattr(b.tree_, name), err_msg=name)
+        return True
+    return False
 
 
 def tree_paths(lines):
@@ -150,7 +158,7 @@ def tree_paths(lines):
 def test_fit_tree_vote_arff(cli, tmp_path):
     if not VOTE.is_file() and ensure_weka() is None:
         pytest.skip(f"Weka's vote.arff needs the weka package: {WEKA_UNAVAILABLE['reason']}")
-    assert_tree_twins(cli, tmp_path, VOTE, same_paths=False)
+    assert assert_tree_twins(cli, tmp_path, VOTE)     # vote declares {n, y}, {democrat, ...}
 
 
 class _SparseTaker(BaseEstimator):

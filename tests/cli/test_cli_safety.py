@@ -130,3 +130,21 @@ def test_help_imports_no_learner_and_no_numeric_library(args):
                           text=True, timeout=300)
     assert "Usage" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "HEAVY []"
+
+
+def test_show_reports_the_class_of_the_object_and_refuses_a_false_header(tmp_path, csv):
+    """``show`` names the class of the loaded object; a file whose header names
+    another class is refused, naming both (the check lives in ``load``)."""
+    from tests.io.test_io_atomic import rewrite_header
+
+    model = tmp_path / "m.hyperplane"
+    fitted = invoke("fit", "tree", csv, "--target", "好瓜", "--out", model, "-q")
+    assert fitted.exit_code == 0, fitted.stderr
+    shown = invoke("show", model)
+    heading = " ".join(shown.stdout.split())[:300]      # rich wraps the first line
+    assert shown.exit_code == 0 and "DecisionTreeClassifier" in heading
+    rewrite_header(model, model="hyperplane.svm._svc.SVC")
+    refused = invoke("show", model)
+    assert refused.exit_code != 0
+    message = " ".join(refused.stderr.split())
+    assert "hyperplane.svm._svc.SVC" in message and "DecisionTreeClassifier" in message

@@ -81,3 +81,16 @@ def test_divergence_names_learning_rate_and_epoch(bp):
     with pytest.raises(ValueError, match=r"in epoch \d+: .*learning_rate=1e\+20"):
         MLPRegressor(hidden_layer_sizes=(3,), activation="relu", bp=bp, learning_rate=1e20,
                      random_state=0).fit(X, X[:, 0] ** 2)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_a_target_out_of_scale_is_blamed_on_y(scale):
+    """A regression target of magnitude 1e±300 is refused naming y and its row, not
+    X or the learning rate."""
+    X = np.random.default_rng(0).standard_normal((20, 3))
+    y = np.arange(1.0, 21.0)
+    y[3] *= scale
+    for fit in (MLPRegressor().fit, MLPRegressor().partial_fit):
+        with pytest.raises(ValueError, match=r"the target y reaches magnitude .* \(row 3\).*"
+                                             r"scale of y is the problem"):
+            fit(X, y)

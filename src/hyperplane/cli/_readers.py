@@ -130,7 +130,21 @@ def _read_csv(path, *, encoding, n_features=None):
         raise UserError(f"{path} is not a readable CSV table: {reason}") from None
     if frame.empty:
         raise UserError(f"{path} has a header but no rows")
-    return Table(frame, "csv")
+    return Table(text_as_categories(frame), "csv")
+
+
+def text_as_categories(frame):
+    """Every text column of a CSV table as a pandas ``Categorical`` whose
+    categories are its values sorted (pandas' ``dtype="category"``).
+
+    A CSV file declares no attribute domains; this fixed, sorted order is the
+    one its values get everywhere (a tree's branches and, for a text target,
+    the order that breaks class ties), so a CSV file gives the model its
+    ARFF twin gives whenever the ARFF file declares its values sorted.
+    """
+    text = [c for c in frame.columns
+            if pd.api.types.is_object_dtype(frame[c]) or pd.api.types.is_string_dtype(frame[c])]
+    return frame.astype({c: "category" for c in text}) if text else frame
 
 
 def _read_arff(path, *, encoding, n_features=None):

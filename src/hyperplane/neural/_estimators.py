@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from .._numerics import check_magnitude
+from .._numerics import check_magnitude, check_target_magnitude
 from .._validation import Options, check_is_fitted, check_X, check_X_y, encode_labels
 from ._mlp import _BaseMLP
 
@@ -293,6 +293,7 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True,
                          accept_sparse="csr")
         check_magnitude(self, X)
+        check_target_magnitude(self, y)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=False)
         self._initialize(hidden, Y.shape[1], X.dtype, rng)
@@ -305,6 +306,7 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True,
                          accept_sparse="csr")
         check_magnitude(self, X)
+        check_target_magnitude(self, y)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=not first)
         if first:

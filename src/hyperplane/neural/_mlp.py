@@ -32,11 +32,11 @@ from .._validation import (
     warn_not_converged,
 )
 from . import _backprop_kernels as K
-from ._bp import BP_RULES, epoch_rule, predict_outputs
+from ._bp import BP_RULES, predict_outputs
 from ._network import (
     ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
-    penalty,
 )
+from ._row_space import training_for
 from ._state import Learning
 
 
@@ -147,12 +147,13 @@ class _BaseMLP(BaseEstimator):
         """Output layer for the rows of validated ``X``."""
         return predict_outputs(self._network(X.dtype), _kernel_array(X))
 
-    def _objective(self, data_loss, packed):
-        """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None."""
+    def _objective(self, data_loss, penalty):
+        """E~ = λ E + (1 - λ) Σ w² (eq. 5.17); E alone when reg_lambda is None.
+        ``penalty()`` returns Σ w²."""
         lam = self._lambda()
         if lam == 1.0:
             return data_loss
-        return lam * data_loss + (1.0 - lam) * penalty(packed)
+        return lam * data_loss + (1.0 - lam) * penalty()
 
     # ------------------------------------------------------------------
     # training
@@ -168,10 +169,11 @@ class _BaseMLP(BaseEstimator):
             self.best_validation_loss_, best_params = np.inf, None
         net, learning = self._network(X.dtype), self._learning()
         packed = net.packed
+        training = training_for(self.bp, net, X, validation is not None)
         stopped = False
         with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
             for _ in range(n_epochs):
-                epoch_loss = self._epoch(net, learning, X, Y, rng)
+                epoch_loss = self._epoch(training, net, learning, X, Y, rng)
                 monitored, fields = epoch_loss, {"loss": epoch_loss}
                 if validation is not None:
                     monitored = fields["val_loss"] = self._validation_loss(net, learning,
@@ -183,6 +185,7 @@ class _BaseMLP(BaseEstimator):
                 bar.advance(1, **fields)
                 if stopped and not incremental:
                     break
+        training.finish(net, X)
         if validation is not None:
             packed = best_params  # the book: keep the weights of the lowest validation error
         self.coefs_, self.intercepts_ = self._layout().unpack(packed)
@@ -207,14 +210,15 @@ class _BaseMLP(BaseEstimator):
         lowest = min(self.loss_curve_)
         return self.loss_curve_[-1] > lowest + self.tol + SETTLED_RISE * abs(lowest)
 
-    def _epoch(self, net, learning, X, Y, rng):
+    def _epoch(self, training, net, learning, X, Y, rng):
         """One pass of the BP rule over the data; returns and records the epoch's E~."""
-        rule, updates_per_epoch = epoch_rule(self.bp, X), BP_RULES[self.bp][1]
+        updates_per_epoch = BP_RULES[self.bp][1]
         m = X.shape[0]
         order = rng.permutation(m) if self.shuffle else np.arange(m)
-        data_loss = rule(net, learning, X, Y, order.astype(np.int64), self.batch_size) / m
-        epoch_loss = self._objective(data_loss, net.packed)
-        self._check_finite(epoch_loss, net.packed)
+        data_loss = training.epoch(net, learning, X, Y, order.astype(np.int64),
+                                   self.batch_size) / m
+        epoch_loss = self._objective(data_loss, lambda: training.penalty(net.packed))
+        self._check_finite(epoch_loss, training.finite(net.packed))
         self.loss_curve_.append(epoch_loss)
         self.n_iter_ += 1
         self.n_updates_ += updates_per_epoch(m, self.batch_size)
@@ -229,9 +233,9 @@ class _BaseMLP(BaseEstimator):
         self._best_loss = min(self._best_loss, value)
         return self._no_improvement >= self.n_iter_no_change
 
-    def _check_finite(self, epoch_loss, packed):
+    def _check_finite(self, epoch_loss, weights_finite):
         """A non-finite loss or weight is divergence: stop and say where."""
-        if not np.isfinite(epoch_loss) or not np.all(np.isfinite(packed)):
+        if not np.isfinite(epoch_loss) or not weights_finite:
             what = (f"the training loss became {epoch_loss}" if not np.isfinite(epoch_loss)
                     else "the weights became non-finite")
             raise ValueError(

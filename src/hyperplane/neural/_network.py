@@ -116,7 +116,7 @@ class Layout:
         parts = []
         for W, b in zip(coefs, intercepts):
             parts.extend((np.ravel(W), np.ravel(b)))
-        return np.concatenate(parts).astype(dtype, copy=True)
+        return np.concatenate(parts).astype(dtype, copy=False)  # concatenate made a new array
 
     def unpack(self, packed):
         """``coefs_`` and ``intercepts_`` (copies) from a flat vector."""

@@ -16,10 +16,10 @@ from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
-from ._encode import declared_classes, encode_fit, encode_predict
+from ._encode import declared_classes, encode_fit, encode_predict, warn_values_within
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
-from ._split_kernels import ENTROPY, GINI
+from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
 
@@ -73,7 +73,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
       one replaces the best so far when its gain ratio is larger by more than
       1e-6 (no split when no ratio exceeds 1e-6);
     * numeric values closer than 1e-5 are one value (no cut between them, not
-      counted in the MDL charge ``log2(#cuts)/W``); a later cut replaces the
+      counted in the MDL charge ``log2(#cuts)/W``; a column whose values all
+      lie within 1e-5, e.g. data in tiny units, gets a warning); a later cut replaces the
       best so far when its gain is larger by more than 1e-6 per unit of the
       node's weight; an attribute whose charged gain is below 1e-6 is not
       used; a node needs at least ``2·min(25, max(M, 0.1 W̃/K))`` known rows
@@ -312,6 +313,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
         params = self._check_params(np.count_nonzero(w > 0))
+        if params.c45:
+            warn_values_within(X_enc if np.all(w > 0) else X_enc[w > 0], spec, C45_EQUAL)
         self._spec = spec
         self._preference = (_first_seen_order(y_idx[w > 0], self.classes_.size)
                             if declared is None else _declared_order(self.classes_, declared))

@@ -14,6 +14,7 @@ error).
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,51 @@ from scipy import sparse
 
 from .._validation import check_X, check_X_y, reject_dask
 from ._bin_kernels import radix_sort
+
+
+class ColumnNumbers:
+    """The names ``"0", "1", ...`` of the ``n`` columns of an array without names.
+
+    A sequence of strings made on demand: wide data (10⁶ columns) then costs
+    no Python string per column.
+    """
+
+    def __init__(self, n):
+        self.n = int(n)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [str(i) for i in range(self.n)[j]]
+        return str(range(self.n)[j])
+
+    def __iter__(self):
+        return map(str, range(self.n))
+
+    def __contains__(self, name):
+        return self._number(name) is not None
+
+    def index(self, name):
+        """Position of the column called ``name`` (``ValueError`` if none)."""
+        j = self._number(name)
+        if j is None:
+            raise ValueError(f"{name!r} is not a column name")
+        return j
+
+    def _number(self, name):
+        text = str(name)
+        if text.isdecimal() and text == str(int(text)) and int(text) < self.n:
+            return int(text)
+        return None
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __repr__(self):
+        shown = ", ".join(repr(name) for name in self[:5])
+        return f"[{shown}{', ...' if self.n > 5 else ''}]"
 
 
 @dataclass
@@ -91,7 +137,8 @@ def encode_fit(estimator, X, y):
     if not _is_mixed(X):
         Xv, y = check_X_y(estimator, X, y, dtype=np.float64, allow_nan=True)
         p = Xv.shape[1]
-        names = [str(n) for n in getattr(estimator, "feature_names_in_", range(p))]
+        given = getattr(estimator, "feature_names_in_", None)
+        names = ColumnNumbers(p) if given is None else [str(n) for n in given]
         spec = FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p)
         return np.array(Xv, dtype=np.float64, order="C"), y, spec
     if y is None:
@@ -134,6 +181,28 @@ def encode_fit(estimator, X, y):
     names = [str(c) for c in frame.columns]
     spec = FeatureSpec(names, categorical, categories)
     return _encode_frame(frame, spec, known_codes), np.asarray(y), spec
+
+
+def warn_values_within(X_enc, spec, tolerance):
+    """Warn of numeric columns whose known values all lie within ``tolerance``
+    of each other but are not all equal: a rule that treats values closer
+    than ``tolerance`` as one value (C4.5's, J48's 1e-5) cannot cut them, so
+    their scale, not the data, decides. The warning names the column, its
+    spread and the fix."""
+    numeric = np.flatnonzero(~spec.categorical)
+    if numeric.size == 0 or X_enc.shape[0] == 0:
+        return
+    # fmax/fmin skip NaN (missing) without copying X; an all-missing column spans NaN
+    spread = (np.fmax.reduce(X_enc, axis=0) - np.fmin.reduce(X_enc, axis=0))[numeric]
+    merged = numeric[(spread > 0) & (spread < tolerance)]
+    if merged.size:
+        j = int(merged[0])
+        warnings.warn(
+            f"column {spec.names[j]!r} spans only {spread[numeric == j][0]:.3g} (and "
+            f"{merged.size - 1} more column(s) less than {tolerance:g}): values closer than "
+            f"{tolerance:g} count as one value, so no cut separates them. The scale of X is "
+            "the problem: rescale these columns (e.g. StandardScaler) or use another "
+            "criterion.", UserWarning, stacklevel=3)
 
 
 def declared_domain(column):

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._validation import is_dask_collection
 from ..distributed._dask import as_dask_array, import_dask
-from ._encode import (FeatureSpec, _check_scalars, _column_is_numeric, _encode_frame,
+from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
                       bin_column, bin_sample_rows)
 from ._split_kernels import BINNED
 
@@ -72,8 +72,11 @@ def _follow(v, name, X, lengths):
 
 
 def _frame(block, columns):
-    """A chunk as a pandas frame (dask.array blocks get integer column names)."""
-    return block if isinstance(block, pd.DataFrame) else pd.DataFrame(block, columns=columns)
+    """A chunk as a pandas frame (dask.array blocks get integer column names;
+    a ``scipy.sparse`` block is expanded as the in-memory fit expands it)."""
+    if isinstance(block, pd.DataFrame):
+        return block
+    return pd.DataFrame(densify(block), columns=columns)
 
 
 def _vector(block, n, name):
