@@ -30,9 +30,9 @@ import numpy as np
 from .._numba import jit
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
-from ._prune_kernels import numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scratch
+from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING
 
 #: nodes of at least this many rows keep their own tables and pass them on
