@@ -193,7 +193,10 @@ class _RaisingPruner:
                     rows_of[k] = part
                     stack.append((k, False))
                 continue
-            largest = kids[int(np.argmax([nodes.weight[k] for k in kids]))]
+            largest = kids[0]  # Weka's maxBag: the last branch within SMALL of the heaviest
+            for k in kids[1:]:
+                if nodes.weight[k] - nodes.weight[largest] > -WEKA_SMALL:
+                    largest = k
             e_raise = self.branch_errors(largest, rows_t, w_t)
             e_leaf = self.leaf_errors(nodes.value[t])
             e_tree = self.tree_errors(t)

@@ -15,7 +15,7 @@ from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._builder import finalize, tree_from_arrays
 from hyperplane.tree._encode import encode_predict
 from hyperplane.tree._prune import added_errors, prune_with_raising
-from hyperplane.tree._prune_kernels import numpy_sum
+from hyperplane.tree._sum_kernels import numpy_sum
 
 try:
     from ._raising_reference import (added_errors as added_errors_reference, as_nodes,

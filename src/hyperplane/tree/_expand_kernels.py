@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._prune_kernels import numpy_sum
 from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
 from ._state import Children, Splits
+from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
@@ -231,12 +231,12 @@ def attributes_left(avail, j, numeric):
 
 
 @jit
-def empty_branch_leaf(children, v, parent_value):
+def empty_branch_leaf(value, weight, v, parent_value):
     """A branch no known row reaches is a leaf with its parent's class weights
-    and weight 0 (周志华 4.1 line 12)."""
-    children.value[v] = parent_value
-    children.weight[v] = 0.0
-    children.reason[v] = EMPTY_BRANCH
+    and weight 0 (周志华 4.1 line 12): ``value[v]``, ``weight[v]`` of the
+    children's class weights (growth) or of a tree's nodes (pruning's refit)."""
+    value[v] = parent_value
+    weight[v] = 0.0
 
 
 @jit
@@ -277,7 +277,8 @@ def expand_node(node, splits, columns, rules, n_classes, dest):
                         np.ones(n_branches, dtype=np.bool_))
     for v in range(n_branches):
         if w_branch[v] <= 0.0:
-            empty_branch_leaf(children, v, node.value)
+            empty_branch_leaf(children.value, children.weight, v, node.value)
+            children.reason[v] = EMPTY_BRANCH
             continue
         n_rows = offsets[v + 1] - offsets[v]
         if node.count.shape[0] > 0:

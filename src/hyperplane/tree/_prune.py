@@ -33,7 +33,8 @@ from scipy.stats import norm
 
 from ._builder import tree_from_arrays
 from ._prune_kernels import added_errors as _added_errors
-from ._prune_kernels import prune_raising
+from ._prune_kernels import ErrorRule, NodeFit, Training, prune_raising
+from ._state import TreeArrays
 
 STRICT = 1e-12
 
@@ -257,14 +258,14 @@ def prune_with_raising(tree, confidence, criterion, X, y, w):
     """
     if confidence > 0.5:
         raise ValueError("confidence must be at most 0.5")
-    arrays = [a.copy() for a in (tree.feature, tree.is_numeric, tree.threshold,
-                                 tree.child_start, tree.n_child, tree.children, tree.branch_r,
-                                 tree.value, tree.weight, tree.depth)]
+    structure = TreeArrays(*(a.copy() for a in tree.arrays))
+    fit = NodeFit(tree.value.copy(), tree.weight.copy(), tree.depth.copy())
     rows = np.flatnonzero(w > 0).astype(np.int64)
-    prune_raising(np.ascontiguousarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64),
-                  rows, np.asarray(w, dtype=np.float64)[rows], *arrays, float(confidence),
-                  float(norm.ppf(1.0 - confidence)))
-    return tree_from_arrays(*arrays, criterion)
+    data = Training(np.ascontiguousarray(X, dtype=np.float64), np.asarray(y, dtype=np.int64),
+                    tree.value.shape[1])
+    rule = ErrorRule(float(confidence), float(norm.ppf(1.0 - confidence)))
+    prune_raising(data, rows, np.asarray(w, dtype=np.float64)[rows], structure, fit, rule)
+    return tree_from_arrays(*structure, *fit, criterion)
 
 
 def cost_complexity_path(tree):

@@ -12,52 +12,53 @@ Everything here works on the flat tree arrays of :class:`~._builder.Tree`
 (mutated in place) and the training rows: a node's rows are split again at
 every visit, with ``r_v`` recomputed from the known values of the rows being
 split (rows missing the tested value go down every branch with weight
-``r_v · w``, 周志华 4.4.2), as C4.5 does after raising. The slow reference
-is ``tests/tree/_raising_reference.py`` (the former pure-Python pruner).
+``r_v · w``, 周志华 4.4.2), as C4.5 does after raising: by the growth step's
+own :func:`~._expand_kernels.branch_weights`, and a node no row reaches
+takes its parent's class weights by its :func:`~._expand_kernels.empty_branch_leaf`.
+The kernels take the tree's structure as a :class:`~._state.TreeArrays`, the
+nodes' class weights as a :class:`NodeFit`, the training rows as a
+:class:`Training` and C4.5's confidence as an :class:`ErrorRule`. The slow
+reference is ``tests/tree/_raising_reference.py`` (the former pure-Python
+pruner).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
-from ._split_kernels import impurity
-from ._traverse_kernels import MISSING, branch_of_rows, partition_rows
+from ._expand_kernels import branch_weights, empty_branch_leaf
+from ._split_kernels import C45_TIE, impurity
+from ._sum_kernels import numpy_sum
+from ._traverse_kernels import branch_of_rows, partition_rows
 
-#: Weka's ``Utils.SMALL``: J48's tolerance in the pruning comparisons
-WEKA_SMALL = 1e-6
 #: how much worse (in estimated errors) a leaf or a raised branch may be and still win
 PRUNE_MARGIN = 0.1
 
 
-@jit
-def numpy_sum(a):
-    """``a.sum()`` of a short contiguous vector, in NumPy's own order (pairwise, 8 lanes).
+class Training(NamedTuple):
+    """The rows a tree grew on, as the pruning reads them."""
 
-    NumPy adds fewer than 8 numbers one by one and up to 128 in eight
-    interleaved partial sums; following it keeps the compiled pruning
-    bit-for-bit equal to the NumPy reference. Longer vectors (more than 128
-    classes or branches) are added one by one.
-    """
-    n = a.shape[0]
-    if n < 8 or n > 128:
-        acc = 0.0
-        for i in range(n):
-            acc += a[i]
-        return acc
-    r = np.empty(8)
-    for k in range(8):
-        r[k] = a[k]
-    i = 8
-    while i < n - n % 8:
-        for k in range(8):
-            r[k] += a[i + k]
-        i += 8
-    acc = (r[0] + r[1] + (r[2] + r[3])) + (r[4] + r[5] + (r[6] + r[7]))
-    while i < n:
-        acc += a[i]
-        i += 1
-    return acc
+    X: np.ndarray  # (n, p) encoded attributes (categorical as codes), NaN missing
+    y: np.ndarray  # (n,) class index
+    n_classes: int
+
+
+class NodeFit(NamedTuple):
+    """What every node of a tree holds from its training rows (refitted after raising)."""
+
+    value: np.ndarray  # (m, K) class weights
+    weight: np.ndarray  # (m,) their sum
+    depth: np.ndarray  # (m,)
+
+
+class ErrorRule(NamedTuple):
+    """C4.5's pessimistic error estimate: confidence CF and ``z = Φ⁻¹(1 − CF)``."""
+
+    confidence: float
+    z: float
 
 
 @jit
@@ -89,13 +90,13 @@ def added_errors(n, e, confidence, z):
 
 
 @jit
-def leaf_errors(value, confidence, z):
+def leaf_errors(value, rule):
     """E = e + addErrs(N, e, CF) of a leaf with class weights ``value`` (0 when empty)."""
     n = numpy_sum(value)
     if n <= 0.0:
         return 0.0
     e = n - value.max()
-    return e + added_errors(n, e, confidence, z)
+    return e + added_errors(n, e, rule.confidence, rule.z)
 
 
 @jit
@@ -108,51 +109,42 @@ def class_weights(y, rows, w, n_classes):
 
 
 @jit
-def split_rows(X, j, numeric, threshold, kid_r, rows, w):
-    """Split ``rows`` (weights ``w``) over the branches of the test on attribute ``j``.
+def split_rows(X, tree, t, rows, w):
+    """Split ``rows`` (weights ``w``) over the branches of node ``t``'s test.
 
-    ``r_v`` is the known weight of branch ``v`` over all known weight (``kid_r``,
-    the stored fractions, when no row knows the value); a row missing ``x_j``
-    goes to every branch with weight ``r_v · w``. Returns ``(child_rows,
-    child_w, offsets, r)``: branch ``v`` owns ``offsets[v]:offsets[v + 1]``,
-    rows in their original order.
+    ``r_v`` is :func:`~._expand_kernels.branch_weights`' ``r̃_v`` of the rows
+    (the stored fractions of ``t``'s children when no row knows the value); a
+    row missing the value goes to every branch with weight ``r_v · w``.
+    Returns ``(child_rows, child_w, offsets, r)``: branch ``v`` owns
+    ``offsets[v]:offsets[v + 1]``, rows in their original order.
     """
-    branch = branch_of_rows(X[:, j], rows, numeric, threshold)
-    sizes = np.zeros(kid_r.shape[0])
-    for pos in range(rows.shape[0]):
-        if branch[pos] != MISSING:
-            sizes[branch[pos]] += w[pos]
-    total = numpy_sum(sizes)
-    r = sizes / total if total > 0 else kid_r.copy()
+    kids = tree.children[tree.child_start[t]:tree.child_start[t] + tree.n_child[t]]
+    branch = branch_of_rows(X[:, tree.feature[t]], rows, tree.is_numeric[t],
+                            tree.threshold[t])
+    w_branch, r = branch_weights(branch, w, kids.shape[0])
+    if not numpy_sum(w_branch) > 0:
+        r = tree.branch_r[kids]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     return child_rows, child_w, offsets, r
 
 
 @jit
-def _split_node(t, X, feature, is_numeric, threshold, child_start, n_child, children,
-                branch_r, rows, w):
-    kids = children[child_start[t]:child_start[t] + n_child[t]]
-    return split_rows(X, feature[t], is_numeric[t], threshold[t], branch_r[kids], rows, w)
-
-
-@jit
-def tree_errors(t, feature, child_start, n_child, children, value, weight, confidence, z):
+def tree_errors(t, tree, fit, rule):
     """Σ E over the leaves below ``t`` (their stored class weights)."""
     total = 0.0
     stack = [t]
     while len(stack) > 0:
         s = stack.pop()
-        if feature[s] >= 0:
-            for i in range(child_start[s], child_start[s] + n_child[s]):
-                stack.append(children[i])
-        elif weight[s] > 0:
-            total += leaf_errors(value[s], confidence, z)
+        if tree.feature[s] >= 0:
+            for i in range(tree.child_start[s], tree.child_start[s] + tree.n_child[s]):
+                stack.append(tree.children[i])
+        elif fit.weight[s] > 0:
+            total += leaf_errors(fit.value[s], rule)
     return total
 
 
 @jit
-def branch_errors(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child,
-                  children, branch_r, n_classes, confidence, z):
+def branch_errors(t, rows, w, data, tree, rule):
     """Σ E over the leaves below ``t`` if the subtree received ``rows`` (weights ``w``)."""
     total = 0.0
     stack_t = [t]
@@ -160,48 +152,47 @@ def branch_errors(t, rows, w, X, y, feature, is_numeric, threshold, child_start,
     stack_w = [w]
     while len(stack_t) > 0:
         s, rows_s, w_s = stack_t.pop(), stack_rows.pop(), stack_w.pop()
-        if feature[s] < 0:
-            total += leaf_errors(class_weights(y, rows_s, w_s, n_classes), confidence, z)
+        if tree.feature[s] < 0:
+            total += leaf_errors(class_weights(data.y, rows_s, w_s, data.n_classes), rule)
             continue
-        child_rows, child_w, offsets, _ = _split_node(s, X, feature, is_numeric, threshold,
-                                                      child_start, n_child, children,
-                                                      branch_r, rows_s, w_s)
-        for v in range(n_child[s]):
+        child_rows, child_w, offsets, _ = split_rows(data.X, tree, s, rows_s, w_s)
+        for v in range(tree.n_child[s]):
             a, b = offsets[v], offsets[v + 1]
-            stack_t.append(children[child_start[s] + v])
+            stack_t.append(tree.children[tree.child_start[s] + v])
             stack_rows.append(child_rows[a:b])
             stack_w.append(child_w[a:b])
     return total
 
 
 @jit
-def refit(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child, children,
-          branch_r, value, weight, depth):
+def refit(t, rows, w, data, tree, fit):
     """Class weights, weights, ``r_v`` and depths of the subtree at ``t`` from ``rows``.
 
-    A node no row reaches keeps its parent's class weights (周志华 4.1 line 12).
+    A node below ``t`` that no row reaches is an empty branch
+    (:func:`~._expand_kernels.empty_branch_leaf`, 周志华 4.1 line 12).
     """
-    n_classes = value.shape[1]
     stack_t = [t]
     stack_rows = [rows]
     stack_w = [w]
     stack_parent = [-1]
-    stack_depth = [depth[t]]
+    stack_depth = [fit.depth[t]]
     while len(stack_t) > 0:
         s, rows_s, w_s = stack_t.pop(), stack_rows.pop(), stack_w.pop()
         parent, d = stack_parent.pop(), stack_depth.pop()
-        counts = class_weights(y, rows_s, w_s, n_classes)
-        weight[s] = numpy_sum(counts)
-        value[s] = counts if weight[s] > 0 or parent < 0 else value[parent]
-        depth[s] = d
-        if feature[s] < 0:
+        counts = class_weights(data.y, rows_s, w_s, data.n_classes)
+        weight = numpy_sum(counts)
+        if weight > 0 or parent < 0:
+            fit.value[s] = counts
+            fit.weight[s] = weight
+        else:
+            empty_branch_leaf(fit.value, fit.weight, s, fit.value[parent])
+        fit.depth[s] = d
+        if tree.feature[s] < 0:
             continue
-        child_rows, child_w, offsets, r = _split_node(s, X, feature, is_numeric, threshold,
-                                                      child_start, n_child, children,
-                                                      branch_r, rows_s, w_s)
-        for v in range(n_child[s]):
-            k = children[child_start[s] + v]
-            branch_r[k] = r[v]
+        child_rows, child_w, offsets, r = split_rows(data.X, tree, s, rows_s, w_s)
+        for v in range(tree.n_child[s]):
+            k = tree.children[tree.child_start[s] + v]
+            tree.branch_r[k] = r[v]
             stack_t.append(k)
             stack_rows.append(child_rows[offsets[v]:offsets[v + 1]])
             stack_w.append(child_w[offsets[v]:offsets[v + 1]])
@@ -210,23 +201,32 @@ def refit(t, rows, w, X, y, feature, is_numeric, threshold, child_start, n_child
 
 
 @jit
-def _largest_branch(t, child_start, n_child, children, weight):
+def _largest_branch(t, tree, weight):
     """The largest branch of ``t`` as C4.5 release 8 picks it (Weka's ``maxBag``).
 
     Scanning the branches in order, a branch at least as heavy as the largest
-    so far, less ``WEKA_SMALL``, becomes the largest: of tied branches the
-    last wins.
+    so far, less ``C45_TIE`` (Weka's ``Utils.SMALL``), becomes the largest:
+    of tied branches the last wins.
     """
-    best = children[child_start[t]]
-    for i in range(child_start[t] + 1, child_start[t] + n_child[t]):
-        if weight[children[i]] - weight[best] > -WEKA_SMALL:
-            best = children[i]
+    best = tree.children[tree.child_start[t]]
+    for i in range(tree.child_start[t] + 1, tree.child_start[t] + tree.n_child[t]):
+        if weight[tree.children[i]] - weight[best] > -C45_TIE:
+            best = tree.children[i]
     return best
 
 
 @jit
-def prune_raising(X, y, rows, w, feature, is_numeric, threshold, child_start, n_child,
-                  children, branch_r, value, weight, depth, confidence, z):
+def _raise_branch(t, largest, tree):
+    """Node ``t`` takes the test and the children of its branch ``largest``."""
+    tree.feature[t] = tree.feature[largest]
+    tree.is_numeric[t] = tree.is_numeric[largest]
+    tree.threshold[t] = tree.threshold[largest]
+    tree.child_start[t] = tree.child_start[largest]
+    tree.n_child[t] = tree.n_child[largest] if tree.feature[t] >= 0 else 0
+
+
+@jit
+def prune_raising(data, rows, w, tree, fit, rule):
     """C4.5 pruning with subtree raising, in place on the tree arrays (Quinlan 1993, 4.2).
 
     Post-order from the root, a node's rows being split over its children
@@ -234,9 +234,9 @@ def prune_raising(X, y, rows, w, feature, is_numeric, threshold, child_start, n_
     ``E(leaf) ≤ E(largest branch) + 0.1`` (``feature[t] = −1``); else raise
     the largest branch if ``E(largest branch) ≤ E(subtree) + 0.1`` (``t``
     takes its test and children, :func:`refit` to ``t``'s rows, pruned again).
+    Each comparison allows Weka's ``Utils.SMALL`` (``C45_TIE``) more.
     """
-    n_classes = value.shape[1]
-    m = feature.shape[0]
+    m = tree.feature.shape[0]
     rows_of = [rows[:0] for _ in range(m)]
     w_of = [w[:0] for _ in range(m)]
     rows_of[0], w_of[0] = rows, w
@@ -244,49 +244,39 @@ def prune_raising(X, y, rows, w, feature, is_numeric, threshold, child_start, n_
     stack_done = [False]
     while len(stack_t) > 0:
         t, done = stack_t.pop(), stack_done.pop()
-        if feature[t] < 0:
+        if tree.feature[t] < 0:
             continue
         rows_t, w_t = rows_of[t], w_of[t]
         if not done:
             stack_t.append(t)
             stack_done.append(True)
-            child_rows, child_w, offsets, _ = _split_node(t, X, feature, is_numeric, threshold,
-                                                          child_start, n_child, children,
-                                                          branch_r, rows_t, w_t)
-            for v in range(n_child[t]):
-                k = children[child_start[t] + v]
+            child_rows, child_w, offsets, _ = split_rows(data.X, tree, t, rows_t, w_t)
+            for v in range(tree.n_child[t]):
+                k = tree.children[tree.child_start[t] + v]
                 rows_of[k] = child_rows[offsets[v]:offsets[v + 1]]
                 w_of[k] = child_w[offsets[v]:offsets[v + 1]]
                 stack_t.append(k)
                 stack_done.append(False)
             continue
-        largest = _largest_branch(t, child_start, n_child, children, weight)
-        e_raise = branch_errors(largest, rows_t, w_t, X, y, feature, is_numeric, threshold,
-                                child_start, n_child, children, branch_r, n_classes,
-                                confidence, z)
-        e_leaf = leaf_errors(value[t], confidence, z)
-        e_tree = tree_errors(t, feature, child_start, n_child, children, value, weight,
-                             confidence, z)
+        largest = _largest_branch(t, tree, fit.weight)
+        e_raise = branch_errors(largest, rows_t, w_t, data, tree, rule)
+        e_leaf = leaf_errors(fit.value[t], rule)
+        e_tree = tree_errors(t, tree, fit, rule)
         # E + 0.1 + SMALL, added in this order (the reference's rounding)
-        tree_bound = e_tree + PRUNE_MARGIN + WEKA_SMALL
-        to_leaf = e_leaf <= tree_bound and e_leaf <= e_raise + PRUNE_MARGIN + WEKA_SMALL
+        tree_bound = e_tree + PRUNE_MARGIN + C45_TIE
+        to_leaf = e_leaf <= tree_bound and e_leaf <= e_raise + PRUNE_MARGIN + C45_TIE
         if not to_leaf and e_raise <= tree_bound:
-            feature[t] = feature[largest]
-            is_numeric[t] = is_numeric[largest]
-            threshold[t] = threshold[largest]
-            child_start[t] = child_start[largest]
-            n_child[t] = n_child[largest] if feature[t] >= 0 else 0
-            refit(t, rows_t, w_t, X, y, feature, is_numeric, threshold, child_start, n_child,
-                  children, branch_r, value, weight, depth)
+            _raise_branch(t, largest, tree)
+            refit(t, rows_t, w_t, data, tree, fit)
             stack_t.append(t)
             stack_done.append(False)
             continue
-        for v in range(n_child[t]):  # t is settled: its children's rows are no longer needed
-            k = children[child_start[t] + v]
+        for v in range(tree.n_child[t]):  # t is settled: its children's rows are no longer needed
+            k = tree.children[tree.child_start[t] + v]
             rows_of[k], w_of[k] = rows[:0], w[:0]
         if to_leaf:
-            feature[t] = -1
-            n_child[t] = 0
+            tree.feature[t] = -1
+            tree.n_child[t] = 0
 
 
 @jit

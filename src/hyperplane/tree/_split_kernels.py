@@ -52,7 +52,8 @@ C45_MIN_SIDE_CAP = 25.0
 C45_MIN_SIDE_FRACTION = 0.1
 #: C4.5 release 8 (J48): numeric values closer than this are one value
 C45_EQUAL = 1e-5
-#: C4.5 release 8 (J48): gains (bits per unit of weight) closer than this are tied
+#: C4.5 release 8 (J48, Weka's ``Utils.SMALL``): gains (bits per unit of weight), thresholds
+#: and the pruning's error estimates and branch weights closer than this are tied
 C45_TIE = 1e-6
 
 

@@ -34,9 +34,9 @@ from .._numba import jit
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
-from ._prune_kernels import numpy_sum
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan, Scratch
+from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING
 
 #: nodes of at least this many rows keep their own tables and pass them on
@@ -249,9 +249,21 @@ def _acquire(pool_t, pool_n, free):
     """A zeroed table buffer from the pool (a new one if none is free)."""
     if len(free) > 0:
         return free.pop()
+    _scratch_tables(pool_t, pool_n)
     pool_t.append(np.zeros_like(pool_t[0]))
     pool_n.append(np.zeros_like(pool_n[0]))
     return len(pool_t) - 1
+
+
+@jit
+def _scratch_tables(pool_t, pool_n):
+    """Slot 0's tables, allocated at their first use: a subtree of small nodes (the
+    many children of a wide categorical split) never pays for tables as wide as
+    the widest attribute."""
+    p_coded, n_cells = pool_t[0].shape[0], pool_n[0].shape[1]
+    if pool_t[0].shape[1] < n_cells:
+        pool_t[0] = np.zeros((p_coded, n_cells, pool_t[0].shape[2]))
+        pool_n[0] = np.zeros((p_coded, n_cells), dtype=np.int64)
 
 
 @jit
@@ -278,6 +290,7 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch):
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool_t[slot], pool_n[slot])
     else:
+        _scratch_tables(pool_t, pool_n)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool_t[0], pool_n[0])
     at = max(slot, 0)
@@ -321,8 +334,9 @@ def grow_subtree(columns, root, rules, tuning, workspace):
     width = 0
     for c in range(p_coded):
         width = max(width, columns.codes_count[c])
-    pool = ([np.zeros((p_coded, width + 1, n_classes))],
-            [np.zeros((p_coded, width + 1), dtype=np.int64)], [0])
+    # slot 0 is allocated by _scratch_tables at its first use: (p_coded, width + 1) cells
+    pool = ([np.zeros((p_coded, 0, n_classes))], [np.zeros((0, width + 1), dtype=np.int64)],
+            [0])
     pool_t, pool_n, free = pool
     free.pop()  # slot 0 is the small nodes' scratch, never handed out
     scratch = _new_scratch(width, tuning.sort_rows, n_classes)
