@@ -15,35 +15,48 @@ O(d): G_t = y_t w . [x_t, B] - 1, alpha_t <- clip(alpha_t - G_t / Q_tt).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._numba import jit
 
+#: What an epoch reads: the samples ``X`` (n, d), labels ``y`` (+-1), upper
+#: bounds ``C``, the bias feature's value ``B`` and the diagonal
+#: ``QD_t = |x_t|^2 + B^2`` of Q.
+DCDProblem = namedtuple("DCDProblem", "X y C B QD")
+#: What an epoch updates: ``alpha``, ``w = sum_t alpha_t y_t [x_t, B]`` and
+#: ``active``, the coordinates in the order of the pass (the active set is
+#: a prefix of it).
+DCDState = namedtuple("DCDState", "alpha w active")
+
 
 @jit
-def dcd_gradient(X, y, B, w, t):
+def dcd_gradient(problem, w, t):
     """G_t = y_t (w[:d] . x_t + w[d] B) - 1."""
+    X = problem.X
     d = X.shape[1]
-    acc = w[d] * B
+    acc = w[d] * problem.B
     for f in range(d):
         acc += w[f] * X[t, f]
-    return y[t] * acc - 1.0
+    return problem.y[t] * acc - 1.0
 
 
 @jit
-def dcd_step(X, y, B, w, alpha, t, new):
+def dcd_step(problem, state, t, new):
     """alpha_t <- new and w += (new - alpha_t) y_t [x_t, B]."""
+    X, alpha, w = problem.X, state.alpha, state.w
     d = X.shape[1]
-    delta = (new - alpha[t]) * y[t]
+    delta = (new - alpha[t]) * problem.y[t]
     for f in range(d):
         w[f] += delta * X[t, f]
-    w[d] += delta * B
+    w[d] += delta * problem.B
     alpha[t] = new
 
 
 @jit
-def dcd_epoch(X, y, C, B, QD, alpha, w, active, n_active, M_bar, m_bar):
-    """One pass over ``active[:n_active]`` (in the given order).
+def dcd_epoch(problem, state, n_active, M_bar, m_bar):
+    """One pass over ``state.active[:n_active]`` (in the given order).
 
     A variable at a bound whose gradient points out of the box by more
     than the previous epoch's extremes (``M_bar``, ``m_bar``) is shrunk:
@@ -51,12 +64,13 @@ def dcd_epoch(X, y, C, B, QD, alpha, w, active, n_active, M_bar, m_bar):
     largest and smallest projected gradient of the pass; ``M - m`` is the
     violation of the optimality conditions on the active set.
     """
+    C, QD, alpha, active = problem.C, problem.QD, state.alpha, state.active
     M = -np.inf
     m = np.inf
     k = 0
     while k < n_active:
         t = active[k]
-        G = dcd_gradient(X, y, B, w, t)
+        G = dcd_gradient(problem, state.w, t)
         PG = G
         if alpha[t] <= 0.0:
             if G > M_bar:
@@ -73,6 +87,6 @@ def dcd_epoch(X, y, C, B, QD, alpha, w, active, n_active, M_bar, m_bar):
         M = max(M, PG)
         m = min(m, PG)
         if PG != 0.0:
-            dcd_step(X, y, B, w, alpha, t, min(max(alpha[t] - G / QD[t], 0.0), C[t]))
+            dcd_step(problem, state, t, min(max(alpha[t] - G / QD[t], 0.0), C[t]))
         k += 1
     return n_active, M, m

@@ -42,7 +42,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, jit_fast, maxnum
+from .._numba import jit, jit_fast, maxnum, minnum
 from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
 
@@ -68,8 +68,8 @@ def empty_row_cache(n, n_slots):
                     free_slots=np.empty(n_slots, dtype=np.int64))
 
 
-# what smo_iterate returns -----------------------------------------------------
-CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
+# what smo_iterate returns (and PAIR: select_working_set found a pair) --------
+CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK, PAIR = range(5)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
@@ -324,17 +324,20 @@ def permute_variables(var, order):
     var.status[:order.shape[0]] = var.status[order]
 
 
-@jit
-def violation_extremes(var, n_active):
-    """(m(alpha), -M(alpha)) on the active set: the gap is their sum."""
-    score, status = var.score, var.status
-    m = -np.inf
-    minus_M = -np.inf
+@jit_fast
+def min_in_low(score, status, n_active):
+    """M(alpha) = min_{t in I_low} score_t (+inf if I_low is empty)."""
+    M = np.inf
     for t in range(n_active):
-        s = score[t]
-        m = max(m, s if status[t] & IN_UP else -np.inf)
-        minus_M = max(minus_M, -s if status[t] & IN_LOW else -np.inf)
-    return m, minus_M
+        M = minnum(M, score[t] if status[t] & IN_LOW else np.inf)
+    return M
+
+
+@jit
+def violation_extremes(score, status, n_active):
+    """(m(alpha), M(alpha)) on the active set (Keerthi et al. 2001): the
+    KKT conditions hold within tol when m - M <= tol."""
+    return max_in_up(score, status, n_active), min_in_low(score, status, n_active)
 
 
 @jit
@@ -353,26 +356,98 @@ def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
 
 
 @jit
-def shrink(var, active_rows, ist, n):
-    """Move variables that are stuck at a bound out of the active set
-    (Joachims 1999; LIBSVM's ``do_shrinking``, with the same ``be_shrunk``
-    rule).
+def shrink(var, cache, active_rows, ist, tol):
+    """LIBSVM's ``do_shrinking``: move variables that are stuck at a bound
+    (:func:`be_shrunk`) out of the active set (Joachims 1999) and release
+    the cached rows of the samples that left it. The first time the gap
+    m(alpha) - M(alpha) comes within 10 tol, shrink nothing and return True:
+    Python must unshrink (reconstruct the gradient) first.
 
     Unlike LIBSVM, which swaps a shrunk variable with the last active one,
     the partition is *stable*: the active variables keep their relative
     order, so their sample rows ``kidx`` stay increasing and the passes over
     a cached kernel row read it front to back (what the prefetcher wants)."""
-    m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
     active = ist[ACTIVE_SIZE]
+    m, M = violation_extremes(var.score, var.status, active)
+    if ist[UNSHRUNK] == 0 and m - M <= 10.0 * tol:
+        return True
     stuck = np.empty(active, dtype=np.bool_)
     for t in range(active):
-        stuck[t] = be_shrunk(t, var, m, minus_M)
+        stuck[t] = be_shrunk(t, var, m, -M)
     kept = active - np.count_nonzero(stuck)
     if kept < active:
         permute_variables(var, np.concatenate((np.flatnonzero(~stuck),
                                                np.flatnonzero(stuck))))
     ist[ACTIVE_SIZE] = kept
+    n = cache.slot_of.shape[0]
     rebuild_active_rows(var.kidx, kept, n, active_rows, ist)
+    release_rows(cache, active_rows, ist, n)
+    return False
+
+
+@jit
+def select_working_set(samples, var, cache, active_rows, ist, tol):
+    """LIBSVM's ``select_working_set``, the pair (i, j) that most violates
+    the KKT conditions on the active set: i = argmax_{t in I_up} score_t
+    (:func:`select_i`), then j by the second-order rule WSS3 of Fan, Chen
+    & Lin 2005 (:func:`select_j`, which reads i's kernel row). 李航 7.4.2
+    chooses the same kind of pair in two loops: the first variable violates
+    the KKT conditions most, the second makes the largest step.
+
+    Returns ``(outcome, i, j)``: PAIR with the working set; CONVERGED when
+    no pair violates by more than ``tol`` (m(alpha) - M(alpha) <= tol, the
+    stopping rule); NEED_ROW when i's row must come from Python (the state
+    is unchanged)."""
+    n_active = ist[ACTIVE_SIZE]
+    i, m = select_i(var, n_active)
+    if i < 0:
+        return CONVERGED, -1, -1
+    s_i = get_row(var.kidx[i], False, samples, cache, active_rows, ist)
+    if s_i < 0:
+        return NEED_ROW, i, -1
+    j, M = select_j(var, n_active, i, m, cache.rows[s_i])
+    if j < 0 or m - M <= tol:
+        return CONVERGED, i, -1
+    return PAIR, i, j
+
+
+@jit
+def take_step(i, j, samples, var, cache, active_rows, ist):
+    """Update the working set (i, j) (Platt's ``takeStep``; LIBSVM's update
+    of alpha, G and G_bar): :func:`update_alpha_pair` moves and clips the
+    pair, :func:`bound_status` renews their I_up/I_low bits,
+    :func:`update_h` follows a variable that reaches or leaves its upper
+    bound, :func:`update_gradient` updates G on the active set. Returns
+    False, with the state unchanged, when a kernel row must first come from
+    Python."""
+    alpha, H, y, C, QD, kidx, status = var.alpha, var.H, var.y, var.C, var.QD, var.kidx, var.status
+    rows, slot_of = cache.rows, cache.slot_of
+    if get_row(kidx[j], False, samples, cache, active_rows, ist) < 0:
+        return False
+    new_i, new_j = update_alpha_pair(
+        var, i, j, QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
+    flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
+    flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
+    if flip_i and get_row(kidx[i], True, samples, cache, active_rows, ist) < 0:
+        return False
+    if flip_j and get_row(kidx[j], True, samples, cache, active_rows, ist) < 0:
+        return False
+    ist[LAST_I] = i
+    ist[LAST_J] = j
+    K_i = rows[slot_of[kidx[i]]]
+    K_j = rows[slot_of[kidx[j]]]
+    d_i = new_i - alpha[i]
+    d_j = new_j - alpha[j]
+    alpha[i] = new_i
+    alpha[j] = new_j
+    status[i] = bound_status(y[i], new_i, C[i])
+    status[j] = bound_status(y[j], new_j, C[j])
+    if flip_i:
+        update_h(H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
+    if flip_j:
+        update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
+    update_gradient(var.score, kidx, ist[ACTIVE_SIZE], K_i, K_j, y[i] * d_i, y[j] * d_j)
+    return True
 
 
 @jit
@@ -380,75 +455,27 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
     """Run SMO iterations until convergence, the iteration cap, or a request
     to Python (a kernel row of a generic kernel, or an unshrink).
 
-    Each iteration: select the working set (i, j) by WSS3, update the pair
-    with clipping, update the gradient on the active set (and H, LIBSVM's
-    G_bar, when a variable reaches or leaves its upper bound); every ``SHRINK_EVERY``
-    iterations shrink. Stops when m(alpha) - M(alpha) <= tol, the maximal
-    violation of the KKT conditions. Returns one of CONVERGED, MAX_ITER,
-    NEED_ROW, NEED_UNSHRINK. A request leaves the state as it was at the
-    start of the iteration, so calling again resumes exactly."""
-    alpha, H, y, C, QD, kidx, status = var.alpha, var.H, var.y, var.C, var.QD, var.kidx, var.status
-    rows, slot_of = cache.rows, cache.slot_of
-    n = samples.X32.shape[0]
-    l = alpha.shape[0]
-    i = -1
-    m = -np.inf
-    have_i = False
+    Each iteration is LIBSVM's: every ``SHRINK_EVERY`` iterations
+    :func:`shrink`; :func:`select_working_set`; :func:`take_step`. Stops
+    when m(alpha) - M(alpha) <= tol, the maximal violation of the KKT
+    conditions. Returns one of CONVERGED, MAX_ITER, NEED_ROW,
+    NEED_UNSHRINK. A request leaves the state as it was at the start of the
+    iteration, so calling again resumes exactly."""
+    l = var.alpha.shape[0]
     while ist[N_ITER] < max_iter:
         if ist[COUNTER] <= 0:
-            have_i = False
-            if ist[SHRINKING] == 1:
-                m, minus_M = violation_extremes(var, ist[ACTIVE_SIZE])
-                if ist[UNSHRUNK] == 0 and m + minus_M <= 10.0 * tol:
-                    ist[REQ_FINAL] = 0
-                    return NEED_UNSHRINK
-                shrink(var, active_rows, ist, n)
-                release_rows(cache, active_rows, ist, n)
+            if ist[SHRINKING] == 1 and shrink(var, cache, active_rows, ist, tol):
+                ist[REQ_FINAL] = 0
+                return NEED_UNSHRINK
             ist[COUNTER] = min(l, SHRINK_EVERY)
-        n_active = ist[ACTIVE_SIZE]
-        if not have_i:
-            i, m = select_i(var, n_active)
-        have_i = False
-        j = -1
-        M = np.inf
-        if i >= 0:
-            s_i = get_row(kidx[i], False, samples, cache, active_rows, ist)
-            if s_i < 0:
-                return NEED_ROW
-            j, M = select_j(var, n_active, i, m, rows[s_i])
-        if j < 0 or m - M <= tol:
-            if n_active < l:
+        outcome, i, j = select_working_set(samples, var, cache, active_rows, ist, tol)
+        if outcome == CONVERGED:
+            if ist[ACTIVE_SIZE] < l:
                 ist[REQ_FINAL] = 1
                 return NEED_UNSHRINK
             return CONVERGED
-        s_j = get_row(kidx[j], False, samples, cache, active_rows, ist)
-        if s_j < 0:
+        if outcome == NEED_ROW or not take_step(i, j, samples, var, cache, active_rows, ist):
             return NEED_ROW
-        ist[LAST_I] = i
-        ist[LAST_J] = j
-        new_i, new_j = update_alpha_pair(
-            var, i, j, QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
-        flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
-        flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
-        if flip_i and get_row(kidx[i], True, samples, cache, active_rows, ist) < 0:
-            return NEED_ROW
-        if flip_j and get_row(kidx[j], True, samples, cache, active_rows, ist) < 0:
-            return NEED_ROW
-        K_i = rows[slot_of[kidx[i]]]
-        K_j = rows[slot_of[kidx[j]]]
-        d_i = new_i - alpha[i]
-        d_j = new_j - alpha[j]
-        alpha[i] = new_i
-        alpha[j] = new_j
-        status[i] = bound_status(y[i], new_i, C[i])
-        status[j] = bound_status(y[j], new_j, C[j])
-        if flip_i:
-            update_h(H, K_i, (C[i] if new_i >= C[i] else -C[i]) * y[i])
-        if flip_j:
-            update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
-        update_gradient(var.score, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
-        i, m = select_i(var, n_active)
-        have_i = True
         ist[N_ITER] += 1
         ist[COUNTER] -= 1
     return MAX_ITER
