@@ -32,25 +32,23 @@ DCDState = namedtuple("DCDState", "alpha w active")
 
 
 @jit
-def dcd_gradient(problem, w, t):
+def dcd_gradient(X, y, B, w, t):
     """G_t = y_t (w[:d] . x_t + w[d] B) - 1."""
-    X = problem.X
     d = X.shape[1]
-    acc = w[d] * problem.B
+    acc = w[d] * B
     for f in range(d):
         acc += w[f] * X[t, f]
-    return problem.y[t] * acc - 1.0
+    return y[t] * acc - 1.0
 
 
 @jit
-def dcd_step(problem, state, t, new):
+def dcd_step(X, y, B, w, alpha, t, new):
     """alpha_t <- new and w += (new - alpha_t) y_t [x_t, B]."""
-    X, alpha, w = problem.X, state.alpha, state.w
     d = X.shape[1]
-    delta = (new - alpha[t]) * problem.y[t]
+    delta = (new - alpha[t]) * y[t]
     for f in range(d):
         w[f] += delta * X[t, f]
-    w[d] += delta * problem.B
+    w[d] += delta * B
     alpha[t] = new
 
 
@@ -62,15 +60,18 @@ def dcd_epoch(problem, state, n_active, M_bar, m_bar):
     than the previous epoch's extremes (``M_bar``, ``m_bar``) is shrunk:
     swapped behind the active prefix. Returns ``(n_active, M, m)``, the
     largest and smallest projected gradient of the pass; ``M - m`` is the
-    violation of the optimality conditions on the active set.
+    violation of the optimality conditions on the active set. The arrays
+    are unpacked once: the per-coordinate steps take arrays, not the named
+    tuples, whose reference counts would be updated on every call.
     """
-    C, QD, alpha, active = problem.C, problem.QD, state.alpha, state.active
+    X, y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
+    alpha, w, active = state.alpha, state.w, state.active
     M = -np.inf
     m = np.inf
     k = 0
     while k < n_active:
         t = active[k]
-        G = dcd_gradient(problem, state.w, t)
+        G = dcd_gradient(X, y, B, w, t)
         PG = G
         if alpha[t] <= 0.0:
             if G > M_bar:
@@ -87,6 +88,6 @@ def dcd_epoch(problem, state, n_active, M_bar, m_bar):
         M = max(M, PG)
         m = min(m, PG)
         if PG != 0.0:
-            dcd_step(problem, state, t, min(max(alpha[t] - G / QD[t], 0.0), C[t]))
+            dcd_step(X, y, B, w, alpha, t, min(max(alpha[t] - G / QD[t], 0.0), C[t]))
         k += 1
     return n_active, M, m
