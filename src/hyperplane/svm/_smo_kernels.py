@@ -95,23 +95,25 @@ def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
     used one (evicted). Marks it as just used."""
-    s = cache.slot_of[r]
+    slot_of, owner, stamp = cache.slot_of, cache.owner, cache.stamp
+    full, epoch, free_slots = cache.full, cache.epoch, cache.free_slots
+    s = slot_of[r]
     if s < 0:
         if ist[N_FREE] > 0:
             ist[N_FREE] -= 1
-            s = cache.free_slots[ist[N_FREE]]
-        elif ist[N_USED] < cache.owner.shape[0]:
+            s = free_slots[ist[N_FREE]]
+        elif ist[N_USED] < owner.shape[0]:
             s = ist[N_USED]
             ist[N_USED] += 1
         else:
-            s = np.argmin(cache.stamp)
-            cache.slot_of[cache.owner[s]] = -1
-        cache.owner[s] = r
-        cache.slot_of[r] = s
-        cache.full[s] = 0
-        cache.epoch[s] = -1
+            s = np.argmin(stamp)
+            slot_of[owner[s]] = -1
+        owner[s] = r
+        slot_of[r] = s
+        full[s] = 0
+        epoch[s] = -1
     ist[CLOCK] += 1
-    cache.stamp[s] = ist[CLOCK]
+    stamp[s] = ist[CLOCK]
     return s
 
 
@@ -151,10 +153,12 @@ def store_row(r, cols, values, is_full, cache, ist):
 def get_row(r, need_full, samples, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it."""
-    s = cache.slot_of[r]
-    if s >= 0 and (cache.full[s] == 1 or (not need_full and cache.epoch[s] == ist[EPOCH])):
+    rows, slot_of, stamp, full, epoch = (cache.rows, cache.slot_of, cache.stamp, cache.full,
+                                         cache.epoch)
+    s = slot_of[r]
+    if s >= 0 and (full[s] == 1 or (not need_full and epoch[s] == ist[EPOCH])):
         ist[CLOCK] += 1
-        cache.stamp[s] = ist[CLOCK]
+        stamp[s] = ist[CLOCK]
         return s
     if samples.code == GENERIC:
         ist[REQ_ROW] = r
@@ -164,12 +168,12 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
     n = samples.X32.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act >= FULL_ROW_SHARE * n:
-        kernel_row_full(samples, r, cache.rows[s])
-        cache.full[s] = 1
+        kernel_row_full(samples, r, rows[s])
+        full[s] = 1
     else:
-        kernel_row(samples, r, active_rows, n_act, cache.rows[s])
-        cache.full[s] = 0
-    cache.epoch[s] = ist[EPOCH]
+        kernel_row(samples, r, active_rows, n_act, rows[s])
+        full[s] = 0
+    epoch[s] = ist[EPOCH]
     return s
 
 
@@ -209,8 +213,9 @@ def select_i(var, n_active):
     the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
     empty. Two loops LLVM vectorises: :func:`max_in_up`, then
     :func:`last_at_value` (LIBSVM's tie rule, the last of equal scores)."""
-    m = max_in_up(var.score, var.status, n_active)
-    return (last_at_value(var.score, var.status, n_active, m) if m > -np.inf else -1), m
+    score, status = var.score, var.status
+    m = max_in_up(score, status, n_active)
+    return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
 
 
 @jit
@@ -219,18 +224,19 @@ def select_j(var, n_active, i, m, K_i):
     b_it = m - score_t > 0, the one of largest guaranteed decrease
     b_it^2 / eta_it, eta_it = K_ii + K_tt - 2 K_it (floored at TAU).
     Returns (j, M(alpha)) with M = min_{t in I_low} score_t."""
+    score, QD, kidx, status = var.score, var.QD, var.kidx, var.status
     M = np.inf
     j = -1
     best = np.inf
-    qd_i = var.QD[i]
+    qd_i = QD[i]
     for t in range(n_active):
-        if var.status[t] & IN_LOW:
-            s = var.score[t]
+        if status[t] & IN_LOW:
+            s = score[t]
             if s < M:
                 M = s
             b = m - s
             if b > 0.0:
-                eta = max(qd_i + var.QD[t] - 2.0 * K_i[var.kidx[t]], TAU)
+                eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
                 decrease = -(b * b) / eta
                 if decrease <= best:
                     best = decrease
@@ -294,14 +300,14 @@ def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
     (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
     minus_M = -M(alpha))."""
-    alpha_t, y_t, C_t = var.alpha[t], var.y[t], var.C[t]
-    G = -y_t * var.score[t]
-    if alpha_t >= C_t:
-        if y_t > 0:
+    alpha, score, y, C = var.alpha, var.score, var.y, var.C
+    G = -y[t] * score[t]
+    if alpha[t] >= C[t]:
+        if y[t] > 0:
             return -G > m
         return -G > minus_M
-    if alpha_t <= 0.0:
-        if y_t > 0:
+    if alpha[t] <= 0.0:
+        if y[t] > 0:
             return G > minus_M
         return G > m
     return False
