@@ -11,7 +11,7 @@ from sklearn.svm import SVC as LibSVC
 
 from hyperplane.svm import SVC
 from hyperplane.svm._seed import balance_equality, linear_seed
-from hyperplane.svm._seed_kernels import dcd_epoch
+from hyperplane.svm._seed_kernels import DCDProblem, DCDState, dcd_epoch
 
 from .test_svc import assert_kkt, dual_objective, libsvm_alpha
 
@@ -60,7 +60,9 @@ def test_dcd_epoch_matches_the_reference(seed, n, d, warm):
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     QD = np.einsum("ij,ij->i", X, X) + B * B
     active = order.copy()
-    n_active, got_M, got_m = dcd_epoch(X, y, C, B, QD, got_alpha, w, active, n, M_bar, m_bar)
+    n_active, got_M, got_m = dcd_epoch(DCDProblem(X=X, y=y, C=C, B=B, QD=QD),
+                                       DCDState(alpha=got_alpha, w=w, active=active),
+                                       n, M_bar, m_bar)
     np.testing.assert_allclose(got_alpha, want_alpha, atol=1e-10)
     np.testing.assert_allclose(w, want_w, atol=1e-9)
     assert n_active == want_n and active.tolist() == want_active

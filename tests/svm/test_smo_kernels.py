@@ -127,3 +127,62 @@ def test_rows_of_shrunk_samples_are_released_and_reused_first():
     assert cache.slot_of[0] == s[0] and cache.slot_of[2] == s[2]
     assert sk.lru_slot(4, cache, ist) == s[1]       # reused before the unused slot 3
     assert sk.lru_slot(5, cache, ist) == 3 and ist[sk.N_FREE] == 0
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30), n_active=st.integers(0, 30))
+def test_violation_extremes_are_m_and_M_of_the_active_set(seed, n, n_active):
+    """m(alpha) = max over I_up, M(alpha) = min over I_low of -y G, on the
+    active prefix only (-inf / +inf when the set is empty)."""
+    rng = np.random.default_rng(seed)
+    var = make_var(rng, n)
+    a = min(n_active, n)
+    alpha, score, _, y, _, C, *_ = var
+    up = (((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0)))[:a]
+    low = (((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C)))[:a]
+    m, M = sk.violation_extremes(var.score, var.status, a)
+    assert m == (score[:a][up].max() if up.any() else -np.inf)
+    assert M == (score[:a][low].min() if low.any() else np.inf)
+
+
+def shrink_state(rng, n, tol, unshrunk):
+    var = make_var(rng, n)
+    var.kidx[:] = np.arange(n)                       # one variable per sample, in order
+    cache = sk.empty_row_cache(n, 4)
+    active_rows = np.arange(n, dtype=np.int64)
+    ist = np.zeros(sk.N_STATE, dtype=np.int64)
+    ist[sk.ACTIVE_SIZE] = n
+    ist[sk.N_ACTIVE_ROWS] = n
+    ist[sk.UNSHRUNK] = unshrunk
+    return var, cache, active_rows, ist
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(2, 30))
+def test_shrink_keeps_exactly_the_variables_that_can_move(seed, n):
+    """LIBSVM's be_shrunk, written out: a variable at its upper bound leaves
+    the active set when -G_t exceeds m (y_t = +1) or -M (y_t = -1); at 0
+    when G_t exceeds -M (y_t = +1) or m (y_t = -1). The kept ones stay in
+    their order, the shrunk ones follow."""
+    rng = np.random.default_rng(seed)
+    var, cache, active_rows, ist = shrink_state(rng, n, 0.0, 1)
+    alpha, score, y, C = var.alpha.copy(), var.score.copy(), var.y.copy(), var.C.copy()
+    m, M = sk.violation_extremes(score, var.status, n)
+    G = -y * score
+    stuck = np.where(alpha >= C, np.where(y > 0, -G > m, -G > -M),
+                     np.where(alpha <= 0, np.where(y > 0, G > -M, G > m), False))
+    assert not sk.shrink(var, cache, active_rows, ist, 0.0)
+    kept = np.flatnonzero(~stuck)
+    assert ist[sk.ACTIVE_SIZE] == kept.size
+    np.testing.assert_array_equal(var.perm, np.concatenate([kept, np.flatnonzero(stuck)]))
+    np.testing.assert_array_equal(var.alpha, alpha[var.perm])
+    np.testing.assert_array_equal(active_rows[:ist[sk.N_ACTIVE_ROWS]], kept)
+
+
+def test_shrink_asks_for_an_unshrink_once_the_gap_is_within_ten_tol():
+    rng = np.random.default_rng(0)
+    var, cache, active_rows, ist = shrink_state(rng, 20, 0.0, 0)
+    m, M = sk.violation_extremes(var.score, var.status, 20)
+    before = var.perm.copy()
+    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0)     # within 10 tol
+    np.testing.assert_array_equal(var.perm, before)                   # nothing moved
+    assert ist[sk.ACTIVE_SIZE] == 20
+    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0)  # not yet within

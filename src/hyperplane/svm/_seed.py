@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ._seed_kernels import dcd_epoch
+from ._seed_kernels import DCDProblem, DCDState, dcd_epoch
 
 #: the constant feature that carries the bias in dual coordinate descent
 BIAS_FEATURE = 1.0
@@ -75,15 +75,15 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     n, d = X.shape
     B = BIAS_FEATURE
     QD = np.einsum("ij,ij->i", X, X) + B * B
-    alpha = np.zeros(n)
-    w = np.zeros(d + 1)
-    active = np.arange(n, dtype=np.int64)
+    problem = DCDProblem(X=X, y=np.asarray(y, dtype=np.float64), C=np.asarray(C, dtype=np.float64),
+                         B=float(B), QD=QD)
+    state = DCDState(alpha=np.zeros(n), w=np.zeros(d + 1), active=np.arange(n, dtype=np.int64))
     n_active, M_bar, m_bar = n, np.inf, -np.inf
     for _ in range(max_epochs):
-        rng.shuffle(active[:n_active])
-        n_active, M, m = dcd_epoch(X, y, C, B, QD, alpha, w, active, n_active, M_bar, m_bar)
+        rng.shuffle(state.active[:n_active])
+        n_active, M, m = dcd_epoch(problem, state, n_active, M_bar, m_bar)
         if M - m <= eps:
             break
         M_bar = M if M > 0 else np.inf
         m_bar = m if m < 0 else -np.inf
-    return balance_equality(alpha, y, C)
+    return balance_equality(state.alpha, y, C)

@@ -15,9 +15,20 @@ O(d): G_t = y_t w . [x_t, B] - 1, alpha_t <- clip(alpha_t - G_t / Q_tt).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from .._numba import jit
+
+#: What an epoch reads: the samples ``X`` (n, d), labels ``y`` (+-1), upper
+#: bounds ``C``, the bias feature's value ``B`` and the diagonal
+#: ``QD_t = |x_t|^2 + B^2`` of Q.
+DCDProblem = namedtuple("DCDProblem", "X y C B QD")
+#: What an epoch updates: ``alpha``, ``w = sum_t alpha_t y_t [x_t, B]`` and
+#: ``active``, the coordinates in the order of the pass (the active set is
+#: a prefix of it).
+DCDState = namedtuple("DCDState", "alpha w active")
 
 
 @jit
@@ -42,15 +53,19 @@ def dcd_step(X, y, B, w, alpha, t, new):
 
 
 @jit
-def dcd_epoch(X, y, C, B, QD, alpha, w, active, n_active, M_bar, m_bar):
-    """One pass over ``active[:n_active]`` (in the given order).
+def dcd_epoch(problem, state, n_active, M_bar, m_bar):
+    """One pass over ``state.active[:n_active]`` (in the given order).
 
     A variable at a bound whose gradient points out of the box by more
     than the previous epoch's extremes (``M_bar``, ``m_bar``) is shrunk:
     swapped behind the active prefix. Returns ``(n_active, M, m)``, the
     largest and smallest projected gradient of the pass; ``M - m`` is the
-    violation of the optimality conditions on the active set.
+    violation of the optimality conditions on the active set. The arrays
+    are unpacked once: the per-coordinate steps take arrays, not the named
+    tuples, whose reference counts would be updated on every call.
     """
+    X, y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
+    alpha, w, active = state.alpha, state.w, state.active
     M = -np.inf
     m = np.inf
     k = 0

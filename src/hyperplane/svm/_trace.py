@@ -42,12 +42,11 @@ def pair_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j):
 
 def violation_pair(score, status):
     """``(m(alpha), M(alpha))``: the largest ``-y_t G_t`` over I_up and the
-    smallest over I_low; the KKT conditions hold when ``m - M <= 0``."""
-    up = (status & sk.IN_UP) != 0
-    low = (status & sk.IN_LOW) != 0
-    m = float(score[up].max()) if up.any() else -np.inf
-    M = float(score[low].min()) if low.any() else np.inf
-    return m, M
+    smallest over I_low, as the solver's working-set selection computes them
+    (:func:`._smo_kernels.violation_extremes`); the KKT conditions hold when
+    ``m - M <= 0``."""
+    m, M = sk.violation_extremes(score, status, score.shape[0])
+    return float(m), float(M)
 
 
 class StepTrace:
