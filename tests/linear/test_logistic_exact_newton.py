@@ -167,3 +167,15 @@ def test_separable_data_stay_finite():
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     clf = LogisticRegression(solver="newton", C=1e6, max_iter=200).fit(X, [0, 0, 1, 1])
     assert np.all(np.isfinite(clf.coef_)) and clf.score(X, [0, 0, 1, 1]) == 1.0
+
+
+def test_binary_log_loss_matches_numpy_at_every_scale():
+    from scipy.special import expit
+
+    from hyperplane._math_kernels import binary_log_loss
+    for z in [-800.0, -40.0, -1.5, -1e-9, 0.0, 1e-9, 0.3, 40.0, 800.0]:
+        for y in (0.0, 1.0):
+            ell, p = binary_log_loss(z, y)
+            exact = np.logaddexp(0.0, -z) if y else np.logaddexp(0.0, z)   # log(1 + e^{∓z})
+            assert ell == pytest.approx(exact, rel=1e-13, abs=1e-15 * max(1.0, abs(z)))
+            assert p == pytest.approx(expit(z), rel=1e-13, abs=1e-300)
