@@ -27,6 +27,7 @@ import scipy.optimize
 import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
+from threadpoolctl import threadpool_limits
 
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import check_magnitude
@@ -299,7 +300,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                              "(n_features + 1)² Hessian); use solver='tron' for sparse X")
         problem = NestedNewtonProblem(np.ascontiguousarray(X), y_index, self.classes_.shape[0],
                                       float(self.C), logistic_loss_grad)
-        return self._fit_second_order(minimize_nested, problem, X, lambda f: f)
+        # the Hessian's products (at most a few thousand columns' worth of work per
+        # row block) gain nothing from BLAS threads, whose spinning on a busy machine
+        # cost 6x the CPU time at 200k x 50 on 2 threads (benchmarks/RESULTS.md)
+        with threadpool_limits(1, user_api="blas"):
+            return self._fit_second_order(minimize_nested, problem, X, lambda f: f)
 
     def _fit_second_order(self, minimize, problem, X, objective_of):
         """Run ``minimize`` (TRON or Newton) from ``W = 0`` on ``problem`` and
