@@ -138,10 +138,11 @@ def test_nested_subsamples_reach_sklearns_minimum(k, monkeypatch):
 
 
 def test_subsample_rows_rule():
-    assert LH.subsample_rows(100_000, 51) is None            # a tenth is under 20k rows
+    assert LH.subsample_rows(39_999, 51) is None             # under twice the 20k floor
+    assert LH.subsample_rows(100_000, 51).size == 20_000      # a tenth, raised to the floor
     rows = LH.subsample_rows(300_000, 51)
     assert rows.size == 30_000 and np.all(np.diff(rows) > 0)
-    assert LH.subsample_rows(300_000, 3_001) is None          # under ten rows per parameter
+    assert LH.subsample_rows(300_000, 15_001) is None         # floor: ten rows per parameter
 
 
 def test_auto_picks_newton_for_small_dense_and_tron_for_sparse(monkeypatch):

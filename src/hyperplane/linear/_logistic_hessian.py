@@ -11,7 +11,7 @@ eq. 4.110).
 Far from the minimum Newton's steps are short and many. So the objective is
 first minimised on a random tenth of the rows with ``C`` scaled by ten (its
 minimiser estimates the full one within the sampling error), recursively down
-to a few thousand rows, where Newton's method runs on the exact Hessian; each
+to 20,000-40,000 rows, where Newton's method runs on the exact Hessian; each
 larger problem starts at the smaller one's minimiser with the smaller one's
 Hessian there, corrected by BFGS updates from the exact gradients (the subsampled-Hessian methods of
 Byrd, Chin, Neveitt & Nocedal, SIAM J. Optim. 21 (2011), and quasi-Newton
@@ -41,17 +41,19 @@ NEWTON_MAX_PARAMETERS = 256
 
 
 #: the share of the rows each smaller problem keeps, and the fewest rows of
-#: the smallest (times at least ten per parameter)
+#: any (and at least ten per parameter)
 SUBSAMPLE_SHARE = 0.1
 SUBSAMPLE_MIN_ROWS = 20_000
 
 
 def subsample_rows(n_samples, n_parameters, seed=0):
-    """A fixed random tenth of the rows (sorted), or None when that would
-    leave fewer than ``max(SUBSAMPLE_MIN_ROWS, 10 · n_parameters)``."""
-    m = int(SUBSAMPLE_SHARE * n_samples)
-    if m < max(SUBSAMPLE_MIN_ROWS, 10 * n_parameters):
+    """A fixed random tenth of the rows (sorted), at least the floor
+    ``max(SUBSAMPLE_MIN_ROWS, 10 · n_parameters)`` of them; None for fewer
+    than twice the floor (the problem is then the smallest)."""
+    floor = max(SUBSAMPLE_MIN_ROWS, 10 * n_parameters)
+    if n_samples < 2 * floor:
         return None
+    m = max(int(SUBSAMPLE_SHARE * n_samples), floor)
     return np.sort(np.random.default_rng(seed).choice(n_samples, size=m, replace=False))
 
 
