@@ -128,19 +128,18 @@ class NestedNewtonProblem:
 def multinomial_blocks(Xt, P):
     """``H_kj = Σ_n p_nk(δ_kj − p_nj) x̃_n x̃_nᵀ`` for every pair of classes.
 
-    The blocks of one row sum to zero (``Σ_k p_k(δ_kj − p_j) = 0``), so one
-    matrix product forms the pairs ``k ≤ j`` among the first K − 1 classes and
-    the last class's blocks are minus the sums of the others.
+    The blocks of one row sum to zero (``Σ_k p_k(δ_kj − p_j) = 0``), so matrix
+    products form only the pairs ``k ≤ j`` among the first K − 1 classes (one
+    ``n × (d + 1)`` temporary each) and the last class's blocks are minus the
+    sums of the others.
     """
     K, q = P.shape[1], Xt.shape[1]
-    pairs = [(k, j) for k in range(K - 1) for j in range(k, K - 1)]
-    weights = np.column_stack([P[:, k] * ((k == j) - P[:, j]) for k, j in pairs])
-    scaled = (weights[:, :, None] * Xt[:, None, :]).reshape(len(P), -1)
-    blocks = (Xt.T @ scaled).reshape(q, len(pairs), q)
     H = np.empty((K, q, K, q))
-    for b, (k, j) in enumerate(pairs):
-        H[k, :, j, :] = blocks[:, b, :]
-        H[j, :, k, :] = blocks[:, b, :].T
+    for k in range(K - 1):
+        for j in range(k, K - 1):
+            block = Xt.T @ (Xt * (P[:, k] * ((k == j) - P[:, j]))[:, None])
+            H[k, :, j, :] = block
+            H[j, :, k, :] = block.T
     H[:K - 1, :, K - 1, :] = -H[:K - 1, :, :K - 1, :].sum(axis=2)
     H[K - 1, :, :, :] = -H[:K - 1, :, :, :].sum(axis=0)
     return H.reshape(K * q, K * q)
