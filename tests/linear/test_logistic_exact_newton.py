@@ -154,8 +154,10 @@ def test_auto_picks_newton_for_small_dense_and_tron_for_sparse(monkeypatch):
                             lambda self, X, y, _o=original, _n=name: calls.append(_n) or _o(self, X, y))
     LogisticRegression().fit(X, y)
     LogisticRegression().fit(sp.csr_matrix(X), y)
-    LogisticRegression().fit(np.hstack([X] * 70), y)          # 281 parameters
-    assert calls == ["_fit_newton", "_fit_tron", "_fit_tron"]
+    LogisticRegression().fit(np.hstack([X] * 23), y)          # 93² > NEWTON_MAX_HESSIAN_WORK
+    LogisticRegression().fit(np.hstack([X] * 22), y)          # 89² = 7921: still Newton
+    assert calls == ["_fit_newton", "_fit_tron", "_fit_tron", "_fit_newton"]
+    assert LH.hessian_work(3, 50) == 3 * 51 ** 2 <= LH.NEWTON_MAX_HESSIAN_WORK
 
 
 def test_newton_refuses_sparse_x_by_name():

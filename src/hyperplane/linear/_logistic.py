@@ -53,8 +53,9 @@ from ._logistic_kernels import (
     multinomial_rows,
 )
 from ._logistic_hessian import (
-    NEWTON_MAX_PARAMETERS,
+    NEWTON_MAX_HESSIAN_WORK,
     NestedNewtonProblem,
+    hessian_work,
     minimize_nested,
 )
 from ._logistic_newton import LogisticProblem, row_passes
@@ -207,11 +208,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
         one gradient pass plus a few Hessian-vector passes over ``X``, and
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
-        loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` with at
-        most 256 parameters (``n_classes × (n_features + 1)``, one row of them for
-        two classes), else ``"tron"`` for two classes in memory and ``"lbfgs"`` for
-        more classes and for Dask collections (whose fit only reduces
-        loss-and-gradient sums over chunks).
+        loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` whose
+        Hessian is small (``(n_features + 1)² ≤ 8000`` for two classes, i.e. up to
+        88 features; ``K(K − 1)/2`` times that for K classes), else ``"tron"`` for
+        two classes in memory and ``"lbfgs"`` for more classes and for Dask
+        collections (whose fit only reduces loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
@@ -384,13 +385,13 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 def _fit_auto(estimator, X, y_index):
-    """Newton on the explicit Hessian for dense ``X`` with at most
-    :data:`NEWTON_MAX_PARAMETERS` parameters; else TRON for two classes and
-    L-BFGS for more, whose multinomial TRON cannot always verify tol below
-    1e-9 (the softmax's flat intercept direction)."""
+    """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
+    most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row; else TRON for
+    two classes and L-BFGS for more, whose multinomial TRON cannot always
+    verify tol below 1e-9 (the softmax's flat intercept direction)."""
     n_classes = estimator.classes_.shape[0]
-    n_parameters = (1 if n_classes == 2 else n_classes) * (X.shape[1] + 1)
-    if not scipy.sparse.issparse(X) and n_parameters <= NEWTON_MAX_PARAMETERS:
+    if (not scipy.sparse.issparse(X)
+            and hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK):
         return estimator._fit_newton(X, y_index)
     if n_classes == 2:
         return estimator._fit_tron(X, y_index)

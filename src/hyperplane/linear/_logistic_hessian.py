@@ -35,9 +35,19 @@ from scipy.special import expit, softmax
 
 from ._newton import minimize_newton
 
-#: most parameters (n_rows × (n_features + 1)) for which ``solver="auto"``
-#: forms the Hessian: its cost grows with their square, a pass's with their number
-NEWTON_MAX_PARAMETERS = 256
+#: most multiply-adds per row of the Hessian (:func:`hessian_work`) for which
+#: ``solver="auto"`` forms it. Measured against scikit-learn's lbfgs on one
+#: thread (benchmarks/RESULTS.md): 2601 (two classes, 50 features) 2.0x and
+#: 7803 (three classes, 50 features) 2.4x faster, 40401 (two classes, 200
+#: features) 3x slower.
+NEWTON_MAX_HESSIAN_WORK = 8_000
+
+
+def hessian_work(n_classes, n_features):
+    """Multiply-adds per row of the Hessian's products: ``(d + 1)²`` per block,
+    one block for two classes, ``K(K − 1)/2`` for K (see :func:`multinomial_blocks`)."""
+    blocks = 1 if n_classes == 2 else n_classes * (n_classes - 1) // 2
+    return blocks * (n_features + 1) ** 2
 
 
 #: the share of the rows each smaller problem keeps, and the fewest rows of
@@ -170,4 +180,5 @@ def minimize_nested(problem, theta0, *, max_iter, converged, on_step=None):
                            on_step=on_step, hessian0=smaller.hessian(theta0))
 
 
-__all__ = ["NestedNewtonProblem", "NEWTON_MAX_PARAMETERS", "minimize_nested", "subsample_rows"]
+__all__ = ["NestedNewtonProblem", "NEWTON_MAX_HESSIAN_WORK", "hessian_work", "minimize_nested",
+           "subsample_rows"]
