@@ -145,7 +145,7 @@ def test_subsample_rows_rule():
     assert LH.subsample_rows(300_000, 15_001) is None         # floor: ten rows per parameter
 
 
-def test_auto_picks_newton_for_small_dense_and_tron_for_sparse(monkeypatch):
+def test_auto_picks_newton_for_small_dense_lbfgs_for_large_and_tron_for_sparse(monkeypatch):
     X, y = blobs(200, 4, 2, seed=0)
     calls = []
     for name in ("_fit_newton", "_fit_tron", "_fit_lbfgs"):
@@ -156,7 +156,8 @@ def test_auto_picks_newton_for_small_dense_and_tron_for_sparse(monkeypatch):
     LogisticRegression().fit(sp.csr_matrix(X), y)
     LogisticRegression().fit(np.hstack([X] * 23), y)          # 93² > NEWTON_MAX_HESSIAN_WORK
     LogisticRegression().fit(np.hstack([X] * 22), y)          # 89² = 7921: still Newton
-    assert calls == ["_fit_newton", "_fit_tron", "_fit_tron", "_fit_newton"]
+    LogisticRegression().fit(sp.csr_matrix(X), np.arange(200) % 3)    # sparse multinomial
+    assert calls == ["_fit_newton", "_fit_tron", "_fit_lbfgs", "_fit_newton", "_fit_lbfgs"]
     assert LH.hessian_work(3, 50) == 3 * 51 ** 2 <= LH.NEWTON_MAX_HESSIAN_WORK
 
 

@@ -210,9 +210,10 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
         loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` whose
         Hessian is small (``(n_features + 1)² ≤ 8000`` for two classes, i.e. up to
-        88 features; ``K(K − 1)/2`` times that for K classes), else ``"tron"`` for
-        two classes in memory and ``"lbfgs"`` for more classes and for Dask
-        collections (whose fit only reduces loss-and-gradient sums over chunks).
+        88 features; ``K(K − 1)/2`` times that for K classes), ``"lbfgs"`` for
+        other dense ``X``, ``"tron"`` for sparse ``X`` of two classes and
+        ``"lbfgs"`` for sparse ``X`` of more classes and for Dask collections
+        (whose fit only reduces loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
@@ -386,13 +387,15 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 def _fit_auto(estimator, X, y_index):
     """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
-    most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row; else TRON for
-    two classes and L-BFGS for more, whose multinomial TRON cannot always
-    verify tol below 1e-9 (the softmax's flat intercept direction)."""
+    most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row, else L-BFGS
+    (measured faster than TRON on dense data); TRON for sparse binary data,
+    L-BFGS for sparse multinomial, whose TRON cannot always verify tol below
+    1e-9 (the softmax's flat intercept direction)."""
     n_classes = estimator.classes_.shape[0]
-    if (not scipy.sparse.issparse(X)
-            and hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK):
-        return estimator._fit_newton(X, y_index)
+    if not scipy.sparse.issparse(X):
+        if hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK:
+            return estimator._fit_newton(X, y_index)
+        return estimator._fit_lbfgs(X, y_index)
     if n_classes == 2:
         return estimator._fit_tron(X, y_index)
     return estimator._fit_lbfgs(X, y_index)
