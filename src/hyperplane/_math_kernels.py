@@ -17,8 +17,10 @@ def sigmoid(z):
 
 
 @jit_fast
-def log1pexp(z):
-    """``log(1 + e^z)`` without overflow."""
-    if z > 0.0:
-        return z + np.log1p(np.exp(-z))
-    return np.log1p(np.exp(z))
+def binary_log_loss(z, y):
+    """``(log(1 + e^z) − y z, σ(z))`` of one score ``z`` and target ``y ∈ {0, 1}``:
+    the log-loss of a row and its probability, from one ``e^{−|z|}`` and
+    without overflow (``log(1 + e^z) = max(z, 0) + log(1 + e^{−|z|})``)."""
+    e = np.exp(-abs(z))
+    p = 1.0 / (1.0 + e) if z >= 0.0 else e / (1.0 + e)
+    return max(z, 0.0) + np.log1p(e) - y * z, p

@@ -166,7 +166,7 @@ def test_sparse_loss_grad_matches_dense():
 def test_bad_solver_is_named():
     X, y = blobs(20, 2, 2)
     with pytest.raises(ValueError, match="solver"):
-        LogisticRegression(solver="newton").fit(X, y)
+        LogisticRegression(solver="newton-cg").fit(X, y)
 
 
 @pytest.mark.parametrize("k", [2, 3])

@@ -4,10 +4,13 @@
 Objective: ``½‖W‖² + C · Σ_n ℓ_n`` with the log-loss
 ``ℓ_n = log(1 + e^{z_n}) − y_n z_n`` (two classes, ``z_n = w·x_n + b``) or
 ``ℓ_n = log Σ_k e^{z_nk} − z_{n,y_n}`` (K classes); the intercept is not
-penalised. Two solvers minimise it, both stopping when the largest entry of
+penalised. Three solvers minimise it, all stopping when the largest entry of
 the gradient of the equivalent normalised objective
 ``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` is at most ``tol`` (scikit-learn's meaning):
 
+* ``"newton"``: Newton's method on the explicit Hessian, formed by matrix
+  products on nested row subsamples (:mod:`._logistic_hessian`), for dense
+  data with few parameters;
 * ``"tron"``: the trust-region Newton method of LIBLINEAR (Lin, Weng &
   Keerthi 2008; :mod:`._tron`) on compiled Hessian-vector products
   (:mod:`._logistic_newton`), for data in memory, dense or sparse;
@@ -24,6 +27,7 @@ import scipy.optimize
 import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
+from threadpoolctl import threadpool_limits
 
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import check_magnitude
@@ -48,8 +52,17 @@ from ._logistic_kernels import (
     multinomial_loss_grad,
     multinomial_rows,
 )
+from ._logistic_hessian import (
+    NEWTON_MAX_HESSIAN_WORK,
+    NestedNewtonProblem,
+    hessian_work,
+    minimize_nested,
+)
 from ._logistic_newton import LogisticProblem, row_passes
 from ._tron import minimize_tron
+
+#: the values of ``solver=`` (their methods: :data:`SOLVERS`)
+SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
 
 #: below this many entries of X one thread is faster than a parallel region.
 #: The fused row loop is memory-bound; measured on the 2-core shared build
@@ -186,15 +199,21 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     ----------
     C : float, default=1.0
         Inverse regularisation strength (> 0).
-    solver : {"auto", "tron", "lbfgs"}, default="auto"
-        ``"tron"``: trust-region Newton with preconditioned conjugate
+    solver : {"auto", "newton", "tron", "lbfgs"}, default="auto"
+        ``"newton"``: Newton's method with a line search on the explicit
+        ``n_params × n_params`` Hessian (dense ``X`` only), started from the
+        minimiser on nested row subsamples so that only a few iterations read
+        all rows (each one pass). ``"tron"``: trust-region Newton with preconditioned conjugate
         gradients on compiled Hessian-vector products (LIBLINEAR's solver,
         Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
         one gradient pass plus a few Hessian-vector passes over ``X``, and
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
-        loss-and-gradient pass. ``"auto"``: ``"tron"`` for two classes in memory,
-        ``"lbfgs"`` for more classes and for Dask collections (whose fit only reduces
-        loss-and-gradient sums over chunks).
+        loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` whose
+        Hessian is small (``(n_features + 1)² ≤ 8000`` for two classes, i.e. up to
+        88 features; ``K(K − 1)/2`` times that for K classes), ``"lbfgs"`` for
+        other dense ``X``, ``"tron"`` for sparse ``X`` of two classes and
+        ``"lbfgs"`` for sparse ``X`` of more classes and for Dask collections
+        (whose fit only reduces loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
@@ -235,7 +254,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.verbose = verbose
 
-    _parameter_rules = {"C": POSITIVE, "solver": Options(("auto", "tron", "lbfgs")),
+    _parameter_rules = {"C": POSITIVE, "solver": Options(tuple(SOLVER_NAMES)),
                         "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE}
 
     def fit(self, X, y):
@@ -247,8 +266,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         validate_params(self)
         if is_dask_collection(X):
-            if self.solver == "tron":
-                raise ValueError("solver='tron' needs X in memory; a Dask collection is "
+            if self.solver in ("tron", "newton"):
+                raise ValueError(f"solver={self.solver!r} needs X in memory; a Dask collection is "
                                  "fitted with solver='lbfgs' (or 'auto')")
             chunks = dask_classification_data(self, X, y)
 
@@ -273,16 +292,34 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     def _fit_tron(self, X, y_index):
         """Trust-region Newton from ``W = 0`` on the data in memory."""
-        n_classes = self.classes_.shape[0]
-        problem = LogisticProblem(X, y_index, n_classes, float(self.C))
+        problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C))
+        return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
+
+    def _fit_newton(self, X, y_index):
+        """Newton's method on the Hessian of a row subsample, dense ``X`` in memory."""
+        if scipy.sparse.issparse(X):
+            raise ValueError("solver='newton' needs dense X (it forms the "
+                             "(n_features + 1)² Hessian); use solver='tron' for sparse X")
+        problem = NestedNewtonProblem(np.ascontiguousarray(X), y_index, self.classes_.shape[0],
+                                      float(self.C), logistic_loss_grad)
+        # the Hessian's products (at most a few thousand columns' worth of work per
+        # row block) gain nothing from BLAS threads, whose spinning on a busy machine
+        # cost 6x the CPU time at 200k x 50 on 2 threads (benchmarks/RESULTS.md)
+        with threadpool_limits(1, user_api="blas"):
+            return self._fit_second_order(minimize_nested, problem, X, lambda f: f)
+
+    def _fit_second_order(self, minimize, problem, X, objective_of):
+        """Run ``minimize`` (TRON or Newton) from ``W = 0`` on ``problem`` and
+        set the fitted attributes; ``objective_of`` reads ``f`` from what the
+        solver reports after each step."""
         scale = float(self.C) * X.shape[0]      # f / scale: the normalised objective
         bound = float(self.tol) * scale
         with progress(self.max_iter, "Newton iterations", enabled=bool(self.verbose)) as bar:
-            theta, self.n_iter_, self.converged_ = minimize_tron(
+            theta, self.n_iter_, self.converged_ = minimize(
                 problem, np.zeros(problem.shape[0] * problem.shape[1]),
                 max_iter=self.max_iter,
                 converged=lambda grad: np.max(np.abs(grad)) <= bound,
-                on_step=lambda point: bar.advance(1, objective=point.f / scale))
+                on_step=lambda step: bar.advance(1, objective=objective_of(step) / scale))
         W = theta.reshape(problem.shape)
         self._set_weights(np.concatenate([W[:, :-1].ravel(), W[:, -1]]),
                           (problem.shape[0], X.shape[1]))
@@ -349,15 +386,23 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 def _fit_auto(estimator, X, y_index):
-    """TRON for two classes; L-BFGS for more, whose multinomial TRON cannot
-    always verify tol below 1e-9 (the softmax's flat intercept direction)."""
-    if estimator.classes_.shape[0] == 2:
+    """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
+    most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row, else L-BFGS
+    (measured faster than TRON on dense data); TRON for sparse binary data,
+    L-BFGS for sparse multinomial, whose TRON cannot always verify tol below
+    1e-9 (the softmax's flat intercept direction)."""
+    n_classes = estimator.classes_.shape[0]
+    if not scipy.sparse.issparse(X):
+        if hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK:
+            return estimator._fit_newton(X, y_index)
+        return estimator._fit_lbfgs(X, y_index)
+    if n_classes == 2:
         return estimator._fit_tron(X, y_index)
     return estimator._fit_lbfgs(X, y_index)
 
 
-SOLVERS = {"auto": _fit_auto, "tron": LogisticRegression._fit_tron,
-           "lbfgs": LogisticRegression._fit_lbfgs}
+SOLVERS = {"auto": _fit_auto, "newton": LogisticRegression._fit_newton,
+           "tron": LogisticRegression._fit_tron, "lbfgs": LogisticRegression._fit_lbfgs}
 
 
 __all__ = ["LogisticRegression", "SOLVERS", "logistic_loss_grad", "penalised_objective",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._math_kernels import log1pexp, sigmoid
+from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
 
 
@@ -29,8 +29,9 @@ def binary_rows(X, y, w, b, start, stop, grad):
         z = b
         for j in range(d):
             z += w[j] * X[i, j]
-        loss += log1pexp(z) - y[i] * z
-        r = sigmoid(z) - y[i]
+        ell, p = binary_log_loss(z, y[i])
+        loss += ell
+        r = p - y[i]
         for j in range(d):
             grad[j] += r * X[i, j]
         grad[d] += r

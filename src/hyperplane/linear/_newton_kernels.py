@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._math_kernels import log1pexp, sigmoid
+from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
 
 
@@ -44,8 +44,8 @@ def binary_gradient_rows(X, y, w, b, start, stop, grad, D, diag):
         z = b
         for j in range(d):
             z += w[j] * X[i, j]
-        loss += log1pexp(z) - y[i] * z
-        p = sigmoid(z)
+        ell, p = binary_log_loss(z, y[i])
+        loss += ell
         r = p - y[i]
         c = p * (1.0 - p)
         D[i] = c
@@ -85,8 +85,8 @@ def sparse_binary_gradient_rows(data, indices, indptr, y, w, b, start, stop,
         z = b
         for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
             z += w[np.uint64(indices[t])] * data[t]
-        loss += log1pexp(z) - y[i] * z
-        p = sigmoid(z)
+        ell, p = binary_log_loss(z, y[i])
+        loss += ell
         r = p - y[i]
         c = p * (1.0 - p)
         D[i] = c

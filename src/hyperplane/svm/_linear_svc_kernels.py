@@ -100,10 +100,12 @@ def dcd_epoch_dense(X, dual, w, active, bounds):
 
 @jit_fast
 def sparse_dot(w, indices, data, start, stop):
-    """sum_p w[indices[p]] data[p] over one CSR row (order free: vectorised)."""
+    """sum_p w[indices[p]] data[p] over one CSR row (order free: vectorised).
+    Positions are read as unsigned integers, which spares numba's
+    negative-index test on every gathered weight."""
     acc = 0.0
     for p in range(start, stop):
-        acc += w[indices[p]] * data[p]
+        acc += w[np.uint64(indices[p])] * data[p]
     return acc
 
 
@@ -153,7 +155,7 @@ def dcd_epoch_csr(X, dual, w, active, bounds):
             delta = (new - alpha[t]) * y[t]
             alpha[t] = new
             for p in range(start, stop):
-                w[indices[p]] += delta * data[p]
+                w[np.uint64(indices[p])] += delta * data[p]
             w[d] += delta * B
         k += 1
     bounds[0] = n_active
