@@ -118,3 +118,12 @@ def test_moderate_scales_fit_as_the_unscaled_data_with_gamma_scale():
 def test_a_kernel_diagonal_beyond_float32_is_an_error():
     with pytest.raises(ValueError, match="beyond float32"):
         SVC(kernel="poly", degree=5, gamma=1.0).fit(X * 1e9, y)
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_svr_refuses_a_target_out_of_scale_naming_y(scale):
+    """Not the constant model the dual gives when |y| dwarfs C (y * 1e300)."""
+    target = np.linspace(1.0, 2.0, X.shape[0])
+    with pytest.raises(ValueError, match="the target y reaches magnitude"):
+        SVR().fit(X, target * scale)
+    assert np.ptp(SVR().fit(X, target).predict(X)) > 0

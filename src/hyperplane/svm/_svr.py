@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import RegressorMixin
 
+from .._numerics import check_target_magnitude
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
 
@@ -103,6 +104,7 @@ class SVR(RegressorMixin, BaseSVM):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
         X, y = self._check_X_y(X, y, y_numeric=True)
+        check_target_magnitude(self, y)  # a target at 1e300 would give a constant model
         z = np.asarray(y, dtype=np.float64)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
         self.kernel_ = self._resolve_kernel(X)
