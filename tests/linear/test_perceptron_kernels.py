@@ -12,6 +12,7 @@ from hyperplane.linear._perceptron_kernels import (
     dual_epoch,
     online_epoch,
 )
+from hyperplane.linear._state import Averages, Trace
 
 # small integers keep every sum exact, so the comparison can be exact
 values = st.integers(-4, 4).map(float)
@@ -48,7 +49,7 @@ def test_online_epoch(problem):
     w_got = w.copy()
     updated = np.empty(len(y), dtype=np.int64)
     trace_w, trace_b = np.empty((len(y), X.shape[1])), np.empty(len(y))
-    b_got, n = online_epoch(X, y, w_got, b, eta, order, updated, trace_w, trace_b)
+    b_got, n = online_epoch(X, y, w_got, b, eta, order, Trace(updated, trace_w, trace_b))
     np.testing.assert_array_equal(w_got, w_ref)
     assert b_got == b_ref and updated[:n].tolist() == upd_ref
     if n:
@@ -67,8 +68,8 @@ def test_averaged_online_epoch(problem):
     w_got, u = w0.copy(), np.zeros_like(w0)
     updated = np.empty(len(y), dtype=np.int64)
     empty_w, empty_b = np.empty((0, X.shape[1])), np.empty(0)
-    b_got, ub, c, _ = averaged_online_epoch(X, y, w_got, b0, u, 0.0, 0.0, eta, order,
-                                            updated, empty_w, empty_b)
+    b_got, ub, c, _ = averaged_online_epoch(X, y, w_got, b0, Averages(u, 0.0, 0.0), eta,
+                                            order, Trace(updated, empty_w, empty_b))
     assert c == len(order)
     # the average of the weights after every visit, minus the contribution of w0
     np.testing.assert_allclose(w_got - u / c, total_w / c, atol=1e-12)

@@ -31,45 +31,49 @@ def margin(X, i, w, b):
 
 
 @jit_fast
-def online_epoch(X, y, w, b, eta, order, updated, trace_w, trace_b):
+def online_epoch(X, y, w, b, eta, order, trace):
     """One pass of algorithm 2.1 (SGD on L(w,b) = -Σ_{x_i∈M} y_i(w.x_i+b)).
 
     For each ``i`` in ``order``: if ``y_i (w.x_i + b) <= 0`` then
     ``w <- w + eta y_i x_i`` and ``b <- b + eta y_i``.
 
-    ``updated[k]`` receives the index of the k-th updated sample; when
-    ``trace_w`` has rows, row k receives ``w`` after that update (and
-    ``trace_b[k]`` the bias). Returns ``(b, n_updates)``.
+    ``trace.updated[k]`` receives the index of the k-th updated sample; when
+    ``trace.w`` has rows, row k receives ``w`` after that update (and
+    ``trace.b[k]`` the bias), see :class:`._state.Trace`. Returns
+    ``(b, n_updates)``.
     """
     n_updates = 0
-    record = trace_w.shape[0] > 0
+    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta * y[i]
             for j in range(X.shape[1]):
                 w[j] += step * X[i, j]
             b += step
-            updated[n_updates] = i
+            trace.updated[n_updates] = i
             if record:
-                trace_w[n_updates, :] = w
-                trace_b[n_updates] = b
+                trace.w[n_updates, :] = w
+                trace.b[n_updates] = b
             n_updates += 1
     return b, n_updates
 
 
 @jit_fast
-def averaged_online_epoch(X, y, w, b, u, ub, c, eta, order, updated,
-                          trace_w, trace_b):
+def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     """One pass of the averaged perceptron (Freund & Schapire 1999; Collins 2002).
 
-    Runs algorithm 2.1 and keeps ``u = Σ c_k eta y_k x_k`` over the updates,
+    Runs algorithm 2.1 and keeps ``u = Σ c_k eta y_k x_k`` over the updates
+    (``averages``: an :class:`._state.Averages`, ``u`` updated in place),
     ``c_k`` being the number of samples visited before update k. After ``c``
     visits the average of the weight vectors seen at every visit is
     ``w - u / c`` (and ``b - ub / c``), computed without storing them.
-    Returns ``(b, ub, c, n_updates)``.
+    Returns ``(b, ub, c, n_updates)``; ``trace`` as in :func:`online_epoch`.
     """
+    u = averages.u
+    ub = averages.ub
+    c = averages.c
     n_updates = 0
-    record = trace_w.shape[0] > 0
+    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta * y[i]
@@ -78,10 +82,10 @@ def averaged_online_epoch(X, y, w, b, u, ub, c, eta, order, updated,
                 u[j] += c * step * X[i, j]
             b += step
             ub += c * step
-            updated[n_updates] = i
+            trace.updated[n_updates] = i
             if record:
-                trace_w[n_updates, :] = w
-                trace_b[n_updates] = b
+                trace.w[n_updates, :] = w
+                trace.b[n_updates] = b
             n_updates += 1
         c += 1.0
     return b, ub, c, n_updates
@@ -154,12 +158,13 @@ def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
 
 
 # --------------------------------------------------------------------------
-# the same epochs on CSR rows (``data``, ``indices``, ``indptr``): a visit
+# the same epochs on CSR rows (a :class:`._state.CSRRows`): a visit
 # reads the row's nonzeros once for the margin and once more for an update
 # --------------------------------------------------------------------------
 @jit_fast
-def sparse_margin(data, indices, indptr, i, w, b):
+def sparse_margin(rows, i, w, b):
     """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
+    data, indices, indptr = rows
     s = b
     for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         s += w[np.uint64(indices[t])] * data[t]
@@ -167,56 +172,60 @@ def sparse_margin(data, indices, indptr, i, w, b):
 
 
 @jit_fast
-def sparse_online_epoch(data, indices, indptr, y, w, b, eta, order, updated,
-                        trace_w, trace_b):
+def sparse_online_epoch(rows, y, w, b, eta, order, trace):
     """:func:`online_epoch` on CSR rows."""
+    data, indices, indptr = rows
     n_updates = 0
-    record = trace_w.shape[0] > 0
+    record = trace.w.shape[0] > 0
     for i in order:
-        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
             step = eta * y[i]
             for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
                 w[np.uint64(indices[t])] += step * data[t]
             b += step
-            updated[n_updates] = i
+            trace.updated[n_updates] = i
             if record:
-                trace_w[n_updates, :] = w
-                trace_b[n_updates] = b
+                trace.w[n_updates, :] = w
+                trace.b[n_updates] = b
             n_updates += 1
     return b, n_updates
 
 
 @jit_fast
-def sparse_averaged_online_epoch(data, indices, indptr, y, w, b, u, ub, c, eta, order,
-                                 updated, trace_w, trace_b):
+def sparse_averaged_online_epoch(rows, y, w, b, averages, eta, order, trace):
     """:func:`averaged_online_epoch` on CSR rows."""
+    data, indices, indptr = rows
+    u = averages.u
+    ub = averages.ub
+    c = averages.c
     n_updates = 0
-    record = trace_w.shape[0] > 0
+    record = trace.w.shape[0] > 0
     for i in order:
-        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
             step = eta * y[i]
             for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
                 w[np.uint64(indices[t])] += step * data[t]
                 u[np.uint64(indices[t])] += c * step * data[t]
             b += step
             ub += c * step
-            updated[n_updates] = i
+            trace.updated[n_updates] = i
             if record:
-                trace_w[n_updates, :] = w
-                trace_b[n_updates] = b
+                trace.w[n_updates, :] = w
+                trace.b[n_updates] = b
             n_updates += 1
         c += 1.0
     return b, ub, c, n_updates
 
 
 @jit_fast
-def sparse_misclassified_sum(data, indices, indptr, y, w, b, updated):
+def sparse_misclassified_sum(rows, y, w, b, updated):
     """:func:`misclassified_sum` on CSR rows."""
+    data, indices, indptr = rows
     delta = w * 0.0
     delta_b = 0.0
     n_mis = 0
     for i in range(indptr.shape[0] - 1):
-        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
             for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
                 delta[np.uint64(indices[t])] += y[i] * data[t]
             delta_b += y[i]
@@ -226,19 +235,20 @@ def sparse_misclassified_sum(data, indices, indptr, y, w, b, updated):
 
 
 @jit_fast
-def sparse_batch_epoch(data, indices, indptr, y, w, b, eta, updated):
+def sparse_batch_epoch(rows, y, w, b, eta, updated):
     """:func:`batch_epoch` on CSR rows."""
-    delta, delta_b, n_mis = sparse_misclassified_sum(data, indices, indptr, y, w, b, updated)
+    delta, delta_b, n_mis = sparse_misclassified_sum(rows, y, w, b, updated)
     for j in range(w.shape[0]):
         w[j] += eta * delta[j]
     return b + eta * delta_b, n_mis
 
 
 @jit_fast
-def sparse_count_mistakes(data, indices, indptr, y, w, b):
+def sparse_count_mistakes(rows, y, w, b):
     """:func:`count_mistakes` on CSR rows."""
+    indptr = rows.indptr
     mistakes = 0
     for i in range(indptr.shape[0] - 1):
-        if y[i] * sparse_margin(data, indices, indptr, i, w, b) <= 0.0:
+        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
             mistakes += 1
     return mistakes

@@ -29,6 +29,7 @@ from .._progress import progress
 from .._validation import one_vs_rest_targets, warn_not_converged
 from ..distributed import add_parts
 from ._perceptron_rules import kernel_rows
+from ._state import Trace
 
 
 def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
@@ -65,7 +66,7 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
     n_updates = np.zeros(len(B), dtype=np.int64)
     mistakes = np.zeros(len(B), dtype=np.int64)
     updated = np.empty(n, dtype=np.int64)
-    no_trace_w, no_trace_b = np.empty((0, X.shape[1])), np.empty(0)
+    no_trace = Trace(updated, np.empty((0, X.shape[1])), np.empty(0))
     for k, y in enumerate(one_vs_rest_targets(y_index, n_classes)):
         mistakes[k] = kernels["mistakes"](*rows, y, W[k], B[k])
         if update == "batch":
@@ -73,7 +74,7 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
                                                                         updated)
         else:
             B_new[k], n_updates[k] = kernels["online"](*rows, y, W_new[k], B[k], eta, order,
-                                                       updated, no_trace_w, no_trace_b)
+                                                       no_trace)
     return W_new, B_new, n_updates, mistakes
 
 

@@ -23,6 +23,7 @@ from ._perceptron_kernels import (
     sparse_misclassified_sum,
     sparse_online_epoch,
 )
+from ._state import Averages, CSRRows, Trace
 
 #: whether X is sparse -> the compiled epochs for its row layout
 EPOCH_KERNELS = {
@@ -37,11 +38,11 @@ EPOCH_KERNELS = {
 
 def kernel_rows(X):
     """The kernels' view of ``X`` and their registry: ``(X,)`` for dense
-    rows, ``(data, indices, indptr)`` for CSR rows."""
+    rows, ``(CSRRows,)`` for CSR rows."""
     if scipy.sparse.issparse(X):
         if X.format != "csr":
             X = X.tocsr()
-        return (X.data, X.indices, X.indptr), EPOCH_KERNELS[True]
+        return (CSRRows.of(X),), EPOCH_KERNELS[True]
     return (X,), EPOCH_KERNELS[False]
 
 
@@ -66,26 +67,27 @@ class BinaryPerceptronState:
 
 
 def _trace_buffers(record, n, d, dtype):
+    """A :class:`Trace` for an epoch over ``n`` samples (weights kept if ``record``)."""
+    updated = np.empty(n, dtype=np.int64)
     if record:
-        return np.empty((n, d), dtype=dtype), np.empty(n, dtype=dtype)
-    return np.empty((0, d), dtype=dtype), np.empty(0, dtype=dtype)
+        return Trace(updated, np.empty((n, d), dtype=dtype), np.empty(n, dtype=dtype))
+    return Trace(updated, np.empty((0, d), dtype=dtype), np.empty(0, dtype=dtype))
 
 
 def online_step(state, X, y, eta, order, record, averaged):
     """Algorithm 2.1 over the samples in ``order``; returns the update count."""
-    updated = np.empty(X.shape[0], dtype=np.int64)
-    trace_w, trace_b = _trace_buffers(record, X.shape[0], X.shape[1], X.dtype)
+    trace = _trace_buffers(record, X.shape[0], X.shape[1], X.dtype)
     eta = X.dtype.type(eta)
     rows, kernels = kernel_rows(X)
     if averaged:
+        averages = Averages(state.u, X.dtype.type(state.ub), X.dtype.type(state.c))
         state.b, state.ub, state.c, n = kernels["averaged"](
-            *rows, y, state.w, X.dtype.type(state.b), state.u, X.dtype.type(state.ub),
-            X.dtype.type(state.c), eta, order, updated, trace_w, trace_b)
+            *rows, y, state.w, X.dtype.type(state.b), averages, eta, order, trace)
     else:
         state.b, n = kernels["online"](*rows, y, state.w, X.dtype.type(state.b), eta,
-                                       order, updated, trace_w, trace_b)
+                                       order, trace)
     if record:
-        state.trace.extend((int(updated[k]), trace_w[k].copy(), float(trace_b[k]))
+        state.trace.extend((int(trace.updated[k]), trace.w[k].copy(), float(trace.b[k]))
                            for k in range(n))
     return n
 

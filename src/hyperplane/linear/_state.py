@@ -1,0 +1,58 @@
+"""Named arguments of the linear models' compiled kernels.
+
+The kernels of :mod:`._perceptron_kernels` and :mod:`._newton_kernels` take
+a few of these named tuples instead of long positional lists (numba compiles
+a field access to a plain load): sparse training rows (:class:`CSRRows`),
+the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
+1999; Collins 2002), the record of an epoch's updates (:class:`Trace`) and
+what a gradient pass of the trust-region Newton method writes
+(:class:`GradientPass`, Lin, Weng & Keerthi 2008).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._csr_rows import CSRRows
+
+__all__ = ["Averages", "CSRRows", "GradientPass", "Trace"]
+
+
+class Averages(NamedTuple):
+    """The averaged perceptron's running sums after ``c`` visits.
+
+    ``u = Σ_k c_k eta y_k x_k`` and ``ub = Σ_k c_k eta y_k`` over the updates,
+    ``c_k`` being the number of visits before update k: the average of the
+    weights seen at every visit is ``w - u / c`` (and ``b - ub / c``).
+    ``u`` is updated in place; the scalars come back from the kernel.
+    """
+
+    u: np.ndarray
+    ub: float
+    c: float
+
+
+class Trace(NamedTuple):
+    """Where an epoch records its updates: ``updated[k]`` is the k-th updated
+    sample; when ``w`` has rows, row k is the weight vector after that update
+    and ``b[k]`` the bias (algorithm 2.1's table of 李航 例2.1)."""
+
+    updated: np.ndarray
+    w: np.ndarray
+    b: np.ndarray
+
+
+class GradientPass(NamedTuple):
+    """What a gradient pass adds and stores (Lin, Weng & Keerthi 2008, §3).
+
+    ``grad`` receives the gradient of the summed log-loss, ``diag`` the
+    diagonal of the Hessian (the preconditioner's), and ``curvature`` row n's
+    ``D_n = σ(z_n)(1 − σ(z_n))`` (binary) or its probabilities ``p_nk``
+    (multinomial), which the Hessian-vector pass reads.
+    """
+
+    grad: np.ndarray
+    curvature: np.ndarray
+    diag: np.ndarray
