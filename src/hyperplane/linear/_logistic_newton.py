@@ -26,6 +26,7 @@ import numpy as np
 import scipy.sparse
 
 from . import _newton_kernels as K
+from ._state import CSRRows, GradientPass
 
 #: below this many stored entries of X one thread is faster than a parallel
 #: region (waking threads costs more than a memory-bound pass saves; numba's
@@ -77,7 +78,8 @@ class DenseRows:
         if self.blocks == 1:
             d = self.X.shape[1]
             grad, diag = np.zeros(d + 1), np.zeros(d + 1)
-            loss = K.binary_gradient_rows(self.X, y, w, b, 0, self.n_samples, grad, D, diag)
+            loss = K.binary_gradient_rows(self.X, y, w, b, 0, self.n_samples,
+                                          GradientPass(grad, D, diag))
             return loss, grad, diag
         return K.binary_gradient_blocks(self.X, y, w, b, D, self.blocks)
 
@@ -92,7 +94,7 @@ class DenseRows:
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
             loss = K.multinomial_gradient_rows(self.X, y_index, W, 0, self.n_samples,
-                                               grad, P, diag)
+                                               GradientPass(grad, P, diag))
             return loss, grad, diag
         return K.multinomial_gradient_blocks(self.X, y_index, W, P, self.blocks)
 
@@ -109,42 +111,40 @@ class SparseRows:
 
     def __init__(self, X):
         X = scipy.sparse.csr_matrix(X)
-        self.data, self.indices, self.indptr = X.data, X.indices, X.indptr
+        self.rows = CSRRows.of(X)  # built once per fit
         self.n_samples = X.shape[0]
         self.blocks = n_blocks_for(X.nnz)
-
-    def _csr(self):
-        return self.data, self.indices, self.indptr
 
     def binary_gradient(self, y, w, b, D):
         if self.blocks == 1:
             grad, diag = np.zeros(w.shape[0] + 1), np.zeros(w.shape[0] + 1)
-            loss = K.sparse_binary_gradient_rows(*self._csr(), y, w, b, 0, self.n_samples,
-                                                 grad, D, diag)
+            loss = K.sparse_binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
+                                                 GradientPass(grad, D, diag))
             return loss, grad, diag
-        return K.sparse_binary_gradient_blocks(*self._csr(), y, w, b, D, self.blocks)
+        return K.sparse_binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
 
     def binary_hessian(self, D, v):
         if self.blocks == 1:
             out = np.zeros_like(v)
-            K.sparse_binary_hessian_rows(*self._csr(), D, v, 0, self.n_samples, out)
+            K.sparse_binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
             return out
-        return K.sparse_binary_hessian_blocks(*self._csr(), D, v, self.blocks)
+        return K.sparse_binary_hessian_blocks(self.rows, D, v, self.blocks)
 
     def multinomial_gradient(self, y_index, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = K.sparse_multinomial_gradient_rows(*self._csr(), y_index, W, 0,
-                                                      self.n_samples, grad, P, diag)
+            loss = K.sparse_multinomial_gradient_rows(self.rows, y_index, W, 0,
+                                                      self.n_samples,
+                                                      GradientPass(grad, P, diag))
             return loss, grad, diag
-        return K.sparse_multinomial_gradient_blocks(*self._csr(), y_index, W, P, self.blocks)
+        return K.sparse_multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
 
     def multinomial_hessian(self, P, V):
         if self.blocks == 1:
             out = np.zeros_like(V)
-            K.sparse_multinomial_hessian_rows(*self._csr(), P, V, 0, self.n_samples, out)
+            K.sparse_multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
             return out
-        return K.sparse_multinomial_hessian_blocks(*self._csr(), P, V, self.blocks)
+        return K.sparse_multinomial_hessian_blocks(self.rows, P, V, self.blocks)
 
 
 def row_passes(X):

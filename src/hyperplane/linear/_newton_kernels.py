@@ -14,10 +14,11 @@ Two passes over the rows, each reading every row once:
   eq. 4.110 for the softmax's Hessian blocks ``p_k(δ_kj − p_j) x xᵀ``).
 
 ``x̃ = (x, 1)``: vectors carry the intercept's entry last. Each pass exists
-for dense rows (``X[i, j]``) and for CSR rows (``data``, ``indices``,
-``indptr``), and every ``*_rows`` function covers rows ``start:stop`` so that
+for dense rows (``X[i, j]``) and for CSR rows (a :class:`._state.CSRRows`),
+and every ``*_rows`` function covers rows ``start:stop`` so that
 the ``*_blocks`` functions can split the rows into independent blocks summed
-in parallel. Sums, not means: results of disjoint row blocks add. CSR
+in parallel. A gradient pass writes into a :class:`._state.GradientPass`
+(``out``). Sums, not means: results of disjoint row blocks add. CSR
 positions are read as unsigned integers, which spares numba's negative-index
 test on every gathered entry.
 """
@@ -29,15 +30,18 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
+from ._state import GradientPass
 
 
 # --------------------------------------------------------------------------
 # binary, dense rows
 # --------------------------------------------------------------------------
 @jit_fast
-def binary_gradient_rows(X, y, w, b, start, stop, grad, D, diag):
+def binary_gradient_rows(X, y, w, b, start, stop, out):
     """Σ log(1 + e^{z}) − y z over rows ``start:stop``; adds ``(σ(z) − y) x̃``
-    to ``grad``, ``D x̃²`` to ``diag`` and stores ``D_n = σ(z_n)(1 − σ(z_n))``."""
+    to ``out.grad``, ``D x̃²`` to ``out.diag`` and stores
+    ``D_n = σ(z_n)(1 − σ(z_n))`` in ``out.curvature``."""
+    grad, D, diag = out
     d = X.shape[1]
     loss = 0.0
     for i in range(start, stop):
@@ -76,9 +80,10 @@ def binary_hessian_rows(X, D, v, start, stop, out):
 # binary, CSR rows
 # --------------------------------------------------------------------------
 @jit_fast
-def sparse_binary_gradient_rows(data, indices, indptr, y, w, b, start, stop,
-                                grad, D, diag):
+def sparse_binary_gradient_rows(rows, y, w, b, start, stop, out):
     """:func:`binary_gradient_rows` on the CSR rows ``start:stop``."""
+    data, indices, indptr = rows
+    grad, D, diag = out
     d = w.shape[0]
     loss = 0.0
     for i in range(start, stop):
@@ -100,8 +105,9 @@ def sparse_binary_gradient_rows(data, indices, indptr, y, w, b, start, stop,
 
 
 @jit_fast
-def sparse_binary_hessian_rows(data, indices, indptr, D, v, start, stop, out):
+def sparse_binary_hessian_rows(rows, D, v, start, stop, out):
     """:func:`binary_hessian_rows` on the CSR rows ``start:stop``."""
+    data, indices, indptr = rows
     d = v.shape[0] - 1
     for i in range(start, stop):
         s = v[d]
@@ -132,10 +138,11 @@ def softmax_row(z):
 
 
 @jit_fast
-def multinomial_gradient_rows(X, y_index, W, start, stop, grad, P, diag):
+def multinomial_gradient_rows(X, y_index, W, start, stop, out):
     """Σ log Σ_k e^{z_nk} − z_{n,y_n} over rows ``start:stop``; adds
-    ``(p_nk − [y_n = k]) x̃_n`` to ``grad[k]``, ``p_nk(1 − p_nk) x̃_n²`` to
-    ``diag[k]`` and stores the probabilities in ``P[n]``."""
+    ``(p_nk − [y_n = k]) x̃_n`` to ``out.grad[k]``, ``p_nk(1 − p_nk) x̃_n²`` to
+    ``out.diag[k]`` and stores the probabilities in ``out.curvature[n]``."""
+    grad, P, diag = out
     d = X.shape[1]
     n_classes = W.shape[0]
     loss = 0.0
@@ -187,9 +194,10 @@ def multinomial_hessian_rows(X, P, V, start, stop, out):
 # multinomial, CSR rows
 # --------------------------------------------------------------------------
 @jit_fast
-def sparse_multinomial_gradient_rows(data, indices, indptr, y_index, W, start, stop,
-                                     grad, P, diag):
+def sparse_multinomial_gradient_rows(rows, y_index, W, start, stop, out):
     """:func:`multinomial_gradient_rows` on the CSR rows ``start:stop``."""
+    data, indices, indptr = rows
+    grad, P, diag = out
     d = W.shape[1] - 1
     n_classes = W.shape[0]
     loss = 0.0
@@ -216,8 +224,9 @@ def sparse_multinomial_gradient_rows(data, indices, indptr, y_index, W, start, s
 
 
 @jit_fast
-def sparse_multinomial_hessian_rows(data, indices, indptr, P, V, start, stop, out):
+def sparse_multinomial_hessian_rows(rows, P, V, start, stop, out):
     """:func:`multinomial_hessian_rows` on the CSR rows ``start:stop``."""
+    data, indices, indptr = rows
     d = V.shape[1] - 1
     n_classes = V.shape[0]
     u = np.empty(n_classes)
@@ -252,8 +261,8 @@ def binary_gradient_blocks(X, y, w, b, D, n_blocks):
     diags = np.zeros((n_blocks, d + 1))
     for blk in prange(n_blocks):
         losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
-                                           (blk + 1) * n // n_blocks, grads[blk], D,
-                                           diags[blk])
+                                           (blk + 1) * n // n_blocks,
+                                           GradientPass(grads[blk], D, diags[blk]))
     return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
 
 
@@ -270,28 +279,28 @@ def binary_hessian_blocks(X, D, v, n_blocks):
 
 
 @jit_parallel
-def sparse_binary_gradient_blocks(data, indices, indptr, y, w, b, D, n_blocks):
+def sparse_binary_gradient_blocks(rows, y, w, b, D, n_blocks):
     """:func:`sparse_binary_gradient_rows` over all rows in parallel blocks."""
-    n = indptr.shape[0] - 1
+    n = rows.indptr.shape[0] - 1
     n_blocks = max(1, min(n, n_blocks))
     losses = np.zeros(n_blocks)
     grads = np.zeros((n_blocks, w.shape[0] + 1))
     diags = np.zeros((n_blocks, w.shape[0] + 1))
     for blk in prange(n_blocks):
         losses[blk] = sparse_binary_gradient_rows(
-            data, indices, indptr, y, w, b, blk * n // n_blocks,
-            (blk + 1) * n // n_blocks, grads[blk], D, diags[blk])
+            rows, y, w, b, blk * n // n_blocks, (blk + 1) * n // n_blocks,
+            GradientPass(grads[blk], D, diags[blk]))
     return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
 
 
 @jit_parallel
-def sparse_binary_hessian_blocks(data, indices, indptr, D, v, n_blocks):
+def sparse_binary_hessian_blocks(rows, D, v, n_blocks):
     """:func:`sparse_binary_hessian_rows` over all rows in parallel blocks."""
-    n = indptr.shape[0] - 1
+    n = rows.indptr.shape[0] - 1
     n_blocks = max(1, min(n, n_blocks))
     outs = np.zeros((n_blocks, v.shape[0]))
     for blk in prange(n_blocks):
-        sparse_binary_hessian_rows(data, indices, indptr, D, v, blk * n // n_blocks,
+        sparse_binary_hessian_rows(rows, D, v, blk * n // n_blocks,
                                    (blk + 1) * n // n_blocks, outs[blk])
     return outs.sum(axis=0)
 
@@ -306,8 +315,8 @@ def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
     diags = np.zeros((n_blocks, W.shape[0], W.shape[1]))
     for blk in prange(n_blocks):
         losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
-                                                (blk + 1) * n // n_blocks, grads[blk], P,
-                                                diags[blk])
+                                                (blk + 1) * n // n_blocks,
+                                                GradientPass(grads[blk], P, diags[blk]))
     return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
 
 
@@ -324,27 +333,27 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
 
 
 @jit_parallel
-def sparse_multinomial_gradient_blocks(data, indices, indptr, y_index, W, P, n_blocks):
+def sparse_multinomial_gradient_blocks(rows, y_index, W, P, n_blocks):
     """:func:`sparse_multinomial_gradient_rows` over all rows in parallel blocks."""
-    n = indptr.shape[0] - 1
+    n = rows.indptr.shape[0] - 1
     n_blocks = max(1, min(n, n_blocks))
     losses = np.zeros(n_blocks)
     grads = np.zeros((n_blocks, W.shape[0], W.shape[1]))
     diags = np.zeros((n_blocks, W.shape[0], W.shape[1]))
     for blk in prange(n_blocks):
         losses[blk] = sparse_multinomial_gradient_rows(
-            data, indices, indptr, y_index, W, blk * n // n_blocks,
-            (blk + 1) * n // n_blocks, grads[blk], P, diags[blk])
+            rows, y_index, W, blk * n // n_blocks, (blk + 1) * n // n_blocks,
+            GradientPass(grads[blk], P, diags[blk]))
     return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
 
 
 @jit_parallel
-def sparse_multinomial_hessian_blocks(data, indices, indptr, P, V, n_blocks):
+def sparse_multinomial_hessian_blocks(rows, P, V, n_blocks):
     """:func:`sparse_multinomial_hessian_rows` over all rows in parallel blocks."""
-    n = indptr.shape[0] - 1
+    n = rows.indptr.shape[0] - 1
     n_blocks = max(1, min(n, n_blocks))
     outs = np.zeros((n_blocks, V.shape[0], V.shape[1]))
     for blk in prange(n_blocks):
-        sparse_multinomial_hessian_rows(data, indices, indptr, P, V, blk * n // n_blocks,
+        sparse_multinomial_hessian_rows(rows, P, V, blk * n // n_blocks,
                                         (blk + 1) * n // n_blocks, outs[blk])
     return outs.sum(axis=0)
