@@ -75,8 +75,11 @@ def exact_sq_dist_csr(xd, xi, yd, yi):
 
 
 @jit_parallel
-def sq_dist_csr(G, x_data, x_indices, x_indptr, y_data, y_indices, y_indptr, sq_x, sq_y):
-    """:func:`sq_dist` for CSR ``X`` and ``Y`` (sorted indices, no duplicates)."""
+def sq_dist_csr(G, X, Y, sq_x, sq_y):
+    """:func:`sq_dist` for CSR ``X`` and ``Y`` (each a :class:`hyperplane._csr_rows.CSRRows`:
+    sorted indices, no duplicates)."""
+    x_data, x_indices, x_indptr = X
+    y_data, y_indices, y_indptr = Y
     n, m = G.shape
     for i in prange(n):
         row = G[i]

@@ -20,6 +20,7 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
+from .._csr_rows import CSRRows
 from .._validation import check_number
 from ._gram import neg_scaled_dist, neg_scaled_sq_dist, sq_dist_csr
 
@@ -81,8 +82,7 @@ def _neg_scaled_distance(X, Y, scale, squared):
     G = np.ascontiguousarray(_dot(X, Y))
     scale = G.dtype.type(scale)
     if sp.issparse(X):
-        sq_dist_csr(G, X.data, X.indices, X.indptr, Y.data, Y.indices, Y.indptr,
-                    _sq_norms(X), _sq_norms(Y))
+        sq_dist_csr(G, CSRRows.of(X), CSRRows.of(Y), _sq_norms(X), _sq_norms(Y))
         if not squared:
             np.sqrt(G, out=G)
         G *= -scale

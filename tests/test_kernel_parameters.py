@@ -1,0 +1,54 @@
+"""Compiled kernels take a few named tuples, not long positional lists.
+
+A kernel with many positional arrays is easy to call with two of them
+swapped (numba accepts any arrays of the right dtype); grouping them into
+named tuples (rows, running sums, traces) keeps every list short. The scan
+reads the source with :mod:`ast`: a function counts as compiled when one of
+its decorators names a ``jit`` decorator of :mod:`hyperplane._numba`.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import hyperplane
+
+ROOT = Path(hyperplane.__file__).parent
+#: the packages whose kernels follow the rule
+PACKAGES = ("linear", "kernels")
+MAX_PARAMETERS = 8
+
+
+def decorator_name(node):
+    if isinstance(node, ast.Call):
+        node = node.func
+    return ast.unparse(node)
+
+
+def compiled_functions(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                "jit" in decorator_name(d) for d in node.decorator_list):
+            yield node
+
+
+def n_parameters(fn):
+    a = fn.args
+    return (len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs)
+            + (a.vararg is not None) + (a.kwarg is not None))
+
+
+KERNEL_FILES = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+def test_the_scan_finds_kernels():
+    assert sum(1 for p in KERNEL_FILES for _ in compiled_functions(p)) > 20
+
+
+@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_compiled_function_takes_more_than_eight_parameters(path):
+    too_long = {fn.name: n_parameters(fn) for fn in compiled_functions(path)
+                if n_parameters(fn) > MAX_PARAMETERS}
+    assert not too_long, f"{path.relative_to(ROOT)}: {too_long}"
