@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._csr_rows import CSRRows  # the shared record of CSR training rows
+
 
 class Network(NamedTuple):
     """A multilayer network: its parameters, their layout and its neurons' ``f``.
@@ -39,12 +41,3 @@ class Learning(NamedTuple):
     eta: float  # learning rate (eq. 5.11: Delta w_hj = eta g_j b_h)
     lam: float  # lambda of eq. 5.17 (1: no penalty)
     loss: int  # E_k: SQUARED_ERROR (eq. 5.4) or LOG_LOSS
-
-
-class CSRRows(NamedTuple):
-    """Training samples as CSR arrays (sorted indices): row ``k`` holds
-    ``data[indptr[k]:indptr[k+1]]`` in the columns ``indices[indptr[k]:indptr[k+1]]``."""
-
-    data: np.ndarray
-    indices: np.ndarray
-    indptr: np.ndarray
