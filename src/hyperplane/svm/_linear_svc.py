@@ -23,13 +23,9 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc_kernels import (
-    CSR,
-    DualProblem,
-    csr_squared_norms,
-    dcd_epoch_csr,
-    dcd_epoch_dense,
-)
+from .._csr_rows import CSRRows
+from ._kernel_rows import csr_squared_norms
+from ._linear_svc_kernels import DualProblem, dcd_epoch_csr, dcd_epoch_dense
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
@@ -39,9 +35,9 @@ LOSSES = {
 #: samples as the compiled epoch reads them: (is sparse) -> (prepare, epoch)
 LAYOUTS = {
     False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), dcd_epoch_dense),
-    True: (lambda X: CSR(X.data.astype(np.float64, copy=False),
-                         X.indices.astype(np.int32, copy=False),
-                         X.indptr.astype(np.int64, copy=False)), dcd_epoch_csr),
+    True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
+                             X.indices.astype(np.int32, copy=False),
+                             X.indptr.astype(np.int64, copy=False)), dcd_epoch_csr),
 }
 
 

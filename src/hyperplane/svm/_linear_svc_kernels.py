@@ -30,7 +30,6 @@ import numpy as np
 from .._numba import jit, jit_fast
 
 DualProblem = namedtuple("DualProblem", "y D U QD alpha B")
-CSR = namedtuple("CSR", "data indices indptr")
 
 #: a projected gradient smaller than this is zero (LIBLINEAR: 1e-12)
 PG_ZERO = 1e-12
@@ -110,18 +109,6 @@ def sparse_dot(w, indices, data, start, stop):
 
 
 @jit_fast
-def csr_squared_norms(data, indptr):
-    """|x_t|^2 of every CSR row."""
-    out = np.zeros(indptr.shape[0] - 1)
-    for t in range(out.shape[0]):
-        acc = 0.0
-        for p in range(indptr[t], indptr[t + 1]):
-            acc += data[p] * data[p]
-        out[t] = acc
-    return out
-
-
-@jit_fast
 def dense_dot(w, x):
     """sum_f w[f] x[f] (order free: vectorised)."""
     acc = 0.0
@@ -132,7 +119,7 @@ def dense_dot(w, x):
 
 @jit
 def dcd_epoch_csr(X, dual, w, active, bounds):
-    """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :data:`CSR`)."""
+    """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :class:`~hyperplane._csr_rows.CSRRows`)."""
     data, indices, indptr = X
     y, D, U, QD, alpha, B = dual
     d = w.shape[0] - 1
