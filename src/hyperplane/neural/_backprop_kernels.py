@@ -283,7 +283,7 @@ def standard_bp_epoch(net, X, Y, order, eta, lam, loss):
 
 @jit_fast
 def sparse_standard_bp_epoch(net, rows, Y, order, eta, lam, loss):
-    """:func:`standard_bp_epoch` on CSR ``rows`` (a :class:`~._state.CSRRows`):
+    """:func:`standard_bp_epoch` on CSR ``rows`` (a :class:`~hyperplane._csr_rows.CSRRows`):
     each visited row is scattered into a dense input vector, so the updates
     are those of the dense rows."""
     learning = Learning(eta, lam, loss)
