@@ -4,7 +4,8 @@ The compiled kernels of :mod:`._backprop_kernels` take a few of these named
 tuples instead of long positional lists (numba compiles a field access to a
 plain load): the network being trained (:class:`Network`), what a BP step
 minimises and how far it moves (:class:`Learning`); CSR training rows are the
-package's one :class:`~hyperplane._csr_rows.CSRRows` record. A fit builds its network once; every epoch passes the same one.
+package's one :class:`~hyperplane._csr_rows.CSRRows` record. A fit builds its
+network once; every epoch passes the same one.
 """
 
 from __future__ import annotations
