@@ -1,6 +1,7 @@
 import os
 
 import matplotlib
+import pytest
 from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
@@ -12,3 +13,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("hyperplane")
+
+
+@pytest.fixture(scope="session")
+def weka_jar():
+    """Path of ``weka.jar`` (Debian's ``weka``, installed when absent), or skip."""
+    from tests.tree._weka import WEKA_UNAVAILABLE, ensure_weka
+
+    jar = ensure_weka()
+    if jar is None:
+        pytest.skip(f"Weka unavailable: {WEKA_UNAVAILABLE['reason']}")
+    return jar

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from hyperplane.datasets import load_arff
-from tests.tree._weka import WEKA_UNAVAILABLE, ensure_weka
 
 WEKA_EXAMPLES = Path("/usr/share/doc/weka/examples")
 
@@ -118,14 +117,6 @@ def test_wrong_encoding_names_it_and_how_to_convert(tmp_path):
 
 
 # ----------------------------------------------------------------- Weka's files
-@pytest.fixture(scope="module")
-def weka_jar():
-    jar = ensure_weka()
-    if jar is None:
-        pytest.skip(f"Weka is not installable here: {WEKA_UNAVAILABLE['reason']}")
-    return jar
-
-
 def weka(jar, *args):
     done = subprocess.run(["java", "-Dfile.encoding=UTF-8", "-cp", str(jar), *args],
                           capture_output=True, text=True, timeout=300, check=True)

@@ -15,20 +15,10 @@ from hyperplane.tree import DecisionTreeClassifier
 
 try:
     from ._j48_reference import Data, J48Reference
-    from ._weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, parse_j48_output,
-                        run_j48, write_arff_pair)
+    from ._weka import mixed_dataset, parse_j48_output, run_j48, write_arff_pair
 except ImportError:  # tests/tree is not a package
     from _j48_reference import Data, J48Reference
-    from _weka import (WEKA_UNAVAILABLE, ensure_weka, mixed_dataset, parse_j48_output,
-                       run_j48, write_arff_pair)
-
-
-@pytest.fixture(scope="module")
-def weka_jar():
-    jar = ensure_weka()
-    if jar is None:
-        pytest.skip(f"Weka J48 unavailable: {WEKA_UNAVAILABLE['reason']}")
-    return jar
+    from _weka import mixed_dataset, parse_j48_output, run_j48, write_arff_pair
 
 
 def split(X, y, seed=0):

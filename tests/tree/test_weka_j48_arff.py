@@ -18,27 +18,17 @@ from hyperplane.datasets import load_arff
 from hyperplane.tree import DecisionTreeClassifier
 
 try:
-    from ._weka import (WEKA_UNAVAILABLE, WEKA_EXAMPLES, cv_confusion, ensure_weka,
-                        fitted_tree, j48_folds, parse_j48_tree, tree_difference,
-                        weka_arff_files)
+    from ._weka import (WEKA_EXAMPLES, cv_confusion, fitted_tree, j48_folds, parse_j48_tree,
+                        tree_difference, weka_arff_files)
 except ImportError:  # tests/tree is not a package
-    from _weka import (WEKA_UNAVAILABLE, WEKA_EXAMPLES, cv_confusion, ensure_weka,
-                       fitted_tree, j48_folds, parse_j48_tree, tree_difference,
-                       weka_arff_files)
+    from _weka import (WEKA_EXAMPLES, cv_confusion, fitted_tree, j48_folds, parse_j48_tree,
+                       tree_difference, weka_arff_files)
 
 #: the classification files of Debian's weka 3.6 package (all must be found)
 EXPECTED = {"breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass", "ionosphere",
             "iris", "iris.2D", "labor", "segment-challenge", "segment-test", "soybean",
             "supermarket", "unbalanced", "vote", "weather.nominal", "weather.numeric"}
 FOLDS = 10
-
-
-@pytest.fixture(scope="module")
-def weka_jar():
-    jar = ensure_weka()
-    if jar is None:
-        pytest.skip(f"Weka J48 unavailable: {WEKA_UNAVAILABLE['reason']}")
-    return jar
 
 
 @pytest.fixture(scope="module")
