@@ -58,7 +58,7 @@ from ._logistic_hessian import (
     hessian_work,
     minimize_nested,
 )
-from ._logistic_newton import LogisticProblem, row_passes
+from ._logistic_newton import LogisticProblem, RowPasses
 from ._tron import minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
@@ -121,7 +121,7 @@ def logistic_loss_grad(X, y_index, coef, intercept):
 def sparse_loss_grad(X, y, coef, intercept):
     """:func:`logistic_loss_grad` for a scipy.sparse ``X``: the gradient pass
     of the Newton solver, whose curvature output is not needed here."""
-    rows = row_passes(X)
+    rows = RowPasses(X)
     n = X.shape[0]
     if coef.shape[0] == 1:
         loss, grad, _ = rows.binary_gradient(y, coef[0], float(intercept[0]), np.empty(n))

@@ -20,6 +20,7 @@ class ``classes_[1]``), one row per class otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable, NamedTuple
 
 import numba
 import numpy as np
@@ -66,90 +67,77 @@ def n_blocks_for(n_entries):
     return 4 * numba.get_num_threads()
 
 
-class DenseRows:
-    """The four passes on a C-contiguous dense ``X``."""
+class Passes(NamedTuple):
+    """The compiled passes of one storage layout of ``X``: each ``*_rows``
+    kernel reads rows ``start:stop`` serially, each ``*_blocks`` kernel splits
+    the rows over threads."""
+
+    binary_gradient_rows: Callable
+    binary_gradient_blocks: Callable
+    binary_hessian_rows: Callable
+    binary_hessian_blocks: Callable
+    multinomial_gradient_rows: Callable
+    multinomial_gradient_blocks: Callable
+    multinomial_hessian_rows: Callable
+    multinomial_hessian_blocks: Callable
+
+
+#: is X sparse -> (X in the layout the kernels read, what they read of it, its stored
+#: entries, its passes)
+LAYOUTS = {
+    False: (np.ascontiguousarray, lambda X: X, lambda X: X.size, Passes(
+        K.binary_gradient_rows, K.binary_gradient_blocks,
+        K.binary_hessian_rows, K.binary_hessian_blocks,
+        K.multinomial_gradient_rows, K.multinomial_gradient_blocks,
+        K.multinomial_hessian_rows, K.multinomial_hessian_blocks)),
+    True: (scipy.sparse.csr_matrix, CSRRows.of, lambda X: X.nnz, Passes(
+        K.sparse_binary_gradient_rows, K.sparse_binary_gradient_blocks,
+        K.sparse_binary_hessian_rows, K.sparse_binary_hessian_blocks,
+        K.sparse_multinomial_gradient_rows, K.sparse_multinomial_gradient_blocks,
+        K.sparse_multinomial_hessian_rows, K.sparse_multinomial_hessian_blocks)),
+}
+
+
+class RowPasses:
+    """The four passes over the rows of ``X`` (dense, C-contiguous, or CSR
+    arrays built once per fit), serial or over row blocks in threads."""
 
     def __init__(self, X):
-        self.X = np.ascontiguousarray(X)
-        self.n_samples = self.X.shape[0]
-        self.blocks = n_blocks_for(self.X.size)
-
-    def binary_gradient(self, y, w, b, D):
-        if self.blocks == 1:
-            d = self.X.shape[1]
-            grad, diag = np.zeros(d + 1), np.zeros(d + 1)
-            loss = K.binary_gradient_rows(self.X, y, w, b, 0, self.n_samples,
-                                          GradientPass(grad, D, diag))
-            return loss, grad, diag
-        return K.binary_gradient_blocks(self.X, y, w, b, D, self.blocks)
-
-    def binary_hessian(self, D, v):
-        if self.blocks == 1:
-            out = np.zeros_like(v)
-            K.binary_hessian_rows(self.X, D, v, 0, self.n_samples, out)
-            return out
-        return K.binary_hessian_blocks(self.X, D, v, self.blocks)
-
-    def multinomial_gradient(self, y_index, W, P):
-        if self.blocks == 1:
-            grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = K.multinomial_gradient_rows(self.X, y_index, W, 0, self.n_samples,
-                                               GradientPass(grad, P, diag))
-            return loss, grad, diag
-        return K.multinomial_gradient_blocks(self.X, y_index, W, P, self.blocks)
-
-    def multinomial_hessian(self, P, V):
-        if self.blocks == 1:
-            out = np.zeros_like(V)
-            K.multinomial_hessian_rows(self.X, P, V, 0, self.n_samples, out)
-            return out
-        return K.multinomial_hessian_blocks(self.X, P, V, self.blocks)
-
-
-class SparseRows:
-    """The four passes on a CSR ``X`` (its arrays handed to the kernels)."""
-
-    def __init__(self, X):
-        X = scipy.sparse.csr_matrix(X)
-        self.rows = CSRRows.of(X)  # built once per fit
+        layout, rows, n_entries, self.k = LAYOUTS[scipy.sparse.issparse(X)]
+        X = layout(X)
+        self.rows = rows(X)  # built once per fit
         self.n_samples = X.shape[0]
-        self.blocks = n_blocks_for(X.nnz)
+        self.blocks = n_blocks_for(n_entries(X))
 
     def binary_gradient(self, y, w, b, D):
         if self.blocks == 1:
             grad, diag = np.zeros(w.shape[0] + 1), np.zeros(w.shape[0] + 1)
-            loss = K.sparse_binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
-                                                 GradientPass(grad, D, diag))
+            loss = self.k.binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
+                                               GradientPass(grad, D, diag))
             return loss, grad, diag
-        return K.sparse_binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
+        return self.k.binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
 
     def binary_hessian(self, D, v):
         if self.blocks == 1:
             out = np.zeros_like(v)
-            K.sparse_binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
+            self.k.binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
             return out
-        return K.sparse_binary_hessian_blocks(self.rows, D, v, self.blocks)
+        return self.k.binary_hessian_blocks(self.rows, D, v, self.blocks)
 
     def multinomial_gradient(self, y_index, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = K.sparse_multinomial_gradient_rows(self.rows, y_index, W, 0,
-                                                      self.n_samples,
-                                                      GradientPass(grad, P, diag))
+            loss = self.k.multinomial_gradient_rows(self.rows, y_index, W, 0, self.n_samples,
+                                                    GradientPass(grad, P, diag))
             return loss, grad, diag
-        return K.sparse_multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
+        return self.k.multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
 
     def multinomial_hessian(self, P, V):
         if self.blocks == 1:
             out = np.zeros_like(V)
-            K.sparse_multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
+            self.k.multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
             return out
-        return K.sparse_multinomial_hessian_blocks(self.rows, P, V, self.blocks)
-
-
-def row_passes(X):
-    """:class:`SparseRows` for a scipy.sparse ``X``, else :class:`DenseRows`."""
-    return SparseRows(X) if scipy.sparse.issparse(X) else DenseRows(X)
+        return self.k.multinomial_hessian_blocks(self.rows, P, V, self.blocks)
 
 
 class LogisticProblem:
@@ -168,10 +156,10 @@ class LogisticProblem:
     """
 
     def __init__(self, X, y_index, n_classes, C):
-        self.rows = row_passes(X)
+        self.rows = RowPasses(X)
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
-            row_passes(X[self.subsample])
+            RowPasses(X[self.subsample])
         self.hessian_scale = 1.0 if self.subsample is None else \
             X.shape[0] / self.subsample.shape[0]
         self.n_features = X.shape[1]
@@ -218,4 +206,4 @@ class LogisticProblem:
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 
-__all__ = ["LogisticProblem", "Point", "row_passes", "PARALLEL_MIN_ENTRIES"]
+__all__ = ["LogisticProblem", "Point", "RowPasses", "PARALLEL_MIN_ENTRIES"]
