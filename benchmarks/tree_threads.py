@@ -1,0 +1,134 @@
+"""Thread scaling of hyperplane's trees, with scikit-learn and LightGBM in the same run.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/tree_threads.py --threads 1 2 4 8 16
+    PYTHONPATH=src python benchmarks/tree_threads.py --rows 50000 --threads 1 2   # quick
+
+For every thread count ``k`` (``numba.set_num_threads(k)``) it fits the fully
+grown exact tree (``splitter="best"``) and the histogram tree
+(``splitter="hist"``) on ``make_classification`` data, best of ``--repeats``,
+and prints wall seconds, CPU seconds and the speed-up over one thread.
+scikit-learn's tree grows on one thread (timed once, as the reference of the
+ratio); LightGBM (if installed) is timed with ``num_threads=k`` as the peer
+whose scaling the trees are compared with. ``--phases`` also splits the exact
+tree's wall time into its phases (root sort, the large nodes grown one at a
+time, the small subtrees grown side by side).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numba
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.tree import DecisionTreeClassifier as SkTree
+
+from hyperplane.tree import DecisionTreeClassifier
+from hyperplane.tree import _builder, _subtree
+
+try:
+    import lightgbm
+except ImportError:  # the peer is optional
+    lightgbm = None
+
+
+def timed(fit):
+    """``(model, wall seconds, CPU seconds of the process)``."""
+    start, cpu = time.perf_counter(), time.process_time()
+    model = fit()
+    return model, time.perf_counter() - start, time.process_time() - cpu
+
+
+class PhaseClock:
+    """Wall seconds spent in the exact tree's phases (wraps module functions)."""
+
+    def __init__(self):
+        self.seconds = {}
+        self._wrap(_builder, "sorted_orders", "root sort")
+        self._wrap(_builder, "grow_subtrees", "compiled growth")
+        self._wrap(_subtree, "_grow_side_by_side", "of which subtrees side by side")
+
+    def _wrap(self, module, name, phase):
+        inner = getattr(module, name)
+
+        def timed_call(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.seconds[phase] = self.seconds.get(phase, 0.0) + time.perf_counter() - start
+        setattr(module, name, timed_call)
+
+    def reset(self):
+        self.seconds = {}
+
+
+def best_of(repeats, fit):
+    runs = [timed(fit) for _ in range(repeats)]
+    model = runs[-1][0]
+    return model, min(r[1] for r in runs), min(r[2] for r in runs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--features", type=int, default=50)
+    parser.add_argument("--informative", type=int, default=2)
+    parser.add_argument("--criterion", default="gini", choices=["gini", "entropy"])
+    parser.add_argument("--threads", type=int, nargs="*", default=[1, numba.get_num_threads()])
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--lgbm-trees", type=int, default=20)
+    parser.add_argument("--phases", action="store_true")
+    args = parser.parse_args()
+    X, y = make_classification(args.rows, args.features, n_informative=args.informative,
+                               n_redundant=min(2, args.features - args.informative),
+                               random_state=0)
+    ours = {"gini": "gini", "entropy": "info_gain"}[args.criterion]
+    clock = PhaseClock() if args.phases else None
+    for splitter in ("best", "hist"):  # compile every kernel, the parallel ones too
+        DecisionTreeClassifier(criterion=ours, splitter=splitter).fit(X[:30000], y[:30000])
+    _, sk_wall, sk_cpu = timed(lambda: SkTree(criterion=args.criterion,
+                                              random_state=0).fit(X, y))
+    print(f"## tree thread scaling: {args.rows}×{args.features} make_classification "
+          f"(n_informative={args.informative}), {args.criterion}, fully grown; "
+          f"{os.cpu_count()} cores, best of {args.repeats}\n")
+    print(f"scikit-learn (1 thread): {sk_wall:.2f} s wall, {sk_cpu:.2f} s CPU\n")
+    header = ("| threads | exact s | exact CPU s | exact speed-up | vs sklearn | hist s | "
+              "hist speed-up | vs sklearn | LightGBM s | LightGBM speed-up |")
+    print(header)
+    print("|---" * (header.count("|") - 1) + "|")
+    base = {}
+    for k in args.threads:
+        numba.set_num_threads(k)
+        if clock:
+            clock.reset()
+        _, e_wall, e_cpu = best_of(args.repeats, lambda: DecisionTreeClassifier(
+            criterion=ours).fit(X, y))
+        phases = dict(clock.seconds) if clock else {}
+        _, h_wall, _ = best_of(args.repeats, lambda: DecisionTreeClassifier(
+            criterion=ours, splitter="hist").fit(X, y))
+        l_wall = float("nan")
+        if lightgbm is not None:
+            _, l_wall, _ = best_of(args.repeats, lambda: lightgbm.LGBMClassifier(
+                n_estimators=args.lgbm_trees, num_leaves=255, num_threads=k,
+                verbose=-1).fit(X, y))
+        base.setdefault("e", e_wall)
+        base.setdefault("h", h_wall)
+        base.setdefault("l", l_wall)
+        print(f"| {k} | {e_wall:.2f} | {e_cpu:.2f} | {base['e'] / e_wall:.1f}× | "
+              f"{sk_wall / e_wall:.1f}× | {h_wall:.2f} | {base['h'] / h_wall:.1f}× | "
+              f"{sk_wall / h_wall:.1f}× | {l_wall:.2f} | {base['l'] / l_wall:.1f}× |",
+              flush=True)
+        if phases:
+            total = args.repeats
+            print("|   | phases (sum of repeats): " + ", ".join(
+                f"{name} {sec / total:.2f} s" for name, sec in phases.items()) + " |||||||||",
+                flush=True)
+
+
+if __name__ == "__main__":
+    main()
