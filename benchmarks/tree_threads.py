@@ -48,9 +48,22 @@ class PhaseClock:
 
     def __init__(self):
         self.seconds = {}
+        self.jobs = []  # (rows, wall seconds) of every compiled growth call
         self._wrap(_builder, "sorted_orders", "root sort")
+        self._wrap(_builder, "_bin_edges", "bin edges")
         self._wrap(_builder, "grow_subtrees", "compiled growth")
         self._wrap(_subtree, "_grow_side_by_side", "of which subtrees side by side")
+        self._time_jobs()
+
+    def _time_jobs(self):
+        inner = _subtree._grow_one
+
+        def timed_job(data, rules, job, tuning, space):
+            start = time.perf_counter()
+            out = inner(data, rules, job, tuning, space)
+            self.jobs.append((job[1].rows.size, time.perf_counter() - start))
+            return out
+        _subtree._grow_one = timed_job
 
     def _wrap(self, module, name, phase):
         inner = getattr(module, name)
@@ -65,6 +78,16 @@ class PhaseClock:
 
     def reset(self):
         self.seconds = {}
+        self.jobs = []
+
+    def job_summary(self, repeats):
+        """Calls, the largest job's rows and seconds (first repeat's share)."""
+        jobs = self.jobs[:len(self.jobs) // repeats]
+        rows, seconds = jobs[0]
+        side = jobs[1:] or [(0, 0.0)]
+        slowest = max(side, key=lambda j: j[1])
+        return (f"{len(jobs)} compiled calls; the first ({rows} rows) {seconds:.2f} s; "
+                f"the slowest of the rest {slowest[0]} rows in {slowest[1]:.2f} s")
 
 
 def best_of(repeats, fit):
@@ -83,6 +106,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--lgbm-trees", type=int, default=20)
     parser.add_argument("--phases", action="store_true")
+    parser.add_argument("--skip-peers", action="store_true",
+                        help="hyperplane alone (the peers' figures of an earlier run stand)")
     args = parser.parse_args()
     X, y = make_classification(args.rows, args.features, n_informative=args.informative,
                                n_redundant=min(2, args.features - args.informative),
@@ -91,8 +116,10 @@ def main():
     clock = PhaseClock() if args.phases else None
     for splitter in ("best", "hist"):  # compile every kernel, the parallel ones too
         DecisionTreeClassifier(criterion=ours, splitter=splitter).fit(X[:30000], y[:30000])
-    _, sk_wall, sk_cpu = timed(lambda: SkTree(criterion=args.criterion,
-                                              random_state=0).fit(X, y))
+    sk_wall = sk_cpu = float("nan")
+    if not args.skip_peers:
+        _, sk_wall, sk_cpu = timed(lambda: SkTree(criterion=args.criterion,
+                                                  random_state=0).fit(X, y))
     print(f"## tree thread scaling: {args.rows}×{args.features} make_classification "
           f"(n_informative={args.informative}), {args.criterion}, fully grown; "
           f"{os.cpu_count()} cores, best of {args.repeats}\n")
@@ -109,10 +136,15 @@ def main():
         _, e_wall, e_cpu = best_of(args.repeats, lambda: DecisionTreeClassifier(
             criterion=ours).fit(X, y))
         phases = dict(clock.seconds) if clock else {}
+        jobs = clock.job_summary(args.repeats) if clock else ""
+        if clock:
+            clock.reset()
         _, h_wall, _ = best_of(args.repeats, lambda: DecisionTreeClassifier(
             criterion=ours, splitter="hist").fit(X, y))
+        hist_phases = dict(clock.seconds) if clock else {}
+        hist_jobs = clock.job_summary(args.repeats) if clock else ""
         l_wall = float("nan")
-        if lightgbm is not None:
+        if lightgbm is not None and not args.skip_peers:
             _, l_wall, _ = best_of(args.repeats, lambda: lightgbm.LGBMClassifier(
                 n_estimators=args.lgbm_trees, num_leaves=255, num_threads=k,
                 verbose=-1).fit(X, y))
@@ -123,11 +155,11 @@ def main():
               f"{sk_wall / e_wall:.1f}× | {h_wall:.2f} | {base['h'] / h_wall:.1f}× | "
               f"{sk_wall / h_wall:.1f}× | {l_wall:.2f} | {base['l'] / l_wall:.1f}× |",
               flush=True)
-        if phases:
-            total = args.repeats
-            print("|   | phases (sum of repeats): " + ", ".join(
-                f"{name} {sec / total:.2f} s" for name, sec in phases.items()) + " |||||||||",
-                flush=True)
+        for name, times, calls in (("exact", phases, jobs), ("hist", hist_phases, hist_jobs)):
+            if times:
+                print(f"|   | {name} phases (per fit): " + ", ".join(
+                    f"{phase} {sec / args.repeats:.2f} s" for phase, sec in times.items())
+                    + "; " + calls + " |||||||||", flush=True)
 
 
 if __name__ == "__main__":

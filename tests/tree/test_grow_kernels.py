@@ -113,7 +113,8 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
     node = Node(rows, wr, order, np.zeros(0, dtype=np.int64), parent, 2, avail)
-    out = expand_node(node, splits, data.columns, rules, n_classes, np.zeros(n, dtype=np.int64))
+    out = expand_node(node, splits, data.columns, rules, n_classes, np.zeros(n, dtype=np.int64),
+                      False)
     assert out.attribute == j
     child_rows, child_w, child_order, offsets = out.rows, out.w, out.order, out.offsets
     np.testing.assert_array_equal(out.branch, branch)

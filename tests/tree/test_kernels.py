@@ -221,7 +221,12 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
     child_rows, child_w, child_order, offsets = partition_node(
-        rows, w, branch, r, order, np.zeros(n, dtype=np.int64))
+        rows, w, branch, r, order, np.zeros(n, dtype=np.int64), False)
+    # the attributes split side by side: the same arrays
+    parallel = partition_node(rows, w, branch, r, np.vstack([order, order[:, ::-1]]),
+                              np.zeros(n, dtype=np.int64), True)
+    assert np.array_equal(parallel[2][0], child_order[0])
+    assert np.array_equal(parallel[3], offsets)
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
         mask = (branch == v) | (branch == MISSING)

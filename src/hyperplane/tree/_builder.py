@@ -318,7 +318,8 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
     while stack:
         node_id, node = stack.pop()
         splits = score_node(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
-        children = expand_node(node, splits, columns, rules, data.n_classes, dest)
+        children = expand_node(node, splits, columns, rules, data.n_classes, dest,
+                               node.rows.size >= PARALLEL_ROWS)
         j = children.attribute
         test = (j, data.kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
         if j >= 0 and pre_pruner is not None and not pre_pruner.allows(

@@ -250,11 +250,12 @@ def no_children(node, n_classes):
 
 
 @jit
-def expand_node(node, splits, columns, rules, n_classes, dest):
+def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     """Expand ``node`` on the best attribute of its split table ``splits``.
 
     Chooses the attribute, routes and partitions the node's rows (with their
-    sorted orders; ``dest``: scratch indexed by row, needed with orders),
+    sorted orders; ``dest``: scratch indexed by row, needed with orders;
+    ``parallel``: the orders of the attributes are split side by side),
     computes ``r̃_v``, the children's class weights and why each child is a
     leaf. ``attribute == −1``: no admissible split, the node is a leaf.
     """
@@ -269,7 +270,7 @@ def expand_node(node, splits, columns, rules, n_classes, dest):
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
     child_rows, child_w, child_order, offsets = partition_node(node.rows, node.w, branch, r,
-                                                               node.order, dest)
+                                                               node.order, dest, parallel)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, child_rows, child_w, child_order, offsets,
                         np.zeros((n_branches, n_classes)), np.zeros(n_branches),

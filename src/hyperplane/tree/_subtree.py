@@ -3,7 +3,7 @@
 :func:`~._builder.grow` hands the root of a tree without pre-pruning (and
 without a per-node trace) to :func:`grow_subtrees`, which grows it with
 :func:`~._subtree_kernels.grow_subtree` down to the nodes below
-``SUBTREE_ROWS`` rows, then grows those subtrees side by side in a thread
+:func:`subtree_rows` rows, then grows those subtrees side by side in a thread
 pool of numba's thread count (they are independent and the kernel releases
 the GIL), and grafts every result into the growing storage. The tree is the
 one the Python loop grows: bit for bit with exact numeric attributes, up to
@@ -25,8 +25,30 @@ from ._state import Tuning, Workspace
 from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
-#: ``PARALLEL_ROWS``: those threads never start numba's parallel scoring)
+#: ``PARALLEL_ROWS``: those threads never start numba's parallel loops) ...
 SUBTREE_ROWS = 20000
+#: ... or, in trees with exact numeric attributes, below fewer rows, down to
+#: this many, when the threads would otherwise get fewer than
+#: ``JOBS_PER_THREAD`` subtrees each (:func:`subtree_rows`)
+MIN_SUBTREE_ROWS = 2000
+JOBS_PER_THREAD = 4
+
+
+def subtree_rows(n_rows, threads, exact):
+    """Nodes below this many rows become jobs grown side by side.
+
+    ``SUBTREE_ROWS``; for a tree with exact numeric attributes
+    ``n_rows / (JOBS_PER_THREAD · threads)`` when that is smaller (not below
+    ``MIN_SUBTREE_ROWS``), so that many threads get jobs small enough to share
+    the work evenly: larger nodes are grown one at a time with their
+    attributes scored and partitioned in parallel, work that grows with the
+    node's rows times its attributes. A coded-only node (histogram
+    subtraction) costs too little to share, so those trees keep
+    ``SUBTREE_ROWS``.
+    """
+    if not exact:
+        return SUBTREE_ROWS
+    return int(min(SUBTREE_ROWS, max(MIN_SUBTREE_ROWS, n_rows // (JOBS_PER_THREAD * threads))))
 
 
 def compiled_growth_applies(data, pre_pruner):
@@ -47,9 +69,9 @@ def _grow_one(data, rules, job, tuning, space):
 def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
 
-    A job of at least ``SUBTREE_ROWS`` rows is grown down to the nodes below
-    ``SUBTREE_ROWS`` rows (scoring the attributes of nodes of at least
-    ``PARALLEL_ROWS`` rows in parallel), which are then grown side by side in
+    A job of at least :func:`subtree_rows` rows is grown down to the nodes
+    below that many rows (scoring, counting and partitioning the attributes of
+    its nodes in parallel), which are then grown side by side in
     ``numba.get_num_threads()`` threads (numba's default: every core). Nodes
     of at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:
     never); nodes below ``SORT_ROWS`` rows sort their codes.
@@ -57,13 +79,15 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     serial = np.iinfo(np.int64).max
     tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, serial)
+    defer = subtree_rows(sum(job[1].rows.size for job in jobs), numba.get_num_threads(),
+                         bool(np.any(data.kind == NUMERIC)))
     small = []
     for job in jobs:
-        if job[1].rows.size < SUBTREE_ROWS:
+        if job[1].rows.size < defer:
             small.append(job)
             continue
         result, (ids, deferred) = _grow_one(data, rules, job, tuning._replace(
-            defer_rows=SUBTREE_ROWS, parallel_rows=PARALLEL_ROWS), workspace(data))
+            defer_rows=defer, parallel_rows=min(defer, PARALLEL_ROWS)), workspace(data))
         base = _graft_and_report(nodes, job[0], result, data.kind, bar)
         small.extend((job[0] if t == 0 else base + t, node) for t, node in zip(ids, deferred))
     results = _grow_side_by_side(data, rules, small, tuning)

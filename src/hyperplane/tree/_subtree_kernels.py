@@ -30,20 +30,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from numba import prange
+
+from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan, Scratch
 from ._sum_kernels import numpy_sum
-from ._traverse_kernels import MISSING
+from ._traverse_kernels import MISSING, copy_orders_parallel
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
+#: at least this many rows are counted into (or taken out of) the tables with
+#: the attributes side by side, in a node that may run parallel loops
+COUNT_PARALLEL_ROWS = 20000
 
 
 @jit
@@ -84,7 +89,8 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
     ``branch[pos]`` is the branch of the node's row ``pos``. Rows of other
     branches leave the tables; a row missing the tested value (``branch ==
     MISSING``) stays in child ``keep`` with weight ``r_keep · w``, so it loses
-    ``(1 − r_keep) · w`` of its weight and is still counted.
+    ``(1 − r_keep) · w`` of its weight and is still counted
+    (:func:`weight_taken_out`).
     """
     codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
                                            node.rows, node.w)
@@ -95,7 +101,7 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
             continue
         i = rows[pos]
         k = y[i]
-        wi = w[pos] * (1.0 - r_keep) if b == MISSING else w[pos]
+        wi = weight_taken_out(b, w[pos], r_keep)
         for c in range(p):
             code = np.int64(codes_rows[i, c])
             if code < 0:
@@ -103,6 +109,46 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
             table[c, code, k] -= wi
             if b != MISSING:
                 counts[c, code] -= 1
+
+
+@jit
+def weight_taken_out(b, w, r_keep):
+    """The weight a row of branch ``b`` leaves the kept child's tables with: all of
+    it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
+    the kept child with ``r_keep · w``)."""
+    return w * (1.0 - r_keep) if b == MISSING else w
+
+
+@jit_parallel_exact
+def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts):
+    """:func:`take_out_siblings` with the attributes side by side (large nodes):
+    every table entry loses the same weights in the same row order."""
+    codes_T, codes_count, y, rows, w = (columns.codes_T, columns.codes_count, columns.y,
+                                        node.rows, node.w)
+    leaving = np.flatnonzero(branch != keep)
+    for c in prange(codes_T.shape[0]):
+        for pos in leaving:
+            i = rows[pos]
+            code = np.int64(codes_T[c, i])
+            if code < 0:
+                code = codes_count[c]
+            table[c, code, y[i]] -= weight_taken_out(branch[pos], w[pos], r_keep)
+            if branch[pos] != MISSING:
+                counts[c, code] -= 1
+
+
+@jit_parallel_exact
+def accumulate_rows_parallel(codes_T, codes_count, y, rows, w, table, counts):
+    """:func:`accumulate_rows` from the column-major codes ``codes_T``, the
+    attributes side by side (large nodes): the same sums in the same row order."""
+    for c in prange(codes_T.shape[0]):
+        for pos in range(rows.shape[0]):
+            i = rows[pos]
+            code = np.int64(codes_T[c, i])
+            if code < 0:
+                code = codes_count[c]
+            table[c, code, y[i]] += w[pos]
+            counts[c, code] += 1
 
 
 @jit
@@ -285,6 +331,10 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch):
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
         clean_derived_tables(pool_t[slot], pool_n[slot], unit)
+    elif node.rows.shape[0] >= max(tuning.parallel_rows, COUNT_PARALLEL_ROWS):
+        slot = _acquire(pool_t, pool_n, free)
+        accumulate_rows_parallel(columns.codes_T, columns.codes_count, columns.y, node.rows,
+                                 node.w, pool_t[slot], pool_n[slot])
     elif node.rows.shape[0] >= tuning.subtract_rows:
         slot = _acquire(pool_t, pool_n, free)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
@@ -366,7 +416,8 @@ def grow_subtree(columns, root, rules, tuning, workspace):
             splits = _exact_scores(columns, node, rules, tuning, workspace)
         else:
             splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch)
-        children = expand_node(node, splits, columns, rules, n_classes, workspace.dest)
+        parallel = node.rows.shape[0] >= tuning.parallel_rows
+        children = expand_node(node, splits, columns, rules, n_classes, workspace.dest, parallel)
         j = children.attribute
         if j < 0:
             _release(slot, pool_t, pool_n, free)
@@ -387,8 +438,13 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            take_out_siblings(columns, node, children.branch, largest, children.r[largest],
-                              pool_t[slot], pool_n[slot])
+            if parallel and node.rows.shape[0] - (offsets[largest + 1] - offsets[largest]) \
+                    >= COUNT_PARALLEL_ROWS:
+                take_out_siblings_parallel(columns, node, children.branch, largest,
+                                           children.r[largest], pool_t[slot], pool_n[slot])
+            else:
+                take_out_siblings(columns, node, children.branch, largest, children.r[largest],
+                                  pool_t[slot], pool_n[slot])
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)
@@ -406,8 +462,9 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
-                             np.ascontiguousarray(children.order[:, a:b]), node.count,
+                order = (copy_orders_parallel(children.order, a, b) if parallel
+                         else np.ascontiguousarray(children.order[:, a:b]))
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), order, node.count,
                              children.value[v], node.depth + 1, avail)
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:

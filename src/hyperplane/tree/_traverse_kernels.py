@@ -85,39 +85,65 @@ def partition_rows(rows, w, branch, r):
 
 
 @jit
-def partition_node(rows, w, branch, r, order, dest):
+def partition_node(rows, w, branch, r, order, dest, parallel):
     """Split a node's rows, weights and presorted orders into its branches.
 
     :func:`partition_rows`, plus ``order`` (one row per exact numeric
     attribute): each child's orders are the parent's filtered in place, so
-    they stay sorted. ``dest`` is scratch indexed by row. Returns
-    ``(child_rows, child_w, child_order, offsets)``; child ``v`` owns the
-    slice ``offsets[v]:offsets[v + 1]``.
+    they stay sorted. ``dest`` is scratch indexed by row. ``parallel``: the
+    attributes' orders are split side by side (:func:`split_orders_parallel`;
+    the same arrays). Returns ``(child_rows, child_w, child_order, offsets)``;
+    child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
     """
-    n_branches = r.shape[0]
     m = rows.shape[0]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-    total = offsets[n_branches]
-    cursor = offsets[:-1].copy()
     n_num = order.shape[0]
-    child_order = np.empty((n_num, total), dtype=order.dtype)
+    child_order = np.empty((n_num, offsets[-1]), dtype=order.dtype)
     if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
         return child_rows, child_w, child_order, offsets
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
-    for f in range(n_num):
-        cursor[:] = offsets[:-1]
-        for pos in range(m):
-            i = order[f, pos]
-            b = dest[i]
-            if b == MISSING:
-                for v in range(n_branches):
-                    child_order[f, cursor[v]] = i
-                    cursor[v] += 1
-            else:
-                child_order[f, cursor[b]] = i
-                cursor[b] += 1
+    if parallel:
+        split_orders_parallel(order, dest, offsets, child_order)
+    else:
+        for f in range(n_num):
+            split_order(order[f], dest, offsets, child_order[f])
     return child_rows, child_w, child_order, offsets
+
+
+@jit
+def split_order(order, dest, offsets, out):
+    """One attribute's sorted rows ``order`` dealt to the branches ``dest[i]`` of
+    the rows (``MISSING``: every branch), keeping their order; branch ``v``
+    fills ``out[offsets[v]:offsets[v + 1]]``."""
+    n_branches = offsets.shape[0] - 1
+    cursor = offsets[:-1].copy()
+    for pos in range(order.shape[0]):
+        i = order[pos]
+        b = dest[i]
+        if b == MISSING:
+            for v in range(n_branches):
+                out[cursor[v]] = i
+                cursor[v] += 1
+        else:
+            out[cursor[b]] = i
+            cursor[b] += 1
+
+
+@jit_parallel_exact
+def split_orders_parallel(order, dest, offsets, out):
+    """:func:`split_order` of every attribute, the attributes side by side."""
+    for f in prange(order.shape[0]):
+        split_order(order[f], dest, offsets, out[f])
+
+
+@jit_parallel_exact
+def copy_orders_parallel(order, a, b):
+    """``order[:, a:b]`` as a contiguous array, the attributes copied side by side."""
+    out = np.empty((order.shape[0], b - a), dtype=order.dtype)
+    for f in prange(order.shape[0]):
+        out[f] = order[f, a:b]
+    return out
 
 
 @jit
