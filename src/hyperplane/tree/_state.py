@@ -128,7 +128,7 @@ class Workspace(NamedTuple):
     node (empty for coded-only trees, which need none)."""
 
     wbuf: np.ndarray  # (n,) float64: :attr:`Scan.wbuf`
-    dest: np.ndarray  # (n,) int64: the branch of each row (as ``partition_node`` takes it)
+    dest: np.ndarray  # (n,) int8 or int64: the branch of each row (as ``partition_node`` takes it)
 
 
 class Scratch(NamedTuple):

@@ -57,9 +57,16 @@ def compiled_growth_applies(data, pre_pruner):
 
 
 def workspace(data):
-    """Row-indexed scratch of one growing thread (none without exact numeric attributes)."""
+    """Row-indexed scratch of one growing thread (none without exact numeric attributes).
+
+    The branch of each row (``dest``) is held in the smallest integer type
+    that holds every branch index: the partition reads it once per row and
+    attribute in sorted order, so a small type keeps it in cache.
+    """
     n = data.X.shape[0] if np.any(data.kind == NUMERIC) else 0
-    return Workspace(np.zeros(n), np.zeros(n, dtype=np.int64))
+    branches = int(data.n_codes[data.kind == CATEGORICAL].max(initial=2))
+    dest_type = np.int8 if branches <= np.iinfo(np.int8).max else np.int64
+    return Workspace(np.zeros(n), np.zeros(n, dtype=dest_type))
 
 
 def _grow_one(data, rules, job, tuning, space):
