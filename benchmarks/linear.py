@@ -126,6 +126,26 @@ def make_sparse(n, d, k, density, seed=0):
     return X, y
 
 
+def make_tfidf(n, d, k, tokens=105, seed=0):
+    """Text-like CSR rows: ``Poisson(tokens)`` words per row drawn from a Zipf
+    law over ``d`` terms (frequency ∝ 1/(rank + 10)), tf-idf weighted and
+    L2-normalised as scikit-learn's ``TfidfVectorizer`` does (about 100
+    distinct terms per row at the defaults); labels from a sparse linear model."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(tokens, n)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    prob = 1.0 / (np.arange(d) + 10.0)
+    indices = rng.choice(d, size=indptr[-1], p=prob / prob.sum())
+    X = sp.csr_matrix((np.ones(indptr[-1]), indices, indptr), shape=(n, d))
+    X.sum_duplicates()
+    df = np.bincount(X.indices, minlength=d)
+    X.data *= (np.log((1.0 + n) / (1.0 + df)) + 1.0)[X.indices]
+    X = sp.csr_matrix(X.multiply(1.0 / np.sqrt(X.multiply(X).sum(axis=1))))
+    W = rng.normal(size=(d, k)) * (rng.random((d, k)) < 0.2) * 10.0
+    y = np.argmax(X @ W + rng.gumbel(size=(n, k)), axis=1)
+    return X, y
+
+
 def timed(fit):
     """(cpu seconds, wall seconds, result) of one call."""
     cpu, wall = time.process_time(), time.perf_counter()
@@ -169,6 +189,9 @@ DATA = {
     "CSR 100k×10k 0.1% binary": lambda s: make_sparse(100_000 // s, 10_000, 2, 1e-3),
     "CSR 200k×20k 0.1% binary": lambda s: make_sparse(200_000 // s, 20_000, 2, 1e-3),
     "CSR 200k×20k 0.1% 3-class": lambda s: make_sparse(200_000 // s, 20_000, 3, 1e-3),
+    "CSR 100k×10k 0.1% 3-class": lambda s: make_sparse(100_000 // s, 10_000, 3, 1e-3),
+    "CSR 20k×50k tf-idf binary": lambda s: make_tfidf(20_000 // s, 50_000, 2),
+    "CSR 20k×50k tf-idf 3-class": lambda s: make_tfidf(20_000 // s, 50_000, 3),
 }
 
 

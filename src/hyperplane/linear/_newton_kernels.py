@@ -79,6 +79,29 @@ def binary_hessian_rows(X, D, v, start, stop, out):
 # --------------------------------------------------------------------------
 # binary, CSR rows
 # --------------------------------------------------------------------------
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+
+
+@jit_fast
+def add_scaled_row(data, indices, first, end, r, out):
+    """``out[indices[t]] += r · data[t]`` for ``t`` in ``first:end``, two
+    entries at a time: both old values are loaded before either is stored,
+    which lets the processor overlap the two read-modify-writes. The indices
+    of one CSR row must be distinct (canonical CSR, Saad, *Iterative Methods
+    for Sparse Linear Systems*, §3.4)."""
+    t = first
+    while t + _ONE < end:
+        j0, j1 = np.uint64(indices[t]), np.uint64(indices[t + _ONE])
+        g0 = out[j0] + r * data[t]
+        g1 = out[j1] + r * data[t + _ONE]
+        out[j0] = g0
+        out[j1] = g1
+        t += _TWO
+    if t < end:
+        out[np.uint64(indices[t])] += r * data[t]
+
+
 @jit_fast
 def sparse_binary_gradient_rows(rows, y, w, b, start, stop, out):
     """:func:`binary_gradient_rows` on the CSR rows ``start:stop``."""
@@ -114,8 +137,7 @@ def sparse_binary_hessian_rows(rows, D, v, start, stop, out):
         for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
             s += v[np.uint64(indices[t])] * data[t]
         s *= D[i]
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            out[np.uint64(indices[t])] += s * data[t]
+        add_scaled_row(data, indices, np.uint64(indptr[i]), np.uint64(indptr[i + 1]), s, out)
         out[d] += s
 
 
