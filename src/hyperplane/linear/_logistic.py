@@ -208,12 +208,13 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
         one gradient pass plus a few Hessian-vector passes over ``X``, and
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
-        loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` whose
+        loss-and-gradient pass (on sparse ``X`` one read of the nonzeros per
+        evaluation). ``"auto"``: ``"newton"`` for dense ``X`` whose
         Hessian is small (``(n_features + 1)² ≤ 8000`` for two classes, i.e. up to
         88 features; ``K(K − 1)/2`` times that for K classes), ``"lbfgs"`` for
-        other dense ``X``, ``"tron"`` for sparse ``X`` of two classes and
-        ``"lbfgs"`` for sparse ``X`` of more classes and for Dask collections
-        (whose fit only reduces loss-and-gradient sums over chunks).
+        other dense ``X``, ``"tron"`` for sparse ``X`` (``"lbfgs"`` for more
+        than two classes with ``tol < 1e-9``) and ``"lbfgs"`` for Dask
+        collections (whose fit only reduces loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
@@ -390,19 +391,26 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         return tags
 
 
+#: the smallest tol for which ``solver="auto"`` runs TRON on sparse multinomial data
+#: (below it TRON cannot always verify the tolerance along the softmax's flat
+#: intercept direction)
+TRON_MULTINOMIAL_MIN_TOL = 1e-9
+
+
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 def _fit_auto(estimator, X, y_index):
     """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
     most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row, else L-BFGS
-    (measured faster than TRON on dense data); TRON for sparse binary data,
-    L-BFGS for sparse multinomial, whose TRON cannot always verify tol below
-    1e-9 (the softmax's flat intercept direction)."""
+    (measured faster than TRON on dense data); TRON for sparse ``X``
+    (measured faster than L-BFGS on five of six sparse sets, binary and
+    3-class, benchmarks/RESULTS.md), except multinomial fits with
+    ``tol`` below :data:`TRON_MULTINOMIAL_MIN_TOL`, which L-BFGS does."""
     n_classes = estimator.classes_.shape[0]
     if not scipy.sparse.issparse(X):
         if hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK:
             return estimator._fit_newton(X, y_index)
         return estimator._fit_lbfgs(X, y_index)
-    if n_classes == 2:
+    if n_classes == 2 or estimator.tol >= TRON_MULTINOMIAL_MIN_TOL:
         return estimator._fit_tron(X, y_index)
     return estimator._fit_lbfgs(X, y_index)
 

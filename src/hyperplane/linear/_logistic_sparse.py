@@ -82,8 +82,7 @@ def csr_loss_grad(X, y, coef, intercept):
     if n_blocks == 1:
         loss = single(rows, y, w, 0, X.shape[0], grad)
     else:
-        losses, grads = blocks(rows, y, w, n_blocks)
-        loss, grad = float(np.sum(losses)), np.sum(grads, axis=0)
+        loss, grad = blocks(rows, y, w, n_blocks)
     grad = grad.reshape(grad.shape[0], n_classes).T
     return loss, grad[:, :-1], grad[:, -1]
 

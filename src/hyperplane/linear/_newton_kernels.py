@@ -268,6 +268,31 @@ def sparse_multinomial_hessian_rows(rows, P, V, start, stop, out):
 
 
 # --------------------------------------------------------------------------
+# sums over row blocks, serial and in block order: numba would turn an array
+# sum inside a parallel function into a reduction split over the threads, whose
+# rounding then depends on their number
+# --------------------------------------------------------------------------
+@jit_fast
+def block_total(values):
+    """``Σ_b values[b]``, in block order."""
+    total = 0.0
+    for b in range(values.shape[0]):
+        total += values[b]
+    return total
+
+
+@jit_fast
+def block_totals(parts):
+    """``Σ_b parts[b]`` (shape ``parts.shape[1:]``), in block order."""
+    flat = parts.reshape(parts.shape[0], -1)
+    out = np.zeros(flat.shape[1])
+    for b in range(flat.shape[0]):
+        for j in range(flat.shape[1]):
+            out[j] += flat[b, j]
+    return out.reshape(parts.shape[1:])
+
+
+# --------------------------------------------------------------------------
 # row blocks in parallel: block ``blk`` of ``n_blocks`` covers rows
 # ``blk·n // n_blocks : (blk + 1)·n // n_blocks``
 # --------------------------------------------------------------------------
@@ -285,7 +310,7 @@ def binary_gradient_blocks(X, y, w, b, D, n_blocks):
         losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
                                            (blk + 1) * n // n_blocks,
                                            GradientPass(grads[blk], D, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -297,7 +322,7 @@ def binary_hessian_blocks(X, D, v, n_blocks):
     for blk in prange(n_blocks):
         binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                             outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -312,7 +337,7 @@ def sparse_binary_gradient_blocks(rows, y, w, b, D, n_blocks):
         losses[blk] = sparse_binary_gradient_rows(
             rows, y, w, b, blk * n // n_blocks, (blk + 1) * n // n_blocks,
             GradientPass(grads[blk], D, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -324,7 +349,7 @@ def sparse_binary_hessian_blocks(rows, D, v, n_blocks):
     for blk in prange(n_blocks):
         sparse_binary_hessian_rows(rows, D, v, blk * n // n_blocks,
                                    (blk + 1) * n // n_blocks, outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -339,7 +364,7 @@ def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
         losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
                                                 (blk + 1) * n // n_blocks,
                                                 GradientPass(grads[blk], P, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -351,7 +376,7 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                                  outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -366,7 +391,7 @@ def sparse_multinomial_gradient_blocks(rows, y_index, W, P, n_blocks):
         losses[blk] = sparse_multinomial_gradient_rows(
             rows, y_index, W, blk * n // n_blocks, (blk + 1) * n // n_blocks,
             GradientPass(grads[blk], P, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -378,4 +403,4 @@ def sparse_multinomial_hessian_blocks(rows, P, V, n_blocks):
     for blk in prange(n_blocks):
         sparse_multinomial_hessian_rows(rows, P, V, blk * n // n_blocks,
                                         (blk + 1) * n // n_blocks, outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)

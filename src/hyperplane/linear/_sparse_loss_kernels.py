@@ -19,8 +19,8 @@ column indices of a row of a canonical CSR matrix
 (:func:`~._logistic_sparse.canonical_csr`).
 
 Each ``*_blocks`` function splits the rows into ``n_blocks`` blocks, each
-adding into its own gradient buffer in parallel; the caller sums the buffers
-in block order. ``n_blocks`` depends on the data's size only, never on the
+adding into its own gradient buffer in parallel, and sums the buffers in
+block order (:func:`~._newton_kernels.block_totals`). ``n_blocks`` depends on the data's size only, never on the
 number of threads, so the result is the same on any number of threads.
 """
 
@@ -31,7 +31,7 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
-from ._newton_kernels import add_scaled_row, softmax_row
+from ._newton_kernels import add_scaled_row, block_total, block_totals, softmax_row
 
 
 @jit_fast
@@ -60,9 +60,9 @@ def binary_csr_blocks(rows, y, w, n_blocks):
 
     Returns
     -------
-    losses : ndarray of shape (n_blocks,)
-    grads : ndarray of shape (n_blocks, n_features + 1)
-        One gradient per block, to be summed in block order.
+    loss : float
+    grad : ndarray of shape (n_features + 1,)
+        The blocks' gradients summed in block order.
     """
     n = rows.indptr.shape[0] - 1
     losses = np.zeros(n_blocks)
@@ -70,7 +70,7 @@ def binary_csr_blocks(rows, y, w, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = binary_csr_rows(rows, y, w, blk * n // n_blocks,
                                       (blk + 1) * n // n_blocks, grads[blk])
-    return losses, grads
+    return block_total(losses), block_totals(grads)
 
 
 @jit_fast
@@ -108,8 +108,8 @@ def multinomial_csr_blocks(rows, y_index, W, n_blocks):
 
     Returns
     -------
-    losses : ndarray of shape (n_blocks,)
-    grads : ndarray of shape (n_blocks, n_features + 1, n_classes)
+    loss : float
+    grad : ndarray of shape (n_features + 1, n_classes)
     """
     n = rows.indptr.shape[0] - 1
     losses = np.zeros(n_blocks)
@@ -117,4 +117,4 @@ def multinomial_csr_blocks(rows, y_index, W, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = multinomial_csr_rows(rows, y_index, W, blk * n // n_blocks,
                                            (blk + 1) * n // n_blocks, grads[blk])
-    return losses, grads
+    return block_total(losses), block_totals(grads)
