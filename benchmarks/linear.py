@@ -25,6 +25,9 @@ limited together), interleaved ``--repeat`` times, reporting the best CPU time
 
     PYTHONPATH=src python benchmarks/linear.py --solvers [--threads 1 2] [--quick]
         [--data "dense 200k×50 binary" ...] [--tol 1e-6]
+
+Sparse sets: Poisson counts at uniformly random columns (``make_sparse``) and
+a text-like tf-idf matrix with Zipf-distributed terms (``make_tfidf``).
 """
 
 from __future__ import annotations
