@@ -65,12 +65,14 @@ def test_csr_gradient_matches_finite_differences(k):
     for idx in np.ndindex(coef.shape):
         step = np.zeros_like(coef)
         step[idx] = h
-        up, down = LS.csr_loss_grad(X, t, coef + step, b)[0], LS.csr_loss_grad(X, t, coef - step, b)[0]
+        up = LS.csr_loss_grad(X, t, coef + step, b)[0]
+        down = LS.csr_loss_grad(X, t, coef - step, b)[0]
         assert g[idx] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-6)
     for c in range(b.shape[0]):
         step = np.zeros_like(b)
         step[c] = h
-        up, down = LS.csr_loss_grad(X, t, coef, b + step)[0], LS.csr_loss_grad(X, t, coef, b - step)[0]
+        up = LS.csr_loss_grad(X, t, coef, b + step)[0]
+        down = LS.csr_loss_grad(X, t, coef, b - step)[0]
         assert g0[c] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-6)
 
 

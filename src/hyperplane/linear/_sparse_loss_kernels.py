@@ -20,8 +20,9 @@ column indices of a row of a canonical CSR matrix
 
 Each ``*_blocks`` function splits the rows into ``n_blocks`` blocks, each
 adding into its own gradient buffer in parallel, and sums the buffers in
-block order (:func:`~._newton_kernels.block_totals`). ``n_blocks`` depends on the data's size only, never on the
-number of threads, so the result is the same on any number of threads.
+block order (:func:`~._newton_kernels.block_totals`). ``n_blocks`` depends
+on the data's size only, never on the number of threads, so the result is
+the same on any number of threads.
 """
 
 from __future__ import annotations
