@@ -25,6 +25,13 @@ limited together), interleaved ``--repeat`` times, reporting the best CPU time
 
     PYTHONPATH=src python benchmarks/linear.py --solvers [--threads 1 2] [--quick]
         [--data "dense 200k×50 binary" ...] [--tol 1e-6]
+
+``--passes`` times one evaluation instead (best CPU ms of 7): scikit-learn's
+``LinearModelLoss.loss_gradient`` (what its lbfgs calls), scipy's two
+mat-vecs, our one-read CSR pass and TRON's gradient and Hessian-vector passes.
+
+Sparse sets: Poisson counts at uniformly random columns (``make_sparse``) and
+a text-like tf-idf matrix with Zipf-distributed terms (``make_tfidf``).
 """
 
 from __future__ import annotations
@@ -126,6 +133,26 @@ def make_sparse(n, d, k, density, seed=0):
     return X, y
 
 
+def make_tfidf(n, d, k, tokens=105, seed=0):
+    """Text-like CSR rows: ``Poisson(tokens)`` words per row drawn from a Zipf
+    law over ``d`` terms (frequency ∝ 1/(rank + 10)), tf-idf weighted and
+    L2-normalised as scikit-learn's ``TfidfVectorizer`` does (about 100
+    distinct terms per row at the defaults); labels from a sparse linear model."""
+    rng = np.random.default_rng(seed)
+    counts = rng.poisson(tokens, n)
+    indptr = np.concatenate([[0], np.cumsum(counts)])
+    prob = 1.0 / (np.arange(d) + 10.0)
+    indices = rng.choice(d, size=indptr[-1], p=prob / prob.sum())
+    X = sp.csr_matrix((np.ones(indptr[-1]), indices, indptr), shape=(n, d))
+    X.sum_duplicates()
+    df = np.bincount(X.indices, minlength=d)
+    X.data *= (np.log((1.0 + n) / (1.0 + df)) + 1.0)[X.indices]
+    X = sp.csr_matrix(X.multiply(1.0 / np.sqrt(X.multiply(X).sum(axis=1))))
+    W = rng.normal(size=(d, k)) * (rng.random((d, k)) < 0.2) * 10.0
+    y = np.argmax(X @ W + rng.gumbel(size=(n, k)), axis=1)
+    return X, y
+
+
 def timed(fit):
     """(cpu seconds, wall seconds, result) of one call."""
     cpu, wall = time.process_time(), time.perf_counter()
@@ -169,7 +196,70 @@ DATA = {
     "CSR 100k×10k 0.1% binary": lambda s: make_sparse(100_000 // s, 10_000, 2, 1e-3),
     "CSR 200k×20k 0.1% binary": lambda s: make_sparse(200_000 // s, 20_000, 2, 1e-3),
     "CSR 200k×20k 0.1% 3-class": lambda s: make_sparse(200_000 // s, 20_000, 3, 1e-3),
+    "CSR 100k×10k 0.1% 3-class": lambda s: make_sparse(100_000 // s, 10_000, 3, 1e-3),
+    "CSR 20k×50k tf-idf binary": lambda s: make_tfidf(20_000 // s, 50_000, 2),
+    "CSR 20k×50k tf-idf 3-class": lambda s: make_tfidf(20_000 // s, 50_000, 3),
 }
+
+
+def best_cpu_ms(call, repeat=7):
+    """Best CPU milliseconds of ``repeat`` calls (after one untimed call)."""
+    call()
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        call()
+        times.append(time.process_time() - start)
+    return 1e3 * min(times)
+
+
+def pass_rows(X, y, name, threads):
+    """CPU ms of one evaluation: scikit-learn's loss_gradient (scipy's X @ w and
+    X.T @ r plus its compiled loss) vs our one-read CSR pass, and TRON's passes."""
+    from sklearn._loss.loss import HalfBinomialLoss, HalfMultinomialLoss
+    from sklearn.linear_model._linear_loss import LinearModelLoss
+
+    from hyperplane.linear._logistic import loss_targets
+    from hyperplane.linear._logistic_newton import LogisticProblem
+    from hyperplane.linear._logistic_sparse import canonical_csr, csr_loss_grad
+
+    numba.set_num_threads(threads)
+    k = int(y.max()) + 1
+    rows, n, d = (1 if k == 2 else k), X.shape[0], X.shape[1]
+    coef = np.random.default_rng(0).normal(scale=0.01, size=(rows, d + 1))
+    base = HalfBinomialLoss() if k == 2 else HalfMultinomialLoss(n_classes=k)
+    sk = LinearModelLoss(base_loss=base, fit_intercept=True)
+    sk_coef = coef[0] if k == 2 else coef.ravel()
+    Xc, t = canonical_csr(X), loss_targets(y, k == 2)
+    problem = LogisticProblem(X, y, k, 1.0)
+    point = problem.evaluate(coef.ravel())
+    with threadpool_limits(threads):
+        cells = {
+            "sklearn loss_gradient": best_cpu_ms(lambda: sk.loss_gradient(
+                sk_coef, X, y.astype(float), None, l2_reg_strength=1.0 / n, n_threads=threads)),
+            "scipy X @ W": best_cpu_ms(lambda: X @ coef[:, :-1].T),
+            "scipy X.T @ R": best_cpu_ms(lambda: X.T @ np.ones((n, rows))),
+            "hyperplane L-BFGS pass": best_cpu_ms(
+                lambda: csr_loss_grad(Xc, t, coef[:, :-1], coef[:, -1])),
+            "TRON gradient pass": best_cpu_ms(lambda: problem.evaluate(coef.ravel())),
+            "TRON Hv pass": best_cpu_ms(lambda: problem.hessian_vector(point, coef.ravel())),
+        }
+    return f"| {name} | {threads} | " + " | ".join(f"{v:.2f}" for v in cells.values()) + " |", \
+        list(cells)
+
+
+def passes_main(args):
+    """Per-evaluation CPU cost of each pass (``--passes``)."""
+    header = None
+    for name in args.data or [key for key in DATA if key.startswith("CSR")]:
+        X, y = DATA[name](10 if args.quick else 1)
+        for threads in args.threads:
+            line, cells = pass_rows(X, y, name, threads)
+            if header is None:
+                header = cells
+                print("| data | threads | " + " | ".join(f"{c} CPU ms" for c in cells) + " |")
+                print("|---|---:|" + "---:|" * len(cells))
+            print(line, flush=True)
 
 
 def solver_main(args):
@@ -196,12 +286,16 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--solvers", action="store_true",
                         help="only the logistic solver table (TRON vs lbfgs)")
+    parser.add_argument("--passes", action="store_true",
+                        help="CPU ms of one evaluation: sklearn's loss_gradient vs our CSR passes")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--data", nargs="+", choices=list(DATA), help="--solvers: these only")
     parser.add_argument("--tol", type=float, default=1e-6, help="--solvers: tol of every solver")
     args = parser.parse_args(argv)
     if args.solvers:
         return solver_main(args)
+    if args.passes:
+        return passes_main(args)
     shapes = [(200_000, 50), (1_000_000, 20)]
     if args.quick:
         shapes = [(n // 10, d) for n, d in shapes]

@@ -58,7 +58,8 @@ from ._logistic_hessian import (
     hessian_work,
     minimize_nested,
 )
-from ._logistic_newton import LogisticProblem, RowPasses
+from ._logistic_newton import LogisticProblem
+from ._logistic_sparse import canonical_csr, csr_loss_grad
 from ._tron import minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
@@ -101,8 +102,7 @@ def logistic_loss_grad(X, y_index, coef, intercept):
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     intercept = np.asarray(intercept, dtype=np.float64)
     binary = coef.shape[0] == 1
-    y = (np.asarray(y_index) == 1).astype(np.float64) if binary else \
-        np.ascontiguousarray(y_index, dtype=np.int64)
+    y = loss_targets(y_index, binary)
     if scipy.sparse.issparse(X):
         return sparse_loss_grad(X, y, coef, intercept)
     X = np.ascontiguousarray(X)
@@ -118,18 +118,18 @@ def logistic_loss_grad(X, y_index, coef, intercept):
     return loss, grad[:, :-1], grad[:, -1]
 
 
+def loss_targets(y_index, binary):
+    """The targets as the compiled passes read them: float64 1/0 (positive
+    class or not) for two classes, int64 class indices for more."""
+    if binary:
+        return (np.asarray(y_index) == 1).astype(np.float64)
+    return np.ascontiguousarray(y_index, dtype=np.int64)
+
+
 def sparse_loss_grad(X, y, coef, intercept):
-    """:func:`logistic_loss_grad` for a scipy.sparse ``X``: the gradient pass
-    of the Newton solver, whose curvature output is not needed here."""
-    rows = RowPasses(X)
-    n = X.shape[0]
-    if coef.shape[0] == 1:
-        loss, grad, _ = rows.binary_gradient(y, coef[0], float(intercept[0]), np.empty(n))
-        grad = grad[None, :]
-    else:
-        W = np.ascontiguousarray(np.column_stack([coef, intercept]))
-        loss, grad, _ = rows.multinomial_gradient(y, W, np.empty((n, coef.shape[0])))
-    return loss, grad[:, :-1], grad[:, -1]
+    """:func:`logistic_loss_grad` for a scipy.sparse ``X``: one compiled pass
+    over the nonzeros of its canonical CSR form (:mod:`._logistic_sparse`)."""
+    return csr_loss_grad(canonical_csr(X), y, coef, intercept)
 
 
 def penalised_objective(loss_grad, C, n_samples, shape):
@@ -208,12 +208,13 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Lin, Weng & Keerthi 2008), binary and multinomial; each iteration is
         one gradient pass plus a few Hessian-vector passes over ``X``, and
         few iterations are needed. ``"lbfgs"``: L-BFGS over a compiled
-        loss-and-gradient pass. ``"auto"``: ``"newton"`` for dense ``X`` whose
+        loss-and-gradient pass (on sparse ``X`` one read of the nonzeros per
+        evaluation). ``"auto"``: ``"newton"`` for dense ``X`` whose
         Hessian is small (``(n_features + 1)² ≤ 8000`` for two classes, i.e. up to
         88 features; ``K(K − 1)/2`` times that for K classes), ``"lbfgs"`` for
-        other dense ``X``, ``"tron"`` for sparse ``X`` of two classes and
-        ``"lbfgs"`` for sparse ``X`` of more classes and for Dask collections
-        (whose fit only reduces loss-and-gradient sums over chunks).
+        other dense ``X``, ``"tron"`` for sparse ``X`` (``"lbfgs"`` for more
+        than two classes with ``tol < 1e-9``) and ``"lbfgs"`` for Dask
+        collections (whose fit only reduces loss-and-gradient sums over chunks).
     max_iter : int, default=100
         Maximum number of iterations (Newton or L-BFGS); reaching it emits a
         ``ConvergenceWarning`` and sets ``converged_ = False``.
@@ -281,12 +282,18 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         return SOLVERS[self.solver](self, X, y_index)
 
     def _fit_lbfgs(self, X, y_index):
-        """L-BFGS over :func:`logistic_loss_grad` on the data in memory."""
-        if not scipy.sparse.issparse(X):
+        """L-BFGS over :func:`logistic_loss_grad` on the data in memory (over
+        sparse rows: :func:`csr_loss_grad` on targets converted once)."""
+        if scipy.sparse.issparse(X):
+            X, y = canonical_csr(X), loss_targets(y_index, self.classes_.shape[0] == 2)
+
+            def loss_grad(coef, intercept):
+                return csr_loss_grad(X, y, coef, intercept)
+        else:
             X = np.ascontiguousarray(X)
 
-        def loss_grad(coef, intercept):
-            return logistic_loss_grad(X, y_index, coef, intercept)
+            def loss_grad(coef, intercept):
+                return logistic_loss_grad(X, y_index, coef, intercept)
 
         return self._fit_loss_grad(loss_grad, X.shape[0], X.shape[1])
 
@@ -384,19 +391,26 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         return tags
 
 
+#: the smallest tol for which ``solver="auto"`` runs TRON on sparse multinomial data
+#: (below it TRON cannot always verify the tolerance along the softmax's flat
+#: intercept direction)
+TRON_MULTINOMIAL_MIN_TOL = 1e-9
+
+
 #: solver= -> method(estimator, X, y_index) fitting data in memory
 def _fit_auto(estimator, X, y_index):
     """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
     most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row, else L-BFGS
-    (measured faster than TRON on dense data); TRON for sparse binary data,
-    L-BFGS for sparse multinomial, whose TRON cannot always verify tol below
-    1e-9 (the softmax's flat intercept direction)."""
+    (measured faster than TRON on dense data); TRON for sparse ``X``
+    (measured faster than L-BFGS on five of six sparse sets, binary and
+    3-class, benchmarks/RESULTS.md), except multinomial fits with
+    ``tol`` below :data:`TRON_MULTINOMIAL_MIN_TOL`, which L-BFGS does."""
     n_classes = estimator.classes_.shape[0]
     if not scipy.sparse.issparse(X):
         if hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK:
             return estimator._fit_newton(X, y_index)
         return estimator._fit_lbfgs(X, y_index)
-    if n_classes == 2:
+    if n_classes == 2 or estimator.tol >= TRON_MULTINOMIAL_MIN_TOL:
         return estimator._fit_tron(X, y_index)
     return estimator._fit_lbfgs(X, y_index)
 

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse
 
 from . import _newton_kernels as K
+from ._logistic_sparse import canonical_csr, row_blocks
 from ._state import CSRRows, GradientPass
 
 #: below this many stored entries of X one thread is faster than a parallel
@@ -82,15 +83,17 @@ class Passes(NamedTuple):
     multinomial_hessian_blocks: Callable
 
 
-#: is X sparse -> (X in the layout the kernels read, what they read of it, its stored
-#: entries, its passes)
+#: is X sparse -> (X in the layout the kernels read, what they read of it, its number
+#: of row blocks, its passes). CSR rows are split into blocks fixed by the data's
+#: size (:func:`~._logistic_sparse.row_blocks`), so that the sums do not depend on
+#: the number of threads.
 LAYOUTS = {
-    False: (np.ascontiguousarray, lambda X: X, lambda X: X.size, Passes(
+    False: (np.ascontiguousarray, lambda X: X, lambda X: n_blocks_for(X.size), Passes(
         K.binary_gradient_rows, K.binary_gradient_blocks,
         K.binary_hessian_rows, K.binary_hessian_blocks,
         K.multinomial_gradient_rows, K.multinomial_gradient_blocks,
         K.multinomial_hessian_rows, K.multinomial_hessian_blocks)),
-    True: (scipy.sparse.csr_matrix, CSRRows.of, lambda X: X.nnz, Passes(
+    True: (canonical_csr, CSRRows.of, lambda X: row_blocks(X.nnz, X.shape[1] + 1), Passes(
         K.sparse_binary_gradient_rows, K.sparse_binary_gradient_blocks,
         K.sparse_binary_hessian_rows, K.sparse_binary_hessian_blocks,
         K.sparse_multinomial_gradient_rows, K.sparse_multinomial_gradient_blocks,
@@ -103,11 +106,11 @@ class RowPasses:
     arrays built once per fit), serial or over row blocks in threads."""
 
     def __init__(self, X):
-        layout, rows, n_entries, self.k = LAYOUTS[scipy.sparse.issparse(X)]
+        layout, rows, n_blocks, self.k = LAYOUTS[scipy.sparse.issparse(X)]
         X = layout(X)
         self.rows = rows(X)  # built once per fit
         self.n_samples = X.shape[0]
-        self.blocks = n_blocks_for(n_entries(X))
+        self.blocks = n_blocks(X)
 
     def binary_gradient(self, y, w, b, D):
         if self.blocks == 1:

@@ -79,6 +79,29 @@ def binary_hessian_rows(X, D, v, start, stop, out):
 # --------------------------------------------------------------------------
 # binary, CSR rows
 # --------------------------------------------------------------------------
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+
+
+@jit_fast
+def add_scaled_row(data, indices, first, end, r, out):
+    """``out[indices[t]] += r · data[t]`` for ``t`` in ``first:end``, two
+    entries at a time: both old values are loaded before either is stored,
+    which lets the processor overlap the two read-modify-writes. The indices
+    of one CSR row must be distinct (canonical CSR, Saad, *Iterative Methods
+    for Sparse Linear Systems*, §3.4)."""
+    t = first
+    while t + _ONE < end:
+        j0, j1 = np.uint64(indices[t]), np.uint64(indices[t + _ONE])
+        g0 = out[j0] + r * data[t]
+        g1 = out[j1] + r * data[t + _ONE]
+        out[j0] = g0
+        out[j1] = g1
+        t += _TWO
+    if t < end:
+        out[np.uint64(indices[t])] += r * data[t]
+
+
 @jit_fast
 def sparse_binary_gradient_rows(rows, y, w, b, start, stop, out):
     """:func:`binary_gradient_rows` on the CSR rows ``start:stop``."""
@@ -114,8 +137,7 @@ def sparse_binary_hessian_rows(rows, D, v, start, stop, out):
         for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
             s += v[np.uint64(indices[t])] * data[t]
         s *= D[i]
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            out[np.uint64(indices[t])] += s * data[t]
+        add_scaled_row(data, indices, np.uint64(indptr[i]), np.uint64(indptr[i + 1]), s, out)
         out[d] += s
 
 
@@ -246,6 +268,31 @@ def sparse_multinomial_hessian_rows(rows, P, V, start, stop, out):
 
 
 # --------------------------------------------------------------------------
+# sums over row blocks, serial and in block order: numba would turn an array
+# sum inside a parallel function into a reduction split over the threads, whose
+# rounding then depends on their number
+# --------------------------------------------------------------------------
+@jit_fast
+def block_total(values):
+    """``Σ_b values[b]``, in block order."""
+    total = 0.0
+    for b in range(values.shape[0]):
+        total += values[b]
+    return total
+
+
+@jit_fast
+def block_totals(parts):
+    """``Σ_b parts[b]`` (shape ``parts.shape[1:]``), in block order."""
+    flat = parts.reshape(parts.shape[0], -1)
+    out = np.zeros(flat.shape[1])
+    for b in range(flat.shape[0]):
+        for j in range(flat.shape[1]):
+            out[j] += flat[b, j]
+    return out.reshape(parts.shape[1:])
+
+
+# --------------------------------------------------------------------------
 # row blocks in parallel: block ``blk`` of ``n_blocks`` covers rows
 # ``blk·n // n_blocks : (blk + 1)·n // n_blocks``
 # --------------------------------------------------------------------------
@@ -263,7 +310,7 @@ def binary_gradient_blocks(X, y, w, b, D, n_blocks):
         losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
                                            (blk + 1) * n // n_blocks,
                                            GradientPass(grads[blk], D, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -275,7 +322,7 @@ def binary_hessian_blocks(X, D, v, n_blocks):
     for blk in prange(n_blocks):
         binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                             outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -290,7 +337,7 @@ def sparse_binary_gradient_blocks(rows, y, w, b, D, n_blocks):
         losses[blk] = sparse_binary_gradient_rows(
             rows, y, w, b, blk * n // n_blocks, (blk + 1) * n // n_blocks,
             GradientPass(grads[blk], D, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -302,7 +349,7 @@ def sparse_binary_hessian_blocks(rows, D, v, n_blocks):
     for blk in prange(n_blocks):
         sparse_binary_hessian_rows(rows, D, v, blk * n // n_blocks,
                                    (blk + 1) * n // n_blocks, outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -317,7 +364,7 @@ def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
         losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
                                                 (blk + 1) * n // n_blocks,
                                                 GradientPass(grads[blk], P, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -329,7 +376,7 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                                  outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -344,7 +391,7 @@ def sparse_multinomial_gradient_blocks(rows, y_index, W, P, n_blocks):
         losses[blk] = sparse_multinomial_gradient_rows(
             rows, y_index, W, blk * n // n_blocks, (blk + 1) * n // n_blocks,
             GradientPass(grads[blk], P, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -356,4 +403,4 @@ def sparse_multinomial_hessian_blocks(rows, P, V, n_blocks):
     for blk in prange(n_blocks):
         sparse_multinomial_hessian_rows(rows, P, V, blk * n // n_blocks,
                                         (blk + 1) * n // n_blocks, outs[blk])
-    return outs.sum(axis=0)
+    return block_totals(outs)
