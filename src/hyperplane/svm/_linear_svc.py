@@ -48,10 +48,16 @@ def squared_row_norms(X):
     return np.einsum("ij,ij->i", X, X)
 
 
+def generator_state(rng):
+    """The compiled shuffle's generator state (one nonzero uint64) drawn from ``rng``."""
+    return np.array([rng.randint(1, np.iinfo(np.int64).max)], dtype=np.uint64)
+
+
 def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
     """Dual coordinate descent with shrinking for one binary problem.
 
-    Each epoch visits the active variables in a random order; a bound
+    Each epoch visits the active variables in a random order (drawn in the
+    compiled epoch from a generator seeded by ``rng``); a bound
     variable whose gradient points out of the box by more than the last
     epoch's extremes is shrunk. When the projected-gradient spread
     ``M - m`` of an epoch falls to ``tol`` on the active set, every variable
@@ -68,9 +74,9 @@ def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
     w = np.zeros(X.shape[1] + 1)
     active = np.arange(n, dtype=np.int64)
     bounds = np.array([n, np.inf, -np.inf])
+    state = generator_state(rng)
     for epochs in range(1, max_iter + 1):
-        rng.shuffle(active[:int(bounds[0])])
-        M, m = epoch(samples, dual, w, active, bounds)
+        M, m = epoch(samples, dual, w, active, bounds, state)
         if M - m <= tol:
             if bounds[0] == n:
                 return w, dual.alpha, epochs, True
