@@ -219,6 +219,11 @@ def dcd_epoch_csr(X, dual, w, active, bounds, state):
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
+            if n_active - 2 * AHEAD > k:
+                prefetch_variable(dual, active[n_active - 2 * AHEAD])
+                prefetch(indptr, active[n_active - 2 * AHEAD])
+            if n_active - AHEAD > k:
+                prefetch_csr_row(X, active[n_active - AHEAD])
             continue
         M = max(M, PG)
         m = min(m, PG)
