@@ -235,3 +235,45 @@ def dcd_epoch_csr(X, dual, w, active, bounds, state):
         k += 1
     bounds[0] = n_active
     return M, m
+
+
+@jit
+def next_bounds(M, m, bounds, n, tol):
+    """LIBLINEAR's test after an epoch whose projected gradients spanned
+    ``[m, M]``. Returns True when the problem is solved: the spread is at most
+    ``tol`` with every one of the ``n`` variables active. With some shrunk,
+    the spread at ``tol`` makes every variable active again (``bounds`` reset);
+    otherwise the extremes become the next epoch's shrinking thresholds
+    (infinite when they do not point out of the box)."""
+    if M - m <= tol:
+        if bounds[0] == n:
+            return True
+        bounds[0] = n
+        bounds[1] = np.inf
+        bounds[2] = -np.inf
+        return False
+    bounds[1] = M if M > 0.0 else np.inf
+    bounds[2] = m if m < 0.0 else -np.inf
+    return False
+
+
+@jit
+def dcd_dense(X, dual, w, active, bounds, state, tol, max_epochs):
+    """Epochs of :func:`dcd_epoch_dense` until :func:`next_bounds` says solved,
+    at most ``max_epochs``. Returns ``(epochs, converged)``; one compiled call
+    spares a small problem the cost of entering compiled code every epoch."""
+    for epochs in range(1, max_epochs + 1):
+        M, m = dcd_epoch_dense(X, dual, w, active, bounds, state)
+        if next_bounds(M, m, bounds, active.shape[0], tol):
+            return epochs, True
+    return max_epochs, False
+
+
+@jit
+def dcd_csr(X, dual, w, active, bounds, state, tol, max_epochs):
+    """:func:`dcd_dense` with :func:`dcd_epoch_csr`."""
+    for epochs in range(1, max_epochs + 1):
+        M, m = dcd_epoch_csr(X, dual, w, active, bounds, state)
+        if next_bounds(M, m, bounds, active.shape[0], tol):
+            return epochs, True
+    return max_epochs, False
