@@ -25,7 +25,9 @@ with memory that is not in cache: the row and the variable's entries of
 ``alpha``, ``QD``... Waiting for them, not the arithmetic, dominates a step on
 short sparse rows. The epochs therefore prefetch: the entries of the variable
 ``2 * AHEAD`` steps ahead and the row of the one ``AHEAD`` steps ahead
-(software prefetching, Mowry, Lam & Gupta, ASPLOS 1992). The order itself is
+(software prefetching, Mowry, Lam & Gupta, ASPLOS 1992); a shrink, which
+swaps in the last active variable, prefetches likewise from the end of the
+active set. The order itself is
 drawn in the compiled epoch by Fisher-Yates shuffling (Knuth, TAOCP vol. 2,
 3.4.2, Algorithm P) with the xorshift64* generator (Vigna, ACM TOMS 2016), as
 LIBLINEAR draws it with ``rand()``; the generator's state is one uint64 in a
@@ -145,6 +147,10 @@ def dcd_epoch_dense(X, dual, w, active, bounds, state):
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
+            if n_active - 2 * AHEAD > k:
+                prefetch_variable(dual, active[n_active - 2 * AHEAD])
+            if n_active - AHEAD > k:
+                prefetch_span(X, active[n_active - AHEAD] * d, (active[n_active - AHEAD] + 1) * d)
             continue
         M = max(M, PG)
         m = min(m, PG)
