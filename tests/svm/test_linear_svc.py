@@ -224,3 +224,17 @@ def test_stopping_rule_by_hand():
     assert not next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
     assert bounds.tolist() == [10.0, np.inf, -np.inf]
     assert next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_all_zero_row_without_intercept_hinge_matches_liblinear(sparse):
+    """Q_bar_tt = 0 (an all-zero row, no bias feature, hinge loss): the step is
+    to the bound, as LIBLINEAR's infinite step clipped, not a ZeroDivisionError."""
+    X = np.array([[1.0, 2.0], [0.0, 0.0], [-1.0, -1.5], [2.0, 1.0], [-2.0, -1.0]])
+    X = sp.csr_matrix(X) if sparse else X
+    y = [1, 1, 0, 1, 0]
+    ours = LinearSVC(loss="hinge", fit_intercept=False, tol=1e-10, max_iter=10_000).fit(X, y)
+    peer = LibLinearSVC(loss="hinge", fit_intercept=False, tol=1e-10, max_iter=10_000,
+                        dual=True).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-8)
+    assert np.all(np.isfinite(ours.coef_))

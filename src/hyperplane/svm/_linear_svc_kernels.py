@@ -102,7 +102,8 @@ def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
     bound and its gradient points out of the box by more than the previous
     epoch's extremes (``M_bar``, ``m_bar``), Hsieh et al. 2008 eq. 13; else
     the projected gradient PG and ``alpha_t - G / QD_t`` clipped to
-    ``[0, U_t]`` (alpha_t itself when |PG| is zero).
+    ``[0, U_t]`` (alpha_t itself when |PG| is zero; with ``QD_t = 0`` the
+    bound G points to, as the unclipped step is then infinite).
     """
     PG = 0.0
     if alpha_t == 0.0:
@@ -118,7 +119,11 @@ def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
     else:
         PG = G
     if abs(PG) > PG_ZERO:
-        return False, PG, min(max(alpha_t - G / QD_t, 0.0), U_t)
+        if QD_t > 0.0:
+            return False, PG, min(max(alpha_t - G / QD_t, 0.0), U_t)
+        # an all-zero row without bias feature, hinge loss: the dual is linear
+        # along alpha_t, its minimum at the bound that G points to
+        return False, PG, U_t if G < 0.0 else 0.0
     return False, PG, alpha_t
 
 
