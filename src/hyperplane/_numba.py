@@ -39,7 +39,7 @@ jit_parallel = numba.njit(
 jit_parallel_exact = numba.njit(cache=True, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "maxnum",
-           "minnum"]
+           "minnum", "prefetch"]
 
 
 def _llvm_binary(name):
@@ -65,3 +65,36 @@ def _llvm_binary(name):
 maxnum = _llvm_binary("llvm.maxnum")
 #: ``minnum(a, b)``: the smaller of two floats; see :data:`maxnum`.
 minnum = _llvm_binary("llvm.minnum")
+
+
+def _llvm_prefetch():
+    """``prefetch(array, i)``: ask the cache for the line of the element at flat
+    position ``i`` of a C-ordered ``array`` (a hint that never faults)."""
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def call(typingctx, array, i):
+        if not isinstance(array, types.Array) or not isinstance(i, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            byte = ir.IntType(8).as_pointer()
+            i32 = ir.IntType(32)
+            fn = builder.module.declare_intrinsic(
+                "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]))
+            address = builder.bitcast(builder.gep(data, [args[1]]), byte)
+            # read access, high temporal locality, data cache
+            builder.call(fn, [address, i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return types.none(array, i), codegen
+    return call
+
+
+#: ``prefetch(array, i)``: start loading the cache line of ``array[i]`` without
+#: waiting for it. Loops that visit rows in a random order (coordinate descent)
+#: call it for a row a few steps ahead, so that its memory latency overlaps the
+#: work on the current row.
+prefetch = _llvm_prefetch()

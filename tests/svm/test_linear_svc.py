@@ -1,14 +1,24 @@
 """LinearSVC against scikit-learn's LinearSVC (LIBLINEAR): same primal
-objective; sparse input gives the dense model; the coordinate rule by hand."""
+objective; sparse input gives the dense model; the coordinate rule by hand;
+one compiled epoch (dense and CSR) against a NumPy reference; the compiled
+shuffle."""
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc_kernels import coordinate_step
+from hyperplane.svm._linear_svc import LAYOUTS, LOSSES
+from hyperplane.svm._linear_svc_kernels import (
+    DualProblem,
+    coordinate_step,
+    next_bounds,
+    shuffle_prefix,
+)
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -119,3 +129,112 @@ def test_check_estimator():
         "check_sample_weight_equivalence_on_sparse_data":
             "coordinate descent visits samples in a random order (as sklearn.svm.LinearSVC)",
     })
+
+
+def reference_epoch(X, y, D, U, B, alpha, order, n_active, M_bar, m_bar):
+    """Hsieh et al. (2008), Algorithm 1 with shrinking, written out with NumPy:
+    w recomputed from alpha at every step; a shrunk variable trades places with
+    the last active one, which is visited next (LIBLINEAR's order)."""
+    Xb = np.hstack([X, np.full((X.shape[0], 1), B)])
+    alpha, active, k, pgs = alpha.copy(), list(order), 0, []
+    while k < n_active:
+        t = active[k]
+        G = y[t] * (Xb.T @ (alpha * y) @ Xb[t]) - 1.0 + D[t] * alpha[t]
+        if alpha[t] == 0 and G > M_bar or alpha[t] == U[t] and G < m_bar:
+            n_active -= 1
+            active[k], active[n_active] = active[n_active], active[k]
+            continue
+        PG = min(G, 0.0) if alpha[t] == 0 else max(G, 0.0) if alpha[t] == U[t] else G
+        pgs.append(PG)
+        if abs(PG) > 1e-12:
+            alpha[t] = np.clip(alpha[t] - G / (Xb[t] @ Xb[t] + D[t]), 0.0, U[t])
+        k += 1
+    M, m = (max(pgs), min(pgs)) if pgs else (-np.inf, np.inf)
+    return alpha, Xb.T @ (alpha * y), active, n_active, M, m
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 60), d=st.integers(1, 6),
+       loss=st.sampled_from(["hinge", "squared_hinge"]), warm=st.booleans(),
+       sparse=st.booleans())
+def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
+    """One compiled epoch (its own shuffle, prefetching, shrinking) against the
+    NumPy reference run in the order the compiled shuffle draws."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    C = rng.uniform(0.1, 2.0, size=n)
+    U, D = LOSSES[loss](C)
+    alpha = np.zeros(n)
+    if warm:
+        alpha = rng.uniform(0, 1, n) * np.minimum(C, 1.0)
+        alpha[rng.random(n) < 0.3] = 0.0
+        if loss == "hinge":
+            alpha = np.where(rng.random(n) < 0.3, U, alpha)          # at the upper bound
+    B = 1.0
+    n_active = n if not warm else int(rng.integers(1, n + 1))
+    M_bar, m_bar = (0.5, -0.5) if warm else (np.inf, -np.inf)
+    order = rng.permutation(n).astype(np.int64)
+    state = np.array([rng.integers(1, 2 ** 62)], dtype=np.uint64)
+    drawn = order.copy()
+    shuffle_prefix(drawn, n_active, state.copy())
+    want = reference_epoch(X, y, D, U, B, alpha, drawn, n_active, M_bar, m_bar)
+    prepare, epoch, _ = LAYOUTS[sparse]
+    dual = DualProblem(y=y, D=D, U=U, QD=np.einsum("ij,ij->i", X, X) + B * B + D,
+                       alpha=alpha.copy(), B=B)
+    w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
+    active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
+    M, m = epoch(prepare(sp.csr_matrix(X) if sparse else X), dual, w, active, bounds, state)
+    np.testing.assert_allclose(dual.alpha, want[0], rtol=0, atol=1e-10)
+    np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
+    assert active.tolist() == want[2] and bounds[0] == want[3]
+    assert M == pytest.approx(want[4], abs=1e-9) and m == pytest.approx(want[5], abs=1e-9)
+
+
+def test_compiled_shuffle_permutes_the_prefix_uniformly():
+    state = np.array([12345], dtype=np.uint64)
+    counts = np.zeros((4, 4))
+    for _ in range(4000):
+        a = np.arange(6, dtype=np.int64)
+        shuffle_prefix(a, 4, state)
+        assert sorted(a[:4].tolist()) == [0, 1, 2, 3] and a[4:].tolist() == [4, 5]
+        counts[np.arange(4), a[:4]] += 1
+    # every value lands at every position a quarter of the time (4 sigma: 0.027)
+    np.testing.assert_allclose(counts / 4000, 0.25, atol=0.03)
+
+
+def test_random_state_sets_the_order_not_the_optimum():
+    X, y = make_classification(n_samples=300, n_features=8, flip_y=0.05, random_state=3)
+    fit = lambda seed: LinearSVC(tol=1e-10, max_iter=100_000, random_state=seed).fit(X, y)  # noqa
+    a, b, c = fit(0), fit(0), fit(7)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert not np.array_equal(a.coef_, c.coef_)
+    assert c.objective(X, y) == pytest.approx(a.objective(X, y), rel=1e-9)
+
+
+def test_stopping_rule_by_hand():
+    """Spread above tol: the extremes become thresholds (inf when they do not
+    point out of the box); at tol with variables shrunk: all made active again;
+    at tol with all active: solved."""
+    bounds = np.array([5.0, np.inf, -np.inf])
+    assert not next_bounds(0.3, -0.2, bounds, 10, 1e-3)
+    assert bounds.tolist() == [5.0, 0.3, -0.2]
+    assert not next_bounds(-0.1, -0.2, bounds, 10, 1e-3)
+    assert bounds.tolist() == [5.0, np.inf, -0.2]
+    assert not next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
+    assert bounds.tolist() == [10.0, np.inf, -np.inf]
+    assert next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_all_zero_row_without_intercept_hinge_matches_liblinear(sparse):
+    """Q_bar_tt = 0 (an all-zero row, no bias feature, hinge loss): the step is
+    to the bound, as LIBLINEAR's infinite step clipped, not a ZeroDivisionError."""
+    X = np.array([[1.0, 2.0], [0.0, 0.0], [-1.0, -1.5], [2.0, 1.0], [-2.0, -1.0]])
+    X = sp.csr_matrix(X) if sparse else X
+    y = [1, 1, 0, 1, 0]
+    ours = LinearSVC(loss="hinge", fit_intercept=False, tol=1e-10, max_iter=10_000).fit(X, y)
+    peer = LibLinearSVC(loss="hinge", fit_intercept=False, tol=1e-10, max_iter=10_000,
+                        dual=True).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-8)
+    assert np.all(np.isfinite(ours.coef_))

@@ -1,18 +1,21 @@
 """Alpha seeding of the linear SVM: the compiled coordinate-descent epoch
-against a slow reference, the seed's feasibility, and SVC fits from the seed
-against LIBSVM."""
+against a slow reference (and its CSR twin against the dense epoch, bit for
+bit), the seed's feasibility, and SVC fits from the seed against LIBSVM and,
+on sparse data, against the dense fit."""
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 from sklearn.svm import SVC as LibSVC
 
-from hyperplane.svm import SVC
-from hyperplane.svm._seed import balance_equality, linear_seed
+from hyperplane.svm import SVC, _svc
+from hyperplane.svm._seed import LAYOUTS, balance_equality, linear_seed
 from hyperplane.svm._seed_kernels import DCDProblem, DCDState, dcd_epoch
 
+from .test_sparse_svm import assert_same_model
 from .test_svc import assert_kkt, dual_objective, libsvm_alpha
 
 
@@ -132,3 +135,64 @@ def test_seeded_fit_is_deterministic_and_follows_random_state():
     # another coordinate order: another path to the same optimum (within tol)
     assert c.objective_ == pytest.approx(a.objective_, rel=1e-4)
     assert np.mean(c.predict(X) == a.predict(X)) >= 0.995
+
+
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 40), d=st.integers(1, 8),
+       density=st.sampled_from([0.0, 0.2, 0.6, 1.0]), warm=st.booleans())
+def test_csr_epoch_is_the_dense_epoch_bit_for_bit(seed, n, d, density, warm):
+    """CSR rows (some explicit zeros among the stored values) give the dense
+    epoch's alpha, w, order and extremes exactly, and both match the reference."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < density)
+    X[rng.random((n, d)) < 0.1] = 0.0
+    stored = sp.csr_matrix(np.where(rng.random((n, d)) < 0.2, 1.0, X))  # pattern with extra entries
+    stored.data[:] = X[stored.nonzero()]                                   # explicit zeros kept
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    C = rng.uniform(0.1, 2.0, size=n)
+    alpha = np.where(rng.random(n) < 0.3, C, rng.uniform(0, 1, n) * C) if warm else np.zeros(n)
+    M_bar, m_bar = (0.5, -0.5) if warm else (np.inf, -np.inf)
+    order = rng.permutation(n).astype(np.int64)
+    w0 = np.hstack([X, np.ones((n, 1))]).T @ (alpha * y)
+    results = []
+    for rows, norms, epoch in (LAYOUTS[False], LAYOUTS[True]):
+        samples = rows(X if epoch is dcd_epoch else stored)
+        state = DCDState(alpha=alpha.copy(), w=w0.copy(), active=order.copy())
+        problem = DCDProblem(X=samples, y=y, C=C, B=1.0, QD=norms(samples) + 1.0)
+        results.append((epoch(problem, state, n, M_bar, m_bar), state, problem.QD))
+    (dense, d_state, d_QD), (sparse, s_state, s_QD) = results
+    assert dense == sparse
+    np.testing.assert_array_equal(d_QD, s_QD)
+    for a, b in zip(d_state, s_state):
+        np.testing.assert_array_equal(a, b)
+    want_alpha, want_w, want_active, want_n, M, m = reference_epoch(X, y, C, 1.0, alpha, order,
+                                                                    M_bar, m_bar)
+    np.testing.assert_allclose(s_state.alpha, want_alpha, atol=1e-10)
+    np.testing.assert_allclose(s_state.w, want_w, atol=1e-9)
+    assert sparse[0] == want_n and s_state.active.tolist() == want_active
+
+
+def test_sparse_seed_is_the_dense_seed():
+    X, y = make_classification(n_samples=1200, n_features=30, flip_y=0.1, random_state=5)
+    X[np.abs(X) < 1.0] = 0.0
+    ys = np.where(y == 1, 1.0, -1.0)
+    C = np.full(len(y), 0.5)
+    dense = linear_seed(X, ys, C, eps=0.1, random_state=3)
+    sparse = linear_seed(sp.csr_matrix(X), ys, C, eps=0.1, random_state=3)
+    np.testing.assert_array_equal(dense, sparse)
+    assert np.count_nonzero(sparse) > 0
+
+
+def test_sparse_linear_svc_is_seeded_and_equals_the_dense_fit(monkeypatch):
+    """Sparse SVC(kernel="linear") starts from the seed, like the dense fit,
+    and ends at the same model (alpha_, intercept_, support_ to 1e-10)."""
+    X, y = make_classification(n_samples=1500, n_features=40, n_informative=8,
+                               flip_y=0.1, random_state=2)
+    X[np.abs(X) < 0.8] = 0.0
+    seeded = []
+    real = _svc.linear_seed
+    monkeypatch.setattr(_svc, "linear_seed", lambda *a, **k: seeded.append(1) or real(*a, **k))
+    sparse_fit = SVC(kernel="linear", C=0.5).fit(sp.csr_matrix(X), y)
+    dense_fit = SVC(kernel="linear", C=0.5).fit(X, y)
+    assert len(seeded) == 2
+    assert_same_model(sparse_fit, dense_fit)
+    assert sparse_fit.n_iter_ == dense_fit.n_iter_

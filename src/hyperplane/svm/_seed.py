@@ -13,14 +13,31 @@ one of the SVM with a free bias; only the path to it is shorter.
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from ._seed_kernels import DCDProblem, DCDState, dcd_epoch
+from .._csr_rows import CSRRows
+from ._seed_kernels import (
+    DCDProblem,
+    DCDState,
+    csr_squared_norms,
+    dcd_epoch,
+    dcd_epoch_csr,
+    squared_norms,
+)
 
 #: the constant feature that carries the bias in dual coordinate descent
 BIAS_FEATURE = 1.0
 #: epochs of dual coordinate descent at most
 MAX_EPOCHS = 200
+#: samples as the compiled epoch reads them: (is sparse) -> (rows, |x_t|^2, epoch)
+LAYOUTS = {
+    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), squared_norms, dcd_epoch),
+    True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
+                             X.indices.astype(np.int32, copy=False),
+                             X.indptr.astype(np.int64, copy=False)),
+           csr_squared_norms, dcd_epoch_csr),
+}
 
 
 def balance_equality(alpha, y, C):
@@ -49,7 +66,8 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d)
+    X : ndarray or scipy.sparse CSR matrix of shape (n, d)
+        Sparse rows give the dense rows' seed bit for bit.
     y : ndarray of +-1, shape (n,)
     C : ndarray of shape (n,), finite upper bounds
     eps : float
@@ -71,17 +89,18 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     True
     """
     rng = check_random_state(random_state)
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    rows, norms, epoch = LAYOUTS[sp.issparse(X)]
     n, d = X.shape
+    X = rows(X)
     B = BIAS_FEATURE
-    QD = np.einsum("ij,ij->i", X, X) + B * B
+    QD = norms(X) + B * B
     problem = DCDProblem(X=X, y=np.asarray(y, dtype=np.float64), C=np.asarray(C, dtype=np.float64),
                          B=float(B), QD=QD)
     state = DCDState(alpha=np.zeros(n), w=np.zeros(d + 1), active=np.arange(n, dtype=np.int64))
     n_active, M_bar, m_bar = n, np.inf, -np.inf
     for _ in range(max_epochs):
         rng.shuffle(state.active[:n_active])
-        n_active, M, m = dcd_epoch(problem, state, n_active, M_bar, m_bar)
+        n_active, M, m = epoch(problem, state, n_active, M_bar, m_bar)
         if M - m <= eps:
             break
         M_bar = M if M > 0 else np.inf

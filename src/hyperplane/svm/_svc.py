@@ -6,7 +6,6 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import ClassifierMixin
 
 from .._base import predict_from_scores
@@ -134,7 +133,7 @@ class SVC(ClassifierMixin, BaseSVM):
     linear problems use :class:`LinearSVC` (LIBLINEAR's dual coordinate
     descent, the bias regularised as an extra feature).
 
-    With the linear kernel, a finite C and at least 1000 dense samples, SMO does
+    With the linear kernel, a finite C and at least 1000 samples (dense or sparse), SMO does
     not start from a = 0 but from a seed: dual coordinate descent (Hsieh et
     al. 2008) on the problem whose bias is a regularised constant feature,
     made to satisfy sum a_i y_i = 0 (alpha seeding, DeCoste & Wagstaff 2000).
@@ -238,10 +237,9 @@ class SVC(ClassifierMixin, BaseSVM):
 
     def _seed(self, X, y, C):
         """SMO's start: alpha seeding for the linear kernel with a finite C
-        on at least SEED_MIN_SAMPLES dense samples (:func:`._seed.linear_seed`),
-        else None (alpha = 0; the seed's coordinate descent reads dense rows)."""
-        if (type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES
-                or sp.issparse(X)):
+        on at least SEED_MIN_SAMPLES samples, dense or sparse
+        (:func:`._seed.linear_seed`), else None (alpha = 0)."""
+        if type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES:
             return None
         return linear_seed(X, y, C, eps=SEED_EPS,
                            random_state=0 if self.random_state is None else self.random_state)
