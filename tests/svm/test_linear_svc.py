@@ -13,12 +13,7 @@ from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import LAYOUTS, LOSSES
-from hyperplane.svm._linear_svc_kernels import (
-    DualProblem,
-    coordinate_step,
-    next_bounds,
-    shuffle_prefix,
-)
+from hyperplane.svm._linear_svc_kernels import DualProblem, coordinate_step, shuffle_prefix
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -179,7 +174,7 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     drawn = order.copy()
     shuffle_prefix(drawn, n_active, state.copy())
     want = reference_epoch(X, y, D, U, B, alpha, drawn, n_active, M_bar, m_bar)
-    prepare, epoch, _ = LAYOUTS[sparse]
+    prepare, epoch = LAYOUTS[sparse]
     dual = DualProblem(y=y, D=D, U=U, QD=np.einsum("ij,ij->i", X, X) + B * B + D,
                        alpha=alpha.copy(), B=B)
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
@@ -210,20 +205,6 @@ def test_random_state_sets_the_order_not_the_optimum():
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert not np.array_equal(a.coef_, c.coef_)
     assert c.objective(X, y) == pytest.approx(a.objective(X, y), rel=1e-9)
-
-
-def test_stopping_rule_by_hand():
-    """Spread above tol: the extremes become thresholds (inf when they do not
-    point out of the box); at tol with variables shrunk: all made active again;
-    at tol with all active: solved."""
-    bounds = np.array([5.0, np.inf, -np.inf])
-    assert not next_bounds(0.3, -0.2, bounds, 10, 1e-3)
-    assert bounds.tolist() == [5.0, 0.3, -0.2]
-    assert not next_bounds(-0.1, -0.2, bounds, 10, 1e-3)
-    assert bounds.tolist() == [5.0, np.inf, -0.2]
-    assert not next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
-    assert bounds.tolist() == [10.0, np.inf, -np.inf]
-    assert next_bounds(1e-4, 0.0, bounds, 10, 1e-3)
 
 
 @pytest.mark.parametrize("sparse", [False, True])

@@ -25,25 +25,19 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
-from ._linear_svc_kernels import (
-    DualProblem,
-    dcd_csr,
-    dcd_dense,
-    dcd_epoch_csr,
-    dcd_epoch_dense,
-)
+from ._linear_svc_kernels import DualProblem, dcd_epoch_csr, dcd_epoch_dense
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
     "hinge": lambda C: (C, np.zeros_like(C)),
     "squared_hinge": lambda C: (np.full_like(C, np.inf), 0.5 / C),
 }
-#: samples as the compiled code reads them: (is sparse) -> (prepare, epoch, epochs to the end)
+#: samples as the compiled epoch reads them: (is sparse) -> (prepare, epoch)
 LAYOUTS = {
-    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), dcd_epoch_dense, dcd_dense),
+    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), dcd_epoch_dense),
     True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
                              X.indices.astype(np.int32, copy=False),
-                             X.indptr.astype(np.int64, copy=False)), dcd_epoch_csr, dcd_csr),
+                             X.indptr.astype(np.int64, copy=False)), dcd_epoch_csr),
 }
 
 
@@ -68,21 +62,29 @@ def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
     epoch's extremes is shrunk. When the projected-gradient spread
     ``M - m`` of an epoch falls to ``tol`` on the active set, every variable
     is made active again, and the solver stops when it holds for all
-    (LIBLINEAR's ``solve_l2r_l1l2_svc``; the rule: ``next_bounds`` of the kernels). The
-    epochs run in one compiled call. Returns ``(w, alpha, epochs,
+    (LIBLINEAR's ``solve_l2r_l1l2_svc``). Returns ``(w, alpha, epochs,
     converged)`` with ``w`` of length d + 1 (the last entry multiplies B).
     """
     n = y.shape[0]
-    prepare, _, solve = LAYOUTS[sp.issparse(X)]
+    prepare, epoch = LAYOUTS[sp.issparse(X)]
+    samples = prepare(X)
     U, D = LOSSES[loss](C)
     dual = DualProblem(y=y, D=D, U=U, QD=squared_row_norms(X) + B * B + D,
                        alpha=np.zeros(n), B=float(B))
     w = np.zeros(X.shape[1] + 1)
     active = np.arange(n, dtype=np.int64)
-    bounds = np.array([n, np.inf, -np.inf])              # n_active, M_bar, m_bar
-    epochs, converged = solve(prepare(X), dual, w, active, bounds, generator_state(rng),
-                              float(tol), int(max_iter))
-    return w, dual.alpha, epochs, converged
+    bounds = np.array([n, np.inf, -np.inf])
+    state = generator_state(rng)
+    for epochs in range(1, max_iter + 1):
+        M, m = epoch(samples, dual, w, active, bounds, state)
+        if M - m <= tol:
+            if bounds[0] == n:
+                return w, dual.alpha, epochs, True
+            bounds[:] = n, np.inf, -np.inf          # unshrink and check every variable
+            continue
+        bounds[1] = M if M > 0 else np.inf
+        bounds[2] = m if m < 0 else -np.inf
+    return w, dual.alpha, max_iter, False
 
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
