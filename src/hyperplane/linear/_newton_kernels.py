@@ -30,6 +30,7 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
+from ._logistic_kernels import add_blocks
 from ._state import GradientPass
 
 
@@ -263,7 +264,7 @@ def binary_gradient_blocks(X, y, w, b, D, n_blocks):
         losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
                                            (blk + 1) * n // n_blocks,
                                            GradientPass(grads[blk], D, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return add_blocks(losses)[0], add_blocks(grads), add_blocks(diags)
 
 
 @jit_parallel
@@ -275,7 +276,7 @@ def binary_hessian_blocks(X, D, v, n_blocks):
     for blk in prange(n_blocks):
         binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                             outs[blk])
-    return outs.sum(axis=0)
+    return add_blocks(outs)
 
 
 @jit_parallel
@@ -317,7 +318,8 @@ def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
         losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
                                                 (blk + 1) * n // n_blocks,
                                                 GradientPass(grads[blk], P, diags[blk]))
-    return losses.sum(), grads.sum(axis=0), diags.sum(axis=0)
+    return (add_blocks(losses)[0], add_blocks(grads).reshape(W.shape),
+            add_blocks(diags).reshape(W.shape))
 
 
 @jit_parallel
@@ -329,7 +331,7 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                                  outs[blk])
-    return outs.sum(axis=0)
+    return add_blocks(outs).reshape(V.shape)
 
 
 @jit_parallel
