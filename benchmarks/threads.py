@@ -9,8 +9,10 @@ Usage (from the repository root)::
 For every thread count ``k`` (``numba.set_num_threads(k)`` and
 ``threadpoolctl.threadpool_limits(k)`` for BLAS) it fits
 
-* ``SVC(kernel="rbf")`` on dense ``make_classification`` data (20k x 100,
-  standardised) and on uniform random CSR data (20k x 2000 at 2% density),
+* ``SVC(kernel="rbf")`` on dense ``make_classification`` data (10k x 100,
+  standardised: full kernel rows of 10^6 multiply-adds, computed on all
+  threads) and on uniform random CSR data (10k x 2000 at 1% density: rows
+  summed by columns, about 10^4 multiply-adds, kept on one thread),
   with scikit-learn's ``SVC`` (LIBSVM, one thread whatever ``k``: timed at
   the first thread count only) beside it;
 * ``LogisticRegression`` with the ``lbfgs``, ``newton`` and ``tron`` solvers
@@ -99,12 +101,12 @@ def cases(scale):
         for s in ("lbfgs", "newton", "tron")}
     logistic["sklearn lbfgs"] = (lambda X, y: SkLogisticRegression(
         C=1.0, tol=1e-6, max_iter=1000).fit(X, y), None)
-    n_svc, n_log = int(20_000 * scale), int(200_000 * scale)
+    n_svc, n_log = int(10_000 * scale), int(200_000 * scale)
     Xd, yd = dense_classification(n_svc, 100)
-    Xs, ys = sparse_classification(n_svc, 2000, 0.02)
+    Xs, ys = sparse_classification(n_svc, 2000, 0.01)
     Xl, yl = dense_classification(n_log, 50, seed=1)
     return [(f"SVC rbf dense {n_svc}x100", Xd, yd, svc),
-            (f"SVC rbf CSR {n_svc}x2000 2%", Xs, ys, svc),
+            (f"SVC rbf CSR {n_svc}x2000 1%", Xs, ys, svc),
             (f"logistic dense {n_log}x50", Xl, yl, logistic)]
 
 
