@@ -7,6 +7,7 @@ import pytest
 
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear import _logistic_kernels as LK
+from hyperplane.linear import _newton_kernels as NK
 from hyperplane.linear._logistic import logistic_loss_grad
 
 pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
@@ -38,11 +39,12 @@ def test_block_count_depends_on_the_size_only():
     assert LK.dense_row_blocks(10 ** 9) == LK.MAX_BLOCKS
 
 
-def test_add_blocks_adds_in_block_order():
+def test_block_sums_add_in_block_order():
     parts = np.array([[1.0, 1e16], [1e16, 1.0], [-1e16, -1e16]])
-    np.testing.assert_array_equal(LK.add_blocks(parts), [(1.0 + 1e16) - 1e16,
-                                                         (1e16 + 1.0) - 1e16])
-    np.testing.assert_array_equal(LK.add_blocks(np.ones((3, 2, 2))), np.full(4, 3.0))
+    np.testing.assert_array_equal(NK.block_totals(parts), [(1.0 + 1e16) - 1e16,
+                                                          (1e16 + 1.0) - 1e16])
+    assert NK.block_total(parts[:, 0]) == (1.0 + 1e16) - 1e16
+    np.testing.assert_array_equal(NK.block_totals(np.ones((3, 2, 2))), np.full((2, 2), 3.0))
 
 
 @pytest.mark.parametrize("k", [2, 3])

@@ -4,10 +4,10 @@
 they form the score, add the row's log-loss and add the row's gradient
 contribution ``(p − y) x̃``. The ``*_loss_grad`` functions split the rows
 into ``n_blocks`` blocks summed independently in parallel and added in
-block order (:func:`add_blocks`). The number of blocks is a function of the
-data's size only (:func:`dense_row_blocks`; one block: the caller runs the
-row functions directly), so the sums are the same on any number of
-threads. Sums, not means, are returned so that results for disjoint chunks
+block order (:func:`~._newton_kernels.block_totals`). The number of blocks
+is a function of the data's size only (:func:`dense_row_blocks`; one block:
+the caller runs the row functions directly), so the sums are the same on
+any number of threads. Sums, not means, are returned so that results for disjoint chunks
 of rows simply add (a Dask fit sums them).
 """
 
@@ -18,6 +18,7 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
+from ._newton_kernels import block_total, block_totals
 
 #: stored entries per row block of a dense pass, and the most blocks of one
 #: pass (enough to keep 16 threads busy; each block has its own buffer)
@@ -31,19 +32,6 @@ def dense_row_blocks(n_entries):
     :data:`BLOCK_ENTRIES`, at most :data:`MAX_BLOCKS`. A function of the
     data only, never of the number of threads."""
     return max(1, min(MAX_BLOCKS, n_entries // BLOCK_ENTRIES))
-
-
-@jit_fast
-def add_blocks(parts):
-    """``Σ_blk parts[blk]`` (flattened), added in block order: unlike a
-    parallel reduction, the same sum whatever the number of threads."""
-    n_blocks = parts.shape[0]
-    flat = parts.reshape((n_blocks, parts.size // n_blocks))
-    total = np.zeros(flat.shape[1])
-    for blk in range(n_blocks):
-        for j in range(flat.shape[1]):
-            total[j] += flat[blk, j]
-    return total
 
 
 @jit_fast
@@ -93,7 +81,7 @@ def binary_loss_grad(X, y, w, b, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = binary_rows(X, y, w, b, blk * n // n_blocks,
                                   (blk + 1) * n // n_blocks, grads[blk])
-    return add_blocks(losses)[0], add_blocks(grads)
+    return block_total(losses), block_totals(grads)
 
 
 @jit_fast
@@ -153,4 +141,4 @@ def multinomial_loss_grad(X, y_index, W, b, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = multinomial_rows(X, y_index, W, b, blk * n // n_blocks,
                                        (blk + 1) * n // n_blocks, grads[blk])
-    return add_blocks(losses)[0], add_blocks(grads).reshape((W.shape[0], d + 1))
+    return block_total(losses), block_totals(grads)

@@ -30,7 +30,6 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
-from ._logistic_kernels import add_blocks
 from ._state import GradientPass
 
 
@@ -247,6 +246,31 @@ def sparse_multinomial_hessian_rows(rows, P, V, start, stop, out):
 
 
 # --------------------------------------------------------------------------
+# sums over row blocks, serial and in block order: numba would turn an array
+# sum inside a parallel function into a reduction split over the threads, whose
+# rounding then depends on their number
+# --------------------------------------------------------------------------
+@jit_fast
+def block_total(values):
+    """``Σ_b values[b]``, in block order."""
+    total = 0.0
+    for b in range(values.shape[0]):
+        total += values[b]
+    return total
+
+
+@jit_fast
+def block_totals(parts):
+    """``Σ_b parts[b]`` (shape ``parts.shape[1:]``), in block order."""
+    flat = parts.reshape(parts.shape[0], -1)
+    out = np.zeros(flat.shape[1])
+    for b in range(flat.shape[0]):
+        for j in range(flat.shape[1]):
+            out[j] += flat[b, j]
+    return out.reshape(parts.shape[1:])
+
+
+# --------------------------------------------------------------------------
 # row blocks in parallel: block ``blk`` of ``n_blocks`` covers rows
 # ``blk·n // n_blocks : (blk + 1)·n // n_blocks``
 # --------------------------------------------------------------------------
@@ -264,7 +288,7 @@ def binary_gradient_blocks(X, y, w, b, D, n_blocks):
         losses[blk] = binary_gradient_rows(X, y, w, b, blk * n // n_blocks,
                                            (blk + 1) * n // n_blocks,
                                            GradientPass(grads[blk], D, diags[blk]))
-    return add_blocks(losses)[0], add_blocks(grads), add_blocks(diags)
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -276,7 +300,7 @@ def binary_hessian_blocks(X, D, v, n_blocks):
     for blk in prange(n_blocks):
         binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                             outs[blk])
-    return add_blocks(outs)
+    return block_totals(outs)
 
 
 @jit_parallel
@@ -318,8 +342,7 @@ def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
         losses[blk] = multinomial_gradient_rows(X, y_index, W, blk * n // n_blocks,
                                                 (blk + 1) * n // n_blocks,
                                                 GradientPass(grads[blk], P, diags[blk]))
-    return (add_blocks(losses)[0], add_blocks(grads).reshape(W.shape),
-            add_blocks(diags).reshape(W.shape))
+    return block_total(losses), block_totals(grads), block_totals(diags)
 
 
 @jit_parallel
@@ -331,7 +354,7 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                                  outs[blk])
-    return add_blocks(outs).reshape(V.shape)
+    return block_totals(outs)
 
 
 @jit_parallel
