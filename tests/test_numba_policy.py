@@ -59,3 +59,18 @@ def test_a_strict_callee_stays_strict_inside_an_exact_parallel_kernel():
             s += v * 1.0000001
         sequential.append(s)
     assert _rows_summed_in_parallel(X).tolist() == sequential
+
+
+def test_omp_workers_sleep_unless_the_user_chose_otherwise():
+    import os
+    import subprocess
+    import sys
+    code = ("import os, numba, numpy as np; import hyperplane.svm; "
+            "numba.njit(parallel=True)(lambda a: a.sum())(np.ones(10)); "
+            "print(os.environ['OMP_WAIT_POLICY'])")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    ours = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert ours.stdout.strip() == "PASSIVE", ours.stderr
+    env["OMP_WAIT_POLICY"] = "ACTIVE"
+    theirs = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert theirs.stdout.strip() == "ACTIVE", theirs.stderr

@@ -21,7 +21,6 @@ the gradient of the equivalent normalised objective
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.optimize
 import scipy.sparse
@@ -49,6 +48,7 @@ from ..distributed import add_parts, predict_lazy
 from ._logistic_kernels import (
     binary_loss_grad,
     binary_rows,
+    dense_row_blocks,
     multinomial_loss_grad,
     multinomial_rows,
 )
@@ -64,13 +64,6 @@ from ._tron import minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
 SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
-
-#: below this many entries of X one thread is faster than a parallel region.
-#: The fused row loop is memory-bound; measured on the 2-core shared build
-#: machine, waking threads cost more than they saved even at 1M×20
-#: (benchmarks/RESULTS.md), so only very large in-memory X go parallel. A Dask
-#: fit parallelises over chunks instead.
-PARALLEL_MIN_SIZE = 1 << 25
 
 
 def logistic_loss_grad(X, y_index, coef, intercept):
@@ -107,13 +100,14 @@ def logistic_loss_grad(X, y_index, coef, intercept):
         return sparse_loss_grad(X, y, coef, intercept)
     X = np.ascontiguousarray(X)
     w, b = (coef[0], float(intercept[0])) if binary else (coef, intercept)
-    if X.size < PARALLEL_MIN_SIZE:
+    n_blocks = dense_row_blocks(X.size)
+    if n_blocks == 1:
         grad = np.zeros((coef.shape[0], X.shape[1] + 1))
         rows = binary_rows if binary else multinomial_rows
         loss = rows(X, y, w, b, 0, X.shape[0], grad[0] if binary else grad)
     else:
         blocks = binary_loss_grad if binary else multinomial_loss_grad
-        loss, grad = blocks(X, y, w, b, 4 * numba.get_num_threads())
+        loss, grad = blocks(X, y, w, b, n_blocks)
         grad = grad.reshape(coef.shape[0], X.shape[1] + 1)
     return loss, grad[:, :-1], grad[:, -1]
 

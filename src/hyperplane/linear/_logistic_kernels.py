@@ -3,10 +3,12 @@
 ``binary_rows`` / ``multinomial_rows`` read rows ``start:stop`` once each:
 they form the score, add the row's log-loss and add the row's gradient
 contribution ``(p − y) x̃``. The ``*_loss_grad`` functions split the rows
-into ``n_blocks`` blocks summed independently in parallel and added at the
-end (below a large size the caller runs the row functions directly: waking
-threads costs more than it saves). Sums, not means, are returned so that results for disjoint
-chunks of rows simply add (a Dask fit sums them).
+into ``n_blocks`` blocks summed independently in parallel and added in
+block order (:func:`~._newton_kernels.block_totals`). The number of blocks
+is a function of the data's size only (:func:`dense_row_blocks`; one block:
+the caller runs the row functions directly), so the sums are the same on
+any number of threads. Sums, not means, are returned so that results for disjoint chunks
+of rows simply add (a Dask fit sums them).
 """
 
 from __future__ import annotations
@@ -16,6 +18,20 @@ from numba import prange
 
 from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
+from ._newton_kernels import block_total, block_totals
+
+#: stored entries per row block of a dense pass, and the most blocks of one
+#: pass (enough to keep 16 threads busy; each block has its own buffer)
+BLOCK_ENTRIES = 1 << 17
+MAX_BLOCKS = 32
+
+
+@jit_fast
+def dense_row_blocks(n_entries):
+    """The number of row blocks of a pass over ``n_entries`` values: one per
+    :data:`BLOCK_ENTRIES`, at most :data:`MAX_BLOCKS`. A function of the
+    data only, never of the number of threads."""
+    return max(1, min(MAX_BLOCKS, n_entries // BLOCK_ENTRIES))
 
 
 @jit_fast
@@ -40,7 +56,9 @@ def binary_rows(X, y, w, b, start, stop, grad):
 
 @jit_parallel
 def binary_loss_grad(X, y, w, b, n_blocks):
-    """Σ_n log(1 + e^{z_n}) − y_n z_n and its gradient, in parallel row blocks.
+    """Σ_n log(1 + e^{z_n}) − y_n z_n and its gradient, in parallel row blocks
+    (block ``blk`` of ``n_blocks``: rows ``blk·n // n_blocks`` to
+    ``(blk + 1)·n // n_blocks``).
 
     Parameters
     ----------
@@ -63,7 +81,7 @@ def binary_loss_grad(X, y, w, b, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = binary_rows(X, y, w, b, blk * n // n_blocks,
                                   (blk + 1) * n // n_blocks, grads[blk])
-    return losses.sum(), grads.sum(axis=0)
+    return block_total(losses), block_totals(grads)
 
 
 @jit_fast
@@ -123,4 +141,4 @@ def multinomial_loss_grad(X, y_index, W, b, n_blocks):
     for blk in prange(n_blocks):
         losses[blk] = multinomial_rows(X, y_index, W, b, blk * n // n_blocks,
                                        (blk + 1) * n // n_blocks, grads[blk])
-    return losses.sum(), grads.sum(axis=0)
+    return block_total(losses), block_totals(grads)

@@ -22,18 +22,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
-import numba
 import numpy as np
 import scipy.sparse
 
+from ._logistic_kernels import dense_row_blocks
 from . import _newton_kernels as K
 from ._logistic_sparse import canonical_csr, row_blocks
 from ._state import CSRRows, GradientPass
 
-#: below this many stored entries of X one thread is faster than a parallel
-#: region (waking threads costs more than a memory-bound pass saves; numba's
-#: pool also slows down badly on a loaded machine).
-PARALLEL_MIN_ENTRIES = 1 << 22
 #: rows from which the Hessian is subsampled, and the share of them it keeps
 #: (never fewer than HESSIAN_MIN_ROWS rows)
 HESSIAN_MIN_ROWS = 20_000
@@ -62,10 +58,10 @@ class Point:
 
 
 def n_blocks_for(n_entries):
-    """Row blocks for a pass over ``n_entries`` stored values (1: serial)."""
-    if n_entries < PARALLEL_MIN_ENTRIES:
-        return 1
-    return 4 * numba.get_num_threads()
+    """Row blocks for a pass over ``n_entries`` stored values (1: serial), a
+    function of the data only (:func:`~._logistic_kernels.dense_row_blocks`):
+    the sums are the same on any number of threads."""
+    return dense_row_blocks(n_entries)
 
 
 class Passes(NamedTuple):
@@ -209,4 +205,4 @@ class LogisticProblem:
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 
-__all__ = ["LogisticProblem", "Point", "RowPasses", "PARALLEL_MIN_ENTRIES"]
+__all__ = ["LogisticProblem", "Point", "RowPasses"]

@@ -18,6 +18,11 @@ samples, for partial and full rows. Three layouts:
   inverted index: only pairs with a common nonzero cost anything); squared
   distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed once
   (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
+
+A row is computed in fixed blocks of entries; an expensive one (many
+samples times many features or nonzeros) on all of numba's threads, each
+entry by one thread, so that the values, and the SMO solution, are the same
+whatever the number of threads.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ from collections import namedtuple
 import numpy as np
 import scipy.sparse as sp
 
-from .._numba import jit_fast
+from numba import prange
+
+from .._numba import jit_fast, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -106,12 +113,13 @@ LN2 = 0.6931471805599453
 
 
 @jit_fast
-def exp_nonpositive(buf, n_cols, ebuf):
-    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, in a form the compiler
-    vectorises: e^x = 2^e 2^f with e = round(x log2 e), |f| <= 1/2, 2^f by
-    its Taylor polynomial of degree 8 (relative error < 1e-9), 2^e built
-    in the exponent bits of a float64 (arguments below -700 give ~1e-304)."""
-    for k in range(n_cols):
+def exp_nonpositive(buf, n_cols, ebuf, lo=0):
+    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``lo <= k < n_cols``, in
+    a form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
+    |f| <= 1/2, 2^f by its Taylor polynomial of degree 8 (relative error
+    < 1e-9), 2^e built in the exponent bits of a float64 (arguments below
+    -700 give ~1e-304)."""
+    for k in range(lo, n_cols):
         z = max(buf[k] * LOG2E, -1000.0)
         e = np.floor(z + 0.5)
         t = (z - e) * LN2
@@ -120,34 +128,51 @@ def exp_nonpositive(buf, n_cols, ebuf):
         buf[k] = poly
         ebuf[k] = (np.int64(e) + 1023) << 52
     scale = ebuf.view(np.float64)
-    for k in range(n_cols):
+    for k in range(lo, n_cols):
         buf[k] *= scale[k]
 
 
 @jit_fast
-def finish_row(buf, n_cols, code, gamma, coef0, degree, ebuf):
-    """Turn ``buf[:n_cols]`` (squared distances or dot products) into kernel
+def finish_row(samples, lo, hi):
+    """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
     ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
     ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``."""
+    buf, code, gamma, coef0 = samples.buf, samples.code, samples.gamma, samples.coef0
     if code == RBF_KERNEL:
-        for k in range(n_cols):
+        for k in range(lo, hi):
             buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, n_cols, ebuf)
+        exp_nonpositive(buf, hi, samples.ebuf, lo)
     elif code == LAPLACE_KERNEL:
-        for k in range(n_cols):
+        for k in range(lo, hi):
             buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, n_cols, ebuf)
+        exp_nonpositive(buf, hi, samples.ebuf, lo)
     elif code == POLY_KERNEL:
-        for k in range(n_cols):
+        for k in range(lo, hi):
             base = gamma * buf[k] + coef0
             value = 1.0
-            for _ in range(degree):
+            for _ in range(samples.degree):
                 value *= base
             buf[k] = value
     elif code == SIGMOID_KERNEL:
-        for k in range(n_cols):
+        for k in range(lo, hi):
             buf[k] = math.tanh(gamma * buf[k] + coef0)
+
+
+#: entries of a kernel row per block when the row is split over threads:
+#: fixed, so that the blocks, and so every value, do not depend on the
+#: number of threads (each value is computed by one thread, by the same
+#: instructions as in a serial row)
+ROW_BLOCK = 2048
+#: multiply-adds (entries x features, entries x mean nonzeros, or the
+#: nonzeros read by columns) from which a row is computed block by block on
+#: all threads. Measured on two cores: dense rows gain from about 10^5 when
+#: a core is free, a CSR row by columns of 10^5 loses (its pass over the
+#: samples is not counted); 2^19 keeps both on the safe side
+PARALLEL_ROW_WORK = 1 << 19
+
+# how the products of a row are formed ---------------------------------------
+DENSE_ROWS, FEATURE_MAJOR, SPARSE_ROWS, SPARSE_COLUMNS = range(4)
 
 
 @jit_fast
@@ -155,15 +180,7 @@ def kernel_row(samples, r, cols, n_cols, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
     untouched), from the row-major samples ``samples.X32`` or the CSR ones
     (a :data:`Samples`)."""
-    buf = samples.buf
-    if samples.is_sparse:
-        sparse_products(samples, r, cols, n_cols)
-    else:
-        dense_products(samples, r, cols, n_cols)
-    finish_row(buf, n_cols, samples.code, samples.gamma, samples.coef0, samples.degree,
-               samples.ebuf)
-    for k in range(n_cols):
-        out[cols[k]] = buf[k]
+    compute_row(samples, r, cols, n_cols, False, out)
 
 
 @jit_fast
@@ -172,16 +189,86 @@ def kernel_row_full(samples, r, out):
     feature-major samples ``samples.XT32`` (d, n), feature by feature, the
     sums of all samples advanced together (vectorised over samples); or from
     the CSR samples, as :func:`kernel_row` on every column."""
-    buf = samples.buf
-    n = samples.all_rows.shape[0]
-    if samples.is_sparse:
-        sparse_products(samples, r, samples.all_rows, n)
+    compute_row(samples, r, samples.all_rows, samples.all_rows.shape[0], True, out)
+
+
+@jit_fast
+def compute_row(samples, r, cols, n_cols, full, out):
+    """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) by
+    the method of :func:`row_method`, block by block (:func:`row_block`), on
+    all threads (:func:`row_blocks`) when the row costs at least
+    :data:`PARALLEL_ROW_WORK` multiply-adds. The blocks are the same either
+    way, so the values do not depend on the path or the thread count."""
+    method, work = row_method(samples, r, n_cols, full)
+    parallel = work >= PARALLEL_ROW_WORK
+    if method == SPARSE_COLUMNS:
+        n = samples.dots.shape[0]
+        if parallel:
+            column_dot_blocks(samples, r, n)
+        else:
+            column_dots(samples, r, 0, n)
+    elif method == SPARSE_ROWS:
+        scatter_row(samples, r, 1.0)
+    if parallel:
+        row_blocks(samples, r, cols, n_cols, method, out)
     else:
-        feature_major_products(samples, r)
-    finish_row(buf, n, samples.code, samples.gamma, samples.coef0, samples.degree,
-               samples.ebuf)
-    for c in range(n):
-        out[c] = buf[c]
+        row_block(samples, r, cols, 0, n_cols, method, out)
+    if method == SPARSE_ROWS:
+        scatter_row(samples, r, 0.0)
+
+
+@jit_fast
+def row_method(samples, r, n_cols, full):
+    """The method of a row and its cost in multiply-adds: dense samples by
+    rows (:func:`dense_products`) or, for a ``full`` row, feature-major
+    (:func:`feature_major_products`); sparse samples by columns (an inverted
+    index: the nonzeros of the samples that share a feature with x_r, plus
+    a pass over the samples) when that is cheaper than by rows (``n_cols``
+    times the mean nonzeros per sample)."""
+    if not samples.is_sparse:
+        return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
+    indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
+    n = indptr.shape[0] - 1
+    shared = 0
+    for p in range(indptr[r], indptr[r + 1]):
+        shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
+    by_rows = n_cols * (indptr[n] / max(n, 1))
+    if shared + n < by_rows:
+        return SPARSE_COLUMNS, shared + n
+    return SPARSE_ROWS, by_rows
+
+
+@jit_parallel
+def row_blocks(samples, r, cols, n_cols, method, out):
+    """:func:`row_block` on the blocks of :data:`ROW_BLOCK` entries, in
+    parallel: each entry is written by exactly one block."""
+    n_blocks = (n_cols + ROW_BLOCK - 1) // ROW_BLOCK
+    for b in prange(n_blocks):
+        lo = b * ROW_BLOCK
+        row_block(samples, r, cols, lo, min(lo + ROW_BLOCK, n_cols), method, out)
+
+
+@jit_fast
+def row_block(samples, r, cols, lo, hi, method, out):
+    """``out[cols[k]] = k(x_r, x_cols[k])`` for ``lo <= k < hi`` (``buf[lo:hi]``
+    as scratch), the products formed by ``method``: for sparse samples, by
+    rows from x_r scattered into ``work`` (:func:`products_by_rows_range`)
+    or gathered from ``dots`` (:func:`column_dots`), both already prepared."""
+    buf = samples.buf
+    if method == SPARSE_COLUMNS:
+        for k in range(lo, hi):
+            buf[k] = samples.dots[cols[k]]
+    elif method == SPARSE_ROWS:
+        products_by_rows_range(samples, cols, lo, hi)
+    elif method == FEATURE_MAJOR:
+        feature_major_products(samples, r, lo, hi)
+    else:
+        dense_products(samples, r, cols, lo, hi)
+    if samples.is_sparse:
+        sparse_distances(samples, r, cols, lo, hi)
+    finish_row(samples, lo, hi)
+    for k in range(lo, hi):
+        out[cols[k]] = buf[k]
 
 
 @jit_fast
@@ -191,14 +278,15 @@ def is_distance(code):
 
 
 @jit_fast
-def dense_products(samples, r, cols, n_cols):
+def dense_products(samples, r, cols, lo, hi):
     """``buf[k]`` = |x_r - x_c|^2 (distance kernels) or x_r . x_c, c =
-    ``cols[k]``, from the row-major dense samples, summed in float64."""
+    ``cols[k]``, ``lo <= k < hi``, from the row-major dense samples, summed
+    in float64."""
     X32, buf = samples.X32, samples.buf
     d = X32.shape[1]
     xr = X32[r]
     distance = is_distance(samples.code)
-    for k in range(n_cols):
+    for k in range(lo, hi):
         xc = X32[cols[k]]
         acc = 0.0
         if distance:
@@ -212,13 +300,14 @@ def dense_products(samples, r, cols, n_cols):
 
 
 @jit_fast
-def feature_major_products(samples, r):
-    """:func:`dense_products` on every sample, from the feature-major samples:
-    four features per pass over the samples (their terms added in float64,
-    where the order does not matter), one pass for each of the rest."""
+def feature_major_products(samples, r, lo, hi):
+    """:func:`dense_products` on the samples ``lo <= c < hi``, from the
+    feature-major samples: four features per pass over the samples (their
+    terms added in float64, where the order does not matter), one pass for
+    each of the rest."""
     XT, buf = samples.XT32, samples.buf
-    d, n = XT.shape
-    for c in range(n):
+    d = XT.shape[0]
+    for c in range(lo, hi):
         buf[c] = 0.0
     distance = is_distance(samples.code)
     f = 0
@@ -227,14 +316,14 @@ def feature_major_products(samples, r):
         v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
         x0, x1, x2, x3 = XT[f], XT[f + 1], XT[f + 2], XT[f + 3]
         if distance:
-            for c in range(n):
+            for c in range(lo, hi):
                 e0 = np.float64(x0[c]) - v0
                 e1 = np.float64(x1[c]) - v1
                 e2 = np.float64(x2[c]) - v2
                 e3 = np.float64(x3[c]) - v3
                 buf[c] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
         else:
-            for c in range(n):
+            for c in range(lo, hi):
                 buf[c] += (v0 * np.float64(x0[c]) + v1 * np.float64(x1[c])) + (
                     v2 * np.float64(x2[c]) + v3 * np.float64(x3[c]))
         f += 4
@@ -242,73 +331,100 @@ def feature_major_products(samples, r):
         v = np.float64(XT[f, r])
         xf = XT[f]
         if distance:
-            for c in range(n):
+            for c in range(lo, hi):
                 diff = np.float64(xf[c]) - v
                 buf[c] += diff * diff
         else:
-            for c in range(n):
+            for c in range(lo, hi):
                 buf[c] += v * np.float64(xf[c])
 
 
 @jit_fast
-def sparse_products(samples, r, cols, n_cols):
-    """``buf[k]`` = x_r . x_c, or |x_r|^2 + |x_c|^2 - 2 x_r . x_c (clipped
-    at 0) for distance kernels, c = ``cols[k]``, from sparse samples, in
-    float64: by columns (:func:`products_by_columns`) when the samples that
-    share a feature with x_r hold fewer nonzeros than the columns asked for,
-    else by rows (:func:`products_by_rows`). The distance of x_r to itself
-    is 0 exactly (as the dense rows' direct sum gives it)."""
-    indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
-    n = indptr.shape[0] - 1
-    shared = 0
+def sparse_distances(samples, r, cols, lo, hi):
+    """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
+    c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
+    exactly (as the dense rows' direct sum gives it), not a rounding residue."""
+    if not is_distance(samples.code):
+        return
+    sq, buf = samples.sq, samples.buf
+    sq_r = sq[r]
+    for k in range(lo, hi):
+        buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
+        if cols[k] == r:
+            buf[k] = 0.0
+
+
+@jit_fast
+def scatter_row(samples, r, scale):
+    """``work[f] = scale x_rf`` on the nonzeros of x_r (``scale = 0`` zeroes
+    ``work`` again)."""
+    data, indices, indptr, work = samples.data, samples.indices, samples.indptr, samples.work
     for p in range(indptr[r], indptr[r + 1]):
-        shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
-    by_rows = n_cols * (indptr[n] / max(n, 1))
-    if shared + n < by_rows:
-        products_by_columns(samples, r, cols, n_cols)
-    else:
-        products_by_rows(samples, r, cols, n_cols)
-    if is_distance(samples.code):
-        sq, buf = samples.sq, samples.buf
-        sq_r = sq[r]
-        for k in range(n_cols):
-            buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
-            if cols[k] == r:            # |x_r - x_r| = 0 exactly, not a rounding residue
-                buf[k] = 0.0
+        work[indices[p]] = scale * data[p]
 
 
 @jit_fast
 def products_by_rows(samples, r, cols, n_cols):
     """``buf[k]`` = x_r . x_c: x_r scattered into ``work`` (zeroed again
     afterwards), each x_c's nonzeros (CSR) read against it."""
+    scatter_row(samples, r, 1.0)
+    products_by_rows_range(samples, cols, 0, n_cols)
+    scatter_row(samples, r, 0.0)
+
+
+@jit_fast
+def products_by_rows_range(samples, cols, lo, hi):
+    """``buf[k]`` = work . x_c, c = ``cols[k]``, ``lo <= k < hi``, over the
+    nonzeros of each x_c (CSR)."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
     work, buf = samples.work, samples.buf
-    for p in range(indptr[r], indptr[r + 1]):
-        work[indices[p]] = data[p]
-    for k in range(n_cols):
+    for k in range(lo, hi):
         c = cols[k]
         acc = 0.0
         for p in range(indptr[c], indptr[c + 1]):
             acc += work[indices[p]] * np.float64(data[p])
         buf[k] = acc
-    for p in range(indptr[r], indptr[r + 1]):
-        work[indices[p]] = 0.0
 
 
 @jit_fast
 def products_by_columns(samples, r, cols, n_cols):
-    """``buf[k]`` = x_r . x_c: for each nonzero x_rf, x_rf x_cf is added to
-    ``dots[c]`` for the samples c whose feature f is nonzero (CSC), then the
-    columns asked for are gathered."""
+    """``buf[k]`` = x_r . x_c, c = ``cols[k]``, gathered from
+    :func:`column_dots` on every sample."""
+    column_dots(samples, r, 0, samples.dots.shape[0])
+    for k in range(n_cols):
+        samples.buf[k] = samples.dots[cols[k]]
+
+
+@jit_fast
+def column_dots(samples, r, lo, hi):
+    """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
+    nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
+    is nonzero (the part of CSC column f in ``[lo, hi)``, found by bisection
+    on its sorted rows)."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
     col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
-    dots, buf = samples.dots, samples.buf
-    for c in range(dots.shape[0]):
+    dots = samples.dots
+    n = dots.shape[0]
+    for c in range(lo, hi):
         dots[c] = 0.0
     for p in range(indptr[r], indptr[r + 1]):
         f = indices[p]
         v = np.float64(data[p])
-        for q in range(col_ptr[f], col_ptr[f + 1]):
+        start, stop = col_ptr[f], col_ptr[f + 1]
+        if lo > 0:
+            start += np.searchsorted(col_rows[start:stop], lo)
+        if hi < n:
+            stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
+        for q in range(start, stop):
             dots[col_rows[q]] += v * np.float64(col_data[q])
-    for k in range(n_cols):
-        buf[k] = dots[cols[k]]
+
+
+@jit_parallel
+def column_dot_blocks(samples, r, n):
+    """:func:`column_dots` on the blocks of :data:`ROW_BLOCK` samples, in
+    parallel: every ``dots[c]`` is summed by one block, over the nonzeros of
+    x_r in the same order as on one thread."""
+    n_blocks = (n + ROW_BLOCK - 1) // ROW_BLOCK
+    for b in prange(n_blocks):
+        lo = b * ROW_BLOCK
+        column_dots(samples, r, lo, min(lo + ROW_BLOCK, n))

@@ -1,0 +1,81 @@
+"""The dense logistic passes over fixed row blocks: the same bits on one
+thread and two, and the block sums equal the formulas in NumPy."""
+
+import numba
+import numpy as np
+import pytest
+
+from hyperplane.linear import LogisticRegression
+from hyperplane.linear import _logistic_kernels as LK
+from hyperplane.linear import _newton_kernels as NK
+from hyperplane.linear._logistic import logistic_loss_grad
+
+pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
+                                reason="needs two numba threads")
+
+
+def on_threads(n_threads, f):
+    old = numba.get_num_threads()
+    numba.set_num_threads(n_threads)
+    try:
+        return f()
+    finally:
+        numba.set_num_threads(old)
+
+
+def problem(k, n=40_000, d=25, seed=0):
+    """n x d = 1M entries: 7 row blocks."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W = rng.normal(size=(k, d))
+    y = np.argmax(X @ W.T + rng.gumbel(size=(n, k)), axis=1) if k > 2 else \
+        (X @ W[0] + rng.logistic(size=n) > 0).astype(np.int64)
+    return X, y
+
+
+def test_block_count_depends_on_the_size_only():
+    assert LK.dense_row_blocks(LK.BLOCK_ENTRIES - 1) == 1
+    assert LK.dense_row_blocks(7 * LK.BLOCK_ENTRIES + 5) == 7
+    assert LK.dense_row_blocks(10 ** 9) == LK.MAX_BLOCKS
+
+
+def test_block_sums_add_in_block_order():
+    parts = np.array([[1.0, 1e16], [1e16, 1.0], [-1e16, -1e16]])
+    np.testing.assert_array_equal(NK.block_totals(parts), [(1.0 + 1e16) - 1e16,
+                                                          (1e16 + 1.0) - 1e16])
+    assert NK.block_total(parts[:, 0]) == (1.0 + 1e16) - 1e16
+    np.testing.assert_array_equal(NK.block_totals(np.ones((3, 2, 2))), np.full((2, 2), 3.0))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_blocked_loss_and_gradient_match_numpy_and_do_not_depend_on_threads(k):
+    X, y = problem(k)
+    assert LK.dense_row_blocks(X.size) == 7
+    rng = np.random.default_rng(1)
+    coef, intercept = 0.1 * rng.normal(size=(1 if k == 2 else k, X.shape[1])), \
+        0.1 * rng.normal(size=1 if k == 2 else k)
+    one, two = [on_threads(t, lambda: logistic_loss_grad(X, y, coef, intercept))
+                for t in (1, 2)]
+    for a, b in zip(one, two):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+    Z = X @ coef.T + intercept
+    if k == 2:
+        z = Z[:, 0]
+        loss = np.sum(np.logaddexp(0.0, z) - y * z)
+        R = (1.0 / (1.0 + np.exp(-z)) - y)[:, None]
+    else:
+        loss = np.sum(np.log(np.exp(Z).sum(axis=1)) - Z[np.arange(len(y)), y])
+        R = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True) - np.eye(k)[y]
+    np.testing.assert_allclose(one[0], loss, rtol=1e-12)
+    np.testing.assert_allclose(one[1], R.T @ X, rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(one[2], R.sum(axis=0), rtol=1e-10, atol=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "newton", "tron"])
+@pytest.mark.parametrize("k", [2, 3])
+def test_fit_does_not_depend_on_the_thread_count(solver, k):
+    X, y = problem(k, seed=2)
+    a, b = [on_threads(t, lambda: LogisticRegression(solver=solver, C=1.0).fit(X, y))
+            for t in (1, 2)]
+    assert a.coef_.tobytes() == b.coef_.tobytes()
+    assert a.intercept_.tobytes() == b.intercept_.tobytes()
