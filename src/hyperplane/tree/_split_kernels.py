@@ -327,19 +327,20 @@ def _gini_quality(left, right, w_left, w_right):
 
 
 @jit
-def _lookup_quality(left, right, w_left, w_right, clogc):
+def _lookup_quality(pairs, n_left, n_right, clogc):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
-    −(W_L Ent(L) + W_R Ent(R)) for integer class counts, every ``c log2 c``
-    looked up in ``clogc``."""
+    −(W_L Ent(L) + W_R Ent(R)) for integer class counts: ``pairs[k]`` holds
+    ``clogc[L_k] + clogc[R_k]`` (``clogc[c] = c log2 c``), the sides hold
+    ``n_left`` and ``n_right`` rows."""
     quality = 0.0
-    for k in range(left.shape[0]):
-        quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
-    return quality - (clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
+    for k in range(pairs.shape[0]):
+        quality += pairs[k]
+    return quality - (clogc[n_left] + clogc[n_right])
 
 
 @jit
 def _log2_quality(left, right, w_left, w_right, terms):
-    """:func:`_lookup_quality` computed: the class terms (``terms`` rows: left,
+    """:func:`_lookup_quality` with every term computed: the class terms (``terms`` rows: left,
     right, moved) only for the classes that moved since the last cut."""
     quality = 0.0
     for k in range(left.shape[0]):
@@ -429,11 +430,14 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         tie = C45_TIE * w_total
     sq_l = 0.0
     sq_r = 0.0
+    pairs = table[4]  # CLOGC_LOOKUP: clogc[L_k] + clogc[R_k] of every class
     for k in range(n_classes):
         left[k] = 0.0
         right[k] = known[k]
         terms[2, k] = 1.0
         sq_r += known[k] * known[k]
+        if how == CLOGC_LOOKUP:
+            pairs[k] = clogc[0] + clogc[np.int64(known[k])]
     w_left = 0.0
     best = -np.inf
     best_pos = -1
@@ -449,6 +453,8 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         right[k0] -= w_i
         w_left += w_i
         terms[2, k0] = 1.0
+        if how == CLOGC_LOOKUP:  # only the moved class's terms change
+            pairs[k0] = clogc[np.int64(left[k0])] + clogc[np.int64(right[k0])]
         if xs[pos + 1] <= xs[pos] + equal:
             continue
         w_right = w_known - w_left
@@ -465,8 +471,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         elif how == GINI_SUMS:
             quality = _gini_quality(left, right, w_left, w_right)
         elif how == CLOGC_LOOKUP:
-            quality = _lookup_quality(left, right, w_left, w_right,
-                                      clogc)
+            quality = _lookup_quality(pairs, pos + 1, n_known - pos - 1, clogc)
         else:
             quality = _log2_quality(left, right, w_left, w_right,
                                     terms)
