@@ -366,8 +366,10 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     values are gathered once into contiguous buffers (the weights only when
     they are not all 1), then scanned in order; the quality of a cut is
-    :func:`_gini_quality`, :func:`_lookup_quality` or :func:`_log2_quality`.
-    One function with two allocations: this runs once per attribute and node.
+    :func:`_gini_quality` (for integer counts its sums of squares are kept up
+    to date row by row, exactly), :func:`_lookup_quality` or
+    :func:`_log2_quality`. One function with three allocations: it runs once
+    per attribute and node.
     ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
     closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
     they do not count as a cut in the MDL charge); a cut is admissible when
