@@ -37,8 +37,8 @@ ENTROPY = 0
 GINI = 1
 
 #: how a numeric scan scores a cut (:func:`best_numeric_cut`): Gini from sums of squared
-#: class weights (:func:`_gini_quality`), the same sums kept up to date one row at a time
-#: (integer counts), entropy from c log2 c looked up or computed
+#: class weights, the same sums kept up to date one row at a time (integer counts),
+#: entropy from c log2 c looked up (integer counts) or computed
 GINI_SUMS = 0
 GINI_COUNTS = 1
 CLOGC_LOOKUP = 2
@@ -320,13 +320,6 @@ def mdl_corrected_gain(score, n_cuts, w_node):
 
 
 @jit
-def _gini_quality(left, right, w_left, w_right):
-    """``Σ L_k²/W_L + Σ R_k²/W_R``: −(W_L Gini(L) + W_R Gini(R)) up to a constant."""
-    sq_l, sq_r = squared_sums(left, right)
-    return sq_l / w_left + sq_r / w_right
-
-
-@jit
 def _lookup_quality(pairs, n_left, n_right, clogc):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
     −(W_L Ent(L) + W_R Ent(R)) for integer class counts: ``pairs[k]`` holds
@@ -336,21 +329,6 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
     for k in range(pairs.shape[0]):
         quality += pairs[k]
     return quality - (clogc[n_left] + clogc[n_right])
-
-
-@jit
-def _log2_quality(left, right, w_left, w_right, terms):
-    """:func:`_lookup_quality` with every term computed: the class terms (``terms`` rows: left,
-    right, moved) only for the classes that moved since the last cut."""
-    quality = 0.0
-    for k in range(left.shape[0]):
-        if terms[2, k] != 0.0:
-            terms[0, k] = left[k] * np.log2(left[k]) if left[k] > 0.0 else 0.0
-            terms[1, k] = right[k] * np.log2(right[k]) if right[k] > 0.0 else 0.0
-            terms[2, k] = 0.0
-        quality += terms[0, k]
-        quality += terms[1, k]
-    return quality - (w_left * np.log2(w_left) + w_right * np.log2(w_right))
 
 
 @jit
@@ -365,11 +343,10 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
     a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     values are gathered once into contiguous buffers (the weights only when
-    they are not all 1), then scanned in order; the quality of a cut is
-    :func:`_gini_quality` (for integer counts its sums of squares are kept up
-    to date row by row, exactly), :func:`_lookup_quality` or
-    :func:`_log2_quality`. One function with three allocations: it runs once
-    per attribute and node.
+    they are not all 1), then scanned in order; a cut's quality is −(W_L I(L) +
+    W_R I(R)) up to a constant: Gini ``Σ L_k²/W_L + Σ R_k²/W_R`` (integer counts:
+    sums of squares kept up to date, exactly), entropy as :func:`_lookup_quality`.
+    One function, three allocations, no array-taking calls in the scan.
     ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
     closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
     they do not count as a cut in the MDL charge); a cut is admissible when
@@ -402,12 +379,16 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         n_known -= 1
     if n_known < 2:
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
-    xs = np.empty(n_known)
+    gathered = np.empty((1 if unit else 2, n_known))  # x, and the weights unless all 1
+    xs, ws = gathered[0], gathered[-1]
     ys = np.empty(n_known, dtype=np.int32)
     for pos in range(n_known):
         i = order[pos]
         xs[pos] = x[i]
         ys[pos] = y[i]
+    if not unit:
+        for pos in range(n_known):
+            ws[pos] = wbuf[order[pos]]
     w_known = float(n_known)
     if unit:
         for k in range(n_classes):
@@ -447,7 +428,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     floor = ROUND_OFF * w_known
     for pos in range(n_known - 1):
         k0 = ys[pos]
-        w_i = 1.0 if unit else wbuf[order[pos]]
+        w_i = 1.0 if unit else ws[pos]
         if how == GINI_COUNTS:  # (c + 1)² − c² = 2c + 1: exact for integer counts
             sq_l += 2.0 * left[k0] + 1.0
             sq_r -= 2.0 * right[k0] - 1.0
@@ -471,12 +452,20 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         if how == GINI_COUNTS:
             quality = sq_l / w_left + sq_r / w_right
         elif how == GINI_SUMS:
-            quality = _gini_quality(left, right, w_left, w_right)
+            sq_l, sq_r = squared_sums(left, right)
+            quality = sq_l / w_left + sq_r / w_right
         elif how == CLOGC_LOOKUP:
             quality = _lookup_quality(pairs, pos + 1, n_known - pos - 1, clogc)
-        else:
-            quality = _log2_quality(left, right, w_left, w_right,
-                                    terms)
+        else:  # c log2 c recomputed only for the classes that moved since the last cut
+            quality = 0.0
+            for k in range(n_classes):
+                if terms[2, k] != 0.0:
+                    terms[0, k] = left[k] * np.log2(left[k]) if left[k] > 0.0 else 0.0
+                    terms[1, k] = right[k] * np.log2(right[k]) if right[k] > 0.0 else 0.0
+                    terms[2, k] = 0.0
+                quality += terms[0, k]
+                quality += terms[1, k]
+            quality -= w_left * np.log2(w_left) + w_right * np.log2(w_right)
         if quality > best + tie:
             best, best_pos, best_w_left = quality, pos, w_left
             for k in range(n_classes):
