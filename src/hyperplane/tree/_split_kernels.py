@@ -381,7 +381,7 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
     gathered = np.empty((1 if unit else 2, n_known))  # x, and the weights unless all 1
     xs, ws = gathered[0], gathered[-1]
-    ys = np.empty(n_known, dtype=np.int32)
+    ys = np.empty(n_known, dtype=y.dtype)
     for pos in range(n_known):
         i = order[pos]
         xs[pos] = x[i]
