@@ -9,18 +9,10 @@ from hyperplane.linear import LogisticRegression
 from hyperplane.linear import _logistic_kernels as LK
 from hyperplane.linear import _newton_kernels as NK
 from hyperplane.linear._logistic import logistic_loss_grad
+from tests._threads import on_threads
 
 pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
                                 reason="needs two numba threads")
-
-
-def on_threads(n_threads, f):
-    old = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        return f()
-    finally:
-        numba.set_num_threads(old)
 
 
 def problem(k, n=40_000, d=25, seed=0):

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
+import hyperplane.linear._logistic_kernels as LK
 import hyperplane.linear._logistic_sparse as LS
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import loss_targets
@@ -97,7 +98,7 @@ def test_duplicate_entries_are_summed_before_the_pass():
 def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
     """Blocks are fixed by the data's size, so the sums are bit-identical
     whatever the number of numba threads (the L-BFGS pass and TRON's passes)."""
-    monkeypatch.setattr(LS, "BLOCK_ENTRIES", 64)
+    monkeypatch.setattr(LK, "BLOCK_ENTRIES", 64)
     monkeypatch.setattr(LS, "ENTRIES_PER_BUFFER_ENTRY", 1)
     X, y, coef, b = random_problem(3, 2000, 40, k, 0.1)
     X, t = LS.canonical_csr(X), loss_targets(y, k == 2)

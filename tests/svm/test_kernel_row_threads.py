@@ -8,20 +8,12 @@ import scipy.sparse as sp
 
 from hyperplane.svm import SVC, SVR
 from hyperplane.svm import _kernel_rows as kr
+from tests._threads import on_threads
 
 pytestmark = pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2,
                                 reason="needs two numba threads")
 
 CODES = [kr.LINEAR_KERNEL, kr.POLY_KERNEL, kr.RBF_KERNEL, kr.LAPLACE_KERNEL, kr.SIGMOID_KERNEL]
-
-
-def on_threads(n_threads, f):
-    old = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        return f()
-    finally:
-        numba.set_num_threads(old)
 
 
 def samples_for(layout, code, seed=0):

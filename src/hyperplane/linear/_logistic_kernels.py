@@ -26,11 +26,12 @@ BLOCK_ENTRIES = 1 << 17
 MAX_BLOCKS = 32
 
 
-@jit_fast
 def dense_row_blocks(n_entries):
     """The number of row blocks of a pass over ``n_entries`` values: one per
     :data:`BLOCK_ENTRIES`, at most :data:`MAX_BLOCKS`. A function of the
-    data only, never of the number of threads."""
+    data only, never of the number of threads (called by the estimators
+    before a pass; the sparse passes add a cap of their own,
+    :func:`~._logistic_sparse.row_blocks`)."""
     return max(1, min(MAX_BLOCKS, n_entries // BLOCK_ENTRIES))
 
 

@@ -18,11 +18,9 @@ from ._sparse_loss_kernels import (
     multinomial_csr_blocks,
     multinomial_csr_rows,
 )
+from ._logistic_kernels import BLOCK_ENTRIES, MAX_BLOCKS, dense_row_blocks
 from ._state import CSRRows
 
-#: stored entries per row block, and the most blocks of one pass
-BLOCK_ENTRIES = 1 << 17
-MAX_BLOCKS = 32
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
 ENTRIES_PER_BUFFER_ENTRY = 8
@@ -41,13 +39,14 @@ def canonical_csr(X):
 
 def row_blocks(n_entries, n_parameters):
     """The number of row blocks of a pass over ``n_entries`` stored values
-    with ``n_parameters`` gradient entries: one per :data:`BLOCK_ENTRIES`
-    entries, at most :data:`MAX_BLOCKS`, and few enough that the block
-    buffers hold at most 1/:data:`ENTRIES_PER_BUFFER_ENTRY` of the entries.
-    A function of the data only: the sum is the same on any number of threads."""
-    by_size = n_entries // BLOCK_ENTRIES
+    with ``n_parameters`` gradient entries: the dense passes' rule
+    (:func:`~._logistic_kernels.dense_row_blocks`: one per ``BLOCK_ENTRIES``
+    entries, at most ``MAX_BLOCKS``), and few enough that the block buffers
+    hold at most 1/:data:`ENTRIES_PER_BUFFER_ENTRY` of the entries (a sparse
+    row has few of its many parameters). A function of the data only: the
+    sum is the same on any number of threads."""
     by_buffers = n_entries // (ENTRIES_PER_BUFFER_ENTRY * n_parameters)
-    return int(max(1, min(MAX_BLOCKS, by_size, by_buffers)))
+    return int(max(1, min(dense_row_blocks(n_entries), by_buffers)))
 
 
 def csr_loss_grad(X, y, coef, intercept):
