@@ -14,10 +14,9 @@ import hyperplane.tree._encode as encode
 from hyperplane.tree._bin_kernels import bin_rows, radix_sort
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
-from hyperplane.tree._subtree_kernels import (accumulate_rows, accumulate_rows_parallel,
-                                              clean_derived_tables, score_coded,
-                                              small_node_scores, sorted_bins,
-                                              take_out_siblings, take_out_siblings_parallel)
+from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
+                                              score_coded, small_node_scores, sorted_bins,
+                                              take_out_siblings)
 from hyperplane.tree._traverse_kernels import MISSING
 from hyperplane.tree._state import Columns, GrowRules, Node, Scratch
 
@@ -93,34 +92,6 @@ def test_histogram_subtraction_gives_the_child_tables(data, seed):
     np.testing.assert_array_equal(counts, ref_counts)
     np.testing.assert_allclose(table, ref_table, rtol=1e-12, atol=1e-12)
     assert np.all(table[counts == 0] == 0.0)
-
-
-@given(node_data(), st.integers(0, 2**32 - 1))
-def test_parallel_counting_and_subtraction_equal_the_serial_bit_for_bit(data, seed):
-    """Large nodes count and subtract their tables with the attributes side by side:
-    every entry sums the same weights in the same row order."""
-    codes, n_codes, y, rows, w, n_classes = data
-    rng = np.random.default_rng(seed)
-    w = w * rng.choice([1.0, 0.1, 1 / 3], rows.size)  # weights whose sums round
-    branch = rng.integers(-1, 2, rows.size)
-    r_keep = float(rng.random())
-    shape = (codes.shape[1], n_codes.max() + 1, n_classes)
-    serial = (np.zeros(shape), np.zeros(shape[:2], dtype=np.int64))
-    parallel = (np.zeros(shape), np.zeros(shape[:2], dtype=np.int64))
-    accumulate_rows(codes, n_codes, y, rows, w, *serial)
-    accumulate_rows_parallel(np.ascontiguousarray(codes.T, dtype=np.int32), n_codes, y, rows, w,
-                             *parallel)
-    np.testing.assert_array_equal(parallel[0], serial[0])
-    np.testing.assert_array_equal(parallel[1], serial[1])
-    columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T, dtype=np.int32),
-                      codes, n_codes, np.zeros(codes.shape[1], dtype=np.int64),
-                      np.arange(codes.shape[1]), np.zeros((codes.shape[1], 0)), y)
-    node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros(0, dtype=np.int64),
-                np.zeros(n_classes), 0, np.ones(codes.shape[1], dtype=bool))
-    take_out_siblings(columns, node, branch, 0, r_keep, *serial)
-    take_out_siblings_parallel(columns, node, branch, 0, r_keep, *parallel)
-    np.testing.assert_array_equal(parallel[0], serial[0])
-    np.testing.assert_array_equal(parallel[1], serial[1])
 
 
 def reference_bins(codes, y, rows, w, n_classes):

@@ -120,7 +120,7 @@ class Tuning(NamedTuple):
     subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
     sort_rows: int  # nodes smaller than this sort their codes
     defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
-    parallel_rows: int  # nodes this large score, count and partition their attributes in parallel
+    parallel_rows: int  # nodes this large score and partition their attributes in parallel
 
 
 class Workspace(NamedTuple):

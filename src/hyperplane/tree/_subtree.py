@@ -77,7 +77,7 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
 
     A job of at least :func:`subtree_rows` rows is grown down to the nodes
-    below that many rows (scoring, counting and partitioning the attributes of
+    below that many rows (scoring and partitioning the attributes of
     its nodes in parallel), which are then grown side by side in
     ``numba.get_num_threads()`` threads (numba's default: every core). Nodes
     of at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import prange
-
-from .._numba import jit, jit_parallel_exact
+from .._numba import jit
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
@@ -46,9 +44,6 @@ from ._traverse_kernels import MISSING, copy_orders_parallel
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
-#: at least this many rows are counted into (or taken out of) the tables with
-#: the attributes side by side, in a node that may run parallel loops
-COUNT_PARALLEL_ROWS = 20000
 
 
 @jit
@@ -117,38 +112,6 @@ def weight_taken_out(b, w, r_keep):
     it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
     the kept child with ``r_keep · w``)."""
     return w * (1.0 - r_keep) if b == MISSING else w
-
-
-@jit_parallel_exact
-def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts):
-    """:func:`take_out_siblings` with the attributes side by side (large nodes):
-    every table entry loses the same weights in the same row order."""
-    codes_T, codes_count, y, rows, w = (columns.codes_T, columns.codes_count, columns.y,
-                                        node.rows, node.w)
-    leaving = np.flatnonzero(branch != keep)
-    for c in prange(codes_T.shape[0]):
-        for pos in leaving:
-            i = rows[pos]
-            code = np.int64(codes_T[c, i])
-            if code < 0:
-                code = codes_count[c]
-            table[c, code, y[i]] -= weight_taken_out(branch[pos], w[pos], r_keep)
-            if branch[pos] != MISSING:
-                counts[c, code] -= 1
-
-
-@jit_parallel_exact
-def accumulate_rows_parallel(codes_T, codes_count, y, rows, w, table, counts):
-    """:func:`accumulate_rows` from the column-major codes ``codes_T``, the
-    attributes side by side (large nodes): the same sums in the same row order."""
-    for c in prange(codes_T.shape[0]):
-        for pos in range(rows.shape[0]):
-            i = rows[pos]
-            code = np.int64(codes_T[c, i])
-            if code < 0:
-                code = codes_count[c]
-            table[c, code, y[i]] += w[pos]
-            counts[c, code] += 1
 
 
 @jit
@@ -331,10 +294,6 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch):
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
         clean_derived_tables(pool_t[slot], pool_n[slot], unit)
-    elif node.rows.shape[0] >= max(tuning.parallel_rows, COUNT_PARALLEL_ROWS):
-        slot = _acquire(pool_t, pool_n, free)
-        accumulate_rows_parallel(columns.codes_T, columns.codes_count, columns.y, node.rows,
-                                 node.w, pool_t[slot], pool_n[slot])
     elif node.rows.shape[0] >= tuning.subtract_rows:
         slot = _acquire(pool_t, pool_n, free)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
@@ -438,13 +397,8 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            if parallel and node.rows.shape[0] - (offsets[largest + 1] - offsets[largest]) \
-                    >= COUNT_PARALLEL_ROWS:
-                take_out_siblings_parallel(columns, node, children.branch, largest,
-                                           children.r[largest], pool_t[slot], pool_n[slot])
-            else:
-                take_out_siblings(columns, node, children.branch, largest, children.r[largest],
-                                  pool_t[slot], pool_n[slot])
+            take_out_siblings(columns, node, children.branch, largest, children.r[largest],
+                              pool_t[slot], pool_n[slot])
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)
