@@ -69,7 +69,10 @@ def objective(coef, intercept, X, y, C, loss, scaling=1.0):
     return 0.5 * (coef[0] @ coef[0] + (intercept[0] / scaling) ** 2) + C * loss_sum
 
 
-def run(name, X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
+def compare(X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
+    """Fit ours and LIBLINEAR interleaved ``repeat`` times: ``(ours, peer, (wall,
+    CPU) of ours, (wall, CPU) of the peer, objective of ours, of the peer)``,
+    the fit of least CPU time of each."""
     ours = LinearSVC(C=C, loss=loss, tol=tol, max_iter=1000)
     peer = LibLinearSVC(C=C, loss=loss, tol=tol, max_iter=1000, dual=True, random_state=0)
     ours.fit(X[:50], y[:50])                                  # compile (cached on disk)
@@ -77,10 +80,14 @@ def run(name, X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
     for _ in range(repeat):                                   # interleaved, best CPU of each
         times_ours.append(timed(ours, X, y))
         times_peer.append(timed(peer, X, y))
-    t_ours, cpu_ours = min(times_ours, key=lambda t: t[1])
-    t_peer, cpu_peer = min(times_peer, key=lambda t: t[1])
-    f_ours = objective(ours.coef_, ours.intercept_, X, y, C, loss)
-    f_peer = objective(peer.coef_, peer.intercept_, X, y, C, loss)
+    return (ours, peer, min(times_ours, key=lambda t: t[1]), min(times_peer, key=lambda t: t[1]),
+            objective(ours.coef_, ours.intercept_, X, y, C, loss),
+            objective(peer.coef_, peer.intercept_, X, y, C, loss))
+
+
+def run(name, X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
+    ours, peer, (t_ours, cpu_ours), (t_peer, cpu_peer), f_ours, f_peer = compare(
+        X, y, C, loss, tol, repeat)
     print(f"{name} | {loss} | n x d: {X.shape[0]}x{X.shape[1]}"
           f"{' nnz ' + str(X.nnz) if sp.issparse(X) else ''} | "
           f"hp cpu s: {cpu_ours:.4g} | liblinear cpu s: {cpu_peer:.4g} | "

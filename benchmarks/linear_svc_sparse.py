@@ -16,11 +16,8 @@ import argparse
 
 import numpy as np
 import scipy.sparse as sp
-from linear_svc import objective, text_like, timed
+from linear_svc import compare, text_like
 from sklearn.preprocessing import normalize
-from sklearn.svm import LinearSVC as LibLinearSVC
-
-from hyperplane.svm import LinearSVC
 
 
 def random_rows(n, d, per_row, seed=0):
@@ -38,17 +35,8 @@ def random_rows(n, d, per_row, seed=0):
 
 
 def run(name, X, y, C, loss, repeat):
-    ours = LinearSVC(C=C, loss=loss, tol=1e-4, max_iter=1000)
-    peer = LibLinearSVC(C=C, loss=loss, tol=1e-4, max_iter=1000, dual=True, random_state=0)
-    ours.fit(X[:50], y[:50])                                  # compile (cached on disk)
-    times_ours, times_peer = [], []
-    for _ in range(repeat):
-        times_ours.append(timed(ours, X, y))
-        times_peer.append(timed(peer, X, y))
-    t_ours, cpu_ours = min(times_ours, key=lambda t: t[1])
-    t_peer, cpu_peer = min(times_peer, key=lambda t: t[1])
-    f_ours = objective(ours.coef_, ours.intercept_, X, y, C, loss)
-    f_peer = objective(peer.coef_, peer.intercept_, X, y, C, loss)
+    ours, peer, (t_ours, cpu_ours), (t_peer, cpu_peer), f_ours, f_peer = compare(
+        X, y, C, loss, 1e-4, repeat)
     print(f"| {name} | {X.shape[0]}x{X.shape[1]} ({X.nnz / X.shape[0]:.0f}) | {loss} | {C:g} | "
           f"{cpu_ours:.4g} | {cpu_peer:.4g} | {cpu_peer / cpu_ours:.2f} | {t_ours:.4g} | "
           f"{t_peer:.4g} | {t_peer / t_ours:.2f} | {(f_ours - f_peer) / abs(f_peer):.1e} | "
