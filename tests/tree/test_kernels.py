@@ -5,8 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree._split_kernels import (ENTROPY, GINI, best_numeric_cut, c_log2_c,
-                                            impurity, ordered_table_cut, table_split_score)
+from hyperplane.tree._numeric_cut_kernels import best_numeric_cut
+from hyperplane.tree._split_kernels import (ENTROPY, GINI, c_log2_c, impurity, ordered_table_cut,
+                                            table_split_score)
 from hyperplane.tree._state import GrowRules, Scan
 from hyperplane.tree._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, partition_node

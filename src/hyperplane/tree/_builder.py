@@ -199,7 +199,7 @@ def c45_split_floor(kind, rules):
 
     With J48's rules (``c45``) both sides of an exact numeric cut weigh
     at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
-    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._split_kernels.
+    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._numeric_cut_kernels.
     best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
     weighing less than ``2 min(25, M)`` (less those tests' ``WEIGHT_TOL``, and
     one more for round-off) stays a leaf whatever its rows; binned attributes

@@ -9,7 +9,8 @@ from numba import prange
 
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
-from ._split_kernels import CATEGORICAL, NUMERIC, best_numeric_cut, score_table
+from ._numeric_cut_kernels import best_numeric_cut
+from ._split_kernels import CATEGORICAL, NUMERIC, score_table
 from ._state import Columns, GrowRules, Node, Scan, Splits
 from ._table_kernels import node_class_tables
 
