@@ -12,8 +12,8 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc import LAYOUTS, LOSSES
-from hyperplane.svm._linear_svc_kernels import DualProblem, coordinate_step, shuffle_prefix
+from hyperplane.svm._linear_svc import LAYOUTS, LOSSES, dual_variables
+from hyperplane.svm._linear_svc_kernels import coordinate_step, shuffle_prefix
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -174,13 +174,14 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     drawn = order.copy()
     shuffle_prefix(drawn, n_active, state.copy())
     want = reference_epoch(X, y, D, U, B, alpha, drawn, n_active, M_bar, m_bar)
-    prepare, epoch = LAYOUTS[sparse]
-    dual = DualProblem(y=y, D=D, U=U, QD=np.einsum("ij,ij->i", X, X) + B * B + D,
-                       alpha=alpha.copy(), B=B)
+    prepare, row_bounds, epoch = LAYOUTS[sparse]
+    samples = sp.csr_matrix(X) if sparse else X
+    var = dual_variables(y, D, U, np.einsum("ij,ij->i", X, X) + B * B + D, row_bounds(samples))
+    var["alpha"] = alpha
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
-    M, m = epoch(prepare(sp.csr_matrix(X) if sparse else X), dual, w, active, bounds, state)
-    np.testing.assert_allclose(dual.alpha, want[0], rtol=0, atol=1e-10)
+    M, m = epoch(prepare(samples), var, B, w, active, bounds, state)
+    np.testing.assert_allclose(var["alpha"], want[0], rtol=0, atol=1e-10)
     np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
     assert active.tolist() == want[2] and bounds[0] == want[3]
     assert M == pytest.approx(want[4], abs=1e-9) and m == pytest.approx(want[5], abs=1e-9)
@@ -219,3 +220,13 @@ def test_all_zero_row_without_intercept_hinge_matches_liblinear(sparse):
                         dual=True).fit(X, y)
     np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-8)
     assert np.all(np.isfinite(ours.coef_))
+
+
+def test_dual_variables_fill_one_cache_line_each():
+    X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, 3.0, 0.0]]))
+    var = dual_variables(np.array([1.0, -1.0, 1.0]), np.zeros(3), np.full(3, 0.5),
+                         np.array([6.0, 1.0, 10.0]), LAYOUTS[True][1](X))
+    assert var.itemsize == 64 and var.ctypes.data % 64 == 0
+    assert var["start"].tolist() == [0, 2, 2] and var["stop"].tolist() == [2, 2, 3]
+    assert var["alpha"].tolist() == [0.0, 0.0, 0.0] and var["QD"].tolist() == [6.0, 1.0, 10.0]
+    assert LAYOUTS[False][1](X.toarray()).tolist() == [0, 3, 6, 9]

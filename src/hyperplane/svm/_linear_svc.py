@@ -25,19 +25,21 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
-from ._linear_svc_kernels import DualProblem, dcd_epoch_csr, dcd_epoch_dense
+from ._linear_svc_kernels import LINE, VARIABLE, dcd_epoch_csr, dcd_epoch_dense
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
     "hinge": lambda C: (C, np.zeros_like(C)),
     "squared_hinge": lambda C: (np.full_like(C, np.inf), 0.5 / C),
 }
-#: samples as the compiled epoch reads them: (is sparse) -> (prepare, epoch)
+#: samples as the compiled epoch reads them: (is sparse) -> (prepare, row bounds, epoch)
 LAYOUTS = {
-    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), dcd_epoch_dense),
+    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64),
+            lambda X: np.arange(X.shape[0] + 1) * X.shape[1], dcd_epoch_dense),
     True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
                              X.indices.astype(np.int32, copy=False),
-                             X.indptr.astype(np.int64, copy=False)), dcd_epoch_csr),
+                             X.indptr.astype(np.int64, copy=False)),
+           lambda X: X.indptr, dcd_epoch_csr),
 }
 
 
@@ -46,6 +48,19 @@ def squared_row_norms(X):
     if sp.issparse(X):
         return csr_squared_norms(X.data, X.indptr)
     return np.einsum("ij,ij->i", X, X)
+
+
+def dual_variables(y, D, U, QD, row_bounds):
+    """The dual variables as the compiled epoch reads them: one
+    :data:`~._linear_svc_kernels.VARIABLE` record per sample (alpha = 0), in an
+    array aligned to a cache line so that each record fills exactly one."""
+    n = y.shape[0]
+    raw = np.zeros(n * VARIABLE.itemsize + LINE, dtype=np.uint8)
+    offset = -raw.ctypes.data % LINE
+    var = raw[offset:offset + n * VARIABLE.itemsize].view(VARIABLE)
+    var["QD"], var["y"], var["D"], var["U"] = QD, y, D, U
+    var["start"], var["stop"] = row_bounds[:-1], row_bounds[1:]
+    return var
 
 
 def generator_state(rng):
@@ -66,25 +81,24 @@ def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
     converged)`` with ``w`` of length d + 1 (the last entry multiplies B).
     """
     n = y.shape[0]
-    prepare, epoch = LAYOUTS[sp.issparse(X)]
+    prepare, row_bounds, epoch = LAYOUTS[sp.issparse(X)]
     samples = prepare(X)
     U, D = LOSSES[loss](C)
-    dual = DualProblem(y=y, D=D, U=U, QD=squared_row_norms(X) + B * B + D,
-                       alpha=np.zeros(n), B=float(B))
+    var = dual_variables(y, D, U, squared_row_norms(X) + B * B + D, row_bounds(X))
     w = np.zeros(X.shape[1] + 1)
     active = np.arange(n, dtype=np.int64)
     bounds = np.array([n, np.inf, -np.inf])
     state = generator_state(rng)
     for epochs in range(1, max_iter + 1):
-        M, m = epoch(samples, dual, w, active, bounds, state)
+        M, m = epoch(samples, var, float(B), w, active, bounds, state)
         if M - m <= tol:
             if bounds[0] == n:
-                return w, dual.alpha, epochs, True
+                return w, var["alpha"].copy(), epochs, True
             bounds[:] = n, np.inf, -np.inf          # unshrink and check every variable
             continue
         bounds[1] = M if M > 0 else np.inf
         bounds[2] = m if m < 0 else -np.inf
-    return w, dual.alpha, max_iter, False
+    return w, var["alpha"].copy(), max_iter, False
 
 
 class LinearSVC(ClassifierMixin, BaseEstimator):

@@ -14,16 +14,21 @@ D_tt = 1 / (2 C_t) for the squared hinge loss (L2-SVM). Keeping
 0), U_t)``. The bias is an extra feature of constant value ``B`` stored in
 ``w[d]`` (LIBLINEAR's ``-B``), so it is regularised.
 
-Samples are rows of a dense array or of a CSR matrix (``data``, ``indices``,
-``indptr``); the coordinate rule, :func:`coordinate_step`, is shared. The
-dual variables travel as :data:`DualProblem` (``y``, ``D``, ``U``, ``QD``,
-``alpha``, ``B``); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking
-state an epoch reads and leaves for the next.
+Samples are rows of a flat dense array or of a CSR matrix (``data``,
+``indices``, ``indptr``); the coordinate rule, :func:`coordinate_step`, is
+shared. Each dual variable is one :data:`VARIABLE` record (``alpha``,
+``QD``, ``y``, ``D``, ``U`` and the positions ``start:stop`` of its row in
+the samples); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking state
+an epoch reads and leaves for the next.
 
 An epoch visits the active variables in a random order, so each step starts
-with memory that is not in cache: the row and the variable's entries of
-``alpha``, ``QD``... Waiting for them, not the arithmetic, dominates a step on
-short sparse rows. The epochs therefore prefetch: the entries of the variable
+with memory that is not in cache: the row and the variable's entries.
+Waiting for them, not the arithmetic, dominates a step on short sparse rows.
+The records are therefore 64 bytes, one cache line when the array is
+line-aligned, so that a step waits for one line of the variable instead of
+one per entry (the array-of-structures layout; Drepper, *What Every
+Programmer Should Know About Memory*, 2007, section 6.2), and the epochs
+prefetch: the record of the variable
 ``2 * AHEAD`` steps ahead and the row of the one ``AHEAD`` steps ahead
 (software prefetching, Mowry, Lam & Gupta, ASPLOS 1992); a shrink, which
 swaps in the last active variable, prefetches likewise from the end of the
@@ -36,13 +41,15 @@ caller-seeded array, so fits stay reproducible.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from .._numba import jit, jit_fast, prefetch
 
-DualProblem = namedtuple("DualProblem", "y D U QD alpha B")
+#: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
+#: positions ``start:stop`` in the samples, padded to 64 bytes
+VARIABLE = np.dtype([("alpha", np.float64), ("QD", np.float64), ("y", np.float64),
+                     ("D", np.float64), ("U", np.float64), ("start", np.int64),
+                     ("stop", np.int64), ("pad", np.float64)])
 
 #: a projected gradient smaller than this is zero (LIBLINEAR: 1e-12)
 PG_ZERO = 1e-12
@@ -85,16 +92,6 @@ def prefetch_span(array, start, stop):
 
 
 @jit
-def prefetch_variable(dual, t):
-    """Prefetch the entries of dual variable ``t``."""
-    prefetch(dual.alpha, t)
-    prefetch(dual.QD, t)
-    prefetch(dual.y, t)
-    prefetch(dual.D, t)
-    prefetch(dual.U, t)
-
-
-@jit
 def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
     """The projected-gradient test and update of one dual variable.
 
@@ -128,12 +125,12 @@ def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
 
 
 @jit
-def dcd_epoch_dense(X, dual, w, active, bounds, state):
+def dcd_epoch_dense(X, var, B, w, active, bounds, state):
     """One pass over ``active[:bounds[0]]``, first shuffled with the generator
-    ``state``, on dense samples ``X``; shrunk variables are swapped behind the
-    active prefix. Returns the largest and smallest projected gradient of the
-    pass, and updates ``bounds[0]``."""
-    y, D, U, QD, alpha, B = dual
+    ``state``, on dense samples ``X`` (row t at the flat positions
+    ``var[t].start:stop``); shrunk variables are swapped behind the active
+    prefix. Returns the largest and smallest projected gradient of the pass,
+    and updates ``bounds[0]``."""
     d = X.shape[1]
     n_active = int(bounds[0])
     shuffle_prefix(active, n_active, state)
@@ -142,26 +139,30 @@ def dcd_epoch_dense(X, dual, w, active, bounds, state):
     k = 0
     while k < n_active:
         if k + 2 * AHEAD < n_active:
-            prefetch_variable(dual, active[k + 2 * AHEAD])
+            prefetch(var, active[k + 2 * AHEAD])
         if k + AHEAD < n_active:
-            prefetch_span(X, active[k + AHEAD] * d, (active[k + AHEAD] + 1) * d)
+            ahead = var[active[k + AHEAD]]
+            prefetch_span(X, ahead.start, ahead.stop)
         t = active[k]
+        v = var[t]
         x = X[t]
-        G = y[t] * (w[d] * B + dense_dot(w, x)) - 1.0 + D[t] * alpha[t]
-        shrink, PG, new = coordinate_step(G, alpha[t], U[t], QD[t], bounds[1], bounds[2])
+        alpha_t = v.alpha
+        G = v.y * (w[d] * B + dense_dot(w, x)) - 1.0 + v.D * alpha_t
+        shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
             if n_active - 2 * AHEAD > k:
-                prefetch_variable(dual, active[n_active - 2 * AHEAD])
+                prefetch(var, active[n_active - 2 * AHEAD])
             if n_active - AHEAD > k:
-                prefetch_span(X, active[n_active - AHEAD] * d, (active[n_active - AHEAD] + 1) * d)
+                ahead = var[active[n_active - AHEAD]]
+                prefetch_span(X, ahead.start, ahead.stop)
             continue
         M = max(M, PG)
         m = min(m, PG)
-        if new != alpha[t]:
-            delta = (new - alpha[t]) * y[t]
-            alpha[t] = new
+        if new != alpha_t:
+            delta = (new - alpha_t) * v.y
+            v.alpha = new
             for f in range(d):
                 w[f] += delta * x[f]
             w[d] += delta * B
@@ -199,18 +200,16 @@ def dense_dot(w, x):
 
 
 @jit
-def prefetch_csr_row(X, t):
-    """Prefetch the nonzeros (values and columns) of CSR row ``t``."""
-    data, indices, indptr = X
-    prefetch_span(data, indptr[t], indptr[t + 1])
-    prefetch_span(indices, indptr[t], indptr[t + 1])
+def prefetch_csr_row(data, indices, row):
+    """Prefetch the nonzeros (values and columns) of a CSR row's record."""
+    prefetch_span(data, row.start, row.stop)
+    prefetch_span(indices, row.start, row.stop)
 
 
 @jit
-def dcd_epoch_csr(X, dual, w, active, bounds, state):
+def dcd_epoch_csr(X, var, B, w, active, bounds, state):
     """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :class:`~hyperplane._csr_rows.CSRRows`)."""
-    data, indices, indptr = X
-    y, D, U, QD, alpha, B = dual
+    data, indices, _ = X
     d = w.shape[0] - 1
     n_active = int(bounds[0])
     shuffle_prefix(active, n_active, state)
@@ -219,28 +218,27 @@ def dcd_epoch_csr(X, dual, w, active, bounds, state):
     k = 0
     while k < n_active:
         if k + 2 * AHEAD < n_active:
-            prefetch_variable(dual, active[k + 2 * AHEAD])
-            prefetch(indptr, active[k + 2 * AHEAD])
+            prefetch(var, active[k + 2 * AHEAD])
         if k + AHEAD < n_active:
-            prefetch_csr_row(X, active[k + AHEAD])
+            prefetch_csr_row(data, indices, var[active[k + AHEAD]])
         t = active[k]
-        start, stop = indptr[t], indptr[t + 1]
-        G = y[t] * csr_dot(w, indices, data, start, stop, w[d] * B) - 1.0 + D[t] * alpha[t]
-        shrink, PG, new = coordinate_step(G, alpha[t], U[t], QD[t], bounds[1], bounds[2])
+        v = var[t]
+        start, stop, alpha_t = v.start, v.stop, v.alpha
+        G = v.y * csr_dot(w, indices, data, start, stop, w[d] * B) - 1.0 + v.D * alpha_t
+        shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
             if n_active - 2 * AHEAD > k:
-                prefetch_variable(dual, active[n_active - 2 * AHEAD])
-                prefetch(indptr, active[n_active - 2 * AHEAD])
+                prefetch(var, active[n_active - 2 * AHEAD])
             if n_active - AHEAD > k:
-                prefetch_csr_row(X, active[n_active - AHEAD])
+                prefetch_csr_row(data, indices, var[active[n_active - AHEAD]])
             continue
         M = max(M, PG)
         m = min(m, PG)
-        if new != alpha[t]:
-            delta = (new - alpha[t]) * y[t]
-            alpha[t] = new
+        if new != alpha_t:
+            delta = (new - alpha_t) * v.y
+            v.alpha = new
             csr_axpy(w, indices, data, start, stop, delta)
             w[d] += delta * B
         k += 1
