@@ -12,7 +12,7 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc import LAYOUTS, LOSSES, dual_variables
+from hyperplane.svm._linear_svc import LAYOUTS, LOSSES, WorkingSet, dual_variables, solve_dual
 from hyperplane.svm._linear_svc_kernels import coordinate_step, shuffle_prefix
 
 
@@ -174,13 +174,14 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     drawn = order.copy()
     shuffle_prefix(drawn, n_active, state.copy())
     want = reference_epoch(X, y, D, U, B, alpha, drawn, n_active, M_bar, m_bar)
-    prepare, row_bounds, epoch = LAYOUTS[sparse]
+    layout = LAYOUTS[sparse]
     samples = sp.csr_matrix(X) if sparse else X
-    var = dual_variables(y, D, U, np.einsum("ij,ij->i", X, X) + B * B + D, row_bounds(samples))
+    var = dual_variables(y, D, U, np.einsum("ij,ij->i", X, X) + B * B + D,
+                         layout.row_bounds(samples))
     var["alpha"] = alpha
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
-    M, m = epoch(prepare(samples), var, B, w, active, bounds, state)
+    M, m = layout.epoch(layout.prepare(samples), var, B, w, active, bounds, state)
     np.testing.assert_allclose(var["alpha"], want[0], rtol=0, atol=1e-10)
     np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
     assert active.tolist() == want[2] and bounds[0] == want[3]
@@ -225,8 +226,37 @@ def test_all_zero_row_without_intercept_hinge_matches_liblinear(sparse):
 def test_dual_variables_fill_one_cache_line_each():
     X = sp.csr_matrix(np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, 3.0, 0.0]]))
     var = dual_variables(np.array([1.0, -1.0, 1.0]), np.zeros(3), np.full(3, 0.5),
-                         np.array([6.0, 1.0, 10.0]), LAYOUTS[True][1](X))
+                         np.array([6.0, 1.0, 10.0]), LAYOUTS[True].row_bounds(X))
     assert var.itemsize == 64 and var.ctypes.data % 64 == 0
     assert var["start"].tolist() == [0, 2, 2] and var["stop"].tolist() == [2, 2, 3]
     assert var["alpha"].tolist() == [0.0, 0.0, 0.0] and var["QD"].tolist() == [6.0, 1.0, 10.0]
-    assert LAYOUTS[False][1](X.toarray()).tolist() == [0, 3, 6, 9]
+    assert LAYOUTS[False].row_bounds(X.toarray()).tolist() == [0, 3, 6, 9]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_compacted_working_set_takes_the_same_steps(sparse, loss, monkeypatch):
+    """Copying the active variables into a contiguous working set moves them
+    in memory only: the same epochs, alpha and w, bit for bit."""
+    X, y = make_classification(n_samples=400, n_features=30, flip_y=0.05, class_sep=2.0,
+                               random_state=5)
+    X = sparse_copy(X) if sparse else X
+    signed = np.where(y == 1, 1.0, -1.0)
+    C = np.full(400, 0.1)
+    copies = []
+    monkeypatch.setattr(WorkingSet, "compact",
+                        lambda self, n, compact=WorkingSet.compact: (copies.append(n),
+                                                                     compact(self, n)))
+
+    def solve(fraction):
+        del copies[:]
+        result = solve_dual(X, signed, C, loss, 1.0, 1e-4, 20_000, np.random.RandomState(0),
+                            compact_below=fraction)
+        return result, len(copies)
+
+    (plain, none), (compacted, some), (eager, many) = solve(0.0), solve(0.5), solve(1.0)
+    assert plain[3] and none == 0 and 1 <= some < many, (plain[2:], some, many)
+    for other in (compacted, eager):
+        np.testing.assert_array_equal(other[0], plain[0])
+        np.testing.assert_array_equal(other[1], plain[1])
+        assert other[2:] == plain[2:]

@@ -3,6 +3,9 @@ coordinate descent (Hsieh et al., ICML 2008) on dense or sparse samples."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -32,15 +35,46 @@ LOSSES = {
     "hinge": lambda C: (C, np.zeros_like(C)),
     "squared_hinge": lambda C: (np.full_like(C, np.inf), 0.5 / C),
 }
-#: samples as the compiled epoch reads them: (is sparse) -> (prepare, row bounds, epoch)
+
+
+def take_dense_rows(X, rows):
+    """Rows ``rows`` of a dense ``X``, contiguous, and their flat row bounds."""
+    return np.ascontiguousarray(X[rows]), np.arange(len(rows) + 1) * X.shape[1]
+
+
+def take_csr_rows(X, rows):
+    """Rows ``rows`` of CSR samples ``X``, contiguous, and their ``indptr``."""
+    lengths = X.indptr[rows + 1] - X.indptr[rows]
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    positions = np.repeat(X.indptr[rows] - indptr[:-1], lengths) + np.arange(indptr[-1])
+    return CSRRows(X.data[positions], X.indices[positions], indptr), indptr
+
+
+class Layout(NamedTuple):
+    """How the compiled epoch reads the samples of one storage format."""
+
+    prepare: Callable       # X -> samples as the epoch reads them
+    row_bounds: Callable    # X -> positions start:stop of each row in the samples
+    take: Callable          # (samples, rows) -> (those rows contiguous, their bounds)
+    epoch: Callable
+
+
+#: (is sparse) -> its layout
 LAYOUTS = {
-    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64),
-            lambda X: np.arange(X.shape[0] + 1) * X.shape[1], dcd_epoch_dense),
-    True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
-                             X.indices.astype(np.int32, copy=False),
-                             X.indptr.astype(np.int64, copy=False)),
-           lambda X: X.indptr, dcd_epoch_csr),
+    False: Layout(lambda X: np.ascontiguousarray(X, dtype=np.float64),
+                  lambda X: np.arange(X.shape[0] + 1) * X.shape[1], take_dense_rows,
+                  dcd_epoch_dense),
+    True: Layout(lambda X: CSRRows(X.data.astype(np.float64, copy=False),
+                                   X.indices.astype(np.int32, copy=False),
+                                   X.indptr.astype(np.int64, copy=False)),
+                 lambda X: X.indptr, take_csr_rows, dcd_epoch_csr),
 }
+#: the working set is compacted when its active variables fall to this fraction of it
+COMPACT_BELOW = 0.5
+#: ... and the last epoch shrank fewer than this fraction of them (a set that
+#: stays is visited for many epochs, which repay the copy)
+SETTLED = 0.1
 
 
 def squared_row_norms(X):
@@ -50,17 +84,84 @@ def squared_row_norms(X):
     return np.einsum("ij,ij->i", X, X)
 
 
-def dual_variables(y, D, U, QD, row_bounds):
-    """The dual variables as the compiled epoch reads them: one
-    :data:`~._linear_svc_kernels.VARIABLE` record per sample (alpha = 0), in an
-    array aligned to a cache line so that each record fills exactly one."""
-    n = y.shape[0]
+def aligned_records(n):
+    """``n`` zeroed :data:`~._linear_svc_kernels.VARIABLE` records in an array
+    aligned to a cache line, so that each record fills exactly one."""
     raw = np.zeros(n * VARIABLE.itemsize + LINE, dtype=np.uint8)
     offset = -raw.ctypes.data % LINE
-    var = raw[offset:offset + n * VARIABLE.itemsize].view(VARIABLE)
+    return raw[offset:offset + n * VARIABLE.itemsize].view(VARIABLE)
+
+
+def take_records(var, rows):
+    """Records ``var[rows]`` in a new cache-line-aligned array (copied as rows
+    of 64-bit words, which numpy copies faster than structured records)."""
+    out = aligned_records(rows.shape[0])
+    words = VARIABLE.itemsize // 8
+    np.take(var.view(np.uint64).reshape(-1, words), rows, axis=0,
+            out=out.view(np.uint64).reshape(-1, words))
+    return out
+
+
+def dual_variables(y, D, U, QD, row_bounds):
+    """The dual variables as the compiled epoch reads them: one record per
+    sample (alpha = 0) with its row's positions ``row_bounds[t]:row_bounds[t + 1]``."""
+    var = aligned_records(y.shape[0])
     var["QD"], var["y"], var["D"], var["U"] = QD, y, D, U
     var["start"], var["stop"] = row_bounds[:-1], row_bounds[1:]
     return var
+
+
+class WorkingSet:
+    """The variables the epochs visit, kept contiguous in memory.
+
+    Shrinking leaves the active variables scattered over the whole problem,
+    so a step on a small active set still waits for memory (its row, its
+    record) far from the last one's. Once the active variables are at most
+    :data:`COMPACT_BELOW` of the working set and an epoch shrank few of them
+    (a settled set is visited for many epochs, which repay the copy), their
+    rows and records are copied into a new, contiguous working set (LIBSVM's
+    shrinking likewise confines its work to the active set; Fan, Chen & Lin,
+    JMLR 2005, section 5). Position ``j`` of the active order still holds
+    the same variable (``active`` maps the order to the new storage,
+    ``origin`` the storage to the whole problem), so the epochs visit the
+    same variables in the same order as without copying; :meth:`restore`
+    writes alpha and the order back to the whole problem.
+    """
+
+    def __init__(self, layout, samples, var):
+        self.layout, self.all_samples, self.all_var = layout, samples, var
+        self.all_active = np.arange(var.shape[0], dtype=np.int64)
+        self.samples, self.var, self.active, self.origin = samples, var, self.all_active, None
+
+    def restore(self):
+        """Make the whole problem the working set again, with the working
+        set's alpha and visiting order written back."""
+        if self.origin is not None:
+            self.all_var["alpha"][self.origin] = self.var["alpha"]
+            self.all_active[:self.origin.shape[0]] = self.origin[self.active]
+        self.samples, self.var, self.active, self.origin = (
+            self.all_samples, self.all_var, self.all_active, None)
+
+    def settled_below(self, n_active, visited, fraction):
+        """Whether an epoch that visited ``visited`` variables and left
+        ``n_active`` active should compact: they are at most ``fraction`` of
+        the working set, and the epoch shrank at most :data:`SETTLED` of them."""
+        return (n_active <= fraction * self.active.shape[0]
+                and n_active >= (1.0 - SETTLED) * visited)
+
+    def compact(self, n_active):
+        """Copy the first ``n_active`` variables of the active order into a
+        contiguous working set, stored by index (the copy then reads memory
+        in order) and visited in the active order."""
+        self.restore()
+        order = np.argsort(self.all_active[:n_active])
+        rows = self.all_active[:n_active][order]
+        self.samples, row_bounds = self.layout.take(self.all_samples, rows)
+        self.var = take_records(self.all_var, rows)
+        self.var["start"], self.var["stop"] = row_bounds[:-1], row_bounds[1:]
+        self.active = np.empty(n_active, dtype=np.int64)
+        self.active[order] = np.arange(n_active)
+        self.origin = rows
 
 
 def generator_state(rng):
@@ -68,7 +169,7 @@ def generator_state(rng):
     return np.array([rng.randint(1, np.iinfo(np.int64).max)], dtype=np.uint64)
 
 
-def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
+def solve_dual(X, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT_BELOW):
     """Dual coordinate descent with shrinking for one binary problem.
 
     Each epoch visits the active variables in a random order (drawn in the
@@ -77,28 +178,36 @@ def solve_dual(X, y, C, loss, B, tol, max_iter, rng):
     epoch's extremes is shrunk. When the projected-gradient spread
     ``M - m`` of an epoch falls to ``tol`` on the active set, every variable
     is made active again, and the solver stops when it holds for all
-    (LIBLINEAR's ``solve_l2r_l1l2_svc``). Returns ``(w, alpha, epochs,
-    converged)`` with ``w`` of length d + 1 (the last entry multiplies B).
+    (LIBLINEAR's ``solve_l2r_l1l2_svc``). The epochs run on a
+    :class:`WorkingSet` compacted when its active part falls to
+    ``compact_below`` of it (0: never), which changes where the variables are
+    stored, not the steps. Returns ``(w, alpha, epochs, converged)`` with
+    ``w`` of length d + 1 (the last entry multiplies B).
     """
     n = y.shape[0]
-    prepare, row_bounds, epoch = LAYOUTS[sp.issparse(X)]
-    samples = prepare(X)
+    layout = LAYOUTS[sp.issparse(X)]
     U, D = LOSSES[loss](C)
-    var = dual_variables(y, D, U, squared_row_norms(X) + B * B + D, row_bounds(X))
+    work = WorkingSet(layout, layout.prepare(X), dual_variables(
+        y, D, U, squared_row_norms(X) + B * B + D, layout.row_bounds(X)))
     w = np.zeros(X.shape[1] + 1)
-    active = np.arange(n, dtype=np.int64)
     bounds = np.array([n, np.inf, -np.inf])
     state = generator_state(rng)
-    for epochs in range(1, max_iter + 1):
-        M, m = epoch(samples, var, float(B), w, active, bounds, state)
+    epochs, converged = 0, False
+    while epochs < max_iter and not converged:
+        epochs += 1
+        visited = int(bounds[0])
+        M, m = layout.epoch(work.samples, work.var, float(B), w, work.active, bounds, state)
         if M - m <= tol:
-            if bounds[0] == n:
-                return w, var["alpha"].copy(), epochs, True
-            bounds[:] = n, np.inf, -np.inf          # unshrink and check every variable
+            converged = work.origin is None and bounds[0] == n
+            work.restore()                          # unshrink and check every variable
+            bounds[:] = n, np.inf, -np.inf
             continue
         bounds[1] = M if M > 0 else np.inf
         bounds[2] = m if m < 0 else -np.inf
-    return w, var["alpha"].copy(), max_iter, False
+        if work.settled_below(int(bounds[0]), visited, compact_below):
+            work.compact(int(bounds[0]))
+    work.restore()
+    return w, work.all_var["alpha"].copy(), epochs, converged
 
 
 class LinearSVC(ClassifierMixin, BaseEstimator):
