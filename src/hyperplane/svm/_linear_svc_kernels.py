@@ -180,17 +180,18 @@ def csr_dot(w, indices, data, start, stop, acc):
     """``acc + sum_p w[indices[p]] data[p]`` over the CSR row ``start:stop``,
     summed in index order: the same sum as a dense row's dot product started
     from ``acc`` (the zeros add nothing), so sparse and dense fits agree
-    bit for bit. Positions are read as unsigned integers, which spares
-    numba's negative-index test on every gathered weight."""
-    for p in range(start, stop):
+    bit for bit. Positions and columns are unsigned integers, which spares
+    numba's negative-index test on every read."""
+    for p in range(np.uint64(start), np.uint64(stop)):
         acc += w[np.uint64(indices[p])] * data[p]
     return acc
 
 
 @jit
 def csr_axpy(w, indices, data, start, stop, delta):
-    """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``."""
-    for p in range(start, stop):
+    """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``
+    (unsigned positions, as :func:`csr_dot`)."""
+    for p in range(np.uint64(start), np.uint64(stop)):
         w[np.uint64(indices[p])] += delta * data[p]
 
 
