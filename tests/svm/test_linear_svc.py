@@ -260,3 +260,26 @@ def test_compacted_working_set_takes_the_same_steps(sparse, loss, monkeypatch):
         np.testing.assert_array_equal(other[0], plain[0])
         np.testing.assert_array_equal(other[1], plain[1])
         assert other[2:] == plain[2:]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 40), d=st.integers(1, 8),
+       sparse=st.booleans())
+def test_taken_rows_are_scipys_and_numpys_row_selection(seed, n, d, sparse):
+    """A working set's rows (compiled CSR copy, or NumPy for dense rows) equal
+    ``X[rows]`` as scipy and NumPy select them."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.4)
+    rows = np.sort(rng.choice(n, size=int(rng.integers(0, n + 1)), replace=False))
+    layout = LAYOUTS[sparse]
+    samples = sp.csr_matrix(X) if sparse else X
+    taken, bounds = layout.take(layout.prepare(samples), rows)
+    want = samples[rows]
+    if sparse:
+        np.testing.assert_array_equal(taken.data, want.data)
+        np.testing.assert_array_equal(taken.indices, want.indices)
+        np.testing.assert_array_equal(taken.indptr, want.indptr)
+        np.testing.assert_array_equal(bounds, want.indptr)
+    else:
+        np.testing.assert_array_equal(taken, want)
+        np.testing.assert_array_equal(bounds, np.arange(len(rows) + 1) * d)

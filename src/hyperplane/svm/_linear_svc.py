@@ -28,7 +28,8 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
-from ._linear_svc_kernels import LINE, VARIABLE, dcd_epoch_csr, dcd_epoch_dense
+from ._linear_svc_kernels import (LINE, VARIABLE, copy_csr_rows, dcd_epoch_csr,
+                                  dcd_epoch_dense)
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
@@ -44,11 +45,11 @@ def take_dense_rows(X, rows):
 
 def take_csr_rows(X, rows):
     """Rows ``rows`` of CSR samples ``X``, contiguous, and their ``indptr``."""
-    lengths = X.indptr[rows + 1] - X.indptr[rows]
     indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=indptr[1:])
-    positions = np.repeat(X.indptr[rows] - indptr[:-1], lengths) + np.arange(indptr[-1])
-    return CSRRows(X.data[positions], X.indices[positions], indptr), indptr
+    np.cumsum(X.indptr[rows + 1] - X.indptr[rows], out=indptr[1:])
+    out = CSRRows(np.empty(indptr[-1]), np.empty(indptr[-1], dtype=X.indices.dtype), indptr)
+    copy_csr_rows(X, rows, out)
+    return out, indptr
 
 
 class Layout(NamedTuple):

@@ -188,6 +188,21 @@ def csr_dot(w, indices, data, start, stop, acc):
 
 
 @jit
+def copy_csr_rows(X, rows, out):
+    """Copy the CSR rows ``rows`` of ``X`` into ``out`` (its ``indptr`` already
+    holds the cumulative row lengths), element by element (slices would
+    update reference counts per row)."""
+    data, indices, indptr = X
+    out_data, out_indices, out_indptr = out
+    for j in range(rows.shape[0]):
+        to = np.uint64(out_indptr[j])
+        for p in range(np.uint64(indptr[rows[j]]), np.uint64(indptr[rows[j] + 1])):
+            out_data[to] = data[p]
+            out_indices[to] = indices[p]
+            to += np.uint64(1)
+
+
+@jit
 def csr_axpy(w, indices, data, start, stop, delta):
     """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``
     (unsigned positions, as :func:`csr_dot`)."""
