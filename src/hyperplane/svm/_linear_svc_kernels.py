@@ -39,9 +39,11 @@ LIBLINEAR draws it with ``rand()``; the generator's state is one uint64 in a
 caller-seeded array, so fits stay reproducible.
 
 The step loops call only helpers that LLVM inlines without reference-count
-updates: a row taken as a view (``X[t]``), or arrays handed down through a
-second helper, cost an atomic increment and decrement per step, about a
-quarter of a step on short sparse rows.
+updates, and index with unsigned integers where the sign is unknown: a row
+taken as a view (``X[t]``) or arrays handed down through a second helper
+cost a reference-count increment and decrement (or a call) per step, about a
+quarter of a step on short sparse rows; a signed position costs numba's
+negative-index fix-up on every read.
 """
 
 from __future__ import annotations
