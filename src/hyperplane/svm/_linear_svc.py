@@ -193,20 +193,21 @@ def solve_dual(X, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT_BELOW
     w = np.zeros(X.shape[1] + 1)
     bounds = np.array([n, np.inf, -np.inf])
     state = generator_state(rng)
-    epochs, converged = 0, False
+    epochs, converged, n_active, B = 0, False, n, float(B)
     while epochs < max_iter and not converged:
         epochs += 1
-        visited = int(bounds[0])
-        M, m = layout.epoch(work.samples, work.var, float(B), w, work.active, bounds, state)
+        M, m = layout.epoch(work.samples, work.var, B, w, work.active, bounds, state)
+        visited, n_active = n_active, int(bounds[0])
         if M - m <= tol:
-            converged = work.origin is None and bounds[0] == n
+            converged = work.origin is None and n_active == n
             work.restore()                          # unshrink and check every variable
             bounds[:] = n, np.inf, -np.inf
+            n_active = n
             continue
         bounds[1] = M if M > 0 else np.inf
         bounds[2] = m if m < 0 else -np.inf
-        if work.settled_below(int(bounds[0]), visited, compact_below):
-            work.compact(int(bounds[0]))
+        if work.settled_below(n_active, visited, compact_below):
+            work.compact(n_active)
     work.restore()
     return w, work.all_var["alpha"].copy(), epochs, converged
 
