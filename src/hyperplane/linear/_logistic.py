@@ -294,7 +294,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def _fit_tron(self, X, y_index):
         """Trust-region Newton from ``W = 0`` on the data in memory."""
         problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C))
-        return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
+        # the conjugate-gradient steps' dot products of n_parameters entries gain nothing
+        # from BLAS threads, whose spinning between calls tripled the CPU time at
+        # 200k x 20k sparse (benchmarks/RESULTS.md); the passes use numba's threads
+        with threadpool_limits(1, user_api="blas"):
+            return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
 
     def _fit_newton(self, X, y_index):
         """Newton's method on the Hessian of a row subsample, dense ``X`` in memory."""
