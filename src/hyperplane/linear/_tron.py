@@ -31,7 +31,7 @@ SIGMA1, SIGMA2, SIGMA3 = 0.25, 0.5, 4.0
 #: which tightens it as the gradient vanishes; Galli & Lin, "A study on
 #: truncated Newton methods for linear classification", IEEE TNNLS 2022).
 #: LIBLINEAR's Q_CG is 0.5; 0.25 took fewer Newton iterations and 3-28% less
-#: pass time on each of six sparse sets (benchmarks/RESULTS.md).
+#: pass time on each of six sparse sets (benchmarks/RESULTS.md, "Sparse TRON").
 XI_CG = 0.1
 Q_CG = 0.25
 #: weight of the Hessian's diagonal in the preconditioner (1 − a) I + a diag(H)
