@@ -340,7 +340,10 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
-        with progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
+        # scipy's L-BFGS-B works on vectors of n_parameters entries, too short for BLAS
+        # threads, whose spinning cost 7x the CPU time on 2 threads (benchmarks/RESULTS.md)
+        with threadpool_limits(1, user_api="blas"), \
+                progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
 
             def reported(theta):
                 f, grad = objective(theta)
