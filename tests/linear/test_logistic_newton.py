@@ -77,10 +77,12 @@ def test_passes_match_numpy(problem, sparse, blocks):
                                rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("k", [2, 3])
-def test_gradient_and_hessian_match_finite_differences(k):
+def test_gradient_and_hessian_match_finite_differences(k, sparse):
     X, y = blobs(50, 3, k, seed=k, spread=1.0)
-    problem = LN.LogisticProblem(X, y, k, C=0.7)
+    X[np.random.default_rng(k).random(X.shape) < 0.3] = 0.0
+    problem = LN.LogisticProblem(sp.csr_matrix(X) if sparse else X, y, k, C=0.7)
     theta = np.random.default_rng(1).normal(size=problem.shape[0] * problem.shape[1])
     point = problem.evaluate(theta)
     h = 1e-6

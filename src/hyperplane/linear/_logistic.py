@@ -21,6 +21,8 @@ the gradient of the equivalent normalised objective
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import scipy.optimize
 import scipy.sparse
@@ -155,6 +157,26 @@ def penalised_objective(loss_grad, C, n_samples, shape):
         return f, grad
 
     return objective
+
+
+#: parameter vectors up to this length never woke BLAS threads in the solvers'
+#: vector algebra (measured: 2,000 and 8,000 parameters, the same CPU time with and
+#: without a limit; 20,000: 3.7x the CPU time without), and limiting them costs
+#: about 3 ms per fit (threadpoolctl inspects the loaded libraries)
+BLAS_THREADED_PARAMETERS = 10_000
+
+
+def solver_blas_limit(n_parameters):
+    """One BLAS thread while TRON or L-BFGS runs on ``n_parameters`` weights.
+
+    Their vector algebra (dot products, scipy's L-BFGS-B updates) is too short
+    for BLAS threads, whose spinning between calls cost 2.4x (TRON) to 7x
+    (L-BFGS on 2 threads) the CPU time at 200k × 20k sparse
+    (benchmarks/RESULTS.md); the passes over the data use numba's threads.
+    No limit for at most :data:`BLAS_THREADED_PARAMETERS` weights."""
+    if n_parameters <= BLAS_THREADED_PARAMETERS:
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")
 
 
 def minimize_lbfgs(objective, theta0, *, max_iter, tol):
@@ -294,7 +316,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def _fit_tron(self, X, y_index):
         """Trust-region Newton from ``W = 0`` on the data in memory."""
         problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C))
-        return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
+        with solver_blas_limit(problem.shape[0] * problem.shape[1]):
+            return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
 
     def _fit_newton(self, X, y_index):
         """Newton's method on the Hessian of a row subsample, dense ``X`` in memory."""
@@ -336,7 +359,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
-        with progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
+        with solver_blas_limit(n_rows * (n_features + 1)), \
+                progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
 
             def reported(theta):
                 f, grad = objective(theta)

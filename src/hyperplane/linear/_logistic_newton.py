@@ -2,15 +2,19 @@
 solver: ``f(W̃) = ½‖W‖² + C Σ_n ℓ_n`` (intercepts not penalised), its
 gradient ``W⁰ + C Σ_n ∇ℓ_n`` and Hessian-vector products
 ``v⁰ + C Σ_n ∇²ℓ_n v`` (``W⁰``, ``v⁰``: the intercept entries set to 0),
-over dense rows or CSR rows.
+over dense rows (:class:`RowPasses`) or sparse rows (:class:`ColumnPasses`,
+which also keeps the columns: every product with ``Xᵀ`` then reads them
+instead of scattering into the result).
 
 On many dense rows the Hessian-vector products use a fixed random subsample
 of the rows, scaled by ``n / m`` (Byrd, Chin, Neveitt & Nocedal, "On the use of
 stochastic Hessian information in optimization methods for machine
 learning", SIAM J. Optim. 21 (2011)): the conjugate-gradient passes then
 read a tenth of the data, while the objective and the gradient, which decide
-every step and the stopping, stay exact, so the minimiser is the same. Sparse rows are never subsampled: a
-subsample misses the rare features, whose curvature the steps then lack.
+every step and the stopping, stay exact, so the minimiser is the same.
+Sparse rows are never subsampled: a subsample misses the rare features,
+whose curvature the steps then lack (a tenth of the rows took 768 instead of
+11 iterations at 200k × 20k, benchmarks/RESULTS.md).
 
 Parameters live in a matrix ``W̃`` of shape (n_rows, n_features + 1) with
 the intercepts in the last column: one row for two classes (the positive
@@ -20,14 +24,14 @@ class ``classes_[1]``), one row per class otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
 
 import numpy as np
 import scipy.sparse
 
 from ._logistic_kernels import dense_row_blocks
 from . import _newton_kernels as K
-from ._logistic_sparse import canonical_csr, row_blocks
+from . import _sparse_newton_kernels as SK
+from ._logistic_sparse import canonical_csr
 from ._state import CSRRows, GradientPass
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
@@ -64,79 +68,86 @@ def n_blocks_for(n_entries):
     return dense_row_blocks(n_entries)
 
 
-class Passes(NamedTuple):
-    """The compiled passes of one storage layout of ``X``: each ``*_rows``
-    kernel reads rows ``start:stop`` serially, each ``*_blocks`` kernel splits
-    the rows over threads."""
-
-    binary_gradient_rows: Callable
-    binary_gradient_blocks: Callable
-    binary_hessian_rows: Callable
-    binary_hessian_blocks: Callable
-    multinomial_gradient_rows: Callable
-    multinomial_gradient_blocks: Callable
-    multinomial_hessian_rows: Callable
-    multinomial_hessian_blocks: Callable
-
-
-#: is X sparse -> (X in the layout the kernels read, what they read of it, its number
-#: of row blocks, its passes). CSR rows are split into blocks fixed by the data's
-#: size (:func:`~._logistic_sparse.row_blocks`), so that the sums do not depend on
-#: the number of threads.
-LAYOUTS = {
-    False: (np.ascontiguousarray, lambda X: X, lambda X: n_blocks_for(X.size), Passes(
-        K.binary_gradient_rows, K.binary_gradient_blocks,
-        K.binary_hessian_rows, K.binary_hessian_blocks,
-        K.multinomial_gradient_rows, K.multinomial_gradient_blocks,
-        K.multinomial_hessian_rows, K.multinomial_hessian_blocks)),
-    True: (canonical_csr, CSRRows.of, lambda X: row_blocks(X.nnz, X.shape[1] + 1), Passes(
-        K.sparse_binary_gradient_rows, K.sparse_binary_gradient_blocks,
-        K.sparse_binary_hessian_rows, K.sparse_binary_hessian_blocks,
-        K.sparse_multinomial_gradient_rows, K.sparse_multinomial_gradient_blocks,
-        K.sparse_multinomial_hessian_rows, K.sparse_multinomial_hessian_blocks)),
-}
-
-
 class RowPasses:
-    """The four passes over the rows of ``X`` (dense, C-contiguous, or CSR
-    arrays built once per fit), serial or over row blocks in threads."""
+    """The four passes over the rows of a dense ``X`` (C-contiguous, built once
+    per fit; :mod:`._newton_kernels`), serial or over row blocks in threads."""
 
     def __init__(self, X):
-        layout, rows, n_blocks, self.k = LAYOUTS[scipy.sparse.issparse(X)]
-        X = layout(X)
-        self.rows = rows(X)  # built once per fit
+        self.rows = np.ascontiguousarray(X)
         self.n_samples = X.shape[0]
-        self.blocks = n_blocks(X)
+        self.blocks = n_blocks_for(X.size)
 
     def binary_gradient(self, y, w, b, D):
         if self.blocks == 1:
             grad, diag = np.zeros(w.shape[0] + 1), np.zeros(w.shape[0] + 1)
-            loss = self.k.binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
-                                               GradientPass(grad, D, diag))
+            loss = K.binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
+                                          GradientPass(grad, D, diag))
             return loss, grad, diag
-        return self.k.binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
+        return K.binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
 
     def binary_hessian(self, D, v):
         if self.blocks == 1:
             out = np.zeros_like(v)
-            self.k.binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
+            K.binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
             return out
-        return self.k.binary_hessian_blocks(self.rows, D, v, self.blocks)
+        return K.binary_hessian_blocks(self.rows, D, v, self.blocks)
 
     def multinomial_gradient(self, y_index, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = self.k.multinomial_gradient_rows(self.rows, y_index, W, 0, self.n_samples,
-                                                    GradientPass(grad, P, diag))
+            loss = K.multinomial_gradient_rows(self.rows, y_index, W, 0, self.n_samples,
+                                               GradientPass(grad, P, diag))
             return loss, grad, diag
-        return self.k.multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
+        return K.multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
 
     def multinomial_hessian(self, P, V):
         if self.blocks == 1:
             out = np.zeros_like(V)
-            self.k.multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
+            K.multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
             return out
-        return self.k.multinomial_hessian_blocks(self.rows, P, V, self.blocks)
+        return K.multinomial_hessian_blocks(self.rows, P, V, self.blocks)
+
+
+class ColumnPasses:
+    """The same four passes over a sparse ``X``, each a row phase on its CSR
+    rows and a column phase on its CSC columns (:mod:`._sparse_newton_kernels`:
+    gathers only, the same result on any number of threads). Both copies are
+    built once per fit; ``blocks`` row (column) blocks depend on the data only."""
+
+    def __init__(self, X):
+        X = canonical_csr(X)
+        self.rows = CSRRows.of(X)
+        self.cols = CSRRows.of(X.tocsc())   # the CSC arrays of X: the CSR arrays of Xᵀ
+        self.n_samples = X.shape[0]
+        self.blocks = n_blocks_for(X.nnz)
+
+    def binary_gradient(self, y, w, b, D):
+        RD = np.empty((self.n_samples, 2))
+        loss, sums = SK.binary_row_blocks(self.rows, y, np.append(w, b), RD, D, self.blocks)
+        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.blocks)
+        return loss, grad[:, 0], diag[:, 0]
+
+    def binary_hessian(self, D, v):
+        U = np.empty((self.n_samples, 1))
+        sums = SK.binary_curvature_blocks(self.rows, D, v, U, self.blocks)
+        return SK.transpose_product(self.cols, U, sums, self.blocks)[:, 0]
+
+    def multinomial_gradient(self, y_index, W, P):
+        RD = np.empty((self.n_samples, 2 * P.shape[1]))
+        loss, sums = SK.multinomial_row_blocks(self.rows, y_index, np.ascontiguousarray(W.T),
+                                               RD, P, self.blocks)
+        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.blocks)
+        return loss, grad.T, diag.T
+
+    def multinomial_hessian(self, P, V):
+        U = np.empty_like(P)
+        sums = SK.multinomial_curvature_blocks(self.rows, P, np.ascontiguousarray(V.T), U,
+                                               self.blocks)
+        return SK.transpose_product(self.cols, U, sums, self.blocks).T
+
+
+#: is X sparse -> the passes that read it
+PASSES = {False: RowPasses, True: ColumnPasses}
 
 
 class LogisticProblem:
@@ -155,7 +166,7 @@ class LogisticProblem:
     """
 
     def __init__(self, X, y_index, n_classes, C):
-        self.rows = RowPasses(X)
+        self.rows = PASSES[scipy.sparse.issparse(X)](X)
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
             RowPasses(X[self.subsample])
@@ -205,4 +216,4 @@ class LogisticProblem:
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 
-__all__ = ["LogisticProblem", "Point", "RowPasses"]
+__all__ = ["ColumnPasses", "LogisticProblem", "Point", "RowPasses"]

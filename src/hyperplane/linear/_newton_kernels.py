@@ -13,14 +13,16 @@ Two passes over the rows, each reading every row once:
   without ever forming it (Lin, Weng & Keerthi 2008, §3; Bishop, PRML
   eq. 4.110 for the softmax's Hessian blocks ``p_k(δ_kj − p_j) x xᵀ``).
 
-``x̃ = (x, 1)``: vectors carry the intercept's entry last. Each pass exists
-for dense rows (``X[i, j]``) and for CSR rows (a :class:`._state.CSRRows`),
-and every ``*_rows`` function covers rows ``start:stop`` so that
+``x̃ = (x, 1)``: vectors carry the intercept's entry last. The passes here
+read dense rows (``X[i, j]``); sparse data have their own two-phase passes
+(:mod:`._sparse_newton_kernels`). Every ``*_rows`` function covers rows
+``start:stop`` so that
 the ``*_blocks`` functions can split the rows into independent blocks summed
 in parallel. A gradient pass writes into a :class:`._state.GradientPass`
-(``out``). Sums, not means: results of disjoint row blocks add. CSR
-positions are read as unsigned integers, which spares numba's negative-index
-test on every gathered entry.
+(``out``). Sums, not means: results of disjoint row blocks add.
+:func:`add_scaled_row` is the L-BFGS pass's sparse scatter
+(:mod:`._sparse_loss_kernels`); CSR positions are read as unsigned integers,
+which spares numba's negative-index test on every gathered entry.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def binary_hessian_rows(X, D, v, start, stop, out):
 
 
 # --------------------------------------------------------------------------
-# binary, CSR rows
+# the L-BFGS pass's scatter of a CSR row
 # --------------------------------------------------------------------------
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
@@ -100,45 +102,6 @@ def add_scaled_row(data, indices, first, end, r, out):
         t += _TWO
     if t < end:
         out[np.uint64(indices[t])] += r * data[t]
-
-
-@jit_fast
-def sparse_binary_gradient_rows(rows, y, w, b, start, stop, out):
-    """:func:`binary_gradient_rows` on the CSR rows ``start:stop``."""
-    data, indices, indptr = rows
-    grad, D, diag = out
-    d = w.shape[0]
-    loss = 0.0
-    for i in range(start, stop):
-        z = b
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            z += w[np.uint64(indices[t])] * data[t]
-        ell, p = binary_log_loss(z, y[i])
-        loss += ell
-        r = p - y[i]
-        c = p * (1.0 - p)
-        D[i] = c
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            x = data[t]
-            grad[np.uint64(indices[t])] += r * x
-            diag[np.uint64(indices[t])] += c * x * x
-        grad[d] += r
-        diag[d] += c
-    return loss
-
-
-@jit_fast
-def sparse_binary_hessian_rows(rows, D, v, start, stop, out):
-    """:func:`binary_hessian_rows` on the CSR rows ``start:stop``."""
-    data, indices, indptr = rows
-    d = v.shape[0] - 1
-    for i in range(start, stop):
-        s = v[d]
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            s += v[np.uint64(indices[t])] * data[t]
-        s *= D[i]
-        add_scaled_row(data, indices, np.uint64(indptr[i]), np.uint64(indptr[i + 1]), s, out)
-        out[d] += s
 
 
 # --------------------------------------------------------------------------
@@ -213,61 +176,6 @@ def multinomial_hessian_rows(X, P, V, start, stop, out):
 
 
 # --------------------------------------------------------------------------
-# multinomial, CSR rows
-# --------------------------------------------------------------------------
-@jit_fast
-def sparse_multinomial_gradient_rows(rows, y_index, W, start, stop, out):
-    """:func:`multinomial_gradient_rows` on the CSR rows ``start:stop``."""
-    data, indices, indptr = rows
-    grad, P, diag = out
-    d = W.shape[1] - 1
-    n_classes = W.shape[0]
-    loss = 0.0
-    for i in range(start, stop):
-        z = P[i]
-        for k in range(n_classes):
-            s = W[k, d]
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                s += W[k, np.uint64(indices[t])] * data[t]
-            z[k] = s
-        z_c = z[y_index[i]]
-        loss += softmax_row(z) - z_c
-        for k in range(n_classes):
-            p = z[k]
-            r = p - (1.0 if k == y_index[i] else 0.0)
-            c = p * (1.0 - p)
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                x = data[t]
-                grad[k, np.uint64(indices[t])] += r * x
-                diag[k, np.uint64(indices[t])] += c * x * x
-            grad[k, d] += r
-            diag[k, d] += c
-    return loss
-
-
-@jit_fast
-def sparse_multinomial_hessian_rows(rows, P, V, start, stop, out):
-    """:func:`multinomial_hessian_rows` on the CSR rows ``start:stop``."""
-    data, indices, indptr = rows
-    d = V.shape[1] - 1
-    n_classes = V.shape[0]
-    u = np.empty(n_classes)
-    for i in range(start, stop):
-        mean = 0.0
-        for k in range(n_classes):
-            s = V[k, d]
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                s += V[k, np.uint64(indices[t])] * data[t]
-            u[k] = s
-            mean += P[i, k] * s
-        for k in range(n_classes):
-            r = P[i, k] * (u[k] - mean)
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                out[k, np.uint64(indices[t])] += r * data[t]
-            out[k, d] += r
-
-
-# --------------------------------------------------------------------------
 # sums over row blocks, serial and in block order: numba would turn an array
 # sum inside a parallel function into a reduction split over the threads, whose
 # rounding then depends on their number
@@ -326,33 +234,6 @@ def binary_hessian_blocks(X, D, v, n_blocks):
 
 
 @jit_parallel
-def sparse_binary_gradient_blocks(rows, y, w, b, D, n_blocks):
-    """:func:`sparse_binary_gradient_rows` over all rows in parallel blocks."""
-    n = rows.indptr.shape[0] - 1
-    n_blocks = max(1, min(n, n_blocks))
-    losses = np.zeros(n_blocks)
-    grads = np.zeros((n_blocks, w.shape[0] + 1))
-    diags = np.zeros((n_blocks, w.shape[0] + 1))
-    for blk in prange(n_blocks):
-        losses[blk] = sparse_binary_gradient_rows(
-            rows, y, w, b, blk * n // n_blocks, (blk + 1) * n // n_blocks,
-            GradientPass(grads[blk], D, diags[blk]))
-    return block_total(losses), block_totals(grads), block_totals(diags)
-
-
-@jit_parallel
-def sparse_binary_hessian_blocks(rows, D, v, n_blocks):
-    """:func:`sparse_binary_hessian_rows` over all rows in parallel blocks."""
-    n = rows.indptr.shape[0] - 1
-    n_blocks = max(1, min(n, n_blocks))
-    outs = np.zeros((n_blocks, v.shape[0]))
-    for blk in prange(n_blocks):
-        sparse_binary_hessian_rows(rows, D, v, blk * n // n_blocks,
-                                   (blk + 1) * n // n_blocks, outs[blk])
-    return block_totals(outs)
-
-
-@jit_parallel
 def multinomial_gradient_blocks(X, y_index, W, P, n_blocks):
     """:func:`multinomial_gradient_rows` over all rows in parallel blocks."""
     n = X.shape[0]
@@ -376,31 +257,4 @@ def multinomial_hessian_blocks(X, P, V, n_blocks):
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                                  outs[blk])
-    return block_totals(outs)
-
-
-@jit_parallel
-def sparse_multinomial_gradient_blocks(rows, y_index, W, P, n_blocks):
-    """:func:`sparse_multinomial_gradient_rows` over all rows in parallel blocks."""
-    n = rows.indptr.shape[0] - 1
-    n_blocks = max(1, min(n, n_blocks))
-    losses = np.zeros(n_blocks)
-    grads = np.zeros((n_blocks, W.shape[0], W.shape[1]))
-    diags = np.zeros((n_blocks, W.shape[0], W.shape[1]))
-    for blk in prange(n_blocks):
-        losses[blk] = sparse_multinomial_gradient_rows(
-            rows, y_index, W, blk * n // n_blocks, (blk + 1) * n // n_blocks,
-            GradientPass(grads[blk], P, diags[blk]))
-    return block_total(losses), block_totals(grads), block_totals(diags)
-
-
-@jit_parallel
-def sparse_multinomial_hessian_blocks(rows, P, V, n_blocks):
-    """:func:`sparse_multinomial_hessian_rows` over all rows in parallel blocks."""
-    n = rows.indptr.shape[0] - 1
-    n_blocks = max(1, min(n, n_blocks))
-    outs = np.zeros((n_blocks, V.shape[0], V.shape[1]))
-    for blk in prange(n_blocks):
-        sparse_multinomial_hessian_rows(rows, P, V, blk * n // n_blocks,
-                                        (blk + 1) * n // n_blocks, outs[blk])
     return block_totals(outs)
