@@ -237,9 +237,11 @@ def attach_children(nodes, node, test, children):
 
 
 def sorted_orders(data, rows):
-    """Rows sorted by every exact numeric attribute (NaN last): done once, at the root."""
+    """Rows sorted by every exact numeric attribute (NaN last) and the attribute's
+    values in that order, ``(order, sorted_x)``: done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
+    sorted_x = np.empty((data.num_T.shape[0], rows.size))
 
     p = data.num_T.shape[0]
     # NumPy sorts without the GIL: a few blocks of columns at once, one task per
@@ -248,12 +250,14 @@ def sorted_orders(data, rows):
 
     def sort_block(start):
         stop = min(start + block, p)
-        order[start:stop] = rows[np.argsort(data.num_T[start:stop][:, rows], axis=1,
-                                            kind="stable")]
+        x = data.num_T[start:stop][:, rows]
+        by_x = np.argsort(x, axis=1, kind="stable")
+        order[start:stop] = rows[by_x]
+        sorted_x[start:stop] = np.take_along_axis(x, by_x, axis=1)
 
     with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
-    return order
+    return order, sorted_x
 
 
 def _settled(bar, w, nodes):
@@ -267,13 +271,13 @@ def root_node(data, order):
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
     w = data.w[rows].copy()
     value = np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
-    return Node(rows, w, order(data, rows), np.zeros(0, dtype=np.int64), value, 0,
+    return Node(rows, w, *order(data, rows), np.zeros(0, dtype=np.int64), value, 0,
                 np.ones(data.kind.shape[0], dtype=bool))
 
 
 def no_orders(data, rows):
-    """The sorted orders of a tree without exact numeric attributes (none)."""
-    return np.zeros((0, rows.size), dtype=np.int64)
+    """The sorted orders and values of a tree without exact numeric attributes (none)."""
+    return np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size))
 
 
 def score_node(data, node, rules, scan):
@@ -354,7 +358,8 @@ def grown_children(node, children, ids, kind, bar, nodes, tracer):
     for v, child_id in enumerate(ids):
         a, b = children.offsets[v], children.offsets[v + 1]
         child = Node(children.rows[a:b], children.w[a:b],
-                     np.ascontiguousarray(children.order[:, a:b]), node.count,
+                     np.ascontiguousarray(children.order[:, a:b]),
+                     np.ascontiguousarray(children.sorted_x[:, a:b]), node.count,
                      children.value[v], node.depth + 1, avail)
         if children.reason[v] != GROW:
             if tracer is not None:

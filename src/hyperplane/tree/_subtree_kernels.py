@@ -323,8 +323,8 @@ def grow_subtree(columns, root, rules, tuning, workspace):
     Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python. With exact numeric attributes a node is scored from its
-    presorted orders (:func:`_exact_scores`, scratch in ``workspace``), its
-    children's orders partitioned from its own. Otherwise it is scored from
+    presorted orders and values (:func:`_exact_scores`, scratch in
+    ``workspace``), its children's partitioned from its own. Otherwise it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
@@ -416,10 +416,13 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
-                order = (copy_orders_parallel(children.order, a, b) if parallel
-                         else np.ascontiguousarray(children.order[:, a:b]))
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), order, node.count,
-                             children.value[v], node.depth + 1, avail)
+                if parallel:
+                    order, sorted_x = copy_orders_parallel(children.order, children.sorted_x, a, b)
+                else:
+                    order = np.ascontiguousarray(children.order[:, a:b])
+                    sorted_x = np.ascontiguousarray(children.sorted_x[:, a:b])
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), order, sorted_x,
+                             node.count, children.value[v], node.depth + 1, avail)
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()
