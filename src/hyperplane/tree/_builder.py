@@ -236,6 +236,24 @@ def attach_children(nodes, node, test, children):
     return ids
 
 
+def stable_sort(x):
+    """``(np.argsort(x, axis=1, kind="stable"), np.sort(x, axis=1))`` (NaN last), faster.
+
+    Without ties a sort has one result, so NumPy's quicksort (twice as fast
+    as its stable sort on floats) gives the stable order; only the rows of
+    ``x`` with two equal values, or two NaN, are sorted again stably (their
+    sorted values are the same either way).
+    """
+    by_x = np.argsort(x, axis=1, kind="quicksort")
+    xs = np.take_along_axis(x, by_x, axis=1)
+    if x.shape[1] < 2:
+        return by_x, xs
+    tied = np.any(xs[:, 1:] == xs[:, :-1], axis=1) | np.isnan(xs[:, -2])
+    for f in np.flatnonzero(tied):
+        by_x[f] = np.argsort(x[f], kind="stable")
+    return by_x, xs
+
+
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last) and the attribute's
     values in that order, ``(order, sorted_x)``: done once, at the root."""
@@ -251,9 +269,8 @@ def sorted_orders(data, rows):
     def sort_block(start):
         stop = min(start + block, p)
         x = data.num_T[start:stop][:, rows]
-        by_x = np.argsort(x, axis=1, kind="stable")
+        by_x, sorted_x[start:stop] = stable_sort(x)
         order[start:stop] = rows[by_x]
-        sorted_x[start:stop] = np.take_along_axis(x, by_x, axis=1)
 
     with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
