@@ -10,7 +10,7 @@ from hyperplane.tree._split_kernels import (ENTROPY, GINI, c_log2_c, impurity, o
                                             table_split_score)
 from hyperplane.tree._state import GrowRules, Scan
 from hyperplane.tree._table_kernels import category_class_table
-from hyperplane.tree._traverse_kernels import MISSING, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
 
 def ref_impurity(counts, criterion):
@@ -227,12 +227,14 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         rows, w, branch, r, order, x[order], np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
-    # the attributes split side by side: the same arrays
+    # the attributes split side by side: the same arrays (child v's attribute 0 first)
     both = np.vstack([order, order[:, ::-1]])
     parallel = partition_node(rows, w, branch, r, both, x[both], np.zeros(n, dtype=np.int64), True)
-    assert np.array_equal(parallel[2][0], child_order[0])
-    np.testing.assert_array_equal(parallel[3], x[parallel[2]])
     assert np.array_equal(parallel[4], offsets)
+    np.testing.assert_array_equal(parallel[3], x[parallel[2]])
+    for v in range(n_branches):
+        assert np.array_equal(child_block(parallel[2], offsets, v, 2)[0],
+                              child_block(child_order, offsets, v, 1)[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
         mask = (branch == v) | (branch == MISSING)
@@ -241,7 +243,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         assert np.allclose(child_w[a:b][np.argsort(child_rows[a:b])], expected_w)
         # the child's order is the parent's order filtered: still sorted, NaN last
         expected_order = [i for i in order[0] if mask[i]]
-        assert child_order[0, a:b].tolist() == expected_order
+        assert child_block(child_order, offsets, v, 1)[0].tolist() == expected_order
 
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():

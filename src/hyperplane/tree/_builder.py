@@ -27,6 +27,7 @@ from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEI
 from ._prune_kernels import node_impurities, preorder_layout
 from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
+from ._traverse_kernels import child_block
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
@@ -374,9 +375,10 @@ def grown_children(node, children, ids, kind, bar, nodes, tracer):
     pending = []
     for v, child_id in enumerate(ids):
         a, b = children.offsets[v], children.offsets[v + 1]
+        n_num = node.order.shape[0]
         child = Node(children.rows[a:b], children.w[a:b],
-                     np.ascontiguousarray(children.order[:, a:b]),
-                     np.ascontiguousarray(children.sorted_x[:, a:b]), node.count,
+                     child_block(children.order, children.offsets, v, n_num),
+                     child_block(children.sorted_x, children.offsets, v, n_num), node.count,
                      children.value[v], node.depth + 1, avail)
         if children.reason[v] != GROW:
             if tracer is not None:

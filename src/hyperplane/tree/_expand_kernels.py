@@ -245,8 +245,7 @@ def no_children(node, n_classes):
     empty_i = np.zeros(0, dtype=np.int64)
     empty_f = np.zeros(0)
     return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
-                    np.empty((node.order.shape[0], 0), dtype=node.order.dtype),
-                    np.empty((node.sorted_x.shape[0], 0)), empty_i,
+                    np.empty(0, dtype=node.order.dtype), np.empty(0), empty_i,
                     np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_))
 
 

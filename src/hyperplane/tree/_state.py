@@ -77,10 +77,10 @@ class Children(NamedTuple):
     attribute: int
     branch: np.ndarray  # branch of each of the node's rows (MISSING: every branch)
     r: np.ndarray  # r~_v
-    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w, order, sorted_x)
+    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w)
     w: np.ndarray
-    order: np.ndarray
-    sorted_x: np.ndarray
+    order: np.ndarray  # flat: child v's (p_num, size) block is child_block(order, offsets, v, p_num)
+    sorted_x: np.ndarray  # flat, as order
     offsets: np.ndarray
     value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
     weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)

@@ -37,7 +37,7 @@ from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan, Scratch
 from ._sum_kernels import numpy_sum
-from ._traverse_kernels import MISSING, copy_orders_parallel
+from ._traverse_kernels import MISSING, child_block
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -416,12 +416,10 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
-                if parallel:
-                    order, sorted_x = copy_orders_parallel(children.order, children.sorted_x, a, b)
-                else:
-                    order = np.ascontiguousarray(children.order[:, a:b])
-                    sorted_x = np.ascontiguousarray(children.sorted_x[:, a:b])
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), order, sorted_x,
+                n_num = node.order.shape[0]
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
+                             child_block(children.order, offsets, v, n_num),
+                             child_block(children.sorted_x, offsets, v, n_num),
                              node.count, children.value[v], node.depth + 1, avail)
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:

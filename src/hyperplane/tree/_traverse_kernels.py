@@ -90,17 +90,19 @@ def partition_node(rows, w, branch, r, order, sorted_x, dest, parallel):
 
     :func:`partition_rows`, plus ``order`` (one row per exact numeric
     attribute) and the values ``sorted_x`` in that order: each child's are
-    the parent's filtered in place, so they stay sorted. ``dest`` is scratch
-    indexed by row. ``parallel``: the attributes are split side by side
+    the parent's filtered in place, so they stay sorted. They are written
+    child after child into one flat array each, so that child ``v``'s are
+    contiguous (:func:`child_block`, no copy). ``dest`` is scratch indexed by
+    row. ``parallel``: the attributes are split side by side
     (:func:`split_orders_parallel`; the same arrays). Returns ``(child_rows,
     child_w, child_order, child_x, offsets)``; child ``v`` owns the slice
-    ``offsets[v]:offsets[v + 1]``.
+    ``offsets[v]:offsets[v + 1]`` of the rows.
     """
     m = rows.shape[0]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     n_num = order.shape[0]
-    child_order = np.empty((n_num, offsets[-1]), dtype=order.dtype)
-    child_x = np.empty((n_num, offsets[-1]), dtype=sorted_x.dtype)
+    child_order = np.empty(n_num * offsets[-1], dtype=order.dtype)
+    child_x = np.empty(n_num * offsets[-1], dtype=sorted_x.dtype)
     if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
         return child_rows, child_w, child_order, child_x, offsets
     for pos in range(m):
@@ -109,17 +111,37 @@ def partition_node(rows, w, branch, r, order, sorted_x, dest, parallel):
         split_orders_parallel(order, sorted_x, dest, offsets, child_order, child_x)
     else:
         for f in range(n_num):
-            split_order(order[f], sorted_x[f], dest, offsets, child_order[f], child_x[f])
+            split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
+                        child_order, child_x)
     return child_rows, child_w, child_order, child_x, offsets
 
 
 @jit
-def split_order(order, xs, dest, offsets, out, out_x):
+def block_starts(offsets, n_num, f):
+    """Where attribute ``f`` of each child starts in a flat array that holds
+    the children one after the other, each as ``n_num`` rows of its size."""
+    n_branches = offsets.shape[0] - 1
+    starts = np.empty(n_branches, dtype=np.int64)
+    for v in range(n_branches):
+        starts[v] = n_num * offsets[v] + f * (offsets[v + 1] - offsets[v])
+    return starts
+
+
+@jit
+def child_block(flat, offsets, v, n_num):
+    """Child ``v``'s ``(n_num, size)`` block of a flat array that
+    :func:`partition_node` filled (a view)."""
+    a, b = offsets[v], offsets[v + 1]
+    return flat[n_num * a:n_num * b].reshape((n_num, b - a))
+
+
+@jit
+def split_order(order, xs, dest, cursor, out, out_x):
     """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
     branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
-    order; branch ``v`` fills ``out[offsets[v]:offsets[v + 1]]`` (and ``out_x``)."""
-    n_branches = offsets.shape[0] - 1
-    cursor = offsets[:-1].copy()
+    order; branch ``v`` fills ``out`` (and ``out_x``) from ``cursor[v]`` on
+    (``cursor`` is advanced)."""
+    n_branches = cursor.shape[0]
     for pos in range(order.shape[0]):
         i = order[pos]
         b = dest[i]
@@ -137,20 +159,9 @@ def split_order(order, xs, dest, offsets, out, out_x):
 @jit_parallel_exact
 def split_orders_parallel(order, sorted_x, dest, offsets, out, out_x):
     """:func:`split_order` of every attribute, the attributes side by side."""
-    for f in prange(order.shape[0]):
-        split_order(order[f], sorted_x[f], dest, offsets, out[f], out_x[f])
-
-
-@jit_parallel_exact
-def copy_orders_parallel(order, sorted_x, a, b):
-    """``order[:, a:b]`` and ``sorted_x[:, a:b]`` as contiguous arrays, the
-    attributes copied side by side."""
-    out = np.empty((order.shape[0], b - a), dtype=order.dtype)
-    out_x = np.empty((order.shape[0], b - a), dtype=sorted_x.dtype)
-    for f in prange(order.shape[0]):
-        out[f] = order[f, a:b]
-        out_x[f] = sorted_x[f, a:b]
-    return out, out_x
+    n_num = order.shape[0]
+    for f in prange(n_num):
+        split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f), out, out_x)
 
 
 @jit
