@@ -88,6 +88,23 @@ def reference_orders(data, rows):
     return rows[by_x].astype(np.int32), np.take_along_axis(x, by_x, axis=1)
 
 
+@pytest.mark.parametrize("every_row", [True, False])
+def test_sorted_orders_equal_the_reference(every_row):
+    """The root's orders and values, for all rows and for a subset of them."""
+    rng = np.random.default_rng(2)
+    n = 500
+    X = np.column_stack([rng.normal(size=n), rng.integers(0, 5, n).astype(float),
+                         rng.normal(size=n)])
+    X[rng.random(X.shape) < 0.1] = np.nan
+    frame = layout(X, rng.integers(0, 2, n), np.ones(n), np.zeros(3, bool),
+                   np.zeros(3, np.int64), 2, "best", 16)
+    rows = np.arange(n) if every_row else np.flatnonzero(rng.random(n) < 0.6)
+    order, sorted_x = _builder.sorted_orders(frame, rows)
+    ref_order, ref_x = reference_orders(frame, rows)
+    np.testing.assert_array_equal(order, ref_order)
+    np.testing.assert_array_equal(sorted_x, ref_x)
+
+
 @pytest.mark.parametrize("criterion", ["gini", "info_gain", "gain_ratio"])
 @pytest.mark.parametrize("case", ["plain", "ties+nan+weights"])
 def test_trees_from_the_fast_root_sort_equal_the_reference(monkeypatch, criterion, case):

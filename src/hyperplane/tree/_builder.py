@@ -266,12 +266,13 @@ def sorted_orders(data, rows):
     # NumPy sorts without the GIL: a few blocks of columns at once, one task per
     # block (not per column: a wide table of few rows would spend its time in tasks)
     block = max(1, -(-SORT_BLOCK_CELLS // max(rows.size, 1)))
+    every_row = rows.size == data.num_T.shape[1]  # rows is then 0, 1, ..., n - 1
 
     def sort_block(start):
         stop = min(start + block, p)
-        x = data.num_T[start:stop][:, rows]
+        x = data.num_T[start:stop] if every_row else data.num_T[start:stop][:, rows]
         by_x, sorted_x[start:stop] = stable_sort(x)
-        order[start:stop] = rows[by_x]
+        order[start:stop] = by_x if every_row else rows[by_x]
 
     with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
