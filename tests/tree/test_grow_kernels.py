@@ -13,7 +13,7 @@ from hyperplane.tree._builder import layout
 from hyperplane.tree._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
 from hyperplane.tree._state import GrowRules, Node, Splits
 from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
-from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_block
 
 TIE = 1e-9
 
@@ -89,6 +89,8 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     num = np.flatnonzero(data.kind == NUMERIC)
     order = np.array([rows[np.argsort(data.num_T[data.col[a], rows], kind="stable")]
                       for a in num], dtype=np.int32).reshape(num.size, rows.size)
+    sorted_x = np.array([data.num_T[data.col[a], order[f]] for f, a in enumerate(num)],
+                        dtype=np.float64).reshape(num.size, rows.size)
     kind, c = data.kind[j], data.col[j]
     threshold, cut_bin = 0.05, 3
     known = X[rows, j][~np.isnan(X[rows, j])]
@@ -112,7 +114,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
     rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
-    node = Node(rows, wr, order, np.zeros(0, dtype=np.int64), parent, 2, avail)
+    node = Node(rows, wr, order, sorted_x, np.zeros(0, dtype=np.int64), parent, 2, avail)
     out = expand_node(node, splits, data.columns, rules, n_classes, np.zeros(n, dtype=np.int64),
                       False)
     assert out.attribute == j
@@ -137,11 +139,15 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
         assert out.weight[v] == expected.sum()
         assert (out.reason[v] != GROW) == is_final(expected, 3, b - a, child_avail, rules)
         assert out.unit[v] == bool(np.all(child_w[a:b] == 1.0))
+        block = child_block(child_order, offsets, v, num.size)
+        block_x = child_block(out.sorted_x, offsets, v, num.size)
         for f in range(num.size):  # each child's orders stay sorted by the attribute
-            values = data.num_T[data.col[num[f]], child_order[f, a:b]]
+            values = data.num_T[data.col[num[f]], block[f]]
             known_v = values[~np.isnan(values)]
             assert np.all(np.diff(known_v) >= 0)
-            assert sorted(child_order[f, a:b]) == sorted(rows[take])
+            assert sorted(block[f]) == sorted(rows[take])
+            # the values travel with the rows: still each row's own value
+            np.testing.assert_array_equal(block_x[f], values)
 
 
 def test_choose_attribute_tie_rules():

@@ -10,7 +10,7 @@ from hyperplane.tree._split_kernels import (ENTROPY, GINI, c_log2_c, impurity, o
                                             table_split_score)
 from hyperplane.tree._state import GrowRules, Scan
 from hyperplane.tree._table_kernels import category_class_table
-from hyperplane.tree._traverse_kernels import MISSING, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
 
 def ref_impurity(counts, criterion):
@@ -132,13 +132,13 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
     rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
-    score, ratio, after, rho, t, valid = best_numeric_cut(x, order, y, value,
+    score, ratio, after, rho, t, valid = best_numeric_cut(x[order], order, y, value,
                                                           Scan(w, False, c_log2_c(0)), rules)
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
     ones = np.ones_like(w)
     counts = np.bincount(y, minlength=3).astype(float)
-    general = best_numeric_cut(x, order, y, counts, Scan(ones, False, c_log2_c(0)), rules)
-    fast = best_numeric_cut(x, order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules)
+    general = best_numeric_cut(x[order], order, y, counts, Scan(ones, False, c_log2_c(0)), rules)
+    fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules)
     assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
     assert np.allclose(general[:4], fast[:4])
     if criterion == GINI:  # sums of squared integer counts are exact: the very same cut
@@ -169,7 +169,7 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
     score, ratio, after, rho, t, valid = best_numeric_cut(
-        x, order, y, value, Scan(w, False, c_log2_c(0)),
+        x[order], order, y, value, Scan(w, False, c_log2_c(0)),
         GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0))
     known = ~np.isnan(x)
     min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
@@ -223,13 +223,18 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r = rng.random(n_branches)
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
-    child_rows, child_w, child_order, offsets = partition_node(
-        rows, w, branch, r, order, np.zeros(n, dtype=np.int64), False)
-    # the attributes split side by side: the same arrays
-    parallel = partition_node(rows, w, branch, r, np.vstack([order, order[:, ::-1]]),
-                              np.zeros(n, dtype=np.int64), True)
-    assert np.array_equal(parallel[2][0], child_order[0])
-    assert np.array_equal(parallel[3], offsets)
+    child_rows, child_w, child_order, child_x, offsets = partition_node(
+        rows, w, branch, r, order, x[order], np.zeros(n, dtype=np.int64), False)
+    # the values travel with their rows
+    np.testing.assert_array_equal(child_x, x[child_order])
+    # the attributes split side by side: the same arrays (child v's attribute 0 first)
+    both = np.vstack([order, order[:, ::-1]])
+    parallel = partition_node(rows, w, branch, r, both, x[both], np.zeros(n, dtype=np.int64), True)
+    assert np.array_equal(parallel[4], offsets)
+    np.testing.assert_array_equal(parallel[3], x[parallel[2]])
+    for v in range(n_branches):
+        assert np.array_equal(child_block(parallel[2], offsets, v, 2)[0],
+                              child_block(child_order, offsets, v, 1)[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
         mask = (branch == v) | (branch == MISSING)
@@ -238,7 +243,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         assert np.allclose(child_w[a:b][np.argsort(child_rows[a:b])], expected_w)
         # the child's order is the parent's order filtered: still sorted, NaN last
         expected_order = [i for i in order[0] if mask[i]]
-        assert child_order[0, a:b].tolist() == expected_order
+        assert child_block(child_order, offsets, v, 1)[0].tolist() == expected_order
 
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():
@@ -263,7 +268,7 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
                                 w[a:b], 1, 2) for a, b in ((0, 123), (123, n))]
     tables = parts[0][0] + parts[1][0]
     n_rows = parts[0][1] + parts[1][1]
-    node = Node(rows, w, np.empty((0, n), np.int32), np.zeros(0, np.int64),
+    node = Node(rows, w, np.empty((0, n), np.int32), np.empty((0, n)), np.zeros(0, np.int64),
                 np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool))
     splits = node_scores(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
                          Scan(np.zeros(n), False, c_log2_c(0)))

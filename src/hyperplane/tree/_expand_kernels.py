@@ -245,7 +245,7 @@ def no_children(node, n_classes):
     empty_i = np.zeros(0, dtype=np.int64)
     empty_f = np.zeros(0)
     return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
-                    np.empty((node.order.shape[0], 0), dtype=node.order.dtype), empty_i,
+                    np.empty(0, dtype=node.order.dtype), np.empty(0), empty_i,
                     np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_))
 
 
@@ -254,8 +254,8 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     """Expand ``node`` on the best attribute of its split table ``splits``.
 
     Chooses the attribute, routes and partitions the node's rows (with their
-    sorted orders; ``dest``: scratch indexed by row, needed with orders;
-    ``parallel``: the orders of the attributes are split side by side),
+    sorted orders and values; ``dest``: scratch indexed by row, needed with
+    orders; ``parallel``: the attributes are split side by side),
     computes ``r̃_v``, the children's class weights and why each child is a
     leaf. ``attribute == −1``: no admissible split, the node is a leaf.
     """
@@ -269,10 +269,10 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
-    child_rows, child_w, child_order, offsets = partition_node(node.rows, node.w, branch, r,
-                                                               node.order, dest, parallel)
+    child_rows, child_w, child_order, child_x, offsets = partition_node(
+        node.rows, node.w, branch, r, node.order, node.sorted_x, dest, parallel)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
-    children = Children(j, branch, r, child_rows, child_w, child_order, offsets,
+    children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,
                         np.zeros((n_branches, n_classes)), np.zeros(n_branches),
                         np.zeros(n_branches, dtype=np.int64),
                         np.ones(n_branches, dtype=np.bool_))

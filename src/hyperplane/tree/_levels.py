@@ -136,7 +136,7 @@ def table_rows(table, n_rows, j, node, kind, n_codes):
     columns = Columns(np.zeros((0, m)), codes_T, np.zeros((m, 0), dtype=np.int32), n_codes,
                       kind, np.arange(p, dtype=np.int64), np.zeros((p, 0)), y.astype(np.int64))
     rows = Node(np.arange(m, dtype=np.int64), table.ravel()[cells],
-                np.zeros((0, m), dtype=np.int64),
+                np.zeros((0, m), dtype=np.int64), np.zeros((0, m)),
                 np.where(first, n_rows[value_of], 0).astype(np.int64), node.value, node.depth,
                 node.avail)
     return rows, columns
@@ -281,7 +281,8 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     rules = params._replace(min_weight=c45_split_floor(kind, params))
     root = Node(np.zeros(1, dtype=np.int64), np.array([root_value.sum()]),
-                np.zeros((0, 1), dtype=np.int64), np.array([n_positive.sum()], dtype=np.int64),
+                np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)),
+                np.array([n_positive.sum()], dtype=np.int64),
                 root_value, 0, np.ones(kind.shape[0], dtype=bool))
     if tracer is not None:
         tracer.names = spec.names

@@ -25,7 +25,7 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
         return
     c = columns.col[j]
     if columns.kind[j] == NUMERIC:
-        s, g, a, r, t, ok = best_numeric_cut(columns.num_T[c], node.order[c], columns.y,
+        s, g, a, r, t, ok = best_numeric_cut(node.sorted_x[c], node.order[c], columns.y,
                                              node.value, scan, rules)
         b = -1
     else:
@@ -56,7 +56,8 @@ def _node_tables(columns, node, scan):
 def node_scores(columns, node, rules, scan):
     """The split table of ``node``: every available attribute scored.
 
-    An exact numeric attribute ``j`` is scanned in ``node.order[col[j]]`` by
+    An exact numeric attribute ``j`` is scanned in ``node.order[col[j]]``
+    (its values ``node.sorted_x[col[j]]``) by
     :func:`best_numeric_cut`; a categorical or binned one is scored from the
     node's class table (:func:`score_table`). ``rules.c45``: the C4.5 rules
     of both (``criterion="gain_ratio"``).
@@ -76,13 +77,13 @@ def node_scores_parallel(columns, node, rules, scan):
     """
     splits, tables, n_rows = _node_tables(columns, node, scan)
     c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
-    n_r, n_w, n_order, n_count, n_value, n_depth, n_avail = node
+    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail = node
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     wbuf, unit, clogc = scan
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
         _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
-                         Node(n_r, n_w, n_order, n_count, n_value, n_depth, n_avail),
+                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail),
                          GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
                                    at_value),
                          Scan(wbuf, unit, clogc), tables, n_rows,

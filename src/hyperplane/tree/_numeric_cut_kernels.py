@@ -46,8 +46,9 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
 
 
 @jit
-def best_numeric_cut(x, order, y, value, scan, rules):
-    """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN last).
+def best_numeric_cut(xs, order, y, value, scan, rules):
+    """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN
+    last) and ``xs`` (their values in that order, ``xs[pos] = x[order[pos]]``).
 
     The candidate thresholds are the midpoints between adjacent distinct
     sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
@@ -56,8 +57,8 @@ def best_numeric_cut(x, order, y, value, scan, rules):
     this node, ``scan.unit``: every weight is 1, so counts are integers and
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
     a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
-    values are gathered once into contiguous buffers (the weights only when
-    they are not all 1), then scanned in order; a cut's quality is −(W_L I(L) +
+    classes (and weights, unless all 1) are gathered once into contiguous
+    buffers, then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
     W_R I(R)) up to a constant: Gini ``Σ L_k²/W_L + Σ R_k²/W_R`` (integer counts:
     sums of squares kept up to date, exactly), entropy as :func:`_lookup_quality`.
     One function, three allocations, no array-taking calls in the scan.
@@ -87,19 +88,16 @@ def best_numeric_cut(x, order, y, value, scan, rules):
         known[k] = value[k]
         w_total += value[k]
     n_known = m
-    while n_known > 0 and np.isnan(x[order[n_known - 1]]):
+    while n_known > 0 and np.isnan(xs[n_known - 1]):
         i = order[n_known - 1]
         known[y[i]] -= wbuf[i]
         n_known -= 1
     if n_known < 2:
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
-    gathered = np.empty((1 if unit else 2, n_known))  # x, and the weights unless all 1
-    xs, ws = gathered[0], gathered[-1]
+    ws = np.empty(0 if unit else n_known)  # the weights unless all 1
     ys = np.empty(n_known, dtype=y.dtype)
     for pos in range(n_known):
-        i = order[pos]
-        xs[pos] = x[i]
-        ys[pos] = y[i]
+        ys[pos] = y[order[pos]]
     if not unit:
         for pos in range(n_known):
             ws[pos] = wbuf[order[pos]]

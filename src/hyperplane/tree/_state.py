@@ -45,12 +45,14 @@ class Columns(NamedTuple):
 class Node(NamedTuple):
     """A node being grown: its rows with their weights (a row missing a value
     tested above carries its ``r̃_v``-scaled weight), the rows sorted by every
-    exact numeric attribute, and ``count[pos]`` rows that entry ``pos`` stands
-    for (empty: one each; a class table's cells stand for several)."""
+    exact numeric attribute and the attribute's values in that order (so a
+    scan reads them in sequence), and ``count[pos]`` rows that entry ``pos``
+    stands for (empty: one each; a class table's cells stand for several)."""
 
     rows: np.ndarray
     w: np.ndarray
-    order: np.ndarray
+    order: np.ndarray  # (p_num, m) rows sorted by each exact numeric attribute, NaN last
+    sorted_x: np.ndarray  # (p_num, m) float64: sorted_x[f, pos] = num_T[f, order[f, pos]]
     count: np.ndarray
     value: np.ndarray  # class weights
     depth: int
@@ -75,9 +77,10 @@ class Children(NamedTuple):
     attribute: int
     branch: np.ndarray  # branch of each of the node's rows (MISSING: every branch)
     r: np.ndarray  # r~_v
-    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w, order)
+    rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w)
     w: np.ndarray
-    order: np.ndarray
+    order: np.ndarray  # flat: child v's (p_num, size) block is child_block(order, offsets, v, p_num)
+    sorted_x: np.ndarray  # flat, as order
     offsets: np.ndarray
     value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
     weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)

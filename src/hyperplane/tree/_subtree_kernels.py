@@ -37,7 +37,7 @@ from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan, Scratch
 from ._sum_kernels import numpy_sum
-from ._traverse_kernels import MISSING, copy_orders_parallel
+from ._traverse_kernels import MISSING, child_block
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -323,8 +323,8 @@ def grow_subtree(columns, root, rules, tuning, workspace):
     Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python. With exact numeric attributes a node is scored from its
-    presorted orders (:func:`_exact_scores`, scratch in ``workspace``), its
-    children's orders partitioned from its own. Otherwise it is scored from
+    presorted orders and values (:func:`_exact_scores`, scratch in
+    ``workspace``), its children's partitioned from its own. Otherwise it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
@@ -416,10 +416,11 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
-                order = (copy_orders_parallel(children.order, a, b) if parallel
-                         else np.ascontiguousarray(children.order[:, a:b]))
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(), order, node.count,
-                             children.value[v], node.depth + 1, avail)
+                n_num = node.order.shape[0]
+                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
+                             child_block(children.order, offsets, v, n_num),
+                             child_block(children.sorted_x, offsets, v, n_num),
+                             node.count, children.value[v], node.depth + 1, avail)
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()

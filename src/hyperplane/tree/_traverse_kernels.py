@@ -2,8 +2,8 @@
 
 * :func:`branch_of_rows` / :func:`partition_node` send a node's rows to its
   branches (周志华 4.4.2: a row missing the tested value goes down every
-  branch with weight ``r_v · w``) and split the presorted orders of the exact
-  numeric attributes without re-sorting them.
+  branch with weight ``r_v · w``) and split the presorted orders (and sorted
+  values) of the exact numeric attributes without re-sorting them.
 * :func:`tree_proba` walks a fitted tree; a sample missing the tested value
   combines the branches' class distributions with weights ``r_v`` (C4.5).
 """
@@ -85,65 +85,83 @@ def partition_rows(rows, w, branch, r):
 
 
 @jit
-def partition_node(rows, w, branch, r, order, dest, parallel):
+def partition_node(rows, w, branch, r, order, sorted_x, dest, parallel):
     """Split a node's rows, weights and presorted orders into its branches.
 
     :func:`partition_rows`, plus ``order`` (one row per exact numeric
-    attribute): each child's orders are the parent's filtered in place, so
-    they stay sorted. ``dest`` is scratch indexed by row. ``parallel``: the
-    attributes' orders are split side by side (:func:`split_orders_parallel`;
-    the same arrays). Returns ``(child_rows, child_w, child_order, offsets)``;
-    child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
+    attribute) and the values ``sorted_x`` in that order: each child's are
+    the parent's filtered in place, so they stay sorted. They are written
+    child after child into one flat array each, so that child ``v``'s are
+    contiguous (:func:`child_block`, no copy). ``dest`` is scratch indexed by
+    row. ``parallel``: the attributes are split side by side
+    (:func:`split_orders_parallel`; the same arrays). Returns ``(child_rows,
+    child_w, child_order, child_x, offsets)``; child ``v`` owns the slice
+    ``offsets[v]:offsets[v + 1]`` of the rows.
     """
     m = rows.shape[0]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     n_num = order.shape[0]
-    child_order = np.empty((n_num, offsets[-1]), dtype=order.dtype)
+    child_order = np.empty(n_num * offsets[-1], dtype=order.dtype)
+    child_x = np.empty(n_num * offsets[-1], dtype=sorted_x.dtype)
     if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
-        return child_rows, child_w, child_order, offsets
+        return child_rows, child_w, child_order, child_x, offsets
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel:
-        split_orders_parallel(order, dest, offsets, child_order)
+        split_orders_parallel(order, sorted_x, dest, offsets, child_order, child_x)
     else:
         for f in range(n_num):
-            split_order(order[f], dest, offsets, child_order[f])
-    return child_rows, child_w, child_order, offsets
+            split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
+                        child_order, child_x)
+    return child_rows, child_w, child_order, child_x, offsets
 
 
 @jit
-def split_order(order, dest, offsets, out):
-    """One attribute's sorted rows ``order`` dealt to the branches ``dest[i]`` of
-    the rows (``MISSING``: every branch), keeping their order; branch ``v``
-    fills ``out[offsets[v]:offsets[v + 1]]``."""
+def block_starts(offsets, n_num, f):
+    """Where attribute ``f`` of each child starts in a flat array that holds
+    the children one after the other, each as ``n_num`` rows of its size."""
     n_branches = offsets.shape[0] - 1
-    cursor = offsets[:-1].copy()
+    starts = np.empty(n_branches, dtype=np.int64)
+    for v in range(n_branches):
+        starts[v] = n_num * offsets[v] + f * (offsets[v + 1] - offsets[v])
+    return starts
+
+
+@jit
+def child_block(flat, offsets, v, n_num):
+    """Child ``v``'s ``(n_num, size)`` block of a flat array that
+    :func:`partition_node` filled (a view)."""
+    a, b = offsets[v], offsets[v + 1]
+    return flat[n_num * a:n_num * b].reshape((n_num, b - a))
+
+
+@jit
+def split_order(order, xs, dest, cursor, out, out_x):
+    """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
+    branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
+    order; branch ``v`` fills ``out`` (and ``out_x``) from ``cursor[v]`` on
+    (``cursor`` is advanced)."""
+    n_branches = cursor.shape[0]
     for pos in range(order.shape[0]):
         i = order[pos]
         b = dest[i]
         if b == MISSING:
             for v in range(n_branches):
                 out[cursor[v]] = i
+                out_x[cursor[v]] = xs[pos]
                 cursor[v] += 1
         else:
             out[cursor[b]] = i
+            out_x[cursor[b]] = xs[pos]
             cursor[b] += 1
 
 
 @jit_parallel_exact
-def split_orders_parallel(order, dest, offsets, out):
+def split_orders_parallel(order, sorted_x, dest, offsets, out, out_x):
     """:func:`split_order` of every attribute, the attributes side by side."""
-    for f in prange(order.shape[0]):
-        split_order(order[f], dest, offsets, out[f])
-
-
-@jit_parallel_exact
-def copy_orders_parallel(order, a, b):
-    """``order[:, a:b]`` as a contiguous array, the attributes copied side by side."""
-    out = np.empty((order.shape[0], b - a), dtype=order.dtype)
-    for f in prange(order.shape[0]):
-        out[f] = order[f, a:b]
-    return out
+    n_num = order.shape[0]
+    for f in prange(n_num):
+        split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f), out, out_x)
 
 
 @jit
