@@ -106,3 +106,11 @@ def test_svr_solution_does_not_depend_on_the_thread_count():
     assert a.support_.tobytes() == b.support_.tobytes()
     assert a.dual_coef_.tobytes() == b.dual_coef_.tobytes()
     assert a.intercept_.tobytes() == b.intercept_.tobytes()
+
+
+def test_rows_are_split_over_threads_only_when_there_are_several():
+    X32 = np.ones((10, 3), dtype=np.float32)
+    one = on_threads(1, lambda: kr.make_samples(X32, kr.RBF_KERNEL, 1.0, 0.0, 1))
+    two = on_threads(2, lambda: kr.make_samples(X32, kr.RBF_KERNEL, 1.0, 0.0, 1))
+    assert one.parallel_work == np.iinfo(np.int64).max
+    assert two.parallel_work == kr.PARALLEL_ROW_WORK

@@ -67,3 +67,24 @@ def test_exp_nonpositive_matches_numpy(values):
     big = expected > 1e-300
     np.testing.assert_allclose(buf[big], expected[big], rtol=1e-9)
     assert np.all(buf[~big] < 1e-290)
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 40), d=st.integers(1, 13),
+       distance=st.booleans(), data=st.data())
+def test_feature_major_block_matches_numpy(seed, n, d, distance, data):
+    """One block ``lo <= c < hi`` of squared distances or dot products, summed
+    in float64 from float32 samples, equals NumPy's and leaves the rest of
+    ``buf`` alone."""
+    lo = data.draw(st.integers(0, n - 1))
+    hi = data.draw(st.integers(lo, n))
+    rng = np.random.default_rng(seed)
+    X32 = rng.normal(size=(n, d)).astype(np.float32)
+    r = int(rng.integers(n))
+    code = kr.RBF_KERNEL if distance else kr.LINEAR_KERNEL
+    samples = kr.make_samples(X32, code, 1.0, 0.0, 1)
+    samples.buf[:] = -7.0
+    kr.feature_major_products(samples, r, lo, hi)
+    X = X32.astype(np.float64)
+    expected = ((X - X[r]) ** 2).sum(axis=1) if distance else X @ X[r]
+    np.testing.assert_allclose(samples.buf[lo:hi], expected[lo:hi], rtol=1e-12, atol=1e-12)
+    assert np.all(samples.buf[:lo] == -7.0) and np.all(samples.buf[hi:] == -7.0)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
@@ -49,10 +50,12 @@ GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL 
 #: ``col_ptr``) with the squared norms ``sq``, a zeroed work vector ``work``
 #: of length d and a scratch row ``dots`` of length n. ``is_sparse`` says which; the
 #: other layout's arrays are empty (``X32`` is then n x 0, so that
-#: ``X32.shape[0]`` is n in both).
+#: ``X32.shape[0]`` is n in both). ``parallel_work``: the multiply-adds from
+#: which a row is split over threads (:func:`parallel_row_work`).
 Samples = namedtuple(
     "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 "
-               "is_sparse data indices indptr sq work col_data col_rows col_ptr dots")
+               "is_sparse data indices indptr sq work col_data col_rows col_ptr dots "
+               "parallel_work")
 
 
 def make_samples(X32, code, gamma, coef0, degree):
@@ -66,7 +69,8 @@ def make_samples(X32, code, gamma, coef0, degree):
                    data=np.empty(0, dtype=np.float32), indices=np.empty(0, dtype=np.int32),
                    indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0),
                    col_data=np.empty(0, dtype=np.float32), col_rows=np.empty(0, dtype=np.int32),
-                   col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0))
+                   col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0),
+                   parallel_work=parallel_row_work())
 
 
 def make_sparse_samples(X, code, gamma, coef0, degree):
@@ -84,7 +88,16 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                    indices=X.indices.astype(np.int32), indptr=indptr,
                    sq=csr_squared_norms(data, indptr), work=np.zeros(d),
                    col_data=XC.data.astype(np.float32), col_rows=XC.indices.astype(np.int32),
-                   col_ptr=XC.indptr.astype(np.int64), dots=np.empty(n))
+                   col_ptr=XC.indptr.astype(np.int64), dots=np.empty(n),
+                   parallel_work=parallel_row_work())
+
+
+def parallel_row_work():
+    """:data:`PARALLEL_ROW_WORK` when numba runs more than one thread, else
+    never: a parallel region on one thread still costs its launch, and the
+    blocks, hence the values, are the same either way."""
+    return np.int64(PARALLEL_ROW_WORK if numba.get_num_threads() > 1
+                    else np.iinfo(np.int64).max)
 
 
 def samples_of(X, code, gamma, coef0, degree):
@@ -197,10 +210,11 @@ def compute_row(samples, r, cols, n_cols, full, out):
     """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) by
     the method of :func:`row_method`, block by block (:func:`row_block`), on
     all threads (:func:`row_blocks`) when the row costs at least
-    :data:`PARALLEL_ROW_WORK` multiply-adds. The blocks are the same either
-    way, so the values do not depend on the path or the thread count."""
+    ``samples.parallel_work`` multiply-adds (:func:`parallel_row_work`).
+    The blocks are the same either way, so the values do not depend on the
+    path or the thread count."""
     method, work = row_method(samples, r, n_cols, full)
-    parallel = work >= PARALLEL_ROW_WORK
+    parallel = work >= samples.parallel_work
     if method == SPARSE_COLUMNS:
         n = samples.dots.shape[0]
         if parallel:
@@ -304,39 +318,64 @@ def feature_major_products(samples, r, lo, hi):
     """:func:`dense_products` on the samples ``lo <= c < hi``, from the
     feature-major samples: four features per pass over the samples (their
     terms added in float64, where the order does not matter), one pass for
-    each of the rest."""
-    XT, buf = samples.XT32, samples.buf
-    d = XT.shape[0]
-    for c in range(lo, hi):
-        buf[c] = 0.0
-    distance = is_distance(samples.code)
+    each of the rest. The sums run in a fresh local array, which LLVM knows
+    aliases no sample, so the passes vectorise wherever the function is
+    compiled (on ``samples.buf`` directly they did only when inlined)."""
+    XT = samples.XT32
+    acc = np.zeros(hi - lo)
+    if is_distance(samples.code):
+        feature_major_distances(XT, r, lo, acc)
+    else:
+        feature_major_dots(XT, r, lo, acc)
+    samples.buf[lo:hi] = acc
+
+
+@jit_fast
+def feature_major_distances(XT, r, lo, acc):
+    """``acc[k] += |x_r - x_c|^2``, ``c = lo + k``, feature by feature (four
+    per pass)."""
+    d, m = XT.shape[0], acc.shape[0]
     f = 0
     while f + 4 <= d:
         v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
         v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
-        x0, x1, x2, x3 = XT[f], XT[f + 1], XT[f + 2], XT[f + 3]
-        if distance:
-            for c in range(lo, hi):
-                e0 = np.float64(x0[c]) - v0
-                e1 = np.float64(x1[c]) - v1
-                e2 = np.float64(x2[c]) - v2
-                e3 = np.float64(x3[c]) - v3
-                buf[c] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
-        else:
-            for c in range(lo, hi):
-                buf[c] += (v0 * np.float64(x0[c]) + v1 * np.float64(x1[c])) + (
-                    v2 * np.float64(x2[c]) + v3 * np.float64(x3[c]))
+        x0, x1 = XT[f, lo:lo + m], XT[f + 1, lo:lo + m]
+        x2, x3 = XT[f + 2, lo:lo + m], XT[f + 3, lo:lo + m]
+        for k in range(m):
+            e0 = np.float64(x0[k]) - v0
+            e1 = np.float64(x1[k]) - v1
+            e2 = np.float64(x2[k]) - v2
+            e3 = np.float64(x3[k]) - v3
+            acc[k] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
         f += 4
     for f in range(f, d):
         v = np.float64(XT[f, r])
-        xf = XT[f]
-        if distance:
-            for c in range(lo, hi):
-                diff = np.float64(xf[c]) - v
-                buf[c] += diff * diff
-        else:
-            for c in range(lo, hi):
-                buf[c] += v * np.float64(xf[c])
+        xf = XT[f, lo:lo + m]
+        for k in range(m):
+            diff = np.float64(xf[k]) - v
+            acc[k] += diff * diff
+
+
+@jit_fast
+def feature_major_dots(XT, r, lo, acc):
+    """``acc[k] += x_r . x_c``, ``c = lo + k``, feature by feature (four per
+    pass)."""
+    d, m = XT.shape[0], acc.shape[0]
+    f = 0
+    while f + 4 <= d:
+        v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
+        v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
+        x0, x1 = XT[f, lo:lo + m], XT[f + 1, lo:lo + m]
+        x2, x3 = XT[f + 2, lo:lo + m], XT[f + 3, lo:lo + m]
+        for k in range(m):
+            acc[k] += (v0 * np.float64(x0[k]) + v1 * np.float64(x1[k])) + (
+                v2 * np.float64(x2[k]) + v3 * np.float64(x3[k]))
+        f += 4
+    for f in range(f, d):
+        v = np.float64(XT[f, r])
+        xf = XT[f, lo:lo + m]
+        for k in range(m):
+            acc[k] += v * np.float64(xf[k])
 
 
 @jit_fast
