@@ -321,19 +321,15 @@ def feature_major_products(samples, r, lo, hi):
     each of the rest. The sums run in a fresh local array, which LLVM knows
     aliases no sample, so the passes vectorise wherever the function is
     compiled (on ``samples.buf`` directly they did only when inlined)."""
-    XT = samples.XT32
     acc = np.zeros(hi - lo)
-    if is_distance(samples.code):
-        feature_major_distances(XT, r, lo, acc)
-    else:
-        feature_major_dots(XT, r, lo, acc)
+    feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
     samples.buf[lo:hi] = acc
 
 
 @jit_fast
-def feature_major_distances(XT, r, lo, acc):
-    """``acc[k] += |x_r - x_c|^2``, ``c = lo + k``, feature by feature (four
-    per pass)."""
+def feature_major_sums(XT, r, lo, distance, acc):
+    """``acc[k] += |x_r - x_c|^2`` (``distance``) or ``x_r . x_c``,
+    ``c = lo + k``, from the feature-major samples ``XT`` (d, n)."""
     d, m = XT.shape[0], acc.shape[0]
     f = 0
     while f + 4 <= d:
@@ -341,41 +337,28 @@ def feature_major_distances(XT, r, lo, acc):
         v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
         x0, x1 = XT[f, lo:lo + m], XT[f + 1, lo:lo + m]
         x2, x3 = XT[f + 2, lo:lo + m], XT[f + 3, lo:lo + m]
-        for k in range(m):
-            e0 = np.float64(x0[k]) - v0
-            e1 = np.float64(x1[k]) - v1
-            e2 = np.float64(x2[k]) - v2
-            e3 = np.float64(x3[k]) - v3
-            acc[k] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
+        if distance:
+            for k in range(m):
+                e0 = np.float64(x0[k]) - v0
+                e1 = np.float64(x1[k]) - v1
+                e2 = np.float64(x2[k]) - v2
+                e3 = np.float64(x3[k]) - v3
+                acc[k] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
+        else:
+            for k in range(m):
+                acc[k] += (v0 * np.float64(x0[k]) + v1 * np.float64(x1[k])) + (
+                    v2 * np.float64(x2[k]) + v3 * np.float64(x3[k]))
         f += 4
     for f in range(f, d):
         v = np.float64(XT[f, r])
         xf = XT[f, lo:lo + m]
-        for k in range(m):
-            diff = np.float64(xf[k]) - v
-            acc[k] += diff * diff
-
-
-@jit_fast
-def feature_major_dots(XT, r, lo, acc):
-    """``acc[k] += x_r . x_c``, ``c = lo + k``, feature by feature (four per
-    pass)."""
-    d, m = XT.shape[0], acc.shape[0]
-    f = 0
-    while f + 4 <= d:
-        v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
-        v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
-        x0, x1 = XT[f, lo:lo + m], XT[f + 1, lo:lo + m]
-        x2, x3 = XT[f + 2, lo:lo + m], XT[f + 3, lo:lo + m]
-        for k in range(m):
-            acc[k] += (v0 * np.float64(x0[k]) + v1 * np.float64(x1[k])) + (
-                v2 * np.float64(x2[k]) + v3 * np.float64(x3[k]))
-        f += 4
-    for f in range(f, d):
-        v = np.float64(XT[f, r])
-        xf = XT[f, lo:lo + m]
-        for k in range(m):
-            acc[k] += v * np.float64(xf[k])
+        if distance:
+            for k in range(m):
+                diff = np.float64(xf[k]) - v
+                acc[k] += diff * diff
+        else:
+            for k in range(m):
+                acc[k] += v * np.float64(xf[k])
 
 
 @jit_fast
