@@ -255,8 +255,8 @@ def test_compacted_working_set_takes_the_same_steps(sparse, loss, monkeypatch):
 
     def solve(fraction):
         del copies[:]
-        result = solve_dual(samples_of(X), signed, C, loss, 1.0, 1e-4, 20_000, np.random.RandomState(0),
-                            compact_below=fraction)
+        result = solve_dual(samples_of(X), signed, C, loss, 1.0, 1e-4, 20_000,
+                            np.random.RandomState(0), compact_below=fraction)
         return result, len(copies)
 
     (plain, none), (compacted, some), (eager, many) = solve(0.0), solve(0.5), solve(1.0)
