@@ -356,3 +356,19 @@ def test_after_epoch_by_hand():
     assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 19, 0.5) == GO_ON      # 10 > 19 / 2
     assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 20, 0.5) == SET_SETTLED
     assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 20, 0.0) == GO_ON      # 0: never compact
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_wide_sparse_columns_take_the_same_steps(loss):
+    """Columns stored in 16 bits (up to 65536 features) or in 32 bits (more):
+    the same model, bit for bit, on data whose extra columns are empty."""
+    from hyperplane.svm._linear_svc import csr_samples
+    X, y = make_classification(n_samples=300, n_features=20, random_state=6)
+    narrow = sparse_copy(X)
+    wide = sp.csr_matrix((narrow.data, narrow.indices, narrow.indptr), shape=(300, 70_000))
+    assert csr_samples(narrow).indices.dtype == np.uint16
+    assert csr_samples(wide).indices.dtype == np.int32
+    a = LinearSVC(loss=loss, tol=1e-6, max_iter=10_000).fit(narrow, y)
+    b = LinearSVC(loss=loss, tol=1e-6, max_iter=10_000).fit(wide, y)
+    np.testing.assert_array_equal(b.coef_[0, :20], a.coef_[0])
+    assert not b.coef_[0, 20:].any() and b.intercept_ == a.intercept_ and b.n_iter_ == a.n_iter_

@@ -52,6 +52,22 @@ def take_csr_rows(X, rows):
     return out, indptr
 
 
+#: column numbers of CSR samples are stored in the narrowest of these types that holds them
+INDEX_TYPES = (np.uint16, np.int32, np.int64)
+
+
+def csr_samples(X):
+    """CSR samples ``X`` as the compiled epochs read them, with the column
+    numbers in the narrowest of :data:`INDEX_TYPES` that holds them: a step
+    reads its row's values and columns, and with 16-bit columns a nonzero
+    is 10 bytes instead of 12 (the epochs on rows that come from memory are
+    that much faster; the steps are the same)."""
+    index_type = next(t for t in INDEX_TYPES if X.shape[1] - 1 <= np.iinfo(t).max)
+    return CSRRows(X.data.astype(np.float64, copy=False),
+                   X.indices.astype(index_type, copy=False),
+                   X.indptr.astype(np.int64, copy=False))
+
+
 class Layout(NamedTuple):
     """How the compiled epoch reads the samples of one storage format."""
 
@@ -66,10 +82,7 @@ LAYOUTS = {
     False: Layout(lambda X: np.ascontiguousarray(X, dtype=np.float64),
                   lambda X: np.arange(X.shape[0] + 1) * X.shape[1], take_dense_rows,
                   dcd_epochs_dense),
-    True: Layout(lambda X: CSRRows(X.data.astype(np.float64, copy=False),
-                                   X.indices.astype(np.int32, copy=False),
-                                   X.indptr.astype(np.int64, copy=False)),
-                 lambda X: X.indptr, take_csr_rows, dcd_epochs_csr),
+    True: Layout(csr_samples, lambda X: X.indptr, take_csr_rows, dcd_epochs_csr),
 }
 #: the working set is compacted when its active variables fall to this fraction
 #: of it (and the last epoch shrank few of them, ``_linear_svc_kernels.settled``)
