@@ -232,6 +232,7 @@ def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT
             bounds[:] = n, np.inf, -np.inf
         elif event == SET_SETTLED:
             work.compact(int(bounds[0]))
+        # else GO_ON: the call ran its epochs; the next one goes on from bounds
     work.restore()
     return w, work.all_var["alpha"].copy(), epochs, converged
 
