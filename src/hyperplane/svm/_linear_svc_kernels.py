@@ -19,7 +19,13 @@ Samples are rows of a flat dense array or of a CSR matrix (``data``,
 shared. Each dual variable is one :data:`VARIABLE` record (``alpha``,
 ``QD``, ``y``, ``D``, ``U`` and the positions ``start:stop`` of its row in
 the samples); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking state
-an epoch reads and leaves for the next.
+an epoch reads and leaves for the next. The solver's Python loop calls
+:func:`dcd_epochs_dense` / :func:`dcd_epochs_csr`, which run a bounded number
+of epochs with LIBLINEAR's rules between them, each one function
+(:func:`within_tol`, the stopping test; :func:`next_shrink_bounds`, the
+shrinking thresholds; :func:`settled`, when to compact the working set), and
+return to it when it must act: a call from Python costs microseconds, as
+much as a whole epoch on a small problem.
 
 An epoch visits the active variables in a random order, so each step starts
 with memory that is not in cache: the row and the variable's entries.
