@@ -47,3 +47,34 @@ def test_encode_labels_round_trips_and_sorts(labels):
 
 def test_sign_of_zero_is_plus_one():
     np.testing.assert_array_equal(sign(np.array([-0.5, 0.0, -0.0, 2.0])), [-1, 1, 1, 1])
+
+
+@given(st.sampled_from(["int8", "int16", "int64", "uint8", "uint64"]), st.data())
+def test_integer_labels_are_encoded_as_numpy_unique_does(dtype, data):
+    """Integer labels (counted, no pandas) against np.unique's sorted classes and
+    inverse, with labels at the ends of their type's range."""
+    info = np.iinfo(dtype)
+    low = data.draw(st.sampled_from([int(info.min), 0, int(info.max) - 20]))
+    near = st.integers(low, low + 20)                   # a span shorter than y: counted
+    anywhere = st.integers(int(info.min), int(info.max))
+    pool = data.draw(st.lists(data.draw(st.sampled_from([near, anywhere])), min_size=2,
+                              max_size=5, unique=True))
+    y = np.array(data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=300)),
+                 dtype=dtype)
+    if np.unique(y).size < 2:
+        return
+    classes, index = encode_labels(y)
+    want_classes, want_index = np.unique(y, return_inverse=True)
+    assert classes.dtype == y.dtype and index.dtype == np.int64
+    np.testing.assert_array_equal(classes, want_classes)
+    np.testing.assert_array_equal(index, want_index)
+
+
+@pytest.mark.parametrize("dtype, labels", [("int8", [-100, 100]), ("int16", [-30000, 30000, 0]),
+                                           ("uint8", [0, 255]), ("int8", [-128, 127])])
+def test_integer_labels_spanning_most_of_their_type(dtype, labels):
+    """Labels whose difference overflows their type (the counted path's offsets)."""
+    y = np.tile(np.array(labels, dtype=dtype), 200)
+    classes, index = encode_labels(y)
+    np.testing.assert_array_equal(classes, np.unique(y))
+    np.testing.assert_array_equal(classes[index], y)

@@ -187,16 +187,37 @@ def encode_labels(y, min_classes=2):
     _check_one_label_type(y)
     if y.dtype == object and y.size and all(isinstance(v, numbers.Integral) for v in y):
         y = np.asarray(y.tolist())            # integers held as objects: integer labels
-    # hash-based factorisation (O(n)); only the distinct labels are sorted
-    y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
-    if np.any(y_index < 0):
-        raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
-    classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
+    codes = _dense_integer_codes(y)
+    if codes is None:
+        # hash-based factorisation (O(n)); only the distinct labels are sorted
+        y_index, classes = pd.factorize(y, sort=True, use_na_sentinel=True)
+        if np.any(y_index < 0):
+            raise ValueError(f"y has a missing label at row {int(np.argmax(y_index < 0))}")
+        classes = np.asarray(classes, dtype=y.dtype if y.dtype != object else object)
+    else:
+        classes, y_index = codes
     if classes.shape[0] < min_classes:
         raise ValueError("y has only one class "
                          f"({classes.tolist()[0]!r}); a classifier needs at least 2 classes")
-    check_classification_targets(classes)
+    if codes is None:
+        check_classification_targets(classes)  # integer classes always are targets
     return classes, y_index.astype(np.int64).ravel()
+
+
+def _dense_integer_codes(y):
+    """``(classes, y_index)`` of 1-d integer labels spanning at most ``len(y)``
+    values, by counting (O(n), the usual 0..K-1 or ±1 labels); None for
+    other labels."""
+    if y.ndim != 1 or y.dtype.kind not in "iu" or y.size == 0:
+        return None
+    low, high = y.min(), y.max()
+    if int(high) - int(low) >= y.size:
+        return None
+    # y - low wraps around in y's type; read as unsigned it is the true offset
+    offset = (y - low).view(f"u{y.dtype.itemsize}").astype(np.intp)
+    present = np.bincount(offset) > 0
+    index_of = np.cumsum(present) - 1
+    return np.flatnonzero(present).astype(y.dtype) + low, index_of[offset]
 
 
 def signed_labels(y_index, positive=1, dtype=np.float64):

@@ -12,8 +12,13 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc import LAYOUTS, LOSSES, WorkingSet, dual_variables, solve_dual
-from hyperplane.svm._linear_svc_kernels import coordinate_step, shuffle_prefix
+from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, samples_of,
+                                        solve_dual)
+from hyperplane.svm._linear_svc_kernels import (coordinate_step, dcd_epoch_csr, dcd_epoch_dense,
+                                                shuffle_prefix)
+
+#: (is sparse) -> the compiled epoch
+EPOCH = {False: dcd_epoch_dense, True: dcd_epoch_csr}
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -181,7 +186,7 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     var["alpha"] = alpha
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
-    M, m = layout.epoch(layout.prepare(samples), var, B, w, active, bounds, state)
+    M, m = EPOCH[sparse](layout.prepare(samples), var, B, w, active, bounds, state)
     np.testing.assert_allclose(var["alpha"], want[0], rtol=0, atol=1e-10)
     np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
     assert active.tolist() == want[2] and bounds[0] == want[3]
@@ -250,8 +255,8 @@ def test_compacted_working_set_takes_the_same_steps(sparse, loss, monkeypatch):
 
     def solve(fraction):
         del copies[:]
-        result = solve_dual(X, signed, C, loss, 1.0, 1e-4, 20_000, np.random.RandomState(0),
-                            compact_below=fraction)
+        result = solve_dual(samples_of(X), signed, C, loss, 1.0, 1e-4, 20_000,
+                            np.random.RandomState(0), compact_below=fraction)
         return result, len(copies)
 
     (plain, none), (compacted, some), (eager, many) = solve(0.0), solve(0.5), solve(1.0)
@@ -283,3 +288,87 @@ def test_taken_rows_are_scipys_and_numpys_row_selection(seed, n, d, sparse):
     else:
         np.testing.assert_array_equal(taken, want)
         np.testing.assert_array_equal(bounds, np.arange(len(rows) + 1) * d)
+
+
+def reference_epochs(epoch, samples, var, B, w, active, bounds, state, tol, max_epochs,
+                     compact_below):
+    """LIBLINEAR's loop around one epoch written out in Python: stop at the
+    first epoch whose spread M - m is within tol; else the next thresholds
+    are M and m, or +-inf where of the wrong sign; stop when the working set
+    has settled (active at most ``compact_below`` of it, under 10% shrunk)."""
+    for done in range(1, max_epochs + 1):
+        visited = bounds[0]
+        M, m = epoch(samples, var, B, w, active, bounds, state)
+        if M - m <= tol:
+            return done, "within tol"
+        bounds[1] = M if M > 0 else np.inf
+        bounds[2] = m if m < 0 else -np.inf
+        if bounds[0] <= compact_below * len(active) and bounds[0] >= 0.9 * visited:
+            return done, "settled"
+    return max_epochs, "go on"
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 80), d=st.integers(1, 6),
+       loss=st.sampled_from(["hinge", "squared_hinge"]), sparse=st.booleans(),
+       max_epochs=st.integers(1, 40), tol=st.sampled_from([1e-1, 1e-3, 1e-8]),
+       compact_below=st.sampled_from([0.0, 0.5, 1.0]))
+def test_epochs_call_is_epochs_and_liblinears_rules(seed, n, d, loss, sparse, max_epochs, tol,
+                                                   compact_below):
+    """A compiled run of epochs leaves alpha, w, the order, the thresholds and
+    the generator bit for bit as single compiled epochs with the rules applied
+    in Python between them, and returns the same count and reason."""
+    from hyperplane.svm._linear_svc_kernels import GO_ON, SET_SETTLED, WITHIN_TOL
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
+    y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
+    U, D = LOSSES[loss](rng.uniform(0.1, 2.0, size=n))
+    layout = LAYOUTS[sparse]
+    samples = sp.csr_matrix(X) if sparse else X
+    runs = []
+    for run in ("compiled", "reference"):
+        var = dual_variables(y, D, U, np.einsum("ij,ij->i", X, X) + 1.0 + D,
+                             layout.row_bounds(samples))
+        w, active = np.zeros(d + 1), np.arange(n, dtype=np.int64)
+        bounds, state = np.array([n, np.inf, -np.inf]), np.array([seed + 1], dtype=np.uint64)
+        args = (layout.prepare(samples), var, 1.0, w, active, bounds, state, tol, max_epochs,
+                compact_below)
+        if run == "compiled":
+            done, event = layout.epochs(*args)
+            event = {GO_ON: "go on", WITHIN_TOL: "within tol", SET_SETTLED: "settled"}[event]
+        else:
+            done, event = reference_epochs(EPOCH[sparse], *args)
+        runs.append((done, event, var.tobytes(), w.tobytes(), active.tolist(), bounds.tolist(),
+                     state.tolist()))
+    assert runs[0] == runs[1]
+
+
+def test_after_epoch_by_hand():
+    """The rules between epochs on hand-picked extremes."""
+    from hyperplane.svm._linear_svc_kernels import GO_ON, SET_SETTLED, WITHIN_TOL, after_epoch
+    bounds = np.array([10.0, 7.0, -7.0])
+    assert after_epoch(0.3, 0.25, 0.1, bounds, 10, 100, 0.5) == WITHIN_TOL
+    assert bounds.tolist() == [10.0, 7.0, -7.0]                  # untouched at tol
+    assert after_epoch(0.3, 0.1, 0.1, bounds, 10, 100, 0.5) == SET_SETTLED
+    assert bounds.tolist() == [10.0, 0.3, -np.inf]               # m > 0: no lower threshold
+    assert after_epoch(-0.1, -0.5, 0.1, bounds, 12, 100, 0.5) == GO_ON    # 2 of 12 shrunk
+    assert bounds.tolist() == [10.0, np.inf, -0.5]
+    assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 19, 0.5) == GO_ON      # 10 > 19 / 2
+    assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 20, 0.5) == SET_SETTLED
+    assert after_epoch(0.4, -0.5, 0.1, bounds, 10, 20, 0.0) == GO_ON      # 0: never compact
+
+
+@pytest.mark.parametrize("loss", ["hinge", "squared_hinge"])
+def test_wide_sparse_columns_take_the_same_steps(loss):
+    """Columns stored in 16 bits (up to 65536 features) or in 32 bits (more):
+    the same model, bit for bit, on data whose extra columns are empty."""
+    from hyperplane.svm._linear_svc import csr_samples
+    X, y = make_classification(n_samples=300, n_features=20, random_state=6)
+    narrow = sparse_copy(X)
+    wide = sp.csr_matrix((narrow.data, narrow.indices, narrow.indptr), shape=(300, 70_000))
+    assert csr_samples(narrow).indices.dtype == np.uint16
+    assert csr_samples(wide).indices.dtype == np.int32
+    a = LinearSVC(loss=loss, tol=1e-6, max_iter=10_000).fit(narrow, y)
+    b = LinearSVC(loss=loss, tol=1e-6, max_iter=10_000).fit(wide, y)
+    np.testing.assert_array_equal(b.coef_[0, :20], a.coef_[0])
+    assert not b.coef_[0, 20:].any() and b.intercept_ == a.intercept_ and b.n_iter_ == a.n_iter_

@@ -19,7 +19,13 @@ Samples are rows of a flat dense array or of a CSR matrix (``data``,
 shared. Each dual variable is one :data:`VARIABLE` record (``alpha``,
 ``QD``, ``y``, ``D``, ``U`` and the positions ``start:stop`` of its row in
 the samples); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking state
-an epoch reads and leaves for the next.
+an epoch reads and leaves for the next. The solver's Python loop calls
+:func:`dcd_epochs_dense` / :func:`dcd_epochs_csr`, which run a bounded number
+of epochs with LIBLINEAR's rules between them, each one function
+(:func:`within_tol`, the stopping test; :func:`next_shrink_bounds`, the
+shrinking thresholds; :func:`settled`, when to compact the working set), and
+return to it when it must act: a call from Python costs microseconds, as
+much as a whole epoch on a small problem.
 
 An epoch visits the active variables in a random order, so each step starts
 with memory that is not in cache: the row and the variable's entries.
@@ -64,6 +70,14 @@ PG_ZERO = 1e-12
 AHEAD = 8
 #: bytes of a cache line
 LINE = 64
+#: the working set is compacted only after an epoch that shrank fewer than this
+#: fraction of the variables it visited (a set that stays is visited for many
+#: epochs, which repay the copy)
+SETTLED = 0.1
+#: what follows an epoch (:func:`after_epoch`): the next epoch; the caller
+#: unshrinks, or stops, as the projected-gradient spread is within tol; the
+#: caller compacts the settled working set
+GO_ON, WITHIN_TOL, SET_SETTLED = 0, 1, 2
 
 
 @jit
@@ -264,3 +278,75 @@ def dcd_epoch_csr(X, var, B, w, active, bounds, state):
         k += 1
     bounds[0] = n_active
     return M, m
+
+
+@jit
+def within_tol(M, m, tol):
+    """LIBLINEAR's stopping test on one epoch: the spread ``M - m`` of the
+    projected gradients it visited is at most ``tol`` (Hsieh et al. 2008,
+    section 3.2; on a shrunk set it makes every variable active again, on the
+    whole problem it stops the solver)."""
+    return M - m <= tol
+
+
+@jit
+def next_shrink_bounds(bounds, M, m):
+    """The shrinking thresholds of the next epoch (Hsieh et al. 2008, eq. 13,
+    as LIBLINEAR's ``solve_l2r_l1l2_svc``): ``M_bar = M`` and ``m_bar = m`` of
+    this epoch, or +inf / -inf where that extreme has the wrong sign (then no
+    variable is shrunk on that side)."""
+    bounds[1] = M if M > 0.0 else np.inf
+    bounds[2] = m if m < 0.0 else -np.inf
+
+
+@jit
+def settled(n_active, visited, size, fraction):
+    """Whether a working set of ``size`` variables, on which an epoch visited
+    ``visited`` and left ``n_active`` active, should be compacted: the active
+    ones are at most ``fraction`` of it and the epoch shrank at most
+    :data:`SETTLED` of those it visited."""
+    return n_active <= fraction * size and n_active >= (1.0 - SETTLED) * visited
+
+
+@jit
+def after_epoch(M, m, tol, bounds, visited, size, compact_below):
+    """What follows an epoch that visited ``visited`` variables and returned
+    the extremes ``M``, ``m``: :data:`WITHIN_TOL` (``bounds`` untouched), else
+    ``bounds`` set for the next epoch and :data:`SET_SETTLED` when the working
+    set of ``size`` should be compacted at ``compact_below``, or
+    :data:`GO_ON`."""
+    if within_tol(M, m, tol):
+        return WITHIN_TOL
+    next_shrink_bounds(bounds, M, m)
+    if settled(bounds[0], visited, size, compact_below):
+        return SET_SETTLED
+    return GO_ON
+
+
+@jit
+def dcd_epochs_dense(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
+    """Up to ``max_epochs`` successive :func:`dcd_epoch_dense` calls, each
+    followed by :func:`after_epoch`; returns ``(epochs run, event)`` after the
+    first epoch whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED`
+    (those the caller acts on), else ``(max_epochs, GO_ON)``. The caller's
+    loop bounds the epochs of one call, and checks and reports between
+    calls; the steps, and so the model, are those of one call per epoch."""
+    for epoch in range(1, max_epochs + 1):
+        visited = bounds[0]
+        M, m = dcd_epoch_dense(X, var, B, w, active, bounds, state)
+        event = after_epoch(M, m, tol, bounds, visited, active.shape[0], compact_below)
+        if event != GO_ON:
+            return epoch, event
+    return max_epochs, GO_ON
+
+
+@jit
+def dcd_epochs_csr(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
+    """:func:`dcd_epochs_dense` with :func:`dcd_epoch_csr` on CSR samples."""
+    for epoch in range(1, max_epochs + 1):
+        visited = bounds[0]
+        M, m = dcd_epoch_csr(X, var, B, w, active, bounds, state)
+        event = after_epoch(M, m, tol, bounds, visited, active.shape[0], compact_below)
+        if event != GO_ON:
+            return epoch, event
+    return max_epochs, GO_ON
