@@ -223,13 +223,15 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r = rng.random(n_branches)
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
-    child_rows, child_w, child_order, child_x, offsets = partition_node(
-        rows, w, branch, r, order, x[order], np.zeros(n, dtype=np.int64), False)
+    no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
+    child_rows, child_w, child_order, child_x, offsets, _ = partition_node(
+        rows, w, branch, r, order, x[order], no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
     # the attributes split side by side: the same arrays (child v's attribute 0 first)
     both = np.vstack([order, order[:, ::-1]])
-    parallel = partition_node(rows, w, branch, r, both, x[both], np.zeros(n, dtype=np.int64), True)
+    parallel = partition_node(rows, w, branch, r, both, x[both], no_spare,
+                              np.zeros(n, dtype=np.int64), True)
     assert np.array_equal(parallel[4], offsets)
     np.testing.assert_array_equal(parallel[3], x[parallel[2]])
     for v in range(n_branches):
@@ -269,7 +271,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     tables = parts[0][0] + parts[1][0]
     n_rows = parts[0][1] + parts[1][1]
     node = Node(rows, w, np.empty((0, n), np.int32), np.empty((0, n)), np.zeros(0, np.int64),
-                np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool))
+                np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool),
+                np.empty(0, np.int32), np.empty(0))
     splits = node_scores(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
                          Scan(np.zeros(n), False, c_log2_c(0)))
     for j in range(3):

@@ -77,13 +77,14 @@ def node_scores_parallel(columns, node, rules, scan):
     """
     splits, tables, n_rows = _node_tables(columns, node, scan)
     c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
-    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail = node
+    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     wbuf, unit, clogc = scan
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
         _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
-                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail),
+                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
+                              n_spare, n_spare_x),
                          GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
                                    at_value),
                          Scan(wbuf, unit, clogc), tables, n_rows,
