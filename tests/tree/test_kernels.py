@@ -126,6 +126,15 @@ def numeric_data(draw):
     return x, y, w
 
 
+#: no scratch for the numeric scan's gathered classes and weights: it allocates them
+NO_SCRATCH = (np.empty(0, dtype=np.int32), np.empty(0))
+
+
+def assert_same_cut(a, b):
+    """Two numeric scans' results are the same (NaN threshold equal to NaN)."""
+    np.testing.assert_array_equal(np.array(a, dtype=float), np.array(b, dtype=float))
+
+
 @given(numeric_data(), criteria)
 def test_numeric_cut_is_best_midpoint(data, criterion):
     x, y, w = data
@@ -133,12 +142,19 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     value = np.bincount(y, weights=w, minlength=3)
     rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
     score, ratio, after, rho, t, valid = best_numeric_cut(x[order], order, y, value,
-                                                          Scan(w, False, c_log2_c(0)), rules)
+                                                          Scan(w, False, c_log2_c(0)), rules,
+                                                          NO_SCRATCH)
+    # gathering into a longer scratch (its former contents do not matter): the same cut
+    scratch = (np.full(x.size + 3, 7, dtype=np.int32), np.full(x.size + 3, np.nan))
+    assert_same_cut(best_numeric_cut(x[order], order, y, value, Scan(w, False, c_log2_c(0)),
+                                     rules, scratch), (score, ratio, after, rho, t, valid))
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
     ones = np.ones_like(w)
     counts = np.bincount(y, minlength=3).astype(float)
-    general = best_numeric_cut(x[order], order, y, counts, Scan(ones, False, c_log2_c(0)), rules)
-    fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules)
+    general = best_numeric_cut(x[order], order, y, counts, Scan(ones, False, c_log2_c(0)), rules,
+                               NO_SCRATCH)
+    fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules,
+                            NO_SCRATCH)
     assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
     assert np.allclose(general[:4], fast[:4])
     if criterion == GINI:  # sums of squared integer counts are exact: the very same cut
@@ -170,7 +186,7 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     value = np.bincount(y, weights=w, minlength=3)
     score, ratio, after, rho, t, valid = best_numeric_cut(
         x[order], order, y, value, Scan(w, False, c_log2_c(0)),
-        GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0))
+        GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0), NO_SCRATCH)
     known = ~np.isnan(x)
     min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
     values = np.unique(x[known])

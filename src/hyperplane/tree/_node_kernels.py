@@ -26,7 +26,7 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
     c = columns.col[j]
     if columns.kind[j] == NUMERIC:
         s, g, a, r, t, ok = best_numeric_cut(node.sorted_x[c], node.order[c], columns.y,
-                                             node.value, scan, rules)
+                                             node.value, scan, rules, scan_scratch(node, c))
         b = -1
     else:
         width = columns.codes_count[c] + 1
@@ -35,6 +35,15 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
                                            columns.kind[j] == CATEGORICAL, columns.edges[c],
                                            rules.criterion, rules.min_leaf, lookup, rules.c45)
     put_split(splits, j, (s, g, a, r, t, b, ok))
+
+
+@jit
+def scan_scratch(node, c):
+    """Scratch of the scan of exact numeric attribute ``c``: its part of the
+    node's spare region (free until the node's children are written into it;
+    empty when the node has none)."""
+    m = node.order.shape[1]
+    return node.spare_order[c * m:(c + 1) * m], node.spare_x[c * m:(c + 1) * m]
 
 
 @jit
