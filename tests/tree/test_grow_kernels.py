@@ -114,7 +114,8 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
     rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
-    node = Node(rows, wr, order, sorted_x, np.zeros(0, dtype=np.int64), parent, 2, avail)
+    node = Node(rows, wr, order, sorted_x, np.zeros(0, dtype=np.int64), parent, 2, avail,
+                np.zeros(0, dtype=np.int32), np.zeros(0))  # no spare region: fresh arrays
     out = expand_node(node, splits, data.columns, rules, n_classes, np.zeros(n, dtype=np.int64),
                       False)
     assert out.attribute == j

@@ -126,6 +126,15 @@ def numeric_data(draw):
     return x, y, w
 
 
+#: no scratch for the numeric scan's gathered classes and weights: it allocates them
+NO_SCRATCH = (np.empty(0, dtype=np.int32), np.empty(0))
+
+
+def assert_same_cut(a, b):
+    """Two numeric scans' results are the same (NaN threshold equal to NaN)."""
+    np.testing.assert_array_equal(np.array(a, dtype=float), np.array(b, dtype=float))
+
+
 @given(numeric_data(), criteria)
 def test_numeric_cut_is_best_midpoint(data, criterion):
     x, y, w = data
@@ -133,12 +142,19 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     value = np.bincount(y, weights=w, minlength=3)
     rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
     score, ratio, after, rho, t, valid = best_numeric_cut(x[order], order, y, value,
-                                                          Scan(w, False, c_log2_c(0)), rules)
+                                                          Scan(w, False, c_log2_c(0)), rules,
+                                                          NO_SCRATCH)
+    # gathering into a longer scratch (its former contents do not matter): the same cut
+    scratch = (np.full(x.size + 3, 7, dtype=np.int32), np.full(x.size + 3, np.nan))
+    assert_same_cut(best_numeric_cut(x[order], order, y, value, Scan(w, False, c_log2_c(0)),
+                                     rules, scratch), (score, ratio, after, rho, t, valid))
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
     ones = np.ones_like(w)
     counts = np.bincount(y, minlength=3).astype(float)
-    general = best_numeric_cut(x[order], order, y, counts, Scan(ones, False, c_log2_c(0)), rules)
-    fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules)
+    general = best_numeric_cut(x[order], order, y, counts, Scan(ones, False, c_log2_c(0)), rules,
+                               NO_SCRATCH)
+    fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules,
+                            NO_SCRATCH)
     assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
     assert np.allclose(general[:4], fast[:4])
     if criterion == GINI:  # sums of squared integer counts are exact: the very same cut
@@ -170,7 +186,7 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     value = np.bincount(y, weights=w, minlength=3)
     score, ratio, after, rho, t, valid = best_numeric_cut(
         x[order], order, y, value, Scan(w, False, c_log2_c(0)),
-        GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0))
+        GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0), NO_SCRATCH)
     known = ~np.isnan(x)
     min_side = min(25.0, max(min_leaf, 0.1 * w[known].sum() / 3))
     values = np.unique(x[known])
@@ -223,13 +239,15 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r = rng.random(n_branches)
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
-    child_rows, child_w, child_order, child_x, offsets = partition_node(
-        rows, w, branch, r, order, x[order], np.zeros(n, dtype=np.int64), False)
+    no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
+    child_rows, child_w, child_order, child_x, offsets, _ = partition_node(
+        rows, w, branch, r, order, x[order], no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
     # the attributes split side by side: the same arrays (child v's attribute 0 first)
     both = np.vstack([order, order[:, ::-1]])
-    parallel = partition_node(rows, w, branch, r, both, x[both], np.zeros(n, dtype=np.int64), True)
+    parallel = partition_node(rows, w, branch, r, both, x[both], no_spare,
+                              np.zeros(n, dtype=np.int64), True)
     assert np.array_equal(parallel[4], offsets)
     np.testing.assert_array_equal(parallel[3], x[parallel[2]])
     for v in range(n_branches):
@@ -269,7 +287,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     tables = parts[0][0] + parts[1][0]
     n_rows = parts[0][1] + parts[1][1]
     node = Node(rows, w, np.empty((0, n), np.int32), np.empty((0, n)), np.zeros(0, np.int64),
-                np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool))
+                np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool),
+                np.empty(0, np.int32), np.empty(0))
     splits = node_scores(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
                          Scan(np.zeros(n), False, c_log2_c(0)))
     for j in range(3):

@@ -82,7 +82,8 @@ def test_histogram_subtraction_gives_the_child_tables(data, seed):
                       np.arange(codes.shape[1]), np.zeros((codes.shape[1], 0)), y)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64),
-                np.zeros(n_classes), 0, np.ones(codes.shape[1], dtype=bool))
+                np.zeros(n_classes), 0, np.ones(codes.shape[1], dtype=bool),
+                np.zeros(0, dtype=np.int64), np.zeros(0))
     take_out_siblings(columns, node, branch, keep, r[keep], table, counts)
     unit = bool(np.all(w[branch == keep] == 1.0)) and not np.any(~known)
     clean_derived_tables(table, counts, unit)
@@ -146,7 +147,8 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64),
-                np.bincount(y[rows], weights=w, minlength=n_classes), 0, avail)
+                np.bincount(y[rows], weights=w, minlength=n_classes), 0, avail,
+                np.zeros(0, dtype=np.int64), np.zeros(0))
     table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
     accumulate_rows(codes, n_codes, y, rows, w, table * 0, counts * 0)
     dense_table = np.zeros_like(table)

@@ -27,7 +27,7 @@ from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEI
 from ._prune_kernels import node_impurities, preorder_layout
 from ._state import Columns, Node, Scan, TreeArrays
 from ._subtree import compiled_growth_applies, grow_subtrees
-from ._traverse_kernels import child_block
+from ._traverse_kernels import child_block, child_region
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
@@ -286,12 +286,21 @@ def _settled(bar, w, nodes):
 
 
 def root_node(data, order):
-    """The root: every positive-weight row, all attributes available."""
+    """The root: every positive-weight row, all attributes available, and the
+    second growth buffer as its spare region (:func:`spare_buffers`)."""
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
     w = data.w[rows].copy()
     value = np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
-    return Node(rows, w, *order(data, rows), np.zeros(0, dtype=np.int64), value, 0,
-                np.ones(data.kind.shape[0], dtype=bool))
+    orders = order(data, rows)
+    return Node(rows, w, *orders, np.zeros(0, dtype=np.int64), value, 0,
+                np.ones(data.kind.shape[0], dtype=bool), *spare_buffers(*orders))
+
+
+def spare_buffers(order, sorted_x):
+    """The root's spare region: the second of the two buffers the children's
+    orders and values alternate between, one allocation per fit
+    (:func:`~._traverse_kernels.children_regions`)."""
+    return np.empty(order.size, dtype=order.dtype), np.empty(sorted_x.size)
 
 
 def no_orders(data, rows):
@@ -380,7 +389,9 @@ def grown_children(node, children, ids, kind, bar, nodes, tracer):
         child = Node(children.rows[a:b], children.w[a:b],
                      child_block(children.order, children.offsets, v, n_num),
                      child_block(children.sorted_x, children.offsets, v, n_num), node.count,
-                     children.value[v], node.depth + 1, avail)
+                     children.value[v], node.depth + 1, avail,
+                     child_region(children.spare_order, children.offsets, v, n_num),
+                     child_region(children.spare_x, children.offsets, v, n_num))
         if children.reason[v] != GROW:
             if tracer is not None:
                 tracer.leaf(child_id, child, children.reason[v])

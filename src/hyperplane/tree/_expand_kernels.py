@@ -246,7 +246,8 @@ def no_children(node, n_classes):
     empty_f = np.zeros(0)
     return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
                     np.empty(0, dtype=node.order.dtype), np.empty(0), empty_i,
-                    np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_))
+                    np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_),
+                    node.spare_order[:0], node.spare_x[:0])
 
 
 @jit
@@ -269,13 +270,14 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
-    child_rows, child_w, child_order, child_x, offsets = partition_node(
-        node.rows, node.w, branch, r, node.order, node.sorted_x, dest, parallel)
+    child_rows, child_w, child_order, child_x, offsets, spare = partition_node(
+        node.rows, node.w, branch, r, node.order, node.sorted_x,
+        (node.spare_order, node.spare_x), dest, parallel)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,
                         np.zeros((n_branches, n_classes)), np.zeros(n_branches),
                         np.zeros(n_branches, dtype=np.int64),
-                        np.ones(n_branches, dtype=np.bool_))
+                        np.ones(n_branches, dtype=np.bool_), spare[0], spare[1])
     for v in range(n_branches):
         if w_branch[v] <= 0.0:
             empty_branch_leaf(children.value, children.weight, v, node.value)

@@ -138,7 +138,7 @@ def table_rows(table, n_rows, j, node, kind, n_codes):
     rows = Node(np.arange(m, dtype=np.int64), table.ravel()[cells],
                 np.zeros((0, m), dtype=np.int64), np.zeros((0, m)),
                 np.where(first, n_rows[value_of], 0).astype(np.int64), node.value, node.depth,
-                node.avail)
+                node.avail, np.zeros(0, dtype=np.int64), np.zeros(0))
     return rows, columns
 
 
@@ -283,7 +283,8 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     root = Node(np.zeros(1, dtype=np.int64), np.array([root_value.sum()]),
                 np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)),
                 np.array([n_positive.sum()], dtype=np.int64),
-                root_value, 0, np.ones(kind.shape[0], dtype=bool))
+                root_value, 0, np.ones(kind.shape[0], dtype=bool), np.zeros(0, dtype=np.int64),
+                np.zeros(0))
     if tracer is not None:
         tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:

@@ -26,7 +26,7 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
     c = columns.col[j]
     if columns.kind[j] == NUMERIC:
         s, g, a, r, t, ok = best_numeric_cut(node.sorted_x[c], node.order[c], columns.y,
-                                             node.value, scan, rules)
+                                             node.value, scan, rules, scan_scratch(node, c))
         b = -1
     else:
         width = columns.codes_count[c] + 1
@@ -35,6 +35,15 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
                                            columns.kind[j] == CATEGORICAL, columns.edges[c],
                                            rules.criterion, rules.min_leaf, lookup, rules.c45)
     put_split(splits, j, (s, g, a, r, t, b, ok))
+
+
+@jit
+def scan_scratch(node, c):
+    """Scratch of the scan of exact numeric attribute ``c``: its part of the
+    node's spare region (free until the node's children are written into it;
+    empty when the node has none)."""
+    m = node.order.shape[1]
+    return node.spare_order[c * m:(c + 1) * m], node.spare_x[c * m:(c + 1) * m]
 
 
 @jit
@@ -77,13 +86,14 @@ def node_scores_parallel(columns, node, rules, scan):
     """
     splits, tables, n_rows = _node_tables(columns, node, scan)
     c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
-    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail = node
+    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     wbuf, unit, clogc = scan
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
         _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
-                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail),
+                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
+                              n_spare, n_spare_x),
                          GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
                                    at_value),
                          Scan(wbuf, unit, clogc), tables, n_rows,

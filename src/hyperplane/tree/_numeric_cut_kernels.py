@@ -46,7 +46,19 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
 
 
 @jit
-def best_numeric_cut(xs, order, y, value, scan, rules):
+def gather_buffers(spare, n_known, unit):
+    """Where a scan gathers its ``n_known`` classes and weights (none when every
+    weight is 1): the scratch ``spare = (classes, weights)`` if it is long
+    enough, else new arrays of its types."""
+    classes, weights = spare
+    n_w = 0 if unit else n_known
+    if classes.shape[0] >= n_known and weights.shape[0] >= n_w:
+        return classes[:n_known], weights[:n_w]
+    return np.empty(n_known, dtype=classes.dtype), np.empty(n_w, dtype=weights.dtype)
+
+
+@jit
+def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN
     last) and ``xs`` (their values in that order, ``xs[pos] = x[order[pos]]``).
 
@@ -58,7 +70,8 @@ def best_numeric_cut(xs, order, y, value, scan, rules):
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
     a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
     classes (and weights, unless all 1) are gathered once into contiguous
-    buffers, then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
+    buffers (into ``spare = (classes, weights)`` when they are long enough,
+    :func:`gather_buffers`), then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
     W_R I(R)) up to a constant: Gini ``Σ L_k²/W_L + Σ R_k²/W_R`` (integer counts:
     sums of squares kept up to date, exactly), entropy as :func:`_lookup_quality`.
     One function, three allocations, no array-taking calls in the scan.
@@ -94,8 +107,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules):
         n_known -= 1
     if n_known < 2:
         return 0.0, 0.0, 0.0, 0.0, np.nan, False
-    ws = np.empty(0 if unit else n_known)  # the weights unless all 1
-    ys = np.empty(n_known, dtype=y.dtype)
+    ys, ws = gather_buffers(spare, n_known, unit)  # the classes; the weights unless all 1
     for pos in range(n_known):
         ys[pos] = y[order[pos]]
     if not unit:

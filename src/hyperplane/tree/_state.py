@@ -46,8 +46,10 @@ class Node(NamedTuple):
     """A node being grown: its rows with their weights (a row missing a value
     tested above carries its ``r̃_v``-scaled weight), the rows sorted by every
     exact numeric attribute and the attribute's values in that order (so a
-    scan reads them in sequence), and ``count[pos]`` rows that entry ``pos``
-    stands for (empty: one each; a class table's cells stand for several)."""
+    scan reads them in sequence), ``count[pos]`` rows that entry ``pos``
+    stands for (empty: one each; a class table's cells stand for several),
+    and the spare region where its children's orders and values are written
+    (:func:`~._traverse_kernels.children_regions`; empty: none)."""
 
     rows: np.ndarray
     w: np.ndarray
@@ -57,6 +59,8 @@ class Node(NamedTuple):
     value: np.ndarray  # class weights
     depth: int
     avail: np.ndarray  # attributes still usable
+    spare_order: np.ndarray  # flat (p_num * m,) or empty: where the children's orders go
+    spare_x: np.ndarray  # flat (p_num * m,) or empty: where the children's sorted values go
 
 
 class Splits(NamedTuple):
@@ -86,6 +90,8 @@ class Children(NamedTuple):
     weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
     reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
     unit: np.ndarray  # every row of the child weighs 1
+    spare_order: np.ndarray  # flat, as order (or empty): child_region(spare_order, offsets, v,
+    spare_x: np.ndarray  # p_num) is child v's spare region (Node.spare_order, Node.spare_x)
 
 
 class TreeArrays(NamedTuple):

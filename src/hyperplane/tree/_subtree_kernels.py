@@ -37,7 +37,7 @@ from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan, Scratch
 from ._sum_kernels import numpy_sum
-from ._traverse_kernels import MISSING, child_block
+from ._traverse_kernels import MISSING, child_block, child_region
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -420,7 +420,9 @@ def grow_subtree(columns, root, rules, tuning, workspace):
                 child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
                              child_block(children.order, offsets, v, n_num),
                              child_block(children.sorted_x, offsets, v, n_num),
-                             node.count, children.value[v], node.depth + 1, avail)
+                             node.count, children.value[v], node.depth + 1, avail,
+                             child_region(children.spare_order, offsets, v, n_num),
+                             child_region(children.spare_x, offsets, v, n_num))
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()

@@ -85,26 +85,29 @@ def partition_rows(rows, w, branch, r):
 
 
 @jit
-def partition_node(rows, w, branch, r, order, sorted_x, dest, parallel):
+def partition_node(rows, w, branch, r, order, sorted_x, spare, dest, parallel):
     """Split a node's rows, weights and presorted orders into its branches.
 
     :func:`partition_rows`, plus ``order`` (one row per exact numeric
     attribute) and the values ``sorted_x`` in that order: each child's are
     the parent's filtered in place, so they stay sorted. They are written
     child after child into one flat array each, so that child ``v``'s are
-    contiguous (:func:`child_block`, no copy). ``dest`` is scratch indexed by
-    row. ``parallel``: the attributes are split side by side
+    contiguous (:func:`child_block`, no copy): into the node's ``spare``
+    region ``(spare_order, spare_x)`` when it holds them
+    (:func:`children_regions`). ``dest`` is scratch indexed by row.
+    ``parallel``: the attributes are split side by side
     (:func:`split_orders_parallel`; the same arrays). Returns ``(child_rows,
-    child_w, child_order, child_x, offsets)``; child ``v`` owns the slice
-    ``offsets[v]:offsets[v + 1]`` of the rows.
+    child_w, child_order, child_x, offsets, child_spare)``; child ``v`` owns
+    the slice ``offsets[v]:offsets[v + 1]`` of the rows and
+    ``child_region(child_spare[0], offsets, v, n_num)`` (and of
+    ``child_spare[1]``) as its own spare region.
     """
     m = rows.shape[0]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     n_num = order.shape[0]
-    child_order = np.empty(n_num * offsets[-1], dtype=order.dtype)
-    child_x = np.empty(n_num * offsets[-1], dtype=sorted_x.dtype)
+    child_order, child_x, child_spare = children_regions(order, sorted_x, spare, offsets[-1])
     if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
-        return child_rows, child_w, child_order, child_x, offsets
+        return child_rows, child_w, child_order, child_x, offsets, child_spare
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel:
@@ -113,7 +116,36 @@ def partition_node(rows, w, branch, r, order, sorted_x, dest, parallel):
         for f in range(n_num):
             split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
                         child_order, child_x)
-    return child_rows, child_w, child_order, child_x, offsets
+    return child_rows, child_w, child_order, child_x, offsets, child_spare
+
+
+@jit
+def children_regions(order, sorted_x, spare, total):
+    """Where a node's children's orders and values go, and their own spare regions.
+
+    A tree grows with two buffers of orders (and two of values): a node's
+    ``order`` and ``sorted_x`` fill a region of one, its ``spare`` is the
+    same region of the other. When the children hold the node's rows
+    (``total`` of them, no more) they are written into the spare region and
+    take the node's own region, free once they are written, as their spare.
+    Nodes waiting to be grown never share a region (a child's lies inside
+    its parent's, siblings' are disjoint), so nothing is allocated while the
+    tree grows. Children holding more rows (a row missing the tested value
+    goes down every branch) get fresh arrays, and no spare region.
+    """
+    n_num, m = order.shape
+    spare_order, spare_x = spare
+    if total == m and spare_order.shape[0] == n_num * m and spare_x.shape[0] == n_num * m:
+        return spare_order, spare_x, (order.reshape(n_num * m), sorted_x.reshape(n_num * m))
+    return (np.empty(n_num * total, dtype=order.dtype), np.empty(n_num * total),
+            (spare_order[:0], spare_x[:0]))
+
+
+@jit
+def child_region(flat, offsets, v, n_num):
+    """Child ``v``'s part of a flat array laid out as :func:`partition_node`
+    writes its children (a view; empty when ``flat`` is)."""
+    return flat[n_num * offsets[v]:n_num * offsets[v + 1]]
 
 
 @jit
