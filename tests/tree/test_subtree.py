@@ -11,9 +11,11 @@ import hyperplane.tree._builder as builder
 import hyperplane.tree._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 import hyperplane.tree._encode as encode
-from hyperplane.tree._bin_kernels import bin_rows, radix_sort
+from hyperplane.tree._bin_kernels import bin_rows, codes_by_column, radix_sort
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
+from hyperplane.tree._coded_kernels import (accumulate_rows_parallel, new_scratch,
+                                            score_coded_parallel, take_out_siblings_parallel)
 from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
@@ -187,6 +189,14 @@ def test_bin_rows_is_searchsorted(X, n_edges, seed):
         np.testing.assert_array_equal(out_small[:, t], bin_column(X[:, j], edges_list[j]))
 
 
+@given(st.integers(0, 9000), st.integers(0, 7), st.sampled_from([np.int8, np.int16, np.int32]))
+def test_codes_by_column_is_the_transpose(n, p, dtype):
+    codes = np.random.default_rng(n * 8 + p).integers(-1, 100, (n, p)).astype(dtype)
+    out = codes_by_column(codes)
+    assert out.dtype == np.int32 and out.flags.c_contiguous
+    np.testing.assert_array_equal(out, codes.T)
+
+
 @given(arrays(np.float64, st.integers(0, 3000),
               elements=st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 1.5]))))
 def test_radix_sort_is_numpy_sort(x):
@@ -337,13 +347,135 @@ def test_subtree_jobs_never_start_parallel_loops(n_rows, threads, exact):
     """Jobs grown side by side are below ``PARALLEL_ROWS`` rows (numba's parallel
     loops are never started from those threads); exact trees on many threads get
     smaller jobs, never below ``MIN_SUBTREE_ROWS``; coded-only trees keep
-    ``SUBTREE_ROWS``."""
+    ``SUBTREE_ROWS`` and split their jobs instead, at no fewer rows (never on
+    one or two threads at 200k rows)."""
     from hyperplane.tree._node_kernels import PARALLEL_ROWS
     rows = subtree.subtree_rows(n_rows, threads, exact)
+    split = subtree.job_split_rows(n_rows, threads, exact)
     assert rows <= subtree.SUBTREE_ROWS <= PARALLEL_ROWS
+    assert split <= subtree.SUBTREE_ROWS
     if not exact:
         assert rows == subtree.SUBTREE_ROWS
+        assert split >= subtree.MIN_SUBTREE_ROWS
+        if threads <= 2 and n_rows >= 200_000:
+            assert split == subtree.SUBTREE_ROWS
     else:
+        assert split == 0
         assert rows >= subtree.MIN_SUBTREE_ROWS
         if n_rows >= subtree.JOBS_PER_THREAD * threads * subtree.SUBTREE_ROWS:
             assert rows == subtree.SUBTREE_ROWS
+
+
+@given(node_data(), st.integers(1, 6))
+def test_parallel_accumulated_tables_are_the_serial_ones_bit_for_bit(data, groups):
+    """Columns counted in groups side by side: the reference's tables, and the
+    serial kernel's to the last bit (every cell sums the rows in their order)."""
+    codes, n_codes, y, rows, w, n_classes = data
+    shape = (codes.shape[1], n_codes.max() + 1, n_classes)
+    table, counts = np.zeros(shape), np.zeros(shape[:2], dtype=np.int64)
+    accumulate_rows_parallel(codes, n_codes, y, rows, w, table, counts, groups)
+    serial, serial_counts = np.zeros(shape), np.zeros(shape[:2], dtype=np.int64)
+    accumulate_rows(codes, n_codes, y, rows, w, serial, serial_counts)
+    ref_table, ref_counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
+    np.testing.assert_allclose(table, ref_table, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(counts, ref_counts)
+    np.testing.assert_array_equal(table, serial)
+
+
+def coded_columns(codes, n_codes, y, kind=None):
+    p = codes.shape[1]
+    kind = np.full(p, BINNED, dtype=np.int64) if kind is None else kind
+    edges = np.tile(np.arange(n_codes.max(), dtype=np.float64) + 0.5, (p, 1))
+    return Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
+                   n_codes, kind, np.arange(p), edges, y)
+
+
+@given(node_data(), st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_parallel_subtraction_is_the_serial_one_bit_for_bit(data, seed, groups):
+    """Histogram subtraction with column groups side by side (C4.5 fractional rows
+    included): the serial kernel's tables to the last bit."""
+    codes, n_codes, y, rows, w, n_classes = data
+    rng = np.random.default_rng(seed)
+    n_branches = int(rng.integers(2, 4))
+    branch = rng.integers(-1, n_branches, rows.size)
+    keep = int(rng.integers(0, n_branches))
+    r_keep = float(rng.uniform(0.1, 0.9))
+    shape = (codes.shape[1], n_codes.max() + 1, n_classes)
+    start, start_counts = np.zeros(shape), np.zeros(shape[:2], dtype=np.int64)
+    accumulate_rows(codes, n_codes, y, rows, w, start, start_counts)
+    columns = coded_columns(codes, n_codes, y)
+    node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
+                np.zeros(0, dtype=np.int64), np.zeros(n_classes), 0,
+                np.ones(codes.shape[1], dtype=bool))
+    serial, serial_counts = start.copy(), start_counts.copy()
+    take_out_siblings(columns, node, branch, keep, r_keep, serial, serial_counts)
+    table, counts = start.copy(), start_counts.copy()
+    take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups)
+    np.testing.assert_array_equal(table, serial)
+    np.testing.assert_array_equal(counts, serial_counts)
+    # and against NumPy: the kept child's rows (missing ones with r_keep · w) remain
+    gone = (branch != keep) & (branch != MISSING)
+    kept_w = np.where(branch == MISSING, r_keep * w, w)
+    ref_table, _ = reference_tables(codes, n_codes, y, rows[~gone], kept_w[~gone], n_classes)
+    _, ref_counts = reference_tables(codes, n_codes, y, rows[branch == keep], w[branch == keep],
+                                     n_classes)
+    missing_counts = reference_tables(codes, n_codes, y, rows[branch == MISSING],
+                                      w[branch == MISSING], n_classes)[1]
+    np.testing.assert_allclose(table, ref_table, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(counts, ref_counts + missing_counts)
+
+
+@given(node_data(), st.sampled_from([ENTROPY, GINI]), st.sampled_from([1.0, 2.0]),
+       st.booleans(), st.booleans())
+def test_parallel_coded_scores_are_the_serial_ones_bit_for_bit(data, criterion, min_leaf,
+                                                                categorical, c45):
+    """Attributes scored side by side: the serial split table, every entry to the
+    last bit (an unavailable attribute stays invalid)."""
+    codes, n_codes, y, rows, w, n_classes = data
+    p = codes.shape[1]
+    kind = np.full(p, BINNED, dtype=np.int64)
+    if categorical:
+        kind[0] = CATEGORICAL
+    columns = coded_columns(codes, n_codes, y, kind)
+    avail = np.ones(p, dtype=bool)
+    avail[-1] = p == 1
+    unit = bool(np.all(w == 1.0))
+    lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
+    rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
+    table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
+    scratch = new_scratch(n_codes.max(), 0, n_classes)
+    serial = score_coded(table, counts, columns, avail, rules, lookup, scratch)
+    parallel = score_coded_parallel(table, counts, columns, avail, rules, lookup)
+    for a, b in zip(serial, parallel):
+        np.testing.assert_array_equal(a, b)
+    assert p == 1 or not parallel.valid[-1]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_hist_tree_is_the_same_on_any_thread_count_and_job_split(monkeypatch, weighted):
+    """Parallel tables at the top, jobs split into smaller jobs that take their
+    tables along: the one-thread tree bit for bit (weights and C4.5's fractional
+    rows included)."""
+    import numba
+    X, y = classification(n=4000, p=6, seed=3, missing=0.05 if weighted else 0.0)
+    w = np.random.default_rng(3).choice([0.5, 1.0, 3.0], len(y)) if weighted else None
+    params = dict(splitter="hist", criterion="gain_ratio" if weighted else "gini", max_bins=64)
+    threads = numba.get_num_threads()
+    with monkeypatch.context() as m:
+        m.setattr(subtree, "SUBTREE_ROWS", 1500)
+        m.setattr(subtree, "SUBTRACT_ROWS", 64)
+        m.setattr(subtree, "PARALLEL_ROWS", 1500)
+        try:
+            numba.set_num_threads(1)
+            reference = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)
+        finally:
+            numba.set_num_threads(threads)
+        assert reference.tree_.n_nodes > 100
+        for split in (600, 200):
+            m.setattr(subtree, "job_split_rows", lambda n, k, exact, s=split: 0 if exact else s)
+            m.setattr(subtree, "SPLIT_FRACTION", 4)
+            model = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)
+            assert_same_tree(model, reference)
+            np.testing.assert_array_equal(model.tree_.branch_r, reference.tree_.branch_r)
+            np.testing.assert_array_equal(model.feature_importances_,
+                                          reference.feature_importances_)

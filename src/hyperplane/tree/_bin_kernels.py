@@ -15,7 +15,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel_exact
+from .._numba import jit, jit_parallel, jit_parallel_exact
 
 
 @jit
@@ -139,4 +139,26 @@ def radix_sort(x):
     for i in range(n):
         k = src[i]
         out_bits[i] = k & ~top if k & top else ~k
+    return out
+
+
+#: rows per task of :func:`codes_by_column`
+TRANSPOSE_ROWS = 4096
+
+
+@jit_parallel
+def codes_by_column(codes_rows):
+    """``codes_rows.T`` as a C-ordered int32 array (one row per coded attribute).
+
+    Blocks of ``TRANSPOSE_ROWS`` rows side by side: a block's codes stay in
+    cache while each column's run of it is written.
+    """
+    n, p = codes_rows.shape
+    out = np.empty((p, n), dtype=np.int32)
+    for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
+        lo = b * TRANSPOSE_ROWS
+        hi = min(n, lo + TRANSPOSE_ROWS)
+        for c in range(p):
+            for i in range(lo, hi):
+                out[c, i] = codes_rows[i, c]
     return out

@@ -12,17 +12,19 @@ round-off of the histogram subtraction for coded-only trees.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
+import heapq
+import itertools
 import threading
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import NamedTuple
 
 import numba
 import numpy as np
 
 from ._node_kernels import PARALLEL_ROWS
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._state import Tuning, Workspace
-from ._subtree_kernels import SORT_ROWS, SUBTRACT_ROWS, grow_subtree
+from ._state import Node, Tuning, Workspace
+from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
 #: ``PARALLEL_ROWS``: those threads never start numba's parallel loops) ...
@@ -32,6 +34,9 @@ SUBTREE_ROWS = 20000
 #: ``JOBS_PER_THREAD`` subtrees each (:func:`subtree_rows`)
 MIN_SUBTREE_ROWS = 2000
 JOBS_PER_THREAD = 4
+#: a split job defers only its nodes of at least ``1 / SPLIT_FRACTION`` of
+#: :func:`job_split_rows` rows (smaller ones cost less than a job's start)
+SPLIT_FRACTION = 8
 
 
 def subtree_rows(n_rows, threads, exact):
@@ -43,11 +48,28 @@ def subtree_rows(n_rows, threads, exact):
     the work evenly: larger nodes are grown one at a time with their
     attributes scored and partitioned in parallel, work that grows with the
     node's rows times its attributes. A coded-only node (histogram
-    subtraction) costs too little to share, so those trees keep
-    ``SUBTREE_ROWS``.
+    subtraction) costs too little to share one at a time, so those trees keep
+    ``SUBTREE_ROWS`` and split their jobs instead (:func:`job_split_rows`).
     """
     if not exact:
         return SUBTREE_ROWS
+    return int(min(SUBTREE_ROWS, max(MIN_SUBTREE_ROWS, n_rows // (JOBS_PER_THREAD * threads))))
+
+
+def job_split_rows(n_rows, threads, exact):
+    """Jobs of at least this many rows hand their nodes below it on as further jobs (0: never).
+
+    A coded-only tree's job costs about its rows (every row is counted again
+    at every small node it passes), so on many threads one job of
+    ``SUBTREE_ROWS`` rows would set the pace: jobs of at least
+    ``n_rows / (JOBS_PER_THREAD · threads)`` rows (not below
+    ``MIN_SUBTREE_ROWS``) grow their nodes of that size and defer the
+    smaller ones of at least ``1 / SPLIT_FRACTION`` of it, with their tables
+    (:func:`~._subtree_kernels.grow_subtree`), so the tree is the same.
+    Exact trees already get small jobs (:func:`subtree_rows`): 0.
+    """
+    if exact:
+        return 0
     return int(min(SUBTREE_ROWS, max(MIN_SUBTREE_ROWS, n_rows // (JOBS_PER_THREAD * threads))))
 
 
@@ -69,8 +91,19 @@ def workspace(data):
     return Workspace(np.zeros(n), np.zeros(n, dtype=dest_type))
 
 
+class Job(NamedTuple):
+    """A subtree to grow in one compiled call: its node id in the growing
+    storage, its root, the root's handed-down tables and how it hands on its
+    own deferred nodes (:func:`~._subtree_kernels.grow_subtree`)."""
+
+    node_id: int
+    node: Node
+    tables: tuple
+    handoff: Handoff
+
+
 def _grow_one(data, rules, job, tuning, space):
-    return grow_subtree(data.columns, job[1], rules, tuning, space)
+    return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff)
 
 
 def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
@@ -79,47 +112,85 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     A job of at least :func:`subtree_rows` rows is grown down to the nodes
     below that many rows (scoring and partitioning the attributes of
     its nodes in parallel), which are then grown side by side in
-    ``numba.get_num_threads()`` threads (numba's default: every core). Nodes
-    of at least ``SUBTRACT_ROWS`` rows use histogram subtraction (``None``:
-    never); nodes below ``SORT_ROWS`` rows sort their codes.
+    ``numba.get_num_threads()`` threads (numba's default: every core),
+    jobs of at least :func:`job_split_rows` rows handing on their smaller
+    nodes as further jobs. Nodes of at least ``SUBTRACT_ROWS`` rows use
+    histogram subtraction (``None``: never); nodes below ``SORT_ROWS`` rows
+    sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     serial = np.iinfo(np.int64).max
     tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, serial)
-    defer = subtree_rows(sum(job[1].rows.size for job in jobs), numba.get_num_threads(),
-                         bool(np.any(data.kind == NUMERIC)))
+    n_rows = sum(job[1].rows.size for job in jobs)
+    exact = bool(np.any(data.kind == NUMERIC))
+    defer = subtree_rows(n_rows, numba.get_num_threads(), exact)
+    split = job_split_rows(n_rows, numba.get_num_threads(), exact)
     small = []
-    for job in jobs:
-        if job[1].rows.size < defer:
+    for node_id, node in jobs:
+        job = Job(node_id, node, NO_TABLES, Handoff(0, False, numba.get_num_threads()))
+        if node.rows.size < defer:
             small.append(job)
             continue
-        result, (ids, deferred) = _grow_one(data, rules, job, tuning._replace(
+        output = _grow_one(data, rules, job, tuning._replace(
             defer_rows=defer, parallel_rows=min(defer, PARALLEL_ROWS)), workspace(data))
-        base = _graft_and_report(nodes, job[0], result, data.kind, bar)
-        small.extend((job[0] if t == 0 else base + t, node) for t, node in zip(ids, deferred))
-    results = _grow_side_by_side(data, rules, small, tuning)
-    for job, result in zip(small, results):
-        _graft_and_report(nodes, job[0], result, data.kind, bar)
+        small.extend(_settle(nodes, job, output, data.kind, bar, split))
+    _grow_side_by_side(data, rules, small, tuning,
+                       lambda job, output: _settle(nodes, job, output, data.kind, bar, split),
+                       split)
 
 
-def _grow_side_by_side(data, rules, jobs, tuning):
-    """The subtrees of ``jobs``, largest first, in ``numba.get_num_threads()``
-    threads (each with its own :func:`workspace`); results in job order."""
-    workers = min(numba.get_num_threads(), len(jobs))
-    if workers <= 1:
+def _settle(nodes, job, output, kind, bar, split):
+    """Graft a grown job into ``nodes``; the jobs of its deferred nodes."""
+    result, (ids, deferred, tables) = output
+    base = _graft_and_report(nodes, job.node_id, result, kind, bar)
+    handoff = Handoff(max(split // SPLIT_FRACTION, 1), True, 1)
+    return [Job(job.node_id if t == 0 else base + t, node, handed, handoff)
+            for t, node, handed in zip(ids, deferred, tables)]
+
+
+def _job_tuning(tuning, job, split):
+    """A job of at least ``split`` rows defers its nodes below that (``split`` 0: none)."""
+    return tuning._replace(defer_rows=split if 0 < split <= job.node.rows.size else 0)
+
+
+def _grow_side_by_side(data, rules, jobs, tuning, settle, split=0):
+    """Grow ``jobs``, largest first, in ``numba.get_num_threads()`` threads (each
+    with its own :func:`workspace`); ``settle(job, output)`` grafts a grown job
+    (in this thread) and returns the further jobs it deferred."""
+    pending, queued = [], itertools.count()
+    for job in jobs:
+        _push(pending, job, queued)
+    workers = numba.get_num_threads()
+    if workers <= 1 or len(jobs) <= 1 and split == 0:
         space = workspace(data)
-        return [_grow_one(data, rules, job, tuning, space)[0] for job in jobs]
+        while pending:
+            job = heapq.heappop(pending)[-1]
+            for new in settle(job, _grow_one(data, rules, job, _job_tuning(tuning, job, split),
+                                             space)):
+                _push(pending, new, queued)
+        return
     local = threading.local()
 
     def grow_job(job):
         if not hasattr(local, "space"):
             local.space = workspace(data)
-        return _grow_one(data, rules, job, tuning, local.space)[0]
+        return _grow_one(data, rules, job, _job_tuning(tuning, job, split), local.space)
 
-    by_size = sorted(range(len(jobs)), key=lambda t: -jobs[t][1].rows.size)
+    running = {}
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {t: pool.submit(grow_job, jobs[t]) for t in by_size}
-        return [futures[t].result() for t in range(len(jobs))]
+        while pending or running:
+            while pending and len(running) < workers:
+                job = heapq.heappop(pending)[-1]
+                running[pool.submit(grow_job, job)] = job
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                for new in settle(running.pop(future), future.result()):
+                    _push(pending, new, queued)
+
+
+def _push(pending, job, queued):
+    """Queue ``job`` (a heap: the most rows first, then the earliest queued)."""
+    heapq.heappush(pending, (-job.node.rows.size, next(queued), job))
 
 
 def _graft_and_report(nodes, node, result, kind, bar):

@@ -28,9 +28,13 @@ boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
+from ._coded_kernels import (accumulate_rows_parallel, new_scratch, score_coded_attribute,
+                             score_coded_parallel, take_out_siblings_parallel, weight_taken_out)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
@@ -107,14 +111,6 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
 
 
 @jit
-def weight_taken_out(b, w, r_keep):
-    """The weight a row of branch ``b`` leaves the kept child's tables with: all of
-    it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
-    the kept child with ``r_keep · w``)."""
-    return w * (1.0 - r_keep) if b == MISSING else w
-
-
-@jit
 def clean_derived_tables(table, counts, unit):
     """Remove the round-off a subtraction leaves: an entry with no rows is 0, no
     weight is negative, and unit-weight tables hold whole counts."""
@@ -131,31 +127,13 @@ def clean_derived_tables(table, counts, unit):
 
 @jit
 def score_coded(table, counts, columns, avail, rules, lookup, scratch):
-    """The split table of a node from its class tables (:func:`score_table`;
-    a binned attribute's non-empty bins are gathered into ``scratch`` for
-    :func:`~._split_kernels.ordered_cut`)."""
+    """The split table of a node from its class tables
+    (:func:`~._coded_kernels.score_coded_attribute` of every available attribute)."""
     splits = new_splits(columns.kind.shape[0])
     for j in range(columns.kind.shape[0]):
-        if not avail[j]:
-            continue
-        c = columns.col[j]
-        n_codes = columns.codes_count[c]
-        if columns.kind[j] == CATEGORICAL:
-            s, g, a, r, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
-                                               rules.criterion, rules.min_leaf, rules.c45)
-            t, b = np.nan, -1
-        else:
-            d = 0
-            for v in range(n_codes):
-                if counts[c, v] > 0:
-                    scratch.bins[d] = v
-                    scratch.bin_table[d] = table[c, v]
-                    scratch.bin_rows[d] = counts[c, v]
-                    d += 1
-            s, g, a, r, t, b, ok = ordered_cut(d, scratch, table[c, n_codes], n_codes,
-                                               columns.edges[c], rules.criterion,
-                                               rules.min_leaf, lookup)
-        put_split(splits, j, (s, g, a, r, t, b, ok))
+        if avail[j]:
+            put_split(splits, j, score_coded_attribute(table, counts, columns, j, rules,
+                                                       lookup, scratch))
     return splits
 
 
@@ -276,37 +254,99 @@ def _scratch_tables(pool_t, pool_n):
 
 
 @jit
-def _new_scratch(width, sort_rows, n_classes):
-    size = max(width, sort_rows)
-    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                   np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
-                   np.empty(sort_rows, dtype=np.int64))
-
-
-@jit
-def _score_node(columns, node, rules, tuning, pool, slot, scratch):
+def _score_node(columns, node, rules, tuning, pool, slot, scratch, groups):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
-    the parent, histogram subtraction), from scratch tables, or, when small, by sorting."""
+    the parent, histogram subtraction), from scratch tables, or, when small, by sorting.
+    A node of at least ``tuning.parallel_rows`` rows counts and scores its
+    attributes side by side (:mod:`._coded_kernels`, counting in ``groups``
+    groups of columns: the same numbers)."""
     pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
+    parallel = node.rows.shape[0] >= tuning.parallel_rows
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
         clean_derived_tables(pool_t[slot], pool_n[slot], unit)
     elif node.rows.shape[0] >= tuning.subtract_rows:
         slot = _acquire(pool_t, pool_n, free)
-        accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
-                        pool_t[slot], pool_n[slot])
+        _count_tables(columns, node, pool_t[slot], pool_n[slot], parallel, groups)
     else:
         _scratch_tables(pool_t, pool_n)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool_t[0], pool_n[0])
     at = max(slot, 0)
-    splits = score_coded(pool_t[at], pool_n[at], columns, node.avail, rules, lookup, scratch)
+    if parallel:
+        splits = score_coded_parallel(pool_t[at], pool_n[at], columns, node.avail, rules, lookup)
+    else:
+        splits = score_coded(pool_t[at], pool_n[at], columns, node.avail, rules, lookup, scratch)
     if slot < 0:
         reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0], pool_n[0])
     return splits, slot
+
+
+@jit
+def _count_tables(columns, node, table, counts, parallel, groups):
+    """A node's rows added into its (zeroed) tables; ``parallel``: ``groups``
+    groups of columns side by side."""
+    if parallel:
+        accumulate_rows_parallel(columns.codes_rows, columns.codes_count, columns.y, node.rows,
+                                 node.w, table, counts, groups)
+    else:
+        accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
+                        table, counts)
+
+
+@jit
+def _subtract_siblings(columns, node, children, keep, table, counts, parallel, groups):
+    """:func:`take_out_siblings` (``parallel``: ``groups`` groups of columns side
+    by side, the same numbers)."""
+    if parallel:
+        take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
+                                   table, counts, groups)
+    else:
+        take_out_siblings(columns, node, children.branch, keep, children.r[keep], table, counts)
+
+
+#: a deferred node's hand-down when it has no tables to hand down
+NO_TABLES = (np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
+
+
+class Handoff(NamedTuple):
+    """How :func:`grow_subtree` hands nodes to further calls (jobs)."""
+
+    min_rows: int  # nodes below ``tuning.defer_rows`` and at least this large are deferred
+    always: bool  # a deferred node takes its tables along (else: only a unit-weight node)
+    groups: int  # column groups of a parallel node's table kernels (the thread count)
+
+
+@jit
+def _hand_down(node, slot, pool, handoff):
+    """The tables a deferred node takes to its own job: its slot's, if it has
+    one and ``handoff.always`` or every row of it weighs 1 (its counts are then
+    integers, the same numbers it would count afresh); else none. The slot goes
+    back to the pool."""
+    pool_t, pool_n, free = pool
+    if slot < 0 or not (handoff.always or np.all(node.w == 1.0)):
+        _release(slot, pool_t, pool_n, free)
+        return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
+    table, counts = pool_t[slot], pool_n[slot]
+    pool_t[slot] = np.zeros_like(table)
+    pool_n[slot] = np.zeros_like(counts)
+    free.append(slot)
+    return table, counts
+
+
+@jit
+def _adopt(tables, pool):
+    """The slot of a job root's handed-down tables (−1: none handed down)."""
+    table, counts = tables
+    if table.shape[0] == 0:
+        return -1
+    pool_t, pool_n, _ = pool
+    pool_t.append(table)
+    pool_n.append(counts)
+    return len(pool_t) - 1
 
 
 @jit
@@ -317,7 +357,7 @@ def _exact_scores(columns, node, rules, tuning, workspace):
 
 
 @jit
-def grow_subtree(columns, root, rules, tuning, workspace):
+def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
 
     Every node is scored and expanded by
@@ -335,8 +375,12 @@ def grow_subtree(columns, root, rules, tuning, workspace):
     ``cut`` is the threshold of a binned test (NaN: categorical) and
     ``leaf_weight`` the total weight that ended in leaves. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
-    returned as ``(ids, nodes)`` lists, to be grown by further calls (side
-    by side, as they are independent).
+    returned as ``(ids, nodes, tables)`` lists, to be grown by further calls
+    (side by side, as they are independent): those of at least
+    ``handoff.min_rows`` rows; smaller ones are grown here. ``tables``: the
+    root's handed-down tables (:data:`NO_TABLES`: none), as a deferred node's
+    ``tables`` entry is (:func:`_hand_down`); with them a job grows its nodes
+    with the numbers one call growing the whole tree would use.
     """
     n_classes = root.value.shape[0]
     p_coded = columns.codes_rows.shape[1]
@@ -348,7 +392,7 @@ def grow_subtree(columns, root, rules, tuning, workspace):
             [0])
     pool_t, pool_n, free = pool
     free.pop()  # slot 0 is the small nodes' scratch, never handed out
-    scratch = _new_scratch(width, tuning.sort_rows, n_classes)
+    scratch = new_scratch(width, tuning.sort_rows, n_classes)
     exact = columns.num_T.shape[0] > 0
     feature = [-1]
     cut = [np.nan]
@@ -361,20 +405,23 @@ def grow_subtree(columns, root, rules, tuning, workspace):
     leaf_weight = 0.0
     deferred_ids = [0]
     deferred = [root]
+    deferred_tables = [_hand_down(root, -1, pool, handoff)]
     deferred_ids.pop()  # typed by their first element, which goes again
     deferred.pop()
-    stack = [(0, root, -1)]
+    deferred_tables.pop()
+    stack = [(0, root, _adopt(tables, pool))]
     while len(stack) > 0:
         node_id, node, slot = stack.pop()
-        if node_id > 0 and node.rows.shape[0] < tuning.defer_rows:
-            _release(slot, pool_t, pool_n, free)
+        if node_id > 0 and handoff.min_rows <= node.rows.shape[0] < tuning.defer_rows:
+            deferred_tables.append(_hand_down(node, slot, pool, handoff))
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
         if exact:
             splits = _exact_scores(columns, node, rules, tuning, workspace)
         else:
-            splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch)
+            splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch,
+                                       handoff.groups)
         parallel = node.rows.shape[0] >= tuning.parallel_rows
         children = expand_node(node, splits, columns, rules, n_classes, workspace.dest, parallel)
         j = children.attribute
@@ -397,8 +444,8 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            take_out_siblings(columns, node, children.branch, largest, children.r[largest],
-                              pool_t[slot], pool_n[slot])
+            _subtract_siblings(columns, node, children, largest, pool_t[slot], pool_n[slot],
+                               parallel, handoff.groups)
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)
@@ -432,4 +479,4 @@ def grow_subtree(columns, root, rules, tuning, workspace):
         value_out[t] = values[t]
     nodes = (np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
              np.array(branch_r), value_out, np.array(weight), np.array(depths), leaf_weight)
-    return nodes, (deferred_ids, deferred)
+    return nodes, (deferred_ids, deferred, deferred_tables)

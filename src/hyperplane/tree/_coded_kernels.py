@@ -1,0 +1,148 @@
+"""A coded-only node's class tables, counted, subtracted and scored with the
+attributes side by side.
+
+The top of a histogram tree is a few large nodes grown one after the other
+(:func:`~._subtree_kernels.grow_subtree`); each of them counts or subtracts
+(histogram subtraction, Ke et al. 2017, "LightGBM", NeurIPS, algorithm 1)
+every row into every attribute's table and scores every attribute. The
+parallel kernels here split that work by attribute: a group of columns per
+thread, each table cell still summed over the node's rows in their order, so
+the tables and the split table are the serial kernels' bit for bit whatever
+the thread count. The per-attribute steps (:func:`score_coded_attribute`,
+:func:`weight_taken_out`) are the ones the serial kernels of
+:mod:`._subtree_kernels` call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from .._numba import jit, jit_parallel_exact
+from ._expand_kernels import new_splits, put_split
+from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
+from ._state import Columns, GrowRules, Scratch, Splits
+from ._traverse_kernels import MISSING
+
+
+@jit
+def new_scratch(width, sort_rows, n_classes):
+    """Bin-scan buffers for attributes of up to ``width`` codes and small nodes
+    of fewer than ``sort_rows`` rows."""
+    size = max(width, sort_rows)
+    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
+                   np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                   np.empty(sort_rows, dtype=np.int64))
+
+
+@jit
+def weight_taken_out(b, w, r_keep):
+    """The weight a row of branch ``b`` leaves the kept child's tables with: all of
+    it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
+    the kept child with ``r_keep · w``)."""
+    return w * (1.0 - r_keep) if b == MISSING else w
+
+
+@jit
+def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
+    """The split-table entry of coded attribute ``j`` from the node's tables: a
+    multiway split (:func:`~._split_kernels.table_split_score`) or, binned, the
+    best cut over its non-empty bins, gathered into ``scratch``
+    (:func:`~._split_kernels.ordered_cut`)."""
+    c = columns.col[j]
+    n_codes = columns.codes_count[c]
+    if columns.kind[j] == CATEGORICAL:
+        s, g, a, r, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
+                                           rules.criterion, rules.min_leaf, rules.c45)
+        return s, g, a, r, np.nan, -1, ok
+    d = 0
+    for v in range(n_codes):
+        if counts[c, v] > 0:
+            scratch.bins[d] = v
+            scratch.bin_table[d] = table[c, v]
+            scratch.bin_rows[d] = counts[c, v]
+            d += 1
+    return ordered_cut(d, scratch, table[c, n_codes], n_codes, columns.edges[c],
+                       rules.criterion, rules.min_leaf, lookup)
+
+
+@jit_parallel_exact
+def score_coded_parallel(table, counts, columns, avail, rules, lookup):
+    """:func:`~._subtree_kernels.score_coded` with the attributes side by side
+    (each with its own scan buffers; the same split table).
+
+    numba's parallel loops cannot capture named tuples of arrays, so the loop
+    body receives their fields and rebuilds them.
+    """
+    p = columns.kind.shape[0]
+    splits = new_splits(p)
+    width = table.shape[1]
+    n_classes = table.shape[2]
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
+    score, ratio, after, rho, threshold, cut_bin, valid = splits
+    for j in prange(p):
+        if avail[j]:
+            entry = score_coded_attribute(
+                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges,
+                                       c_y), j,
+                GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value),
+                lookup, new_scratch(width, 0, n_classes))
+            put_split(Splits(score, ratio, after, rho, threshold, cut_bin, valid), j, entry)
+    return splits
+
+
+@jit
+def column_group(g, n_groups, p):
+    """Columns ``[lo, hi)`` of group ``g`` of ``n_groups`` near-equal groups of ``p``."""
+    return g * p // n_groups, (g + 1) * p // n_groups
+
+
+@jit_parallel_exact
+def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts, groups):
+    """:func:`~._subtree_kernels.accumulate_rows` with the columns in ``groups``
+    groups side by side (one per thread).
+
+    Every cell adds the node's rows in their order, as the serial kernel does,
+    so the tables are the same bit for bit whatever ``groups``.
+    """
+    p = codes_rows.shape[1]
+    n_groups = max(1, min(p, groups))
+    for g in prange(n_groups):
+        lo, hi = column_group(g, n_groups, p)
+        for pos in range(rows.shape[0]):
+            i = rows[pos]
+            k = y[i]
+            wi = w[pos]
+            for c in range(lo, hi):
+                code = np.int64(codes_rows[i, c])
+                if code < 0:
+                    code = codes_count[c]
+                table[c, code, k] += wi
+                counts[c, code] += 1
+
+
+@jit_parallel_exact
+def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
+    """:func:`~._subtree_kernels.take_out_siblings` with the columns in ``groups``
+    groups side by side (every cell in the node's row order: the same tables)."""
+    codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
+                                           node.rows, node.w)
+    p = codes_rows.shape[1]
+    n_groups = max(1, min(p, groups))
+    for g in prange(n_groups):
+        lo, hi = column_group(g, n_groups, p)
+        for pos in range(rows.shape[0]):
+            b = branch[pos]
+            if b == keep:
+                continue
+            i = rows[pos]
+            k = y[i]
+            wi = weight_taken_out(b, w[pos], r_keep)
+            for c in range(lo, hi):
+                code = np.int64(codes_rows[i, c])
+                if code < 0:
+                    code = codes_count[c]
+                table[c, code, k] -= wi
+                if b != MISSING:
+                    counts[c, code] -= 1
