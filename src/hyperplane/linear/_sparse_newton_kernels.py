@@ -32,9 +32,12 @@ per-block losses and row sums are added in block order. The
 results are therefore the same on any number of threads. Per-row arrays
 have shape (n_samples, K) — K = 1 for two classes — and parameters are
 stored feature-major, ``(n_features + 1, K)``, intercepts last, so that a
-gathered feature's K weights share a cache line. Each per-class sum is a
-scalar over the row's (or column's) nonzeros, read once per class from L1:
-an array of K running sums in memory made the passes 1.3-2.7x slower.
+gathered feature's K weights share a cache line. Per-class sums are scalars
+over the row's (or column's) nonzeros, three classes per read of them (a
+gathered row's entries for them lie a constant apart), the one or two left
+over one at a time (from L1 after the first read): an array of K running
+sums in memory made the passes 1.3-2.7x slower, one class per read made the
+three-class Hessian-vector product 1.2x slower (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -86,7 +89,19 @@ def multinomial_row_terms(rows, y_index, W, start, stop, RD, P, total):
     for i in range(start, stop):
         first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
         z = P[i]
-        for k in range(n_classes):         # the row once per class, from L1 after the first
+        for k in range(0, n_classes - 2, 3):   # three classes per read of the row
+            s0 = W[d, k]
+            s1 = W[d, k + 1]
+            s2 = W[d, k + 2]
+            for t in range(first, end):
+                j, x = np.uint64(indices[t]), data[t]
+                s0 += W[j, k] * x
+                s1 += W[j, k + 1] * x
+                s2 += W[j, k + 2] * x
+            z[k] = s0
+            z[k + 1] = s1
+            z[k + 2] = s2
+        for k in range(n_classes - n_classes % 3, n_classes):
             s = W[d, k]
             for t in range(first, end):
                 s += W[np.uint64(indices[t]), k] * data[t]
@@ -126,7 +141,19 @@ def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
     for i in range(start, stop):
         first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
         u = U[i]
-        for k in range(n_classes):         # the row once per class, from L1 after the first
+        for k in range(0, n_classes - 2, 3):   # three classes per read of the row
+            s0 = V[d, k]
+            s1 = V[d, k + 1]
+            s2 = V[d, k + 2]
+            for t in range(first, end):
+                j, x = np.uint64(indices[t]), data[t]
+                s0 += V[j, k] * x
+                s1 += V[j, k + 1] * x
+                s2 += V[j, k + 2] * x
+            u[k] = s0
+            u[k + 1] = s1
+            u[k + 2] = s2
+        for k in range(n_classes - n_classes % 3, n_classes):
             s = V[d, k]
             for t in range(first, end):
                 s += V[np.uint64(indices[t]), k] * data[t]
@@ -153,7 +180,19 @@ def column_products(cols, U, start, stop, out):
     for c in range(indptr.shape[0]):
         for j in range(start, stop):
             first, end = np.uint64(indptr[c, j]), np.uint64(indptr[c, j + 1])
-            for k in range(U.shape[1]):
+            for k in range(0, U.shape[1] - 2, 3):   # three classes per read of the column
+                s0 = 0.0
+                s1 = 0.0
+                s2 = 0.0
+                for t in range(first, end):
+                    i, x = np.uint64(indices[t]), data[t]
+                    s0 += U[i, k] * x
+                    s1 += U[i, k + 1] * x
+                    s2 += U[i, k + 2] * x
+                out[j, k] += s0
+                out[j, k + 1] += s1
+                out[j, k + 2] += s2
+            for k in range(U.shape[1] - U.shape[1] % 3, U.shape[1]):
                 s = 0.0
                 for t in range(first, end):
                     s += data[t] * U[np.uint64(indices[t]), k]
@@ -173,7 +212,29 @@ def column_gradients(cols, RD, start, stop, grad, diag):
     for c in range(indptr.shape[0]):
         for j in range(start, stop):
             first, end = np.uint64(indptr[c, j]), np.uint64(indptr[c, j + 1])
-            for k in range(n_classes):
+            for k in range(0, n_classes - 2, 3):   # three classes per read of the column
+                g0 = 0.0
+                g1 = 0.0
+                g2 = 0.0
+                h0 = 0.0
+                h1 = 0.0
+                h2 = 0.0
+                for t in range(first, end):
+                    i, x = np.uint64(indices[t]), data[t]
+                    xx = x * x
+                    g0 += x * RD[i, k]
+                    g1 += x * RD[i, k + 1]
+                    g2 += x * RD[i, k + 2]
+                    h0 += xx * RD[i, n_classes + k]
+                    h1 += xx * RD[i, n_classes + k + 1]
+                    h2 += xx * RD[i, n_classes + k + 2]
+                grad[j, k] += g0
+                grad[j, k + 1] += g1
+                grad[j, k + 2] += g2
+                diag[j, k] += h0
+                diag[j, k + 1] += h1
+                diag[j, k + 2] += h2
+            for k in range(n_classes - n_classes % 3, n_classes):
                 g = 0.0
                 h = 0.0
                 for t in range(first, end):
