@@ -72,8 +72,12 @@ def chunked_columns(X, n_chunks):
     """The columns of a canonical CSR ``X`` per chunk of rows
     (:class:`~._state.ColumnChunks`; chunk ``c`` covers rows
     ``c·n // n_chunks : (c + 1)·n // n_chunks``): each chunk's CSC arrays,
-    row numbers made global, in place in arrays of ``X.nnz`` entries."""
+    row numbers made global, in place in arrays of ``X.nnz`` entries (one
+    chunk: the CSC arrays of ``X`` themselves)."""
     n, d = X.shape
+    if n_chunks == 1:
+        C = X.tocsc()
+        return ColumnChunks(C.data, C.indices, C.indptr.astype(np.int64)[None, :])
     data = np.empty(X.nnz)
     indices = np.empty(X.nnz, dtype=np.int32 if n < 2**31 else np.int64)
     indptr = np.empty((n_chunks, d + 1), dtype=np.int64)
