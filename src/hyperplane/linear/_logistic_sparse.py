@@ -26,8 +26,8 @@ from ._state import ColumnChunks, CSRRows
 ENTRIES_PER_BUFFER_ENTRY = 8
 #: bytes of per-row values (a gradient pass's 2K residuals and curvatures per
 #: row) in one chunk of rows whose columns the column phase reads together:
-#: they then stay in a core's cache (1 MiB of L2 on the machine measured,
-#: benchmarks/RESULTS.md, "row-chunked columns")
+#: they then stay in a core's cache (1 MiB of L2 on the machine measured;
+#: benchmarks/RESULTS.md, "sparse TRON column phase per row chunk")
 CHUNK_BYTES = 1 << 20
 #: fewest stored values per column of a chunk, on average: each chunk adds
 #: ``n_features + 1`` offsets to the columns' arrays and to every pass

@@ -173,8 +173,7 @@ def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
 def column_products(cols, U, start, stop, out):
     """``out[j, k] = Σ_n x_nj U_nk`` for the columns ``start:stop``: chunk by
     chunk (the rows of one chunk of ``U`` stay in cache), each column's part
-    in a chunk read once per class (from L1 after the first) and added to
-    ``out`` in chunk order."""
+    in a chunk read once per three classes and added to ``out`` in chunk order."""
     data, indices, indptr = cols
     out[start:stop] = 0.0
     for c in range(indptr.shape[0]):
