@@ -125,8 +125,8 @@ class ColumnPasses:
         self.rows = CSRRows.of(X)
         self.cols = chunked_columns(X, column_chunk_count(X.shape[0], X.shape[1], X.nnz,
                                                           n_rows))
-        offsets = self.cols.indptr
-        self.column_entries = (offsets - offsets[:, :1]).sum(axis=0)  # Σ_c nonzeros of columns < j
+        offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
+        self.column_entries = (offsets - offsets[:, :1]).sum(axis=0)
         self.n_samples = X.shape[0]
         self.blocks = n_blocks_for(X.nnz)
 
