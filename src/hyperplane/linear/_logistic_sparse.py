@@ -71,28 +71,22 @@ def column_chunk_count(n_samples, n_features, n_entries, n_classes):
 def chunked_columns(X, n_chunks):
     """The columns of a canonical CSR ``X`` per chunk of rows
     (:class:`~._state.ColumnChunks`; chunk ``c`` covers rows
-    ``c·n // n_chunks : (c + 1)·n // n_chunks``): each chunk's CSC arrays,
-    row numbers made global, in place in arrays of ``X.nnz`` entries (one
-    chunk: the CSC arrays of ``X`` themselves)."""
+    ``c·n // n_chunks : (c + 1)·n // n_chunks``), from one transposition:
+    the CSC arrays of the ``n × (n_chunks · d)`` matrix that holds row i's
+    entries in the columns of its chunk's block, column ``c·d + j`` being
+    column j of chunk c (one chunk: the CSC arrays of ``X`` itself)."""
     n, d = X.shape
     if n_chunks == 1:
         C = X.tocsc()
         return ColumnChunks(C.data, C.indices, C.indptr.astype(np.int64)[None, :])
-    data = np.empty(X.nnz)
-    indices = np.empty(X.nnz, dtype=np.int32 if n < 2**31 else np.int64)
-    indptr = np.empty((n_chunks, d + 1), dtype=np.int64)
-    for c in range(n_chunks):
-        start, stop = c * n // n_chunks, (c + 1) * n // n_chunks
-        first, end = X.indptr[start], X.indptr[stop]
-        chunk = scipy.sparse.csr_matrix(
-            (X.data[first:end], X.indices[first:end], X.indptr[start:stop + 1] - first),
-            shape=(stop - start, d), copy=False).tocsc()
-        data[first:end] = chunk.data
-        indices[first:end] = chunk.indices
-        indices[first:end] += start
-        indptr[c] = chunk.indptr
-        indptr[c] += first
-    return ColumnChunks(data, indices, indptr)
+    bounds = np.arange(n_chunks + 1) * n // n_chunks
+    chunk_of_row = np.repeat(np.arange(n_chunks, dtype=np.int64), np.diff(bounds))
+    shifted = X.indices + np.repeat(chunk_of_row * d, np.diff(X.indptr))
+    C = scipy.sparse.csr_matrix((X.data, shifted, X.indptr),
+                                shape=(n, n_chunks * d)).tocsc()
+    offsets = C.indptr.astype(np.int64)
+    starts = np.arange(n_chunks)[:, None] * d + np.arange(d + 1)[None, :]
+    return ColumnChunks(C.data, C.indices, offsets[starts])
 
 
 def csr_loss_grad(X, y, coef, intercept):
