@@ -96,10 +96,12 @@ def test_duplicate_entries_are_summed_before_the_pass():
 
 @pytest.mark.parametrize("k", [2, 3])
 def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
-    """Blocks are fixed by the data's size, so the sums are bit-identical
-    whatever the number of numba threads (the L-BFGS pass and TRON's passes)."""
+    """Blocks and row chunks are fixed by the data's size, so the sums are
+    bit-identical whatever the number of numba threads (the L-BFGS pass and
+    TRON's passes)."""
     monkeypatch.setattr(LK, "BLOCK_ENTRIES", 64)
     monkeypatch.setattr(LS, "ENTRIES_PER_BUFFER_ENTRY", 1)
+    monkeypatch.setattr(LS, "CHUNK_BYTES", 4096)
     X, y, coef, b = random_problem(3, 2000, 40, k, 0.1)
     X, t = LS.canonical_csr(X), loss_targets(y, k == 2)
     assert LS.row_blocks(X.nnz, coef.size + b.size) > 2
@@ -111,6 +113,7 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
             numba.set_num_threads(threads)
             problem = LogisticProblem(X, y, k, 1.0)
             assert problem.rows.blocks > 2
+            assert problem.rows.cols.indptr.shape[0] > 2
             point = problem.evaluate(theta)
             results.append((*LS.csr_loss_grad(X, t, coef, b), point.f, point.grad,
                             problem.hessian_vector(point, theta)))

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import scipy.sparse
 
 from ._logistic_kernels import dense_row_blocks
 from . import _newton_kernels as K
 from . import _sparse_newton_kernels as SK
-from ._logistic_sparse import canonical_csr
+from ._logistic_sparse import canonical_csr, chunked_columns, column_chunk_count
 from ._state import CSRRows, GradientPass
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
@@ -70,9 +71,10 @@ def n_blocks_for(n_entries):
 
 class RowPasses:
     """The four passes over the rows of a dense ``X`` (C-contiguous, built once
-    per fit; :mod:`._newton_kernels`), serial or over row blocks in threads."""
+    per fit; :mod:`._newton_kernels`), serial or over row blocks in threads
+    (``n_rows``, the rows of ``W̃``, changes nothing here)."""
 
-    def __init__(self, X):
+    def __init__(self, X, n_rows=1):
         self.rows = np.ascontiguousarray(X)
         self.n_samples = X.shape[0]
         self.blocks = n_blocks_for(X.size)
@@ -110,40 +112,56 @@ class RowPasses:
 
 class ColumnPasses:
     """The same four passes over a sparse ``X``, each a row phase on its CSR
-    rows and a column phase on its CSC columns (:mod:`._sparse_newton_kernels`:
-    gathers only, the same result on any number of threads). Both copies are
-    built once per fit; ``blocks`` row (column) blocks depend on the data only."""
+    rows and a column phase on its columns, stored per chunk of rows
+    (:mod:`._sparse_newton_kernels`: gathers only, the same result on any
+    number of threads). Both copies are built once per fit; the row blocks
+    and the row chunks (:func:`~._logistic_sparse.column_chunk_count`, from
+    ``n_rows``, the rows of ``W̃``) depend on the data only, the column
+    blocks (:meth:`column_blocks`) on the threads, which no column's sum
+    depends on."""
 
-    def __init__(self, X):
+    def __init__(self, X, n_rows=1):
         X = canonical_csr(X)
         self.rows = CSRRows.of(X)
-        self.cols = CSRRows.of(X.tocsc())   # the CSC arrays of X: the CSR arrays of Xᵀ
+        self.cols = chunked_columns(X, column_chunk_count(X.shape[0], X.shape[1], X.nnz,
+                                                          n_rows))
+        offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
+        self.column_entries = (offsets - offsets[:, :1]).sum(axis=0)
         self.n_samples = X.shape[0]
         self.blocks = n_blocks_for(X.nnz)
+
+    def column_blocks(self):
+        """Bounds of one block of columns per numba thread, each with about as
+        many stored values (the result is the same for any split)."""
+        n_threads = numba.get_num_threads()
+        share = self.column_entries[-1] * np.arange(n_threads + 1) // n_threads
+        bounds = np.searchsorted(self.column_entries, share)
+        bounds[-1] = self.column_entries.shape[0] - 1
+        return bounds
 
     def binary_gradient(self, y, w, b, D):
         RD = np.empty((self.n_samples, 2))
         loss, sums = SK.binary_row_blocks(self.rows, y, np.append(w, b), RD, D, self.blocks)
-        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.blocks)
+        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad[:, 0], diag[:, 0]
 
     def binary_hessian(self, D, v):
         U = np.empty((self.n_samples, 1))
         sums = SK.binary_curvature_blocks(self.rows, D, v, U, self.blocks)
-        return SK.transpose_product(self.cols, U, sums, self.blocks)[:, 0]
+        return SK.transpose_product(self.cols, U, sums, self.column_blocks())[:, 0]
 
     def multinomial_gradient(self, y_index, W, P):
         RD = np.empty((self.n_samples, 2 * P.shape[1]))
         loss, sums = SK.multinomial_row_blocks(self.rows, y_index, np.ascontiguousarray(W.T),
                                                RD, P, self.blocks)
-        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.blocks)
+        grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
     def multinomial_hessian(self, P, V):
         U = np.empty_like(P)
         sums = SK.multinomial_curvature_blocks(self.rows, P, np.ascontiguousarray(V.T), U,
                                                self.blocks)
-        return SK.transpose_product(self.cols, U, sums, self.blocks).T
+        return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
 
 #: is X sparse -> the passes that read it
@@ -166,14 +184,14 @@ class LogisticProblem:
     """
 
     def __init__(self, X, y_index, n_classes, C):
-        self.rows = PASSES[scipy.sparse.issparse(X)](X)
+        self.n_rows = 1 if n_classes == 2 else n_classes
+        self.rows = PASSES[scipy.sparse.issparse(X)](X, self.n_rows)
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
             RowPasses(X[self.subsample])
         self.hessian_scale = 1.0 if self.subsample is None else \
             X.shape[0] / self.subsample.shape[0]
         self.n_features = X.shape[1]
-        self.n_rows = 1 if n_classes == 2 else n_classes
         self.C = float(C)
         self.binary = n_classes == 2
         self.y = (np.asarray(y_index) == 1).astype(np.float64) if self.binary else \

@@ -19,11 +19,19 @@ from ._sparse_loss_kernels import (
     multinomial_csr_rows,
 )
 from ._logistic_kernels import BLOCK_ENTRIES, MAX_BLOCKS, dense_row_blocks
-from ._state import CSRRows
+from ._state import ColumnChunks, CSRRows
 
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
 ENTRIES_PER_BUFFER_ENTRY = 8
+#: bytes of per-row values (a gradient pass's 2K residuals and curvatures per
+#: row) in one chunk of rows whose columns the column phase reads together:
+#: they then stay in a core's cache (1 MiB of L2 on the machine measured;
+#: benchmarks/RESULTS.md, "sparse TRON column phase per row chunk")
+CHUNK_BYTES = 1 << 20
+#: fewest stored values per column of a chunk, on average: each chunk adds
+#: ``n_features + 1`` offsets to the columns' arrays and to every pass
+CHUNK_ENTRIES_PER_COLUMN = 4
 
 
 def canonical_csr(X):
@@ -47,6 +55,38 @@ def row_blocks(n_entries, n_parameters):
     sum is the same on any number of threads."""
     by_buffers = n_entries // (ENTRIES_PER_BUFFER_ENTRY * n_parameters)
     return int(max(1, min(dense_row_blocks(n_entries), by_buffers)))
+
+
+def column_chunk_count(n_samples, n_features, n_entries, n_classes):
+    """The number of row chunks of :func:`chunked_columns`: enough that one
+    chunk's ``2K`` doubles per row fit in :data:`CHUNK_BYTES` (``K`` = 1 for
+    two classes), few enough that a chunk's columns hold
+    :data:`CHUNK_ENTRIES_PER_COLUMN` values each on average. A function of
+    the data only: the sums are the same on any number of threads."""
+    by_cache = -(-n_samples * 16 * n_classes // CHUNK_BYTES)
+    by_offsets = n_entries // (CHUNK_ENTRIES_PER_COLUMN * (n_features + 1))
+    return int(max(1, min(by_cache, by_offsets)))
+
+
+def chunked_columns(X, n_chunks):
+    """The columns of a canonical CSR ``X`` per chunk of rows
+    (:class:`~._state.ColumnChunks`; chunk ``c`` covers rows
+    ``c·n // n_chunks : (c + 1)·n // n_chunks``), from one transposition:
+    the CSC arrays of the ``n × (n_chunks · d)`` matrix that holds row i's
+    entries in the columns of its chunk's block, column ``c·d + j`` being
+    column j of chunk c (one chunk: the CSC arrays of ``X`` itself)."""
+    n, d = X.shape
+    if n_chunks == 1:
+        C = X.tocsc()
+        return ColumnChunks(C.data, C.indices, C.indptr.astype(np.int64)[None, :])
+    bounds = np.arange(n_chunks + 1) * n // n_chunks
+    chunk_of_row = np.repeat(np.arange(n_chunks, dtype=np.int64), np.diff(bounds))
+    shifted = X.indices + np.repeat(chunk_of_row * d, np.diff(X.indptr))
+    C = scipy.sparse.csr_matrix((X.data, shifted, X.indptr),
+                                shape=(n, n_chunks * d)).tocsc()
+    offsets = C.indptr.astype(np.int64)
+    starts = np.arange(n_chunks)[:, None] * d + np.arange(d + 1)[None, :]
+    return ColumnChunks(C.data, C.indices, offsets[starts])
 
 
 def csr_loss_grad(X, y, coef, intercept):
@@ -86,4 +126,5 @@ def csr_loss_grad(X, y, coef, intercept):
     return loss, grad[:, :-1], grad[:, -1]
 
 
-__all__ = ["canonical_csr", "csr_loss_grad", "row_blocks", "BLOCK_ENTRIES", "MAX_BLOCKS"]
+__all__ = ["canonical_csr", "chunked_columns", "column_chunk_count", "csr_loss_grad", "row_blocks",
+           "BLOCK_ENTRIES", "MAX_BLOCKS"]

@@ -18,17 +18,26 @@ a dot product of column j with ``u``:
   entries (its column of ``X̃`` is all ones);
 * the *column phase* reads the CSC columns: ``g_j = Σ_n x_nj r_n`` and the
   Hessian's diagonal ``Σ_n x_nj² D_n`` (for the preconditioner), or
-  ``(Hv)_j = Σ_n x_nj u_n``.
+  ``(Hv)_j = Σ_n x_nj u_n``. The columns are stored per chunk of rows
+  (:class:`._state.ColumnChunks`: the CSC arrays of each chunk, one after
+  the other) and read chunk by chunk, so that the per-row values one chunk's
+  columns gather from stay in the core's cache instead of being fetched
+  from all ``n`` rows at random.
 
 Every output entry is computed by one thread in a fixed order: a row's
 terms by the thread of its row block, a column's sums by the thread of its
-column block; per-block losses and row sums are added in block order. The
+column block, chunk after chunk (one column block per thread: a chunk's
+per-row values are then fetched once per thread, not once per block);
+per-block losses and row sums are added in block order. The
 results are therefore the same on any number of threads. Per-row arrays
 have shape (n_samples, K) — K = 1 for two classes — and parameters are
 stored feature-major, ``(n_features + 1, K)``, intercepts last, so that a
-gathered feature's K weights share a cache line. Each per-class sum is a
-scalar over the row's (or column's) nonzeros, read once per class from L1:
-an array of K running sums in memory made the passes 1.3-2.7x slower.
+gathered feature's K weights share a cache line. Per-class sums are scalars
+over the row's (or column's) nonzeros, three classes per read of them (a
+gathered row's entries for them lie a constant apart), the one or two left
+over one at a time (from L1 after the first read): an array of K running
+sums in memory made the passes 1.3-2.7x slower, one class per read made the
+three-class Hessian-vector product 1.2x slower (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -80,7 +89,19 @@ def multinomial_row_terms(rows, y_index, W, start, stop, RD, P, total):
     for i in range(start, stop):
         first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
         z = P[i]
-        for k in range(n_classes):         # the row once per class, from L1 after the first
+        for k in range(0, n_classes - 2, 3):   # three classes per read of the row
+            s0 = W[d, k]
+            s1 = W[d, k + 1]
+            s2 = W[d, k + 2]
+            for t in range(first, end):
+                j, x = np.uint64(indices[t]), data[t]
+                s0 += W[j, k] * x
+                s1 += W[j, k + 1] * x
+                s2 += W[j, k + 2] * x
+            z[k] = s0
+            z[k + 1] = s1
+            z[k + 2] = s2
+        for k in range(n_classes - n_classes % 3, n_classes):
             s = W[d, k]
             for t in range(first, end):
                 s += W[np.uint64(indices[t]), k] * data[t]
@@ -120,7 +141,19 @@ def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
     for i in range(start, stop):
         first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
         u = U[i]
-        for k in range(n_classes):         # the row once per class, from L1 after the first
+        for k in range(0, n_classes - 2, 3):   # three classes per read of the row
+            s0 = V[d, k]
+            s1 = V[d, k + 1]
+            s2 = V[d, k + 2]
+            for t in range(first, end):
+                j, x = np.uint64(indices[t]), data[t]
+                s0 += V[j, k] * x
+                s1 += V[j, k + 1] * x
+                s2 += V[j, k + 2] * x
+            u[k] = s0
+            u[k + 1] = s1
+            u[k + 2] = s2
+        for k in range(n_classes - n_classes % 3, n_classes):
             s = V[d, k]
             for t in range(first, end):
                 s += V[np.uint64(indices[t]), k] * data[t]
@@ -134,40 +167,81 @@ def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
 
 
 # --------------------------------------------------------------------------
-# column phase, columns start:stop (CSC arrays of X = CSR arrays of Xᵀ)
+# column phase, columns start:stop of every row chunk (:class:`._state.ColumnChunks`)
 # --------------------------------------------------------------------------
 @jit_fast
 def column_products(cols, U, start, stop, out):
-    """``out[j, k] = Σ_n x_nj U_nk`` for the columns ``start:stop`` (a column's
-    nonzeros are read once per class, from L1 after the first)."""
+    """``out[j, k] = Σ_n x_nj U_nk`` for the columns ``start:stop``: chunk by
+    chunk (the rows of one chunk of ``U`` stay in cache), each column's part
+    in a chunk read once per three classes and added to ``out`` in chunk order."""
     data, indices, indptr = cols
-    for j in range(start, stop):
-        first, end = np.uint64(indptr[j]), np.uint64(indptr[j + 1])
-        for k in range(U.shape[1]):
-            s = 0.0
-            for t in range(first, end):
-                s += data[t] * U[np.uint64(indices[t]), k]
-            out[j, k] = s
+    out[start:stop] = 0.0
+    for c in range(indptr.shape[0]):
+        for j in range(start, stop):
+            first, end = np.uint64(indptr[c, j]), np.uint64(indptr[c, j + 1])
+            for k in range(0, U.shape[1] - 2, 3):   # three classes per read of the column
+                s0 = 0.0
+                s1 = 0.0
+                s2 = 0.0
+                for t in range(first, end):
+                    i, x = np.uint64(indices[t]), data[t]
+                    s0 += U[i, k] * x
+                    s1 += U[i, k + 1] * x
+                    s2 += U[i, k + 2] * x
+                out[j, k] += s0
+                out[j, k + 1] += s1
+                out[j, k + 2] += s2
+            for k in range(U.shape[1] - U.shape[1] % 3, U.shape[1]):
+                s = 0.0
+                for t in range(first, end):
+                    s += data[t] * U[np.uint64(indices[t]), k]
+                out[j, k] += s
 
 
 @jit_fast
 def column_gradients(cols, RD, start, stop, grad, diag):
     """``grad[j, k] = Σ_n x_nj RD_nk`` and ``diag[j, k] = Σ_n x_nj² RD_n,K+k``
     for the columns ``start:stop`` (``RD`` of shape (n_samples, 2K): a row's
-    residuals and curvatures share a cache line), from one read of each column."""
+    residuals and curvatures share a cache line), chunk by chunk as
+    :func:`column_products`, from one read of each column's part."""
     data, indices, indptr = cols
     n_classes = RD.shape[1] // 2
-    for j in range(start, stop):
-        first, end = np.uint64(indptr[j]), np.uint64(indptr[j + 1])
-        for k in range(n_classes):
-            g = 0.0
-            h = 0.0
-            for t in range(first, end):
-                i, x = np.uint64(indices[t]), data[t]
-                g += x * RD[i, k]
-                h += x * x * RD[i, n_classes + k]
-            grad[j, k] = g
-            diag[j, k] = h
+    grad[start:stop] = 0.0
+    diag[start:stop] = 0.0
+    for c in range(indptr.shape[0]):
+        for j in range(start, stop):
+            first, end = np.uint64(indptr[c, j]), np.uint64(indptr[c, j + 1])
+            for k in range(0, n_classes - 2, 3):   # three classes per read of the column
+                g0 = 0.0
+                g1 = 0.0
+                g2 = 0.0
+                h0 = 0.0
+                h1 = 0.0
+                h2 = 0.0
+                for t in range(first, end):
+                    i, x = np.uint64(indices[t]), data[t]
+                    xx = x * x
+                    g0 += x * RD[i, k]
+                    g1 += x * RD[i, k + 1]
+                    g2 += x * RD[i, k + 2]
+                    h0 += xx * RD[i, n_classes + k]
+                    h1 += xx * RD[i, n_classes + k + 1]
+                    h2 += xx * RD[i, n_classes + k + 2]
+                grad[j, k] += g0
+                grad[j, k + 1] += g1
+                grad[j, k + 2] += g2
+                diag[j, k] += h0
+                diag[j, k + 1] += h1
+                diag[j, k + 2] += h2
+            for k in range(n_classes - n_classes % 3, n_classes):
+                g = 0.0
+                h = 0.0
+                for t in range(first, end):
+                    i, x = np.uint64(indices[t]), data[t]
+                    g += x * RD[i, k]
+                    h += x * x * RD[i, n_classes + k]
+                grad[j, k] += g
+                diag[j, k] += h
 
 
 # --------------------------------------------------------------------------
@@ -223,29 +297,31 @@ def multinomial_curvature_blocks(rows, P, V, U, n_blocks):
 
 
 @jit_parallel
-def transpose_product(cols, U, intercept, n_blocks):
-    """``X̃ᵀ U`` of shape (n_features + 1, K): :func:`column_products` over
-    column blocks, the intercept's row ``intercept`` (the column sums of ``U``)."""
-    d = cols.indptr.shape[0] - 1
+def transpose_product(cols, U, intercept, bounds):
+    """``X̃ᵀ U`` of shape (n_features + 1, K): :func:`column_products` over the
+    column blocks ``bounds[b]:bounds[b + 1]``, the intercept's row
+    ``intercept`` (the column sums of ``U``). Each entry is one block's sum in
+    a fixed order: the blocks (one per thread) change no bit of the result."""
+    d = cols.indptr.shape[1] - 1
     out = np.empty((d + 1, U.shape[1]))
-    for blk in prange(n_blocks):
-        column_products(cols, U, blk * d // n_blocks, (blk + 1) * d // n_blocks, out)
+    for blk in prange(bounds.shape[0] - 1):
+        column_products(cols, U, bounds[blk], bounds[blk + 1], out)
     out[d] = intercept
     return out
 
 
 @jit_parallel
-def transpose_gradient(cols, RD, intercept, n_blocks):
+def transpose_gradient(cols, RD, intercept, bounds):
     """``X̃ᵀ RD`` as the gradient (first K columns of ``RD``) and the Hessian's
-    diagonal (squared entries, last K): :func:`column_gradients` over column
-    blocks, the intercept's rows from ``intercept`` (the column sums of ``RD``)."""
-    d = cols.indptr.shape[0] - 1
+    diagonal (squared entries, last K): :func:`column_gradients` over the
+    column blocks ``bounds[b]:bounds[b + 1]``, the intercept's rows from
+    ``intercept`` (the column sums of ``RD``)."""
+    d = cols.indptr.shape[1] - 1
     n_classes = RD.shape[1] // 2
     grad = np.empty((d + 1, n_classes))
     diag = np.empty((d + 1, n_classes))
-    for blk in prange(n_blocks):
-        column_gradients(cols, RD, blk * d // n_blocks, (blk + 1) * d // n_blocks,
-                         grad, diag)
+    for blk in prange(bounds.shape[0] - 1):
+        column_gradients(cols, RD, bounds[blk], bounds[blk + 1], grad, diag)
     grad[d] = intercept[:n_classes]
     diag[d] = intercept[n_classes:]
     return grad, diag

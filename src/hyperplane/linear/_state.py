@@ -6,7 +6,8 @@ a field access to a plain load): sparse training rows (:class:`CSRRows`),
 the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
 1999; Collins 2002), the record of an epoch's updates (:class:`Trace`) and
 what a gradient pass of the trust-region Newton method writes
-(:class:`GradientPass`, Lin, Weng & Keerthi 2008).
+(:class:`GradientPass`, Lin, Weng & Keerthi 2008) and the columns its sparse
+passes read, per chunk of rows (:class:`ColumnChunks`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 
 from .._csr_rows import CSRRows
 
-__all__ = ["Averages", "CSRRows", "GradientPass", "Trace"]
+__all__ = ["Averages", "ColumnChunks", "CSRRows", "GradientPass", "Trace"]
 
 
 class Averages(NamedTuple):
@@ -56,3 +57,18 @@ class GradientPass(NamedTuple):
     grad: np.ndarray
     curvature: np.ndarray
     diag: np.ndarray
+
+
+class ColumnChunks(NamedTuple):
+    """The columns of a sparse ``X`` whose rows are split into consecutive
+    chunks: the CSC arrays of each chunk's rows, one chunk after the other.
+
+    Column ``j`` of chunk ``c`` holds ``data[indptr[c, j]:indptr[c, j + 1]]``
+    in the rows ``indices[...]`` (row numbers of ``X``, ascending);
+    ``indptr`` has shape (n_chunks, n_features + 1). One chunk is the plain
+    CSC form (Saad, *Iterative Methods for Sparse Linear Systems*, 2nd ed., §3.4).
+    """
+
+    data: np.ndarray
+    indices: np.ndarray
+    indptr: np.ndarray
