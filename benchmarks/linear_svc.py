@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from _table import labelled, row
 from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
@@ -94,16 +95,15 @@ def compare(X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
 def run(name, X, y, C, loss="squared_hinge", tol=1e-4, repeat=3):
     ours, peer, (t_ours, cpu_ours), (t_peer, cpu_peer), f_ours, f_peer = compare(
         X, y, C, loss, tol, repeat)
-    print(f"{name} | {loss} | n x d: {X.shape[0]}x{X.shape[1]}"
-          f"{' nnz ' + str(X.nnz) if sp.issparse(X) else ''} | "
-          f"hp cpu s: {cpu_ours:.4g} | liblinear cpu s: {cpu_peer:.4g} | "
-          f"cpu speed-up: {cpu_peer / cpu_ours:.3g} | hp s: {t_ours:.4g} | liblinear s: "
-          f"{t_peer:.4g} | obj hp: {f_ours:.10g} | obj ll: {f_peer:.10g} | "
-          f"rel gap (hp - ll)/ll: {(f_ours - f_peer) / abs(f_peer):.2e} | "
-          f"epochs hp: {ours.n_iter_} | epochs ll: {int(np.max(peer.n_iter_))} | "
-          f"acc hp: {np.mean(ours.predict(X) == y):.4f} | "
-          f"acc ll: {np.mean(peer.predict(X) == y):.4f}", flush=True)
-
+    n_x_d = f"{X.shape[0]}x{X.shape[1]}" + (f" nnz {X.nnz}" if sp.issparse(X) else "")
+    print(row(name, loss, *labelled({
+        "n x d": n_x_d, "hp cpu s": f"{cpu_ours:.4g}", "liblinear cpu s": f"{cpu_peer:.4g}",
+        "cpu speed-up": f"{cpu_peer / cpu_ours:.3g}", "hp s": f"{t_ours:.4g}",
+        "liblinear s": f"{t_peer:.4g}", "obj hp": f"{f_ours:.10g}", "obj ll": f"{f_peer:.10g}",
+        "rel gap (hp - ll)/ll": f"{(f_ours - f_peer) / abs(f_peer):.2e}",
+        "epochs hp": ours.n_iter_, "epochs ll": int(np.max(peer.n_iter_)),
+        "acc hp": f"{np.mean(ours.predict(X) == y):.4f}",
+        "acc ll": f"{np.mean(peer.predict(X) == y):.4f}"}), edges=False), flush=True)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

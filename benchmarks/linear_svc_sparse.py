@@ -18,6 +18,7 @@ import argparse
 
 import numpy as np
 import scipy.sparse as sp
+from _table import header, row, shape
 from linear_svc import compare, text_like
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
@@ -40,11 +41,10 @@ def random_rows(n, d, per_row, seed=0):
 def run(name, X, y, C, loss, repeat):
     ours, peer, (t_ours, cpu_ours), (t_peer, cpu_peer), f_ours, f_peer = compare(
         X, y, C, loss, 1e-4, repeat)
-    print(f"| {name} | {X.shape[0]}x{X.shape[1]} ({X.nnz / X.shape[0]:.0f}) | {loss} | {C:g} | "
-          f"{cpu_ours:.4g} | {cpu_peer:.4g} | {cpu_peer / cpu_ours:.2f} | {t_ours:.4g} | "
-          f"{t_peer:.4g} | {t_peer / t_ours:.2f} | {(f_ours - f_peer) / abs(f_peer):.1e} | "
-          f"{ours.n_iter_} / {int(np.max(peer.n_iter_))} |", flush=True)
-
+    print(row(name, shape(X), loss, f"{C:g}", f"{cpu_ours:.4g}", f"{cpu_peer:.4g}",
+              f"{cpu_peer / cpu_ours:.2f}", f"{t_ours:.4g}", f"{t_peer:.4g}",
+              f"{t_peer / t_ours:.2f}", f"{(f_ours - f_peer) / abs(f_peer):.1e}",
+              f"{ours.n_iter_} / {int(np.max(peer.n_iter_))}"), flush=True)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -55,9 +55,9 @@ def main():
     data = {"tf-idf-like": lambda: text_like(int(20000 * s), 50000, 0.001),
             "random 10/row": lambda: random_rows(int(100000 * s), 10000, 10),
             "random 100/row": lambda: random_rows(int(100000 * s), 10000, 100, seed=1)}
-    print("| data | n x d (nnz/row) | loss | C | hp CPU s | LL CPU s | CPU speed-up | hp wall s "
-          "| LL wall s | wall speed-up | gap (hp-LL)/LL | epochs hp / LL |")
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(header(["data", "n x d (nnz/row)", "loss", "C", "hp CPU s", "LL CPU s", "CPU speed-up",
+                  "hp wall s", "LL wall s", "wall speed-up", "gap (hp-LL)/LL", "epochs hp / LL"],
+                 ["-"] * 3 + ["-:"] * 8 + ["-"]))
     with threadpool_limits(limits=1, user_api="blas"):
         for name, make in data.items():
             X, y = make()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from _table import header, joined, row, shape
 from svm_sparse import best_fit, random_sparse, split, tfidf_corpus
 from sklearn.svm import SVC as LibSVC
 
@@ -41,14 +42,12 @@ def run(name, data, C, repeat):
     wall = {k: min(v)[1] for k, v in times.items()}
     acc = {k: np.mean(m.predict(X_test) == y_test) for k, m in models.items()}
     sv = {k: len(m.support_) for k, m in models.items()}
-    print(f"| {name} | {X.shape[0]}x{X.shape[1]} ({X.nnz / X.shape[0]:.0f}) | {C:g} | "
-          f"{cpu['seeded']:.3f} | {cpu['unseeded']:.3f} | {cpu['LIBSVM']:.3f} | "
-          f"{cpu['unseeded'] / cpu['seeded']:.2f} | {cpu['LIBSVM'] / cpu['seeded']:.1f} | "
-          f"{wall['seeded']:.3f} / {wall['unseeded']:.3f} / {wall['LIBSVM']:.3f} | "
-          f"{models['seeded'].n_iter_} / {models['unseeded'].n_iter_} | "
-          f"{acc['seeded']:.3f} / {acc['unseeded']:.3f} / {acc['LIBSVM']:.3f} | "
-          f"{sv['seeded']} / {sv['unseeded']} / {sv['LIBSVM']} |", flush=True)
-
+    keys = ("seeded", "unseeded", "LIBSVM")
+    print(row(name, shape(X), f"{C:g}", *(format(cpu[k], ".3f") for k in keys),
+              f"{cpu['unseeded'] / cpu['seeded']:.2f}", f"{cpu['LIBSVM'] / cpu['seeded']:.1f}",
+              joined(wall, keys, ".3f"), joined({k: m.n_iter_ for k, m in models.items()},
+                                                keys[:2], ""),
+              joined(acc, keys, ".3f"), joined(sv, keys, "")), flush=True)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -56,10 +55,11 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     n = lambda k: max(1200, int(k * args.scale))       # noqa: E731
-    print("| data | n x d (nnz/row) | C | seeded CPU s | unseeded CPU s | LIBSVM CPU s | "
-          "seed speed-up | vs LIBSVM | wall s seeded / unseeded / LIBSVM | SMO iter seeded / "
-          "unseeded | acc seeded / unseeded / LIBSVM | SV seeded / unseeded / LIBSVM |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|---|---|")
+    print(header(["data", "n x d (nnz/row)", "C", "seeded CPU s", "unseeded CPU s",
+                  "LIBSVM CPU s", "seed speed-up", "vs LIBSVM",
+                  "wall s seeded / unseeded / LIBSVM", "SMO iter seeded / unseeded",
+                  "acc seeded / unseeded / LIBSVM", "SV seeded / unseeded / LIBSVM"],
+                 ["-", "-"] + ["-:"] * 6 + ["-"] * 4))
     tfidf = split(*tfidf_corpus(n(10_000) + 2000, 20_000, 80), 2000)
     rand = split(*random_sparse(n(20_000) + 2000, 2000, 0.01), 2000)
     for C in (0.1, 1.0):

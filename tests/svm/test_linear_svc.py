@@ -372,3 +372,21 @@ def test_wide_sparse_columns_take_the_same_steps(loss):
     b = LinearSVC(loss=loss, tol=1e-6, max_iter=10_000).fit(wide, y)
     np.testing.assert_array_equal(b.coef_[0, :20], a.coef_[0])
     assert not b.coef_[0, 20:].any() and b.intercept_ == a.intercept_ and b.n_iter_ == a.n_iter_
+
+
+@given(M=st.one_of(st.floats(-5, 5), st.sampled_from([0.0, -0.0, np.inf, -np.inf])),
+       m=st.one_of(st.floats(-5, 5), st.sampled_from([0.0, -0.0, np.inf, -np.inf])),
+       tol=st.floats(0, 1))
+def test_stopping_and_shrinking_rules_match_liblinear_written_out(M, m, tol):
+    """The one stopping test and the one shrinking-threshold rule (used by
+    LinearSVC and by SVC's seed) against LIBLINEAR's lines written out:
+    stop when PGmax - PGmin <= eps; PGmax_old = PGmax, or +inf when
+    PGmax <= 0; PGmin_old = PGmin, or -inf when PGmin >= 0."""
+    from hyperplane.svm._linear_svc_kernels import (next_shrink_bounds, shrink_thresholds,
+                                                    within_tol)
+    assert within_tol(M, m, tol) == (M - m <= tol)
+    want = (np.inf if M <= 0 else M, -np.inf if m >= 0 else m)
+    assert shrink_thresholds(M, m) == want
+    bounds = np.array([7.0, 0.0, 0.0])
+    next_shrink_bounds(bounds, M, m)
+    assert bounds.tolist() == [7.0, *want]

@@ -1,6 +1,6 @@
 """Alpha seeding of the linear SVM: the compiled coordinate-descent epoch
-against a slow reference (and its CSR twin against the dense epoch, bit for
-bit), the seed's feasibility, and SVC fits from the seed against LIBSVM and,
+against a slow reference (on CSR rows against dense rows, bit for bit), the
+layout's row products against NumPy, the seed's feasibility, and SVC fits from the seed against LIBSVM and,
 on sparse data, against the dense fit."""
 
 import numpy as np
@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 from sklearn.svm import SVC as LibSVC
 
+from hyperplane._numba import jit
 from hyperplane.svm import SVC, _svc
 from hyperplane.svm._seed import LAYOUTS, balance_equality, linear_seed
-from hyperplane.svm._seed_kernels import DCDProblem, DCDState, dcd_epoch
+from hyperplane.svm._seed_kernels import DCDProblem, DCDState, dcd_epoch, row_axpy, row_dot
 
 from .test_sparse_svm import assert_same_model
 from .test_svc import assert_kkt, dual_objective, libsvm_alpha
@@ -23,7 +24,8 @@ def reference_epoch(X, y, C, B, alpha, order, M_bar, m_bar):
     """Hsieh et al. (2008), Algorithm 3, written out with NumPy vectors:
     w is recomputed from alpha at every step (no incremental update). A
     shrunk variable trades places with the last active one, which is
-    visited next (LIBLINEAR's order)."""
+    visited next (LIBLINEAR's order); a projected gradient of at most 1e-12
+    counts as zero (LIBLINEAR's threshold)."""
     Xb = np.hstack([X, np.full((X.shape[0], 1), B)])
     alpha = alpha.copy()
     active = list(order)
@@ -38,7 +40,7 @@ def reference_epoch(X, y, C, B, alpha, order, M_bar, m_bar):
             continue
         PG = min(G, 0.0) if alpha[t] <= 0 else max(G, 0.0) if alpha[t] >= C[t] else G
         pgs.append(PG)
-        if PG != 0:
+        if abs(PG) > 1e-12:
             alpha[t] = np.clip(alpha[t] - G / (Xb[t] @ Xb[t]), 0.0, C[t])
         k += 1
     M, m = (max(pgs), min(pgs)) if pgs else (-np.inf, np.inf)
@@ -70,6 +72,35 @@ def test_dcd_epoch_matches_the_reference(seed, n, d, warm):
     np.testing.assert_allclose(w, want_w, atol=1e-9)
     assert n_active == want_n and active.tolist() == want_active
     assert got_M == pytest.approx(M, abs=1e-9) and got_m == pytest.approx(m, abs=1e-9)
+
+
+@jit
+def row_products(X, t, w, acc, delta):
+    """``row_dot`` of row t, then ``row_axpy`` of it into ``w`` (compiled: the
+    layout's functions are chosen when numba types ``X``)."""
+    dot = row_dot(X, t, w, acc)
+    row_axpy(X, t, w, delta)
+    return dot
+
+
+@given(seed=st.integers(0, 10_000), n=st.integers(1, 6), d=st.integers(1, 8),
+       density=st.sampled_from([0.0, 0.3, 1.0]))
+def test_row_products_of_each_layout_match_numpy(seed, n, d, density):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < density)
+    w0, acc, delta = rng.normal(size=d + 1), rng.normal(), rng.normal()
+    t = int(rng.integers(n))
+    for sparse, (rows, _) in LAYOUTS.items():
+        w = w0.copy()
+        dot = row_products(rows(sp.csr_matrix(X) if sparse else X), t, w, acc, delta)
+        assert dot == pytest.approx(acc + w0[:d] @ X[t], abs=1e-12)
+        np.testing.assert_allclose(w[:d], w0[:d] + delta * X[t], atol=1e-12)
+        assert w[d] == w0[d]                                  # the bias is the caller's
+
+
+def test_row_products_are_for_compiled_code_only():
+    with pytest.raises(NotImplementedError, match="compiled code only"):
+        row_dot(np.ones((1, 1)), 0, np.ones(2), 0.0)
 
 
 @given(seed=st.integers(0, 10_000), n=st.integers(2, 50))
@@ -154,11 +185,11 @@ def test_csr_epoch_is_the_dense_epoch_bit_for_bit(seed, n, d, density, warm):
     order = rng.permutation(n).astype(np.int64)
     w0 = np.hstack([X, np.ones((n, 1))]).T @ (alpha * y)
     results = []
-    for rows, norms, epoch in (LAYOUTS[False], LAYOUTS[True]):
-        samples = rows(X if epoch is dcd_epoch else stored)
+    for sparse, (rows, norms) in LAYOUTS.items():
+        samples = rows(stored if sparse else X)
         state = DCDState(alpha=alpha.copy(), w=w0.copy(), active=order.copy())
         problem = DCDProblem(X=samples, y=y, C=C, B=1.0, QD=norms(samples) + 1.0)
-        results.append((epoch(problem, state, n, M_bar, m_bar), state, problem.QD))
+        results.append((dcd_epoch(problem, state, n, M_bar, m_bar), state, problem.QD))
     (dense, d_state, d_QD), (sparse, s_state, s_QD) = results
     assert dense == sparse
     np.testing.assert_array_equal(d_QD, s_QD)

@@ -20,8 +20,8 @@ shared. Each dual variable is one :data:`VARIABLE` record (``alpha``,
 ``QD``, ``y``, ``D``, ``U`` and the positions ``start:stop`` of its row in
 the samples); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking state
 an epoch reads and leaves for the next. The solver's Python loop calls
-:func:`dcd_epochs_dense` / :func:`dcd_epochs_csr`, which run a bounded number
-of epochs with LIBLINEAR's rules between them, each one function
+:func:`dcd_epochs`, which runs a bounded number of epochs (on either
+layout, :func:`by_layout`) with LIBLINEAR's rules between them, each one function
 (:func:`within_tol`, the stopping test; :func:`next_shrink_bounds`, the
 shrinking thresholds; :func:`settled`, when to compact the working set), and
 return to it when it must act: a call from Python costs microseconds, as
@@ -55,6 +55,8 @@ negative-index fix-up on every read.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from .._numba import jit, jit_fast, prefetch
 
@@ -78,6 +80,26 @@ SETTLED = 0.1
 #: unshrinks, or stops, as the projected-gradient spread is within tol; the
 #: caller compacts the settled working set
 GO_ON, WITHIN_TOL, SET_SETTLED = 0, 1, 2
+
+
+def by_layout(dense, csr):
+    """A function for compiled code that calls ``dense(X, ...)`` when its
+    first argument ``X`` is a dense array and ``csr(X, ...)`` when it is CSR
+    rows; numba makes the choice when it types ``X``, so the caller is one
+    function compiled once per layout and the call costs nothing at run time.
+    Called from Python it raises :class:`NotImplementedError`."""
+    #: (the samples are a dense array) -> the function for them
+    by_dense = {True: dense, False: csr}
+
+    def call(X, *args):
+        raise NotImplementedError(f"{dense.__name__} / {csr.__name__}: compiled code only")
+
+    @overload(call)
+    def _of_layout(X, *args):
+        chosen = by_dense[isinstance(X, types.Array)]
+        return lambda X, *args: chosen(X, *args)
+
+    return call
 
 
 @jit
@@ -194,10 +216,14 @@ def dcd_epoch_dense(X, var, B, w, active, bounds, state):
 @jit
 def csr_dot(w, indices, data, start, stop, acc):
     """``acc + sum_p w[indices[p]] data[p]`` over the CSR row ``start:stop``,
-    summed in index order: the same sum as a dense row's dot product started
-    from ``acc`` (the zeros add nothing), so sparse and dense fits agree
-    bit for bit. Positions and columns are unsigned integers, which spares
-    numba's negative-index test on every read."""
+    summed in index order: the sum of a dense row's strict dot product
+    started from ``acc`` (the zeros add nothing). The dense epochs here use
+    :func:`dense_row_dot`, whose fastmath sum is reassociated, so sparse and
+    dense fits of the same data may differ in the last bits (and so in the
+    steps that follow); strict dense products in feature order, as the SVM
+    seed's, agree with this one bit for bit. Positions and columns are
+    unsigned integers, which spares numba's negative-index test on every
+    read."""
     for p in range(np.uint64(start), np.uint64(stop)):
         acc += w[np.uint64(indices[p])] * data[p]
     return acc
@@ -290,13 +316,18 @@ def within_tol(M, m, tol):
 
 
 @jit
+def shrink_thresholds(M, m):
+    """``(M_bar, m_bar)``, the shrinking thresholds of the next epoch (Hsieh
+    et al. 2008, eq. 13, as LIBLINEAR's ``solve_l2r_l1l2_svc``): ``M`` and
+    ``m`` of this epoch, or +inf / -inf where that extreme has the wrong sign
+    (then no variable is shrunk on that side)."""
+    return (M if M > 0.0 else np.inf), (m if m < 0.0 else -np.inf)
+
+
+@jit
 def next_shrink_bounds(bounds, M, m):
-    """The shrinking thresholds of the next epoch (Hsieh et al. 2008, eq. 13,
-    as LIBLINEAR's ``solve_l2r_l1l2_svc``): ``M_bar = M`` and ``m_bar = m`` of
-    this epoch, or +inf / -inf where that extreme has the wrong sign (then no
-    variable is shrunk on that side)."""
-    bounds[1] = M if M > 0.0 else np.inf
-    bounds[2] = m if m < 0.0 else -np.inf
+    """Store :func:`shrink_thresholds` of ``M``, ``m`` in ``bounds[1:3]``."""
+    bounds[1], bounds[2] = shrink_thresholds(M, m)
 
 
 @jit
@@ -323,30 +354,27 @@ def after_epoch(M, m, tol, bounds, visited, size, compact_below):
     return GO_ON
 
 
+#: one epoch on dense or CSR samples (:func:`by_layout`)
+dcd_epoch = by_layout(dcd_epoch_dense, dcd_epoch_csr)
+
+
 @jit
-def dcd_epochs_dense(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
-    """Up to ``max_epochs`` successive :func:`dcd_epoch_dense` calls, each
-    followed by :func:`after_epoch`; returns ``(epochs run, event)`` after the
-    first epoch whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED`
-    (those the caller acts on), else ``(max_epochs, GO_ON)``. The caller's
-    loop bounds the epochs of one call, and checks and reports between
-    calls; the steps, and so the model, are those of one call per epoch."""
+def dcd_epochs(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
+    """Up to ``max_epochs`` successive epochs (:func:`dcd_epoch_dense` or
+    :func:`dcd_epoch_csr`, by the layout of ``X``), each followed by
+    :func:`after_epoch`; returns ``(epochs run, event)`` after the first epoch
+    whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED` (those the caller
+    acts on), else ``(max_epochs, GO_ON)``. The caller's loop bounds the epochs
+    of one call, and checks and reports between calls; the steps, and so the
+    model, are those of one call per epoch."""
     for epoch in range(1, max_epochs + 1):
         visited = bounds[0]
-        M, m = dcd_epoch_dense(X, var, B, w, active, bounds, state)
+        M, m = dcd_epoch(X, var, B, w, active, bounds, state)
         event = after_epoch(M, m, tol, bounds, visited, active.shape[0], compact_below)
         if event != GO_ON:
             return epoch, event
     return max_epochs, GO_ON
 
 
-@jit
-def dcd_epochs_csr(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
-    """:func:`dcd_epochs_dense` with :func:`dcd_epoch_csr` on CSR samples."""
-    for epoch in range(1, max_epochs + 1):
-        visited = bounds[0]
-        M, m = dcd_epoch_csr(X, var, B, w, active, bounds, state)
-        event = after_epoch(M, m, tol, bounds, visited, active.shape[0], compact_below)
-        if event != GO_ON:
-            return epoch, event
-    return max_epochs, GO_ON
+#: the solver's names for :func:`dcd_epochs` on each layout
+dcd_epochs_dense = dcd_epochs_csr = dcd_epochs

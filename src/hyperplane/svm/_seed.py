@@ -17,26 +17,20 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._csr_rows import CSRRows
-from ._seed_kernels import (
-    DCDProblem,
-    DCDState,
-    csr_squared_norms,
-    dcd_epoch,
-    dcd_epoch_csr,
-    squared_norms,
-)
+from ._linear_svc_kernels import shrink_thresholds, within_tol
+from ._seed_kernels import DCDProblem, DCDState, csr_squared_norms, dcd_epoch, squared_norms
 
 #: the constant feature that carries the bias in dual coordinate descent
 BIAS_FEATURE = 1.0
 #: epochs of dual coordinate descent at most
 MAX_EPOCHS = 200
-#: samples as the compiled epoch reads them: (is sparse) -> (rows, |x_t|^2, epoch)
+#: samples as the compiled epoch reads them: (is sparse) -> (rows, |x_t|^2)
 LAYOUTS = {
-    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), squared_norms, dcd_epoch),
+    False: (lambda X: np.ascontiguousarray(X, dtype=np.float64), squared_norms),
     True: (lambda X: CSRRows(X.data.astype(np.float64, copy=False),
                              X.indices.astype(np.int32, copy=False),
                              X.indptr.astype(np.int64, copy=False)),
-           csr_squared_norms, dcd_epoch_csr),
+           csr_squared_norms),
 }
 
 
@@ -71,7 +65,11 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     y : ndarray of +-1, shape (n,)
     C : ndarray of shape (n,), finite upper bounds
     eps : float
-        Stop when the projected-gradient spread of an epoch is at most eps.
+        Stop when the projected-gradient spread of an epoch is at most eps
+        (LIBLINEAR's test, :func:`~._linear_svc_kernels.within_tol`). Unlike
+        LIBLINEAR, which then makes the shrunk variables active again and
+        stops only when the test holds on all of them, the seed stops on the
+        shrunk set too: SMO, which follows, checks every variable.
     random_state : int, RandomState or None
         Order of the coordinates in each epoch.
 
@@ -89,7 +87,7 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     True
     """
     rng = check_random_state(random_state)
-    rows, norms, epoch = LAYOUTS[sp.issparse(X)]
+    rows, norms = LAYOUTS[sp.issparse(X)]
     n, d = X.shape
     X = rows(X)
     B = BIAS_FEATURE
@@ -100,9 +98,8 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     n_active, M_bar, m_bar = n, np.inf, -np.inf
     for _ in range(max_epochs):
         rng.shuffle(state.active[:n_active])
-        n_active, M, m = epoch(problem, state, n_active, M_bar, m_bar)
-        if M - m <= eps:
+        n_active, M, m = dcd_epoch(problem, state, n_active, M_bar, m_bar)
+        if within_tol(M, m, eps):
             break
-        M_bar = M if M > 0 else np.inf
-        m_bar = m if m < 0 else -np.inf
+        M_bar, m_bar = shrink_thresholds(M, m)
     return balance_equality(state.alpha, y, C)

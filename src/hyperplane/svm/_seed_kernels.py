@@ -10,12 +10,17 @@ disappears)::
 
 keeping ``w = sum_t alpha_t y_t [x_t, B]`` so that one coordinate step costs
 O(d): G_t = y_t w . [x_t, B] - 1, alpha_t <- clip(alpha_t - G_t / Q_tt).
+This is the hinge-loss dual that LinearSVC solves, so the step, with its
+projected-gradient and shrinking test, is LinearSVC's
+:func:`~._linear_svc_kernels.coordinate_step` (with U_t = C_t and D_tt = 0).
 :mod:`._seed` uses the result to start SMO near the solution.
 
-The samples are dense rows (:func:`dcd_epoch`) or CSR rows
-(:func:`dcd_epoch_csr`, a :class:`~hyperplane._csr_rows.CSRRows`, LIBLINEAR's
-sparse layout), read by the row products of the linear SVM's own epochs.
-Every sum runs in feature order, so the zeros a CSR row leaves out add
+The samples are dense rows or CSR rows (a :class:`~hyperplane._csr_rows.CSRRows`,
+LIBLINEAR's sparse layout). :func:`dcd_epoch` reads them through
+:data:`row_dot` and :data:`row_axpy`, which numba resolves, when it types
+the samples, to the layout's function (LinearSVC's
+:func:`~._linear_svc_kernels.by_layout`). Every sum runs in
+feature order with strict arithmetic, so the zeros a CSR row leaves out add
 nothing and both layouts give the same seed bit for bit.
 """
 
@@ -26,7 +31,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import csr_axpy, csr_dot
+from ._linear_svc_kernels import by_layout, coordinate_step, csr_axpy, csr_dot
 
 #: What an epoch reads: the samples ``X`` (n, d; or CSR rows), labels ``y`` (+-1), upper
 #: bounds ``C``, the bias feature's value ``B`` and the diagonal
@@ -39,24 +44,38 @@ DCDState = namedtuple("DCDState", "alpha w active")
 
 
 @jit
-def dcd_gradient(X, y, B, w, t):
-    """G_t = y_t (w[:d] . x_t + w[d] B) - 1."""
-    d = X.shape[1]
-    acc = w[d] * B
-    for f in range(d):
+def dense_row_dot(X, t, w, acc):
+    """``acc + sum_f w[f] X[t, f]``, summed in feature order."""
+    for f in range(X.shape[1]):
         acc += w[f] * X[t, f]
-    return y[t] * acc - 1.0
+    return acc
 
 
 @jit
-def dcd_step(X, y, B, w, alpha, t, new):
-    """alpha_t <- new and w += (new - alpha_t) y_t [x_t, B]."""
-    d = X.shape[1]
-    delta = (new - alpha[t]) * y[t]
-    for f in range(d):
+def dense_row_axpy(X, t, w, delta):
+    """``w[f] += delta X[t, f]`` for every feature f."""
+    for f in range(X.shape[1]):
         w[f] += delta * X[t, f]
-    w[d] += delta * B
-    alpha[t] = new
+
+
+@jit
+def csr_row_dot(X, t, w, acc):
+    """:func:`dense_row_dot` of the CSR row t (its nonzeros in index order)."""
+    data, indices, indptr = X
+    return csr_dot(w, indices, data, indptr[t], indptr[t + 1], acc)
+
+
+@jit
+def csr_row_axpy(X, t, w, delta):
+    """:func:`dense_row_axpy` of the CSR row t (its nonzeros only)."""
+    data, indices, indptr = X
+    csr_axpy(w, indices, data, indptr[t], indptr[t + 1], delta)
+
+
+#: ``acc + w[:d] . x_t`` and ``w[:d] += delta x_t`` on either layout (in
+#: compiled code: numba picks the layout's function when it types ``X``)
+row_dot = by_layout(dense_row_dot, csr_row_dot)
+row_axpy = by_layout(dense_row_axpy, csr_row_axpy)
 
 
 @jit
@@ -81,55 +100,20 @@ def csr_squared_norms(X):
 
 
 @jit
-def projected_gradient(G, alpha_t, C_t, M_bar, m_bar):
-    """``(shrink, PG)`` of one variable: ``shrink`` when it sits at a bound
-    and its gradient points out of the box by more than the previous
-    epoch's extremes (``M_bar``, ``m_bar``); else the projected gradient."""
-    if alpha_t <= 0.0:
-        return G > M_bar, min(G, 0.0)
-    if alpha_t >= C_t:
-        return G < m_bar, max(G, 0.0)
-    return False, G
-
-
-@jit
 def dcd_epoch(problem, state, n_active, M_bar, m_bar):
-    """One pass over ``state.active[:n_active]`` (in the given order).
+    """One pass over ``state.active[:n_active]`` (in the given order), on
+    dense or CSR samples ``problem.X``.
 
-    A variable at a bound whose gradient points out of the box by more
-    than the previous epoch's extremes (``M_bar``, ``m_bar``) is shrunk:
-    swapped behind the active prefix. Returns ``(n_active, M, m)``, the
-    largest and smallest projected gradient of the pass; ``M - m`` is the
-    violation of the optimality conditions on the active set. The arrays
-    are unpacked once: the per-coordinate steps take arrays, not the named
-    tuples, whose reference counts would be updated on every call.
+    Each variable takes :func:`~._linear_svc_kernels.coordinate_step`: a
+    variable at a bound whose gradient points out of the box by more than
+    the previous epoch's extremes (``M_bar``, ``m_bar``) is shrunk, swapped
+    behind the active prefix. Returns ``(n_active, M, m)``, the largest and
+    smallest projected gradient of the pass; ``M - m`` is the violation of
+    the optimality conditions on the active set. The arrays are unpacked
+    once: the per-coordinate steps take arrays, not the named tuples, whose
+    reference counts would be updated on every call.
     """
     X, y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
-    alpha, w, active = state.alpha, state.w, state.active
-    M = -np.inf
-    m = np.inf
-    k = 0
-    while k < n_active:
-        t = active[k]
-        G = dcd_gradient(X, y, B, w, t)
-        shrink, PG = projected_gradient(G, alpha[t], C[t], M_bar, m_bar)
-        if shrink:
-            n_active -= 1
-            active[k], active[n_active] = active[n_active], active[k]
-            continue
-        M = max(M, PG)
-        m = min(m, PG)
-        if PG != 0.0:
-            dcd_step(X, y, B, w, alpha, t, min(max(alpha[t] - G / QD[t], 0.0), C[t]))
-        k += 1
-    return n_active, M, m
-
-
-@jit
-def dcd_epoch_csr(problem, state, n_active, M_bar, m_bar):
-    """:func:`dcd_epoch` on CSR samples ``problem.X``: the gradient and the
-    update of ``w`` touch only the row's nonzeros."""
-    (data, indices, indptr), y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
     alpha, w, active = state.alpha, state.w, state.active
     d = w.shape[0] - 1
     M = -np.inf
@@ -137,19 +121,17 @@ def dcd_epoch_csr(problem, state, n_active, M_bar, m_bar):
     k = 0
     while k < n_active:
         t = active[k]
-        start, stop = indptr[t], indptr[t + 1]
-        G = y[t] * csr_dot(w, indices, data, start, stop, w[d] * B) - 1.0
-        shrink, PG = projected_gradient(G, alpha[t], C[t], M_bar, m_bar)
+        G = y[t] * row_dot(X, t, w, w[d] * B) - 1.0
+        shrink, PG, new = coordinate_step(G, alpha[t], C[t], QD[t], M_bar, m_bar)
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
             continue
         M = max(M, PG)
         m = min(m, PG)
-        if PG != 0.0:
-            new = min(max(alpha[t] - G / QD[t], 0.0), C[t])
+        if new != alpha[t]:
             delta = (new - alpha[t]) * y[t]
-            csr_axpy(w, indices, data, start, stop, delta)
+            row_axpy(X, t, w, delta)
             w[d] += delta * B
             alpha[t] = new
         k += 1
