@@ -258,12 +258,12 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch, groups):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
     the parent, histogram subtraction), from scratch tables, or, when small, by sorting.
     A node of at least ``tuning.parallel_rows`` rows counts and scores its
-    attributes side by side (:mod:`._coded_kernels`, counting in ``groups``
-    groups of columns: the same numbers)."""
+    attributes side by side when ``groups`` > 1 (:mod:`._coded_kernels`,
+    counting in ``groups`` groups of columns: the same numbers)."""
     pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
-    parallel = node.rows.shape[0] >= tuning.parallel_rows
+    parallel = node.rows.shape[0] >= tuning.parallel_rows and groups > 1
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
@@ -299,9 +299,9 @@ def _count_tables(columns, node, table, counts, parallel, groups):
 
 @jit
 def _subtract_siblings(columns, node, children, keep, table, counts, parallel, groups):
-    """:func:`take_out_siblings` (``parallel``: ``groups`` groups of columns side
-    by side, the same numbers)."""
-    if parallel:
+    """:func:`take_out_siblings` (``parallel`` and ``groups`` > 1: ``groups``
+    groups of columns side by side, the same numbers)."""
+    if parallel and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
@@ -317,7 +317,7 @@ class Handoff(NamedTuple):
 
     min_rows: int  # nodes below ``tuning.defer_rows`` and at least this large are deferred
     always: bool  # a deferred node takes its tables along (else: only a unit-weight node)
-    groups: int  # column groups of a parallel node's table kernels (the thread count)
+    groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
 
 
 @jit
