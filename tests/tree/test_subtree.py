@@ -360,11 +360,11 @@ def test_subtree_jobs_never_start_parallel_loops(n_rows, threads, exact):
     else:
         assert split == 0
         assert rows >= subtree.MIN_SUBTREE_ROWS
+        if n_rows >= subtree.JOBS_PER_THREAD * threads * subtree.SUBTREE_ROWS:
+            assert rows == subtree.SUBTREE_ROWS
     groups = subtree.table_groups(threads)
     assert groups == (threads if threads >= subtree.PARALLEL_TABLE_THREADS else 1)
     assert subtree.table_groups(2) == 1  # no parallel region per node on two threads
-        if n_rows >= subtree.JOBS_PER_THREAD * threads * subtree.SUBTREE_ROWS:
-            assert rows == subtree.SUBTREE_ROWS
 
 
 @given(node_data(), st.integers(1, 6))
