@@ -466,6 +466,7 @@ def test_hist_tree_is_the_same_on_any_thread_count_and_job_split(monkeypatch, we
         m.setattr(subtree, "SUBTREE_ROWS", 1500)
         m.setattr(subtree, "SUBTRACT_ROWS", 64)
         m.setattr(subtree, "PARALLEL_ROWS", 1500)
+        m.setattr(subtree, "PARALLEL_TABLE_THREADS", 2)  # column groups on this machine too
         try:
             numba.set_num_threads(1)
             reference = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)

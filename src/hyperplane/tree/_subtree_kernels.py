@@ -39,7 +39,7 @@ from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._state import Node, Scan, Scratch
+from ._state import Node, Scan
 from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, child_block
 
