@@ -316,18 +316,25 @@ class Handoff(NamedTuple):
     """How :func:`grow_subtree` hands nodes to further calls (jobs)."""
 
     min_rows: int  # nodes below ``tuning.defer_rows`` and at least this large are deferred
-    always: bool  # a deferred node takes its tables along (else: only a unit-weight node)
+    always: bool  # a deferred node of fractional weights takes its tables along (else: none)
     groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
 
 
 @jit
 def _hand_down(node, slot, pool, handoff):
-    """The tables a deferred node takes to its own job: its slot's, if it has
-    one and ``handoff.always`` or every row of it weighs 1 (its counts are then
-    integers, the same numbers it would count afresh); else none. The slot goes
-    back to the pool."""
+    """The tables a deferred node takes to its own job (its slot's) or none.
+
+    With fractional weights, when ``handoff.always``: then the job grows with
+    the numbers one call would use. With unit weights the counts are integers,
+    the same numbers the job would count afresh, so they go along only when
+    they are no larger than that count's work (rows × columns; a very wide
+    table stays behind). The slot goes back to the pool.
+    """
     pool_t, pool_n, free = pool
-    if slot < 0 or not (handoff.always or np.all(node.w == 1.0)):
+    unit = np.all(node.w == 1.0)
+    cells = pool_n[0].shape[1] * pool_t[0].shape[0] * pool_t[0].shape[2]
+    worth = cells <= node.rows.shape[0] * pool_t[0].shape[0]
+    if slot < 0 or not (unit and worth or handoff.always and not unit):
         _release(slot, pool_t, pool_n, free)
         return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
     table, counts = pool_t[slot], pool_n[slot]
