@@ -364,6 +364,9 @@ def test_subtree_jobs_never_start_parallel_loops(n_rows, threads, exact):
         assert rows >= subtree.MIN_SUBTREE_ROWS
         if n_rows >= subtree.JOBS_PER_THREAD * threads * subtree.SUBTREE_ROWS:
             assert rows == subtree.SUBTREE_ROWS
+    groups = subtree.table_groups(threads)
+    assert groups == (threads if threads >= subtree.PARALLEL_TABLE_THREADS else 1)
+    assert subtree.table_groups(2) == 1  # no parallel region per node on two threads
 
 
 @given(node_data(), st.integers(1, 6))
@@ -465,6 +468,7 @@ def test_hist_tree_is_the_same_on_any_thread_count_and_job_split(monkeypatch, we
         m.setattr(subtree, "SUBTREE_ROWS", 1500)
         m.setattr(subtree, "SUBTRACT_ROWS", 64)
         m.setattr(subtree, "PARALLEL_ROWS", 1500)
+        m.setattr(subtree, "PARALLEL_TABLE_THREADS", 2)  # column groups on this machine too
         try:
             numba.set_num_threads(1)
             reference = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)

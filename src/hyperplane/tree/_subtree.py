@@ -5,7 +5,9 @@ without a per-node trace) to :func:`grow_subtrees`, which grows it with
 :func:`~._subtree_kernels.grow_subtree` down to the nodes below
 :func:`subtree_rows` rows, then grows those subtrees side by side in a thread
 pool of numba's thread count (they are independent and the kernel releases
-the GIL), and grafts every result into the growing storage. The tree is the
+the GIL; on many threads a hist tree's larger jobs hand their smaller nodes on
+as further jobs, :func:`job_split_rows`), and grafts every result into the
+growing storage. The tree is the
 one the Python loop grows: bit for bit with exact numeric attributes, up to
 round-off of the histogram subtraction for coded-only trees.
 """
@@ -36,7 +38,9 @@ MIN_SUBTREE_ROWS = 2000
 JOBS_PER_THREAD = 4
 #: a split job defers only its nodes of at least ``1 / SPLIT_FRACTION`` of
 #: :func:`job_split_rows` rows (smaller ones cost less than a job's start)
-SPLIT_FRACTION = 8
+SPLIT_FRACTION = 16
+#: from this many threads the top's large nodes count their tables in parallel
+PARALLEL_TABLE_THREADS = 4
 
 
 def subtree_rows(n_rows, threads, exact):
@@ -54,6 +58,17 @@ def subtree_rows(n_rows, threads, exact):
     if not exact:
         return SUBTREE_ROWS
     return int(min(SUBTREE_ROWS, max(MIN_SUBTREE_ROWS, n_rows // (JOBS_PER_THREAD * threads))))
+
+
+def table_groups(threads):
+    """Column groups side by side in a large node's table kernels: one per thread
+    from ``PARALLEL_TABLE_THREADS`` threads, else 1 (the serial kernels).
+
+    The top's nodes cost a few milliseconds each; on two threads their share
+    of a fit is small and a parallel region per node waits for a core that a
+    loaded machine may not give back at once.
+    """
+    return threads if threads >= PARALLEL_TABLE_THREADS else 1
 
 
 def job_split_rows(n_rows, threads, exact):
@@ -125,9 +140,10 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     exact = bool(np.any(data.kind == NUMERIC))
     defer = subtree_rows(n_rows, numba.get_num_threads(), exact)
     split = job_split_rows(n_rows, numba.get_num_threads(), exact)
+    top = Handoff(0, False, table_groups(numba.get_num_threads()))
     small = []
     for node_id, node in jobs:
-        job = Job(node_id, node, NO_TABLES, Handoff(0, False, numba.get_num_threads()))
+        job = Job(node_id, node, NO_TABLES, top)
         if node.rows.size < defer:
             small.append(job)
             continue

@@ -39,7 +39,7 @@ from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._state import Node, Scan, Scratch
+from ._state import Node, Scan
 from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, child_block, child_region
 
@@ -258,12 +258,12 @@ def _score_node(columns, node, rules, tuning, pool, slot, scratch, groups):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
     the parent, histogram subtraction), from scratch tables, or, when small, by sorting.
     A node of at least ``tuning.parallel_rows`` rows counts and scores its
-    attributes side by side (:mod:`._coded_kernels`, counting in ``groups``
-    groups of columns: the same numbers)."""
+    attributes side by side when ``groups`` > 1 (:mod:`._coded_kernels`,
+    counting in ``groups`` groups of columns: the same numbers)."""
     pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
-    parallel = node.rows.shape[0] >= tuning.parallel_rows
+    parallel = node.rows.shape[0] >= tuning.parallel_rows and groups > 1
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
@@ -299,9 +299,9 @@ def _count_tables(columns, node, table, counts, parallel, groups):
 
 @jit
 def _subtract_siblings(columns, node, children, keep, table, counts, parallel, groups):
-    """:func:`take_out_siblings` (``parallel``: ``groups`` groups of columns side
-    by side, the same numbers)."""
-    if parallel:
+    """:func:`take_out_siblings` (``parallel`` and ``groups`` > 1: ``groups``
+    groups of columns side by side, the same numbers)."""
+    if parallel and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
@@ -316,18 +316,25 @@ class Handoff(NamedTuple):
     """How :func:`grow_subtree` hands nodes to further calls (jobs)."""
 
     min_rows: int  # nodes below ``tuning.defer_rows`` and at least this large are deferred
-    always: bool  # a deferred node takes its tables along (else: only a unit-weight node)
-    groups: int  # column groups of a parallel node's table kernels (the thread count)
+    always: bool  # a deferred node of fractional weights takes its tables along (else: none)
+    groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
 
 
 @jit
 def _hand_down(node, slot, pool, handoff):
-    """The tables a deferred node takes to its own job: its slot's, if it has
-    one and ``handoff.always`` or every row of it weighs 1 (its counts are then
-    integers, the same numbers it would count afresh); else none. The slot goes
-    back to the pool."""
+    """The tables a deferred node takes to its own job (its slot's) or none.
+
+    With fractional weights, when ``handoff.always``: then the job grows with
+    the numbers one call would use. With unit weights the counts are integers,
+    the same numbers the job would count afresh, so they go along only when
+    they are no larger than that count's work (rows × columns; a very wide
+    table stays behind). The slot goes back to the pool.
+    """
     pool_t, pool_n, free = pool
-    if slot < 0 or not (handoff.always or np.all(node.w == 1.0)):
+    unit = np.all(node.w == 1.0)
+    cells = pool_n[0].shape[1] * pool_t[0].shape[0] * pool_t[0].shape[2]
+    worth = cells <= node.rows.shape[0] * pool_t[0].shape[0]
+    if slot < 0 or not (unit and worth or handoff.always and not unit):
         _release(slot, pool_t, pool_n, free)
         return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
     table, counts = pool_t[slot], pool_n[slot]
