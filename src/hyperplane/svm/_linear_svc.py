@@ -28,7 +28,8 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
-from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, copy_csr_rows,
+from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
+                                  copy_csr_rows,
                                   dcd_epochs_csr, dcd_epochs_dense)
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
@@ -223,8 +224,10 @@ def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT
     state = generator_state(rng)
     epochs, converged, B = 0, False, float(B)
     while epochs < max_iter and not converged:
+        limits = EpochLimits(float(tol), min(EPOCHS_PER_CALL, max_iter - epochs),
+                             float(compact_below))
         ran, event = layout.epochs(work.samples, work.var, B, w, work.active, bounds, state,
-                                   tol, min(EPOCHS_PER_CALL, max_iter - epochs), compact_below)
+                                   limits)
         epochs += ran
         if event == WITHIN_TOL:
             converged = work.origin is None and bounds[0] == n

@@ -54,6 +54,8 @@ negative-index fix-up on every read.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import types
 from numba.extending import overload
@@ -358,22 +360,29 @@ def after_epoch(M, m, tol, bounds, visited, size, compact_below):
 dcd_epoch = by_layout(dcd_epoch_dense, dcd_epoch_csr)
 
 
+#: How long one call of :func:`dcd_epochs` may run: LIBLINEAR's stopping
+#: tolerance ``tol``, at most ``max_epochs`` epochs, and the fraction
+#: ``compact_below`` of the working set under which it is compacted.
+EpochLimits = namedtuple("EpochLimits", "tol max_epochs compact_below")
+
+
 @jit
-def dcd_epochs(X, var, B, w, active, bounds, state, tol, max_epochs, compact_below):
-    """Up to ``max_epochs`` successive epochs (:func:`dcd_epoch_dense` or
-    :func:`dcd_epoch_csr`, by the layout of ``X``), each followed by
+def dcd_epochs(X, var, B, w, active, bounds, state, limits):
+    """Up to ``limits.max_epochs`` successive epochs (:func:`dcd_epoch_dense`
+    or :func:`dcd_epoch_csr`, by the layout of ``X``), each followed by
     :func:`after_epoch`; returns ``(epochs run, event)`` after the first epoch
     whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED` (those the caller
     acts on), else ``(max_epochs, GO_ON)``. The caller's loop bounds the epochs
     of one call, and checks and reports between calls; the steps, and so the
-    model, are those of one call per epoch."""
-    for epoch in range(1, max_epochs + 1):
+    model, are those of one call per epoch (an :data:`EpochLimits`)."""
+    for epoch in range(1, limits.max_epochs + 1):
         visited = bounds[0]
         M, m = dcd_epoch(X, var, B, w, active, bounds, state)
-        event = after_epoch(M, m, tol, bounds, visited, active.shape[0], compact_below)
+        event = after_epoch(M, m, limits.tol, bounds, visited, active.shape[0],
+                            limits.compact_below)
         if event != GO_ON:
             return epoch, event
-    return max_epochs, GO_ON
+    return limits.max_epochs, GO_ON
 
 
 #: the solver's names for :func:`dcd_epochs` on each layout
