@@ -318,7 +318,7 @@ def test_epochs_call_is_epochs_and_liblinears_rules(seed, n, d, loss, sparse, ma
     """A compiled run of epochs leaves alpha, w, the order, the thresholds and
     the generator bit for bit as single compiled epochs with the rules applied
     in Python between them, and returns the same count and reason."""
-    from hyperplane.svm._linear_svc_kernels import GO_ON, SET_SETTLED, WITHIN_TOL
+    from hyperplane.svm._linear_svc_kernels import GO_ON, SET_SETTLED, WITHIN_TOL, EpochLimits
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
@@ -334,7 +334,7 @@ def test_epochs_call_is_epochs_and_liblinears_rules(seed, n, d, loss, sparse, ma
         args = (layout.prepare(samples), var, 1.0, w, active, bounds, state, tol, max_epochs,
                 compact_below)
         if run == "compiled":
-            done, event = layout.epochs(*args)
+            done, event = layout.epochs(*args[:7], EpochLimits(tol, max_epochs, compact_below))
             event = {GO_ON: "go on", WITHIN_TOL: "within tol", SET_SETTLED: "settled"}[event]
         else:
             done, event = reference_epochs(EPOCH[sparse], *args)
