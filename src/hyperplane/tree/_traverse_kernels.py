@@ -53,11 +53,20 @@ def partition_rows(rows, w, branch, r):
     with weight ``r[v] * w``). Returns ``(child_rows, child_w, offsets)``;
     child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
     """
-    n_branches = r.shape[0]
-    m = rows.shape[0]
+    offsets = branch_offsets(branch, r.shape[0])
+    child_rows = np.empty(offsets[-1], dtype=rows.dtype)
+    child_w = np.empty(offsets[-1])
+    deal_rows(rows, w, branch, r, offsets, child_rows, child_w)
+    return child_rows, child_w, offsets
+
+
+@jit
+def branch_offsets(branch, n_branches):
+    """Where each branch's rows start when the branches are laid out one after the
+    other (a row missing the tested value, ``MISSING``, is in every branch)."""
     sizes = np.zeros(n_branches, dtype=np.int64)
     n_missing = 0
-    for pos in range(m):
+    for pos in range(branch.shape[0]):
         b = branch[pos]
         if b == MISSING:
             n_missing += 1
@@ -66,11 +75,16 @@ def partition_rows(rows, w, branch, r):
     offsets = np.zeros(n_branches + 1, dtype=np.int64)
     for v in range(n_branches):
         offsets[v + 1] = offsets[v] + sizes[v] + n_missing
-    total = offsets[n_branches]
-    child_rows = np.empty(total, dtype=rows.dtype)
-    child_w = np.empty(total)
+    return offsets
+
+
+@jit
+def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
+    """Rows and weights dealt to the branches laid out at ``offsets``, keeping their
+    order; a row missing the tested value goes to every branch ``v`` with weight ``r[v] * w``."""
+    n_branches = r.shape[0]
     cursor = offsets[:-1].copy()
-    for pos in range(m):
+    for pos in range(rows.shape[0]):
         b = branch[pos]
         if b == MISSING:
             for v in range(n_branches):
@@ -81,7 +95,6 @@ def partition_rows(rows, w, branch, r):
             child_rows[cursor[b]] = rows[pos]
             child_w[cursor[b]] = w[pos]
             cursor[b] += 1
-    return child_rows, child_w, offsets
 
 
 @jit
@@ -95,7 +108,7 @@ def partition_node(rows, w, branch, r, order, sorted_x, spare, dest, parallel):
     contiguous (:func:`child_block`, no copy): into the node's ``spare``
     region ``(spare_order, spare_x)`` when it holds them
     (:func:`children_regions`). ``dest`` is scratch indexed by row.
-    ``parallel``: the attributes are split side by side
+    ``parallel``: the attributes are split side by side, the rows beside them
     (:func:`split_orders_parallel`; the same arrays). Returns ``(child_rows,
     child_w, child_order, child_x, offsets, child_spare)``; child ``v`` owns
     the slice ``offsets[v]:offsets[v + 1]`` of the rows and
@@ -103,15 +116,21 @@ def partition_node(rows, w, branch, r, order, sorted_x, spare, dest, parallel):
     ``child_spare[1]``) as its own spare region.
     """
     m = rows.shape[0]
-    child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
     n_num = order.shape[0]
+    if n_num == 0 or not parallel:  # no exact numeric attribute: ``dest`` may be empty
+        child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
+    else:
+        offsets = branch_offsets(branch, r.shape[0])
+        child_rows = np.empty(offsets[-1], dtype=rows.dtype)
+        child_w = np.empty(offsets[-1])
     child_order, child_x, child_spare = children_regions(order, sorted_x, spare, offsets[-1])
-    if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
+    if n_num == 0:
         return child_rows, child_w, child_order, child_x, offsets, child_spare
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel:
-        split_orders_parallel(order, sorted_x, dest, offsets, child_order, child_x)
+        split_orders_parallel(order, sorted_x, dest, offsets, child_order, child_x,
+                              rows, w, branch, r, child_rows, child_w)
     else:
         for f in range(n_num):
             split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
@@ -189,11 +208,17 @@ def split_order(order, xs, dest, cursor, out, out_x):
 
 
 @jit_parallel_exact
-def split_orders_parallel(order, sorted_x, dest, offsets, out, out_x):
-    """:func:`split_order` of every attribute, the attributes side by side."""
+def split_orders_parallel(order, sorted_x, dest, offsets, out, out_x, rows, w, branch, r,
+                          child_rows, child_w):
+    """:func:`split_order` of every attribute, the attributes side by side, and
+    beside them the rows and weights (:func:`deal_rows` into ``child_rows``, ``child_w``)."""
     n_num = order.shape[0]
-    for f in prange(n_num):
-        split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f), out, out_x)
+    for f in prange(n_num + 1):
+        if f == n_num:
+            deal_rows(rows, w, branch, r, offsets, child_rows, child_w)
+        else:
+            split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f), out,
+                        out_x)
 
 
 @jit
