@@ -45,7 +45,7 @@ def node_split(draw):
 def partition(x, rows, order, branch, r, spare):
     w = np.ones(rows.size)
     sorted_x = np.take_along_axis(x, order, axis=1)
-    return partition_node(rows, w, branch, r, order, sorted_x, spare,
+    return partition_node(rows, w, branch, r, (order, sorted_x), spare,
                           np.zeros(x.shape[1], dtype=np.int64), False)
 
 

@@ -241,12 +241,12 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
     no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
     child_rows, child_w, child_order, child_x, offsets, _ = partition_node(
-        rows, w, branch, r, order, x[order], no_spare, np.zeros(n, dtype=np.int64), False)
+        rows, w, branch, r, (order, x[order]), no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
     # the attributes split side by side: the same arrays (child v's attribute 0 first)
     both = np.vstack([order, order[:, ::-1]])
-    parallel = partition_node(rows, w, branch, r, both, x[both], no_spare,
+    parallel = partition_node(rows, w, branch, r, (both, x[both]), no_spare,
                               np.zeros(n, dtype=np.int64), True)
     assert np.array_equal(parallel[4], offsets)
     np.testing.assert_array_equal(parallel[3], x[parallel[2]])

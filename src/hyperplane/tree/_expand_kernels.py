@@ -271,7 +271,7 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
     child_rows, child_w, child_order, child_x, offsets, spare = partition_node(
-        node.rows, node.w, branch, r, node.order, node.sorted_x,
+        node.rows, node.w, branch, r, (node.order, node.sorted_x),
         (node.spare_order, node.spare_x), dest, parallel)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,

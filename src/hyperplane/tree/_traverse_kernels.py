@@ -98,11 +98,12 @@ def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
 
 
 @jit
-def partition_node(rows, w, branch, r, order, sorted_x, spare, dest, parallel):
+def partition_node(rows, w, branch, r, presorted, spare, dest, parallel):
     """Split a node's rows, weights and presorted orders into its branches.
 
-    :func:`partition_rows`, plus ``order`` (one row per exact numeric
-    attribute) and the values ``sorted_x`` in that order: each child's are
+    :func:`partition_rows`, plus ``presorted = (order, sorted_x)``: ``order``
+    (one row per exact numeric attribute) and the values ``sorted_x`` in that
+    order: each child's are
     the parent's filtered in place, so they stay sorted. They are written
     child after child into one flat array each, so that child ``v``'s are
     contiguous (:func:`child_block`, no copy): into the node's ``spare``
@@ -115,6 +116,7 @@ def partition_node(rows, w, branch, r, order, sorted_x, spare, dest, parallel):
     ``child_region(child_spare[0], offsets, v, n_num)`` (and of
     ``child_spare[1]``) as its own spare region.
     """
+    order, sorted_x = presorted
     m = rows.shape[0]
     n_num = order.shape[0]
     if n_num == 0 or not parallel:  # no exact numeric attribute: ``dest`` may be empty
