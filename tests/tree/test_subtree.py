@@ -409,7 +409,7 @@ def test_parallel_subtraction_is_the_serial_one_bit_for_bit(data, seed, groups):
     columns = coded_columns(codes, n_codes, y)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64), np.zeros(n_classes), 0,
-                np.ones(codes.shape[1], dtype=bool))
+                np.ones(codes.shape[1], dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0))
     serial, serial_counts = start.copy(), start_counts.copy()
     take_out_siblings(columns, node, branch, keep, r_keep, serial, serial_counts)
     table, counts = start.copy(), start_counts.copy()

@@ -131,8 +131,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel):
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel:
-        split_orders_parallel(order, sorted_x, dest, offsets, child_order, child_x,
-                              rows, w, branch, r, child_rows, child_w)
+        split_orders_parallel(presorted, dest, offsets, (child_order, child_x), (rows, w),
+                              branch, r, (child_rows, child_w))
     else:
         for f in range(n_num):
             split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
@@ -210,10 +210,16 @@ def split_order(order, xs, dest, cursor, out, out_x):
 
 
 @jit_parallel_exact
-def split_orders_parallel(order, sorted_x, dest, offsets, out, out_x, rows, w, branch, r,
-                          child_rows, child_w):
-    """:func:`split_order` of every attribute, the attributes side by side, and
-    beside them the rows and weights (:func:`deal_rows` into ``child_rows``, ``child_w``)."""
+def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch, r,
+                          child_pair):
+    """:func:`split_order` of every attribute of ``presorted = (order,
+    sorted_x)`` into ``children = (out, out_x)``, the attributes side by side,
+    and beside them the rows and weights ``node_rows = (rows, w)``
+    (:func:`deal_rows` into ``child_pair = (rows, w)`` of the children)."""
+    order, sorted_x = presorted
+    out, out_x = children
+    rows, w = node_rows
+    child_rows, child_w = child_pair
     n_num = order.shape[0]
     for f in prange(n_num + 1):
         if f == n_num:
