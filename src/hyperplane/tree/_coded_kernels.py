@@ -22,6 +22,7 @@ from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Columns, GrowRules, Scratch, Splits
+from ._table_kernels import table_slot
 from ._traverse_kernels import MISSING
 
 
@@ -115,9 +116,7 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
             k = y[i]
             wi = w[pos]
             for c in range(lo, hi):
-                code = np.int64(codes_rows[i, c])
-                if code < 0:
-                    code = codes_count[c]
+                code = table_slot(codes_rows[i, c], codes_count[c])
                 table[c, code, k] += wi
                 counts[c, code] += 1
 
@@ -140,9 +139,7 @@ def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, count
             k = y[i]
             wi = weight_taken_out(b, w[pos], r_keep)
             for c in range(lo, hi):
-                code = np.int64(codes_rows[i, c])
-                if code < 0:
-                    code = codes_count[c]
+                code = table_slot(codes_rows[i, c], codes_count[c])
                 table[c, code, k] -= wi
                 if b != MISSING:
                     counts[c, code] -= 1

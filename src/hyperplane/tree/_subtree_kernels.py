@@ -41,6 +41,7 @@ from ._node_kernels import score_attributes
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan
 from ._sum_kernels import numpy_sum
+from ._table_kernels import table_slot
 from ._traverse_kernels import MISSING, child_block, child_region
 
 #: nodes of at least this many rows keep their own tables and pass them on
@@ -60,9 +61,7 @@ def accumulate_rows(codes_rows, codes_count, y, rows, w, table, counts):
         k = y[i]
         wi = w[pos]
         for c in range(p):
-            code = np.int64(codes_rows[i, c])
-            if code < 0:
-                code = codes_count[c]
+            code = table_slot(codes_rows[i, c], codes_count[c])
             table[c, code, k] += wi
             counts[c, code] += 1
 
@@ -74,9 +73,7 @@ def reset_rows(codes_rows, codes_count, rows, table, counts):
     for pos in range(rows.shape[0]):
         i = rows[pos]
         for c in range(p):
-            code = np.int64(codes_rows[i, c])
-            if code < 0:
-                code = codes_count[c]
+            code = table_slot(codes_rows[i, c], codes_count[c])
             table[c, code, :] = 0.0
             counts[c, code] = 0
 
@@ -102,9 +99,7 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
         k = y[i]
         wi = weight_taken_out(b, w[pos], r_keep)
         for c in range(p):
-            code = np.int64(codes_rows[i, c])
-            if code < 0:
-                code = codes_count[c]
+            code = table_slot(codes_rows[i, c], codes_count[c])
             table[c, code, k] -= wi
             if b != MISSING:
                 counts[c, code] -= 1
@@ -205,9 +200,7 @@ def small_node_scores(columns, node, rules, lookup, scratch):
             table = np.zeros((columns.codes_count[c] + 1, n_classes))
             n_rows = np.zeros(columns.codes_count[c] + 1, dtype=np.int64)
             for pos in range(m):
-                code = np.int64(node_codes[c, pos])
-                if code < 0:
-                    code = columns.codes_count[c]
+                code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]
                 n_rows[code] += 1
             s, g, a, r, ok = table_split_score(table, n_rows, rules.criterion, rules.min_leaf,

@@ -16,6 +16,14 @@ from .._numba import jit
 
 
 @jit
+def table_slot(code, n_codes):
+    """The row of an attribute's class table that a coded value counts in:
+    the code itself, or the extra last row ``n_codes`` for a missing value
+    (a negative code)."""
+    return np.int64(n_codes) if code < 0 else np.int64(code)
+
+
+@jit
 def accumulate_class_table(codes, y, w, rows, table, n_rows):
     """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
 
@@ -63,9 +71,7 @@ def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_cla
         wi = wbuf[i]
         for c in range(p):
             if avail_coded[c]:
-                code = np.int64(codes_rows[i, c])
-                if code < 0:
-                    code = codes_count[c]
+                code = table_slot(codes_rows[i, c], codes_count[c])
                 tables[c, code, k] += wi
                 n_rows[c, code] += 1
     return tables, n_rows
@@ -96,9 +102,7 @@ def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, 
         i = entry_row[e]
         t = entry_node[e]
         for c in range(p):
-            code = codes_T[c, i]
-            if code < 0:
-                code = codes_count[c]
+            code = table_slot(codes_T[c, i], codes_count[c])
             tables[t, c, code, y[i]] += entry_w[e]
             n_rows[t, c, code] += 1
     return tables, n_rows
