@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
+from .._serial import serial_dot
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from ._kernels import (
     RBF,
@@ -73,7 +74,7 @@ def entry_variance(X):
     if sp.issparse(X):                  # canonical CSR: each entry stored once
         values = as_csr(X).data
         mean = float(values.sum()) / n_entries
-        return max(float(values @ values) / n_entries - mean * mean, 0.0)
+        return max(serial_dot(values, values) / n_entries - mean * mean, 0.0)
     return float(np.var(X))
 
 

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._csr_rows import CSRRows
+from .._serial import serial_dot
 from ._linear_svc_kernels import shrink_thresholds, within_tol
 from ._seed_kernels import DCDProblem, DCDState, csr_squared_norms, dcd_epoch, squared_norms
 
@@ -42,7 +43,7 @@ def balance_equality(alpha, y, C):
     few variables off their bounds keeps SMO's shrinking effective.
     """
     alpha = alpha.copy()
-    excess = float(np.dot(alpha, y))
+    excess = serial_dot(alpha, y)
     heavy = y > 0 if excess > 0 else y < 0
     excess = abs(excess)
     for group in (heavy & (alpha > 0) & (alpha < C), heavy & (alpha > 0)):

@@ -12,6 +12,7 @@ from collections import namedtuple
 import numpy as np
 import scipy.sparse as sp
 
+from .._serial import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_kernels as sk
@@ -227,7 +228,7 @@ class SMOSolver:
     def objective(self):
         """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
         v = self.var
-        return float(0.5 * np.dot(v.alpha, v.p - v.y * v.score))
+        return 0.5 * serial_dot(v.alpha, v.p - v.y * v.score)
 
     # ------------------------------------------------------------------
     def solve(self, watch=None):

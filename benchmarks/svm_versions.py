@@ -1,0 +1,109 @@
+"""Time SVC of several checkouts of hyperplane on 1 and 2 (or more) threads in the same run.
+
+Usage (from the repository root; ``/tmp/mainsrc/src`` the ``src`` of an earlier commit,
+e.g. ``git archive 4580f05 src | tar -x -C /tmp/mainsrc``)::
+
+    python benchmarks/svm_versions.py --checkout main=/tmp/mainsrc/src --checkout new=src
+
+Each (checkout, case) runs in its own subprocess with ``PYTHONPATH`` pointed at
+the checkout; the checkouts take turns ``--repeats`` times, so load on a shared
+machine hits all alike. A subprocess fits once on a slice (compilation, read
+from numba's cache after the first run), then fits the case at every thread
+count of ``--threads`` (``numba.set_num_threads(k)`` and
+``threadpoolctl.threadpool_limits(k)``, as ``benchmarks/threads.py`` does).
+Per fit it reports the wall seconds, the CPU seconds of the process (all
+threads) and of the calling thread (``time.thread_time``): their difference is
+what other threads burned (numba's workers or BLAS's, spinning or working).
+The table shows the best of the repeats and the md5 of ``dual_coef_``,
+``support_`` and ``intercept_`` (the same on every thread count and checkout
+when the fit's values do not depend on the threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+#: case name -> (kind, rows, columns, density)
+CASES = {
+    "CSR 10000x2000 1%": ("csr", 10_000, 2000, 0.01),
+    "dense 10000x100": ("dense", 10_000, 100, 1.0),
+}
+
+CHILD = r"""
+import hashlib, json, sys, time
+import numba, numpy as np, scipy.sparse as sp
+from sklearn.datasets import make_classification
+from threadpoolctl import threadpool_limits
+from hyperplane.svm import SVC
+kind, n, d, density, threads = json.loads(sys.argv[1])
+if kind == "csr":                  # benchmarks/threads.py's sparse_classification
+    rng = np.random.default_rng(0)
+    X = sp.random(n, d, density=density, format="csr", random_state=0,
+                  data_rvs=lambda k: rng.normal(size=k))
+    X.indices, X.indptr = X.indices.astype(np.int32), X.indptr.astype(np.int32)
+    score = X @ rng.normal(size=d)
+    y = (score > np.median(score)).astype(int)
+    flip = rng.random(n) < 0.1
+    y[flip] = 1 - y[flip]
+else:
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=d // 2, random_state=0)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+SVC(kernel="rbf").fit(X[:2000], y[:2000])
+out = []
+for k in threads:
+    numba.set_num_threads(k)
+    with threadpool_limits(k):
+        wall, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
+        m = SVC(kernel="rbf", C=1.0).fit(X, y)
+        own, cpu = time.thread_time() - own, time.process_time() - cpu
+        wall = time.perf_counter() - wall
+    bits = m.dual_coef_.tobytes() + m.support_.tobytes() + m.intercept_.tobytes()
+    out.append([k, wall, cpu, own, hashlib.md5(bits).hexdigest()[:8]])
+print(json.dumps(out))
+"""
+
+
+def fit_case(src, case, threads):
+    """``[[threads, wall s, process CPU s, own thread CPU s, md5], ...]`` of one subprocess."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(case) + [threads])],
+                         env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--checkout", action="append", required=True,
+                        help="NAME=PATH of a src directory (repeatable)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 1, 2])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--case", nargs="+", default=list(CASES), choices=list(CASES))
+    args = parser.parse_args()
+    checkouts = dict(c.split("=", 1) for c in args.checkout)
+    best = {}
+    for name in args.case:
+        for _ in range(args.repeats):
+            for label, src in checkouts.items():
+                for k, wall, cpu, own, md5 in fit_case(src, CASES[name], args.threads):
+                    old = best.setdefault((name, label, k), [wall, cpu, own, cpu - own, set()])
+                    for i, v in enumerate((wall, cpu, own, cpu - own)):
+                        old[i] = min(old[i], v)
+                    old[4].add(md5)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end; best of {args.repeats} "
+          f"subprocesses x {args.threads.count(args.threads[0])} fits")
+    print("| case | checkout | threads | wall s | CPU s | own thread CPU s | "
+          "other threads CPU s | md5 |")
+    print("|---|---|---:|---:|---:|---:|---:|---|")
+    for (name, label, k), (wall, cpu, own, other, md5) in best.items():
+        print(f"| {name} | {label} | {k} | {wall:.3f} | {cpu:.3f} | {own:.3f} | {other:.3f} | "
+              f"{' '.join(sorted(md5))} |")
+
+
+if __name__ == "__main__":
+    main()
