@@ -4,24 +4,30 @@ sparse mode) on the same data, timed in the same run.
 Cases: uniform random sparse data (20k x 2000 at 1% density), LIBSVM's
 heart_scale (270 x 13), and a synthetic tf-idf corpus (Zipf word counts with
 class-dependent topic words, L2-normalised tf-idf rows), each with the rbf
-kernel (gamma="scale") and the text one also with the linear kernel. Both
-fits are single-threaded; each is repeated and the best CPU time
-(``time.process_time``) and wall time are kept (the machine may be shared:
-compare the ratios). Accuracy is measured on held-out rows.
+kernel (gamma="scale") and the text one also with the linear kernel.
+hyperplane is timed on every thread count of ``--threads`` (numba's threads
+and BLAS's, as ``benchmarks/threads.py`` sets them), LIBSVM, single-threaded,
+once; each fit is repeated and the best CPU time (``time.process_time``, all
+threads) and wall time are kept (the machine may be shared: compare the
+ratios). Accuracy is measured on held-out rows.
 
     PYTHONPATH=src python benchmarks/svm_sparse.py              # the table in RESULTS.md
     PYTHONPATH=src python benchmarks/svm_sparse.py --scale 0.25 --repeat 1  # quick look
+    PYTHONPATH=src python benchmarks/svm_sparse.py --threads 1 2
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.svm import SVC as LibSVC
+from threadpoolctl import threadpool_limits
 
 from hyperplane.datasets import load_heart_scale
 from hyperplane.svm import SVC
@@ -89,8 +95,9 @@ def best_fit(model, X, y, repeat):
     return cpu_best, wall_best
 
 
-def run_case(name, kernel, data, repeat, inner=1):
-    """One row of the table; ``inner`` fits per timing for tiny data sets."""
+def run_case(name, kernel, data, repeat, inner=1, threads=(1,)):
+    """The rows of the table, one per thread count; ``inner`` fits per timing
+    for tiny data sets."""
     X, y, X_test, y_test = data
     params = dict(kernel=kernel, C=1.0, gamma="scale", tol=1e-3, cache_size=200)
     SVC(**params).fit(X[:100], y[:100])               # compile (cached on disk after)
@@ -103,19 +110,26 @@ def run_case(name, kernel, data, repeat, inner=1):
             for _ in range(inner):
                 self.model.fit(X, y)
 
-    ours, peer = SVC(**params), LibSVC(**params)
-    cpu_hp, wall_hp = best_fit(Repeated(ours), X, y, repeat)
+    peer = LibSVC(**params)
     cpu_sk, wall_sk = best_fit(Repeated(peer), X, y, repeat)
-    return {
-        "case": name, "kernel": kernel,
-        "n x d (nnz/row)": f"{X.shape[0]}x{X.shape[1]} ({X.nnz / X.shape[0]:.0f})",
-        "hp cpu s": cpu_hp / inner, "sk cpu s": cpu_sk / inner, "cpu ratio": cpu_sk / cpu_hp,
-        "hp wall s": wall_hp / inner, "sk wall s": wall_sk / inner,
-        "wall ratio": wall_sk / wall_hp,
-        "acc hp": float(np.mean(ours.predict(X_test) == y_test)),
-        "acc sk": float(np.mean(peer.predict(X_test) == y_test)),
-        "SV hp": len(ours.support_), "SV sk": len(peer.support_),
-    }
+    rows = []
+    for k in threads:
+        ours = SVC(**params)
+        numba.set_num_threads(k)
+        with threadpool_limits(k):
+            cpu_hp, wall_hp = best_fit(Repeated(ours), X, y, repeat)
+        rows.append({
+            "case": name, "kernel": kernel,
+            "n x d (nnz/row)": f"{X.shape[0]}x{X.shape[1]} ({X.nnz / X.shape[0]:.0f})",
+            "threads": k,
+            "hp cpu s": cpu_hp / inner, "sk cpu s": cpu_sk / inner, "cpu ratio": cpu_sk / cpu_hp,
+            "hp wall s": wall_hp / inner, "sk wall s": wall_sk / inner,
+            "wall ratio": wall_sk / wall_hp,
+            "acc hp": float(np.mean(ours.predict(X_test) == y_test)),
+            "acc sk": float(np.mean(peer.predict(X_test) == y_test)),
+            "SV hp": len(ours.support_), "SV sk": len(peer.support_),
+        })
+    return rows
 
 
 def print_table(rows):
@@ -131,18 +145,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="share of the sample counts")
     parser.add_argument("--repeat", type=int, default=3, help="fits per timing (best kept)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1],
+                        help="thread counts of hyperplane's fits")
     args = parser.parse_args()
+    at = dict(repeat=args.repeat, threads=args.threads)
     n = lambda k: max(200, int(k * args.scale))       # noqa: E731
     rows = []
     X, y = random_sparse(n(20_000) + 2000, 2000, 0.01)
-    rows.append(run_case("random 1%", "rbf", split(X, y, 2000), args.repeat))
+    rows += run_case("random 1%", "rbf", split(X, y, 2000), **at)
     X, y = load_heart_scale()
     heart = (int32_indices(X), y, int32_indices(X), y)  # training accuracy: 270 rows only
-    rows.append(run_case("heart_scale (x20 fits)", "rbf", heart, args.repeat, inner=20))
+    rows += run_case("heart_scale (x20 fits)", "rbf", heart, inner=20, **at)
     X, y = tfidf_corpus(n(10_000) + 2000, 20_000, 80)
     data = split(X, y, 2000)
-    rows.append(run_case("tf-idf", "rbf", data, args.repeat))
-    rows.append(run_case("tf-idf", "linear", data, args.repeat))
+    rows += run_case("tf-idf", "rbf", data, **at)
+    rows += run_case("tf-idf", "linear", data, **at)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
     print_table(rows)
 
 
