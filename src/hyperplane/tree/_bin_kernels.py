@@ -7,6 +7,8 @@ writing the row-major codes the tree kernels read, in parallel over rows.
 Up to 256 edges the code is counted (:func:`count_below`: two runs of 16
 comparisons, which vectorise); beyond, a branch-free binary search
 (:func:`lower_bound`, Knuth, TAOCP vol. 3, 6.2.1, with conditional moves).
+:func:`codes_by_column` and :func:`columns_by_row` lay the codes and the
+exact numeric attributes out one attribute per row, in parallel row blocks.
 """
 
 from __future__ import annotations
@@ -161,4 +163,25 @@ def codes_by_column(codes_rows):
         for c in range(p):
             for i in range(lo, hi):
                 out[c, i] = codes_rows[i, c]
+    return out
+
+
+@jit_parallel
+def columns_by_row(X, columns):
+    """``X[:, columns].T`` as a C-ordered float64 array (one row per listed column).
+
+    Blocks of ``TRANSPOSE_ROWS`` rows side by side, as :func:`codes_by_column`:
+    the exact tree's numeric attributes, laid out for its root sort and scans
+    without a copy of the selected columns first.
+    """
+    n = X.shape[0]
+    p = columns.shape[0]
+    out = np.empty((p, n))
+    for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
+        lo = b * TRANSPOSE_ROWS
+        hi = min(n, lo + TRANSPOSE_ROWS)
+        for c in range(p):
+            j = columns[c]
+            for i in range(lo, hi):
+                out[c, i] = X[i, j]
     return out

@@ -140,7 +140,8 @@ def encode_fit(estimator, X, y):
         given = getattr(estimator, "feature_names_in_", None)
         names = ColumnNumbers(p) if given is None else [str(n) for n in given]
         spec = FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p)
-        return np.array(Xv, dtype=np.float64, order="C"), y, spec
+        # no copy of a C-ordered writeable float64 array: nothing writes into X_enc
+        return np.require(Xv, np.float64, ["C", "W"]), y, spec
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
