@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._bin_kernels import columns_by_row
+from hyperplane.tree._bin_kernels import column_ranges, columns_by_row
 from hyperplane.tree._classes import _importances
 
 
@@ -79,3 +79,16 @@ def test_fit_leaves_X_alone_and_takes_read_only_arrays(splitter):
     for name in ("feature", "threshold", "children", "value"):
         np.testing.assert_array_equal(getattr(frozen.tree_, name),
                                       getattr(reference.tree_, name))
+
+
+@given(st.integers(0, 9000), st.integers(0, 6), st.integers(0, 2**32 - 1))
+def test_column_ranges_skip_missing_values(n, p, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p)) * 10.0 ** rng.integers(-6, 6, p)
+    X[rng.random((n, p)) < rng.choice([0.0, 0.3, 1.0])] = np.nan
+    if p:
+        X[:, -1] = np.nan  # a column without a known value
+    low, high = column_ranges(X)
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(low, np.fmin.reduce(X, axis=0) if n else np.full(p, np.nan))
+        np.testing.assert_array_equal(high, np.fmax.reduce(X, axis=0) if n else np.full(p, np.nan))
