@@ -171,7 +171,7 @@ def codes_by_column(codes_rows):
 def columns_by_row(X, columns):
     """``X[:, columns].T`` as a C-ordered float64 array (one row per listed column).
 
-    Blocks of ``TRANSPOSE_ROWS`` rows side by side, as :func:`codes_by_column`:
+    Blocks of ``TRANSPOSE_ROWS`` rows side by side, each row of ``X`` read once:
     the exact tree's numeric attributes, laid out for its root sort and scans
     without a copy of the selected columns first.
     """
@@ -181,10 +181,9 @@ def columns_by_row(X, columns):
     for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
         lo = b * TRANSPOSE_ROWS
         hi = min(n, lo + TRANSPOSE_ROWS)
-        for c in range(p):
-            j = columns[c]
-            for i in range(lo, hi):
-                out[c, i] = X[i, j]
+        for i in range(lo, hi):  # each row of X read once, in sequence
+            for c in range(p):
+                out[c, i] = X[i, columns[c]]
     return out
 
 
