@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import column_ranges, columns_by_row
-from hyperplane.tree._classes import _importances
 
 
 @given(st.integers(0, 9000), st.integers(0, 7), st.booleans(), st.integers(0, 2**32 - 1))
