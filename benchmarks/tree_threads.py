@@ -12,8 +12,8 @@ and prints wall seconds, CPU seconds and the speed-up over one thread.
 scikit-learn's tree grows on one thread (timed once, as the reference of the
 ratio); LightGBM (if installed) is timed with ``num_threads=k`` as the peer
 whose scaling the trees are compared with. ``--phases`` also splits the exact
-tree's wall time into its phases (root sort, the large nodes grown one at a
-time, the small subtrees grown side by side).
+tree's wall time into its phases (validation, layout, root sort, the large
+nodes grown one at a time, the small subtrees grown side by side, importances).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree import _builder, _subtree
+from hyperplane.tree import _builder, _classes, _subtree
 
 try:
     import lightgbm
@@ -51,6 +51,9 @@ class PhaseClock:
         self.jobs = []  # (rows, wall seconds) of every compiled growth call
         self._wrap(_builder, "sorted_orders", "root sort")
         self._wrap(_builder, "_bin_edges", "bin edges")
+        self._wrap(_classes, "encode_fit", "validation")
+        self._wrap(_classes, "layout", "layout (bin edges and codes, or the numeric transpose)")
+        self._wrap(_classes, "_importances", "importances")
         self._wrap(_builder, "grow_subtrees", "compiled growth")
         self._wrap(_subtree, "_grow_side_by_side", "of which subtrees side by side")
         self._time_jobs()
@@ -158,7 +161,7 @@ def main():
         for name, times, calls in (("exact", phases, jobs), ("hist", hist_phases, hist_jobs)):
             if times:
                 print(f"|   | {name} phases (per fit): " + ", ".join(
-                    f"{phase} {sec / args.repeats:.2f} s" for phase, sec in times.items())
+                    f"{phase} {sec / args.repeats:.3f} s" for phase, sec in times.items())
                     + "; " + calls + " |||||||||", flush=True)
 
 

@@ -7,6 +7,9 @@ writing the row-major codes the tree kernels read, in parallel over rows.
 Up to 256 edges the code is counted (:func:`count_below`: two runs of 16
 comparisons, which vectorise); beyond, a branch-free binary search
 (:func:`lower_bound`, Knuth, TAOCP vol. 3, 6.2.1, with conditional moves).
+:func:`codes_by_column` and :func:`columns_by_row` lay the codes and the
+exact numeric attributes out one attribute per row, in parallel row blocks;
+:func:`column_ranges` gives every column's smallest and largest known value.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel, jit_parallel_exact
+from .._numba import jit, jit_parallel, jit_parallel_exact, maxnum, minnum
 
 
 @jit
@@ -162,3 +165,49 @@ def codes_by_column(codes_rows):
             for i in range(lo, hi):
                 out[c, i] = codes_rows[i, c]
     return out
+
+
+@jit_parallel
+def columns_by_row(X, columns):
+    """``X[:, columns].T`` as a C-ordered float64 array (one row per listed column).
+
+    Blocks of ``TRANSPOSE_ROWS`` rows side by side, each row of ``X`` read once:
+    the exact tree's numeric attributes, laid out for its root sort and scans
+    without a copy of the selected columns first.
+    """
+    n = X.shape[0]
+    p = columns.shape[0]
+    out = np.empty((p, n))
+    for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
+        lo = b * TRANSPOSE_ROWS
+        hi = min(n, lo + TRANSPOSE_ROWS)
+        for i in range(lo, hi):  # each row of X read once, in sequence
+            for c in range(p):
+                out[c, i] = X[i, columns[c]]
+    return out
+
+
+@jit_parallel_exact
+def column_ranges(X):
+    """``(numpy.fmin.reduce(X, axis=0), numpy.fmax.reduce(X, axis=0))``: each column's
+    smallest and largest value, NaN (missing) skipped, NaN for a column without one.
+
+    Row blocks of ``TRANSPOSE_ROWS`` side by side, then the blocks' ranges
+    combined: min and max are exact, so the order does not matter.
+    """
+    n, p = X.shape
+    n_blocks = (n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS
+    lows = np.full((n_blocks, p), np.nan)
+    highs = np.full((n_blocks, p), np.nan)
+    for b in prange(n_blocks):
+        for i in range(b * TRANSPOSE_ROWS, min(n, (b + 1) * TRANSPOSE_ROWS)):
+            for j in range(p):
+                lows[b, j] = minnum(lows[b, j], X[i, j])
+                highs[b, j] = maxnum(highs[b, j], X[i, j])
+    low = np.full(p, np.nan)
+    high = np.full(p, np.nan)
+    for b in range(n_blocks):
+        for j in range(p):
+            low[j] = minnum(low[j], lows[b, j])
+            high[j] = maxnum(high[j], highs[b, j])
+    return low, high

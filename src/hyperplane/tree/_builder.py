@@ -17,7 +17,7 @@ from itertools import chain
 import numba
 import numpy as np
 
-from ._bin_kernels import bin_rows, codes_by_column
+from ._bin_kernels import bin_rows, codes_by_column, columns_by_row
 from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
@@ -103,7 +103,7 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
         bin_rows(X, binned, col[binned], edges[col[binned]],
                  np.array([e.size for e in edge_list], dtype=np.int64), codes_rows)
     codes_T = codes_by_column(codes_rows)
-    num_T = np.ascontiguousarray(X[:, numeric].T, dtype=np.float64)
+    num_T = columns_by_row(X, numeric)
     return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
                     codes_rows, edges, n_classes)
 

@@ -474,12 +474,20 @@ def _declared_order(classes, declared):
 
 
 def _importances(tree, n_features):
-    """Σ over a feature's nodes of W_t·I(t) − Σ_children W_c·I(c), normalised."""
-    imp = np.zeros(n_features)
-    for t in np.flatnonzero(tree.feature >= 0):
-        kids = tree.kids(t)
-        decrease = tree.weight[t] * tree.impurity[t] - np.dot(tree.weight[kids],
-                                                             tree.impurity[kids])
-        imp[tree.feature[t]] += max(decrease, 0.0)
+    """Σ over a feature's nodes of W_t·I(t) − Σ_children W_c·I(c), normalised.
+
+    One pass over the child links: every child adds ``W_c·I(c)`` to its
+    parent's sum, every internal node its decrease (floored at 0) to its
+    feature's, both in node order (``numpy.bincount``).
+    """
+    parent = np.repeat(np.arange(tree.n_nodes), tree.n_child)
+    first = np.cumsum(tree.n_child) - tree.n_child
+    kids = tree.children[tree.child_start[parent] + np.arange(parent.size) - first[parent]]
+    children_part = np.bincount(parent, weights=tree.weight[kids] * tree.impurity[kids],
+                                minlength=tree.n_nodes)
+    internal = np.flatnonzero(tree.feature >= 0)
+    decrease = tree.weight[internal] * tree.impurity[internal] - children_part[internal]
+    imp = np.bincount(tree.feature[internal], weights=np.maximum(decrease, 0.0),
+                      minlength=n_features).astype(np.float64)
     total = imp.sum()
     return imp / total if total > 0 else imp

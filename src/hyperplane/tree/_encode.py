@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import sparse
 
 from .._validation import check_X, check_X_y, reject_dask
-from ._bin_kernels import radix_sort
+from ._bin_kernels import column_ranges, radix_sort
 
 
 class ColumnNumbers:
@@ -140,7 +140,8 @@ def encode_fit(estimator, X, y):
         given = getattr(estimator, "feature_names_in_", None)
         names = ColumnNumbers(p) if given is None else [str(n) for n in given]
         spec = FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p)
-        return np.array(Xv, dtype=np.float64, order="C"), y, spec
+        # no copy of a C-ordered writeable float64 array: nothing writes into X_enc
+        return np.require(Xv, np.float64, ["C", "W"]), y, spec
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
@@ -192,8 +193,9 @@ def warn_values_within(X_enc, spec, tolerance):
     numeric = np.flatnonzero(~spec.categorical)
     if numeric.size == 0 or X_enc.shape[0] == 0:
         return
-    # fmax/fmin skip NaN (missing) without copying X; an all-missing column spans NaN
-    spread = (np.fmax.reduce(X_enc, axis=0) - np.fmin.reduce(X_enc, axis=0))[numeric]
+    # NaN (missing) skipped; an all-missing column spans NaN
+    low, high = column_ranges(X_enc)
+    spread = (high - low)[numeric]
     merged = numeric[(spread > 0) & (spread < tolerance)]
     if merged.size:
         j = int(merged[0])
