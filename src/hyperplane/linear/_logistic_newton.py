@@ -60,6 +60,33 @@ class Point:
     grad: np.ndarray      # flat, shaped like W̃.ravel()
     diag: np.ndarray      # the Hessian's diagonal, flat
     curvature: np.ndarray  # D (n,) for two classes, P (n, K) otherwise
+    scores: np.ndarray | None = None   # X̃ W̃ᵀ, (n,) or (n, K), kept over sparse rows
+
+
+class StepPath:
+    """The step ``s`` that conjugate gradients build from ``point`` and, when
+    the point keeps its scores, its image ``X̃s``: ``X̃`` is linear, so the
+    image is the same combination of the directions' images ``X̃d`` that the
+    Hessian-vector products computed (their row phase), and the trial point
+    ``W̃ + s`` is scored as ``X̃W̃ + X̃s`` without reading the rows (LIBLINEAR's
+    Newton method keeps ``X̃w`` and ``X̃s`` likewise for its line search;
+    Galli & Lin, "A study on truncated Newton methods for linear
+    classification", IEEE TNNLS 2022)."""
+
+    def __init__(self, point):
+        self.point = point
+        self.image = None if point.scores is None else np.zeros_like(point.scores)
+        self.last = None if point.scores is None else np.empty_like(point.scores)
+
+    def moved(self, alpha):
+        """``s += alpha · d`` for the direction ``d`` of the last product."""
+        if self.image is not None:
+            np.multiply(self.last, alpha, out=self.last)
+            self.image += self.last
+
+    def scores(self):
+        """``X̃ (W̃ + s)ᵀ``."""
+        return self.point.scores + self.image
 
 
 def n_blocks_for(n_entries):
@@ -139,28 +166,38 @@ class ColumnPasses:
         bounds[-1] = self.column_entries.shape[0] - 1
         return bounds
 
-    def binary_gradient(self, y, w, b, D):
+    def binary_scores(self, v):
+        """``X̃ v`` of shape (n_samples,)."""
+        z = np.empty(self.n_samples)
+        SK.binary_score_blocks(self.rows, v, z, self.blocks)
+        return z
+
+    def multinomial_scores(self, V):
+        """``X̃ V`` of shape (n_samples, K) (``V`` feature-major, (n_features + 1, K))."""
+        Z = np.empty((self.n_samples, V.shape[1]))
+        SK.multinomial_score_blocks(self.rows, V, Z, self.blocks)
+        return Z
+
+    def binary_gradient(self, y, Z, D):
         RD = np.empty((self.n_samples, 2))
-        loss, sums = SK.binary_row_blocks(self.rows, y, np.append(w, b), RD, D, self.blocks)
+        loss, sums = SK.binary_terms_blocks(y, Z, RD, D, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad[:, 0], diag[:, 0]
 
-    def binary_hessian(self, D, v):
+    def binary_hessian(self, D, v, XV):
         U = np.empty((self.n_samples, 1))
-        sums = SK.binary_curvature_blocks(self.rows, D, v, U, self.blocks)
+        sums = SK.binary_curvature_blocks(self.rows, D, v, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks())[:, 0]
 
-    def multinomial_gradient(self, y_index, W, P):
+    def multinomial_gradient(self, y_index, Z, P):
         RD = np.empty((self.n_samples, 2 * P.shape[1]))
-        loss, sums = SK.multinomial_row_blocks(self.rows, y_index, np.ascontiguousarray(W.T),
-                                               RD, P, self.blocks)
+        loss, sums = SK.multinomial_terms_blocks(y_index, Z, RD, P, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
-    def multinomial_hessian(self, P, V):
+    def multinomial_hessian(self, P, V, XV):
         U = np.empty_like(P)
-        sums = SK.multinomial_curvature_blocks(self.rows, P, np.ascontiguousarray(V.T), U,
-                                               self.blocks)
+        sums = SK.multinomial_curvature_blocks(self.rows, P, V, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
 
@@ -186,6 +223,7 @@ class LogisticProblem:
     def __init__(self, X, y_index, n_classes, C):
         self.n_rows = 1 if n_classes == 2 else n_classes
         self.rows = PASSES[scipy.sparse.issparse(X)](X, self.n_rows)
+        self.keeps_scores = scipy.sparse.issparse(X)   # the points keep X̃ W̃ᵀ
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
             RowPasses(X[self.subsample])
@@ -205,9 +243,48 @@ class LogisticProblem:
         """Shape of ``W̃``: (n_rows, n_features + 1)."""
         return self.n_rows, self.n_features + 1
 
-    def evaluate(self, theta):
-        """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``."""
+    def evaluate(self, theta, path=None):
+        """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``
+        (over sparse rows scored from ``path``, the step that led here, if given)."""
         W = theta.reshape(self.shape)
+        if self.keeps_scores:
+            scores = self.scores_at(theta, path)
+            loss, grad, diag, curvature = self.sparse_gradient(scores)
+        else:
+            scores = None
+            loss, grad, diag, curvature = self.dense_gradient(W)
+        weights = theta * self.penalised
+        f = 0.5 * np.dot(weights, weights) + self.C * loss
+        if self.subsample is not None:
+            curvature = np.ascontiguousarray(curvature[self.subsample])
+        return Point(f, weights + self.C * grad.ravel(),
+                     self.penalised + self.C * diag.ravel(), curvature, scores)
+
+    def scores_at(self, theta, path):
+        """``X̃ W̃ᵀ``: from the path's scores and image, 0 at ``W̃ = 0`` (the
+        solver's start), else one read of the rows."""
+        if path is not None and path.image is not None:
+            return path.scores()
+        if not theta.any():
+            return np.zeros(self.rows.n_samples if self.binary else
+                            (self.rows.n_samples, self.n_rows))
+        if self.binary:
+            return self.rows.binary_scores(theta)
+        return self.rows.multinomial_scores(np.ascontiguousarray(theta.reshape(self.shape).T))
+
+    def sparse_gradient(self, scores):
+        """Loss, gradient, diagonal and curvature from the rows' scores."""
+        n = self.rows.n_samples
+        if self.binary:
+            curvature = np.empty(n)
+            loss, grad, diag = self.rows.binary_gradient(self.y, scores, curvature)
+        else:
+            curvature = np.empty((n, self.n_rows))
+            loss, grad, diag = self.rows.multinomial_gradient(self.y, scores, curvature)
+        return loss, grad, diag, curvature
+
+    def dense_gradient(self, W):
+        """Loss, gradient, diagonal and curvature from one read of the dense rows."""
         n = self.rows.n_samples
         if self.binary:
             curvature = np.empty(n)
@@ -217,16 +294,24 @@ class LogisticProblem:
             curvature = np.empty((n, self.n_rows))
             loss, grad, diag = self.rows.multinomial_gradient(self.y, np.ascontiguousarray(W),
                                                               curvature)
-        weights = theta * self.penalised
-        f = 0.5 * np.dot(weights, weights) + self.C * loss
-        if self.subsample is not None:
-            curvature = np.ascontiguousarray(curvature[self.subsample])
-        return Point(f, weights + self.C * grad.ravel(),
-                     self.penalised + self.C * diag.ravel(), curvature)
+        return loss, grad, diag, curvature
 
-    def hessian_vector(self, point, v):
-        """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``)."""
-        if self.binary:
+    def path(self, point):
+        """The record of a step from ``point`` (:class:`StepPath`)."""
+        return StepPath(point)
+
+    def hessian_vector(self, point, v, path=None):
+        """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``); over
+        sparse rows the image ``X̃v`` goes to ``path`` (if given)."""
+        if self.keeps_scores:
+            XV = path.last if path is not None and path.last is not None else \
+                np.empty_like(point.scores)
+            if self.binary:
+                Hv = self.rows.binary_hessian(point.curvature, v, XV)
+            else:
+                Hv = self.rows.multinomial_hessian(
+                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T), XV)
+        elif self.binary:
             Hv = self.hessian_passes.binary_hessian(point.curvature, v)
         else:
             Hv = self.hessian_passes.multinomial_hessian(
@@ -234,4 +319,4 @@ class LogisticProblem:
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 
-__all__ = ["ColumnPasses", "LogisticProblem", "Point", "RowPasses"]
+__all__ = ["ColumnPasses", "LogisticProblem", "Point", "RowPasses", "StepPath"]
