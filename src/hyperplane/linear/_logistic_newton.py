@@ -99,7 +99,11 @@ def n_blocks_for(n_entries):
 class RowPasses:
     """The four passes over the rows of a dense ``X`` (C-contiguous, built once
     per fit; :mod:`._newton_kernels`), serial or over row blocks in threads
-    (``n_rows``, the rows of ``W̃``, changes nothing here)."""
+    (``n_rows``, the rows of ``W̃``, changes nothing here). The Hessian may
+    read a subsample of the rows, so the points keep no scores: each
+    gradient pass reads the rows."""
+
+    from_scores = keeps_scores = False
 
     def __init__(self, X, n_rows=1):
         self.rows = np.ascontiguousarray(X)
@@ -145,11 +149,21 @@ class ColumnPasses:
     and the row chunks (:func:`~._logistic_sparse.column_chunk_count`, from
     ``n_rows``, the rows of ``W̃``) depend on the data only, the column
     blocks (:meth:`column_blocks`) on the threads, which no column's sum
-    depends on."""
+    depends on. The gradient pass takes the rows' scores ``X̃ W̃ᵀ``; for two
+    classes the points keep them and the Hessian-vector pass keeps the image
+    ``X̃v`` of its direction, so that a trial point's scores come from the
+    step's image (:class:`StepPath`) and its gradient pass reads only the
+    columns. With K classes the image (K values per row, written by every
+    Hessian-vector pass) costs more than it saves: the multinomial row
+    phase's time is mostly its softmax (benchmarks/RESULTS.md, "scores from
+    the step's image")."""
+
+    from_scores = True
 
     def __init__(self, X, n_rows=1):
         X = canonical_csr(X)
         self.rows = CSRRows.of(X)
+        self.keeps_scores = n_rows == 1
         self.cols = chunked_columns(X, column_chunk_count(X.shape[0], X.shape[1], X.nnz,
                                                           n_rows))
         offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
@@ -184,8 +198,9 @@ class ColumnPasses:
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad[:, 0], diag[:, 0]
 
-    def binary_hessian(self, D, v, XV):
+    def binary_hessian(self, D, v, XV=None):
         U = np.empty((self.n_samples, 1))
+        XV = U[:, 0] if XV is None else XV      # the image kept (else overwritten)
         sums = SK.binary_curvature_blocks(self.rows, D, v, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks())[:, 0]
 
@@ -195,8 +210,9 @@ class ColumnPasses:
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
-    def multinomial_hessian(self, P, V, XV):
+    def multinomial_hessian(self, P, V, XV=None):
         U = np.empty_like(P)
+        XV = U if XV is None else XV            # the image kept (else overwritten)
         sums = SK.multinomial_curvature_blocks(self.rows, P, V, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
@@ -223,7 +239,6 @@ class LogisticProblem:
     def __init__(self, X, y_index, n_classes, C):
         self.n_rows = 1 if n_classes == 2 else n_classes
         self.rows = PASSES[scipy.sparse.issparse(X)](X, self.n_rows)
-        self.keeps_scores = scipy.sparse.issparse(X)   # the points keep X̃ W̃ᵀ
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
             RowPasses(X[self.subsample])
@@ -247,9 +262,10 @@ class LogisticProblem:
         """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``
         (over sparse rows scored from ``path``, the step that led here, if given)."""
         W = theta.reshape(self.shape)
-        if self.keeps_scores:
+        if self.rows.from_scores:
             scores = self.scores_at(theta, path)
             loss, grad, diag, curvature = self.sparse_gradient(scores)
+            scores = scores if self.rows.keeps_scores else None
         else:
             scores = None
             loss, grad, diag, curvature = self.dense_gradient(W)
@@ -303,9 +319,8 @@ class LogisticProblem:
     def hessian_vector(self, point, v, path=None):
         """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``); over
         sparse rows the image ``X̃v`` goes to ``path`` (if given)."""
-        if self.keeps_scores:
-            XV = path.last if path is not None and path.last is not None else \
-                np.empty_like(point.scores)
+        if self.rows.from_scores:
+            XV = None if path is None else path.last
             if self.binary:
                 Hv = self.rows.binary_hessian(point.curvature, v, XV)
             else:
