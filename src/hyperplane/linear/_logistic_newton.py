@@ -210,10 +210,9 @@ class ColumnPasses:
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
-    def multinomial_hessian(self, P, V, XV=None):
+    def multinomial_hessian(self, P, V):
         U = np.empty_like(P)
-        XV = U if XV is None else XV            # the image kept (else overwritten)
-        sums = SK.multinomial_curvature_blocks(self.rows, P, V, XV, U, self.blocks)
+        sums = SK.multinomial_curvature_blocks(self.rows, P, V, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
 
@@ -325,7 +324,7 @@ class LogisticProblem:
                 Hv = self.rows.binary_hessian(point.curvature, v, XV)
             else:
                 Hv = self.rows.multinomial_hessian(
-                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T), XV)
+                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T))
         elif self.binary:
             Hv = self.hessian_passes.binary_hessian(point.curvature, v)
         else:

@@ -155,18 +155,15 @@ def binary_curvature_rows(rows, D, v, start, stop, XV, U, total):
 
 
 @jit_fast
-def multinomial_curvature_rows(rows, P, V, start, stop, XV, U, total):
-    """``XV[n, k] = u_nk = V[:, k]·x̃_n`` (``V`` feature-major) and ``U_nk =
-    p_nk (u_nk − Σ_j p_nj u_nj)`` (Bishop, PRML eq. 4.110) over rows
-    ``start:stop``, added to ``total``; the scores as
-    :func:`multinomial_row_scores`, three classes per read. ``XV`` may be
-    ``U`` (the image not kept): each entry is read before it is written."""
+def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
+    """``U_nk = p_nk (u_nk − Σ_j p_nj u_nj)``, ``u_nk = V[:, k]·x̃_n`` (``V``
+    feature-major), over rows ``start:stop``, added to ``total``."""
     data, indices, indptr = rows
     d = V.shape[0] - 1
     n_classes = V.shape[1]
     for i in range(start, stop):
         first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
-        u = XV[i]
+        u = U[i]
         for k in range(0, n_classes - 2, 3):   # three classes per read of the row
             s0 = V[d, k]
             s1 = V[d, k + 1]
@@ -188,8 +185,8 @@ def multinomial_curvature_rows(rows, P, V, start, stop, XV, U, total):
         for k in range(n_classes):
             mean += P[i, k] * u[k]
         for k in range(n_classes):
-            U[i, k] = P[i, k] * (u[k] - mean)
-            total[k] += U[i, k]
+            u[k] = P[i, k] * (u[k] - mean)
+            total[k] += u[k]
 
 
 # --------------------------------------------------------------------------
@@ -328,13 +325,13 @@ def binary_curvature_blocks(rows, D, v, XV, U, n_blocks):
 
 
 @jit_parallel
-def multinomial_curvature_blocks(rows, P, V, XV, U, n_blocks):
+def multinomial_curvature_blocks(rows, P, V, U, n_blocks):
     """:func:`multinomial_curvature_rows` over all rows; returns the column sums of ``U``."""
     n = rows.indptr.shape[0] - 1
     totals = np.zeros((n_blocks, U.shape[1]))
     for blk in prange(n_blocks):
-        multinomial_curvature_rows(rows, P, V, blk * n // n_blocks, (blk + 1) * n // n_blocks,
-                                   XV, U, totals[blk])
+        multinomial_curvature_rows(rows, P, V, blk * n // n_blocks,
+                                   (blk + 1) * n // n_blocks, U, totals[blk])
     return block_totals(totals)
 
 
