@@ -77,6 +77,44 @@ def test_passes_match_numpy(problem, sparse, blocks):
                                rtol=1e-9, atol=1e-9)
 
 
+@settings(max_examples=40, deadline=None)
+@given(problems(), st.booleans())
+def test_trial_point_scored_from_the_step_equals_a_fresh_evaluation(problem, sparse):
+    """Conjugate gradients report each move; over sparse rows the step's image
+    X̃s, summed from the directions' images, scores a two-class trial point:
+    the same objective, gradient and scores as a pass over the rows at W̃ + s
+    (dense rows and multinomial scores are read afresh)."""
+    X, y, k, W, _ = problem
+    problem_ = LN.LogisticProblem(sp.csr_matrix(X) if sparse else X, y, k, C=1.0)
+    point = problem_.evaluate(W.ravel())
+    path = problem_.path(point)
+    moves = []
+    directions = []
+
+    def hessian_vector(v):
+        directions.append(v.copy())
+        return problem_.hessian_vector(point, v, path)
+
+    def moved(alpha):
+        moves.append(alpha)
+        path.moved(alpha)
+
+    s, _, _, _ = truncated_cg(hessian_vector, point.grad, np.ones_like(point.grad), 10.0,
+                              20, moved=moved)
+    np.testing.assert_allclose(sum(a * d for a, d in zip(moves, directions)) if moves else
+                               np.zeros_like(s), s, rtol=1e-12, atol=1e-12)
+    trial = problem_.evaluate(W.ravel() + s, path)
+    fresh = problem_.evaluate(W.ravel() + s)
+    assert trial.f == pytest.approx(fresh.f, rel=1e-12, abs=1e-12)
+    np.testing.assert_allclose(trial.grad, fresh.grad, rtol=1e-10, atol=1e-10)
+    if sparse and k == 2:
+        Xt = np.column_stack([X, np.ones(len(X))])
+        z = Xt @ (W.ravel() + s)
+        np.testing.assert_allclose(trial.scores, z, rtol=1e-10, atol=1e-10)
+    else:                     # dense rows, and K scores per row, are read afresh
+        assert trial.scores is None and path.image is None
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("k", [2, 3])
 def test_gradient_and_hessian_match_finite_differences(k, sparse):

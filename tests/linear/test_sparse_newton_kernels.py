@@ -89,23 +89,28 @@ def test_row_phase_matches_numpy(problem, n_blocks):
     if k == 1:
         y = rng.integers(0, 2, n).astype(float)
         w = rng.normal(size=X.shape[1] + 1)
+        z = np.empty(n)
+        SK.binary_score_blocks(rows, w, z, n_blocks)
+        np.testing.assert_allclose(z, Xt @ w, rtol=1e-10, atol=1e-12)
         RD, D = np.empty((n, 2)), np.empty(n)
-        loss, sums = SK.binary_row_blocks(rows, y, w, RD, D, n_blocks)
-        z = Xt @ w
+        loss, sums = SK.binary_terms_blocks(y, z, RD, D, n_blocks)
         p = expit(z)
         assert np.isclose(loss, np.sum(np.logaddexp(0.0, z) - y * z), rtol=1e-10, atol=1e-10)
         np.testing.assert_allclose(RD, np.column_stack([p - y, p * (1 - p)]), atol=1e-12)
         np.testing.assert_array_equal(D, RD[:, 1])
         v = rng.normal(size=w.size)
-        U = np.empty((n, 1))
-        total = SK.binary_curvature_blocks(rows, D, v, U, n_blocks)
+        U, XV = np.empty((n, 1)), np.empty(n)
+        total = SK.binary_curvature_blocks(rows, D, v, XV, U, n_blocks)
+        np.testing.assert_allclose(XV, Xt @ v, rtol=1e-10, atol=1e-12)
         np.testing.assert_allclose(U[:, 0], D * (Xt @ v), rtol=1e-10, atol=1e-12)
     else:
         y = rng.integers(0, k, n)
         W = rng.normal(size=(X.shape[1] + 1, k))          # feature-major
+        Z = np.empty((n, k))
+        SK.multinomial_score_blocks(rows, W, Z, n_blocks)
+        np.testing.assert_allclose(Z, Xt @ W, rtol=1e-10, atol=1e-12)
         RD, P = np.empty((n, 2 * k)), np.empty((n, k))
-        loss, sums = SK.multinomial_row_blocks(rows, y, W, RD, P, n_blocks)
-        Z = Xt @ W
+        loss, sums = SK.multinomial_terms_blocks(y, Z, RD, P, n_blocks)
         expected_P = softmax(Z, axis=1)
         assert np.isclose(loss, np.sum(logsumexp(Z, axis=1) - Z[np.arange(n), y]),
                           rtol=1e-10, atol=1e-10)

@@ -60,6 +60,33 @@ class Point:
     grad: np.ndarray      # flat, shaped like W̃.ravel()
     diag: np.ndarray      # the Hessian's diagonal, flat
     curvature: np.ndarray  # D (n,) for two classes, P (n, K) otherwise
+    scores: np.ndarray | None = None   # X̃ W̃ᵀ, (n,) or (n, K), kept over sparse rows
+
+
+class StepPath:
+    """The step ``s`` that conjugate gradients build from ``point`` and, when
+    the point keeps its scores, its image ``X̃s``: ``X̃`` is linear, so the
+    image is the same combination of the directions' images ``X̃d`` that the
+    Hessian-vector products computed (their row phase), and the trial point
+    ``W̃ + s`` is scored as ``X̃W̃ + X̃s`` without reading the rows (LIBLINEAR's
+    Newton method keeps ``X̃w`` and ``X̃s`` likewise for its line search;
+    Galli & Lin, "A study on truncated Newton methods for linear
+    classification", IEEE TNNLS 2022)."""
+
+    def __init__(self, point):
+        self.point = point
+        self.image = None if point.scores is None else np.zeros_like(point.scores)
+        self.last = None if point.scores is None else np.empty_like(point.scores)
+
+    def moved(self, alpha):
+        """``s += alpha · d`` for the direction ``d`` of the last product."""
+        if self.image is not None:
+            np.multiply(self.last, alpha, out=self.last)
+            self.image += self.last
+
+    def scores(self):
+        """``X̃ (W̃ + s)ᵀ``."""
+        return self.point.scores + self.image
 
 
 def n_blocks_for(n_entries):
@@ -72,7 +99,11 @@ def n_blocks_for(n_entries):
 class RowPasses:
     """The four passes over the rows of a dense ``X`` (C-contiguous, built once
     per fit; :mod:`._newton_kernels`), serial or over row blocks in threads
-    (``n_rows``, the rows of ``W̃``, changes nothing here)."""
+    (``n_rows``, the rows of ``W̃``, changes nothing here). The Hessian may
+    read a subsample of the rows, so the points keep no scores: each
+    gradient pass reads the rows."""
+
+    from_scores = keeps_scores = False
 
     def __init__(self, X, n_rows=1):
         self.rows = np.ascontiguousarray(X)
@@ -118,11 +149,21 @@ class ColumnPasses:
     and the row chunks (:func:`~._logistic_sparse.column_chunk_count`, from
     ``n_rows``, the rows of ``W̃``) depend on the data only, the column
     blocks (:meth:`column_blocks`) on the threads, which no column's sum
-    depends on."""
+    depends on. The gradient pass takes the rows' scores ``X̃ W̃ᵀ``; for two
+    classes the points keep them and the Hessian-vector pass keeps the image
+    ``X̃v`` of its direction, so that a trial point's scores come from the
+    step's image (:class:`StepPath`) and its gradient pass reads only the
+    columns. With K classes the image (K values per row, written by every
+    Hessian-vector pass) costs more than it saves: the multinomial row
+    phase's time is mostly its softmax (benchmarks/RESULTS.md, "scores from
+    the step's image")."""
+
+    from_scores = True
 
     def __init__(self, X, n_rows=1):
         X = canonical_csr(X)
         self.rows = CSRRows.of(X)
+        self.keeps_scores = n_rows == 1
         self.cols = chunked_columns(X, column_chunk_count(X.shape[0], X.shape[1], X.nnz,
                                                           n_rows))
         offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
@@ -139,28 +180,39 @@ class ColumnPasses:
         bounds[-1] = self.column_entries.shape[0] - 1
         return bounds
 
-    def binary_gradient(self, y, w, b, D):
+    def binary_scores(self, v):
+        """``X̃ v`` of shape (n_samples,)."""
+        z = np.empty(self.n_samples)
+        SK.binary_score_blocks(self.rows, v, z, self.blocks)
+        return z
+
+    def multinomial_scores(self, V):
+        """``X̃ V`` of shape (n_samples, K) (``V`` feature-major, (n_features + 1, K))."""
+        Z = np.empty((self.n_samples, V.shape[1]))
+        SK.multinomial_score_blocks(self.rows, V, Z, self.blocks)
+        return Z
+
+    def binary_gradient(self, y, Z, D):
         RD = np.empty((self.n_samples, 2))
-        loss, sums = SK.binary_row_blocks(self.rows, y, np.append(w, b), RD, D, self.blocks)
+        loss, sums = SK.binary_terms_blocks(y, Z, RD, D, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad[:, 0], diag[:, 0]
 
-    def binary_hessian(self, D, v):
+    def binary_hessian(self, D, v, XV=None):
         U = np.empty((self.n_samples, 1))
-        sums = SK.binary_curvature_blocks(self.rows, D, v, U, self.blocks)
+        XV = U[:, 0] if XV is None else XV      # the image kept (else overwritten)
+        sums = SK.binary_curvature_blocks(self.rows, D, v, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks())[:, 0]
 
-    def multinomial_gradient(self, y_index, W, P):
+    def multinomial_gradient(self, y_index, Z, P):
         RD = np.empty((self.n_samples, 2 * P.shape[1]))
-        loss, sums = SK.multinomial_row_blocks(self.rows, y_index, np.ascontiguousarray(W.T),
-                                               RD, P, self.blocks)
+        loss, sums = SK.multinomial_terms_blocks(y_index, Z, RD, P, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
     def multinomial_hessian(self, P, V):
         U = np.empty_like(P)
-        sums = SK.multinomial_curvature_blocks(self.rows, P, np.ascontiguousarray(V.T), U,
-                                               self.blocks)
+        sums = SK.multinomial_curvature_blocks(self.rows, P, V, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
 
@@ -205,9 +257,49 @@ class LogisticProblem:
         """Shape of ``W̃``: (n_rows, n_features + 1)."""
         return self.n_rows, self.n_features + 1
 
-    def evaluate(self, theta):
-        """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``."""
+    def evaluate(self, theta, path=None):
+        """Objective, gradient, Hessian diagonal and curvature at ``theta = W̃.ravel()``
+        (over sparse rows scored from ``path``, the step that led here, if given)."""
         W = theta.reshape(self.shape)
+        if self.rows.from_scores:
+            scores = self.scores_at(theta, path)
+            loss, grad, diag, curvature = self.sparse_gradient(scores)
+            scores = scores if self.rows.keeps_scores else None
+        else:
+            scores = None
+            loss, grad, diag, curvature = self.dense_gradient(W)
+        weights = theta * self.penalised
+        f = 0.5 * np.dot(weights, weights) + self.C * loss
+        if self.subsample is not None:
+            curvature = np.ascontiguousarray(curvature[self.subsample])
+        return Point(f, weights + self.C * grad.ravel(),
+                     self.penalised + self.C * diag.ravel(), curvature, scores)
+
+    def scores_at(self, theta, path):
+        """``X̃ W̃ᵀ``: from the path's scores and image, 0 at ``W̃ = 0`` (the
+        solver's start), else one read of the rows."""
+        if path is not None and path.image is not None:
+            return path.scores()
+        if not theta.any():
+            return np.zeros(self.rows.n_samples if self.binary else
+                            (self.rows.n_samples, self.n_rows))
+        if self.binary:
+            return self.rows.binary_scores(theta)
+        return self.rows.multinomial_scores(np.ascontiguousarray(theta.reshape(self.shape).T))
+
+    def sparse_gradient(self, scores):
+        """Loss, gradient, diagonal and curvature from the rows' scores."""
+        n = self.rows.n_samples
+        if self.binary:
+            curvature = np.empty(n)
+            loss, grad, diag = self.rows.binary_gradient(self.y, scores, curvature)
+        else:
+            curvature = np.empty((n, self.n_rows))
+            loss, grad, diag = self.rows.multinomial_gradient(self.y, scores, curvature)
+        return loss, grad, diag, curvature
+
+    def dense_gradient(self, W):
+        """Loss, gradient, diagonal and curvature from one read of the dense rows."""
         n = self.rows.n_samples
         if self.binary:
             curvature = np.empty(n)
@@ -217,16 +309,23 @@ class LogisticProblem:
             curvature = np.empty((n, self.n_rows))
             loss, grad, diag = self.rows.multinomial_gradient(self.y, np.ascontiguousarray(W),
                                                               curvature)
-        weights = theta * self.penalised
-        f = 0.5 * np.dot(weights, weights) + self.C * loss
-        if self.subsample is not None:
-            curvature = np.ascontiguousarray(curvature[self.subsample])
-        return Point(f, weights + self.C * grad.ravel(),
-                     self.penalised + self.C * diag.ravel(), curvature)
+        return loss, grad, diag, curvature
 
-    def hessian_vector(self, point, v):
-        """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``)."""
-        if self.binary:
+    def path(self, point):
+        """The record of a step from ``point`` (:class:`StepPath`)."""
+        return StepPath(point)
+
+    def hessian_vector(self, point, v, path=None):
+        """``H v`` at ``point`` (``v`` flat, shaped like ``W̃.ravel()``); over
+        sparse rows the image ``X̃v`` goes to ``path`` (if given)."""
+        if self.rows.from_scores:
+            XV = None if path is None else path.last
+            if self.binary:
+                Hv = self.rows.binary_hessian(point.curvature, v, XV)
+            else:
+                Hv = self.rows.multinomial_hessian(
+                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T))
+        elif self.binary:
             Hv = self.hessian_passes.binary_hessian(point.curvature, v)
         else:
             Hv = self.hessian_passes.multinomial_hessian(
@@ -234,4 +333,4 @@ class LogisticProblem:
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 
-__all__ = ["ColumnPasses", "LogisticProblem", "Point", "RowPasses"]
+__all__ = ["ColumnPasses", "LogisticProblem", "Point", "RowPasses", "StepPath"]

@@ -10,12 +10,19 @@ gradients that only need Hessian-vector products ``Hv``, then accepts the
 step if the objective fell by a fair share of what the model predicted and
 resizes ``Δ`` by how well the model predicted it.
 
-The solver sees a *problem* with two methods:
+The solver sees a *problem* with three methods:
 
-* ``evaluate(theta) -> point`` where ``point.f``, ``point.grad`` and
-  ``point.diag`` (the Hessian's diagonal) are set; the point also keeps
-  whatever the Hessian-vector product at ``theta`` needs;
-* ``hessian_vector(point, v) -> H v`` at an evaluated point.
+* ``evaluate(theta, path=None) -> point`` where ``point.f``, ``point.grad``
+  and ``point.diag`` (the Hessian's diagonal) are set; the point also keeps
+  whatever the Hessian-vector product at ``theta`` needs. With ``path``
+  (the step's record below), ``theta`` is the path's point plus its step;
+* ``path(point)`` -> a record of the step that conjugate gradients build
+  from ``point``, whose ``moved(alpha)`` is called each time the step grows
+  by ``alpha`` times the last direction multiplied by the Hessian (a linear
+  model can keep the step's image ``X̃s`` from the directions' images ``X̃d``
+  that the products computed, and score the trial point without reading
+  the data);
+* ``hessian_vector(point, v, path=None) -> H v`` at an evaluated point.
 """
 
 from __future__ import annotations
@@ -54,11 +61,12 @@ def to_boundary(s, d, M, delta):
     return (rad - std) / dtd
 
 
-def truncated_cg(hessian_vector, g, M, delta, max_steps):
+def truncated_cg(hessian_vector, g, M, delta, max_steps, moved=None):
     """Steihaug's conjugate gradients on ``q(s) = gᵀs + ½ sᵀHs`` inside
     ``‖s‖_M ≤ Δ``, preconditioned by ``M``; stops at the boundary, on a small
     residual or when the last step barely lowered ``q`` (:data:`XI_CG`,
-    :data:`Q_CG`).
+    :data:`Q_CG`). ``moved(alpha)``, if given, is called each time ``s``
+    grows by ``alpha`` times the direction last passed to ``hessian_vector``.
 
     Returns
     -------
@@ -87,8 +95,12 @@ def truncated_cg(hessian_vector, g, M, delta, max_steps):
         s_next = s + alpha * d
         if not dHd > 0 or np.sqrt(np.dot(s_next * M, s_next)) > delta:
             tau = to_boundary(s, d, M, delta)
+            if moved is not None:
+                moved(tau)
             return s + tau * d, r - tau * Hd, step, True
         s = s_next
+        if moved is not None:
+            moved(alpha)
         r = r - alpha * Hd
         q_next = 0.5 * (np.dot(g, s) - np.dot(s, r))     # q(s) = gᵀs + ½ sᵀHs
         if q_next > 0 or q_next - q > 0 or step * (q_next - q) >= q_tol * q_next:
@@ -147,11 +159,13 @@ def minimize_tron(problem, theta0, *, max_iter, converged, on_step=None):
         if converged(point.grad):
             return theta, n_iter - 1, True
         M = preconditioner(point.diag)
-        s, r, _, _ = truncated_cg(lambda v: problem.hessian_vector(point, v),
-                                  point.grad, M, delta, max_steps=theta.size)
+        path = problem.path(point)
+        s, r, _, _ = truncated_cg(lambda v: problem.hessian_vector(point, v, path),
+                                  point.grad, M, delta, max_steps=theta.size,
+                                  moved=path.moved)
         gs = np.dot(point.grad, s)
         prered = -0.5 * (gs - np.dot(s, r))
-        trial = problem.evaluate(theta + s)
+        trial = problem.evaluate(theta + s, path)
         actred = point.f - trial.f
         snorm = np.sqrt(np.dot(s * M, s))
         if n_iter == 1:
