@@ -100,7 +100,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         replacement (seeded by ``random_state``; 0 when it is None) above
         that, like LightGBM's ``bin_construct_sample_cnt``. Trees without
         exact numeric attributes (``"hist"``, or only categorical attributes)
-        grow in compiled code, using two threads for independent subtrees and
+        grow in compiled code, using every thread (numba's thread count) for
+        the top's class tables and for independent subtrees, and
         LightGBM's histogram subtraction (Ke et al. 2017); the tree is the
         same as node by node, up to round-off with fractional weights.
     pruning : {None, "pre", "post", "pessimistic", "cost_complexity"}, default=None
