@@ -27,6 +27,8 @@ import os
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 #: case name -> (kind, rows, columns, density)
 CASES = {
     "CSR 10000x2000 1%": ("csr", 10_000, 2000, 0.01),
@@ -35,23 +37,13 @@ CASES = {
 
 CHILD = r"""
 import hashlib, json, sys, time
-import numba, numpy as np, scipy.sparse as sp
-from sklearn.datasets import make_classification
+import numba
 from threadpoolctl import threadpool_limits
+kind, n, d, density, threads, benchmarks = json.loads(sys.argv[1])
+sys.path.insert(0, benchmarks)
+from threads import dense_classification, sparse_classification   # the same data as there
 from hyperplane.svm import SVC
-kind, n, d, density, threads = json.loads(sys.argv[1])
-if kind == "csr":                  # benchmarks/threads.py's sparse_classification
-    rng = np.random.default_rng(0)
-    X = sp.random(n, d, density=density, format="csr", random_state=0,
-                  data_rvs=lambda k: rng.normal(size=k))
-    X.indices, X.indptr = X.indices.astype(np.int32), X.indptr.astype(np.int32)
-    score = X @ rng.normal(size=d)
-    y = (score > np.median(score)).astype(int)
-    flip = rng.random(n) < 0.1
-    y[flip] = 1 - y[flip]
-else:
-    X, y = make_classification(n_samples=n, n_features=d, n_informative=d // 2, random_state=0)
-    X = (X - X.mean(axis=0)) / X.std(axis=0)
+X, y = (sparse_classification(n, d, density) if kind == "csr" else dense_classification(n, d))
 SVC(kernel="rbf").fit(X[:2000], y[:2000])
 out = []
 for k in threads:
@@ -70,7 +62,7 @@ print(json.dumps(out))
 def fit_case(src, case, threads):
     """``[[threads, wall s, process CPU s, own thread CPU s, md5], ...]`` of one subprocess."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
-    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(case) + [threads])],
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(case) + [threads, HERE])],
                          env=env, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr)
