@@ -23,7 +23,6 @@ import os
 import time
 
 import numba
-import numpy as np
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 

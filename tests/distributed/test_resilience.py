@@ -5,7 +5,6 @@ import resource
 import warnings
 
 import numpy as np
-import pytest
 import dask.array as da
 import distributed
 from sklearn.exceptions import ConvergenceWarning

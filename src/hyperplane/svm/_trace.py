@@ -12,8 +12,6 @@ threshold b and the objective after the step.
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import _smo_kernels as sk
 
 #: the columns of a trace, in order (see :meth:`StepTrace.row`)
