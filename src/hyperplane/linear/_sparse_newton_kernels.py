@@ -154,39 +154,29 @@ def binary_curvature_rows(rows, D, v, start, stop, XV, U, total):
         total[0] += U[i, 0]
 
 
+#: rows scored at a time by :func:`multinomial_curvature_rows`: their scores
+#: are then turned into the curvature terms while they are still in the L1 cache
+CURVATURE_ROWS = 256
+
+
 @jit_fast
 def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
     """``U_nk = p_nk (u_nk − Σ_j p_nj u_nj)``, ``u_nk = V[:, k]·x̃_n`` (``V``
-    feature-major), over rows ``start:stop``, added to ``total``."""
-    data, indices, indptr = rows
-    d = V.shape[0] - 1
+    feature-major, :func:`multinomial_row_scores`), over rows ``start:stop``,
+    added to ``total``; :data:`CURVATURE_ROWS` rows at a time, so that their
+    ``u`` is read back from cache."""
     n_classes = V.shape[1]
-    for i in range(start, stop):
-        first, end = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
-        u = U[i]
-        for k in range(0, n_classes - 2, 3):   # three classes per read of the row
-            s0 = V[d, k]
-            s1 = V[d, k + 1]
-            s2 = V[d, k + 2]
-            for t in range(first, end):
-                j, x = np.uint64(indices[t]), data[t]
-                s0 += V[j, k] * x
-                s1 += V[j, k + 1] * x
-                s2 += V[j, k + 2] * x
-            u[k] = s0
-            u[k + 1] = s1
-            u[k + 2] = s2
-        for k in range(n_classes - n_classes % 3, n_classes):
-            s = V[d, k]
-            for t in range(first, end):
-                s += V[np.uint64(indices[t]), k] * data[t]
-            u[k] = s
-        mean = 0.0
-        for k in range(n_classes):
-            mean += P[i, k] * u[k]
-        for k in range(n_classes):
-            u[k] = P[i, k] * (u[k] - mean)
-            total[k] += u[k]
+    for lo in range(start, stop, CURVATURE_ROWS):
+        hi = min(stop, lo + CURVATURE_ROWS)
+        multinomial_row_scores(rows, V, lo, hi, U)
+        for i in range(lo, hi):
+            u = U[i]
+            mean = 0.0
+            for k in range(n_classes):
+                mean += P[i, k] * u[k]
+            for k in range(n_classes):
+                u[k] = P[i, k] * (u[k] - mean)
+                total[k] += u[k]
 
 
 # --------------------------------------------------------------------------
