@@ -3,15 +3,14 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import hyperplane.tree._builder as builder
 import hyperplane.tree._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
-import hyperplane.tree._encode as encode
-from hyperplane.tree._bin_kernels import bin_rows, codes_by_column, radix_sort
+from hyperplane.tree._bin_kernels import bin_rows, codes_by_column
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._coded_kernels import (accumulate_rows_parallel, new_scratch,
@@ -197,20 +196,46 @@ def test_codes_by_column_is_the_transpose(n, p, dtype):
     np.testing.assert_array_equal(out, codes.T)
 
 
-@given(arrays(np.float64, st.integers(0, 3000),
-              elements=st.one_of(st.floats(allow_nan=False), st.sampled_from([0.0, -0.0, 1.5]))))
-def test_radix_sort_is_numpy_sort(x):
-    np.testing.assert_array_equal(radix_sort(x), np.sort(x))
+def reference_quantile_edges(x, max_bins, w):
+    """The bin edges from their definition, one distinct value at a time: every
+    known value's total weight; every midpoint when there are at most
+    ``max_bins`` values, else the midpoint above the first value whose
+    cumulative weight reaches ``W i / max_bins`` (i = 1 .. max_bins - 1), none
+    above the largest value."""
+    weight_of = {}
+    for v, wi in zip(x.tolist(), w.tolist()):
+        if not np.isnan(v):
+            weight_of[v] = weight_of.get(v, 0.0) + wi
+    values = sorted(weight_of)
+    if len(values) <= max_bins:
+        chosen = range(len(values) - 1)
+    else:
+        cumulative = np.cumsum([weight_of[v] for v in values])
+        chosen = []
+        for i in range(1, max_bins):
+            level = cumulative[-1] * i / max_bins
+            k = next(k for k, c in enumerate(cumulative) if c >= level)
+            if k < len(values) - 1 and k not in chosen:
+                chosen.append(k)
+    return np.array([values[k] + (values[k + 1] - values[k]) / 2.0 for k in chosen])
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_quantile_edges_with_radix_sort_equal_numpy_sort(monkeypatch, seed):
-    rng = np.random.default_rng(seed)
-    x = np.round(rng.standard_normal(20000), 2 + seed)
-    x[rng.random(x.size) < 0.1] = np.nan
-    edges = quantile_edges(x, 64, np.ones(x.size))
-    monkeypatch.setattr(encode, "RADIX_SORT_ROWS", np.inf)
-    np.testing.assert_array_equal(edges, quantile_edges(x, 64, np.ones(x.size)))
+@settings(deadline=None)
+@given(arrays(np.float64, st.integers(0, 600),
+              elements=st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.25, 3.0, 1e300, -7.0, 0.1])
+              | st.floats(-1e3, 1e3)),
+       st.integers(2, 40), st.booleans(), st.integers(0, 2**32 - 1))
+@example(np.arange(12.0), 4, False, 0)     # levels 3, 6, 9 fall on cumulative counts
+def test_quantile_edges_follow_their_definition(x, max_bins, weighted, seed):
+    """numpy.sort (unit weights) and the stable argsort (integer weights, which
+    must give the edges of repeated rows) against the value-by-value reference."""
+    w = np.random.default_rng(seed).integers(1, 4, x.size).astype(float) if weighted \
+        else np.ones(x.size)
+    np.testing.assert_array_equal(quantile_edges(x, max_bins, w),
+                                  reference_quantile_edges(x, max_bins, w))
+    repeated = np.repeat(x, w.astype(int))
+    np.testing.assert_array_equal(quantile_edges(x, max_bins, w),
+                                  quantile_edges(repeated, max_bins))
 
 
 def fit_with(monkeypatch, X, y, python=False, subtract=True, sort=True, **params):

@@ -22,7 +22,7 @@ import pandas as pd
 from scipy import sparse
 
 from .._validation import check_X, check_X_y, reject_dask
-from ._bin_kernels import column_ranges, radix_sort
+from ._bin_kernels import column_ranges
 
 
 class ColumnNumbers:
@@ -315,8 +315,6 @@ def encode_predict(estimator, X, spec):
 
 #: rows on which the quantile bin edges are computed (LightGBM's bin_construct_sample_cnt)
 BIN_SAMPLE_ROWS = 200_000
-#: columns of at least this many known values are sorted by radix sort
-RADIX_SORT_ROWS = 4096
 
 
 def bin_sample_rows(n_rows, random_state=None, cap=None):
@@ -359,8 +357,7 @@ def quantile_edges(x, max_bins, w=None):
     w_known = None if w is None else w[~missing] if has_missing else w
     weight = None if w_known is None or np.all(w_known == w_known[0]) else w_known
     if weight is None:
-        ordered = (radix_sort(np.ascontiguousarray(known, dtype=np.float64))
-                   if known.size >= RADIX_SORT_ROWS else np.sort(known))
+        ordered = np.sort(known)   # NumPy >= 2 sorts float64 with SIMD: faster than a radix sort
     else:
         order = np.argsort(known, kind="stable")
         ordered = known[order]
