@@ -219,6 +219,23 @@ def read_header(path):
     ------
     ValueError
         If ``path`` is not a readable hyperplane model file; the message names it.
+
+    Examples
+    --------
+    The header tells what a file holds without loading the model:
+
+    >>> import os, tempfile
+    >>> from hyperplane.io import read_header, save
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> model = LeastSquaresClassifier().fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path, metadata={"target": "label"})
+    ...     header = read_header(path)
+    >>> header["format"], header["format_version"]
+    ('hyperplane-model', 1)
+    >>> header["model"], header["metadata"]
+    ('hyperplane.linear._least_squares.LeastSquaresClassifier', {'target': 'label'})
     """
     path = Path(path)
     if not path.is_file():
@@ -251,6 +268,34 @@ def load(path):
         If ``path`` is missing, corrupt, truncated, foreign, names a type
         that is not trusted, or holds an object of another class than its
         header names; the message names the file (and both classes).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from hyperplane.io import load, save
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> X, y = [[3, 3], [4, 3], [1, 1]], [1, 1, -1]
+    >>> model = LeastSquaresClassifier().fit(X, y)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path)
+    ...     copy = load(path)
+    >>> type(copy).__name__, np.array_equal(copy.coef_, model.coef_)
+    ('LeastSquaresClassifier', True)
+    >>> copy.predict(X).tolist()
+    [1, 1, -1]
+
+    A file that is not a model file is refused, by name:
+
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "notes.txt")
+    ...     with open(path, "w") as handle:
+    ...         _ = handle.write("not a model")
+    ...     load(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...notes.txt: not a hyperplane model file, or corrupt/truncated (BadZipFile)
     """
     path = Path(path)
     header = read_header(path)
