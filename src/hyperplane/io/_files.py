@@ -125,9 +125,11 @@ def save(model, path, *, metadata=None):
     >>> from sklearn.linear_model import Perceptron
     >>> from hyperplane.io import save, load
     >>> model = Perceptron().fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
-    >>> path = os.path.join(tempfile.mkdtemp(), "model.hyperplane")
-    >>> save(model, path)
-    >>> load(path).predict([[3, 3]]).tolist()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path)
+    ...     copy = load(path)
+    >>> copy.predict([[3, 3]]).tolist()
     [1]
     """
     path = Path(os.path.realpath(path))   # through a symlink: replace what it points to
