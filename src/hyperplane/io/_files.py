@@ -83,6 +83,19 @@ def trusted_types():
     -------
     frozenset of str
         Fully qualified names as skops writes them (``module.Class``).
+
+    Examples
+    --------
+    Estimators and kernels are trusted; an exception class never is:
+
+    >>> from hyperplane.io import trusted_types
+    >>> names = trusted_types()
+    >>> "hyperplane.linear._perceptron.Perceptron" in names
+    True
+    >>> "hyperplane.kernels._kernels.RBF" in names
+    True
+    >>> "hyperplane.kernels._resolve.NotPSDWarning" in names
+    False
     """
     from sklearn.base import BaseEstimator
 
