@@ -55,7 +55,8 @@ def chunk_pairs(X, y=None):
 
     Examples
     --------
-    ``y`` in chunks of 3 rows follows the 2-row chunks of ``X``:
+    ``X`` in 2-row, 1-column chunks gives whole-row blocks, and ``y`` in
+    chunks of 3 rows is rechunked to follow them:
 
     >>> import numpy as np
     >>> import dask.array as da
