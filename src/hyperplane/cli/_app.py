@@ -285,7 +285,35 @@ def _draw(model, meta, plot, data):
 
 
 def main():
-    """Entry point of the ``hyperplane`` console script."""
+    """Entry point of the ``hyperplane`` console script.
+
+    It reads the command from ``sys.argv`` and exits (``SystemExit``) with the
+    command's status: 0 on success, 1 after an ``error:`` line, 2 for a
+    command line it cannot parse.
+
+    Examples
+    --------
+    ``hyperplane models`` lists the model names ``fit`` accepts:
+
+    >>> import contextlib, io, os, sys
+    >>> from unittest import mock
+    >>> from hyperplane.cli import main
+    >>> out = io.StringIO()
+    >>> with mock.patch.object(sys, "argv", ["hyperplane", "models"]), \\
+    ...         mock.patch.dict(os.environ, {"COLUMNS": "80"}), \\
+    ...         contextlib.redirect_stdout(out):
+    ...     try:
+    ...         main()
+    ...     except SystemExit as done:
+    ...         status = done.code
+    >>> status
+    0
+    >>> for line in out.getvalue().splitlines():
+    ...     if "hyperplane.svm" in line:
+    ...         print(line)
+    │ svc             │ hyperplane.svm:SVC                       │ yes       │
+    │ svr             │ hyperplane.svm:SVR                       │ yes       │
+    """
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")

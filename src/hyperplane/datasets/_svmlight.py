@@ -42,10 +42,11 @@ def load_svmlight(path, *, n_features=None, zero_based=False):
     Examples
     --------
     >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "tiny.svm")
-    >>> with open(path, "w") as handle:
-    ...     _ = handle.write("+1 1:0.5 3:-1\\n-1 2:2\\n")
-    >>> X, y = load_svmlight(path)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "tiny.svm")
+    ...     with open(path, "w") as handle:
+    ...         _ = handle.write("+1 1:0.5 3:-1\\n-1 2:2\\n")
+    ...     X, y = load_svmlight(path)
     >>> X.toarray().tolist(), y.tolist()
     ([[0.5, 0.0, -1.0], [0.0, 2.0, 0.0]], [1.0, -1.0])
     """

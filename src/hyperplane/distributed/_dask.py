@@ -12,7 +12,16 @@ from .._validation import is_dask_collection
 
 
 def import_dask():
-    """Import ``dask`` and ``dask.array`` or explain how to install them."""
+    """Import ``dask`` and ``dask.array`` or explain how to install them.
+
+    Examples
+    --------
+    >>> import sys
+    >>> from hyperplane.distributed import import_dask
+    >>> dask = import_dask()
+    >>> dask.__name__, "dask.array" in sys.modules
+    ('dask', True)
+    """
     try:
         dask = importlib.import_module("dask")
         importlib.import_module("dask.array")
@@ -43,6 +52,22 @@ def chunk_pairs(X, y=None):
     X_blocks : list of dask.delayed
         One 2-d block per row chunk (all columns in one block).
     y_blocks : list of dask.delayed or None
+
+    Examples
+    --------
+    ``X`` in 2-row, 1-column chunks gives whole-row blocks, and ``y`` in
+    chunks of 3 rows is rechunked to follow them:
+
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from hyperplane.distributed import chunk_pairs
+    >>> X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(2, 1))
+    >>> y = da.from_array(np.array([0, 1, 0, 1, 1, 1]), chunks=3)
+    >>> X_blocks, y_blocks = chunk_pairs(X, y)
+    >>> [block.compute().shape for block in X_blocks]
+    [(2, 2), (2, 2), (2, 2)]
+    >>> [block.compute().tolist() for block in y_blocks]
+    [[0, 1], [0, 1], [1, 1]]
     """
     X = as_dask_array(X, "X")
     if X.ndim != 2:
@@ -87,6 +112,20 @@ def predict_lazy(method, X, *, ndim_out=1, dtype=None):
 
     Returns a lazy ``dask.array`` with one entry (``ndim_out=1``) or one row
     (``ndim_out=2``) per row of ``X``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> from hyperplane.distributed import predict_lazy
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> X = np.array([[3, 3], [4, 3], [1, 1], [0, 1], [5, 5], [1, 0]], dtype=float)
+    >>> model = LeastSquaresClassifier().fit(X, [1, 1, -1, -1, 1, -1])
+    >>> lazy = predict_lazy(model.predict, da.from_array(X, chunks=(2, 2)))
+    >>> lazy.chunks
+    ((2, 2, 2),)
+    >>> lazy.compute().tolist() == model.predict(X).tolist()
+    True
     """
     X = as_dask_array(X, "X").rechunk({1: -1})
     if dtype is None:
@@ -106,7 +145,23 @@ def _fold(combine, *parts):
 def tree_reduce(dask, parts, combine, fan_in=8):
     """Combine delayed ``parts`` with the binary ``combine``, ``fan_in`` at a
     time per task (a shallow tree: few tasks for the scheduler, no single
-    task holding every part when there are many chunks)."""
+    task holding every part when there are many chunks).
+
+    Examples
+    --------
+    20 parts, 8 at a time: three tasks fold 8, 8 and 4 parts, one folds their
+    three results.
+
+    >>> import dask
+    >>> import numpy as np
+    >>> from hyperplane.distributed import add_parts, tree_reduce
+    >>> parts = [dask.delayed(np.array)([k, 1]) for k in range(20)]
+    >>> total = tree_reduce(dask, parts, add_parts, fan_in=8)
+    >>> len(total.dask) - len(parts)
+    4
+    >>> total.compute().tolist()
+    [190, 20]
+    """
     fold = dask.delayed(_fold)
     while len(parts) > 1:
         parts = [fold(combine, *parts[i:i + fan_in]) for i in range(0, len(parts), fan_in)]
@@ -114,7 +169,17 @@ def tree_reduce(dask, parts, combine, fan_in=8):
 
 
 def add_parts(a, b):
-    """Sum of two arrays or, elementwise, of two tuples of arrays (a ``combine``)."""
+    """Sum of two arrays or, elementwise, of two tuples of arrays (a ``combine``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.distributed import add_parts
+    >>> add_parts(np.array([1, 2]), np.array([10, 20])).tolist()
+    [11, 22]
+    >>> add_parts((np.array([1.0, 1.0]), 3), (np.array([0.5, 2.0]), 4))
+    (array([1.5, 3. ]), 7)
+    """
     if isinstance(a, tuple):
         return tuple(x + y for x, y in zip(a, b))
     return a + b

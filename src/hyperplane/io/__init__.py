@@ -5,9 +5,11 @@ Examples
 >>> import tempfile, os
 >>> from sklearn.linear_model import LogisticRegression
 >>> from hyperplane.io import save, load, read_header
->>> path = os.path.join(tempfile.mkdtemp(), "logistic.hyperplane")
->>> save(LogisticRegression().fit([[0], [1]], [0, 1]), path)
->>> read_header(path)["format"]
+>>> with tempfile.TemporaryDirectory() as tmp:
+...     path = os.path.join(tmp, "logistic.hyperplane")
+...     save(LogisticRegression().fit([[0], [1]], [0, 1]), path)
+...     header = read_header(path)
+>>> header["format"]
 'hyperplane-model'
 """
 

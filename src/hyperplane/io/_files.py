@@ -83,6 +83,19 @@ def trusted_types():
     -------
     frozenset of str
         Fully qualified names as skops writes them (``module.Class``).
+
+    Examples
+    --------
+    Estimators and kernels are trusted; an exception class never is:
+
+    >>> from hyperplane.io import trusted_types
+    >>> names = trusted_types()
+    >>> "hyperplane.linear._perceptron.Perceptron" in names
+    True
+    >>> "hyperplane.kernels._kernels.RBF" in names
+    True
+    >>> "hyperplane.kernels._resolve.NotPSDWarning" in names
+    False
     """
     from sklearn.base import BaseEstimator
 
@@ -125,9 +138,11 @@ def save(model, path, *, metadata=None):
     >>> from sklearn.linear_model import Perceptron
     >>> from hyperplane.io import save, load
     >>> model = Perceptron().fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
-    >>> path = os.path.join(tempfile.mkdtemp(), "model.hyperplane")
-    >>> save(model, path)
-    >>> load(path).predict([[3, 3]]).tolist()
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path)
+    ...     copy = load(path)
+    >>> copy.predict([[3, 3]]).tolist()
     [1]
     """
     path = Path(os.path.realpath(path))   # through a symlink: replace what it points to
@@ -219,6 +234,23 @@ def read_header(path):
     ------
     ValueError
         If ``path`` is not a readable hyperplane model file; the message names it.
+
+    Examples
+    --------
+    The header tells what a file holds without loading the model:
+
+    >>> import os, tempfile
+    >>> from hyperplane.io import read_header, save
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> model = LeastSquaresClassifier().fit([[3, 3], [4, 3], [1, 1]], [1, 1, -1])
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path, metadata={"target": "label"})
+    ...     header = read_header(path)
+    >>> header["format"], header["format_version"]
+    ('hyperplane-model', 1)
+    >>> header["model"], header["metadata"]
+    ('hyperplane.linear._least_squares.LeastSquaresClassifier', {'target': 'label'})
     """
     path = Path(path)
     if not path.is_file():
@@ -251,6 +283,34 @@ def load(path):
         If ``path`` is missing, corrupt, truncated, foreign, names a type
         that is not trusted, or holds an object of another class than its
         header names; the message names the file (and both classes).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from hyperplane.io import load, save
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> X, y = [[3, 3], [4, 3], [1, 1]], [1, 1, -1]
+    >>> model = LeastSquaresClassifier().fit(X, y)
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "model.hyperplane")
+    ...     save(model, path)
+    ...     copy = load(path)
+    >>> type(copy).__name__, np.array_equal(copy.coef_, model.coef_)
+    ('LeastSquaresClassifier', True)
+    >>> copy.predict(X).tolist()
+    [1, 1, -1]
+
+    A file that is not a model file is refused, by name:
+
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "notes.txt")
+    ...     with open(path, "w") as handle:
+    ...         _ = handle.write("not a model")
+    ...     load(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...notes.txt: not a hyperplane model file, or corrupt/truncated (BadZipFile)
     """
     path = Path(path)
     header = read_header(path)

@@ -122,7 +122,26 @@ class Kernel:
     A kernel of one's own subclasses it and defines ``_gram(X, Y)``; every
     block it returns is checked (:func:`check_block`). ``_gram`` gets
     ``scipy.sparse`` CSR samples only if the class sets ``accepts_sparse``
-    to True; otherwise sparse samples are a TypeError."""
+    to True; otherwise sparse samples are a TypeError.
+
+    Examples
+    --------
+    The intersection kernel ``k(x, y) = Σ min(x_i, y_i)``, defined by its
+    ``_gram`` alone, gets the diagonal and the closure operators for free:
+
+    >>> import numpy as np
+    >>> from hyperplane.kernels import Kernel, Linear
+    >>> class Intersection(Kernel):
+    ...     def _gram(self, X, Y):
+    ...         return np.minimum(X[:, None, :], Y[None, :, :]).sum(axis=2)
+    >>> k = Intersection()
+    >>> k([[1.0, 2.0], [3.0, 0.0]]).tolist()
+    [[3.0, 1.0], [1.0, 3.0]]
+    >>> k.diag([[1.0, 2.0], [3.0, 0.0]]).tolist()
+    [3.0, 3.0]
+    >>> 0.5 * k + Linear()
+    (0.5 * Intersection() + Linear())
+    """
 
     #: whether ``_gram`` and ``diag`` take CSR samples
     accepts_sparse = False
@@ -326,7 +345,20 @@ class Sigmoid(Kernel):
 
 
 class SumKernel(Kernel):
-    """``k1(x, y) + k2(x, y)``."""
+    """``k1(x, y) + k2(x, y)``.
+
+    Examples
+    --------
+    >>> from hyperplane.kernels import RBF, Linear, SumKernel
+    >>> X = [[1.0, 2.0], [0.0, 1.0]]
+    >>> k = SumKernel(Linear(), RBF(sigma=1.0))
+    >>> k == Linear() + RBF(sigma=1.0)
+    True
+    >>> float(Linear()(X)[0, 1]), round(float(RBF(sigma=1.0)(X)[0, 1]), 6)
+    (2.0, 0.367879)
+    >>> round(float(k(X)[0, 1]), 6)
+    2.367879
+    """
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
@@ -349,7 +381,20 @@ class SumKernel(Kernel):
 
 
 class ProductKernel(Kernel):
-    """``k1(x, y) * k2(x, y)``."""
+    """``k1(x, y) * k2(x, y)``.
+
+    Examples
+    --------
+    >>> from hyperplane.kernels import RBF, Polynomial, ProductKernel
+    >>> X = [[1.0, 2.0], [0.0, 1.0]]
+    >>> k = ProductKernel(Polynomial(degree=2), RBF(sigma=1.0))
+    >>> k == Polynomial(degree=2) * RBF(sigma=1.0)
+    True
+    >>> float(Polynomial(degree=2)(X)[0, 1]), round(float(RBF(sigma=1.0)(X)[0, 1]), 6)
+    (4.0, 0.367879)
+    >>> round(float(k(X)[0, 1]), 6)
+    1.471518
+    """
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
@@ -372,7 +417,21 @@ class ProductKernel(Kernel):
 
 
 class ScaledKernel(Kernel):
-    """``c * k(x, y)`` with ``c > 0``."""
+    """``c * k(x, y)`` with ``c > 0``.
+
+    Examples
+    --------
+    >>> from hyperplane.kernels import RBF, ScaledKernel
+    >>> k = 2.0 * RBF(sigma=1.0)
+    >>> k, k == ScaledKernel(2.0, RBF(sigma=1.0))
+    (2.0 * RBF(sigma=1.0), True)
+    >>> round(float(k([[1.0, 2.0]], [[0.0, 1.0]])[0, 0]), 6)
+    0.735759
+    >>> ScaledKernel(0.0, RBF())
+    Traceback (most recent call last):
+    ...
+    ValueError: c must be in (0, inf]; got 0.0
+    """
 
     def __init__(self, c, kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
@@ -396,7 +455,23 @@ class ScaledKernel(Kernel):
 
 
 class WarpedKernel(Kernel):
-    """``g(x) k(x, y) g(y)`` for a function ``g`` (式6.27)."""
+    """``g(x) k(x, y) g(y)`` for a function ``g`` (式6.27).
+
+    Examples
+    --------
+    With ``g(x) = 1 / ‖x‖`` the linear kernel becomes the cosine of the angle
+    between the samples:
+
+    >>> import numpy as np
+    >>> from hyperplane.kernels import Linear
+    >>> def inverse_norm(X):
+    ...     return 1.0 / np.linalg.norm(X, axis=1)
+    >>> k = Linear().scaled(inverse_norm)
+    >>> k
+    Linear().scaled(inverse_norm)
+    >>> k([[3.0, 4.0], [1.0, 0.0]]).round(6).tolist()
+    [[1.0, 0.6], [0.6, 1.0]]
+    """
 
     def __init__(self, kernel, g):
         self.kernel, self.g = kernel, g

@@ -80,7 +80,20 @@ def entry_variance(X):
 
 def resolve_gamma(gamma, X):
     """scikit-learn's rule: ``"scale"`` is 1 / (n_features · X.var()),
-    ``"auto"`` is 1 / n_features, a number is used as given."""
+    ``"auto"`` is 1 / n_features, a number is used as given.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.kernels import resolve_gamma
+    >>> X = np.array([[0.0, 4.0], [4.0, 0.0]])      # 2 features, entry variance 4
+    >>> resolve_gamma("scale", X), resolve_gamma("auto", X), resolve_gamma(0.3, X)
+    (0.125, 0.5, 0.3)
+    >>> resolve_gamma("median", X)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be 'scale', 'auto' or a positive float; got 'median'
+    """
     if gamma == "scale":
         n_features = X.shape[1]
         var = entry_variance(X)
@@ -155,7 +168,30 @@ def known_psd(kernel):
 
 
 class NotPSDWarning(UserWarning):
-    """The kernel matrix on the training data has a negative eigenvalue."""
+    """The kernel matrix on the training data has a negative eigenvalue.
+
+    Examples
+    --------
+    A sigmoid kernel with ``theta > 0`` is not PSD on these samples; the
+    warning has its own category, so it can be caught, silenced or made an
+    error on its own:
+
+    >>> import warnings
+    >>> import numpy as np
+    >>> from hyperplane.kernels import NotPSDWarning, Sigmoid, warn_if_not_psd
+    >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     psd = warn_if_not_psd(Sigmoid(beta=1.0, theta=1.0), X)
+    >>> psd, [w.category.__name__ for w in caught]
+    (False, ['NotPSDWarning'])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warnings.simplefilter("ignore", NotPSDWarning)
+    ...     psd = warn_if_not_psd(Sigmoid(beta=1.0, theta=1.0), X)
+    >>> psd, caught
+    (False, [])
+    """
 
 
 def warn_if_not_psd(kernel, X, random_state=None):

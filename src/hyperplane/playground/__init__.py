@@ -18,7 +18,21 @@ __all__ = ["create_app", "serve", "check_host"]
 
 
 def create_app():
-    """The playground's Flask application (see :mod:`._server`)."""
+    """The playground's Flask application (see :mod:`._server`).
+
+    Examples
+    --------
+    Flask's test client asks the JSON endpoints without a server:
+
+    >>> from hyperplane.playground import create_app
+    >>> client = create_app().test_client()
+    >>> response = client.get("/api/catalog")
+    >>> response.status_code, response.get_json()["learners"]
+    (200, ['perceptron', 'svm', 'tree', 'bp', 'linear'])
+    >>> response = client.post("/api/start", json={"learner": "adaboost"})
+    >>> response.status_code, response.get_json()["error"]
+    (400, "learner must be one of ['perceptron', 'svm', 'tree', 'bp', 'linear']; got 'adaboost'")
+    """
     try:
         import flask  # noqa: F401
         import plotly  # noqa: F401
@@ -95,6 +109,22 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
         Allow a non-loopback ``host``.
     ready : callable, optional
         Called with the page's URL once the server listens.
+
+    Examples
+    --------
+    A host other than loopback is refused before anything is bound:
+
+    >>> from hyperplane.playground import serve
+    >>> serve("0.0.0.0", open_browser=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: host '0.0.0.0' is not a loopback address; pass --allow-remote to serve other machines
+
+    On loopback it prints the page's URL and serves until Ctrl-C (blocking,
+    so not run here):
+
+    >>> serve(port=8765, open_browser=False, ready=print)  # doctest: +SKIP
+    http://127.0.0.1:8765/
     """
     from werkzeug.serving import make_server
 

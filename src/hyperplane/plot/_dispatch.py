@@ -78,6 +78,28 @@ def plot_model(model, X=None, y=None):
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    A classifier on two features gets its decision regions, a tree its tree:
+
+    >>> import matplotlib.pyplot as plt
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from hyperplane.linear import LeastSquaresClassifier
+    >>> from hyperplane.plot import plot_model
+    >>> X, y = [[3, 3], [4, 3], [1, 1]], [1, 1, -1]
+    >>> figure = plot_model(LeastSquaresClassifier().fit(X, y), X, y)
+    >>> figure.axes[0].get_title()
+    'LeastSquaresClassifier: decision regions'
+    >>> plt.close(figure)
+    >>> figure = plot_model(DecisionTreeClassifier(random_state=0).fit(X, y))
+    >>> figure.axes[0].get_title()
+    'DecisionTreeClassifier: 2 leaves'
+    >>> plt.close(figure)
+    >>> plot_model(LeastSquaresClassifier().fit(X, y))
+    Traceback (most recent call last):
+    ...
+    ValueError: no picture for LeastSquaresClassifier (pass the data: decision regions need X with 2 features)
     """
     for applies, draw in PICTURES:
         if applies(model, X, y):

@@ -63,6 +63,25 @@ def plot_perceptron_updates(model, X, y, *, max_steps=None, ncols=4, resolution=
     Returns
     -------
     matplotlib.figure.Figure
+
+    Examples
+    --------
+    李航 例2.1: the first four updates, one panel each, titled with the sample
+    that triggered it and the weights after it (table 2.1):
+
+    >>> import matplotlib.pyplot as plt
+    >>> from hyperplane.linear import Perceptron
+    >>> from hyperplane.plot import plot_perceptron_updates
+    >>> X, y = [[3, 3], [4, 3], [1, 1]], [1, 1, -1]
+    >>> model = Perceptron(record_trace=True).fit(X, y)
+    >>> figure = plot_perceptron_updates(model, X, y, max_steps=4, resolution=40)
+    >>> for ax in figure.axes:
+    ...     print(ax.get_title())
+    1: x1  w=(3, 3) b=1
+    2: x3  w=(2, 2) b=0
+    3: x3  w=(1, 1) b=-1
+    4: x3  w=(0, 0) b=-2
+    >>> plt.close(figure)
     """
     import matplotlib.pyplot as plt
 
@@ -94,6 +113,24 @@ def animate_perceptron_updates(model, X, y, *, interval=800, resolution=120):
     -------
     matplotlib.animation.FuncAnimation
         Save it with ``anim.save("updates.gif", writer="pillow")``.
+
+    Examples
+    --------
+    One frame per update of 李航 例2.1 (seven); drawing the figure draws the first:
+
+    >>> import matplotlib.pyplot as plt
+    >>> from hyperplane.linear import Perceptron
+    >>> from hyperplane.plot import animate_perceptron_updates
+    >>> X, y = [[3, 3], [4, 3], [1, 1]], [1, 1, -1]
+    >>> model = Perceptron(record_trace=True).fit(X, y)
+    >>> anim = animate_perceptron_updates(model, X, y, resolution=40)
+    >>> len(list(anim.new_frame_seq()))
+    7
+    >>> figure = plt.gcf()
+    >>> figure.canvas.draw()
+    >>> figure.axes[0].get_title()
+    '1: x1  w=(3, 3) b=1'
+    >>> plt.close(figure)
     """
     import matplotlib.pyplot as plt
     from matplotlib.animation import FuncAnimation

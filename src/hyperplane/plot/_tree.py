@@ -60,7 +60,26 @@ def _statements(dot):
 
 
 def parse_dot(dot):
-    """``(nodes, root)`` from DOT text: ``{id: _Node}`` and the root's id."""
+    """``(nodes, root)`` from DOT text: ``{id: _Node}`` and the root's id.
+
+    Each node has its ``label`` and its ``children`` as ``(branch label,
+    child id)`` pairs, in the order of the DOT edges.
+
+    Examples
+    --------
+    >>> from hyperplane.plot import parse_dot
+    >>> dot = ('digraph { 0 [label="纹理"]; 1 [label="好瓜"]; 2 [label="坏瓜"];'
+    ...        ' 0 -> 1 [label="清晰"]; 0 -> 2 [label="模糊"]; }')
+    >>> nodes, root = parse_dot(dot)
+    >>> root, nodes[root].label, nodes[root].children
+    ('0', '纹理', [('清晰', '1'), ('模糊', '2')])
+    >>> [nodes[child].label for _, child in nodes[root].children]
+    ['好瓜', '坏瓜']
+    >>> parse_dot("digraph { 0 -> 1; 2 -> 3; }")
+    Traceback (most recent call last):
+    ...
+    ValueError: the DOT text does not describe one tree
+    """
     nodes, targets, edges = {}, set(), []
     for statement in _statements(dot):
         edge = _EDGE.match(statement)

@@ -41,7 +41,25 @@ def model_modules():
 
 
 def hyperplane_classes():
-    """Every class defined (not merely imported) in a hyperplane model module."""
+    """Every class defined (not merely imported) in a hyperplane model module.
+
+    Returns
+    -------
+    dict of str to type
+        ``{"module.Class": class}``, keyed by the defining module.
+
+    Examples
+    --------
+    >>> from hyperplane.utils import hyperplane_classes
+    >>> classes = hyperplane_classes()
+    >>> classes["hyperplane.linear._perceptron.Perceptron"].__name__
+    'Perceptron'
+    >>> "hyperplane.linear.Perceptron" in classes          # a re-export, not a definition
+    False
+    >>> any(name.startswith(("hyperplane.cli.", "hyperplane.io.", "hyperplane.plot."))
+    ...     for name in classes)                           # tooling is not scanned
+    False
+    """
     found = {}
     for module in model_modules():
         for _, cls in inspect.getmembers(module, inspect.isclass):
