@@ -14,9 +14,10 @@ import pkgutil
 
 from sklearn.base import BaseEstimator
 
-#: subpackages that hold user-facing tooling, not models: never scanned
-_TOOLING = ("hyperplane.cli", "hyperplane.io", "hyperplane.plot", "hyperplane.utils",
-            "hyperplane.__main__")
+#: subpackages that hold user-facing tooling, not models: never scanned (the
+#: playground's server imports Flask, an optional extra)
+_TOOLING = ("hyperplane.cli", "hyperplane.io", "hyperplane.playground", "hyperplane.plot",
+            "hyperplane.utils", "hyperplane.__main__")
 
 
 def _is_tooling(name):
