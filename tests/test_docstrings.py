@@ -10,10 +10,10 @@ import doctest
 import importlib
 import inspect
 import pkgutil
-import re
 
 import numpy as np
 import pytest
+from numpydoc.docscrape import NumpyDocString
 
 import hyperplane
 
@@ -39,14 +39,11 @@ def test_examples_run(name, global_seed):
 PUBLIC_MODULES = ["hyperplane"] + [name for name in MODULES
                                    if not any(part.startswith("_") for part in name.split("."))]
 
-_EXAMPLES = re.compile(r"^[ \t]*Examples[ \t]*\n[ \t]*-{8,}[ \t]*\n(.*?)"
-                       r"(?=^[ \t]*\w[\w ]*\n[ \t]*-{3,}[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
-
-
 def has_examples(doc):
-    """Whether a numpydoc docstring has an Examples section with a ``>>>`` line."""
-    match = _EXAMPLES.search(doc or "")
-    return match is not None and ">>>" in match.group(1)
+    """Whether a numpydoc docstring has an Examples section with a ``>>>`` line
+    (the sections as numpydoc's own parser reads them)."""
+    examples = NumpyDocString(inspect.cleandoc(doc or ""))["Examples"]
+    return any(line.lstrip().startswith(">>>") for line in examples)
 
 
 def test_has_examples_reads_numpydoc_sections():
