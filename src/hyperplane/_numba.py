@@ -50,8 +50,49 @@ jit_parallel = numba.njit(
 )
 jit_parallel_exact = numba.njit(cache=True, nogil=True, parallel=True)
 
-__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "maxnum",
-           "minnum", "prefetch"]
+__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "by_none",
+           "maxnum", "minnum", "prefetch"]
+
+
+def by_none(when_none, otherwise):
+    """A function for compiled code, ``call(arg, *args)``, that runs
+    ``when_none(arg, *args)`` when ``arg`` is None and ``otherwise(arg, *args)``
+    when it is anything else.
+
+    numba makes the choice when it types ``arg``, so a caller is compiled with
+    the chosen function only: a kernel that serves two kinds of input (a tree
+    with and without exact numeric attributes) compiles just the one its call
+    needs, which keeps the first fit's compilation short. (An ``if arg is None``
+    inside a kernel drops only the other branch of a None argument.) Called
+    from Python it raises :class:`NotImplementedError`.
+
+    Examples
+    --------
+    Functions defined in a session cannot be cached, so this example compiles
+    them without the package's ``cache=True``:
+
+    >>> import numba
+    >>> from hyperplane._numba import by_none
+    >>> nothing = numba.njit(lambda x, y: y)
+    >>> added = numba.njit(lambda x, y: x + y)
+    >>> plus = by_none(nothing, added)
+    >>> use = numba.njit(lambda x, y: plus(x, y))
+    >>> use(None, 2), use(3, 2)
+    (2, 5)
+    """
+    from numba.core import types
+    from numba.extending import overload
+
+    def call(arg, *args):
+        raise NotImplementedError(f"{when_none.__name__} / {otherwise.__name__}: "
+                                  "compiled code only")
+
+    @overload(call)
+    def _chosen(arg, *args):
+        chosen = when_none if isinstance(arg, types.NoneType) else otherwise
+        return lambda arg, *args: chosen(arg, *args)
+
+    return call
 
 
 def _llvm_binary(name):

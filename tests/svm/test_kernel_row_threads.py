@@ -109,8 +109,17 @@ def test_svr_solution_does_not_depend_on_the_thread_count():
 
 
 def test_rows_are_split_over_threads_only_when_there_are_several():
-    X32 = np.ones((10, 3), dtype=np.float32)
+    X32 = np.ones((kr.PARALLEL_ROW_WORK // 4, 4), dtype=np.float32)  # a full row: just parallel
     one = on_threads(1, lambda: kr.make_samples(X32, kr.RBF_KERNEL, 1.0, 0.0, 1))
     two = on_threads(2, lambda: kr.make_samples(X32, kr.RBF_KERNEL, 1.0, 0.0, 1))
-    assert one.parallel_work == np.iinfo(np.int64).max
+    assert one.parallel_work is None
     assert two.parallel_work == kr.PARALLEL_ROW_WORK
+
+
+def test_rows_too_small_to_split_never_are():
+    X32 = np.ones((kr.PARALLEL_ROW_WORK // 4 - 1, 4), dtype=np.float32)
+    assert on_threads(2, lambda: kr.make_samples(X32, kr.RBF_KERNEL, 1.0, 0.0, 1)
+                      ).parallel_work is None
+    X = sp.random(1000, 1000, density=0.01, format="csr", random_state=0)
+    assert on_threads(2, lambda: kr.make_sparse_samples(X, kr.RBF_KERNEL, 1.0, 0.0, 1)
+                      ).parallel_work is None

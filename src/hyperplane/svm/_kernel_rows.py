@@ -51,7 +51,8 @@ GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL 
 #: of length d and a scratch row ``dots`` of length n. ``is_sparse`` says which; the
 #: other layout's arrays are empty (``X32`` is then n x 0, so that
 #: ``X32.shape[0]`` is n in both). ``parallel_work``: the multiply-adds from
-#: which a row is split over threads (:func:`parallel_row_work`).
+#: which a row is split over threads, or ``None`` when no row is
+#: (:func:`parallel_row_work`; the solver is then compiled without them).
 Samples = namedtuple(
     "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 "
                "is_sparse data indices indptr sq work col_data col_rows col_ptr dots "
@@ -70,7 +71,7 @@ def make_samples(X32, code, gamma, coef0, degree):
                    indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0),
                    col_data=np.empty(0, dtype=np.float32), col_rows=np.empty(0, dtype=np.int32),
                    col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0),
-                   parallel_work=parallel_row_work())
+                   parallel_work=parallel_row_work(n * X32.shape[1]))
 
 
 def make_sparse_samples(X, code, gamma, coef0, degree):
@@ -89,15 +90,19 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                    sq=csr_squared_norms(data, indptr), work=np.zeros(d),
                    col_data=XC.data.astype(np.float32), col_rows=XC.indices.astype(np.int32),
                    col_ptr=XC.indptr.astype(np.int64), dots=np.empty(n),
-                   parallel_work=parallel_row_work())
+                   parallel_work=parallel_row_work(X.nnz + n))
 
 
-def parallel_row_work():
-    """:data:`PARALLEL_ROW_WORK` when numba runs more than one thread, else
-    never: a parallel region on one thread still costs its launch, and the
-    blocks, hence the values, are the same either way."""
-    return np.int64(PARALLEL_ROW_WORK if numba.get_num_threads() > 1
-                    else np.iinfo(np.int64).max)
+def parallel_row_work(most_work):
+    """:data:`PARALLEL_ROW_WORK` when numba runs more than one thread and a row
+    may cost that much (``most_work``: the multiply-adds of the costliest row),
+    else ``None``: no row is split, and the compiled solver holds no parallel
+    region (a parallel region on one thread still costs its launch, and its
+    compilation is the larger part of the solver's). The blocks, hence the
+    values, are the same either way."""
+    if numba.get_num_threads() > 1 and most_work >= PARALLEL_ROW_WORK:
+        return np.int64(PARALLEL_ROW_WORK)
+    return None
 
 
 def samples_of(X, code, gamma, coef0, degree):
@@ -193,7 +198,7 @@ def kernel_row(samples, r, cols, n_cols, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
     untouched), from the row-major samples ``samples.X32`` or the CSR ones
     (a :data:`Samples`)."""
-    compute_row(samples, r, cols, n_cols, False, out)
+    compute_row(samples, r, cols, n_cols, False, samples.parallel_work, out)
 
 
 @jit_fast
@@ -202,31 +207,40 @@ def kernel_row_full(samples, r, out):
     feature-major samples ``samples.XT32`` (d, n), feature by feature, the
     sums of all samples advanced together (vectorised over samples); or from
     the CSR samples, as :func:`kernel_row` on every column."""
-    compute_row(samples, r, samples.all_rows, samples.all_rows.shape[0], True, out)
+    compute_row(samples, r, samples.all_rows, samples.all_rows.shape[0], True,
+                samples.parallel_work, out)
 
 
 @jit_fast
-def compute_row(samples, r, cols, n_cols, full, out):
+def compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) by
     the method of :func:`row_method`, block by block (:func:`row_block`), on
     all threads (:func:`row_blocks`) when the row costs at least
-    ``samples.parallel_work`` multiply-adds (:func:`parallel_row_work`).
-    The blocks are the same either way, so the values do not depend on the
-    path or the thread count."""
+    ``parallel_work`` multiply-adds (``samples.parallel_work``, ``None``:
+    never, and the parallel kernels are not compiled:
+    :func:`parallel_row_work`). The blocks are the same either way, so the
+    values do not depend on the path or the thread count."""
     method, work = row_method(samples, r, n_cols, full)
-    parallel = work >= samples.parallel_work
+    if parallel_work is None or work < parallel_work:
+        serial_row(samples, r, cols, n_cols, method, out)
+        return
     if method == SPARSE_COLUMNS:
-        n = samples.dots.shape[0]
-        if parallel:
-            column_dot_blocks(samples, r, n)
-        else:
-            column_dots(samples, r, 0, n)
+        column_dot_blocks(samples, r, samples.dots.shape[0])
     elif method == SPARSE_ROWS:
         scatter_row(samples, r, 1.0)
-    if parallel:
-        row_blocks(samples, r, cols, n_cols, method, out)
-    else:
-        row_block(samples, r, cols, 0, n_cols, method, out)
+    row_blocks(samples, r, cols, n_cols, method, out)
+    if method == SPARSE_ROWS:
+        scatter_row(samples, r, 0.0)
+
+
+@jit_fast
+def serial_row(samples, r, cols, n_cols, method, out):
+    """:func:`compute_row` on this thread, as one block."""
+    if method == SPARSE_COLUMNS:
+        column_dots(samples, r, 0, samples.dots.shape[0])
+    elif method == SPARSE_ROWS:
+        scatter_row(samples, r, 1.0)
+    row_block(samples, r, cols, 0, n_cols, method, out)
     if method == SPARSE_ROWS:
         scatter_row(samples, r, 0.0)
 

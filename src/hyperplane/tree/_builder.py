@@ -308,10 +308,18 @@ def no_orders(data, rows):
     return np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size))
 
 
+def parallel_rows(data):
+    """``PARALLEL_ROWS``, or ``None`` when no node of ``data`` can be that large
+    or numba has one thread: the parallel kernels are then not compiled."""
+    if data.X.shape[0] < PARALLEL_ROWS or numba.get_num_threads() == 1:
+        return None
+    return PARALLEL_ROWS
+
+
 def score_node(data, node, rules, scan):
     """The split table of ``node`` (:func:`~._node_kernels.score_attributes`: in
-    parallel over the attributes from ``PARALLEL_ROWS`` rows)."""
-    return score_attributes(data.columns, node, rules, scan, PARALLEL_ROWS)
+    parallel over the attributes from :func:`parallel_rows` rows)."""
+    return score_attributes(data.columns, node, rules, scan, parallel_rows(data))
 
 
 def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
@@ -351,7 +359,7 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
         node_id, node = stack.pop()
         splits = score_node(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
         children = expand_node(node, splits, columns, rules, data.n_classes, dest,
-                               node.rows.size >= PARALLEL_ROWS)
+                               parallel_rows(data))
         j = children.attribute
         test = (j, data.kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
         if j >= 0 and pre_pruner is not None and not pre_pruner.allows(

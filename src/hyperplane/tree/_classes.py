@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 
+import numba
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
@@ -21,7 +22,7 @@ from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
-from ._traverse_kernels import tree_apply, tree_proba
+from ._traverse_kernels import tree_apply, tree_proba, tree_proba_parallel
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
@@ -42,6 +43,14 @@ AFTER_GROWTH = {
 }
 #: fraction of the training data held out for pre/post pruning without validation_data
 HOLDOUT_FRACTION = 1 / 3
+#: predictions of fewer rows walk the tree on one thread: a parallel region
+#: costs more than it saves there, and a small call compiles no parallel kernel
+PARALLEL_PREDICT_ROWS = 4096
+
+
+def parallel_predict(n_rows):
+    """Whether a prediction of ``n_rows`` rows walks them side by side."""
+    return n_rows >= PARALLEL_PREDICT_ROWS and numba.get_num_threads() > 1
 
 
 class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -406,7 +415,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def _proba(self, X):
         check_is_fitted(self)
         X_enc = encode_predict(self, X, self._spec)
-        return tree_proba(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
+        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
+        return walk(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
 
     def predict_proba(self, X):
         """Class distribution of the leaf (mixed by r_v over branches where a value is missing).

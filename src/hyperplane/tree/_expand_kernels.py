@@ -251,12 +251,13 @@ def no_children(node, n_classes):
 
 
 @jit
-def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
+def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
     """Expand ``node`` on the best attribute of its split table ``splits``.
 
     Chooses the attribute, routes and partitions the node's rows (with their
     sorted orders and values; ``dest``: scratch indexed by row, needed with
-    orders; ``parallel``: the attributes are split side by side),
+    orders; from ``parallel_rows`` rows the attributes are split side by
+    side, ``None``: never, see :func:`~._traverse_kernels.partition_node`),
     computes ``r̃_v``, the children's class weights and why each child is a
     leaf. ``attribute == −1``: no admissible split, the node is a leaf.
     """
@@ -272,7 +273,7 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel):
     w_branch, r = branch_weights(branch, node.w, n_branches)
     child_rows, child_w, child_order, child_x, offsets, spare = partition_node(
         node.rows, node.w, branch, r, (node.order, node.sorted_x),
-        (node.spare_order, node.spare_x), dest, parallel)
+        (node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,
                         np.zeros((n_branches, n_classes)), np.zeros(n_branches),

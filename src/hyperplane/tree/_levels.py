@@ -153,7 +153,7 @@ def expand_level_node(node, tables, n_rows, splits, context):
     width = n_codes[j] + 1
     rows, columns = table_rows(tables[j, :width], n_rows[j, :width], j, node, kind, n_codes)
     return expand_node(rows, splits, columns, rules, n_classes, np.zeros(0, dtype=np.int64),
-                       False), rows
+                       None), rows
 
 
 def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None):

@@ -104,7 +104,8 @@ def node_scores_parallel(columns, node, rules, scan):
 @jit
 def score_attributes(columns, node, rules, scan, parallel_rows):
     """The split table of ``node``: :func:`node_scores`, or
-    :func:`node_scores_parallel` for a node of at least ``parallel_rows`` rows."""
-    if node.rows.shape[0] >= parallel_rows:
+    :func:`node_scores_parallel` for a node of at least ``parallel_rows`` rows
+    (``None``: never, and the parallel kernel is not compiled)."""
+    if parallel_rows is not None and node.rows.shape[0] >= parallel_rows:
         return node_scores_parallel(columns, node, rules, scan)
     return node_scores(columns, node, rules, scan)

@@ -129,7 +129,11 @@ class Tuning(NamedTuple):
     subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
     sort_rows: int  # nodes smaller than this sort their codes
     defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
-    parallel_rows: int  # nodes this large score and partition their attributes in parallel
+    #: nodes this large score and partition their attributes in parallel; None: no node
+    #: does, and the compiled growth holds no parallel region (numba drops the branches
+    #: of an ``is None`` test on an argument when it compiles: a smaller, faster compile)
+    parallel_rows: int | None
+    groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
 
 
 class Workspace(NamedTuple):

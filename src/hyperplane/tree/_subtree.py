@@ -94,13 +94,17 @@ def compiled_growth_applies(data, pre_pruner):
 
 
 def workspace(data):
-    """Row-indexed scratch of one growing thread (none without exact numeric attributes).
+    """Row-indexed scratch of one growing thread; ``None`` without exact numeric
+    attributes (coded-only growth needs none, and is compiled without the exact
+    scans).
 
     The branch of each row (``dest``) is held in the smallest integer type
     that holds every branch index: the partition reads it once per row and
     attribute in sorted order, so a small type keeps it in cache.
     """
-    n = data.X.shape[0] if np.any(data.kind == NUMERIC) else 0
+    if not np.any(data.kind == NUMERIC):
+        return None
+    n = data.X.shape[0]
     branches = int(data.n_codes[data.kind == CATEGORICAL].max(initial=2))
     dest_type = np.int8 if branches <= np.iinfo(np.int8).max else np.int64
     return Workspace(np.zeros(n), np.zeros(n, dtype=dest_type))
@@ -134,21 +138,23 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     sort their codes.
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    serial = np.iinfo(np.int64).max
-    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, serial)
+    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1)
     n_rows = sum(job[1].rows.size for job in jobs)
     exact = bool(np.any(data.kind == NUMERIC))
-    defer = subtree_rows(n_rows, numba.get_num_threads(), exact)
-    split = job_split_rows(n_rows, numba.get_num_threads(), exact)
-    top = Handoff(0, False, table_groups(numba.get_num_threads()))
+    threads = numba.get_num_threads()
+    defer = subtree_rows(n_rows, threads, exact)
+    split = job_split_rows(n_rows, threads, exact)
+    groups = table_groups(threads)
+    parallel_top = threads > 1 and (exact or groups > 1)  # else the serial kernels
+    top = tuning._replace(defer_rows=defer, groups=groups,
+                          parallel_rows=min(defer, PARALLEL_ROWS) if parallel_top else None)
     small = []
     for node_id, node in jobs:
-        job = Job(node_id, node, NO_TABLES, top)
+        job = Job(node_id, node, NO_TABLES, Handoff(0, False))
         if node.rows.size < defer:
             small.append(job)
             continue
-        output = _grow_one(data, rules, job, tuning._replace(
-            defer_rows=defer, parallel_rows=min(defer, PARALLEL_ROWS)), workspace(data))
+        output = _grow_one(data, rules, job, top, workspace(data))
         small.extend(_settle(nodes, job, output, data.kind, bar, split))
     _grow_side_by_side(data, rules, small, tuning,
                        lambda job, output: _settle(nodes, job, output, data.kind, bar, split),
@@ -159,7 +165,7 @@ def _settle(nodes, job, output, kind, bar, split):
     """Graft a grown job into ``nodes``; the jobs of its deferred nodes."""
     result, (ids, deferred, tables) = output
     base = _graft_and_report(nodes, job.node_id, result, kind, bar)
-    handoff = Handoff(max(split // SPLIT_FRACTION, 1), True, 1)
+    handoff = Handoff(max(split // SPLIT_FRACTION, 1), True)
     return [Job(job.node_id if t == 0 else base + t, node, handed, handoff)
             for t, node, handed in zip(ids, deferred, tables)]
 

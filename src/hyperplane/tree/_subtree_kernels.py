@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import by_none, jit
 from ._coded_kernels import (accumulate_rows_parallel, new_scratch, score_coded_attribute,
                              score_coded_parallel, take_out_siblings_parallel, weight_taken_out)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
@@ -247,42 +247,51 @@ def _scratch_tables(pool_t, pool_n):
 
 
 @jit
-def _score_node(columns, node, rules, tuning, pool, slot, scratch, groups):
+def _score_node(columns, node, rules, tuning, pool, slot, scratch):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
     the parent, histogram subtraction), from scratch tables, or, when small, by sorting.
     A node of at least ``tuning.parallel_rows`` rows counts and scores its
-    attributes side by side when ``groups`` > 1 (:mod:`._coded_kernels`,
-    counting in ``groups`` groups of columns: the same numbers)."""
+    attributes side by side (:mod:`._coded_kernels`, counting in
+    ``tuning.groups`` groups of columns: the same numbers);
+    ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1."""
     pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
-    parallel = node.rows.shape[0] >= tuning.parallel_rows and groups > 1
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
         clean_derived_tables(pool_t[slot], pool_n[slot], unit)
     elif node.rows.shape[0] >= tuning.subtract_rows:
         slot = _acquire(pool_t, pool_n, free)
-        _count_tables(columns, node, pool_t[slot], pool_n[slot], parallel, groups)
+        _count_tables(columns, node, pool_t[slot], pool_n[slot], tuning.parallel_rows,
+                      tuning.groups)
     else:
         _scratch_tables(pool_t, pool_n)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool_t[0], pool_n[0])
     at = max(slot, 0)
-    if parallel:
-        splits = score_coded_parallel(pool_t[at], pool_n[at], columns, node.avail, rules, lookup)
-    else:
-        splits = score_coded(pool_t[at], pool_n[at], columns, node.avail, rules, lookup, scratch)
+    splits = _scores_of_tables(pool_t[at], pool_n[at], columns, node, rules, lookup, scratch,
+                               tuning.parallel_rows)
     if slot < 0:
         reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0], pool_n[0])
     return splits, slot
 
 
 @jit
-def _count_tables(columns, node, table, counts, parallel, groups):
-    """A node's rows added into its (zeroed) tables; ``parallel``: ``groups``
-    groups of columns side by side."""
-    if parallel:
+def _scores_of_tables(table, counts, columns, node, rules, lookup, scratch, parallel_rows):
+    """The split table of a node from its class tables: :func:`score_coded`, or
+    the attributes side by side from ``parallel_rows`` rows (``None``: never;
+    the same split table)."""
+    if parallel_rows is not None and node.rows.shape[0] >= parallel_rows:
+        return score_coded_parallel(table, counts, columns, node.avail, rules, lookup)
+    return score_coded(table, counts, columns, node.avail, rules, lookup, scratch)
+
+
+@jit
+def _count_tables(columns, node, table, counts, parallel_rows, groups):
+    """A node's rows added into its (zeroed) tables; from ``parallel_rows`` rows
+    (``None``: never) in ``groups`` groups of columns side by side."""
+    if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         accumulate_rows_parallel(columns.codes_rows, columns.codes_count, columns.y, node.rows,
                                  node.w, table, counts, groups)
     else:
@@ -291,10 +300,10 @@ def _count_tables(columns, node, table, counts, parallel, groups):
 
 
 @jit
-def _subtract_siblings(columns, node, children, keep, table, counts, parallel, groups):
-    """:func:`take_out_siblings` (``parallel`` and ``groups`` > 1: ``groups``
-    groups of columns side by side, the same numbers)."""
-    if parallel and groups > 1:
+def _subtract_siblings(columns, node, children, keep, table, counts, parallel_rows, groups):
+    """:func:`take_out_siblings` (from ``parallel_rows`` rows, ``None``: never, and
+    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers)."""
+    if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
@@ -310,7 +319,6 @@ class Handoff(NamedTuple):
 
     min_rows: int  # nodes below ``tuning.defer_rows`` and at least this large are deferred
     always: bool  # a deferred node of fractional weights takes its tables along (else: none)
-    groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
 
 
 @jit
@@ -350,10 +358,41 @@ def _adopt(tables, pool):
 
 
 @jit
-def _exact_scores(columns, node, rules, tuning, workspace):
-    """The split table of a node of a tree with exact numeric attributes."""
+def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot, scratch):
+    """The split table of a node of a tree with exact numeric attributes, scored
+    from its presorted orders with ``workspace``'s scratch (no class tables:
+    ``slot`` is returned as it came)."""
     scan = Scan(workspace.wbuf, np.all(node.w == 1.0), tuning.clogc)
-    return score_attributes(columns, node, rules, scan, tuning.parallel_rows)
+    return score_attributes(columns, node, rules, scan, tuning.parallel_rows), slot
+
+
+@jit
+def _coded_split_table(workspace, columns, node, rules, tuning, pool, slot, scratch):
+    """The split table of a node of a coded-only tree (``workspace`` None) and
+    the slot of its tables (:func:`_score_node`)."""
+    return _score_node(columns, node, rules, tuning, pool, slot, scratch)
+
+
+#: a node's split table and its tables' slot: :func:`_coded_split_table` when
+#: the growth has no exact workspace, else :func:`_exact_split_table`; numba
+#: chooses when it compiles :func:`grow_subtree`, which then holds one of them
+split_table = by_none(_coded_split_table, _exact_split_table)
+
+
+@jit
+def _no_branch_scratch(workspace):
+    """An empty branch scratch: a coded-only tree's partition needs none."""
+    return np.zeros(0, dtype=np.int8)
+
+
+@jit
+def _workspace_branch_scratch(workspace):
+    """The row-indexed branch scratch of exact growth."""
+    return workspace.dest
+
+
+#: the branch scratch of a growth with (``workspace``) or without exact attributes
+branch_scratch = by_none(_no_branch_scratch, _workspace_branch_scratch)
 
 
 @jit
@@ -364,7 +403,10 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python. With exact numeric attributes a node is scored from its
     presorted orders and values (:func:`_exact_scores`, scratch in
-    ``workspace``), its children's partitioned from its own. Otherwise it is scored from
+    ``workspace``), its children's partitioned from its own. Otherwise
+    (``workspace`` None; numba compiles only the kind of scoring the tree
+    takes, :data:`split_table`, and only the parallel kernels a
+    ``tuning.parallel_rows`` not None asks for) it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
@@ -393,7 +435,7 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     pool_t, pool_n, free = pool
     free.pop()  # slot 0 is the small nodes' scratch, never handed out
     scratch = new_scratch(width, tuning.sort_rows, n_classes)
-    exact = columns.num_T.shape[0] > 0
+    dest = branch_scratch(workspace)
     feature = [-1]
     cut = [np.nan]
     first_child = [0]
@@ -417,13 +459,9 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
-        if exact:
-            splits = _exact_scores(columns, node, rules, tuning, workspace)
-        else:
-            splits, slot = _score_node(columns, node, rules, tuning, pool, slot, scratch,
-                                       handoff.groups)
-        parallel = node.rows.shape[0] >= tuning.parallel_rows
-        children = expand_node(node, splits, columns, rules, n_classes, workspace.dest, parallel)
+        splits, slot = split_table(workspace, columns, node, rules, tuning, pool, slot, scratch)
+        children = expand_node(node, splits, columns, rules, n_classes, dest,
+                               tuning.parallel_rows)
         j = children.attribute
         if j < 0:
             _release(slot, pool_t, pool_n, free)
@@ -445,7 +483,7 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
             _subtract_siblings(columns, node, children, largest, pool_t[slot], pool_n[slot],
-                               parallel, handoff.groups)
+                               tuning.parallel_rows, tuning.groups)
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)

@@ -98,7 +98,7 @@ def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
 
 
 @jit
-def partition_node(rows, w, branch, r, presorted, spare, dest, parallel):
+def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     """Split a node's rows, weights and presorted orders into its branches.
 
     :func:`partition_rows`, plus ``presorted = (order, sorted_x)``: ``order``
@@ -109,8 +109,9 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel):
     contiguous (:func:`child_block`, no copy): into the node's ``spare``
     region ``(spare_order, spare_x)`` when it holds them
     (:func:`children_regions`). ``dest`` is scratch indexed by row.
-    ``parallel``: the attributes are split side by side, the rows beside them
-    (:func:`split_orders_parallel`; the same arrays). Returns ``(child_rows,
+    From ``parallel_rows`` rows (``None``: never) the attributes are split
+    side by side, the rows beside them (:func:`split_orders_parallel`; the
+    same arrays). Returns ``(child_rows,
     child_w, child_order, child_x, offsets, child_spare)``; child ``v`` owns
     the slice ``offsets[v]:offsets[v + 1]`` of the rows and
     ``child_region(child_spare[0], offsets, v, n_num)`` (and of
@@ -119,21 +120,25 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel):
     order, sorted_x = presorted
     m = rows.shape[0]
     n_num = order.shape[0]
-    if n_num == 0 or not parallel:  # no exact numeric attribute: ``dest`` may be empty
+    if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-    else:
-        offsets = branch_offsets(branch, r.shape[0])
-        child_rows = np.empty(offsets[-1], dtype=rows.dtype)
-        child_w = np.empty(offsets[-1])
-    child_order, child_x, child_spare = children_regions(order, sorted_x, spare, offsets[-1])
-    if n_num == 0:
+        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
+                                                             offsets[-1])
         return child_rows, child_w, child_order, child_x, offsets, child_spare
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
-    if parallel:
+    if parallel_rows is not None and m >= parallel_rows:
+        offsets = branch_offsets(branch, r.shape[0])
+        child_rows = np.empty(offsets[-1], dtype=rows.dtype)
+        child_w = np.empty(offsets[-1])
+        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
+                                                             offsets[-1])
         split_orders_parallel(presorted, dest, offsets, (child_order, child_x), (rows, w),
                               branch, r, (child_rows, child_w))
     else:
+        child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
+        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
+                                                             offsets[-1])
         for f in range(n_num):
             split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
                         child_order, child_x)
@@ -285,22 +290,35 @@ def next_leaf(x, tree, walk, top):
     return -1, 0.0, 0
 
 
-@jit_parallel_exact
-def tree_proba(X, tree, leaf_proba, stack_size):
-    """Class distribution of every row of ``X`` (encoded; NaN = missing or unseen):
-    the leaves' distributions mixed by the weights the row reaches them with.
+@jit
+def row_proba(x, tree, leaf_proba, stack_size, out):
+    """Class distribution of one row ``x`` (encoded; NaN = missing or unseen),
+    added into ``out``: the leaves' distributions mixed by the weights the row
+    reaches them with. ``stack_size`` bounds the pending branches (depth ×
+    widest fan-out + 1)."""
+    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size))
+    leaf, weight, top = next_leaf(x, tree, walk, start_walk(walk, 1.0))
+    while leaf >= 0:
+        for k in range(out.shape[0]):
+            out[k] += weight * leaf_proba[leaf, k]
+        leaf, weight, top = next_leaf(x, tree, walk, top)
 
-    ``stack_size`` bounds the pending branches (depth × widest fan-out + 1).
-    """
-    n = X.shape[0]
-    out = np.zeros((n, leaf_proba.shape[1]))
-    for i in prange(n):
-        walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size))
-        leaf, weight, top = next_leaf(X[i], tree, walk, start_walk(walk, 1.0))
-        while leaf >= 0:
-            for k in range(out.shape[1]):
-                out[i, k] += weight * leaf_proba[leaf, k]
-            leaf, weight, top = next_leaf(X[i], tree, walk, top)
+
+@jit
+def tree_proba(X, tree, leaf_proba, stack_size):
+    """:func:`row_proba` of every row of ``X``, one after the other."""
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    for i in range(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    return out
+
+
+@jit_parallel_exact
+def tree_proba_parallel(X, tree, leaf_proba, stack_size):
+    """:func:`tree_proba` with the rows side by side (many rows)."""
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    for i in prange(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 

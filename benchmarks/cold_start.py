@@ -1,0 +1,122 @@
+"""Cold start and warm latency of ``hyperplane fit``, per family, with numba's compile events.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/cold_start.py                 # every family
+    PYTHONPATH=src python benchmarks/cold_start.py --families svc tree
+    python benchmarks/cold_start.py --src /tmp/before/src --src src   # A/B, same run
+
+For every family it runs ``hyperplane fit MODEL DATA`` in a fresh Python process
+twice: first with an empty numba cache (``NUMBA_CACHE_DIR`` pointing at a new
+folder: every kernel the command needs is compiled), then again with that
+cache filled (what a user sees from the second run on). Each run reports wall
+seconds, the process's CPU seconds, the CPU seconds spent inside numba's
+outermost compilations (``numba:compile`` events; CPU, not wall, so that a
+loaded machine does not inflate them) and how many functions were compiled. ``--repeats`` takes the best warm run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from _table import header, row
+
+#: family -> (CLI model name, shipped dataset) as the issue measured them
+FAMILIES = {
+    "perceptron": ("perceptron", "watermelon-3.0alpha"),
+    "logistic": ("logistic", "watermelon-3.0alpha"),
+    "least-squares": ("least-squares", "watermelon-3.0alpha"),
+    "tree": ("tree", "watermelon-2.0"),
+    "svc": ("svc", "heart_scale"),
+    "mlp": ("mlp", "watermelon-3.0alpha"),
+}
+
+#: run in the child: count numba's compilations, run the CLI, print one JSON line
+CHILD = r"""
+import json, sys, time, resource
+start = time.perf_counter()
+from numba.core import event
+
+class Compiles(event.Listener):
+    def __init__(self):
+        self.depth = 0
+        self.functions = 0
+        self.seconds = 0.0
+    def on_start(self, ev):
+        if self.depth == 0:
+            self.t0 = time.process_time()
+        self.depth += 1
+        self.functions += 1
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0:
+            self.seconds += time.process_time() - self.t0
+
+compiles = Compiles()
+event.register("numba:compile", compiles)
+from hyperplane.cli import main
+sys.argv = ["hyperplane", "fit", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as stop:
+    if stop.code not in (0, None):
+        raise
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print("COLD_START " + json.dumps({
+    "wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
+    "compile": compiles.seconds, "functions": compiles.functions}))
+"""
+
+
+def run_fit(model, data, cache, out, src):
+    """One ``hyperplane fit`` in a fresh process (``src``: the source tree on
+    its ``PYTHONPATH``, None: as installed): its JSON figures."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    if src is not None:
+        env["PYTHONPATH"] = os.path.abspath(src)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", CHILD, model, data, "-o", out],
+                          env=env, capture_output=True, text=True, check=True)
+    outer = time.perf_counter() - start
+    line = next(x for x in done.stdout.splitlines() if x.startswith("COLD_START "))
+    figures = json.loads(line.removeprefix("COLD_START "))
+    figures["process"] = outer  # interpreter start included
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--families", nargs="*", default=list(FAMILIES), choices=list(FAMILIES))
+    parser.add_argument("--repeats", type=int, default=2, help="warm runs (best kept)")
+    parser.add_argument("--src", action="append", default=None,
+                        help="a source tree to time (repeatable: the trees take turns)")
+    args = parser.parse_args()
+    sources = args.src or [None]
+    print(f"## cold start of `hyperplane fit` ({os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.1f})\n")
+    print(header(["family", "source", "command", "cold wall s", "cold CPU s",
+                  "compiling CPU s", "functions compiled", "warm wall s", "warm CPU s"],
+                 ["-", "-", "-", "-:", "-:", "-:", "-:", "-:", "-:"]))
+    for family in args.families:
+        model, data = FAMILIES[family]
+        for src in sources:
+            with tempfile.TemporaryDirectory() as tmp:
+                cache = os.path.join(tmp, "numba-cache")
+                out = os.path.join(tmp, "model.hyperplane")
+                cold = run_fit(model, data, cache, out, src)
+                warm = min((run_fit(model, data, cache, out, src)
+                            for _ in range(args.repeats)), key=lambda f: f["process"])
+            print(row(family, src or "installed", f"`hyperplane fit {model} {data}`",
+                      f"{cold['process']:.1f}", f"{cold['cpu']:.1f}", f"{cold['compile']:.1f}",
+                      cold["functions"], f"{warm['process']:.2f}", f"{warm['cpu']:.2f}"),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
