@@ -1,5 +1,6 @@
 """Mistakes in the user's terms: one line on stderr, non-zero exit, no traceback."""
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -145,3 +146,40 @@ def test_registry_names_spec_classes():
                 "svc": "SVC", "svr": "SVR", "mlp": "MLPClassifier",
                 "mlp-regressor": "MLPRegressor"}
     assert {name: target.split(":")[1] for name, target in _models.MODELS.items()} == expected
+
+
+def test_labels_beyond_int64_are_not_wrapped_into_one_class(tmp_path):
+    from tests.cli.conftest import run_cli
+
+    data = tmp_path / "big.svm"
+    data.write_text("1e20 1:1\n-1e20 1:2\n1e20 1:3\n-1e20 1:4\n")
+    result = run_cli("fit", "perceptron", data, "-o", tmp_path / "m.hyperplane")
+    assert "-9223372036854775808" not in result.stderr + result.stdout
+    assert "only one class" not in result.stderr
+
+
+def test_labels_up_to_two_to_the_53_stay_integers():
+    from hyperplane.cli._readers import libsvm_table
+
+    table = libsvm_table(None, np.array([2.0 ** 53, -3.0]))
+    assert table.frame.iloc[:, 0].tolist() == [2 ** 53, -3]
+    assert table.frame.iloc[:, 0].dtype == np.int64
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "65536"])
+def test_a_port_out_of_range_is_refused(port):
+    result = _InProcess()("playground", "--port", port, "--no-browser")
+    assert result.exit_code == 2
+    message = " ".join(result.output.replace("│", " ").split())
+    assert "Invalid value for '--port'" in message
+    assert ("less than or equal to 65535" in message
+            or "greater than or equal to 1" in message), message
+
+
+def test_sklearn_linear_svc_fits_a_libsvm_file(tmp_path):
+    from tests.cli.conftest import run_cli
+
+    data = tmp_path / "x.svm"
+    data.write_text("+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n")
+    result = run_cli("fit", "sklearn.svm:LinearSVC", data, "-o", tmp_path / "m.hyperplane")
+    assert result.returncode == 0, result.stderr

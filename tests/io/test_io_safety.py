@@ -183,3 +183,21 @@ def test_only_plain_data_classes_of_hyperplane_are_trusted():
         assert not restores_as_plain_data(make("Child", {}, (hooked,))), hook
     assert not restores_as_plain_data(make("Oops", {}, (ValueError,)))
     assert not restores_as_plain_data(type("Foreign", (), {}))  # not hyperplane's own
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda text: text.replace('"format_version": 1,', ''), "has no format_version"),
+    (lambda text: text.replace('"format_version": 1', '"format_version": "1"'),
+     "is not a positive integer"),
+    (lambda text: text.replace('"format_version": 1', '"format_version": -3'),
+     "is not a positive integer"),
+    (lambda text: text.replace('"format_version": 1', '"format_version": true'),
+     "is not a positive integer"),
+])
+def test_a_missing_or_mistyped_format_version_is_called_damaged_not_newer(tmp_path, good_bytes,
+                                                                         edit, words):
+    path = tmp_path / "m.hyperplane"
+    _rewrite_member(good_bytes, path, "hyperplane.json", edit)
+    with pytest.raises(ValueError, match=words) as caught:
+        load(path)
+    assert "newer" not in str(caught.value)

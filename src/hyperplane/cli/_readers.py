@@ -169,10 +169,17 @@ def _read_libsvm(path, *, encoding=None, n_features=None):
     return libsvm_table(X, y)
 
 
+#: labels beyond this are not made integers: a float64 holds every integer up to
+#: 2^53 exactly, and int64 none beyond 2^63 (1e20 would wrap to -2^63)
+EXACT_INTEGER_LABELS = 2.0 ** 53
+
+
 def libsvm_table(X, y):
-    """A LIBSVM file's table: labels as integers when they all are."""
+    """A LIBSVM file's table: labels as integers when they all are (and every one is
+    an integer float64 holds exactly), else as written."""
     labels = pd.Series(y, name=LIBSVM_TARGET)
-    if len(y) and (labels == labels.round()).all():
+    if len(y) and (labels == labels.round()).all() and (
+            labels.abs() <= EXACT_INTEGER_LABELS).all():
         labels = labels.astype("int64")
     return Table(labels.to_frame(), "libsvm", default_target=LIBSVM_TARGET, sparse=X)
 

@@ -21,15 +21,61 @@ _TRAILING_COMMENT = re.compile(
 _NUMERIC_TYPES = ("NUMERIC", "REAL", "INTEGER")
 
 
+#: an ``@attribute`` declaration: the keyword, the name (quoted or a bare
+#: token) and the rest, its type; tabs separate as spaces do (Weka's tokenizer)
+_ATTRIBUTE = re.compile(
+    r"""^\s*(@attribute)\s+('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"|[^\s'"]+)\s*(.*)$""",
+    re.IGNORECASE)
+#: nominal values: ``{`` … ``}``, quoted values may hold braces
+_NOMINAL = re.compile(r"""^\{((?:[^{}'"]|'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")*)\}$""")
+#: attribute types Weka has that hyperplane does not read
+_UNSUPPORTED_TYPES = ("DATE", "RELATIONAL")
+
+
+def _checked_attribute(line, number):
+    """An ``@attribute`` line as liac-arff reads it, or a ValueError naming the
+    line and the attribute: every check is one pass over the line (liac-arff's
+    own pattern backtracks exponentially on an unclosed ``{``).
+
+    ``integer`` attributes are declared ``real`` to liac-arff, which would
+    truncate their values to integers and skip the nominal checks of a row
+    holding ``nan`` (Weka and scipy read ``integer`` as a number).
+    """
+    match = _ATTRIBUTE.match(line)
+    if match is None:
+        raise ValueError(f"line {number}: an @attribute needs a name and a type: {line.strip()!r}")
+    keyword, name, kind = match.groups()
+    kind = kind.strip()
+    if kind.startswith("{"):
+        values = _NOMINAL.match(kind)
+        if values is None:
+            raise ValueError(f"line {number}: attribute {name}: the nominal values "
+                             "{...} are not closed by '}' (or hold an unquoted brace)")
+        if not values.group(1).strip():
+            raise ValueError(f"line {number}: attribute {name} declares no nominal values ({{}})")
+    else:
+        word = kind.split(None, 1)[0].upper() if kind else ""
+        if word in _UNSUPPORTED_TYPES:
+            raise ValueError(f"line {number}: attribute {name} is of type {word.lower()}, "
+                             "which hyperplane does not read (numeric, real, integer, string "
+                             "and nominal attributes are read); convert or remove it")
+        if word == "INTEGER":
+            kind = "REAL" + kind[len(word):]
+    return f"{keyword} {name} {kind}"
+
+
 def _header_without_comments(lines):
-    """Yield the file's lines with trailing comments cut from the header."""
+    """Yield the file's lines with trailing comments cut from the header and
+    its ``@attribute`` lines checked (:func:`_checked_attribute`)."""
     in_data = False
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if not in_data:
             stripped = line.strip()
             in_data = stripped.upper().startswith("@DATA")
             if stripped.startswith("@"):
                 line = _TRAILING_COMMENT.sub(r"\1", line.rstrip("\r\n"))
+                if stripped[:10].upper() == "@ATTRIBUTE":
+                    line = _checked_attribute(line, number)
         yield line
 
 
@@ -48,6 +94,8 @@ def _decode(path, encoding):
             f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
     except arff.ArffException as exc:
         raise ValueError(f"{path}: not a valid ARFF file: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def _column(values, kind, name):

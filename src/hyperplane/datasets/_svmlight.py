@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from importlib import resources
 
+import numpy as np
+
 
 def load_svmlight(path, *, n_features=None, zero_based=False):
     """Read a LIBSVM/svmlight file into a CSR matrix and a label vector.
@@ -53,11 +55,30 @@ def load_svmlight(path, *, n_features=None, zero_based=False):
     from sklearn.datasets import load_svmlight_file
 
     try:
-        X, y = load_svmlight_file(str(path), n_features=n_features,
-                                  zero_based=zero_based, dtype="float64")
+        with open(path, "rb") as handle:
+            if handle.read(len(_BOM)) != _BOM:  # a UTF-8 byte-order mark is skipped
+                handle.seek(0)
+            X, y = load_svmlight_file(handle, n_features=n_features,
+                                      zero_based=zero_based, dtype="float64")
+    except OverflowError:
+        raise ValueError(f"{path}: a feature index is too large (LIBSVM files number "
+                         f"features below 2^31)") from None
     except (ValueError, RuntimeError) as exc:
         raise ValueError(f"{path}: not a readable LIBSVM/svmlight file: {exc}") from None
-    return X.tocsr(), y
+    return _int32_indexed(X.tocsr()), y
+
+
+def _int32_indexed(X):
+    """``X`` with 32-bit indices when they fit: scikit-learn's reader gives 64-bit
+    ones, which LIBLINEAR's and LIBSVM's wrappers in scikit-learn refuse."""
+    limit = np.iinfo(np.int32).max
+    if X.nnz <= limit and X.shape[1] <= limit:
+        X.indices = X.indices.astype(np.int32)
+        X.indptr = X.indptr.astype(np.int32)
+    return X
+
+
+_BOM = b"\xef\xbb\xbf"
 
 
 def load_heart_scale():

@@ -117,7 +117,12 @@ def save(model, path, *, metadata=None):
     Parameters
     ----------
     model : estimator
-        Any fitted hyperplane or scikit-learn estimator or pipeline.
+        A fitted estimator or pipeline made only of types :func:`load`
+        trusts (:func:`trusted_types`): hyperplane's estimators and kernels,
+        scikit-learn's estimators, transformers and pipelines, NumPy arrays,
+        SciPy sparse matrices and pandas frames. Anything else (a lambda, a
+        user-defined class, an object skops cannot write) is refused with a
+        :class:`TypeError` before the file is touched.
     path : str or path-like
         The file to write (conventionally ``*.hyperplane``).
     metadata : dict, optional
@@ -268,7 +273,13 @@ def read_header(path):
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
         raise ValueError(f"{path}: not a hyperplane model file (unknown format)")
     version = header.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if "format_version" not in header:
+        raise ValueError(f"{path}: the model file's header has no format_version; "
+                         "the file is damaged or was not written by hyperplane")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ValueError(f"{path}: the model file's format_version {version!r} is not a "
+                         "positive integer; the file is damaged or was not written by hyperplane")
+    if version > FORMAT_VERSION:
         raise ValueError(f"{path}: model file format version {version!r} is newer than this "
                          f"hyperplane ({_version()}) reads; upgrade hyperplane")
     return header

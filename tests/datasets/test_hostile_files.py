@@ -1,0 +1,108 @@
+"""Hostile and unusual ARFF and LIBSVM files: read as Weka/LIBSVM read them,
+or refused with a message naming the line and attribute, in linear time."""
+
+import signal
+
+import numpy as np
+import pytest
+
+from hyperplane.datasets import load_arff, load_svmlight
+
+
+@pytest.fixture
+def write(tmp_path):
+    def _write(name, content):
+        path = tmp_path / name
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+        return path
+    return _write
+
+
+class _Deadline:
+    """Fail instead of hanging: SIGALRM after ``seconds``."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def __enter__(self):
+        def _expired(signum, frame):
+            raise TimeoutError(f"still running after {self.seconds} s")
+        self.old = signal.signal(signal.SIGALRM, _expired)
+        signal.alarm(self.seconds)
+
+    def __exit__(self, *exc):
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, self.old)
+
+
+@pytest.mark.parametrize("n_values", [26, 40, 200])
+def test_an_unclosed_nominal_declaration_is_refused_at_once(write, n_values):
+    values = ",".join(f"v{i}" for i in range(n_values))
+    path = write("open.arff", f"@relation r\n@attribute colour {{{values}\n"
+                              "@attribute x numeric\n@data\nv1,1\n")
+    with _Deadline(20), pytest.raises(ValueError, match=r"line 2: attribute colour.*not closed"):
+        load_arff(path)
+
+
+def test_braces_inside_quoted_nominal_values_are_values(write):
+    path = write("q.arff", "@relation r\n@attribute 'a b' {'x}', \"y{\"}\n"
+                           "@attribute c numeric\n@data\n'x}',3\n\"y{\",4\n")
+    X, y = load_arff(path)
+    assert list(X["a b"]) == ["x}", "y{"]
+    assert y.tolist() == [3.0, 4.0]
+
+
+def test_an_empty_nominal_declaration_is_refused(write):
+    path = write("e.arff", "@relation r\n@attribute a {}\n@attribute b {x,y}\n@data\n1,x\n")
+    with pytest.raises(ValueError, match=r"line 2: attribute a declares no nominal values"):
+        load_arff(path)
+
+
+@pytest.mark.parametrize("kind", ['date "yyyy-MM-dd"', "date", "relational"])
+def test_date_and_relational_attributes_are_named_as_unsupported(write, kind):
+    path = write("d.arff", f"@relation r\n@attribute when {kind}\n@attribute b {{x,y}}\n"
+                           "@data\n1,x\n")
+    with pytest.raises(ValueError, match=r"attribute when is of type (date|relational), which"):
+        load_arff(path)
+
+
+def test_tabs_separate_the_parts_of_a_declaration(write):
+    path = write("t.arff", "@relation r\n@attribute\ta\tnumeric\n@attribute\tb\t{x,\ty}\n"
+                           "@data\n1.5,y\n")
+    X, y = load_arff(path)
+    assert X["a"].tolist() == [1.5]
+    assert y.tolist() == ["y"]
+
+
+def test_integer_attributes_keep_their_fraction_as_weka_reads_them(write):
+    path = write("i.arff", "@relation r\n@attribute a integer\n@attribute b {x,y}\n"
+                           "@data\n1.7,x\n-2,y\n?,x\n")
+    X, _ = load_arff(path)
+    np.testing.assert_array_equal(X["a"].to_numpy(), [1.7, -2.0, np.nan])
+
+
+def test_a_nan_integer_does_not_switch_off_the_nominal_check_of_its_row(write):
+    path = write("n.arff", "@relation r\n@attribute a integer\n@attribute b {x,y}\n"
+                           "@attribute c {p,q}\n@data\n1,x,p\nnan,zzz,q\n")
+    with pytest.raises(ValueError, match="zzz"):
+        load_arff(path)
+
+
+def test_a_libsvm_file_with_a_byte_order_mark_is_read(write):
+    X, y = load_svmlight(write("bom.svm", b"\xef\xbb\xbf+1 1:0.5\n-1 2:1\n"))
+    assert X.toarray().tolist() == [[0.5, 0.0], [0.0, 1.0]]
+    assert y.tolist() == [1.0, -1.0]
+
+
+def test_a_feature_index_beyond_int32_is_refused_naming_the_file(write):
+    path = write("big.svm", "+1 3000000000:1\n-1 1:1\n")
+    with pytest.raises(ValueError, match=r"big.svm: a feature index is too large"):
+        load_svmlight(path)
+
+
+def test_libsvm_features_have_32_bit_indices_as_scikit_learn_wrappers_need(write):
+    from sklearn.svm import LinearSVC
+
+    X, y = load_svmlight(write("x.svm", "+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n"))
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
+    LinearSVC().fit(X, y)  # refused int64 indices
