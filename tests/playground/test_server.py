@@ -216,10 +216,10 @@ def test_upload_size_limit(client):
 
 
 @pytest.mark.parametrize("body, message", [
-    ({"learner": "nope", "dataset": "xor"}, "learner must be one of"),
+    ({"learner": "nope", "dataset": "xor"}, "learner: must be one of"),
     ({"learner": "perceptron", "dataset": "nope"}, "unknown dataset"),
     ({"learner": "perceptron", "dataset": "example-2.1", "params": {"eta": -1}}, "eta"),
-    ({"learner": "svm", "dataset": "example-2.1", "params": {"C": "0"}}, "C must be"),
+    ({"learner": "svm", "dataset": "example-2.1", "params": {"C": "0"}}, "C: must be > 0"),
     ({"learner": "tree", "dataset": "loan", "params": {"pruning": "sideways"}}, "pruning"),
     ({"learner": "perceptron", "dataset": "watermelon-2.0"}, "two numeric columns"),
 ])

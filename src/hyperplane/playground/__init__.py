@@ -17,8 +17,10 @@ import webbrowser
 __all__ = ["create_app", "serve", "check_host"]
 
 
-def create_app():
-    """The playground's Flask application (see :mod:`._server`).
+def create_app(allow_remote=False):
+    """The playground's Flask application (see :mod:`._server`): it answers only
+    requests naming a loopback host (any host with ``allow_remote``), from its
+    own page's origin, with JSON bodies.
 
     Examples
     --------
@@ -31,7 +33,11 @@ def create_app():
     (200, ['perceptron', 'svm', 'tree', 'bp', 'linear'])
     >>> response = client.post("/api/start", json={"learner": "adaboost"})
     >>> response.status_code, response.get_json()["error"]
-    (400, "learner must be one of ['perceptron', 'svm', 'tree', 'bp', 'linear']; got 'adaboost'")
+    (400, "learner: must be one of ['perceptron', 'svm', 'tree', 'bp', 'linear']; got 'adaboost'")
+    >>> client.post("/api/start", data="{}", content_type="text/plain").status_code
+    415
+    >>> client.get("/api/catalog", headers={"Origin": "http://evil.example"}).status_code
+    403
     """
     try:
         import flask  # noqa: F401
@@ -41,7 +47,7 @@ def create_app():
                           "pip install 'hyperplane[playground]'") from None
     from ._server import create_app as _create
 
-    return _create()
+    return _create(allow_remote)
 
 
 def check_host(host, allow_remote=False):
@@ -130,7 +136,7 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
 
     check_host(host, allow_remote)
     port = free_port(host) if port is None else int(port)
-    server = make_server(host, port, create_app(), threaded=True)
+    server = make_server(host, port, create_app(allow_remote), threaded=True)
     one_blas_thread()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{server.server_port}/"
     if ready is not None:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..neural import MLPClassifier, hidden_outputs
+from ._fields import integer, real
 from ._plane import box, number, points, regions
 
 COLUMNS = ["k", "epoch", "E_standard", "E_accumulated", "acc_standard", "acc_accumulated"]
@@ -21,15 +22,11 @@ MAX_HIDDEN_ROWS = 20
 
 
 def _network(bp, params):
-    hidden = int(params.get("hidden", 4))
-    if not 1 <= hidden <= 64:
-        raise ValueError(f"hidden must be in 1..64; got {hidden}")
-    eta = float(params.get("eta", 1.0))
-    if not eta > 0:
-        raise ValueError(f"eta must be > 0; got {eta}")
+    hidden = integer(params, "hidden", 4, low=1, high=64)
+    eta = real(params, "eta", 1.0, above=0, high=1e6)
     return MLPClassifier(hidden_layer_sizes=(hidden,), bp=bp, loss="squared_error",
                          activation="sigmoid", init="book", learning_rate=eta, shuffle=False,
-                         random_state=int(params.get("seed", 0)))
+                         random_state=integer(params, "seed", 0, low=0, high=2 ** 32 - 1))
 
 
 def _features(X):
@@ -71,10 +68,8 @@ def start(X, y, params):
     """``(info, steps)`` of the BP lesson."""
     features = _features(X)
     y = np.asarray(y)
-    stride = int(params.get("stride", 1))
-    max_epochs = int(params.get("max_epochs", 3000))
-    if not 1 <= stride <= 10_000 or not 1 <= max_epochs <= 1_000_000:
-        raise ValueError("stride must be in 1..10000 and max_epochs in 1..1000000")
+    stride = integer(params, "stride", 1, low=1, high=10_000)
+    max_epochs = integer(params, "max_epochs", 3000, low=1, high=1_000_000)
     nets = {r: _network(r, params) for r in RULES}
     info = {"columns": COLUMNS, "n_features": features.shape[1]}
     low = high = None

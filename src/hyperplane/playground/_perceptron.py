@@ -15,12 +15,16 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..kernels import RBF
 from ..linear import DualPerceptron, Perceptron, novikoff_bound
+from ._fields import FieldError, choice, integer, real
 from ._plane import box, hyperplane_text, line, number, points, regions, vector
 
 #: Novikoff's bound needs a hard-margin SVM on all the points; beyond this it is skipped
 NOVIKOFF_MAX_POINTS = 3000
 #: the Gram matrix is shown for at most this many points
 GRAM_MAX_POINTS = 12
+#: rows the dual and kernel variants take: their Gram matrix is n × n float64
+#: (5000 rows: 200 MB; a 30,000-row upload asked for 7.2 GB)
+GRAM_ROWS = 5000
 PRIMAL_COLUMNS = ["k", "misclassified", "w", "b", "wx_b"]
 DUAL_COLUMNS = ["k", "misclassified", "alpha", "b"]
 
@@ -112,15 +116,13 @@ VARIANTS = {"primal": PRIMAL_COLUMNS, "dual": DUAL_COLUMNS, "kernel": DUAL_COLUM
 
 def start(X, y, params):
     """``(info, steps)`` of the perceptron lesson."""
-    variant = params.get("variant", "primal")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {list(VARIANTS)}; got {variant!r}")
-    eta = float(params.get("eta", 1.0))
-    if not eta > 0:
-        raise ValueError(f"eta must be > 0; got {eta}")
-    max_epochs = int(params.get("max_epochs", 1000))
-    if not 1 <= max_epochs <= 100_000:
-        raise ValueError(f"max_epochs must be in 1..100000; got {max_epochs}")
+    variant = choice(params, "variant", "primal", tuple(VARIANTS))
+    eta = real(params, "eta", 1.0, above=0, high=1e6)
+    max_epochs = integer(params, "max_epochs", 1000, low=1, high=100_000)
+    if variant != "primal" and len(X) > GRAM_ROWS:
+        raise FieldError("dataset", f"the {variant} perceptron keeps the Gram matrix of all "
+                                    f"rows: at most {GRAM_ROWS} rows here, the data has "
+                                    f"{len(X)}; take the primal variant or a sample")
     if np.unique(y).size != 2:
         raise ValueError("the perceptron lesson needs two classes")
     low, high = box(X)
@@ -128,7 +130,7 @@ def start(X, y, params):
             "novikoff": _novikoff(X, y), "box": [low.tolist(), high.tolist()]}
     if variant == "primal":
         return info, primal_steps(X, y, eta, max_epochs, low, high)
-    kernel = "linear" if variant == "dual" else RBF(sigma=float(params.get("sigma", 1.0)))
+    kernel = "linear" if variant == "dual" else RBF(sigma=real(params, "sigma", 1.0, low=1e-6, high=1e6))
     if len(X) <= GRAM_MAX_POINTS:
         first = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=1).fit(X, y))
         info["gram"] = [[number(v) for v in row] for row in first.gram_]

@@ -78,12 +78,16 @@ class Run:
                 drawn(out[-1])
         return out
 
-    def stream(self, batch_seconds=0.1, max_steps=None):
+    def stream(self, batch_seconds=0.1, max_steps=None, deadline=None):
         """Batches of steps, one at least every ``batch_seconds`` of work; the
-        last step of each batch drawn."""
+        last step of each batch drawn. Stops after ``max_steps`` steps, or at
+        the ``time.perf_counter()`` value ``deadline`` (the run goes on from
+        there at the next request)."""
         budget = itertools.count() if max_steps is None else range(max_steps)
         batch, started = [], time.perf_counter()
         for _ in budget:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
             with self.lock:
                 if batch and time.perf_counter() - started >= batch_seconds:
                     drawn(batch[-1])

@@ -7,15 +7,19 @@ Requests carry numbers, names and CSV text, never code or model files.
 
 from __future__ import annotations
 
+import ipaddress
+import itertools
 import json
 import threading
 import time
 from importlib import resources
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, jsonify, render_template, request
 
 from ..cli._models import UserError
 from . import _bp, _data, _linear, _perceptron, _svm, _tree
+from ._fields import FieldError
 from ._runs import Run, RunStore
 
 #: learner key -> (lesson module, whether it draws two numeric columns)
@@ -36,6 +40,73 @@ CATALOG = {
     "linear": ["watermelon-3.0alpha"],
 }
 
+#: learner key -> the most rows a run takes (each fits and replays a whole model
+#: per request; the SMO and BP lessons record every step)
+ROW_LIMITS = {"perceptron": 200_000, "svm": 5_000, "tree": 100_000, "bp": 20_000,
+              "linear": 100_000}
+#: seconds of steps one stream request produces before it stops and says so
+STREAM_SECONDS = 60.0
+
+
+def is_loopback_name(host):
+    """Whether ``host`` (a Host header's name, no port) names this machine."""
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_name(netloc):
+    """The name part of ``host[:port]`` (IPv6 in brackets kept whole)."""
+    if netloc.startswith("["):
+        return netloc[:netloc.find("]") + 1]
+    return netloc.rsplit(":", 1)[0]
+
+
+def refusal(allow_remote):
+    """Why a request may not be served, as ``(status, field, message)``, or None.
+
+    A page the student visits on another site can make the browser send
+    requests here (a ``text/plain`` POST needs no permission), and a DNS name
+    rebound to 127.0.0.1 would even read the answers. So: the Host header
+    must be a loopback name (unless ``allow_remote``), an ``Origin`` header,
+    when the browser sends one, must be this very host, and a POST other
+    than an upload must declare JSON (which a foreign page cannot send
+    without the browser asking this server first, and it never agrees).
+    """
+    host = request.host
+    if not allow_remote and not is_loopback_name(_host_name(host)):
+        return 403, "Host", (f"this playground answers only to loopback names (localhost, "
+                             f"127.0.0.1, [::1]); the request named {host!r}")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != host:
+        return 403, "Origin", (f"requests from another origin ({origin!r}) are refused; "
+                               "open the playground's own page")
+    if (request.method == "POST" and request.path != "/api/upload"
+            and request.mimetype != "application/json"):
+        return 415, "Content-Type", (f"the request must be JSON (Content-Type: application/"
+                                     f"json); got {request.mimetype or 'none'!r}")
+    return None
+
+
+def json_body():
+    """The request's JSON object, or a :class:`FieldError` naming the body."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise FieldError("body", "must be a JSON object")
+    return body
+
+
+def check_rows(learner, X):
+    """Refuse a dataset larger than :data:`ROW_LIMITS` allows ``learner``."""
+    limit = ROW_LIMITS[learner]
+    if len(X) > limit:
+        raise FieldError("dataset", f"the {learner} lesson takes at most {limit} rows; the "
+                                    f"data has {len(X)}: upload a sample")
+
 
 def _plotly_js():
     """plotly.min.js as shipped inside the plotly wheel (MIT licence): no CDN."""
@@ -47,10 +118,11 @@ class _Uploads:
 
     def __init__(self, capacity=16):
         self.capacity, self.items, self.lock = capacity, {}, threading.Lock()
+        self._ids = itertools.count(1)  # never reused: a forgotten id stays forgotten
 
     def add(self, X, y):
         with self.lock:
-            key = f"upload:{len(self.items) + 1}"
+            key = f"upload:{next(self._ids)}"
             self.items[key] = (X, y)
             while len(self.items) > self.capacity:
                 self.items.pop(next(iter(self.items)))
@@ -66,13 +138,22 @@ def _dataset(learner, body, uploads):
     return _data.load(name, uploads.items)
 
 
-def create_app():
-    """The Flask application (one process, runs kept in memory)."""
+def create_app(allow_remote=False):
+    """The Flask application (one process, runs kept in memory); requests are
+    served only as :func:`refusal` allows (``allow_remote``: any Host name)."""
     app = Flask(__name__, template_folder="templates", static_folder="static")
     app.config["MAX_CONTENT_LENGTH"] = _data.MAX_UPLOAD_BYTES + 16 * 1024
     app.json.ensure_ascii = False
     runs, uploads = RunStore(), _Uploads()
     plotly_js = {}
+
+    @app.before_request
+    def same_origin_only():
+        refused = refusal(allow_remote)
+        if refused is not None:
+            status, field, message = refused
+            return jsonify({"error": message, "field": field}), status
+        return None
 
     @app.get("/")
     def index():
@@ -96,27 +177,31 @@ def create_app():
 
     @app.post("/api/start")
     def start():
-        body = request.get_json(force=True, silent=True) or {}
+        body = json_body()
         learner = body.get("learner")
         if learner not in LESSONS:
-            raise ValueError(f"learner must be one of {list(LESSONS)}; got {learner!r}")
+            raise FieldError("learner", f"must be one of {list(LESSONS)}; got {learner!r}")
         module, plane = LESSONS[learner]
         X, y = _dataset(learner, body, uploads)
+        check_rows(learner, X)
         if plane:
             X, y = _data.numeric_plane(X, y, learner)
-        params = dict(body.get("params") or {}, dataset=body.get("dataset"))
+        params = body.get("params") or {}
+        if not isinstance(params, dict):
+            raise FieldError("params", "must be a JSON object")
+        params = dict(params, dataset=body.get("dataset"))
         info, steps = module.start(X, y, params)
         run_id = runs.add(Run(info, steps))
         return jsonify({"run": run_id, "info": info})
 
     @app.post("/api/step")
     def step():
-        body = request.get_json(force=True, silent=True) or {}
+        body = json_body()
         run = runs.get(body.get("run"))
         mode = body.get("mode", "step")
         moves = {"step": run.step, "epoch": run.epoch}
         if mode not in moves:
-            raise ValueError(f"mode must be one of {list(moves)}; got {mode!r}")
+            raise FieldError("mode", f"must be one of {list(moves)}; got {mode!r}")
         started = time.perf_counter()
         steps = moves[mode]()
         return jsonify({"steps": steps, "done": run.done,
@@ -126,13 +211,20 @@ def create_app():
     def stream(run_id):
         run = runs.get(run_id)
         limit = request.args.get("max_steps", type=int)
+        deadline = time.perf_counter() + STREAM_SECONDS
 
         def events():
             try:
-                for batch in run.stream(max_steps=limit):
+                for batch in run.stream(max_steps=limit, deadline=deadline):
                     yield f"data: {json.dumps({'steps': batch}, ensure_ascii=False)}\n\n"
             except (ValueError, TypeError, ArithmeticError) as exc:  # e.g. BP diverged
                 reason = json.dumps({"error": " ".join(str(exc).split())}, ensure_ascii=False)
+                yield f"event: failure\ndata: {reason}\n\n"
+                return
+            if not run.done and limit is None:
+                reason = json.dumps({"error": f"stopped after {STREAM_SECONDS:.0f} s of steps "
+                                              "(the playground's time budget for one run "
+                                              "request): not converged yet; press run to go on"})
                 yield f"event: failure\ndata: {reason}\n\n"
                 return
             yield f"event: end\ndata: {json.dumps({'done': run.done})}\n\n"
@@ -154,7 +246,7 @@ def create_app():
 
     @app.post("/api/linear")
     def linear():
-        body = request.get_json(force=True, silent=True) or {}
+        body = json_body()
         X, y = _data.numeric_plane(*_data.load("watermelon-3.0alpha", {}), "linear")
         if body.get("points") is not None:
             X = _linear.moved_points(X, body["points"])
@@ -171,6 +263,9 @@ def create_app():
     @app.errorhandler(UserError)
     def bad_request(exc):
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        return jsonify({"error": " ".join(str(text).split())}), 400
+        answer = {"error": " ".join(str(text).split())}
+        if isinstance(exc, FieldError):
+            answer["field"] = exc.field
+        return jsonify(answer), 400
 
     return app

@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..svm import SVC, SVR
+from ._fields import choice, integer, real
 from ._plane import GRID, box, number, points, regions, vector
 
 COLUMNS = ["k", "pair", "violation", "alpha_j_unclipped", "clip", "alpha_i", "alpha_j", "b"]
@@ -23,24 +24,18 @@ KERNELS = ("linear", "rbf", "poly")
 MAX_SMO_ITER = 100_000
 
 
-def _C(value):
-    if value in ("inf", "∞", None):
+def _C(params, default):
+    if params.get("C", default) in ("inf", "∞", None):
         return np.inf
-    C = float(value)
-    if not C > 0:
-        raise ValueError(f"C must be > 0 or inf; got {value!r}")
-    return C
+    return real(params, "C", default, above=0)
 
 
 def _estimator(cls, params, **extra):
-    kernel = params.get("kernel", "linear")
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {list(KERNELS)}; got {kernel!r}")
-    sigma = float(params.get("sigma", 1.0))
-    if not sigma > 0:
-        raise ValueError(f"sigma must be > 0; got {sigma}")
-    return cls(kernel=kernel, gamma=1.0 / (2.0 * sigma ** 2), degree=int(params.get("degree", 2)),
-               tol=float(params.get("tol", 1e-8)), max_iter=MAX_SMO_ITER, **extra)
+    kernel = choice(params, "kernel", "linear", KERNELS)
+    sigma = real(params, "sigma", 1.0, low=1e-6, high=1e6)
+    return cls(kernel=kernel, gamma=1.0 / (2.0 * sigma ** 2),
+               degree=integer(params, "degree", 2, low=1, high=10),
+               tol=real(params, "tol", 1e-8, above=0, high=1.0), max_iter=MAX_SMO_ITER, **extra)
 
 
 def _fit(model, X, y):
@@ -98,8 +93,8 @@ def start(X, y, params):
     numeric = X.select_dtypes("number")
     if params.get("dataset") == "sine" or numeric.shape[1] == 1:
         x = numeric.to_numpy(np.float64)
-        model = _estimator(SVR, params, C=_C(params.get("C", 10.0)),
-                           epsilon=float(params.get("epsilon", 0.1)), record_trace=True)
+        model = _estimator(SVR, params, C=_C(params, 10.0),
+                           epsilon=real(params, "epsilon", 0.1, low=0.0), record_trace=True)
         model = _fit(model, x, np.asarray(y, dtype=np.float64))
         info = {"columns": COLUMNS, "svr": True,
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
@@ -107,7 +102,7 @@ def start(X, y, params):
     if numeric.shape[1] != 2 or numeric.isna().any().any():
         raise ValueError("the SVM lesson needs two numeric columns (or one, for SVR)")
     X2, y = numeric.to_numpy(np.float64), np.asarray(y)
-    model = _fit(_estimator(SVC, params, C=_C(params.get("C", "inf")), record_trace=True), X2, y)
+    model = _fit(_estimator(SVC, params, C=_C(params, "inf"), record_trace=True), X2, y)
     low, high = box(X2)
     info = {"columns": COLUMNS, "points": points(X2, y, numeric.index),
             "box": [low.tolist(), high.tolist()]}

@@ -16,6 +16,7 @@ import numpy as np
 from ..tree import (DecisionTreeClassifier, branches, candidate_thresholds, export_text,
                     node_weights)
 from ._data import split_4_2
+from ._fields import FieldError, choice
 from ._plane import number
 
 COLUMNS = ["k", "phase", "attribute", "score", "decision"]
@@ -140,13 +141,12 @@ def tree_steps(model, X, y, criterion, validation):
 
 def start(X, y, params):
     """``(info, steps)`` of the tree lesson."""
-    criterion = params.get("criterion", "info_gain")
-    if criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {list(CRITERIA)}; got {criterion!r}")
+    criterion = choice(params, "criterion", "info_gain", tuple(CRITERIA))
     pruning = params.get("pruning")
     pruning = None if pruning in (None, "", "none") else pruning
     if pruning not in PRUNINGS:
-        raise ValueError(f"pruning must be one of {list(PRUNINGS)[1:]} or none; got {pruning!r}")
+        raise FieldError("pruning", f"must be one of {list(PRUNINGS)[1:]} or none; "
+                                    f"got {pruning!r}")
     validation = None
     if params.get("dataset") == "split-4.2":
         (X, y), validation = split_4_2(X, y)
