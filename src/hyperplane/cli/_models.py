@@ -20,6 +20,7 @@ MODELS = {
     "tree": "hyperplane.tree:DecisionTreeClassifier",
     "oblique-tree": "hyperplane.tree:ObliqueTreeClassifier",
     "svc": "hyperplane.svm:SVC",
+    "linear-svc": "hyperplane.svm:LinearSVC",
     "svr": "hyperplane.svm:SVR",
     "mlp": "hyperplane.neural:MLPClassifier",
     "mlp-regressor": "hyperplane.neural:MLPRegressor",

@@ -64,6 +64,8 @@ def show_summary(estimator, names):
 def show_tree(estimator, names):
     if not type(estimator).__module__.startswith("hyperplane.tree"):
         return None
+    if hasattr(estimator, "export_text"):  # the oblique tree draws its own tests
+        return Text(estimator.export_text())
     from hyperplane.tree import export_text
 
     return Text(export_text(estimator))
@@ -94,6 +96,8 @@ def show_support_vectors(estimator, names):
     vectors = getattr(estimator, "support_vectors_", None)
     if vectors is None:
         return None
+    if hasattr(vectors, "toarray"):  # fitted on sparse input (a LIBSVM file)
+        vectors = vectors.toarray()
     vectors = np.asarray(vectors)
     index = getattr(estimator, "support_", np.arange(len(vectors)))
     dual = np.atleast_2d(np.asarray(getattr(estimator, "dual_coef_", np.full((1, len(vectors)),
