@@ -190,8 +190,15 @@ def predict(
                                        help="CSV file to write (default: standard output)."),
     fmt: Optional[str] = FORMAT_OPTION,
     encoding: str = ENCODING_OPTION,
+    proba: bool = typer.Option(False, "--proba",
+                               help="Also write one probability column per class."),
 ):
-    """Predict every row of a table; writes it as CSV with a predicted_<target> column."""
+    """Predict every row of a table; writes it as CSV with a predicted_<target> column.
+
+    When the table holds the target column too, prints svm-predict's line on
+    stderr: ``Accuracy = 86.6667% (234/270) (classification)``, or the mean
+    squared error and squared correlation of a regression.
+    """
     from hyperplane.io import load, read_header
 
     from ._data import (model_table, refuse_overwriting_inputs, warn_unseen_categories,
@@ -206,8 +213,41 @@ def predict(
         predicted = model.predict(X)
     except (ValueError, TypeError) as exc:
         raise UserError(f"cannot predict {data}: {_one_line(exc)}") from None
-    column = f"predicted_{meta.get('target', 'target')}"
-    write_table(frame.assign(**{column: predicted}), out)
+    target = meta.get("target", "target")
+    columns = {f"predicted_{target}": predicted}
+    if proba:
+        columns.update(_probability_columns(model, X, target))
+    write_table(frame.assign(**columns), out)
+    if target in frame.columns:  # labels present: svm-predict's line
+        _err.print(_agreement(model, frame[target], predicted), markup=False)
+
+
+def _probability_columns(model, X, target):
+    """``{proba_<target>_<class>: column}`` of ``model.predict_proba(X)``."""
+    if not hasattr(model, "predict_proba"):
+        raise UserError(f"{type(model).__name__} gives no class probabilities (--proba)")
+    try:
+        p = model.predict_proba(X)
+    except AttributeError as exc:  # e.g. SVC(probability=False)
+        raise UserError(f"--proba: {_one_line(exc)}") from None
+    return {f"proba_{target}_{c}": p[:, j] for j, c in enumerate(model.classes_)}
+
+
+def _agreement(model, y, predicted):
+    """svm-predict's summary of predictions against the true column: accuracy
+    (classification) or mean squared error and squared correlation (regression)."""
+    import numpy as np
+    from sklearn.base import is_classifier
+
+    if is_classifier(model):
+        correct = int(np.sum(np.asarray(y) == np.asarray(predicted)))
+        return (f"Accuracy = {100 * correct / len(y):.4f}% ({correct}/{len(y)}) "
+                "(classification)")
+    y, predicted = np.asarray(y, dtype=float), np.asarray(predicted, dtype=float)
+    mse = float(np.mean((y - predicted) ** 2))
+    r2 = float(np.corrcoef(y, predicted)[0, 1] ** 2) if np.std(y) * np.std(predicted) > 0 else 0
+    return (f"Mean squared error = {mse:.6g} (regression)\n"
+            f"Squared correlation coefficient = {r2:.6g} (regression)")
 
 
 @app.command()
@@ -265,6 +305,40 @@ def playground(
                                        markup=False))
 
 
+@app.command()
+@user_errors
+def evaluate(
+    model: str = typer.Argument(..., help=f"Model name ({', '.join(MODELS)}, or module:Class) "
+                                "to cross-validate, or a model file written by fit to test."),
+    data: str = typer.Argument(..., help=SHIPPED_HELP),
+    target: Optional[str] = typer.Option(None, "--target", "-t",
+                                         help="Column to predict (as for fit)."),
+    folds: int = typer.Option(10, "--folds", "-x", help="Cross-validation folds (Weka's -x)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the fold shuffle (Weka's -s)."),
+    test: Optional[str] = typer.Option(None, "--test", "-T",
+                                       help="Train on DATA and test on this table (Weka's -T)."),
+    param: list[str] = typer.Option(None, "--param", "-p",
+                                    help="Hyper-parameter KEY=VALUE (repeatable)."),
+    index: Optional[str] = typer.Option(None, "--index", help="Column that names rows."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead."),
+    fmt: Optional[str] = FORMAT_OPTION,
+    encoding: str = ENCODING_OPTION,
+):
+    """Evaluate a model as Weka does: cross-validated (stratified, seeded), on a
+    test table, or a saved model on DATA; prints Weka's summary, per-class
+    accuracy and confusion matrix."""
+    import json
+
+    from ._evaluate import report_for
+
+    report = report_for(model, data, target=target, folds=folds, seed=seed, test=test,
+                        param=param, index=index, fmt=fmt, encoding=encoding)
+    if as_json:
+        print(json.dumps(report.as_dict(), ensure_ascii=False))
+    else:
+        print(report)
+
+
 def _draw(model, meta, plot, data):
     import matplotlib
     matplotlib.use("Agg")
@@ -313,6 +387,7 @@ def main():
     ...     if "hyperplane.svm" in line:
     ...         print(line)
     │ svc             │ hyperplane.svm:SVC                       │ yes       │
+    │ linear-svc      │ hyperplane.svm:LinearSVC                 │ yes       │
     │ svr             │ hyperplane.svm:SVR                       │ yes       │
     """
     if hasattr(sys.stdout, "reconfigure"):
