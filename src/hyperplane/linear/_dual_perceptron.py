@@ -28,9 +28,11 @@ from ._perceptron_kernels import dual_epoch
 
 def gram_matrix(kernel, X, Y):
     """``[K(x_i, y_j)]``: the linear kernel's ``X Yᵀ`` straight from sparse
-    rows; any other kernel on dense rows (a sparse ``X`` is densified)."""
-    if isinstance(kernel, Linear) and scipy.sparse.issparse(X):
-        return np.asarray((X @ Y.T).todense(), dtype=np.float64)
+    rows (either of ``X``, ``Y`` may be sparse or dense: a model fitted on
+    dense rows predicts CSR rows and the other way round); any other kernel
+    on dense rows (sparse rows are densified)."""
+    if isinstance(kernel, Linear) and (scipy.sparse.issparse(X) or scipy.sparse.issparse(Y)):
+        return np.asarray(dense(X @ Y.T), dtype=np.float64)
     return kernel(dense(X), dense(Y))
 
 
