@@ -22,6 +22,7 @@ from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
+from ._weights import relative_weights
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
@@ -290,7 +291,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         validation_data : tuple (X_val, y_val), optional
             Validation set for ``pruning="pre"``/``"post"``.
         sample_weight : array-like of shape (n_samples,), optional
-            Initial weights w_i (1 by default; 周志华 4.4.2).
+            Initial weights w_i (1 by default; 周志华 4.4.2). Only their
+            ratios count: they are divided by the smallest positive weight
+            first, so uniform weights of any scale grow the unweighted tree
+            and the weight C4.5's rules count as rows (``min_samples_leaf``
+            with ``"gain_ratio"``, the MDL charge, pessimistic pruning's
+            N and E) is in units of the lightest row; integer weights with a
+            1 among them are the rows repeated. Positive weights may span a
+            ratio of at most 1e100.
 
         Returns
         -------
@@ -313,6 +321,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if not np.any(w > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
+        w = relative_weights(w)             # the lightest row weighs 1: only ratios count
         params = self._check_params(np.count_nonzero(w > 0))
         if params.c45:
             warn_values_within(X_enc if np.all(w > 0) else X_enc[w > 0], spec, C45_EQUAL)
