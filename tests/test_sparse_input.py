@@ -2,8 +2,9 @@
 
 * a CSR matrix with duplicate entries (allowed by scipy: they add up) fits the
   model of the same matrix with the duplicates summed (issue #30, finding 7);
-* fitted on dense rows or on CSR rows, it predicts both dense and CSR rows, and
-  the same way (issue #30, finding 13).
+* fitted on dense rows or on CSR rows, it predicts (``predict``,
+  ``decision_function``, ``predict_proba``, ``transform``) both dense and CSR
+  rows, and the same way (issue #30, finding 13).
 """
 
 import numpy as np
@@ -97,6 +98,8 @@ def test_predicts_dense_and_csr_whatever_it_was_fitted_on(name, cls, fit_sparse)
     dense = fitted.predict(X_new)
     for fmt in (sp.csr_matrix, sp.csr_array, sp.csc_matrix):
         np.testing.assert_allclose(fitted.predict(fmt(X_new)), dense, rtol=1e-10, atol=1e-10)
-    if hasattr(fitted, "decision_function"):
-        np.testing.assert_allclose(fitted.decision_function(sp.csr_matrix(X_new)),
-                                   fitted.decision_function(X_new), rtol=1e-10, atol=1e-10)
+    for method in ("decision_function", "predict_proba", "transform"):
+        if hasattr(fitted, method):
+            np.testing.assert_allclose(getattr(fitted, method)(sp.csr_matrix(X_new)),
+                                       getattr(fitted, method)(X_new), rtol=1e-10,
+                                       atol=1e-10, err_msg=method)
