@@ -16,13 +16,13 @@ from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
+from ._weights import relative_weights
 from ._encode import declared_classes, encode_fit, encode_predict, warn_values_within
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
 from ._traverse_kernels import tree_apply, tree_proba
-from ._weights import relative_weights
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
