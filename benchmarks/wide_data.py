@@ -1,6 +1,7 @@
 """Wide data: 3 rows x 10^6 columns, two classes (the speed trap of wide inputs).
 
-Fits ``DecisionTreeClassifier`` and ``MLPClassifier`` (default parameters,
+Fits ``DecisionTreeClassifier`` (default parameters, and ``criterion="gini",
+splitter="hist"``) and ``MLPClassifier`` (default parameters,
 200 epochs of accumulated BP) on ``X`` of shape (3, d) and reports CPU
 seconds (``time.process_time``) and wall seconds of fit + predict, best of
 ``--repeat`` runs, and the peak of traced allocations (``tracemalloc``) of
@@ -8,6 +9,7 @@ one more run.
 scikit-learn's tree and MLP are timed in the same run on the same data.
 
 Run: ``python benchmarks/wide_data.py --columns 1000000 --repeat 3``
+(``--only hist``: the hist tree alone)
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ def estimators():
 
     return {
         "hyperplane DecisionTreeClassifier": DecisionTreeClassifier,
+        "hyperplane DecisionTreeClassifier (gini, hist)": lambda: DecisionTreeClassifier(
+            criterion="gini", splitter="hist"),
         "scikit-learn DecisionTreeClassifier": SkTree,
         "hyperplane MLPClassifier": lambda: MLPClassifier(random_state=0),
         "scikit-learn MLPClassifier (adam)": lambda: SkMLP(hidden_layer_sizes=(10,),

@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import scipy.sparse
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
@@ -76,8 +77,8 @@ def check_X(estimator, X, *, reset, dtype=FLOAT_DTYPES, allow_nan=False, **kw):
     reject_dask(estimator, X)
     ensure = "allow-nan" if allow_nan else True
     try:
-        return validate_data(estimator, X, reset=reset, dtype=dtype,
-                             ensure_all_finite=ensure, **kw)
+        return canonical_sparse(validate_data(estimator, X, reset=reset, dtype=dtype,
+                                              ensure_all_finite=ensure, **kw))
     except ValueError as exc:
         if "could not convert" in str(exc) or "Unable to convert" in str(exc):
             raise ValueError(f"{type(estimator).__name__} needs numeric features; "
@@ -96,13 +97,37 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
     if y_numeric:
         y = _numeric_target(estimator, y)
     try:
-        return validate_data(estimator, X, y, reset=reset, dtype=dtype,
+        X, y = validate_data(estimator, X, y, reset=reset, dtype=dtype,
                              ensure_all_finite=ensure, y_numeric=y_numeric, **kw)
+        return canonical_sparse(X), y
     except ValueError as exc:
         if "could not convert" in str(exc) or "Unable to convert" in str(exc):
             raise ValueError(f"{type(estimator).__name__} needs numeric features; "
                              f"{exc}") from exc
         raise
+
+
+def canonical_sparse(X):
+    """A ``scipy.sparse`` CSR/CSC ``X`` in canonical form: sorted indices and
+    every entry stored once, duplicates summed (scipy's meaning of a
+    duplicate). Kernels that walk the stored entries would otherwise read
+    another matrix than ``X.toarray()``. The caller's matrix is never changed
+    (a copy is canonicalised); dense input and canonical matrices pass as is.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> X = sp.csr_matrix(([1.0, 2.0], [0, 0], [0, 2]), shape=(1, 2))   # x_00 stored twice
+    >>> canonical_sparse(X).toarray().tolist(), canonical_sparse(X).nnz, X.nnz
+    ([[3.0, 0.0]], 1, 2)
+    """
+    if not scipy.sparse.issparse(X) or X.format not in ("csr", "csc"):
+        return X
+    if X.has_canonical_format:
+        return X
+    X = X.copy()
+    X.sum_duplicates()
+    return X
 
 
 def _numeric_target(estimator, y):
@@ -145,9 +170,9 @@ def check_chunk(X_block, estimator_name, dtype=FLOAT_DTYPES, accept_sparse=False
     ValueError: Input X contains NaN...
     """
     try:
-        return check_array(X_block, dtype=dtype, ensure_all_finite=True,
-                           accept_sparse=accept_sparse, ensure_min_samples=0,
-                           estimator=estimator_name, input_name="X")
+        return canonical_sparse(check_array(X_block, dtype=dtype, ensure_all_finite=True,
+                                            accept_sparse=accept_sparse, ensure_min_samples=0,
+                                            estimator=estimator_name, input_name="X"))
     except ValueError as exc:
         if "could not convert" in str(exc) or "Unable to convert" in str(exc):
             raise ValueError(f"{estimator_name} needs numeric features; {exc}") from exc
@@ -273,7 +298,7 @@ def warn_not_converged(estimator, n_iter, fix):
 
 
 __all__ = [
-    "FLOAT_DTYPES", "check_chunk", "check_number", "check_option", "validate_params", "Rule", "Real",
+    "FLOAT_DTYPES", "canonical_sparse", "check_chunk", "check_number", "check_option", "validate_params", "Rule", "Real",
     "Integer", "Options", "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either",
     "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",

@@ -233,3 +233,19 @@ def test_dask_trace_is_the_in_memory_trace(criterion):
             assert b.split_table is None
         else:
             pd.testing.assert_frame_equal(a.split_table, b.split_table, rtol=1e-9)
+
+
+@pytest.mark.parametrize("c", [1e-100, 1e200])
+def test_uniform_weights_of_any_scale_grow_the_unweighted_tree(dask_client, c):
+    """Issue #30 finding 4 on Dask: the weights are divided by the smallest
+    positive one, as in memory."""
+    X, y = numeric_data()
+    kw = dict(criterion="gain_ratio", splitter="hist", max_bins=32, max_depth=6,
+              min_samples_leaf=5)
+    local = DecisionTreeClassifier(**kw).fit(X, y)
+    w = np.full(len(y), c)
+    dist = DecisionTreeClassifier(**kw).fit(da.from_array(X, chunks=(700, 2)),
+                                            da.from_array(y, chunks=500),
+                                            sample_weight=da.from_array(w, chunks=900))
+    assert local.n_leaves_ > 10
+    assert_same_tree(local, dist, X)

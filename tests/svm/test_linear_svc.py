@@ -390,3 +390,20 @@ def test_stopping_and_shrinking_rules_match_liblinear_written_out(M, m, tol):
     bounds = np.array([7.0, 0.0, 0.0])
     next_shrink_bounds(bounds, M, m)
     assert bounds.tolist() == [7.0, *want]
+
+
+@pytest.mark.parametrize("scale", [1e300, 1e200, 1e-300])
+@pytest.mark.parametrize("to_sparse", [False, True])
+def test_features_off_float64s_scale_are_refused_naming_X(scale, to_sparse):
+    """Issue #30 finding 8: X * 1e300 gave coef 0, intercept 0 and no warning."""
+    X, y = make_classification(200, 5, random_state=0)
+    X = X * scale
+    with pytest.raises(ValueError, match=r"feature \d+ of X reaches magnitude .*scale of X"):
+        LinearSVC().fit(sp.csr_matrix(X) if to_sparse else X, y)
+
+
+def test_features_at_1e50_still_fit():
+    X, y = make_classification(200, 5, random_state=0)
+    model = LinearSVC(max_iter=5000).fit(X * 1e50, y)
+    assert np.all(np.isfinite(model.coef_)) and np.any(model.coef_ != 0)
+    assert model.score(X * 1e50, y) > 0.8

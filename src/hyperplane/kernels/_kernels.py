@@ -258,6 +258,30 @@ class Polynomial(Kernel):
         return {"degree": self.degree, "gamma": self.gamma, "coef0": self.coef0}
 
 
+def _representable_gamma(kernel_name, sigma, expression, denominator):
+    """``sigma`` (already positive) such that the kernel's ``gamma =
+    1/denominator(sigma)`` is a finite positive float64 computed from a
+    normal float64 denominator; else a ValueError naming ``sigma`` (1/(2σ²)
+    of ``sigma=1e-200`` is a division by zero in float64, of ``1e200`` an
+    overflow)."""
+    try:
+        d = float(denominator(sigma))
+    except OverflowError:
+        d = np.inf
+    if not np.isfinite(d) or d < np.finfo(np.float64).tiny:
+        raise ValueError(
+            f"sigma={sigma!r} is out of float64's range for {kernel_name}: its gamma = "
+            f"{expression} must be a finite positive float64, so sigma must lie in about "
+            f"{_SIGMA_RANGE[kernel_name][0]:.3g} .. {_SIGMA_RANGE[kernel_name][1]:.3g}; "
+            "rescale X (and sigma with it) instead")
+    return sigma
+
+
+#: the range of sigma with a representable gamma (for the messages only)
+_SIGMA_RANGE = {"RBF": (np.sqrt(np.finfo(np.float64).tiny / 2), np.sqrt(np.finfo(np.float64).max / 2)),
+                "Laplace": (np.finfo(np.float64).tiny, np.finfo(np.float64).max)}
+
+
 class RBF(Kernel):
     """Gaussian kernel ``k(x, y) = exp(-‖x - y‖² / (2 sigma²))``.
 
@@ -270,7 +294,8 @@ class RBF(Kernel):
     """
 
     def __init__(self, sigma=1.0):
-        self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
+        self.sigma = _representable_gamma("RBF", check_number(sigma, "sigma", low=0, low_open=True),
+                                          "1/(2 sigma²)", lambda s: 2.0 * s ** 2)
 
     accepts_sparse = True
 
@@ -297,7 +322,9 @@ class Laplace(Kernel):
     """
 
     def __init__(self, sigma=1.0):
-        self.sigma = check_number(sigma, "sigma", low=0, low_open=True)
+        self.sigma = _representable_gamma("Laplace",
+                                          check_number(sigma, "sigma", low=0, low_open=True),
+                                          "1/sigma", lambda s: s)
 
     accepts_sparse = True
 

@@ -78,6 +78,64 @@ def entry_variance(X):
     return float(np.var(X))
 
 
+def scale_gamma(X):
+    """scikit-learn's ``gamma="scale"``, ``1 / (n_features · Var(X))`` (1 for a
+    constant ``X``), or a ValueError that blames the scale of ``X`` when that
+    number is not a normal float64.
+
+    The variance is read directly when float64 holds it; else (entries near
+    1e±154 and beyond, whose squares overflow or underflow) it is the
+    variance of ``X · 2⁻ᵏ`` times ``4ᵏ`` (exact), so that a constant model is
+    never returned because the variance overflowed to inf or underflowed to
+    0 on the way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0.0, 4.0], [4.0, 0.0]])
+    >>> scale_gamma(X), scale_gamma(X * 1e100) == 0.125e-200
+    (0.125, True)
+    >>> scale_gamma(X * 1e300)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma='scale' is 1/(n_features * Var(X)) = 1.25e-601, ...
+    """
+    n_features = X.shape[1]
+    tiny = np.finfo(np.float64).tiny
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        var = entry_variance(X)
+        if np.isfinite(var) and var >= tiny:
+            gamma = 1.0 / (n_features * var)
+            if tiny <= gamma < np.inf:
+                return gamma
+    values = X.data if sp.issparse(X) else X
+    magnitude = float(np.max(np.abs(values), initial=0.0))
+    if magnitude == 0.0:
+        return 1.0
+    k = int(np.frexp(magnitude)[1])             # X · 2⁻ᵏ has entries in [-1, 1]
+    scaled = X.copy() if sp.issparse(X) else X
+    if sp.issparse(X):
+        scaled.data = np.ldexp(X.data, -k)
+    else:
+        scaled = np.ldexp(X, -k)
+    var_scaled = entry_variance(scaled)
+    if var_scaled <= 0.0:                       # every entry the same: sklearn's 1
+        return 1.0
+    mantissa = 1.0 / (n_features * var_scaled)
+    with np.errstate(over="ignore", under="ignore"):
+        gamma = float(np.ldexp(mantissa, -2 * k))
+    if tiny <= gamma < np.inf:
+        return gamma
+    m, e = np.frexp(mantissa)
+    exponent10 = (np.log10(m) + (e - 2 * k) * np.log10(2.0))
+    raise ValueError(
+        f"gamma='scale' is 1/(n_features * Var(X)) = "
+        f"{10 ** (exponent10 % 1):.3g}e{int(np.floor(exponent10)):+d}, which float64 cannot "
+        f"hold: the entries of X reach {magnitude:.3g}, so the scale of X is the problem; "
+        "standardise X first (e.g. sklearn.preprocessing.StandardScaler) or give gamma "
+        "as a number")
+
+
 def resolve_gamma(gamma, X):
     """scikit-learn's rule: ``"scale"`` is 1 / (n_features · X.var()),
     ``"auto"`` is 1 / n_features, a number is used as given.
@@ -95,9 +153,7 @@ def resolve_gamma(gamma, X):
     ValueError: gamma must be 'scale', 'auto' or a positive float; got 'median'
     """
     if gamma == "scale":
-        n_features = X.shape[1]
-        var = entry_variance(X)
-        return 1.0 / (n_features * var) if var > 0 else 1.0
+        return scale_gamma(X)
     if gamma == "auto":
         return 1.0 / X.shape[1]
     if isinstance(gamma, str):
@@ -134,7 +190,13 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
     g = 1.0 if kernel == "linear" else resolve_gamma(gamma, X)
     if kernel == "poly":
         check_number(degree, "degree", low=1, integer=True)
-    return KERNELS[kernel](g, degree, coef0)
+    try:
+        return KERNELS[kernel](g, degree, coef0)
+    except ValueError as exc:
+        if kernel not in ("rbf", "laplace"):
+            raise
+        raise ValueError(f"gamma={g!r} is out of float64's range for kernel={kernel!r} "
+                         f"({exc})") from exc
 
 
 #: kernel type -> whether an instance is positive semi-definite on any data

@@ -22,15 +22,18 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ..kernels import KERNEL_PARAMETER_RULES, Linear, resolve_kernel
+from ..kernels import (KERNEL_PARAMETER_RULES, Linear, known_psd, resolve_kernel,
+                       warn_if_not_psd)
 from ._perceptron_kernels import dual_epoch
 
 
 def gram_matrix(kernel, X, Y):
     """``[K(x_i, y_j)]``: the linear kernel's ``X Yᵀ`` straight from sparse
-    rows; any other kernel on dense rows (a sparse ``X`` is densified)."""
-    if isinstance(kernel, Linear) and scipy.sparse.issparse(X):
-        return np.asarray((X @ Y.T).todense(), dtype=np.float64)
+    rows (either of ``X``, ``Y`` may be sparse or dense: a model fitted on
+    dense rows predicts CSR rows and the other way round); any other kernel
+    on dense rows (sparse rows are densified)."""
+    if isinstance(kernel, Linear) and (scipy.sparse.issparse(X) or scipy.sparse.issparse(Y)):
+        return np.asarray(dense(X @ Y.T), dtype=np.float64)
     return kernel(dense(X), dense(Y))
 
 
@@ -49,7 +52,12 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
     updates of :class:`Perceptron` (``w = Σ alpha_i y_i x_i``); any other
     kernel of :mod:`hyperplane.kernels` gives the kernel perceptron. ``X``
     may be a ``scipy.sparse`` matrix: the linear kernel's Gram matrix comes
-    from the sparse rows, other kernels see the rows densified.
+    from the sparse rows, other kernels see the rows densified. A kernel that
+    is not positive semi-definite on the training rows (checked as
+    :class:`~hyperplane.svm.SVC` checks it, unless its kind guarantees it) is
+    no kernel function in the sense of 周志华 定理6.1 and gives a
+    ``NotPSDWarning``: the updates still run, but they are no perceptron in
+    a feature space.
 
     Parameters
     ----------
@@ -140,6 +148,8 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.gram_ = np.ascontiguousarray(gram_matrix(self.kernel_, X, X), dtype=np.float64)
         if not np.all(np.isfinite(self.gram_)):
             raise ValueError(f"kernel {self.kernel_!r} gave non-finite values on X")
+        if not known_psd(self.kernel_):   # checked on (a sample of) X, as SVC's is
+            warn_if_not_psd(self.kernel_, dense(X), self.random_state)
         rng = check_random_state(self.random_state)
         problems = one_vs_rest_targets(y_index, len(self.classes_))
         results = [self._fit_binary(y_signed, rng) for y_signed in problems]

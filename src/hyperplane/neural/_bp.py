@@ -90,6 +90,16 @@ def sparse_minibatch_rule(net, learning, X, Y, order, batch_size):
     return total
 
 
+def hidden_layer_outputs(net, X):
+    """The outputs ``b_h`` of every hidden layer for the rows of ``X``,
+    dense or CSR (a list, first hidden layer first)."""
+    if scipy.sparse.issparse(X):
+        A1 = first_layer_input(net, X)
+        K.activate_rows(A1, net.act)
+        return K.forward_from(net, A1, 1)[:-1]
+    return K.forward_batch(net, X)[1:-1]
+
+
 def predict_outputs(net, X):
     """Output layer for the rows of ``X``, dense or CSR."""
     if scipy.sparse.issparse(X):

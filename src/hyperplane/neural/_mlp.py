@@ -32,7 +32,7 @@ from .._validation import (
     warn_not_converged,
 )
 from . import _backprop_kernels as K
-from ._bp import BP_RULES, predict_outputs
+from ._bp import BP_RULES, hidden_layer_outputs, predict_outputs
 from ._network import (
     ACTIVATIONS, INITIALISATIONS, LOSSES, OUTPUT_ACTIVATIONS, Layout, output_activation,
 )
@@ -43,6 +43,40 @@ from ._state import Learning
 #: a run of epochs is convergence only if its last loss stayed within this
 #: fraction of the lowest loss seen (beyond ``tol``): a loss that rose is not
 SETTLED_RISE = 0.1
+#: a hidden neuron is saturated on a row when its f'(z) is below this
+#: (sigmoid output within ~1e-6 of 0 or 1, tanh within ~5e-7 of ±1, a ReLU at 0)
+SATURATED = 1e-6
+#: rows per block of the saturation check (the first unsaturated block ends it)
+SATURATION_BLOCK = 4096
+
+
+def saturated(b, activation):
+    """Whether ``f'(z) < SATURATED`` for hidden outputs ``b = f(z)`` (周志华
+    式5.9's ``f' = b(1 - b)`` for the sigmoid; ``1 - b²`` for tanh; ReLU's
+    is 0 below 0)."""
+    if activation == "sigmoid":
+        return b * (1.0 - b) < SATURATED
+    if activation == "tanh":
+        return 1.0 - b * b < SATURATED
+    return b <= 0.0
+
+
+def paralysed(net, X, activation):
+    """Network paralysis: every hidden neuron saturated on every row of ``X``.
+
+    Then ``e_h = b_h(1 − b_h) Σ_j w_hj g_j`` (周志华 式5.15) vanishes for every
+    h and row, no gradient reaches the hidden weights, and the loss stops
+    changing without being at a minimum (Rumelhart, Hinton & Williams 1986
+    warn of it for large weights; a large learning rate drives the units
+    there in a few steps). False for a network without hidden layers.
+    """
+    if net.sizes.shape[0] <= 2:
+        return False
+    for start in range(0, X.shape[0], SATURATION_BLOCK):
+        block = X[start:start + SATURATION_BLOCK]
+        if not all(saturated(b, activation).all() for b in hidden_layer_outputs(net, block)):
+            return False
+    return True
 
 
 def _kernel_array(a, dtype=None):
@@ -191,8 +225,19 @@ class _BaseMLP(BaseEstimator):
         self.coefs_, self.intercepts_ = self._layout().unpack(packed)
         if not incremental:
             rose = self._loss_rose()
-            self.converged_ = stopped and not rose
-            if rose:
+            stuck = (stopped and not rose and self.loss_curve_[-1] > self.tol
+                     and paralysed(self._layout().network(packed, *self._codes()[:2]), X,
+                                   self.activation))
+            self.converged_ = stopped and not rose and not stuck
+            if stuck:
+                warn_not_converged(
+                    self, self.n_iter_,
+                    f"the training loss stalled at {self.loss_curve_[-1]:.4g} because every "
+                    "hidden neuron is saturated on every training row (f'(z) < "
+                    f"{SATURATED:g}: network paralysis), not at a minimum; "
+                    f"learning_rate={self.learning_rate} is too large for this data (lower "
+                    "learning_rate or standardise X)")
+            elif rose:
                 warn_not_converged(
                     self, self.n_iter_,
                     f"the training loss rose from {min(self.loss_curve_):.4g} to "

@@ -12,6 +12,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import predict_from_scores
+from .._numerics import check_magnitude
 from .._validation import (
     FLAG,
     POSITIVE,
@@ -271,6 +272,13 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         Order of the coordinates in each epoch (None: a fixed order, so that fits
         are reproducible).
 
+    Notes
+    -----
+    The problem is not invariant to the units of ``X`` (the penalty weighs
+    ``|w|^2`` against the loss): features of a magnitude outside
+    ``[1e-100, 1e100]`` are refused with an error naming the feature (float64
+    would overflow in the squared row norms and return ``w = 0``).
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -320,6 +328,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         (one-vs-rest); ``sample_weight`` scales C per sample."""
         validate_params(self)
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
+        # the L2-regularised problem depends on the units of X and its squared
+        # row norms overflow past 1e154: refuse, never a silent w = 0
+        check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
         C = self.C * check_sample_weight_vector(sample_weight, X.shape[0])
         if not np.any(C > 0):

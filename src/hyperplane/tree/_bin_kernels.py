@@ -72,12 +72,18 @@ def count_below(padded, x):
 
 @jit_parallel_exact
 def bin_rows(X, columns, slots, edges, n_edges, out):
-    """``out[i, slots[t]] = code of X[i, columns[t]]`` under ``edges[t, :n_edges[t]]``."""
+    """``out[i, slots[t]] = code of X[i, columns[t]]`` under ``edges[t, :n_edges[t]]``.
+
+    The counted codes need every column's edges padded to ``BLOCK**2``
+    values; that table is built only when the rows outnumber its width (so
+    it is never larger than ``X``: 3 rows x 1e6 columns would fill 2 GB for
+    3 codes per column); else every code is a binary search, the same code.
+    """
     n_columns = columns.shape[0]
-    small = True
+    small = X.shape[0] >= BLOCK * BLOCK
     for t in range(n_columns):
         small = small and n_edges[t] <= BLOCK * BLOCK
-    padded = np.empty((n_columns, BLOCK * BLOCK))
+    padded = np.empty((n_columns if small else 0, BLOCK * BLOCK))
     if small:
         for t in range(n_columns):
             padded[t] = blocked_edges(edges[t], n_edges[t])

@@ -17,6 +17,7 @@ from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
+from ._weights import relative_weights
 from ._encode import declared_classes, encode_fit, encode_predict, warn_values_within
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
@@ -299,7 +300,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         validation_data : tuple (X_val, y_val), optional
             Validation set for ``pruning="pre"``/``"post"``.
         sample_weight : array-like of shape (n_samples,), optional
-            Initial weights w_i (1 by default; 周志华 4.4.2).
+            Initial weights w_i (1 by default; 周志华 4.4.2). Only their
+            ratios count: they are divided by the smallest positive weight
+            first, so uniform weights of any scale grow the unweighted tree
+            and the weight C4.5's rules count as rows (``min_samples_leaf``
+            with ``"gain_ratio"``, the MDL charge, pessimistic pruning's
+            N and E) is in units of the lightest row; integer weights with a
+            1 among them are the rows repeated. Positive weights may span a
+            ratio of at most 1e100.
 
         Returns
         -------
@@ -322,6 +330,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if not np.any(w > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
+        w = relative_weights(w)             # the lightest row weighs 1: only ratios count
         params = self._check_params(np.count_nonzero(w > 0))
         if params.c45:
             warn_values_within(X_enc if np.all(w > 0) else X_enc[w > 0], spec, C45_EQUAL)

@@ -55,6 +55,7 @@ from ._prune import PrePruner
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
 from ._state import Columns, Node, TreeArrays
 from ._table_kernels import level_class_tables
+from ._weights import weight_unit
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
 TABLE_BYTES = 64 * 2**20
@@ -237,6 +238,8 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
     X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
+    if w_blocks is not None:                # the lightest row weighs 1, as in memory
+        w_blocks = relative_weight_blocks(dask, w_blocks)
     columns = column_names(X)
     # numeric-typed columns' bin sample comes with the scan when the rows are known up front
     sample_cols = ([j for j, d in enumerate(column_dtypes(X))
@@ -295,6 +298,29 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
         tree = prune_after(model, tree, validation, None, params.criterion)
     model._set_tree(tree)
     return model
+
+
+def _positive_extremes(w_block):
+    """The smallest and largest positive weight of a chunk (inf, 0 when none)."""
+    w = np.asarray(w_block, dtype=np.float64).ravel()
+    positive = w[w > 0]
+    return (float(positive.min()), float(positive.max())) if positive.size else (np.inf, 0.0)
+
+
+def _divided(w_block, unit):
+    return w_block if unit == 1.0 else w_block / unit
+
+
+def relative_weight_blocks(dask, w_blocks):
+    """The weight chunks divided by the smallest positive weight of all of
+    them (:func:`~._weights.relative_weights` of the in-memory fit; one pass
+    over the weights, none over ``X``)."""
+    extremes = dask.compute(*[dask.delayed(_positive_extremes)(wb) for wb in w_blocks])
+    smallest = min(low for low, _ in extremes)
+    if not np.isfinite(smallest):           # no positive weight: the scan says so
+        return w_blocks
+    unit = weight_unit(smallest, max(high for _, high in extremes))
+    return [dask.delayed(_divided)(wb, unit) for wb in w_blocks]
 
 
 def _set_fit_attributes(model, X, spec, classes, preference):
