@@ -1,0 +1,215 @@
+"""SVC's probability estimates (LIBSVM's -b 1): Platt's sigmoid against a
+NumPy re-statement of Lin, Lin & Weng (2007), Algorithm 1; the pairwise
+coupling against a direct solve of Wu, Lin & Weng (2004)'s linear system;
+probA_/probB_/predict_proba against scikit-learn's SVC(probability=True)
+with the same folds (FoldShuffle draws scikit-learn's permutation)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_iris, make_classification
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC as LibSVC
+
+from hyperplane.svm import SVC, platt_sigmoid
+from hyperplane.svm._probability import FoldShuffle, couple_pairwise
+
+
+# --------------------------------------------------------------------------
+# slow references, written from the papers
+# --------------------------------------------------------------------------
+def reference_sigmoid_train(f, y):
+    """Lin, Lin & Weng 2007, Algorithm 1 (pseudo-code), in NumPy: regularised
+    targets, Newton on H + 1e-12 I, backtracking with sufficient decrease
+    1e-4, step >= 1e-10, stop when |g| < 1e-5 in both coordinates, 100 steps."""
+    f = np.asarray(f, dtype=float)
+    n_pos = y.sum()
+    n_neg = y.size - n_pos
+    t = np.where(y, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+
+    def F(A, B):
+        z = f * A + B
+        # t z + log(1 + e^{-z}), rewritten for z < 0 to avoid overflow
+        return np.sum(np.where(z >= 0, t * z + np.log1p(np.exp(-np.abs(z))),
+                               (t - 1) * z + np.log1p(np.exp(-np.abs(z)))))
+
+    A, B = 0.0, np.log((n_neg + 1) / (n_pos + 1))
+    value = F(A, B)
+    for _ in range(100):
+        z = f * A + B
+        p = 1 / (1 + np.exp(z))                # P(y = 1 | f)
+        g = np.array([np.sum(f * (t - p)), np.sum(t - p)])
+        if np.all(np.abs(g) < 1e-5):
+            break
+        w = p * (1 - p)
+        H = np.array([[np.sum(f * f * w), np.sum(f * w)],
+                      [np.sum(f * w), np.sum(w)]]) + 1e-12 * np.eye(2)
+        d = -np.linalg.solve(H, g)
+        step = 1.0
+        while step >= 1e-10:
+            new = F(A + step * d[0], B + step * d[1])
+            if new < value + 1e-4 * step * (g @ d):
+                A, B, value = A + step * d[0], B + step * d[1], new
+                break
+            step /= 2
+        else:
+            break
+    return A, B
+
+
+def direct_coupling(r):
+    """Wu, Lin & Weng 2004, method 2: min p'Qp s.t. sum p = 1 solved from its
+    KKT system [[Q, e], [e', 0]] [p; b] = [0; 1]."""
+    k = r.shape[0]
+    Q = -r.T * r                       # Q_tj = -r_jt r_tj
+    np.fill_diagonal(Q, 0.0)
+    np.fill_diagonal(Q, [sum(r[j, t] ** 2 for j in range(k) if j != t) for t in range(k)])
+    system = np.zeros((k + 1, k + 1))
+    system[:k, :k] = Q
+    system[:k, k] = system[k, :k] = 1.0
+    return np.linalg.solve(system, np.r_[np.zeros(k), 1.0])[:k]
+
+
+def libsvm_fit(X, y, **params):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)     # scikit-learn 1.9 deprecates it
+        return LibSVC(probability=True, **params).fit(X, y)
+
+
+def sklearn_prob(model):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return model.probA_, model.probB_
+
+
+# --------------------------------------------------------------------------
+# Platt's sigmoid
+# --------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 300), st.floats(0.05, 5.0), st.floats(-2, 2), st.integers(0, 2**31))
+def test_platt_sigmoid_is_lin_lin_weng_algorithm_1(n, scale, shift, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.5
+    y[:2] = [True, False]
+    f = scale * rng.normal(size=n) + shift + np.where(y, 1.0, -1.0) * rng.random()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        A, B = platt_sigmoid(f, y)
+    A_ref, B_ref = reference_sigmoid_train(f, y)
+    np.testing.assert_allclose([A, B], [A_ref, B_ref], rtol=1e-6, atol=1e-6)
+
+
+def test_platt_sigmoid_on_separable_values_keeps_regularised_targets():
+    """Perfectly separated values: without Platt's targets A would go to
+    -inf; with them the fit stays finite and gives P < 1."""
+    f = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
+    y = f > 0
+    A, B = platt_sigmoid(f, y)
+    assert np.isfinite(A) and A < 0
+    A_ref, B_ref = reference_sigmoid_train(f, y)
+    np.testing.assert_allclose([A, B], [A_ref, B_ref], rtol=1e-6, atol=1e-6)
+
+
+def test_platt_sigmoid_refuses_bad_input():
+    with pytest.raises(TypeError, match="boolean"):
+        platt_sigmoid([0.1, 0.2], [0, 1])
+    with pytest.raises(ValueError, match="finite"):
+        platt_sigmoid([0.1, np.nan], [False, True])
+    with pytest.raises(ValueError, match="shape"):
+        platt_sigmoid([0.1, 0.2, 0.3], [False, True])
+
+
+# --------------------------------------------------------------------------
+# pairwise coupling
+# --------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 7), st.integers(0, 2**31))
+def test_coupling_solves_wu_lin_weng_method_2(k, seed):
+    rng = np.random.default_rng(seed)
+    r = np.zeros((k, k))
+    upper = np.triu_indices(k, 1)
+    r[upper] = rng.uniform(0.02, 0.98, size=len(upper[0]))
+    r.T[upper] = 1 - r[upper]
+    p = couple_pairwise(r[None], eps=1e-13, max_iter=100_000)[0]
+    np.testing.assert_allclose(p, direct_coupling(r), atol=1e-9)
+    # LIBSVM's own stopping rule (eps = 0.005 / k) lands near it
+    np.testing.assert_allclose(couple_pairwise(r[None])[0], direct_coupling(r), atol=2e-2)
+
+
+# --------------------------------------------------------------------------
+# against scikit-learn's LIBSVM with the same folds
+# --------------------------------------------------------------------------
+def test_fold_shuffle_is_scikit_learns_generator():
+    """std::mt19937 seeded as scikit-learn's set_seed: with the default seed
+    5489 its 10000th output is 4123659995 (the C++ standard, [rand.predef])."""
+    shuffle = FoldShuffle(0)
+    shuffle.seed = 5489
+    shuffle.reseed()
+    outputs = [shuffle._next32() for _ in range(10000)]
+    assert outputs[-1] == 4123659995
+
+
+@pytest.mark.parametrize("class_weight", [None, {0: 3.0}, "balanced"])
+def test_binary_probabilities_match_libsvm(class_weight):
+    X, y = make_classification(150, 5, random_state=0)
+    ours = SVC(probability=True, random_state=3, tol=1e-10, class_weight=class_weight).fit(X, y)
+    theirs = libsvm_fit(X, y, random_state=3, tol=1e-10, class_weight=class_weight)
+    prob_a, prob_b = sklearn_prob(theirs)
+    np.testing.assert_allclose(ours.probA_, prob_a, rtol=1e-5)
+    np.testing.assert_allclose(ours.probB_, prob_b, rtol=1e-5, atol=1e-6)
+    # two classes: LIBSVM's (r_01, r_10) from the sigmoid of its decision value
+    f = theirs.decision_function(X)                   # positive: classes_[1]
+    first = 1 / (1 + np.exp(-prob_a[0] * f + prob_b[0]))
+    proba = ours.predict_proba(X)
+    np.testing.assert_allclose(proba[:, 0], first, atol=1e-5)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # scikit-learn's fork couples even two classes (iterating to eps = 0.0025)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        np.testing.assert_allclose(proba, theirs.predict_proba(X), atol=1e-2)
+
+
+@pytest.mark.parametrize("class_weight", [None, {2: 0.5, 0: 2.0}])
+def test_multiclass_probabilities_match_libsvm(class_weight):
+    X, y = load_iris(return_X_y=True)
+    ours = SVC(probability=True, random_state=5, tol=1e-10, class_weight=class_weight).fit(X, y)
+    theirs = libsvm_fit(X, y, random_state=5, tol=1e-10, class_weight=class_weight)
+    prob_a, prob_b = sklearn_prob(theirs)
+    np.testing.assert_allclose(ours.probA_, prob_a, rtol=1e-5)
+    np.testing.assert_allclose(ours.probB_, prob_b, rtol=1e-4, atol=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-5)
+    np.testing.assert_allclose(ours.predict_log_proba(X), np.log(ours.predict_proba(X)))
+
+
+def test_sparse_input_gives_the_dense_probabilities():
+    import scipy.sparse as sp
+
+    X, y = load_iris(return_X_y=True)
+    dense = SVC(probability=True, random_state=1).fit(X, y)
+    sparse = SVC(probability=True, random_state=1).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.probA_, dense.probA_, rtol=1e-6)
+    np.testing.assert_allclose(sparse.predict_proba(sp.csr_matrix(X)), dense.predict_proba(X),
+                               atol=1e-7)
+
+
+def test_predict_proba_only_with_probability():
+    X, y = make_classification(60, 4, random_state=0)
+    svc = SVC().fit(X, y)
+    assert not hasattr(svc, "predict_proba") and not hasattr(svc, "probA_")
+    svc.set_params(probability=True).fit(X, y)
+    assert svc.predict_proba(X).shape == (60, 2)
+    svc.set_params(probability=False).fit(X, y)
+    assert not hasattr(svc, "probA_")
+
+
+def test_random_state_none_acts_as_zero():
+    """The fit is deterministic: None draws the folds of random_state=0."""
+    X, y = load_iris(return_X_y=True)
+    a = SVC(probability=True, random_state=None).fit(X, y)
+    b = SVC(probability=True, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.probA_, b.probA_)
