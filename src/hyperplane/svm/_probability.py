@@ -6,7 +6,7 @@ pairwise coupling (Wu, Lin & Weng 2004, method 2). The compiled steps are in
 from __future__ import annotations
 
 import warnings
-from collections import namedtuple
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils import check_random_state
@@ -19,8 +19,21 @@ N_FOLDS = 5
 #: pairwise probabilities are clipped to [MIN_PROB, 1 - MIN_PROB] before coupling (LIBSVM)
 MIN_PROB = 1e-7
 
-#: Platt's sigmoid P(y = 1 | f) = 1 / (1 + exp(A f + B))
-PlattSigmoid = namedtuple("PlattSigmoid", "A B")
+class PlattSigmoid(NamedTuple):
+    """Platt's sigmoid P(y = 1 | f) = 1 / (1 + exp(A f + B)), as
+    :func:`platt_sigmoid` returns it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.svm import PlattSigmoid
+    >>> A, B = PlattSigmoid(A=-2.0, B=0.0)
+    >>> float(1 / (1 + np.exp(A * 0.0 + B)))
+    0.5
+    """
+
+    A: float
+    B: float
 
 
 def platt_sigmoid(decision_values, y):
