@@ -213,3 +213,28 @@ def test_random_state_none_acts_as_zero():
     a = SVC(probability=True, random_state=None).fit(X, y)
     b = SVC(probability=True, random_state=0).fit(X, y)
     np.testing.assert_array_equal(a.probA_, b.probA_)
+
+
+def test_check_estimator_with_probability():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from tests.svm.test_svc import SVC_XFAIL
+
+    check_estimator(SVC(probability=True, random_state=0), expected_failed_checks=SVC_XFAIL)
+
+
+def test_trace_is_the_final_solve_only():
+    X, y = make_classification(40, 4, random_state=0)
+    traced = SVC(probability=True, record_trace=True, random_state=0).fit(X, y)
+    plain = SVC(record_trace=True).fit(X, y)
+    assert len(traced.trace_) == len(plain.trace_)
+
+
+def test_saved_model_keeps_its_probabilities(tmp_path):
+    from hyperplane.io import load, save
+
+    X, y = load_iris(return_X_y=True)
+    svc = SVC(probability=True, random_state=0).fit(X, y)
+    save(svc, tmp_path / "m.hyperplane")
+    np.testing.assert_array_equal(load(tmp_path / "m.hyperplane").predict_proba(X),
+                                  svc.predict_proba(X))

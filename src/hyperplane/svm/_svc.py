@@ -301,7 +301,8 @@ class SVC(ClassifierMixin, BaseSVM):
                 X_train = X[rows[train]]
                 solution, _ = self._solve(self.kernel_, X_train, np.arange(train.size),
                                           y_pair[train], -np.ones(train.size), C[train],
-                                          self._seed(X_train, y_pair[train], C[train]))
+                                          self._seed(X_train, y_pair[train], C[train]),
+                                          record=False)
                 coef = solution.alpha * y_pair[train]
                 keep = np.flatnonzero(coef)
                 scores = kernel_dot(self.kernel_, X[rows[test]], X_train[keep], coef[keep],
