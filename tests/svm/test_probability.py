@@ -238,3 +238,16 @@ def test_saved_model_keeps_its_probabilities(tmp_path):
     save(svc, tmp_path / "m.hyperplane")
     np.testing.assert_array_equal(load(tmp_path / "m.hyperplane").predict_proba(X),
                                   svc.predict_proba(X))
+
+
+def test_sample_weights_and_dropped_rows_give_libsvms_folds():
+    """scikit-learn's LIBSVM drops weight-0 rows before shuffling; so do we."""
+    X, y = make_classification(120, 4, random_state=4)
+    s = np.random.default_rng(2).choice([0.0, 0.5, 1.0, 2.0], size=len(y))
+    ours = SVC(probability=True, random_state=7, tol=1e-10).fit(X, y, sample_weight=s)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        theirs = LibSVC(probability=True, random_state=7, tol=1e-10).fit(X, y, sample_weight=s)
+    prob_a, prob_b = sklearn_prob(theirs)
+    np.testing.assert_allclose([ours.probA_[0], ours.probB_[0]], [prob_a[0], prob_b[0]],
+                               rtol=1e-5, atol=1e-6)

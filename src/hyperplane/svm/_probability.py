@@ -149,6 +149,19 @@ def pairwise_probabilities(scores, pairs, n_classes, prob_a, prob_b):
     return couple_pairwise(r)
 
 
+def mt19937_key(seed):
+    """The 624-word state of the 32-bit Mersenne twister seeded with ``seed``
+    (init_genrand: x_0 = seed, x_i = 1812433253 (x_{i-1} xor (x_{i-1} >> 30)) + i
+    mod 2^32), as ``std::mt19937(seed)``."""
+    key = np.empty(624, dtype=np.uint32)
+    x = int(seed) & 0xFFFFFFFF
+    key[0] = x
+    for i in range(1, 624):
+        x = (1812433253 * (x ^ (x >> 30)) + i) & 0xFFFFFFFF
+        key[i] = x
+    return key
+
+
 class FoldShuffle:
     """The random permutations of LIBSVM's ``svm_binary_svc_probability``, as
     scikit-learn's LIBSVM draws them, so that the folds are scikit-learn's
@@ -168,9 +181,11 @@ class FoldShuffle:
         self.reseed()
 
     def reseed(self):
-        """Restart the generator at the seed (scikit-learn's ``set_seed``)."""
+        """Restart the generator at the seed (scikit-learn's ``set_seed``):
+        ``std::mt19937(seed)``, i.e. Matsumoto & Nishimura's init_genrand."""
         self._state = np.random.MT19937()
-        self._state._legacy_seeding(self.seed)     # init_genrand(seed), as std::mt19937
+        self._state.state = {"bit_generator": "MT19937",
+                             "state": {"key": mt19937_key(self.seed), "pos": 624}}
 
     def _next32(self):
         return int(self._state.random_raw())
