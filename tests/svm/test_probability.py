@@ -251,3 +251,91 @@ def test_sample_weights_and_dropped_rows_give_libsvms_folds():
     prob_a, prob_b = sklearn_prob(theirs)
     np.testing.assert_allclose([ours.probA_[0], ours.probB_[0]], [prob_a[0], prob_b[0]],
                                rtol=1e-5, atol=1e-6)
+
+
+# --------------------------------------------------------------------------
+# against LIBSVM itself (Debian's svm-train -b 1), on LIBSVM's own folds
+# --------------------------------------------------------------------------
+def glibc_rand(seed=1):
+    """glibc's rand() (the TYPE_3 additive feedback generator) after
+    srand(seed); svm-train never seeds it, so seed 1."""
+    r = [seed]
+    for i in range(1, 31):
+        hi, lo = divmod(r[i - 1], 127773)
+        word = 16807 * lo - 2836 * hi
+        r.append(word + 2147483647 if word < 0 else word)
+    r += r[:3]
+    k = 34
+    while True:
+        r.append((r[k - 31] + r[k - 3]) & 0xFFFFFFFF)
+        if k >= 344:
+            yield r[k] >> 1
+        k += 1
+
+
+class UpstreamShuffle:
+    """LIBSVM's ``perm[i] <-> perm[i + rand() % (l - i)]`` with glibc's rand()."""
+
+    def __init__(self):
+        self.rand = glibc_rand()
+
+    def permutation(self, l):
+        perm = np.arange(l)
+        for i in range(l):
+            j = i + next(self.rand) % (l - i)
+            perm[i], perm[j] = perm[j], perm[i]
+        return perm
+
+    def reseed(self):
+        """Upstream LIBSVM does not re-seed."""
+
+
+def test_platt_sigmoid_on_libsvm_folds_is_svm_train_b1(tmp_path):
+    """heart_scale with ``svm-train -b 1``: the same 5 folds (glibc's rand),
+    our SMO's decision values on them and :func:`platt_sigmoid` give the
+    probA/probB that LIBSVM writes into its model file."""
+    import shutil
+    import subprocess
+    from importlib import resources
+
+    from hyperplane.datasets import load_heart_scale
+    from hyperplane.svm._probability import cross_validated_decisions
+
+    svm_train = shutil.which("svm-train")
+    if svm_train is None:
+        pytest.skip("svm-train (Debian's libsvm-tools) is not installed")
+    data = tmp_path / "heart_scale"
+    data.write_text(resources.files("hyperplane.datasets").joinpath("data", "heart_scale")
+                    .read_text())
+    subprocess.run([svm_train, "-b", "1", "-e", "1e-10", "-q", str(data),
+                    str(tmp_path / "model")], check=True)
+    header = dict(line.split(" ", 1) for line in
+                  (tmp_path / "model").read_text().split("SV\n")[0].strip().splitlines())
+    labels = [float(v) for v in header["label"].split()]
+    X, y = load_heart_scale()
+    # LIBSVM's problem: the first label's rows, then the second's, each in file order
+    rows = np.concatenate([np.flatnonzero(y == label) for label in labels])
+    positive = y[rows] == labels[0]
+
+    def fit_predict(train, test):
+        svc = SVC(C=1.0, gamma=1 / 13, tol=1e-10).fit(X[rows[train]], positive[train])
+        return svc.decision_function(X[rows[test]])      # positive: True = labels[0]
+
+    decisions = cross_validated_decisions(fit_predict, positive, UpstreamShuffle())
+    A, B = platt_sigmoid(decisions, positive)
+    np.testing.assert_allclose([A, B], [float(header["probA"]), float(header["probB"])],
+                               rtol=1e-5, atol=1e-7)
+
+    # svm-predict -b 1 with that sigmoid: two classes are the sigmoid itself
+    subprocess.run([shutil.which("svm-predict"), "-b", "1", str(data), str(tmp_path / "model"),
+                    str(tmp_path / "out")], check=True, capture_output=True)
+    lines = (tmp_path / "out").read_text().splitlines()
+    columns = [float(v) for v in lines[0].split()[1:]]           # "labels 1 -1"
+    theirs = np.array([[float(v) for v in line.split()[1:]] for line in lines[1:]])
+    svc = SVC(C=1.0, gamma=1 / 13, tol=1e-10, probability=True).fit(X, y)
+    assert svc.classes_.tolist() == sorted(columns) and svc.pairs_ == [(0, 1)]
+    # the pair's first class is classes_[0] = -1, LIBSVM's model has +1 first:
+    # P(-1 | f) = 1 - P(+1 | -f) gives A' = A, B' = -B
+    svc.probA_, svc.probB_ = np.array([A]), np.array([-B])
+    ours = svc.predict_proba(X)[:, [svc.classes_.tolist().index(c) for c in columns]]
+    np.testing.assert_allclose(ours, theirs, atol=1e-6)                # its 6 digits
