@@ -158,3 +158,28 @@ def test_scale_refuses_unknown_kind(cli_here, tmp_path):
                       tmp_path / "m.hyperplane")
     assert result.returncode == 1 and "--scale must be one of minmax, standard" in result.stderr
     assert not (tmp_path / "m.hyperplane").exists()
+
+
+def test_grid_regressor_reports_cv_mse(cli_here, tmp_path):
+    """SVR: K-fold CV, the mean of the folds' squared errors, the smallest wins."""
+    import pandas as pd
+    from sklearn.model_selection import KFold, cross_val_score
+
+    from hyperplane.svm import SVR
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=60)
+    data = tmp_path / "reg.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": y}).to_csv(data, index=False)
+    result = cli_here("grid", "svr", data, "-t", "y", "--C", "2^-1:2^3:2", "--gamma", "2^-1",
+                      "-g", "epsilon=0.05,0.1", "--json", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["grid"]) == 6 and "cv_mse" in report
+    best = min(report["grid"], key=lambda p: p["cv_mse"])
+    assert report["best"] == {k: best[k] for k in ("C", "epsilon", "gamma")}
+    direct = -cross_val_score(SVR(C=best["C"], gamma=best["gamma"], epsilon=best["epsilon"]),
+                              X, y, cv=KFold(5, shuffle=True, random_state=0),
+                              scoring="neg_mean_squared_error").mean()
+    assert report["cv_mse"] == pytest.approx(direct, rel=1e-12)

@@ -44,13 +44,15 @@ class GridResult(NamedTuple):
 
 def parse_axis(name, text):
     """Values of one parameter: ``2^a:2^b:s`` (grid.py's ``-log2c a,b,s``:
-    2^a, 2^(a+s), ... up to 2^b inclusive), or ``v1,v2,...``; ``none``
-    leaves the parameter out (None).
+    2^a, 2^(a+s), ... up to 2^b inclusive), ``2^a,2^b,...`` (powers of
+    two), or ``v1,v2,...``; ``none`` leaves the parameter out (None).
 
     Examples
     --------
     >>> parse_axis("C", "2^-1:2^3:2")
     Axis(name='C', values=[0.5, 2.0, 8.0], exponents=[-1.0, 1.0, 3.0])
+    >>> parse_axis("gamma", "2^-1,2^1")
+    Axis(name='gamma', values=[0.5, 2.0], exponents=[-1.0, 1.0])
     >>> parse_axis("kernel", "rbf,linear")
     Axis(name='kernel', values=['rbf', 'linear'], exponents=None)
     >>> parse_axis("gamma", "none") is None
@@ -76,10 +78,16 @@ def parse_axis(name, text):
         count = int(math.floor((end - begin) / step + 1e-9)) + 1
         exponents = [begin + k * step for k in range(count)]
         return Axis(name, [2.0 ** e for e in exponents], exponents)
-    values = [parse_value(v) for v in text.split(",") if v.strip()]
-    if not values:
+    items = [v.strip() for v in text.split(",") if v.strip()]
+    if not items:
         raise UserError(f"bad grid for {name}: {text!r} has no values")
-    return Axis(name, values, None)
+    if all(v.startswith("2^") for v in items):      # powers of two: a log2 axis
+        try:
+            exponents = [float(v[2:]) for v in items]
+        except ValueError:
+            raise UserError(f"bad grid for {name}: {text!r}; 2^X needs a number X") from None
+        return Axis(name, [2.0 ** e for e in exponents], exponents)
+    return Axis(name, [parse_value(v) for v in items], None)
 
 
 def grid_axes(estimator, C, gamma, extra):
