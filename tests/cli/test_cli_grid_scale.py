@@ -183,3 +183,32 @@ def test_grid_regressor_reports_cv_mse(cli_here, tmp_path):
                               X, y, cv=KFold(5, shuffle=True, random_state=0),
                               scoring="neg_mean_squared_error").mean()
     assert report["cv_mse"] == pytest.approx(direct, rel=1e-12)
+
+
+def test_fit_class_weight_is_svm_train_w(cli_here, tmp_path):
+    """``fit svc heart_scale -p class_weight={1: 5} -p gamma=auto`` is
+    ``svm-train -w1 5`` (LIBSVM 3.24): the same support vectors and rho."""
+    import shutil
+    import subprocess
+    from importlib import resources
+
+    svm_train = shutil.which("svm-train")
+    if svm_train is None:
+        pytest.skip("svm-train (Debian's libsvm-tools) is not installed")
+    data = tmp_path / "heart_scale"
+    data.write_text(resources.files("hyperplane.datasets").joinpath("data", "heart_scale")
+                    .read_text())
+    subprocess.run([svm_train, "-w1", "5", "-e", "1e-10", "-q", str(data),
+                    str(tmp_path / "libsvm.model")], check=True)
+    header = dict(line.split(" ", 1) for line in (tmp_path / "libsvm.model").read_text()
+                  .split("SV\n")[0].strip().splitlines())
+    out = tmp_path / "m.hyperplane"
+    result = cli_here("fit", "svc", data, "-p", "class_weight={1: 5}", "-p", "gamma=auto",
+                      "-p", "tol=1e-10", "-o", out, "-q")
+    assert result.returncode == 0, result.stderr
+    model = load(out)
+    assert model.class_weight_.tolist() == [1.0, 5.0]
+    assert len(model.support_) == int(header["total_sv"])
+    # LIBSVM's first label is +1 here (file order), as our positive class_[1]: b = -rho
+    assert header["label"].split() == ["1", "-1"]
+    assert model.intercept_[0] == pytest.approx(-float(header["rho"]), abs=1e-6)
