@@ -67,3 +67,11 @@ def test_class_weight_errors_name_the_parameter():
         DecisionTreeClassifier(class_weight={7: 1.0}).fit(X, y)
     with pytest.raises((TypeError, ValueError), match="class_weight"):
         DecisionTreeClassifier(class_weight=[1, 2]).fit(X, y)
+
+
+def test_class_weight_with_dask_input_is_refused_clearly():
+    da = pytest.importorskip("dask.array")
+    X = da.from_array(np.eye(4), chunks=2)
+    y = da.from_array(np.array([0, 1, 0, 1]), chunks=2)
+    with pytest.raises(ValueError, match="class_weight is not supported with Dask"):
+        DecisionTreeClassifier(class_weight="balanced").fit(X, y)
