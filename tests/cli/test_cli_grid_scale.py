@@ -59,7 +59,7 @@ def test_grid_svc_heart_scale_through_the_entry_point(cli, tmp_path):
 
 def test_grid_prints_grid_py_lines(cli_here):
     result = cli_here("grid", "svc", "heart_scale", "--C", "2^0:2^1:1", "--gamma", "none",
-                      "-p", "kernel=linear", "--jobs", "1")
+                      "-p", "kernel=linear", "--jobs", "2", "--backend", "loky")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0].startswith("C=2^0  ") and lines[0].endswith("%")
@@ -81,6 +81,7 @@ def test_grid_other_parameters_with_g(cli_here):
     (["--C", "2^1:2^5:-1"], "never goes"),
     (["--C", "1:5:1"], "2^BEGIN:2^END:STEP"),
     (["-g", "depth=1,2"], "unknown parameter 'depth'"),
+    (["--C", "1", "--gamma", "1", "--backend", "dask"], "--backend must be one of"),
     (["--C", "1", "--gamma", "none", "-g", "kernel=rbf,poly", "--plot", "x.png"],
      "--plot draws one or two log2 axes"),
 ])

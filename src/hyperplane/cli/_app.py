@@ -219,6 +219,10 @@ def grid(
     seed: int = typer.Option(0, "--seed", help="Shuffles the (stratified) folds."),
     jobs: int = typer.Option(-1, "--jobs", "-j",
                              help="Parallel fits (joblib; -1: all cores)."),
+    backend: str = typer.Option(
+        "threading", "--backend",
+        help="joblib backend: threading (no start-up; the SVM solvers release the GIL) or "
+             "loky (worker processes: seconds to start, then no GIL)."),
     plot: Optional[Path] = typer.Option(None, "--plot",
                                         help="Write grid.py's contour plot to this PNG."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
@@ -235,11 +239,11 @@ def grid(
     """
     _grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
                   folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
-                  target=target, fmt=fmt, encoding=encoding, scale=scale)
+                  target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend)
 
 
 def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot, as_json,
-                  target, fmt, encoding, scale):
+                  target, fmt, encoding, scale, backend):
     import json
 
     from sklearn.pipeline import Pipeline
@@ -263,7 +267,8 @@ def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plo
     X = model_input(fitted, X)
     fitted = _with_scaling(fitted, estimator, scale, X)
     prefix = "model__" if isinstance(fitted, Pipeline) else ""
-    result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix)
+    result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
+                    backend=backend)
     if plot is not None:
         plot_grid(result, plot)
         _err.print(f"wrote {plot}", markup=False)
