@@ -7,10 +7,9 @@ from itertools import combinations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-
-from .._base import predict_from_scores
 from sklearn.utils.metaestimators import available_if
 
+from .._base import predict_from_scores
 from .._validation import (
     CLASS_WEIGHT,
     FLAG,
@@ -22,7 +21,6 @@ from .._validation import (
 )
 from ..kernels import Linear
 from ._base import BLOCK_ENTRIES, BaseSVM
-from ._smo import kernel_dot
 from ._probability import (
     FoldShuffle,
     cross_validated_decisions,
@@ -31,6 +29,7 @@ from ._probability import (
 )
 from ._seed import linear_seed
 from ._separable import MAX_GRAM_ROWS, separable
+from ._smo import kernel_dot
 
 #: linear-kernel problems of at least this many samples start SMO from a seed
 SEED_MIN_SAMPLES = 1000
@@ -245,7 +244,8 @@ class SVC(ClassifierMixin, BaseSVM):
             rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
             y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
             if np.unique(y_pair).size < 2:
-                raise ValueError("sample_weight (or class_weight) is zero for every sample of class "
+                raise ValueError("sample_weight (or class_weight) is zero for every "
+                                 "sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
             X_pair = X if rows.size == X.shape[0] else X[rows]
             if np.isinf(self.C):
