@@ -288,6 +288,48 @@ def check_sample_weight_vector(sample_weight, n_samples, dtype=np.float64):
     return w
 
 
+#: ``class_weight``: None, "balanced" or a dict {class label: weight}
+CLASS_WEIGHT = Either(NONE, Options(("balanced",)),
+                      Instance(dict, description='None, "balanced" or a dict {class: weight}'))
+
+
+def class_weight_vector(class_weight, classes, y_index):
+    """One weight per class for ``class_weight`` (scikit-learn's meaning):
+    None gives ones, ``"balanced"`` n / (K * n_k) (counts of rows, whatever
+    their sample weights), a dict ``{label: w}`` w for the labels it names
+    and 1 for the others; a label not among ``classes`` or a negative or
+    non-finite weight is a ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_weight_vector("balanced", np.array(["a", "b"]), np.array([0, 0, 0, 1])).tolist()
+    [0.6666666666666666, 2.0]
+    >>> class_weight_vector({"b": 5}, np.array(["a", "b"]), np.array([0, 1])).tolist()
+    [1.0, 5.0]
+    """
+    n_classes = len(classes)
+    if class_weight is None:
+        return np.ones(n_classes)
+    if isinstance(class_weight, str):
+        check_option(class_weight, "class_weight", ("balanced",))
+        counts = np.bincount(y_index, minlength=n_classes)
+        return len(y_index) / (n_classes * counts.astype(np.float64))
+    weights = np.ones(n_classes)
+    position = {label: k for k, label in enumerate(classes.tolist())}
+    for label, w in class_weight.items():
+        key = label.item() if isinstance(label, np.generic) else label
+        if key not in position:
+            raise ValueError(f"class_weight names the class {label!r}, which is not in "
+                             f"y's classes {classes.tolist()}")
+        w = float(w)
+        if not np.isfinite(w) or w < 0:
+            raise ValueError(f"class_weight[{label!r}] must be finite and non-negative; "
+                             f"got {w}")
+        weights[position[key]] = w
+    return weights
+
+
 # --------------------------------------------------------------------------
 # warnings
 # --------------------------------------------------------------------------
@@ -302,7 +344,7 @@ __all__ = [
     "Integer", "Options", "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either",
     "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
-    "check_sample_weight_vector",
+    "check_sample_weight_vector", "CLASS_WEIGHT", "class_weight_vector",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
     "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

@@ -15,7 +15,12 @@ from hyperplane.tree._export import tree_as_dict
 @pytest.mark.parametrize("params", [{}, {"criterion": "gini", "splitter": "hist"},
                                     {"criterion": "gain_ratio", "pruning": "pessimistic"}])
 def test_check_estimator(params):
-    check_estimator(DecisionTreeClassifier(**params))
+    # scikit-learn's check fits with min_weight_fraction_leaf=0.01, which this tree lacks; a
+    # fully grown tree's pure leaves ignore class weights (scikit-learn's own tree without that
+    # parameter predicts class 0 for 44% / 32% of the check's rows, below its 87%)
+    check_estimator(DecisionTreeClassifier(**params), expected_failed_checks={
+        "check_class_weight_classifiers": "pure leaves ignore class weights (no "
+                                          "min_weight_fraction_leaf)"})
 
 
 def test_allow_nan_tag():

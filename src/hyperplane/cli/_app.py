@@ -30,6 +30,11 @@ FORMAT_OPTION = typer.Option(
     None, "--format", "-f",
     help="csv, arff or libsvm (default: from the suffix .csv/.arff/.svm, else from the "
          "first line).")
+SCALE_OPTION = typer.Option(
+    None, "--scale",
+    help="Scale the features first, as svm-scale, and keep the scaling in the model: "
+         "minmax (each feature to [-1, 1]) or standard (mean 0, variance 1); sparse "
+         "(LIBSVM) data are scaled without centring (minmax: divided by max |x|).")
 ENCODING_OPTION = typer.Option(
     "utf-8", "--encoding",
     help="Text encoding of a CSV/ARFF file, e.g. gb18030 (default UTF-8, with or "
@@ -124,6 +129,7 @@ def fit(
     fmt: Optional[str] = FORMAT_OPTION,
     encoding: str = ENCODING_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    scale: Optional[str] = SCALE_OPTION,
 ):
     """Fit MODEL on a CSV, ARFF or LIBSVM file and write the model file.
 
@@ -153,6 +159,7 @@ def fit(
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
     X = model_input(fitted, X)
+    fitted = _with_scaling(fitted, estimator, scale, X)
     try:
         if show_progress:  # a progress bar for this fit only, not in the saved parameters
             quiet_value = estimator.get_params()["verbose"]
@@ -167,7 +174,7 @@ def fit(
         raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
     metadata = {"cli_model": model, "target": str(y.name), "index": index,
                 "format": table.format, "data": Path(data).name,
-                "params": {k: repr(v) for k, v in params.items()}}
+                "params": {k: repr(v) for k, v in params.items()}, "scale": scale}
     if table.sparse is not None:
         metadata.update(features=[], categorical=[], n_features=int(X.shape[1]))
     else:
@@ -179,6 +186,109 @@ def fit(
     if score is not None:
         summary += f"; training score {score:.4g}"
     _err.print(f"{summary}; wrote {out}", markup=False)
+
+
+def _with_scaling(model, estimator, scale, X):
+    """``fit --scale``: the model with its scaling step (see ``_scale``)."""
+    if scale is None:
+        return model
+    from ._scale import scaled_model
+
+    return scaled_model(model, estimator, scale, X)
+
+
+@app.command()
+@user_errors
+def grid(
+    model: str = typer.Argument(..., help=f"Model name: {', '.join(MODELS)}; "
+                                "or module:Class of any scikit-learn estimator."),
+    data: str = typer.Argument(..., help=SHIPPED_HELP),
+    C: Optional[str] = typer.Option(
+        None, "--C", help="Values of C: 2^BEGIN:2^END:STEP in log2 (grid.py's -log2c; "
+                          "default 2^-5:2^15:2 for a model with C), v1,v2,... or none."),
+    gamma: Optional[str] = typer.Option(
+        None, "--gamma", help="Values of gamma, as --C (grid.py's -log2g; default "
+                              "2^3:2^-15:-2 for a model with gamma)."),
+    search_param: list[str] = typer.Option(
+        None, "--grid", "-g", help="Another searched parameter NAME=V1,V2,... or "
+                                   "NAME=2^A:2^B:STEP (repeatable), e.g. -g degree=2,3,4."),
+    param: list[str] = typer.Option(None, "--param", "-p",
+                                    help="A fixed hyper-parameter KEY=VALUE (repeatable)."),
+    folds: int = typer.Option(5, "--folds", "-v", min=2,
+                              help="Cross-validation folds (grid.py's -v)."),
+    seed: int = typer.Option(0, "--seed", help="Shuffles the (stratified) folds."),
+    jobs: int = typer.Option(-1, "--jobs", "-j",
+                             help="Parallel fits (joblib; -1: all cores)."),
+    backend: str = typer.Option(
+        "threading", "--backend",
+        help="joblib backend: threading (no start-up; the SVM solvers release the GIL) or "
+             "loky (worker processes: seconds to start, then no GIL)."),
+    plot: Optional[Path] = typer.Option(None, "--plot",
+                                        help="Write grid.py's contour plot to this PNG."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    target: Optional[str] = typer.Option(None, "--target", "-t",
+                                         help="Column to predict (as fit)."),
+    fmt: Optional[str] = FORMAT_OPTION,
+    encoding: str = ENCODING_OPTION,
+    scale: Optional[str] = SCALE_OPTION,
+):
+    """Search a grid of hyper-parameters by cross-validation, as LIBSVM's grid.py.
+
+    Prints the CV accuracy (classifiers; mean squared error for regressors)
+    of every point, then the best point and its rate.
+    """
+    _grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
+                  folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
+                  target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend)
+
+
+def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot, as_json,
+                  target, fmt, encoding, scale, backend):
+    import json
+
+    from sklearn.pipeline import Pipeline
+
+    from ._data import build_model, model_input, read_table, refuse_overwriting_inputs, \
+        split_target
+    from ._grid import grid_axes, json_value, plot_grid, point_text, search
+    from ._models import resolve_model
+    from ._params import parse_params
+
+    refuse_overwriting_inputs(plot, {"data file": data})
+    estimator = resolve_model(model)()
+    try:
+        estimator.set_params(**parse_params(param, estimator, model))
+    except ValueError as exc:
+        raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
+    axes = grid_axes(estimator, C, gamma, extra)
+    table = read_table(data, fmt=fmt, encoding=encoding)
+    X, y = split_target(table, target, data)
+    fitted = build_model(estimator, X)
+    X = model_input(fitted, X)
+    fitted = _with_scaling(fitted, estimator, scale, X)
+    prefix = "model__" if isinstance(fitted, Pipeline) else ""
+    result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
+                    backend=backend)
+    if plot is not None:
+        plot_grid(result, plot)
+        _err.print(f"wrote {plot}", markup=False)
+    if as_json:
+        print(json.dumps({
+            "best": {k: json_value(v) for k, v in result.best.items()},
+            result.metric: result.best_score,
+            "folds": folds,
+            "grid": [{**{k: json_value(v) for k, v in p.items()}, result.metric: s}
+                     for p, s in zip(result.points, result.scores)],
+        }))
+        return
+    percent = result.metric == "cv_accuracy"
+    for point, score in zip(result.points, result.scores):
+        print(f"{point_text(point, axes)}  {score * 100:.4f}%" if percent
+              else f"{point_text(point, axes)}  mse {score:.6g}")
+    best = ("{:.4f}%".format(result.best_score * 100) if percent
+            else f"mse {result.best_score:.6g}")
+    print(f"best {point_text(result.best, axes)}  {best}  "
+          f"({folds}-fold CV, {len(result.points)} points)")
 
 
 @app.command()

@@ -13,12 +13,15 @@ _WORDS = {"true": True, "false": False, "none": None, "null": None,
 
 
 def parse_value(text):
-    """Turn the text of a parameter into int, float, bool, None, tuple/list or str.
+    """Turn the text of a parameter into int, float, bool, None, tuple/list,
+    dict (e.g. ``class_weight={1: 5}``, LIBSVM's ``-w1 5``) or str.
 
     Examples
     --------
     >>> [parse_value(t) for t in ["3", "0.5", "1e-3", "True", "none", "(10, 5)", "rbf"]]
     [3, 0.5, 0.001, True, None, (10, 5), 'rbf']
+    >>> parse_value("{1: 5, -1: 0.5}")
+    {1: 5, -1: 0.5}
     """
     stripped = text.strip()
     if stripped.lower() in _WORDS:
@@ -27,7 +30,7 @@ def parse_value(text):
         value = ast.literal_eval(stripped)  # literals only: never runs code
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return stripped
-    if isinstance(value, (bool, int, float, str, tuple, list, type(None))):
+    if isinstance(value, (bool, int, float, str, tuple, list, dict, type(None))):
         return value
     return stripped
 

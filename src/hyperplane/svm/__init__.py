@@ -1,10 +1,12 @@
 """Support vector machines (周志华《机器学习》第6章, 李航《统计学习方法》第7章):
-SVC (hard and soft margin, any kernel, one-vs-one), SVR (epsilon-insensitive),
-both solved by one compiled SMO solver; LinearSVC (LIBLINEAR's dual coordinate
-descent) for large or sparse linear problems."""
+SVC (hard and soft margin, any kernel, one-vs-one, LIBSVM's probability
+estimates), SVR (epsilon-insensitive), both solved by one compiled SMO
+solver; LinearSVC (LIBLINEAR's dual coordinate descent) for large or sparse
+linear problems."""
 
 from ._linear_svc import LinearSVC
+from ._probability import PlattSigmoid, platt_sigmoid
 from ._svc import SVC
 from ._svr import SVR
 
-__all__ = ["LinearSVC", "SVC", "SVR"]
+__all__ = ["LinearSVC", "PlattSigmoid", "SVC", "SVR", "platt_sigmoid"]

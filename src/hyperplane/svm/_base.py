@@ -103,13 +103,14 @@ class BaseSVM(BaseEstimator):
                 f"kernel={kernel!r} is not on the training data; use a finite C")
         return kernel
 
-    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None):
+    def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None, record=True):
         """Run SMO (from ``alpha0`` if given); returns the DualSolution and
         the :class:`StepTrace` (None unless ``record_trace``), and warns if
         it did not converge. A traced solve starts from alpha = 0 without
         shrinking (the book's SMO); ``index`` maps the solver's variables to
-        the rows the trace reports."""
-        trace = StepTrace(index) if self.record_trace else None
+        the rows the trace reports; ``record=False`` never traces (the
+        probability model's fold solves)."""
+        trace = StepTrace(index) if self.record_trace and record else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,

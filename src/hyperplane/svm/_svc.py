@@ -7,17 +7,29 @@ from itertools import combinations
 
 import numpy as np
 from sklearn.base import ClassifierMixin
+from sklearn.utils.metaestimators import available_if
 
 from .._base import predict_from_scores
 from .._validation import (
+    CLASS_WEIGHT,
+    FLAG,
     Real,
+    check_is_fitted,
     check_sample_weight_vector,
+    class_weight_vector,
     encode_labels,
 )
 from ..kernels import Linear
-from ._base import BaseSVM
+from ._base import BLOCK_ENTRIES, BaseSVM
+from ._probability import (
+    FoldShuffle,
+    cross_validated_decisions,
+    pairwise_probabilities,
+    platt_sigmoid,
+)
 from ._seed import linear_seed
 from ._separable import MAX_GRAM_ROWS, separable
+from ._smo import kernel_dot
 
 #: linear-kernel problems of at least this many samples start SMO from a seed
 SEED_MIN_SAMPLES = 1000
@@ -78,10 +90,22 @@ class SVC(ClassifierMixin, BaseSVM):
         Megabytes of kernel rows kept in the solver's LRU cache.
     shrinking : bool, default=True
         Shrink the active set (heuristic of LIBSVM; does not change the result).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C per class, as LIBSVM's ``-wi`` and scikit-learn's SVC:
+        C_i = C w_{y_i} s_i with s_i the ``sample_weight``. ``"balanced"``:
+        w_k = n / (K n_k). A dict names classes by label; others weigh 1.
+    probability : bool, default=False
+        Also fit LIBSVM's probability model (``-b 1``): per one-vs-one pair,
+        Platt's sigmoid (:func:`platt_sigmoid`) on 5-fold cross-validated
+        decision values of that pair's problem (five more SMO solves per
+        pair, folds shuffled from ``random_state``), and pairwise coupling
+        for more than two classes; enables :meth:`predict_proba` and
+        :meth:`predict_log_proba`. ``predict`` is unchanged.
     random_state : int, RandomState or None, default=None
         Picks the rows on which a user kernel is checked for positive
-        semi-definiteness and the coordinate order of the linear kernel's
-        seed (None: a fixed order); the fit is deterministic.
+        semi-definiteness, the coordinate order of the linear kernel's
+        seed and, with ``probability=True``, the folds (scikit-learn's folds
+        for the same value); None acts as 0, so the fit is deterministic.
     verbose : bool, default=False
         Show a progress bar of the SMO iterations and the active-set size.
     record_trace : bool, default=False
@@ -104,6 +128,14 @@ class SVC(ClassifierMixin, BaseSVM):
         w = sum a_i y_i x_i; only for the linear kernel.
     intercept_ : ndarray of shape (1,), or (n_pairs,)
         The threshold b.
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class (ones without ``class_weight``).
+    probA_, probB_ : ndarray of shape (n_pairs,)
+        Only with ``probability=True``: each pair's sigmoid
+        P(first class of the pair | f) = 1 / (1 + exp(A f + B)) in LIBSVM's
+        and scikit-learn's convention, where f is LIBSVM's decision value,
+        positive for the pair's *first* class (the negative of this class's
+        pair scores).
     pairs_ : list of (int, int)
         The class index pairs of the one-vs-one problems (``[(0, 1)]`` for two
         classes).
@@ -166,10 +198,12 @@ class SVC(ClassifierMixin, BaseSVM):
 
     #: C = numpy.inf is the hard margin
     _parameter_rules = {**BaseSVM._parameter_rules,
-                        "C": Real(low=0, low_open=True, allow_inf=True)}
+                        "C": Real(low=0, low_open=True, allow_inf=True),
+                        "class_weight": CLASS_WEIGHT, "probability": FLAG}
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
+                 class_weight=None, probability=False,
                  random_state=None, verbose=False, record_trace=False):
         self.C = C
         self.kernel = kernel
@@ -180,6 +214,8 @@ class SVC(ClassifierMixin, BaseSVM):
         self.max_iter = max_iter
         self.cache_size = cache_size
         self.shrinking = shrinking
+        self.class_weight = class_weight
+        self.probability = probability
         self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
@@ -187,13 +223,17 @@ class SVC(ClassifierMixin, BaseSVM):
     def fit(self, X, y, sample_weight=None):
         """Solve one dual per pair of classes.
 
-        ``sample_weight`` scales C per sample (C_i = C w_i); samples of weight
-        0 are left out.
+        ``sample_weight`` scales C per sample (C_i = C w_{y_i} s_i with the
+        class weights w, see ``class_weight``); samples of weight 0 are left
+        out. With ``probability=True`` each pair's sigmoid is fitted after
+        its problem is solved (:meth:`_fit_probability`).
         """
         self._check_params()
         X, y = self._check_X_y(X, y)
         self.classes_, y_index = encode_labels(y)
-        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_index)
+        weight = (check_sample_weight_vector(sample_weight, X.shape[0])
+                  * self.class_weight_[y_index])
         self.kernel_ = self._resolve_kernel(X)
         n_classes = len(self.classes_)
         self.pairs_ = list(combinations(range(n_classes), 2))
@@ -204,7 +244,8 @@ class SVC(ClassifierMixin, BaseSVM):
             rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
             y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
             if np.unique(y_pair).size < 2:
-                raise ValueError("sample_weight is zero for every sample of class "
+                raise ValueError("sample_weight (or class_weight) is zero for every "
+                                 "sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
             X_pair = X if rows.size == X.shape[0] else X[rows]
             if np.isinf(self.C):
@@ -221,6 +262,10 @@ class SVC(ClassifierMixin, BaseSVM):
             n_iter.append(solution.n_iter)
             objective.append(solution.objective)
             converged &= solution.converged
+        if self.probability:
+            self._fit_probability(X, y_index, weight)
+        elif hasattr(self, "probA_"):      # left by an earlier fit with probability=True
+            del self.probA_, self.probB_
         support = np.flatnonzero(np.any(alpha > 0, axis=0))
         self._set_expansion(X, signed, intercept, support)
         self.converged_ = converged
@@ -234,6 +279,42 @@ class SVC(ClassifierMixin, BaseSVM):
             self.n_iter_ = np.asarray(n_iter)
             self.objective_ = np.asarray(objective)
         return self
+
+    def _fit_probability(self, X, y_index, weight):
+        """``probA_``, ``probB_``: for each pair (a, b), LIBSVM's
+        ``svm_binary_svc_probability`` on the pair's problem with its rows as
+        LIBSVM orders them (class a's, then class b's, each in input order;
+        weight-0 rows left out): 5-fold cross-validated decision values
+        (:func:`._probability.cross_validated_decisions`, each fold solved
+        with the same C_i = C w_{y_i} s_i), then :func:`platt_sigmoid` with
+        class a positive, on LIBSVM's decision values (positive: class a)."""
+        shuffle = FoldShuffle(0 if self.random_state is None else self.random_state)
+        prob_a, prob_b = [], []
+        for a, b in self.pairs_:
+            rows = np.concatenate([np.flatnonzero((y_index == c) & (weight > 0))
+                                   for c in (a, b)])
+            first = y_index[rows] == a
+            y_pair = np.where(first, -1.0, 1.0)          # this class's sign: +1 for b
+            C = self.C * weight[rows]
+
+            def fit_predict(train, test, rows=rows, y_pair=y_pair, C=C):
+                X_train = X[rows[train]]
+                solution, _ = self._solve(self.kernel_, X_train, np.arange(train.size),
+                                          y_pair[train], -np.ones(train.size), C[train],
+                                          self._seed(X_train, y_pair[train], C[train]),
+                                          record=False)
+                coef = solution.alpha * y_pair[train]
+                keep = np.flatnonzero(coef)
+                scores = kernel_dot(self.kernel_, X[rows[test]], X_train[keep], coef[keep],
+                                    BLOCK_ENTRIES) + solution.b
+                return -scores                                # LIBSVM's: positive for a
+
+            decisions = cross_validated_decisions(fit_predict, first, shuffle)
+            sigmoid = platt_sigmoid(decisions, first)
+            prob_a.append(sigmoid.A)
+            prob_b.append(sigmoid.B)
+        self.probA_ = np.asarray(prob_a)
+        self.probB_ = np.asarray(prob_b)
 
     def _seed(self, X, y, C):
         """SMO's start: alpha seeding for the linear kernel with a finite C
@@ -266,6 +347,51 @@ class SVC(ClassifierMixin, BaseSVM):
         if len(self.classes_) == 2:
             return scores[:, 0]
         return ovr_from_pairs(scores, self.pairs_, len(self.classes_))
+
+    def _has_probability(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is available only with probability=True")
+        return True
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """Class probabilities, as LIBSVM's ``svm_predict_probability``: each
+        pair's sigmoid (``probA_``, ``probB_``) on its decision value gives
+        r_ab = P(a | a or b), clipped to [1e-7, 1 - 1e-7]; two classes:
+        (r_01, r_10); more: pairwise coupling (Wu, Lin & Weng 2004, method
+        2). Columns follow ``classes_``. The class of highest probability
+        need not be ``predict``'s (which votes on the decision values).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.svm import SVC
+        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
+        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
+        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
+        >>> svc.predict_proba([[-2, -2], [2, 2]]).round(2).tolist()
+        [[0.96, 0.04], [0.13, 0.87]]
+        """
+        check_is_fitted(self, "probA_")
+        scores = self._expansion(X)
+        return pairwise_probabilities(scores, self.pairs_, len(self.classes_),
+                                      self.probA_, self.probB_)
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        """``log(predict_proba(X))``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.svm import SVC
+        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
+        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
+        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
+        >>> bool(np.all(svc.predict_log_proba(X) < 0))
+        True
+        """
+        return np.log(self.predict_proba(X))
 
     def predict(self, X):
         """``classes_[1]`` where f(x) >= 0 (sign(0) = +1); with more classes

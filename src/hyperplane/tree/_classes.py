@@ -11,9 +11,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._progress import progress
-from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE, Either,
-                           Integer, Options, Real, check_is_fitted, check_sample_weight_vector,
-                           encode_labels, is_dask_collection, validate_params)
+from .._validation import (CLASS_WEIGHT, FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE,
+                           Either, Integer, Options, Real, check_is_fitted,
+                           check_sample_weight_vector, class_weight_vector, encode_labels,
+                           is_dask_collection, validate_params)
 from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
@@ -144,6 +145,14 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         Complexity parameter for ``pruning="cost_complexity"``.
     max_bins : int, default=256
         Bins per numeric attribute for ``splitter="hist"`` (2..65535).
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplying every row's weight (with
+        ``sample_weight``): each class table counts a row of class k as w_k,
+        so the criteria, leaf labels and pruning see the rescaled class
+        counts of 周志华 §3.6 (再缩放, rescaling: w_k = 1 / m_k^+ makes a
+        leaf predict the class whose share exceeds its prior). ``"balanced"``
+        is scikit-learn's n / (K n_k); a dict names classes by label
+        (others weigh 1). Integer weights are repeated rows.
     random_state : int, RandomState or None, default=None
         Chooses the hold-out rows for pre/post pruning and the rows that
         define the ``"hist"`` bin edges on more than 200 000 rows.
@@ -171,6 +180,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class (ones without ``class_weight``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Column names (DataFrame input only).
@@ -235,8 +246,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
-                 max_bins=256, random_state=None, verbose=False, subtree_raising=True,
-                 record_trace=False, cut_point=None):
+                 max_bins=256, class_weight=None, random_state=None, verbose=False,
+                 subtree_raising=True, record_trace=False, cut_point=None):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -246,6 +257,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.confidence = confidence
         self.ccp_alpha = ccp_alpha
         self.max_bins = max_bins
+        self.class_weight = class_weight
         self.random_state = random_state
         self.verbose = verbose
         self.subtree_raising = subtree_raising
@@ -267,7 +279,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
         "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
         "confidence": Real(low=0, high=0.5, low_open=True), "ccp_alpha": NON_NEGATIVE,
-        "max_bins": Integer(low=2, high=65535), "random_state": SEED, "verbose": VERBOSE,
+        "max_bins": Integer(low=2, high=65535), "class_weight": CLASS_WEIGHT,
+        "random_state": SEED, "verbose": VERBOSE,
         "subtree_raising": FLAG, "record_trace": FLAG,
         "cut_point": Either(NONE, Options(CUT_POINTS)),
     }
@@ -315,6 +328,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         validate_params(self)
         if is_dask_collection(X):
+            if self.class_weight is not None:
+                raise ValueError("class_weight is not supported with Dask input yet; pass "
+                                 "the class weights as sample_weight")
             tracer = Tracer(None, self.criterion) if self.record_trace else None
             fit_tree_dask(self, X, y, validation_data=validation_data,
                           sample_weight=sample_weight,
@@ -326,7 +342,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
         self.classes_, y_idx = encode_labels(y, min_classes=1)
-        w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_idx)
+        w = check_sample_weight_vector(sample_weight, X_enc.shape[0]) * self.class_weight_[y_idx]
         if not np.any(w > 0):
             raise ValueError("sample_weight is zero for every sample; at least one weight "
                              "must be positive")
