@@ -50,6 +50,26 @@ HOLDOUT_FRACTION = 1 / 3
 PARALLEL_PREDICT_ROWS = 4096
 
 
+def visited_nodes(x, tree):
+    """The nodes (preorder) an encoded row ``x`` visits: every branch of a test
+    whose value is missing (NaN), else the branch its value takes."""
+    visited, stack = [], [0]
+    while stack:
+        t = stack.pop()
+        visited.append(t)
+        if tree.feature[t] < 0:
+            continue
+        value = x[tree.feature[t]]
+        kids = tree.kids(t)
+        if np.isnan(value):
+            stack.extend(int(k) for k in kids[::-1])
+        elif tree.is_numeric[t]:
+            stack.append(int(kids[0] if value <= tree.threshold[t] else kids[1]))
+        elif 0 <= value < len(kids):
+            stack.append(int(kids[int(value)]))
+    return sorted(visited)
+
+
 def parallel_predict(n_rows):
     """Whether a prediction of ``n_rows`` rows walks them side by side."""
     return n_rows >= PARALLEL_PREDICT_ROWS and numba.get_num_threads() > 1
@@ -473,6 +493,54 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X_enc = encode_predict(self, X, self._spec)
         return tree_apply(X_enc, self.tree_.arrays)
+
+    def get_depth(self):
+        """Depth of the tree: the most tests on a path from the root to a leaf (as scikit-learn's).
+
+        Examples
+        --------
+        >>> from hyperplane.datasets import load_watermelon
+        >>> tree = DecisionTreeClassifier().fit(*load_watermelon("2.0"))
+        >>> tree.get_depth(), tree.get_n_leaves()
+        (4, 9)
+        """
+        check_is_fitted(self)
+        return int(self.tree_.depth.max())
+
+    def get_n_leaves(self):
+        """Number of leaves of the tree (as scikit-learn's)."""
+        check_is_fitted(self)
+        return int(np.sum(self.tree_.feature < 0))
+
+    def decision_path(self, X):
+        """The nodes each row passes through, as scikit-learn's ``decision_path``.
+
+        Returns a CSR indicator matrix of shape (n_samples, n_nodes) whose
+        row ``i`` has a 1 at every node (in preorder) that row ``i`` visits;
+        a row missing a tested value goes down every branch of that test
+        (C4.5's fractional instance, 周志华 4.4.2), so all of them are marked.
+
+        Examples
+        --------
+        >>> from hyperplane.datasets import load_watermelon
+        >>> X, y = load_watermelon("2.0")
+        >>> tree = DecisionTreeClassifier().fit(X, y)
+        >>> path = tree.decision_path(X.iloc[:1])   # 编号 1: 纹理=清晰, 根蒂=蜷缩: 好瓜
+        >>> path.shape == (1, tree.tree_.n_nodes), path.indices.tolist()
+        (True, [0, 1, 2])
+        """
+        from scipy import sparse
+
+        check_is_fitted(self)
+        X_enc = encode_predict(self, X, self._spec)
+        tree = self.tree_
+        rows, nodes = [], []
+        for i, x in enumerate(X_enc):
+            visited = visited_nodes(x, tree)
+            rows.extend([i] * len(visited))
+            nodes.extend(visited)
+        data = np.ones(len(rows), dtype=np.int64)
+        return sparse.csr_matrix((data, (rows, nodes)), shape=(X_enc.shape[0], tree.n_nodes))
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """Effective alphas of minimal cost-complexity pruning, like scikit-learn's.
