@@ -10,6 +10,7 @@ Examples
 
 from ._kernels import (
     RBF,
+    FunctionKernel,
     Kernel,
     Laplace,
     Linear,
@@ -32,7 +33,7 @@ from ._resolve import (
 )
 
 __all__ = [
-    "Kernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
+    "Kernel", "FunctionKernel", "Linear", "Polynomial", "RBF", "Laplace", "Sigmoid",
     "SumKernel", "ProductKernel", "ScaledKernel", "WarpedKernel",
     "KERNELS", "KERNEL_PARAMETER_RULES", "resolve_kernel", "resolve_gamma", "is_psd", "known_psd", "warn_if_not_psd",
     "NotPSDWarning",

@@ -205,6 +205,39 @@ class Kernel:
         return hash((type(self).__name__, repr(self)))
 
 
+class FunctionKernel(Kernel):
+    """A plain function ``k(A, B) -> Gram`` as a kernel, as scikit-learn's
+    ``SVC(kernel=callable)`` takes one: ``function(A, B)`` returns the
+    (len(A), len(B)) matrix of k(a_i, b_j). Every block it returns goes
+    through the same checks as any kernel's (shape, NaN/inf, symmetry of
+    k(X, X)), so a function that returns NaN is a clear error, not a NaN model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> k = FunctionKernel(lambda A, B: (A @ B.T + 1.0) ** 2)
+    >>> k(np.array([[1.0, 0.0], [0.0, 2.0]])).tolist()
+    [[4.0, 1.0], [1.0, 25.0]]
+    """
+
+    def __init__(self, function):
+        if not callable(function):
+            raise TypeError(f"function must be callable; got {type(function).__name__}")
+        self.function = function
+
+    def _gram(self, X, Y):
+        return np.asarray(self.function(X, Y), dtype=np.float64)
+
+    def _params(self):
+        return {"function": getattr(self.function, "__name__", self.function)}
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.function is other.function
+
+    def __hash__(self):
+        return hash((type(self).__name__, id(self.function)))
+
+
 class Linear(Kernel):
     """Linear kernel ``k(x, y) = xᵀy``.
 

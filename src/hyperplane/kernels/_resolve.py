@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -12,6 +13,7 @@ from .._serial import serial_dot
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from ._kernels import (
     RBF,
+    FunctionKernel,
     Kernel,
     Laplace,
     Linear,
@@ -58,7 +60,8 @@ KERNELS = {
 
 #: the declared rules of the kernel parameters every kernel estimator shares
 KERNEL_PARAMETER_RULES = {
-    "kernel": Either(Options(KERNELS), Instance(Kernel, description="a hyperplane.kernels.Kernel")),
+    "kernel": Either(Options(KERNELS), Instance(Kernel, description="a hyperplane.kernels.Kernel"),
+                     Instance(Callable, description="a function k(A, B) -> Gram matrix")),
     "gamma": Either(Options(("scale", "auto")), POSITIVE),
     "degree": POSITIVE_INT,
     "coef0": Real(),
@@ -166,8 +169,10 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
 
     Parameters
     ----------
-    kernel : str or Kernel
-        A kernel object (returned as is) or one of ``KERNELS``' names.
+    kernel : str, Kernel or callable
+        A kernel object (returned as is), one of ``KERNELS``' names, or a
+        function ``k(A, B) -> Gram`` (wrapped in :class:`FunctionKernel`,
+        scikit-learn's ``kernel=callable``).
     X : array-like of shape (n_samples, n_features), optional
         Training data, needed for ``gamma="scale"`` and ``"auto"``.
     gamma, degree, coef0
@@ -180,6 +185,8 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
     """
     if isinstance(kernel, Kernel):
         return kernel
+    if callable(kernel):
+        return FunctionKernel(kernel)
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be a hyperplane.kernels.Kernel or one of "
                          f"{sorted(KERNELS)}; got {kernel!r}")
