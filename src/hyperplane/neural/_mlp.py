@@ -16,6 +16,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from .._progress import progress
+from .._threads import one_blas_thread
 from .._validation import (
     FLAG,
     NON_NEGATIVE,
@@ -43,6 +44,7 @@ from ._state import Learning
 #: a run of epochs is convergence only if its last loss stayed within this
 #: fraction of the lowest loss seen (beyond ``tol``): a loss that rose is not
 SETTLED_RISE = 0.1
+
 
 
 def _kernel_array(a, dtype=None):
@@ -171,7 +173,8 @@ class _BaseMLP(BaseEstimator):
         packed = net.packed
         training = training_for(self.bp, net, X, validation is not None)
         stopped = False
-        with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
+        with one_blas_thread(), progress(n_epochs, f"{self.bp} BP",
+                                         enabled=self.verbose) as bar:
             for _ in range(n_epochs):
                 epoch_loss = self._epoch(training, net, learning, X, Y, rng)
                 monitored, fields = epoch_loss, {"loss": epoch_loss}
