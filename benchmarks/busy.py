@@ -27,7 +27,8 @@ each at least ``--repeats`` times and until its fits add up to one
 second (at most 30), alternating hyperplane and the peer, and reports the
 best wall time of each. The columns of one family run one after the
 other, so a load that changes during the run shows as noise in that
-family's row; ``uptime`` is printed before and after.
+family's row (``--rounds`` repeats the whole row, interleaved, and keeps
+each cell's best); ``uptime`` is printed before and after.
 
 ``busy/one busy`` is the figure the goal is stated in (issue #30: with one
 core busy, every family's default fit at most 1.15x its one-thread fit). The peers: scikit-learn's Perceptron,
@@ -240,6 +241,14 @@ def measure(family, size, column, repeats, timeout, source=None, with_peer=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def best_of_rounds(old, new):
+    """The child result of the faster fits, library by library (``None``: failed)."""
+    if old is None or new is None:
+        return old or new
+    merged = dict(new, best={k: min(v, old["best"].get(k, v)) for k, v in new["best"].items()})
+    return merged
+
+
 def uptime():
     try:
         load = os.getloadavg()
@@ -265,6 +274,9 @@ def main(argv=None):
     parser.add_argument("--columns", nargs="+", choices=COLUMNS, default=list(COLUMNS))
     parser.add_argument("--repeats", type=int, default=None,
                         help="fits per child, best kept (quick: 2, full: 3)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run every cell this many times, interleaved, best kept (a "
+                             "machine whose load changes: 3)")
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every row count")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds a child may take before its cell is left empty")
@@ -294,10 +306,12 @@ def main(argv=None):
         n, d = SIZES[family][which]
         n = max(100, int(n * args.scale))
         results = {}
-        for column in args.columns:  # the versions alternate within each column
-            for i, (label, source) in enumerate(sources):
-                results[label, column] = measure(family, (n, d), column, repeats,
-                                                 args.timeout, source, with_peer=i == 0)
+        for _ in range(args.rounds):  # rounds spread each cell over the run's load
+            for column in args.columns:  # the versions alternate within each column
+                for i, (label, source) in enumerate(sources):
+                    r = measure(family, (n, d), column, repeats, args.timeout, source,
+                                with_peer=i == 0)
+                    results[label, column] = best_of_rounds(results.get((label, column)), r)
         peer = next((r["peer"] for r in results.values() if r), None)
         rows = [(f"hyperplane ({label})" if label else "hyperplane", label, "ours")
                 for label, _ in sources] + [(peer, sources[0][0], "peer")]
