@@ -11,7 +11,7 @@ the duration of the call and restores them afterwards:
   cores other processes keep busy when the call starts (:func:`idle_cores`),
   at least one; BLAS gets the same count when it is fewer than numba's;
 * ``n_jobs=k >= 1`` -- ``min(k, pool)`` numba threads, where ``pool`` is
-  the number numba started (``NUMBA_NUM_THREADS``), and ``k`` BLAS threads;
+  the number numba started (``NUMBA_NUM_THREADS``), and as many BLAS threads;
 * ``n_jobs=-1`` -- every thread of the pool; ``n_jobs=-k`` -- all but
   ``k - 1`` (scikit-learn's meaning), at least one.
 
