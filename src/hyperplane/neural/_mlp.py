@@ -46,7 +46,6 @@ from ._state import Learning
 SETTLED_RISE = 0.1
 
 
-
 def _kernel_array(a, dtype=None):
     """C-contiguous, writeable array: the one layout the kernels are compiled for
     (a read-only memmap would otherwise compile a second copy of every kernel).

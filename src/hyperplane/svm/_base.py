@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
+from .._parameters import N_JOBS
 from .._validation import (
     FLAG,
     NONE,
@@ -22,7 +23,6 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd

@@ -9,13 +9,13 @@ import numpy as np
 from sklearn.base import ClassifierMixin
 
 from .._base import predict_from_scores
+from .._threads import uses_threads
 from .._validation import (
     Real,
     check_sample_weight_vector,
     encode_labels,
 )
 from ..kernels import Linear
-from .._threads import uses_threads
 from ._base import BaseSVM
 from ._seed import linear_seed
 from ._separable import MAX_GRAM_ROWS, separable

@@ -6,8 +6,8 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from .._numerics import check_target_magnitude
-from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from .._threads import uses_threads
+from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
 
 
