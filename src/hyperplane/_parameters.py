@@ -219,6 +219,24 @@ class Sizes(Rule):
             check_number(size, f"{name} entries", low=1, integer=True)
 
 
+class NJobs(Rule):
+    """scikit-learn's ``n_jobs``: ``None`` (the default thread count), ``-1``
+    (every core), ``k >= 1`` threads, or ``k <= -2`` (all cores but ``-k - 1``);
+    ``0`` is refused."""
+
+    description = "None or a nonzero integer (-1: all cores)"
+
+    def check(self, value, name):
+        if value is None:
+            return
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+            raise TypeError(f"{name} must be {self.description}; got {value!r} of type "
+                            f"{type(value).__name__}")
+        if value == 0:
+            raise ValueError(f"{name} must be {self.description}; got 0 (use 1 for one "
+                             "thread)")
+
+
 class Either(Rule):
     """The first alternative whose type ``claims`` the value decides; if none
     does, the last one reports (e.g. ``Either(NONE, POSITIVE_INT)`` says
@@ -274,10 +292,11 @@ SEED = RandomState()
 FLAG = Boolean()
 NONE = Constant(None)
 VERBOSE = Either(Boolean(), Integer(low=0))
+N_JOBS = NJobs()
 
 
 __all__ = [
     "check_number", "check_option", "validate_params", "Rule", "Real", "Integer", "Options",
     "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either", "POSITIVE",
-    "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE",
+    "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "NJobs", "N_JOBS",
 ]

@@ -130,6 +130,10 @@ def fit(
     encoding: str = ENCODING_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     scale: Optional[str] = SCALE_OPTION,
+    threads: Optional[int] = typer.Option(
+        None, "--threads",
+        help="Threads of the fit (numba's and BLAS's; as n_jobs: -1 all cores). "
+             "Default: the cores no other process keeps busy."),
 ):
     """Fit MODEL on a CSV, ARFF or LIBSVM file and write the model file.
 
@@ -145,6 +149,10 @@ def fit(
     from ._models import resolve_model
     from ._params import parse_params
 
+    from hyperplane._threads import fit_threads
+
+    if threads == 0:
+        raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
     refuse_overwriting_inputs(out, {"data file": data})
     cls = resolve_model(model)
     estimator = cls()
@@ -161,15 +169,16 @@ def fit(
     X = model_input(fitted, X)
     fitted = _with_scaling(fitted, estimator, scale, X)
     try:
-        if show_progress:  # a progress bar for this fit only, not in the saved parameters
-            quiet_value = estimator.get_params()["verbose"]
-            estimator.set_params(verbose=True)
-            try:
+        with fit_threads(threads):  # numba's (this thread's) and BLAS's counts
+            if show_progress:  # a progress bar for this fit only, not in the saved parameters
+                quiet_value = estimator.get_params()["verbose"]
+                estimator.set_params(verbose=True)
+                try:
+                    fitted.fit(X, y)
+                finally:
+                    estimator.set_params(verbose=quiet_value)
+            else:
                 fitted.fit(X, y)
-            finally:
-                estimator.set_params(verbose=quiet_value)
-        else:
-            fitted.fit(X, y)
     except (ValueError, TypeError) as exc:
         raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
     metadata = {"cli_model": model, "target": str(y.name), "index": index,

@@ -32,7 +32,9 @@ from threadpoolctl import threadpool_limits
 
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import check_magnitude
+from .._parameters import N_JOBS
 from .._progress import progress
+from .._threads import uses_threads
 from .._validation import (
     NON_NEGATIVE,
     POSITIVE,
@@ -241,6 +243,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Show a progress bar of the iterations (L-BFGS: of the loss/gradient
         evaluations, each one a pass over the data or over the Dask chunks)
         with the current objective.
+    n_jobs : int or None, default=None
+        Threads of ``fit`` on data in memory (numba's and BLAS's, for the
+        duration of the call): ``None`` uses numba's thread count less the
+        cores other processes keep busy when the fit starts, ``-1`` every
+        core, ``k`` ``k`` threads. The weights do not depend on it.
 
     Attributes
     ----------
@@ -264,16 +271,20 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     ((17, 2), True)
     """
 
-    def __init__(self, *, C=1.0, solver="auto", max_iter=100, tol=1e-6, verbose=False):
+    def __init__(self, *, C=1.0, solver="auto", max_iter=100, tol=1e-6, verbose=False,
+                 n_jobs=None):
         self.C = C
         self.solver = solver
         self.max_iter = max_iter
         self.tol = tol
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     _parameter_rules = {"C": POSITIVE, "solver": Options(tuple(SOLVER_NAMES)),
-                        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE}
+                        "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE,
+                        "n_jobs": N_JOBS}
 
+    @uses_threads
     def fit(self, X, y):
         """Minimise the penalised log-loss from ``W = 0`` with ``solver``.
 

@@ -21,7 +21,9 @@ _COMMON_PARAMS = """
         ``"standard"`` updates after every sample (the book's algorithm,
         figure 5.8, compiled); ``"accumulated"`` once per epoch on
         ``E = (1/m) sum_k E_k`` (eq. 5.16); ``"minibatch"`` after every
-        ``batch_size`` samples. Both batch rules use BLAS matrix products.
+        ``batch_size`` samples. Both batch rules use BLAS matrix products,
+        on one thread: a mini-batch's products are too small to pay for more, and
+        the weights then do not depend on the machine's thread count.
     batch_size : int, default=200
         Samples per update of ``bp="minibatch"`` (clipped to the data size).
     learning_rate : float, default=0.1

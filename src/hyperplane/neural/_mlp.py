@@ -16,6 +16,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from .._progress import progress
+from .._threads import one_blas_thread
 from .._validation import (
     FLAG,
     NON_NEGATIVE,
@@ -205,7 +206,8 @@ class _BaseMLP(BaseEstimator):
         packed = net.packed
         training = training_for(self.bp, net, X, validation is not None)
         stopped = False
-        with progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
+        with one_blas_thread(), progress(n_epochs, f"{self.bp} BP",
+                                         enabled=self.verbose) as bar:
             for _ in range(n_epochs):
                 epoch_loss = self._epoch(training, net, learning, X, Y, rng)
                 monitored, fields = epoch_loss, {"loss": epoch_loss}

@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
+from .._parameters import N_JOBS
 from .._validation import (
     FLAG,
     NONE,
@@ -23,6 +24,7 @@ from .._validation import (
     warn_not_converged,
 )
 from .._progress import progress
+from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
 from ..kernels._kernels import as_csr
 from ._smo import SMOSolver, kernel_dot
@@ -66,7 +68,7 @@ class BaseSVM(BaseEstimator):
     _parameter_rules = {
         "C": POSITIVE, "tol": POSITIVE, "max_iter": Either(NONE, POSITIVE_INT),
         "cache_size": POSITIVE, "shrinking": FLAG, "random_state": SEED, "verbose": VERBOSE,
-        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
+        "record_trace": FLAG, "n_jobs": N_JOBS, **KERNEL_PARAMETER_RULES,
     }
 
     def _check_params(self):
@@ -152,12 +154,17 @@ class BaseSVM(BaseEstimator):
         elif hasattr(self, "coef_"):      # left by an earlier fit with the linear kernel
             del self.coef_
 
+    @uses_threads
     def _expansion(self, X):
         """``K(X, SV) @ dual_coef_.T + intercept_``, shape (n, n_functions),
-        computed in blocks of rows so that no large matrix is built."""
+        computed in blocks of rows so that no large matrix is built. The
+        products run on one BLAS thread: BLAS splits the sum over the support
+        vectors among its threads, which would make the scores depend on the
+        thread count (``n_jobs``)."""
         check_is_fitted(self)
         X = as_float64(check_X(self, X, reset=False, accept_sparse="csr"))
-        if isinstance(self.kernel_, Linear):
-            return X @ self.coef_.T + self.intercept_
-        return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,
-                          BLOCK_ENTRIES) + self.intercept_
+        with one_blas_thread():
+            if isinstance(self.kernel_, Linear):
+                return X @ self.coef_.T + self.intercept_
+            return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,
+                              BLOCK_ENTRIES) + self.intercept_

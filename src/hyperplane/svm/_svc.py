@@ -10,6 +10,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.metaestimators import available_if
 
 from .._base import predict_from_scores
+from .._threads import uses_threads
 from .._validation import (
     CLASS_WEIGHT,
     FLAG,
@@ -111,6 +112,11 @@ class SVC(ClassifierMixin, BaseSVM):
     record_trace : bool, default=False
         Keep one row per SMO iteration in ``trace_``. The traced solve is
         the book's: from a = 0, without shrinking (same solution, slower).
+    n_jobs : int or None, default=None
+        Threads of ``fit`` and ``predict`` (numba's and BLAS's, for the
+        duration of the call): ``None`` uses numba's thread count less the
+        cores other processes keep busy when the call starts, ``-1`` every
+        core, ``k`` ``k`` threads. The model does not depend on it.
 
     Attributes
     ----------
@@ -204,7 +210,7 @@ class SVC(ClassifierMixin, BaseSVM):
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  class_weight=None, probability=False,
-                 random_state=None, verbose=False, record_trace=False):
+                 random_state=None, verbose=False, record_trace=False, n_jobs=None):
         self.C = C
         self.kernel = kernel
         self.gamma = gamma
@@ -219,7 +225,9 @@ class SVC(ClassifierMixin, BaseSVM):
         self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
+        self.n_jobs = n_jobs
 
+    @uses_threads
     def fit(self, X, y, sample_weight=None):
         """Solve one dual per pair of classes.
 

@@ -6,6 +6,7 @@ import numpy as np
 from sklearn.base import RegressorMixin
 
 from .._numerics import check_target_magnitude
+from .._threads import uses_threads
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
 
@@ -39,7 +40,7 @@ class SVR(RegressorMixin, BaseSVM):
         Penalty of the epsilon-insensitive loss, > 0.
     epsilon : float, default=0.1
         Half-width of the tube in which errors cost nothing, >= 0.
-    kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose
+    kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose, n_jobs
         As for :class:`SVC`.
     record_trace : bool, default=False
         Keep one row per SMO iteration in ``trace_`` (as :class:`SVC`).
@@ -85,7 +86,7 @@ class SVR(RegressorMixin, BaseSVM):
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None, verbose=False, record_trace=False):
+                 random_state=None, verbose=False, record_trace=False, n_jobs=None):
         self.C = C
         self.epsilon = epsilon
         self.kernel = kernel
@@ -99,7 +100,9 @@ class SVR(RegressorMixin, BaseSVM):
         self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
+        self.n_jobs = n_jobs
 
+    @uses_threads
     def fit(self, X, y, sample_weight=None):
         """Solve the SVR dual; ``sample_weight`` scales C per sample."""
         self._check_params()
