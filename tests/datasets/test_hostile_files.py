@@ -94,10 +94,34 @@ def test_a_libsvm_file_with_a_byte_order_mark_is_read(write):
     assert y.tolist() == [1.0, -1.0]
 
 
-def test_a_feature_index_beyond_int32_is_refused_naming_the_file(write):
-    path = write("big.svm", "+1 3000000000:1\n-1 1:1\n")
-    with pytest.raises(ValueError, match=r"big.svm: a feature index is too large"):
+def test_a_feature_index_beyond_int32_is_refused_naming_the_file_and_line(write):
+    path = write("big.svm", "-1 1:1\n+1 3000000000:1\n")
+    with pytest.raises(ValueError, match=r"big.svm, line 2: feature index 3000000000 is too large"):
         load_svmlight(path)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"+1 1:1\n-1 2:x\n", r"line 2: the value 'x' of feature 2 is not a number"),
+    (b"+1 1:1\n# comment\n\n-1 3:1 2:1\n", r"line 4: feature index 2 follows 3"),
+    (b"+1 1:1 1:2\n", r"line 1: feature index 1 follows 1"),
+    (b"+1 1:1\nabc 1:1\n", r"line 2: the label 'abc' is not a number"),
+    (b"+1 0:1\n", r"line 1: feature index 0 is below 1"),
+    (b"\xef\xbb\xbf+1 1:1\n-1 1\n", r"line 2: '1' is not index:value"),
+    (b"+1 1:1\n-1 :1\n", r"line 2: the feature index '' is not an integer"),
+    (b"+1 1:1 qid:3\n", r"line 1: the feature index 'qid' is not an integer"),
+    (b"+1 qid 1:1\n", r"line 1: 'qid' is not qid:value"),
+    (b"+1 1:1\n-1 99999999999999999999:1\n", r"line 2: feature index 99999999999999999999 "),
+])
+def test_a_malformed_libsvm_line_is_named_by_its_number(write, content, words):
+    # scikit-learn's reader refuses these without naming a line
+    with pytest.raises(ValueError, match=words):
+        load_svmlight(write("bad.svm", content))
+
+
+def test_an_index_beyond_n_features_is_named_by_its_line(write):
+    path = write("test.svm", b"+1 1:1\n-1 14:1\n")
+    with pytest.raises(ValueError, match=r"line 2: feature index 14 is beyond n_features=13"):
+        load_svmlight(path, n_features=13)
 
 
 def test_libsvm_features_have_32_bit_indices_as_scikit_learn_wrappers_need(write):
