@@ -166,14 +166,37 @@ def test_labels_up_to_two_to_the_53_stay_integers():
     assert table.frame.iloc[:, 0].dtype == np.int64
 
 
-@pytest.mark.parametrize("port", ["99999", "0", "-1", "65536"])
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
 def test_a_port_out_of_range_is_refused(port):
     result = _InProcess()("playground", "--port", port, "--no-browser")
     assert result.exit_code == 2
     message = " ".join(result.output.replace("│", " ").split())
     assert "Invalid value for '--port'" in message
     assert ("less than or equal to 65535" in message
-            or "greater than or equal to 1" in message), message
+            or "greater than or equal to 0" in message), message
+
+
+@pytest.mark.parametrize("port, served", [("0", 0), ("1", 1), ("65535", 65535)])
+def test_a_port_in_range_reaches_the_server_and_0_asks_for_a_free_one(monkeypatch, port, served):
+    import hyperplane.playground
+
+    calls = []
+    monkeypatch.setattr(hyperplane.playground, "serve",
+                        lambda host, port, **options: calls.append(port))
+    result = _InProcess()("playground", "--port", port, "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert calls == [served]
+
+
+def test_port_0_serves_on_a_port_the_system_picks():
+    # the server's own binding: werkzeug binds port 0 to a free port
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, lambda environ, start: [])
+    try:
+        assert 0 < server.server_port <= 65535
+    finally:
+        server.server_close()
 
 
 def test_sklearn_linear_svc_fits_a_libsvm_file(tmp_path):
