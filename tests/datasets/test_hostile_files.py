@@ -130,3 +130,27 @@ def test_libsvm_features_have_32_bit_indices_as_scikit_learn_wrappers_need(write
     X, y = load_svmlight(write("x.svm", "+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n"))
     assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     LinearSVC().fit(X, y)  # refused int64 indices
+
+
+@pytest.mark.parametrize("row", ["0%", "0%:", "1,%d,%s"])
+def test_a_bad_row_holding_a_percent_sign_is_named_by_its_line(write, row):
+    # liac-arff formats its message with '%' and the row: str() of it failed
+    path = write("p.arff", f"@relation r\n@attribute a numeric\n@attribute b {{x,y}}\n"
+                           f"@data\n1,x\n{row}\n")
+    with pytest.raises(ValueError, match=r"p.arff: not a valid ARFF file: .*line 6"):
+        load_arff(path)
+
+
+def test_a_relation_without_a_name_is_named_by_its_line(write):
+    path = write("r.arff", "@relation\n@attribute a numeric\n@data\n1\n")
+    with pytest.raises(ValueError, match=r"r.arff: line 1: @relation needs a name"):
+        load_arff(path)
+
+
+def test_a_nominal_value_declared_twice_is_refused_naming_the_attribute(write):
+    # Weka: "A nominal attribute (b) cannot have duplicate labels"
+    path = write("d.arff", "@relation r\n@attribute b {x,y,x}\n@attribute c numeric\n"
+                           "@data\nx,1\n")
+    with pytest.raises(ValueError, match=r"d.arff: attribute 'b' declares the nominal value "
+                                         r"'x' twice"):
+        load_arff(path)

@@ -76,6 +76,8 @@ def _header_without_comments(lines):
                 line = _TRAILING_COMMENT.sub(r"\1", line.rstrip("\r\n"))
                 if stripped[:10].upper() == "@ATTRIBUTE":
                     line = _checked_attribute(line, number)
+                elif stripped[:9].upper() == "@RELATION" and len(line.split()) < 2:
+                    raise ValueError(f"line {number}: @relation needs a name")
         yield line
 
 
@@ -93,14 +95,27 @@ def _decode(path, encoding):
             "pass the file's encoding as encoding=..., or convert it to UTF-8 "
             f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
     except arff.ArffException as exc:
-        raise ValueError(f"{path}: not a valid ARFF file: {exc}") from None
+        raise ValueError(f"{path}: not a valid ARFF file: {_arff_message(exc)}") from None
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
+
+
+def _arff_message(exc):
+    """liac-arff's message for ``exc``: its ``str`` formats the message with
+    ``%``, which fails when the quoted row itself holds a ``%``."""
+    try:
+        return str(exc)
+    except (TypeError, ValueError):
+        return str(exc.message).replace("%d", str(exc.line), 1)
 
 
 def _column(values, kind, name):
     """One attribute's decoded values (``None`` = missing) as a typed Series."""
     if isinstance(kind, list):
+        repeated = pd.Index(kind)[pd.Index(kind).duplicated()]
+        if len(repeated):
+            raise ValueError(f"attribute {name!r} declares the nominal value "
+                             f"{repeated[0]!r} twice (Weka refuses duplicate labels)")
         return pd.Series(pd.Categorical(values, categories=kind), name=name)
     if kind.upper() in _NUMERIC_TYPES:
         return pd.Series(np.array([np.nan if v is None else v for v in values],
@@ -165,15 +180,16 @@ def load_arff(path, target=None, *, encoding="utf-8"):
     ([85.0, nan], ['no', 'yes'])
     """
     decoded = _decode(path, encoding)
+    try:
+        columns = {name: _column([row[j] for row in decoded["data"]], kind, name)
+                   for j, (name, kind) in enumerate(decoded["attributes"])}
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     names = [name for name, _ in decoded["attributes"]]
     target = names[-1] if target is None else target
     if target not in names:
         raise ValueError(f"target={target!r} is not an attribute of {path}; "
                          f"attributes: {names}")
-    rows = decoded["data"]
-    columns = {}
-    for j, (name, kind) in enumerate(decoded["attributes"]):
-        columns[name] = _column([row[j] for row in rows], kind, name)
     y = columns.pop(target)
     X = pd.DataFrame(columns)
     return X, y
