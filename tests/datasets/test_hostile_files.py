@@ -154,3 +154,11 @@ def test_a_nominal_value_declared_twice_is_refused_naming_the_attribute(write):
     with pytest.raises(ValueError, match=r"d.arff: attribute 'b' declares the nominal value "
                                          r"'x' twice"):
         load_arff(path)
+
+
+def test_an_unknown_escape_in_a_quoted_value_is_named_by_its_line(write):
+    # liac-arff's "Unsupported escape sequence" named no line
+    path = write("esc.arff", "@relation r\n@attribute s string\n@attribute b {x,y}\n"
+                             "@data\n'ok',x\n'\\a b',y\n")
+    with pytest.raises(ValueError, match=r"esc.arff: line 6: Unsupported escape sequence"):
+        load_arff(path)

@@ -64,11 +64,14 @@ def _checked_attribute(line, number):
     return f"{keyword} {name} {kind}"
 
 
-def _header_without_comments(lines):
+def _header_without_comments(lines, where=None):
     """Yield the file's lines with trailing comments cut from the header and
-    its ``@attribute`` lines checked (:func:`_checked_attribute`)."""
+    its ``@attribute`` lines checked (:func:`_checked_attribute`); ``where[0]``
+    is kept at the number of the line last yielded."""
     in_data = False
+    where = [0] if where is None else where
     for number, line in enumerate(lines, start=1):
+        where[0] = number
         if not in_data:
             stripped = line.strip()
             in_data = stripped.upper().startswith("@DATA")
@@ -86,9 +89,10 @@ def _decode(path, encoding):
     import arff
 
     utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    where = [0]
     try:
         with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
-            return arff.load(_header_without_comments(handle))
+            return arff.load(_header_without_comments(handle, where))
     except UnicodeDecodeError as exc:
         raise ValueError(
             f"{path}: not readable as {encoding} ({exc.reason} at byte {exc.start}); "
@@ -97,7 +101,12 @@ def _decode(path, encoding):
     except arff.ArffException as exc:
         raise ValueError(f"{path}: not a valid ARFF file: {_arff_message(exc)}") from None
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        # liac-arff raises plain ValueErrors too (an unknown escape such as
+        # '\\a' in a quoted value) without the line, which is the one it read last
+        message = str(exc)
+        if not message.startswith("line "):
+            message = f"line {where[0]}: {message}"
+        raise ValueError(f"{path}: {message}") from None
 
 
 def _arff_message(exc):
