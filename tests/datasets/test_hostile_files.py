@@ -84,7 +84,19 @@ def test_integer_attributes_keep_their_fraction_as_weka_reads_them(write):
 def test_a_nan_integer_does_not_switch_off_the_nominal_check_of_its_row(write):
     path = write("n.arff", "@relation r\n@attribute a integer\n@attribute b {x,y}\n"
                            "@attribute c {p,q}\n@data\n1,x,p\nnan,zzz,q\n")
-    with pytest.raises(ValueError, match="zzz"):
+    # line 7: the second data row
+    with pytest.raises(ValueError, match=r"line 7, attribute b: 'zzz' is not one of its "
+                                         r"declared values \['x', 'y'\]"):
+        load_arff(path)
+
+
+@pytest.mark.parametrize("row, line, name, value", [
+    ("1,x,r", 6, "c", "r"), ("{0 1, 2 r}", 6, "c", "r"), ("'1',\"x y\",p", 6, "b", "x y")])
+def test_a_value_outside_its_nominal_declaration_names_line_and_attribute(write, row, line,
+                                                                            name, value):
+    path = write("v.arff", "@relation r\n@attribute a numeric\n@attribute b {x,y}\n"
+                           f"@attribute c {{p,q}}\n@data\n{row}\n")
+    with pytest.raises(ValueError, match=rf"line {line}, attribute {name}: '{value}' is not one"):
         load_arff(path)
 
 

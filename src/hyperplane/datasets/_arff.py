@@ -98,6 +98,8 @@ def _decode(path, encoding):
             f"{path}: not readable as {encoding} ({exc.reason} at byte {exc.start}); "
             "pass the file's encoding as encoding=..., or convert it to UTF-8 "
             f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
+    except arff.BadNominalValue as exc:
+        raise ValueError(f"{path}: {_bad_nominal_message(path, encoding, exc)}") from None
     except arff.ArffException as exc:
         raise ValueError(f"{path}: not a valid ARFF file: {_arff_message(exc)}") from None
     except ValueError as exc:
@@ -107,6 +109,32 @@ def _decode(path, encoding):
         if not message.startswith("line "):
             message = f"line {where[0]}: {message}"
         raise ValueError(f"{path}: {message}") from None
+
+
+def _bad_nominal_message(path, encoding, exc):
+    """liac-arff's "value not found in nominal declaration" with the attribute
+    named: the header is decoded again and the offending row split as
+    liac-arff splits it; its own message when that fails."""
+    import arff
+
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    try:
+        with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
+            lines = handle.read().split("\n")
+        start = next(i for i, line in enumerate(lines) if line.strip().upper().startswith("@DATA"))
+        attributes = arff.loads("\n".join(_header_without_comments(lines[:start + 1])))[
+            "attributes"]
+        values = arff._parse_values(lines[exc.line - 1].strip())
+        cells = values.items() if isinstance(values, dict) else enumerate(values)
+        for j, value in cells:
+            name, kind = attributes[j]
+            if isinstance(kind, list) and value is not None and value not in kind:
+                return (f"not a valid ARFF file: line {exc.line}, attribute {name}: {value!r} is not one of its "
+                        f"declared values {kind}")
+    except (ValueError, IndexError, KeyError, StopIteration, TypeError, OSError,
+            arff.ArffException):  # the row did not split: liac-arff's message is all there is
+        pass
+    return f"not a valid ARFF file: {_arff_message(exc)}"
 
 
 def _arff_message(exc):
