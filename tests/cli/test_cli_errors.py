@@ -206,3 +206,20 @@ def test_sklearn_linear_svc_fits_a_libsvm_file(tmp_path):
     data.write_text("+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n")
     result = run_cli("fit", "sklearn.svm:LinearSVC", data, "-o", tmp_path / "m.hyperplane")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name, content, words", [
+    # pandas read the first row's extra field as an index: every value one column left
+    ("ragged.csv", "a,b,y\n1,2,3,p\n4,5,6,n\n", ["ragged.csv, line 2: 4 fields", "3 columns"]),
+    ("trailing.csv", "a,b,y\n1,2,p,\n4,5,n,\n", ["trailing.csv, line 2: 4 fields"]),
+    # pandas renamed the second 'a' to 'a.1'
+    ("twice.csv", "a,a,y\n1,2,p\n4,5,n\n", ["twice.csv", "names the column 'a' twice"]),
+    ("bad.svm", "+1 1:1\n-1 3:1 2:1\n", ["bad.svm, line 2: feature index 2 follows 3"]),
+    ("bad.arff", "@relation r\n@attribute a numeric\n@attribute y {p,n}\n@data\n1,p\n2,q\n",
+     ["bad.arff", "line 6, attribute y: 'q' is not one of"]),
+])
+def test_a_hostile_data_file_is_refused_naming_its_line_or_column(tmp_path, name, content, words):
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    result = _InProcess()("fit", "perceptron", name, "--out", "m.hyperplane", cwd=tmp_path)
+    assert_refused_in_process(result, *words)
+    assert not (tmp_path / "m.hyperplane").exists()
