@@ -129,8 +129,8 @@ def _bad_nominal_message(path, encoding, exc):
         for j, value in cells:
             name, kind = attributes[j]
             if isinstance(kind, list) and value is not None and value not in kind:
-                return (f"not a valid ARFF file: line {exc.line}, attribute {name}: {value!r} is not one of its "
-                        f"declared values {kind}")
+                return (f"not a valid ARFF file: line {exc.line}, attribute {name}: "
+                        f"{value!r} is not one of its declared values {kind}")
     except (ValueError, IndexError, KeyError, StopIteration, TypeError, OSError,
             arff.ArffException):  # the row did not split: liac-arff's message is all there is
         pass
