@@ -174,3 +174,10 @@ def test_an_unknown_escape_in_a_quoted_value_is_named_by_its_line(write):
                              "@data\n'ok',x\n'\\a b',y\n")
     with pytest.raises(ValueError, match=r"esc.arff: line 6: Unsupported escape sequence"):
         load_arff(path)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "% only a comment\n\n"])
+def test_an_empty_arff_file_is_called_empty(write, content):
+    # liac-arff: "Invalid layout of the ARFF file, at line 0"
+    with pytest.raises(ValueError, match=r"empty.arff: the file is empty"):
+        load_arff(write("empty.arff", content))

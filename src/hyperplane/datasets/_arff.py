@@ -101,6 +101,9 @@ def _decode(path, encoding):
     except arff.BadNominalValue as exc:
         raise ValueError(f"{path}: {_bad_nominal_message(path, encoding, exc)}") from None
     except arff.ArffException as exc:
+        if _holds_nothing(path, encoding):
+            raise ValueError(f"{path}: the file is empty (no @relation, @attribute "
+                             "or @data)") from None
         raise ValueError(f"{path}: not a valid ARFF file: {_arff_message(exc)}") from None
     except ValueError as exc:
         # liac-arff raises plain ValueErrors too (an unknown escape such as
@@ -109,6 +112,13 @@ def _decode(path, encoding):
         if not message.startswith("line "):
             message = f"line {where[0]}: {message}"
         raise ValueError(f"{path}: {message}") from None
+
+
+def _holds_nothing(path, encoding):
+    """Whether ``path`` has only blank and ``%`` comment lines."""
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
+        return all(not line.strip() or line.lstrip().startswith("%") for line in handle)
 
 
 def _bad_nominal_message(path, encoding, exc):
