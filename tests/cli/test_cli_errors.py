@@ -166,14 +166,37 @@ def test_labels_up_to_two_to_the_53_stay_integers():
     assert table.frame.iloc[:, 0].dtype == np.int64
 
 
-@pytest.mark.parametrize("port", ["99999", "0", "-1", "65536"])
+@pytest.mark.parametrize("port", ["99999", "-1", "65536"])
 def test_a_port_out_of_range_is_refused(port):
     result = _InProcess()("playground", "--port", port, "--no-browser")
     assert result.exit_code == 2
     message = " ".join(result.output.replace("│", " ").split())
     assert "Invalid value for '--port'" in message
     assert ("less than or equal to 65535" in message
-            or "greater than or equal to 1" in message), message
+            or "greater than or equal to 0" in message), message
+
+
+@pytest.mark.parametrize("port, served", [("0", 0), ("1", 1), ("65535", 65535)])
+def test_a_port_in_range_reaches_the_server_and_0_asks_for_a_free_one(monkeypatch, port, served):
+    import hyperplane.playground
+
+    calls = []
+    monkeypatch.setattr(hyperplane.playground, "serve",
+                        lambda host, port, **options: calls.append(port))
+    result = _InProcess()("playground", "--port", port, "--no-browser")
+    assert result.exit_code == 0, result.output
+    assert calls == [served]
+
+
+def test_port_0_serves_on_a_port_the_system_picks():
+    # the server's own binding: werkzeug binds port 0 to a free port
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, lambda environ, start: [])
+    try:
+        assert 0 < server.server_port <= 65535
+    finally:
+        server.server_close()
 
 
 def test_sklearn_linear_svc_fits_a_libsvm_file(tmp_path):
@@ -183,3 +206,20 @@ def test_sklearn_linear_svc_fits_a_libsvm_file(tmp_path):
     data.write_text("+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n")
     result = run_cli("fit", "sklearn.svm:LinearSVC", data, "-o", tmp_path / "m.hyperplane")
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("name, content, words", [
+    # pandas read the first row's extra field as an index: every value one column left
+    ("ragged.csv", "a,b,y\n1,2,3,p\n4,5,6,n\n", ["ragged.csv, line 2: 4 fields", "3 columns"]),
+    ("trailing.csv", "a,b,y\n1,2,p,\n4,5,n,\n", ["trailing.csv, line 2: 4 fields"]),
+    # pandas renamed the second 'a' to 'a.1'
+    ("twice.csv", "a,a,y\n1,2,p\n4,5,n\n", ["twice.csv", "names the column 'a' twice"]),
+    ("bad.svm", "+1 1:1\n-1 3:1 2:1\n", ["bad.svm, line 2: feature index 2 follows 3"]),
+    ("bad.arff", "@relation r\n@attribute a numeric\n@attribute y {p,n}\n@data\n1,p\n2,q\n",
+     ["bad.arff", "line 6, attribute y: 'q' is not one of"]),
+])
+def test_a_hostile_data_file_is_refused_naming_its_line_or_column(tmp_path, name, content, words):
+    (tmp_path / name).write_text(content, encoding="utf-8")
+    result = _InProcess()("fit", "perceptron", name, "--out", "m.hyperplane", cwd=tmp_path)
+    assert_refused_in_process(result, *words)
+    assert not (tmp_path / "m.hyperplane").exists()

@@ -84,7 +84,19 @@ def test_integer_attributes_keep_their_fraction_as_weka_reads_them(write):
 def test_a_nan_integer_does_not_switch_off_the_nominal_check_of_its_row(write):
     path = write("n.arff", "@relation r\n@attribute a integer\n@attribute b {x,y}\n"
                            "@attribute c {p,q}\n@data\n1,x,p\nnan,zzz,q\n")
-    with pytest.raises(ValueError, match="zzz"):
+    # line 7: the second data row
+    with pytest.raises(ValueError, match=r"line 7, attribute b: 'zzz' is not one of its "
+                                         r"declared values \['x', 'y'\]"):
+        load_arff(path)
+
+
+@pytest.mark.parametrize("row, line, name, value", [
+    ("1,x,r", 6, "c", "r"), ("{0 1, 2 r}", 6, "c", "r"), ("'1',\"x y\",p", 6, "b", "x y")])
+def test_a_value_outside_its_nominal_declaration_names_line_and_attribute(write, row, line,
+                                                                            name, value):
+    path = write("v.arff", "@relation r\n@attribute a numeric\n@attribute b {x,y}\n"
+                           f"@attribute c {{p,q}}\n@data\n{row}\n")
+    with pytest.raises(ValueError, match=rf"line {line}, attribute {name}: '{value}' is not one"):
         load_arff(path)
 
 
@@ -94,10 +106,34 @@ def test_a_libsvm_file_with_a_byte_order_mark_is_read(write):
     assert y.tolist() == [1.0, -1.0]
 
 
-def test_a_feature_index_beyond_int32_is_refused_naming_the_file(write):
-    path = write("big.svm", "+1 3000000000:1\n-1 1:1\n")
-    with pytest.raises(ValueError, match=r"big.svm: a feature index is too large"):
+def test_a_feature_index_beyond_int32_is_refused_naming_the_file_and_line(write):
+    path = write("big.svm", "-1 1:1\n+1 3000000000:1\n")
+    with pytest.raises(ValueError, match=r"big.svm, line 2: feature index 3000000000 is too "):
         load_svmlight(path)
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"+1 1:1\n-1 2:x\n", r"line 2: the value 'x' of feature 2 is not a number"),
+    (b"+1 1:1\n# comment\n\n-1 3:1 2:1\n", r"line 4: feature index 2 follows 3"),
+    (b"+1 1:1 1:2\n", r"line 1: feature index 1 follows 1"),
+    (b"+1 1:1\nabc 1:1\n", r"line 2: the label 'abc' is not a number"),
+    (b"+1 0:1\n", r"line 1: feature index 0 is below 1"),
+    (b"\xef\xbb\xbf+1 1:1\n-1 1\n", r"line 2: '1' is not index:value"),
+    (b"+1 1:1\n-1 :1\n", r"line 2: the feature index '' is not an integer"),
+    (b"+1 1:1 qid:3\n", r"line 1: the feature index 'qid' is not an integer"),
+    (b"+1 qid 1:1\n", r"line 1: 'qid' is not qid:value"),
+    (b"+1 1:1\n-1 99999999999999999999:1\n", r"line 2: feature index 99999999999999999999 "),
+])
+def test_a_malformed_libsvm_line_is_named_by_its_number(write, content, words):
+    # scikit-learn's reader refuses these without naming a line
+    with pytest.raises(ValueError, match=words):
+        load_svmlight(write("bad.svm", content))
+
+
+def test_an_index_beyond_n_features_is_named_by_its_line(write):
+    path = write("test.svm", b"+1 1:1\n-1 14:1\n")
+    with pytest.raises(ValueError, match=r"line 2: feature index 14 is beyond n_features=13"):
+        load_svmlight(path, n_features=13)
 
 
 def test_libsvm_features_have_32_bit_indices_as_scikit_learn_wrappers_need(write):
@@ -106,3 +142,42 @@ def test_libsvm_features_have_32_bit_indices_as_scikit_learn_wrappers_need(write
     X, y = load_svmlight(write("x.svm", "+1 1:0.5 3:1\n-1 2:1\n+1 1:0.7\n-1 2:0.2 3:0.1\n"))
     assert X.indices.dtype == np.int32 and X.indptr.dtype == np.int32
     LinearSVC().fit(X, y)  # refused int64 indices
+
+
+@pytest.mark.parametrize("row", ["0%", "0%:", "1,%d,%s"])
+def test_a_bad_row_holding_a_percent_sign_is_named_by_its_line(write, row):
+    # liac-arff formats its message with '%' and the row: str() of it failed
+    path = write("p.arff", f"@relation r\n@attribute a numeric\n@attribute b {{x,y}}\n"
+                           f"@data\n1,x\n{row}\n")
+    with pytest.raises(ValueError, match=r"p.arff: not a valid ARFF file: .*line 6"):
+        load_arff(path)
+
+
+def test_a_relation_without_a_name_is_named_by_its_line(write):
+    path = write("r.arff", "@relation\n@attribute a numeric\n@data\n1\n")
+    with pytest.raises(ValueError, match=r"r.arff: line 1: @relation needs a name"):
+        load_arff(path)
+
+
+def test_a_nominal_value_declared_twice_is_refused_naming_the_attribute(write):
+    # Weka: "A nominal attribute (b) cannot have duplicate labels"
+    path = write("d.arff", "@relation r\n@attribute b {x,y,x}\n@attribute c numeric\n"
+                           "@data\nx,1\n")
+    with pytest.raises(ValueError, match=r"d.arff: attribute 'b' declares the nominal value "
+                                         r"'x' twice"):
+        load_arff(path)
+
+
+def test_an_unknown_escape_in_a_quoted_value_is_named_by_its_line(write):
+    # liac-arff's "Unsupported escape sequence" named no line
+    path = write("esc.arff", "@relation r\n@attribute s string\n@attribute b {x,y}\n"
+                             "@data\n'ok',x\n'\\a b',y\n")
+    with pytest.raises(ValueError, match=r"esc.arff: line 6: Unsupported escape sequence"):
+        load_arff(path)
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "% only a comment\n\n"])
+def test_an_empty_arff_file_is_called_empty(write, content):
+    # liac-arff: "Invalid layout of the ARFF file, at line 0"
+    with pytest.raises(ValueError, match=r"empty.arff: the file is empty"):
+        load_arff(write("empty.arff", content))

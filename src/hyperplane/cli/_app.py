@@ -409,8 +409,8 @@ def show(
 @app.command()
 @user_errors
 def playground(
-    port: Optional[int] = typer.Option(None, "--port", min=1, max=65535,
-                                       help="Port, 1-65535 (default: a free one)."),
+    port: Optional[int] = typer.Option(None, "--port", min=0, max=65535,
+                                       help="Port, 1-65535; 0 or none: a free one."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (loopback)."),
     allow_remote: bool = typer.Option(False, "--allow-remote",
                                       help="Allow a --host other than loopback."),

@@ -8,6 +8,7 @@ else CSV.
 
 from __future__ import annotations
 
+import csv
 import io
 import re
 from dataclasses import dataclass
@@ -121,6 +122,7 @@ def _is_gb18030(data):
 
 def _read_csv(path, *, encoding, n_features=None):
     text = decode_text(path, encoding)
+    _check_csv_fields(path, text)
     try:
         frame = pd.read_csv(io.StringIO(text))
     except pd.errors.EmptyDataError:
@@ -131,6 +133,30 @@ def _read_csv(path, *, encoding, n_features=None):
     if frame.empty:
         raise UserError(f"{path} has a header but no rows")
     return Table(text_as_categories(frame), "csv")
+
+
+def _check_csv_fields(path, text):
+    """Refuse a header naming a column twice, and a first row with more fields
+    than the header: pandas renames the second ``a`` to ``a.1``, and reads
+    rows one field longer than the header (as after the first row) with the
+    first field as an index, so every value moves one column left, silently.
+    A later row too long is pandas' own error, which names its line."""
+    rows = csv.reader(io.StringIO(text))
+    try:
+        header = next((row for row in rows if row), None)
+        first = next((row for row in rows if row), None)
+    except csv.Error:
+        return  # pandas names the line of a quoting error itself
+    if header is None:
+        return
+    seen = set()
+    for name in header:
+        if name in seen and name != "":
+            raise UserError(f"{path}: the header names the column {name!r} twice")
+        seen.add(name)
+    if first is not None and len(first) > len(header):
+        raise UserError(f"{path}, line {rows.line_num}: {len(first)} fields, but the "
+                        f"header names {len(header)} columns")
 
 
 def text_as_categories(frame):

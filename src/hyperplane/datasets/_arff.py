@@ -64,11 +64,14 @@ def _checked_attribute(line, number):
     return f"{keyword} {name} {kind}"
 
 
-def _header_without_comments(lines):
+def _header_without_comments(lines, where=None):
     """Yield the file's lines with trailing comments cut from the header and
-    its ``@attribute`` lines checked (:func:`_checked_attribute`)."""
+    its ``@attribute`` lines checked (:func:`_checked_attribute`); ``where[0]``
+    is kept at the number of the line last yielded."""
     in_data = False
+    where = [0] if where is None else where
     for number, line in enumerate(lines, start=1):
+        where[0] = number
         if not in_data:
             stripped = line.strip()
             in_data = stripped.upper().startswith("@DATA")
@@ -76,6 +79,8 @@ def _header_without_comments(lines):
                 line = _TRAILING_COMMENT.sub(r"\1", line.rstrip("\r\n"))
                 if stripped[:10].upper() == "@ATTRIBUTE":
                     line = _checked_attribute(line, number)
+                elif stripped[:9].upper() == "@RELATION" and len(line.split()) < 2:
+                    raise ValueError(f"line {number}: @relation needs a name")
         yield line
 
 
@@ -84,23 +89,80 @@ def _decode(path, encoding):
     import arff
 
     utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    where = [0]
     try:
         with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
-            return arff.load(_header_without_comments(handle))
+            return arff.load(_header_without_comments(handle, where))
     except UnicodeDecodeError as exc:
         raise ValueError(
             f"{path}: not readable as {encoding} ({exc.reason} at byte {exc.start}); "
             "pass the file's encoding as encoding=..., or convert it to UTF-8 "
             f"(for a GBK/GB18030 file: iconv -f GB18030 -t UTF-8 {path} > out.arff)") from None
+    except arff.BadNominalValue as exc:
+        raise ValueError(f"{path}: {_bad_nominal_message(path, encoding, exc)}") from None
     except arff.ArffException as exc:
-        raise ValueError(f"{path}: not a valid ARFF file: {exc}") from None
+        if _holds_nothing(path, encoding):
+            raise ValueError(f"{path}: the file is empty (no @relation, @attribute "
+                             "or @data)") from None
+        raise ValueError(f"{path}: not a valid ARFF file: {_arff_message(exc)}") from None
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        # liac-arff raises plain ValueErrors too (an unknown escape such as
+        # '\\a' in a quoted value) without the line, which is the one it read last
+        message = str(exc)
+        if not message.startswith("line "):
+            message = f"line {where[0]}: {message}"
+        raise ValueError(f"{path}: {message}") from None
+
+
+def _holds_nothing(path, encoding):
+    """Whether ``path`` has only blank and ``%`` comment lines."""
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
+        return all(not line.strip() or line.lstrip().startswith("%") for line in handle)
+
+
+def _bad_nominal_message(path, encoding, exc):
+    """liac-arff's "value not found in nominal declaration" with the attribute
+    named: the header is decoded again and the offending row split as
+    liac-arff splits it; its own message when that fails."""
+    import arff
+
+    utf8 = encoding.lower().replace("_", "-") in ("utf-8", "utf8")
+    try:
+        with open(path, encoding="utf-8-sig" if utf8 else encoding) as handle:
+            lines = handle.read().split("\n")
+        start = next(i for i, line in enumerate(lines) if line.strip().upper().startswith("@DATA"))
+        attributes = arff.loads("\n".join(_header_without_comments(lines[:start + 1])))[
+            "attributes"]
+        values = arff._parse_values(lines[exc.line - 1].strip())
+        cells = values.items() if isinstance(values, dict) else enumerate(values)
+        for j, value in cells:
+            name, kind = attributes[j]
+            if isinstance(kind, list) and value is not None and value not in kind:
+                return (f"not a valid ARFF file: line {exc.line}, attribute {name}: "
+                        f"{value!r} is not one of its declared values {kind}")
+    except (ValueError, IndexError, KeyError, StopIteration, TypeError, OSError,
+            arff.ArffException):  # the row did not split: liac-arff's message is all there is
+        pass
+    return f"not a valid ARFF file: {_arff_message(exc)}"
+
+
+def _arff_message(exc):
+    """liac-arff's message for ``exc``: its ``str`` formats the message with
+    ``%``, which fails when the quoted row itself holds a ``%``."""
+    try:
+        return str(exc)
+    except (TypeError, ValueError):
+        return str(exc.message).replace("%d", str(exc.line), 1)
 
 
 def _column(values, kind, name):
     """One attribute's decoded values (``None`` = missing) as a typed Series."""
     if isinstance(kind, list):
+        repeated = pd.Index(kind)[pd.Index(kind).duplicated()]
+        if len(repeated):
+            raise ValueError(f"attribute {name!r} declares the nominal value "
+                             f"{repeated[0]!r} twice (Weka refuses duplicate labels)")
         return pd.Series(pd.Categorical(values, categories=kind), name=name)
     if kind.upper() in _NUMERIC_TYPES:
         return pd.Series(np.array([np.nan if v is None else v for v in values],
@@ -165,15 +227,16 @@ def load_arff(path, target=None, *, encoding="utf-8"):
     ([85.0, nan], ['no', 'yes'])
     """
     decoded = _decode(path, encoding)
+    try:
+        columns = {name: _column([row[j] for row in decoded["data"]], kind, name)
+                   for j, (name, kind) in enumerate(decoded["attributes"])}
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     names = [name for name, _ in decoded["attributes"]]
     target = names[-1] if target is None else target
     if target not in names:
         raise ValueError(f"target={target!r} is not an attribute of {path}; "
                          f"attributes: {names}")
-    rows = decoded["data"]
-    columns = {}
-    for j, (name, kind) in enumerate(decoded["attributes"]):
-        columns[name] = _column([row[j] for row in rows], kind, name)
     y = columns.pop(target)
     X = pd.DataFrame(columns)
     return X, y

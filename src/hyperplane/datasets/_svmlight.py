@@ -8,7 +8,9 @@ them, float64 CSR features, and errors that name the file.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,7 +41,8 @@ def load_svmlight(path, *, n_features=None, zero_based=False):
     ------
     ValueError
         If the file is not in the format, or has an index beyond
-        ``n_features``; the message names the file.
+        ``n_features``; the message names the file and the first line
+        that breaks the format.
 
     Examples
     --------
@@ -60,10 +63,10 @@ def load_svmlight(path, *, n_features=None, zero_based=False):
                 handle.seek(0)
             X, y = load_svmlight_file(handle, n_features=n_features,
                                       zero_based=zero_based, dtype="float64")
-    except OverflowError:
-        raise ValueError(f"{path}: a feature index is too large (LIBSVM files number "
-                         f"features below 2^31)") from None
-    except (ValueError, RuntimeError) as exc:
+    except (ValueError, RuntimeError, OverflowError) as exc:
+        found = _first_bad_line(path, n_features=n_features, zero_based=zero_based)
+        if found is not None:
+            raise ValueError(f"{path}, line {found.line}: {found.reason}") from None
         raise ValueError(f"{path}: not a readable LIBSVM/svmlight file: {exc}") from None
     return _int32_indexed(X.tocsr()), y
 
@@ -79,6 +82,82 @@ def _int32_indexed(X):
 
 
 _BOM = b"\xef\xbb\xbf"
+
+#: the largest feature index scikit-learn's reader holds (a C ``int``)
+_MAX_INDEX = 2 ** 31 - 1
+
+
+class _BadLine(NamedTuple):
+    """Where a LIBSVM file first breaks the format: a 1-based line and why."""
+
+    line: int
+    reason: str
+
+
+def _first_bad_line(path, *, n_features=None, zero_based=False):
+    """The first line of ``path`` that breaks the LIBSVM format, or None.
+
+    Only called once scikit-learn's reader has refused the file (its messages
+    name no line): one pass in Python over the rules that reader applies --
+    ``#`` starts a comment, the label is a number, an optional ``qid:N``
+    follows it, then ``index:value`` pairs with integer indices from 1 (0 when
+    ``zero_based``), strictly increasing, below 2^31 (and at most
+    ``n_features`` when given), and numeric values.
+    """
+    lowest = 1 if zero_based is False else 0
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        parts = raw.split(b"#", 1)[0].split()
+        if not parts:
+            continue
+        shown = raw.strip()[:60].decode("utf-8", errors="replace")
+        label, *pairs = parts
+        if _number(label) is None:
+            return _BadLine(number, f"the label {_text(label)} is not a number ({shown!r})")
+        if pairs and pairs[0].startswith(b"qid"):
+            if b":" not in pairs[0]:
+                return _BadLine(number, f"{_text(pairs[0])} is not qid:value ({shown!r})")
+            pairs = pairs[1:]
+        previous = -1
+        for pair in pairs:
+            index, colon, value = pair.partition(b":")
+            if not colon:
+                return _BadLine(number, f"{_text(pair)} is not index:value ({shown!r})")
+            if not re.fullmatch(rb"[-+]?\d+", index):
+                return _BadLine(number, f"the feature index {_text(index)} is not an "
+                                        f"integer ({shown!r})")
+            position = int(index)
+            if position < lowest:
+                return _BadLine(number, f"feature index {position} is below {lowest} "
+                                        f"(LIBSVM numbers features from 1)")
+            if position > _MAX_INDEX:
+                return _BadLine(number, f"feature index {position} is too large (LIBSVM "
+                                        f"files number features below 2^31)")
+            if position <= previous:
+                return _BadLine(number, f"feature index {position} follows {previous}: "
+                                        f"indices must increase along a line")
+            if n_features is not None and zero_based != "auto" and position - lowest >= n_features:
+                return _BadLine(number, f"feature index {position} is beyond "
+                                        f"n_features={n_features}")
+            if _number(value) is None:
+                return _BadLine(number, f"the value {_text(value)} of feature {position} "
+                                        f"is not a number")
+            previous = position
+    return None
+
+
+def _number(token):
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
+def _text(token):
+    return repr(token.decode("utf-8", errors="replace"))
 
 
 def load_heart_scale():
