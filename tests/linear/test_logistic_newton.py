@@ -215,7 +215,10 @@ def test_subsampled_hessian_reaches_sklearns_minimum(k):
     objective and gradient do not, so the minimum is sklearn's."""
     X, y = blobs(50_000, 5, k, seed=1, spread=0.5)
     assert LN.hessian_rows(X.shape[0]) is not None
-    ours = LogisticRegression(solver="tron", tol=1e-9).fit(X, y)
+    # tol 1e-8: at 1e-9 the three-class fit reaches the objective's rounding level
+    # (TRON's 1e-12·f test) before the gradient test on some CPUs and says, rightly,
+    # that it did not converge (objective then 3.6e-14 from scikit-learn's)
+    ours = LogisticRegression(solver="tron", tol=1e-8).fit(X, y)
     ref = SkLogisticRegression(tol=1e-12, max_iter=10000).fit(X, y)
     f_ours = penalised(X, y, ours.coef_, ours.intercept_, 1.0)
     f_ref = penalised(X, y, ref.coef_, ref.intercept_, 1.0)
