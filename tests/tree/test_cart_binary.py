@@ -65,3 +65,71 @@ def test_multiway_stays_the_default_and_bad_modes_are_refused():
         split_table(X, y, categorical_split="two")
     with pytest.raises(ValueError, match="gain_ratio"):
         split_table(X, y, criterion="gain_ratio", categorical_split="binary")
+
+
+def test_binary_tree_on_the_loan_data_is_example_5_4s():
+    from hyperplane.tree import DecisionTreeClassifier, export_text
+    X, y = load_loan()
+    tree = DecisionTreeClassifier(criterion="gini", categorical_split="binary").fit(X, y)
+    names = tree._spec.names
+    assert names[tree.tree_.feature[0]].startswith("有自己的房子 = ")   # root: A3 = 1 (例5.4)
+    # 例5.4: in D2 (A3 ≠ 1) the best test is A2 = 1 (有工作), whose two sides are pure
+    assert tree.get_n_leaves() == 3 and tree.get_depth() == 2
+    assert np.array_equal(tree.predict(X), np.asarray(y))
+    assert tree.feature_importances_.shape == (4,)
+    assert set(np.flatnonzero(tree.feature_importances_)) == {1, 2}
+    assert "有自己的房子 = " in export_text(tree)
+
+
+def test_binary_tree_predicts_as_scikit_learn_on_one_hot_columns():
+    from sklearn.tree import DecisionTreeClassifier as SkTree
+
+    from hyperplane.tree import DecisionTreeClassifier
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame({"a": rng.choice(list("pqrst"), n), "b": rng.choice(list("uvw"), n),
+                      "c": rng.normal(size=n).round(3)})
+    y = np.where((X["a"] == "q") | ((X["b"] == "v") & (X["c"] > 0.3)), "yes", "no")
+    flip = rng.random(n) < 0.15
+    y = np.where(flip, np.where(y == "yes", "no", "yes"), y)
+    w = rng.integers(1, 5, n).astype(float)      # weights make ties between tests unlikely
+    ours = DecisionTreeClassifier(criterion="gini", categorical_split="binary",
+                                  max_depth=4).fit(X, y, sample_weight=w)
+    one_hot = pd.get_dummies(X[["a", "b"]]).astype(float)
+    Z = np.column_stack([one_hot.to_numpy(), X["c"].to_numpy()])
+    sk = SkTree(criterion="gini", max_depth=4, random_state=0).fit(Z, y, sample_weight=w)
+    X_new = pd.DataFrame({"a": rng.choice(list("pqrst"), 300), "b": rng.choice(list("uvw"), 300),
+                          "c": rng.normal(size=300).round(3)})
+    Z_new = np.column_stack([pd.get_dummies(X_new[["a", "b"]]).astype(float).to_numpy(),
+                             X_new["c"].to_numpy()])
+    assert ours.get_n_leaves() == sk.get_n_leaves()
+    assert np.array_equal(ours.predict(X_new), sk.predict(Z_new))
+    assert np.array_equal(ours.apply(X_new) >= 0, np.ones(300, bool))
+
+
+def test_binary_mode_with_hist_missing_values_and_post_pruning():
+    from hyperplane.datasets import load_watermelon
+    from hyperplane.tree import DecisionTreeClassifier, node_weights
+    X, y = load_watermelon("2.0alpha")       # missing values (周志华 表4.4)
+    best = DecisionTreeClassifier(criterion="gini", categorical_split="binary").fit(X, y)
+    hist = DecisionTreeClassifier(criterion="gini", categorical_split="binary",
+                                  splitter="hist").fit(X, y)
+    assert np.array_equal(best.tree_.feature, hist.tree_.feature)   # 0/1 columns: a bin per value
+    assert np.allclose(best.predict_proba(X), hist.predict_proba(X))
+    assert node_weights(best, X)[0].sum() == len(X)
+    X3, y3 = load_watermelon("3.0")
+    pruned = DecisionTreeClassifier(criterion="gini", categorical_split="binary",
+                                    pruning="post").fit(X3.iloc[:12], y3[:12],
+                                                        validation_data=(X3.iloc[12:], y3[12:]))
+    assert pruned.predict(X3).shape == (17,)
+
+
+def test_a_binary_tree_survives_its_model_file(tmp_path):
+    from hyperplane.io import load, save
+    from hyperplane.tree import DecisionTreeClassifier
+    X, y = load_loan()
+    tree = DecisionTreeClassifier(criterion="gini", categorical_split="binary").fit(X, y)
+    save(tree, tmp_path / "cart.hyperplane")
+    again = load(tmp_path / "cart.hyperplane")
+    assert np.array_equal(again.predict(X), tree.predict(X))
+    assert np.array_equal(again.decision_path(X).toarray(), tree.decision_path(X).toarray())
