@@ -128,10 +128,24 @@ def _value_rows(table, X_enc, y_idx, w, spec, n_classes, rules):
     return pd.DataFrame(rows).set_index(["attribute", "value"])
 
 
+def _value_test(est, j):
+    """``(A, a)`` when column ``j`` of the grown tree is CART's test ``A = a``
+    (``categorical_split="binary"``), else None."""
+    source = getattr(est, "_source", None)
+    if source is None or not est._input_spec.categorical[source[j]]:
+        return None
+    attribute = source[j]
+    a = j - int(np.argmax(source == attribute))     # the attribute's columns are consecutive
+    return est._input_spec.names[attribute], est._input_spec.categories[attribute][a]
+
+
 def _branch_names(est, t):
     tree, spec = est.tree_, est._spec
     j = tree.feature[t]
     name = spec.names[j]
+    test = _value_test(est, j)
+    if test is not None:                # the cut [A = a] <= 0.5 is A ≠ a (李航 算法5.6)
+        return [f"{test[0]} ≠ {test[1]}", f"{test[0]} = {test[1]}"]
     if tree.is_numeric[t]:
         thr = f"{tree.threshold[t]:.6g}"
         return [f"{name} <= {thr}", f"{name} > {thr}"]
@@ -233,6 +247,9 @@ def export_graphviz(tree):
 
 def _edge_labels(est, t):
     nodes = est.tree_
+    test = _value_test(est, nodes.feature[t])
+    if test is not None:
+        return [f"≠ {test[1]}", f"= {test[1]}"]
     if nodes.is_numeric[t]:
         thr = f"{nodes.threshold[t]:.6g}"
         return [f"<= {thr}", f"> {thr}"]
