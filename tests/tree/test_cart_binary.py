@@ -137,3 +137,14 @@ def test_a_binary_tree_survives_its_model_file(tmp_path):
     again = load(tmp_path / "cart.hyperplane")
     assert np.array_equal(again.predict(X), tree.predict(X))
     assert np.array_equal(again.decision_path(X).toarray(), tree.decision_path(X).toarray())
+
+
+def test_binary_mode_says_it_does_not_take_dask_input_yet():
+    import dask.dataframe as dd
+
+    from hyperplane.tree import DecisionTreeClassifier
+    X, y = load_loan()
+    Xd = dd.from_pandas(X.reset_index(drop=True), npartitions=2)
+    yd = dd.from_pandas(pd.Series(np.asarray(y)), npartitions=2)
+    with pytest.raises(ValueError, match="categorical_split"):
+        DecisionTreeClassifier(categorical_split="binary").fit(Xd, yd)
