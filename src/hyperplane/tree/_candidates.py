@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_is_fitted, check_sample_weight_vector
-from ._encode import encode_fit, encode_predict
+from ._encode import encode_fit
 from ._export import _branch_names, split_table
 from ._split_kernels import _binary_score, impurity
 from ._traverse_kernels import MISSING, branch_of_rows
@@ -124,7 +124,7 @@ def node_weights(model, X):
     (17, 17.0)
     """
     check_is_fitted(model)
-    X_enc = encode_predict(model, X, model._spec)
+    X_enc = model._encode(X)
     tree = model.tree_
     n = X_enc.shape[0]
     weights = np.zeros((tree.n_nodes, n))

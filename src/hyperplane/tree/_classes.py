@@ -19,7 +19,8 @@ from ._builder import grow, layout
 from ._levels import fit_tree_dask
 from ._state import GrowRules
 from ._weights import relative_weights
-from ._encode import declared_classes, encode_fit, encode_predict, warn_values_within
+from ._encode import (declared_classes, encode_fit, encode_predict, value_indicators,
+                      warn_values_within)
 from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
@@ -31,6 +32,9 @@ CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini"
 SPLITTERS = ("best", "hist")
 PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
 CUT_POINTS = ("midpoint", "training_value")
+#: how a categorical attribute splits: one branch per value (周志华 §4.1, ID3 / C4.5) or
+#: CART's binary test A = a against A ≠ a (李航 §5.5.2, 算法5.6)
+CATEGORICAL_SPLITS = ("multiway", "binary")
 #: pruning applied to the grown tree:
 #: name -> f(estimator, tree, validation, training, criterion); ``training`` is
 #: the encoded (X, y, w) the tree grew on, or None when it is not in memory
@@ -188,6 +192,15 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         of the training set route the same way, new values between the two
         differ). None: ``"training_value"`` in the C4.5 mode
         (``criterion="gain_ratio", pruning="pessimistic"``), else ``"midpoint"``.
+    categorical_split : {"multiway", "binary"}, default="multiway"
+        How a categorical attribute splits. ``"multiway"``: one branch per
+        value (周志华 §4.1–4.2: ID3, C4.5 and 周志华's Gini index 式4.6).
+        ``"binary"``: CART's test ``A = a`` against ``A ≠ a`` (李航 §5.5.2,
+        算法5.6, Gini(D, A = a) of 式5.25 with ``criterion="gini"``): the tree
+        is grown on one 0/1 column ``"A = a"`` per value (``tree_.feature``
+        and ``export_text`` name those columns; the cut ``<= 0.5`` is
+        ``A ≠ a``, its first branch), and ``feature_importances_`` adds an
+        attribute's columns up. In-memory data only.
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves (in
         memory) or of the levels grown (Dask).
@@ -267,7 +280,8 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, criterion="info_gain", splitter="best", pruning=None, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
                  max_bins=256, class_weight=None, random_state=None, verbose=False,
-                 subtree_raising=True, record_trace=False, cut_point=None):
+                 subtree_raising=True, record_trace=False, cut_point=None,
+                 categorical_split="multiway"):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -283,6 +297,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.subtree_raising = subtree_raising
         self.record_trace = record_trace
         self.cut_point = cut_point
+        self.categorical_split = categorical_split
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -303,6 +318,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         "random_state": SEED, "verbose": VERBOSE,
         "subtree_raising": FLAG, "record_trace": FLAG,
         "cut_point": Either(NONE, Options(CUT_POINTS)),
+        "categorical_split": Options(CATEGORICAL_SPLITS),
     }
 
     def _check_params(self, total_weight):
@@ -351,6 +367,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             if self.class_weight is not None:
                 raise ValueError("class_weight is not supported with Dask input yet; pass "
                                  "the class weights as sample_weight")
+            if self.categorical_split == "binary":
+                raise ValueError('categorical_split="binary" is not supported with Dask input '
+                                 'yet; fit on a pandas DataFrame')
             tracer = Tracer(None, self.criterion) if self.record_trace else None
             fit_tree_dask(self, X, y, validation_data=validation_data,
                           sample_weight=sample_weight,
@@ -359,6 +378,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             return self
         declared = declared_classes(y)
         X_enc, y, spec = encode_fit(self, X, y)
+        self._input_spec, self._source = spec, None
+        if self.categorical_split == "binary":   # CART's A = a / A ≠ a (李航 算法5.6)
+            X_enc, spec, self._source = value_indicators(X_enc, spec)
         y = column_or_1d(y, warn=True)
         check_consistent_length(X_enc, y)
         self.classes_, y_idx = encode_labels(y, min_classes=1)
@@ -419,7 +441,11 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.tree_ = tree
         self.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
         self.depth_ = int(tree.depth.max())
-        self.feature_importances_ = _importances(tree, self.n_features_in_)
+        importances = _importances(tree, len(self._spec.names))
+        if self._source is not None:   # an attribute's tests A = a add up to its importance
+            importances = np.bincount(self._source, weights=importances,
+                                      minlength=self.n_features_in_)
+        self.feature_importances_ = importances
         leaf_value = tree.value.copy()
         sums = leaf_value.sum(axis=1, keepdims=True)
         self._leaf_proba = np.divide(leaf_value, sums, out=np.full_like(leaf_value, 1.0 /
@@ -432,12 +458,21 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         pref = self._preference
         return int(pref[np.argmax(value[pref])])
 
+    def _encode(self, X):
+        """``X`` encoded as the tree was grown on it (CART's indicator columns in binary mode)."""
+        # a model saved before categorical_split existed has only ``_spec`` (multiway)
+        spec = getattr(self, "_input_spec", self._spec)
+        X_enc = encode_predict(self, X, spec)
+        if getattr(self, "_source", None) is not None:
+            X_enc = value_indicators(X_enc, spec).X
+        return X_enc
+
     def _encode_validation(self, validation_data):
         try:
             X_val, y_val = validation_data
         except (TypeError, ValueError) as exc:
             raise ValueError("validation_data must be a pair (X_val, y_val)") from exc
-        X_val = encode_predict(self, X_val, self._spec)
+        X_val = self._encode(X_val)
         y_val = column_or_1d(y_val)
         check_consistent_length(X_val, y_val)
         lookup = {c: k for k, c in enumerate(self.classes_.tolist())}
@@ -460,7 +495,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     # -------------------------------------------------------------- predict
     def _proba(self, X):
         check_is_fitted(self)
-        X_enc = encode_predict(self, X, self._spec)
+        X_enc = self._encode(X)
         walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
         return walk(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
 
@@ -491,7 +526,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def apply(self, X):
         """Index (preorder) of the leaf each row reaches; −1 when a tested value is missing."""
         check_is_fitted(self)
-        X_enc = encode_predict(self, X, self._spec)
+        X_enc = self._encode(X)
         return tree_apply(X_enc, self.tree_.arrays)
 
     def get_depth(self):
@@ -532,7 +567,7 @@ class DecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         from scipy import sparse
 
         check_is_fitted(self)
-        X_enc = encode_predict(self, X, self._spec)
+        X_enc = self._encode(X)
         tree = self.tree_
         rows, nodes = [], []
         for i, x in enumerate(X_enc):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -384,3 +385,47 @@ def bin_column(x, edges):
     codes = np.searchsorted(edges, x, side="left").astype(np.int32)
     codes[np.isnan(x)] = -1
     return codes
+
+
+class Indicators(NamedTuple):
+    """The data as CART's binary tests see it (:func:`value_indicators`)."""
+
+    X: np.ndarray  # (n, p') float64: numeric columns as they were, one 0/1 column per A = a
+    spec: FeatureSpec  # names "A = a" for the indicators, every column numeric
+    source: np.ndarray  # (p',) int64: the attribute each column comes from
+
+
+def value_indicators(X_enc, spec):
+    """CART's binary tests on categorical attributes (李航 §5.5.2, 算法5.6).
+
+    Each categorical attribute ``A`` with values ``a₁ … a_k`` becomes ``k``
+    numeric columns ``[A = a]`` (1 or 0, NaN where ``A`` is missing), so the
+    numeric cut ``[A = a] <= 0.5`` is the book's test ``A ≠ a`` against
+    ``A = a`` and a tree grown on them chooses among exactly the tests of
+    算法5.6 (with the criterion's score of each, :func:`~._split_kernels.value_split_score`).
+    Numeric columns are kept as they are.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spec = FeatureSpec(["A"], np.array([True]), [["x", "y"]])
+    >>> value_indicators(np.array([[0.0], [1.0], [np.nan]]), spec).X.tolist()
+    [[1.0, 0.0], [0.0, 1.0], [nan, nan]]
+    """
+    columns, names, source = [], [], []
+    for j, name in enumerate(spec.names):
+        x = X_enc[:, j]
+        if not spec.categorical[j]:
+            columns.append(x)
+            names.append(name)
+            source.append(j)
+            continue
+        for a, value in enumerate(spec.categories[j]):
+            columns.append(np.where(np.isnan(x), np.nan, (x == a).astype(np.float64)))
+            names.append(f"{name} = {value}")
+            source.append(j)
+    p = len(names)
+    X = np.column_stack(columns) if columns else np.empty((X_enc.shape[0], 0))
+    return Indicators(np.ascontiguousarray(X, dtype=np.float64),
+                      FeatureSpec(names, np.zeros(p, dtype=bool), [None] * p),
+                      np.asarray(source, dtype=np.int64))

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from .._validation import check_is_fitted, check_sample_weight_vector
 from ._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
 from ._encode import encode_fit
 from ._state import Scan
-from ._split_kernels import c_log2_c, impurity
+from ._split_kernels import GINI, c_log2_c, impurity, value_split_score
+from ._table_kernels import category_class_table
 from ._trace import splits_frame
+
+#: how a categorical attribute splits: 周志华's one branch per value, or CART's A = a / A ≠ a (李航)
+CATEGORICAL_SPLITS = ("multiway", "binary")
 
 
 def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="best",
-                min_samples_leaf=1, max_bins=256):
-    """What the root of a tree compares: one row per attribute.
+                min_samples_leaf=1, max_bins=256, categorical_split="multiway"):
+    """What the root of a tree compares: one row per attribute (or per attribute value).
 
     Computed by the code the tree grows with (the node scoring and
     :class:`~._trace.Tracer`'s table), under the parameters of
@@ -31,6 +36,13 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
     sample_weight : array-like, optional
     splitter, min_samples_leaf, max_bins
         As in :class:`DecisionTreeClassifier`.
+    categorical_split : {"multiway", "binary"}, default="multiway"
+        ``"multiway"``: a categorical attribute splits into one branch per
+        value (周志华 §4.1–4.2, ID3 / C4.5 and 周志华's Gini index 式4.6).
+        ``"binary"``: CART's tests ``A = a`` against ``A ≠ a`` (李航 §5.5.2,
+        算法5.6, 式5.25), one row per (attribute, value); numeric attributes
+        keep their best cut ``x <= t``, which is binary already. Criteria
+        ``"gini"`` and ``"info_gain"``.
 
     Returns
     -------
@@ -42,7 +54,9 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
         ``gini_gain`` = ρ·(Gini(D̃) − gini_index), which the tree maximises),
         ``threshold`` (best cut of a numeric attribute, else NaN), ``rho`` and
         ``valid`` (admissible). ``attrs["impurity"]`` is Ent(D) (or Gini(D))
-        of the whole data.
+        of the whole data. With ``categorical_split="binary"`` the index is
+        (``attribute``, ``value``): ``gini_index`` is 李航's Gini(D, A = a)
+        (``value`` NaN on a numeric attribute's row).
 
     Examples
     --------
@@ -53,8 +67,22 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
     {'色泽': 0.108, '根蒂': 0.143, '敲声': 0.141, '纹理': 0.381, '脐部': 0.289, '触感': 0.006}
     >>> round(table.attrs["impurity"], 3)
     0.998
+
+    李航 例5.4, CART's binary tests on 表5.1:
+
+    >>> from hyperplane.datasets import load_loan
+    >>> cart = split_table(*load_loan(), criterion="gini", categorical_split="binary")
+    >>> cart.loc["有自己的房子", "gini_index"].round(2).to_dict()
+    {'否': 0.27, '是': 0.27}
     """
     from ._classes import DecisionTreeClassifier
+
+    if categorical_split not in CATEGORICAL_SPLITS:
+        raise ValueError(f"categorical_split must be one of {list(CATEGORICAL_SPLITS)}; "
+                         f"got {categorical_split!r}")
+    if categorical_split == "binary" and criterion == "gain_ratio":
+        raise ValueError('categorical_split="binary" (CART) takes criterion "gini" or '
+                         '"info_gain"; got "gain_ratio"')
 
     est = DecisionTreeClassifier(criterion=criterion, splitter=splitter,
                                  min_samples_leaf=min_samples_leaf, max_bins=max_bins)
@@ -70,14 +98,54 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
     splits = score_node(data, root, rules._replace(min_weight=c45_split_floor(data.kind, rules)),
                         scan)
     table = splits_frame(splits, spec.names, criterion, root.avail)
+    if categorical_split == "binary":
+        table = _value_rows(table, X_enc, y_idx, w, spec, classes.size, rules)
     table.attrs["impurity"] = float(impurity(root.value, root.value.sum(), rules.criterion))
     return table
+
+
+def _value_rows(table, X_enc, y_idx, w, spec, n_classes, rules):
+    """``table`` with each categorical attribute's row replaced by one row per value:
+    the score of CART's test ``A = a`` (:func:`~._split_kernels.value_split_score`)."""
+    score_column = "gini_gain" if rules.criterion == GINI else "info_gain"
+    rows = []
+    for name, row in table.iterrows():
+        j = spec.names.index(name)
+        if not spec.categorical[j]:
+            rows.append({"attribute": name, "value": np.nan, **row.to_dict()})
+            continue
+        codes = np.nan_to_num(X_enc[:, j], nan=-1.0).astype(np.int64)
+        class_table, n_rows = category_class_table(codes, y_idx.astype(np.int64), w,
+                                                   int(spec.n_codes[j]), n_classes)
+        for a, value in enumerate(spec.categories[j]):
+            score, after, valid = value_split_score(class_table, n_rows, a, rules.criterion,
+                                                    rules.min_leaf)
+            scores = {score_column: score}
+            if rules.criterion == GINI:
+                scores = {"gini_index": after, "gini_gain": score}
+            rows.append({"attribute": name, "value": value, **scores, "threshold": np.nan,
+                         "rho": row["rho"], "valid": bool(valid)})
+    return pd.DataFrame(rows).set_index(["attribute", "value"])
+
+
+def _value_test(est, j):
+    """``(A, a)`` when column ``j`` of the grown tree is CART's test ``A = a``
+    (``categorical_split="binary"``), else None."""
+    source = getattr(est, "_source", None)
+    if source is None or not est._input_spec.categorical[source[j]]:
+        return None
+    attribute = source[j]
+    a = j - int(np.argmax(source == attribute))     # the attribute's columns are consecutive
+    return est._input_spec.names[attribute], est._input_spec.categories[attribute][a]
 
 
 def _branch_names(est, t):
     tree, spec = est.tree_, est._spec
     j = tree.feature[t]
     name = spec.names[j]
+    test = _value_test(est, j)
+    if test is not None:                # the cut [A = a] <= 0.5 is A ≠ a (李航 算法5.6)
+        return [f"{test[0]} ≠ {test[1]}", f"{test[0]} = {test[1]}"]
     if tree.is_numeric[t]:
         thr = f"{tree.threshold[t]:.6g}"
         return [f"{name} <= {thr}", f"{name} > {thr}"]
@@ -179,6 +247,9 @@ def export_graphviz(tree):
 
 def _edge_labels(est, t):
     nodes = est.tree_
+    test = _value_test(est, nodes.feature[t])
+    if test is not None:
+        return [f"≠ {test[1]}", f"= {test[1]}"]
     if nodes.is_numeric[t]:
         thr = f"{nodes.threshold[t]:.6g}"
         return [f"<= {thr}", f"> {thr}"]

@@ -333,4 +333,5 @@ def _set_fit_attributes(model, X, spec, classes, preference):
         # as in memory: always for mixed frames, like scikit-learn for numeric ones
         model.feature_names_in_ = np.asarray(spec.names, dtype=object)
     model._spec = spec
+    model._input_spec, model._source = spec, None     # multiway splits only (no indicators)
     model._preference = preference

@@ -175,6 +175,35 @@ def _binary_score(left, right, w_left, w_right, base, criterion):
 
 
 @jit
+def value_split_score(table, n_rows, a, criterion, min_leaf):
+    """Score CART's binary test ``A = a`` against ``A ≠ a`` from the attribute's class table.
+
+    李航《统计学习方法》式5.25: D₁ the rows with ``A = a``, D₂ the rest, and
+    ``Gini(D, A = a) = |D₁|/|D| Gini(D₁) + |D₂|/|D| Gini(D₂)`` (returned as
+    ``after``; entropy for ``criterion=0``), on the rows whose value is known
+    with ρ as in :func:`table_split_score`. Returns ``(score, after, valid)``
+    with ``score = ρ · (I(D̃) − after)``; valid when both sides hold at least
+    ``min_leaf`` rows and some weight.
+    """
+    known, w_known, w_total = _known_part(table)
+    if w_known <= 0.0:
+        return 0.0, 0.0, False
+    left = table[a]
+    right = known - left
+    w_left = left.sum()
+    w_right = w_known - w_left
+    rows_left = n_rows[a]
+    rows_right = n_rows[:-1].sum() - rows_left
+    valid = (w_left > 0.0 and w_right > 0.0 and rows_left >= min_leaf
+             and rows_right >= min_leaf)
+    if not valid:
+        return 0.0, 0.0, False
+    decrease, after, _ = _binary_score(left, right, w_left, w_right,
+                                       impurity(known, w_known, criterion), criterion)
+    return w_known / w_total * decrease, after, True
+
+
+@jit
 def _weighted_purity(counts, total, criterion):
     """−total · I(counts): cheap to update during a scan, larger is purer.
 
