@@ -99,3 +99,14 @@ def test_the_poly_hard_margin_stops_at_its_cap_and_says_so(client):
 def test_every_learner_runs_on_every_dataset_with_the_page_s_defaults(client, learner, dataset):
     steps, events = run_to_end(client, learner, dataset)
     assert all(kind == "end" for kind, _ in events), events
+
+
+def test_a_stream_past_its_time_budget_says_why_in_a_reason_the_page_translates(monkeypatch):
+    from hyperplane.playground import _server
+
+    monkeypatch.setattr(_server, "STREAM_SECONDS", 0.0)
+    client = create_app().test_client()
+    steps, events = run_to_end(client, "perceptron", "separable-10000")
+    kind, data = events[-1]
+    assert kind == "failure" and data["stopped"] == {"reason": "time_budget", "seconds": 0}
+    assert "press run to go on" in data["error"]

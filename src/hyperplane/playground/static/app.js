@@ -186,7 +186,8 @@ function runAll() {
     });
     source.addEventListener("failure", (event) => {
       stopStream();
-      setStatus(JSON.parse(event.data).error, true);
+      const data = JSON.parse(event.data);
+      setStatus(data.stopped ? stepStatus(data) : data.error, true);
     });
     source.onerror = () => { stopStream(); };
   }));

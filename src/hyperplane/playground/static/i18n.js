@@ -61,6 +61,9 @@ const LABELS = {
                       "set a finite C (for example 1) or use the RBF kernel."],
   stop_svr_hard: ["SVR 没有硬间隔形式 (C = inf), 此处用 C = {C}。", "SVR has no hard-margin form (C = inf); C = {C} was used."],
   fix_svr_hard: ["可在 C 中填一个有限值。", "enter a finite C to choose another."],
+  stop_time_budget: ["未收敛: 已运行 {seconds} 秒 (一次运行请求的时间预算)。",
+                     "not converged yet: stopped after {seconds} s (the time budget of one run request)."],
+  fix_time_budget: ["再按“运行”继续, 或减小最大轮数。", "press run to go on, or lower max epochs."],
 };
 let LANG = "zh";
 function t(key) {
