@@ -96,9 +96,18 @@ def test_the_poly_hard_margin_stops_at_its_cap_and_says_so(client):
 
 @pytest.mark.parametrize("learner, dataset", [(learner, dataset) for learner, datasets
                                               in CATALOG.items() for dataset in datasets])
-def test_every_learner_runs_on_every_dataset_with_the_page_s_defaults(client, learner, dataset):
-    steps, events = run_to_end(client, learner, dataset)
-    assert all(kind == "end" for kind, _ in events), events
+def test_every_learner_runs_on_every_dataset_with_the_page_s_defaults(monkeypatch, learner,
+                                                                     dataset):
+    """Each pair starts, and its stream ends: done, or stopped by the (here 15 s) time
+    budget with that reason, never a 4xx or another failure."""
+    from hyperplane.playground import _server
+
+    monkeypatch.setattr(_server, "STREAM_SECONDS", 15.0)
+    steps, events = run_to_end(create_app().test_client(), learner, dataset)
+    for kind, data in events:
+        assert kind == "end" or data.get("stopped", {}).get("reason") == "time_budget", events
+    if learner != "linear":
+        assert steps
 
 
 def test_a_stream_past_its_time_budget_says_why_in_a_reason_the_page_translates(monkeypatch):
