@@ -119,3 +119,13 @@ def test_a_stream_past_its_time_budget_says_why_in_a_reason_the_page_translates(
     kind, data = events[-1]
     assert kind == "failure" and data["stopped"] == {"reason": "time_budget", "seconds": 0}
     assert "press run to go on" in data["error"]
+
+
+def test_an_epoch_request_is_capped_in_steps_and_seconds_and_goes_on_at_the_next():
+    from hyperplane.playground._runs import Run
+
+    run = Run({}, ({"row": [k]} for k in range(12)))   # one epoch with no end mark
+    assert [s["row"][0] for s in run.epoch(max_steps=5)] == [0, 1, 2, 3, 4]
+    assert [s["row"][0] for s in run.epoch(max_steps=5)] == [5, 6, 7, 8, 9]
+    assert len(run.epoch(max_steps=5, seconds=0.0)) == 1   # past its deadline: one step
+    assert [s["row"][0] for s in run.epoch()] == [11] and run.done
