@@ -58,9 +58,12 @@ def primal_steps(X, y, eta, max_epochs, low, high):
         last = len(rows) - 1
         for position, (_, row) in enumerate(rows.iterrows()):
             w, b = row["w"], float(row["b"])
-            yield {"row": [f"x{row['sample'] + 1}", vector(w), number(b), hyperplane_text(w, b)],
-                   "plot": {"lines": [_line(w, b, low, high)], "mark": [int(row["sample"])]},
-                   "epoch": epoch, "epoch_end": position == last}
+            step = {"row": [f"x{row['sample'] + 1}", vector(w), number(b), hyperplane_text(w, b)],
+                    "plot": {"lines": [_line(w, b, low, high)], "mark": [int(row["sample"])]},
+                    "epoch": epoch, "epoch_end": position == last}
+            if epoch == max_epochs and position == last:
+                step.update(not_separable(epoch, model.n_updates_))
+            yield step
         if len(rows) == 0:
             w, b = model.coef_[0], float(model.intercept_[0])
             yield {"row": ["0", vector(w), number(b), hyperplane_text(w, b)],
@@ -69,6 +72,15 @@ def primal_steps(X, y, eta, max_epochs, low, high):
                    "status": f"converged: epoch {epoch} made no update; "
                              f"{model.n_updates_} updates"}
             return
+
+
+def not_separable(epochs, updates):
+    """The end of a run whose last epoch still made updates (李航 §2.3.2: the
+    perceptron converges only on linearly separable data): said so, with the
+    numbers, for the page to tell in its language."""
+    return {"stopped": {"reason": "not_separable", "epochs": int(epochs), "updates": int(updates)},
+            "status": f"not converged: points still misclassified after {epochs} epochs "
+                      f"({updates} updates); the data may not be linearly separable"}
 
 
 def _line(w, b, low, high):
@@ -91,6 +103,8 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
             step = {"row": [f"x{row['sample'] + 1}", vector(row["alpha"]), number(row["b"])],
                     "plot": {"mark": [int(row["sample"])]},
                     "epoch": epoch, "epoch_end": end}
+            if end and epoch == max_epochs:
+                step.update(not_separable(epoch, model.n_updates_))
             if end:
                 step["draw"] = lambda model=model: {"plot": _dual_picture(model, kernel, low,
                                                                           high)}

@@ -19,6 +19,9 @@ from collections import OrderedDict
 
 #: how many finished or abandoned runs the server keeps
 MAX_RUNS = 32
+#: the most steps and seconds one "epoch" request takes: an epoch of a 200,000-row
+#: upload would otherwise send 200,000 rows in one answer; the next click goes on
+EPOCH_MAX_STEPS, EPOCH_SECONDS = 5000, 10.0
 
 
 def drawn(step):
@@ -64,15 +67,19 @@ class Run:
             step = self._next()
             return [] if step is None else [drawn(step)]
 
-    def epoch(self):
-        """Steps up to and including the end of the current epoch; the last one drawn."""
+    def epoch(self, max_steps=EPOCH_MAX_STEPS, seconds=EPOCH_SECONDS):
+        """Steps up to and including the end of the current epoch, the last one
+        drawn; at most ``max_steps`` of them or ``seconds`` of work (the rest of a
+        long epoch comes with the next request)."""
         out = []
+        deadline = time.perf_counter() + seconds
         with self.lock:
             while (step := self._next()) is not None:
                 if out:  # superseded before it was drawn
                     undrawn(out[-1])
                 out.append(step)
-                if step.get("epoch_end"):
+                if (step.get("epoch_end") or len(out) >= max_steps
+                        or time.perf_counter() >= deadline):
                     break
             if out:  # drawn before the lesson moves on (or after it ended)
                 drawn(out[-1])

@@ -224,7 +224,9 @@ def create_app(allow_remote=False):
             if not run.done and limit is None:
                 reason = json.dumps({"error": f"stopped after {STREAM_SECONDS:.0f} s of steps "
                                               "(the playground's time budget for one run "
-                                              "request): not converged yet; press run to go on"})
+                                              "request): not converged yet; press run to go on",
+                                     "stopped": {"reason": "time_budget",
+                                                 "seconds": int(STREAM_SECONDS)}})
                 yield f"event: failure\ndata: {reason}\n\n"
                 return
             yield f"event: end\ndata: {json.dumps({'done': run.done})}\n\n"

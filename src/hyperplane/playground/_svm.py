@@ -20,8 +20,13 @@ from ._plane import GRID, box, number, points, regions, vector
 
 COLUMNS = ["k", "pair", "violation", "alpha_j_unclipped", "clip", "alpha_i", "alpha_j", "b"]
 KERNELS = ("linear", "rbf", "poly")
-#: SMO iterations a run may take
-MAX_SMO_ITER = 100_000
+#: SMO iterations a run may take (100,000 on a poly hard margin froze the page ~170 s)
+MAX_SMO_ITER = 20_000
+#: SMO steps sent to the page: the first TRACE_HEAD and the last TRACE_TAIL, with
+#: one row counting the steps left out between them
+TRACE_HEAD, TRACE_TAIL = 1000, 200
+#: C of the SVR lesson when the field says inf (SVR has no hard-margin form)
+SVR_C = 10.0
 
 
 def _C(params, default):
@@ -49,9 +54,15 @@ def smo_rows(model):
     m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
     The α drawn on the plane are the trace's new α_i, α_j, carried forward."""
     alpha = {}
-    for _, row in model.trace_.iterrows():
+    trace = model.trace_
+    omitted = len(trace) - TRACE_HEAD - TRACE_TAIL
+    for position, (_, row) in enumerate(trace.iterrows()):
         i, j = int(row["i"]), int(row["j"])
         alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]   # SVR: the multiplier that moved
+        if omitted > 0 and TRACE_HEAD <= position < TRACE_HEAD + omitted:
+            if position == TRACE_HEAD:
+                yield {"row": [f"… {omitted} …", "", "", "", "", "", ""], "omitted": omitted}
+            continue
         yield {"row": [f"(x{i + 1}, x{j + 1})", number(row["violation"]),
                        number(row["alpha_j_unclipped"]),
                        f"[{number(row['L'])}, {number(row['H'])}]",
@@ -70,11 +81,29 @@ def svc_steps(model, X, y, low, high):
                "mark": support, "labels": labels}
     yield {"row": ["α = " + vector(alpha), "", "", "", "", "", number(model.intercept_[0])],
            "plot": picture, "epoch_end": True, "final": True,
-           "status": f"{len(support)} support vectors, {model.n_iter_} SMO iterations, "
-                     f"b = {number(model.intercept_[0])}"}
+           **_ended(f"{len(support)} support vectors, {model.n_iter_} SMO iterations, "
+                    f"b = {number(model.intercept_[0])}", iteration_cap(model))}
 
 
-def svr_steps(model, x, y):
+def iteration_cap(model):
+    """``{"stopped": ..., "status": ...}`` when SMO stopped at :data:`MAX_SMO_ITER`
+    with the KKT conditions still violated (e.g. a poly hard margin on 西瓜3.0α),
+    else ``{}``."""
+    if model.n_iter_ < MAX_SMO_ITER:
+        return {}
+    return {"stopped": {"reason": "iteration_cap", "iterations": MAX_SMO_ITER},
+            "status": f"not converged: SMO reached its cap of {MAX_SMO_ITER} iterations with "
+                      "the KKT conditions still violated; set a finite C or use the RBF kernel"}
+
+
+def hard_margin_steps(kernel, message):
+    """The one step of a hard-margin run on data its kernel cannot separate."""
+    yield {"row": ["—", "", "", "", "", "", ""], "epoch_end": True, "final": True,
+           "stopped": {"reason": "hard_margin", "kernel": kernel},
+           "status": f"no solution: {message}"}
+
+
+def svr_steps(model, x, y, note):
     grid = np.linspace(x.min(), x.max(), 4 * GRID)
     f = model.predict(grid[:, None])
     eps = model.epsilon
@@ -84,8 +113,15 @@ def svr_steps(model, x, y):
     yield {"row": ["SVR", "", "", "", "", "", number(model.intercept_[0])],
            "plot": {"curve": curve, "mark": model.support_.tolist()}, "epoch_end": True,
            "final": True,
-           "status": f"{len(model.support_)} support vectors outside or on the ε-tube, "
-                     f"{model.n_iter_} SMO iterations"}
+           **_ended(f"{len(model.support_)} support vectors outside or on the ε-tube, "
+                    f"{model.n_iter_} SMO iterations", iteration_cap(model) or note)}
+
+
+def _ended(summary, stop):
+    """The status of a last step: the fit's summary, then why it stopped where it did."""
+    if not stop:
+        return {"status": summary}
+    return {**stop, "status": f"{summary}; {stop['status']}"}
 
 
 def start(X, y, params):
@@ -93,17 +129,29 @@ def start(X, y, params):
     numeric = X.select_dtypes("number")
     if params.get("dataset") == "sine" or numeric.shape[1] == 1:
         x = numeric.to_numpy(np.float64)
-        model = _estimator(SVR, params, C=_C(params, 10.0),
+        C = _C(params, SVR_C)
+        note = {}
+        if not np.isfinite(C):   # the page's default C is inf, the SVC's hard margin
+            C = SVR_C
+            note = {"stopped": {"reason": "svr_hard", "C": SVR_C},
+                    "status": f"SVR has no hard-margin form (C = inf); C = {SVR_C:g} was used"}
+        model = _estimator(SVR, params, C=C,
                            epsilon=real(params, "epsilon", 0.1, low=0.0), record_trace=True)
         model = _fit(model, x, np.asarray(y, dtype=np.float64))
         info = {"columns": COLUMNS, "svr": True,
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
-        return info, svr_steps(model, x[:, 0], np.asarray(y))
+        return info, svr_steps(model, x[:, 0], np.asarray(y), note)
     if numeric.shape[1] != 2 or numeric.isna().any().any():
         raise ValueError("the SVM lesson needs two numeric columns (or one, for SVR)")
     X2, y = numeric.to_numpy(np.float64), np.asarray(y)
-    model = _fit(_estimator(SVC, params, C=_C(params, "inf"), record_trace=True), X2, y)
+    estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     low, high = box(X2)
     info = {"columns": COLUMNS, "points": points(X2, y, numeric.index),
             "box": [low.tolist(), high.tolist()]}
+    try:
+        model = _fit(estimator, X2, y)
+    except ValueError as exc:
+        if np.isfinite(estimator.C) or "separable" not in str(exc):
+            raise
+        return info, hard_margin_steps(estimator.kernel, " ".join(str(exc).split()))
     return info, svc_steps(model, X2, y, low, high)

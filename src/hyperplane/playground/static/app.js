@@ -23,7 +23,7 @@ const PARAMS = {
 const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)", gini: "CART (Gini_index)",
                         rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
 
-const state = { pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
+const state = { queue: Promise.resolve(), streamDone: null, pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
                 stream: null, curve: null, lastStep: null, linear: null };
 
 // ------------------------------------------------------------------ helpers
@@ -37,6 +37,13 @@ async function api(path, body) {
 function setStatus(text, error = false) {
   $("status").textContent = text;
   $("status").className = error ? "error" : "";
+}
+// A step's status line: a run that stopped without converging carries
+// ``stopped: {reason, ...numbers}`` and is told in the page's language, with what to change.
+function stepStatus(step) {
+  if (!step.stopped) return step.status || "";
+  const fill = (text) => text.replace(/\{(\w+)\}/g, (_, name) => String(step.stopped[name] ?? ""));
+  return `${fill(t("stop_" + step.stopped.reason))} ${fill(t("fix_" + step.stopped.reason))}`;
 }
 function learner() { return $("learner").value; }
 function el(tag, attrs = {}, text) {
@@ -102,9 +109,18 @@ function fillDatasets() {
 }
 
 // -------------------------------------------------------------------- runs
+// One request at a time (issue #29): each button's call waits for the one before
+// it, so seven quick clicks on "step" draw steps 1..7 in order, once each.
+function serially(task) {
+  const next = state.queue.then(task, task);
+  state.queue = next.catch(() => {});
+  return next;
+}
 // A control that loses focus to a button resets first: the buttons wait for it.
+// A reset ends a streaming run at once (the stream's turn in the queue ends with it).
 function reset() {
-  state.pending = startRun();
+  stopStream();
+  state.pending = serially(startRun);
   return state.pending;
 }
 async function startRun() {
@@ -132,41 +148,53 @@ async function startRun() {
     setStatus(learner() === "linear" ? t("drag_hint") : `${t(learner())}: ${t(dataset)}`);
   } catch (err) { setStatus(err.message, true); }
 }
-async function advance(mode) {
-  await state.pending;
-  if (!state.run) return;
-  try {
-    const data = await api("/api/step", { run: state.run, mode });
-    take(data.steps);
-    if (data.done && !data.steps.length) setStatus(`${t("done")}: ${state.rows.length} ${t("steps")}`);
-  } catch (err) { setStatus(err.message, true); }
+function advance(mode) {
+  return serially(async () => {
+    const run = state.run;
+    if (!run) return;
+    try {
+      const data = await api("/api/step", { run, mode });
+      if (state.run !== run) return;   // a reset came in between: a stale answer
+      take(data.steps);
+      if (data.done && !data.steps.length) setStatus(endStatus());
+    } catch (err) { setStatus(err.message, true); }
+  });
 }
-async function runAll() {
-  await state.pending;
-  if (!state.run) return;
-  stopStream();
-  const source = new EventSource(`/api/stream/${state.run}`);
-  state.stream = source;
-  document.body.dataset.running = "true";   // until the stream ends (tests wait on it)
-  source.onmessage = (event) => {
-    const data = JSON.parse(event.data);
-    take(data.steps, true);
-    if (!state.lastStep || !state.lastStep.status) setStatus(`${t("running")}… ${state.rows.length} ${t("steps")}`);
-  };
-  source.addEventListener("end", () => {
+// the status of a run that has ended: the last step's own (converged, or why not)
+function endStatus() {
+  const last = state.lastStep;
+  return (last && stepStatus(last)) || `${t("done")}: ${state.rows.length} ${t("steps")}`;
+}
+function runAll() {
+  return serially(() => new Promise((resolve) => {
+    if (!state.run) { resolve(); return; }
     stopStream();
-    redraw();
-    const last = state.lastStep;
-    setStatus((last && last.status) || `${t("done")}: ${state.rows.length} ${t("steps")}`);
-  });
-  source.addEventListener("failure", (event) => {
-    stopStream();
-    setStatus(JSON.parse(event.data).error, true);
-  });
-  source.onerror = () => { stopStream(); };
+    const source = new EventSource(`/api/stream/${state.run}`);
+    state.stream = source;
+    state.streamDone = resolve;
+    document.body.dataset.running = "true";   // until the stream ends (tests wait on it)
+    source.onmessage = (event) => {
+      const data = JSON.parse(event.data);
+      take(data.steps, true);
+      if (!state.lastStep || !stepStatus(state.lastStep)) setStatus(`${t("running")}… ${state.rows.length} ${t("steps")}`);
+    };
+    source.addEventListener("end", () => {
+      stopStream();
+      redraw();
+      const last = state.lastStep;
+      setStatus(endStatus(), Boolean(last && last.stopped));
+    });
+    source.addEventListener("failure", (event) => {
+      stopStream();
+      const data = JSON.parse(event.data);
+      setStatus(data.stopped ? stepStatus(data) : data.error, true);
+    });
+    source.onerror = () => { stopStream(); };
+  }));
 }
 function stopStream() {
   if (state.stream) { state.stream.close(); state.stream = null; }
+  if (state.streamDone) { state.streamDone(); state.streamDone = null; }
   delete document.body.dataset.running;
 }
 function take(steps, streaming = false) {
@@ -190,7 +218,7 @@ function take(steps, streaming = false) {
   body.appendChild(fragment);
   body.parentElement.parentElement.scrollTop = 1e9;
   const last = steps[steps.length - 1];
-  if (last.status) setStatus(last.status);
+  if (stepStatus(last)) setStatus(stepStatus(last), Boolean(last.stopped));
   else if (!streaming) setStatus(`${t("steps")}: ${last.k}`);
   if (streaming) scheduleRedraw(); else redraw();
 }

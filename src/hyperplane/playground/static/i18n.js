@@ -47,6 +47,23 @@ const LABELS = {
   branches: ["分支权重 r̃_v (§4.4.2)", "branch weights r̃_v (§4.4.2)"], branch: ["分支", "branch"],
   r_v: ["r̃_v", "r̃_v"], weight: ["权重", "weight"],
   rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"], candidate: ["候选 (增益≥平均)", "candidate (gain ≥ mean)"],
+  // a run that stops without converging (issue #29): the reason, then what to change
+  stop_not_separable: ["未收敛: {epochs} 轮后仍有误分类点 ({updates} 次更新): 数据可能线性不可分。",
+                       "not converged: points still misclassified after {epochs} epochs ({updates} updates): the data may not be linearly separable."],
+  fix_not_separable: ["可换用核感知机或对数几率回归, 或增大最大轮数。",
+                      "try the kernel perceptron or logistic regression, or raise max epochs."],
+  stop_hard_margin: ["无解: 硬间隔 (C = inf) 要求数据可分, 而此数据用 {kernel} 核不可分。",
+                     "no solution: a hard margin (C = inf) needs separable data, and these data are not separable with the {kernel} kernel."],
+  fix_hard_margin: ["请设一个有限的 C (例如 1)。", "set a finite C (for example 1)."],
+  stop_iteration_cap: ["未收敛: SMO 达到迭代上限 {iterations} 次, KKT 条件仍未满足。",
+                       "not converged: SMO reached its cap of {iterations} iterations with the KKT conditions still violated."],
+  fix_iteration_cap: ["请设一个有限的 C (例如 1), 或换用 RBF 核。",
+                      "set a finite C (for example 1) or use the RBF kernel."],
+  stop_svr_hard: ["SVR 没有硬间隔形式 (C = inf), 此处用 C = {C}。", "SVR has no hard-margin form (C = inf); C = {C} was used."],
+  fix_svr_hard: ["可在 C 中填一个有限值。", "enter a finite C to choose another."],
+  stop_time_budget: ["未收敛: 已运行 {seconds} 秒 (一次运行请求的时间预算)。",
+                     "not converged yet: stopped after {seconds} s (the time budget of one run request)."],
+  fix_time_budget: ["再按“运行”继续, 或减小最大轮数。", "press run to go on, or lower max epochs."],
 };
 let LANG = "zh";
 function t(key) {
