@@ -120,16 +120,17 @@ class ClassificationReport:
         n, correct = self.n, self.correct
         lines = [f"=== {self.title} ===", "", "=== Summary ===", "",
                  _summary_line("Correctly Classified Instances", f"{correct}",
-                               f"{100 * correct / n:.4f} %"),
+                               f"{_weka_number(100 * correct / n)} %"),
                  _summary_line("Incorrectly Classified Instances", f"{n - correct}",
-                               f"{100 * (n - correct) / n:.4f} %"),
-                 _summary_line("Kappa statistic", f"{self.kappa:.4f}"),
-                 _summary_line("Mean absolute error", f"{self.mean_absolute_error:.4f}"),
-                 _summary_line("Root mean squared error", f"{self.root_mean_squared_error:.4f}"),
+                               f"{_weka_number(100 * (n - correct) / n)} %"),
+                 _summary_line("Kappa statistic", _weka_number(self.kappa)),
+                 _summary_line("Mean absolute error", _weka_number(self.mean_absolute_error)),
+                 _summary_line("Root mean squared error",
+                               _weka_number(self.root_mean_squared_error)),
                  _summary_line("Relative absolute error",
-                               f"{self.relative_absolute_error:.4f} %"),
+                               f"{_weka_number(self.relative_absolute_error)} %"),
                  _summary_line("Root relative squared error",
-                               f"{self.root_relative_squared_error:.4f} %"),
+                               f"{_weka_number(self.root_relative_squared_error)} %"),
                  _summary_line("Total Number of Instances", f"{n}"), "",
                  "=== Detailed Accuracy By Class ===", "",
                  " " * 17 + "TP Rate  FP Rate  Precision  Recall   F-Measure  MCC      "
@@ -173,13 +174,23 @@ class RegressionReport:
     def __str__(self):
         return "\n".join([
             f"=== {self.title} ===", "", "=== Summary ===", "",
-            _summary_line("Correlation coefficient", f"{self.correlation:.4f}"),
-            _summary_line("Mean absolute error", f"{self.mean_absolute_error:.4f}"),
-            _summary_line("Root mean squared error", f"{self.root_mean_squared_error:.4f}"),
-            _summary_line("Relative absolute error", f"{self.relative_absolute_error:.4f} %"),
+            _summary_line("Correlation coefficient", _weka_number(self.correlation)),
+            _summary_line("Mean absolute error", _weka_number(self.mean_absolute_error)),
+            _summary_line("Root mean squared error", _weka_number(self.root_mean_squared_error)),
+            _summary_line("Relative absolute error",
+                          f"{_weka_number(self.relative_absolute_error)} %"),
             _summary_line("Root relative squared error",
-                          f"{self.root_relative_squared_error:.4f} %"),
+                          f"{_weka_number(self.root_relative_squared_error)} %"),
             _summary_line("Total Number of Instances", f"{self.n}")])
+
+
+def _weka_number(value):
+    """``value`` as Weka's summary prints it (``Utils.doubleToString(value, 4)``):
+    rounded to four decimals, trailing zeros and a bare point dropped (``12.887``)."""
+    text = f"{value:.4f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def _plain(value):
@@ -485,7 +496,8 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
     (a classifier; :class:`~sklearn.model_selection.KFold` for a regressor),
     shuffled with ``seed``; with ``cv="weka"`` they are Weka's own partition
     (:func:`weka_folds`), so a learner equal to a Weka classifier gives Weka's
-    numbers exactly. Each fold's model is a fresh clone fitted on the other
+    numbers exactly (its predictions are then, as in Weka's ``Evaluation``,
+    the first largest class probability). Each fold's model is a fresh clone fitted on the other
     folds, and the report counts every instance once, as Weka's does.
 
     Examples
@@ -500,6 +512,7 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold
 
+    declared = getattr(getattr(y, "cat", None), "categories", None)
     y = np.asarray(y)
     classify = _is_classifier(model)
     if cv == "weka":
@@ -511,6 +524,8 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
     else:
         raise ValueError(f"cv must be 'stratified' or 'weka'; got {cv!r}")
     labels = np.unique(y) if classify else None
+    if classify and declared is not None:  # Weka counts every declared class, even an empty one
+        labels = np.asarray(list(declared), dtype=y.dtype)
     predicted = np.empty(y.shape, dtype=object if classify else float)
     proba = np.zeros((y.size, labels.size)) if classify else None
     prior = np.zeros((y.size, labels.size)) if classify else np.zeros(y.size)
@@ -523,6 +538,10 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
         counts = _one_hot(y[train], labels).sum(axis=0) + 1.0
         prior[test] = counts / counts.sum()
         proba[test] = class_probabilities(fitted, _rows(X, test), labels, predicted[test])
+        if cv == "weka" and hasattr(fitted, "predict_proba"):
+            # Weka's Evaluation predicts Utils.maxIndex(distributionForInstance): the
+            # first largest probability in the declared class order
+            predicted[test] = labels[np.argmax(proba[test], axis=1)]
     title = "Stratified cross-validation" if classify else "Cross-validation"
     if classify:
         return classification_report(y, predicted.astype(y.dtype), proba, labels=labels,
