@@ -205,7 +205,16 @@ def _label(value):
 
 
 def _summary_line(name, value, percent=""):
-    return f"{name:<32}{value:>12}" + (f"     {percent:>12}" if percent else "")
+    """Weka's summary line: the name in 35 columns, then each number as
+    ``Utils.doubleToString(x, 12, 4)`` (decimal points aligned: missing
+    decimals are blanks), a percentage followed by ``" %"``."""
+    def cell(text):
+        percent_sign = text.endswith(" %")
+        text = text[:-2] if percent_sign else text
+        decimals = len(text) - text.index(".") - 1 if "." in text else -1
+        return f"{text + ' ' * (4 - decimals):>12}" + (" %" if percent_sign else "")
+
+    return f"{name:<35}{cell(value)}" + (f"     {cell(percent)}" if percent else "")
 
 
 def _measure_cells(m):
@@ -289,7 +298,7 @@ def classification_report(y_true, y_pred, proba=None, *, labels=None, prior=None
     >>> report.correct, report.kappa, report.confusion.tolist()
     (3, 0.5, [[1, 1], [0, 2]])
     >>> print(str(report).splitlines()[4])
-    Correctly Classified Instances             3        75.0000 %
+    Correctly Classified Instances           3               75      %
     """
     from sklearn.metrics import cohen_kappa_score, confusion_matrix
 

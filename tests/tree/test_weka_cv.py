@@ -117,6 +117,13 @@ def summary(text):
     return numbers
 
 
+def summary_lines(text):
+    """The summary lines of the cross-validation section, as printed."""
+    part = text.split("=== Stratified cross-validation ===", 1)[1]
+    return [line.rstrip("\n") for line in part.splitlines()
+            if any(line.startswith(name) for name in SUMMARY)]
+
+
 def c45():
     """The C4.5 mode with J48's defaults ``-C 0.25 -M 2``."""
     return DecisionTreeClassifier(criterion="gain_ratio", pruning="pessimistic",
@@ -131,4 +138,5 @@ def test_c45_cross_validated_as_weka_prints_j48s_summary(stem, folds):
     X, y = load_arff(WEKA_EXAMPLES / f"{stem}.arff")
     report = str(cross_validate_report(c45(), X, y, folds=FOLDS, seed=1, cv="weka"))
     assert summary(report) == summary(weka)
+    assert summary_lines(report) == summary_lines(weka)  # Weka's layout, byte for byte
     assert np.array_equal(cv_confusion(report), cv_confusion(weka))
