@@ -27,8 +27,10 @@ except ImportError:  # tests/tree is not a package
     from _weka import WEKA_EXAMPLES, cv_confusion, j48_folds
 
 FOLDS = 10
-STEMS = ["vote", "iris", "weather.nominal", "contact-lenses", "labor", "breast-cancer",
-         "diabetes", "glass"]
+#: every classification file of Debian's weka 3.6 package
+STEMS = ["breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass", "ionosphere", "iris",
+         "iris.2D", "labor", "segment-challenge", "segment-test", "soybean", "supermarket",
+         "unbalanced", "vote", "weather.nominal", "weather.numeric"]
 
 JAVA_RANDOM = """
 import java.util.Random;
