@@ -30,7 +30,8 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["ClassMeasures", "ClassificationReport", "RegressionReport",
-           "classification_report", "regression_report", "cross_validate_report"]
+           "classification_report", "regression_report", "cross_validate_report",
+           "JavaRandom", "weka_folds"]
 
 
 class ClassMeasures(NamedTuple):
@@ -119,16 +120,17 @@ class ClassificationReport:
         n, correct = self.n, self.correct
         lines = [f"=== {self.title} ===", "", "=== Summary ===", "",
                  _summary_line("Correctly Classified Instances", f"{correct}",
-                               f"{100 * correct / n:.4f} %"),
+                               f"{_weka_number(100 * correct / n)} %"),
                  _summary_line("Incorrectly Classified Instances", f"{n - correct}",
-                               f"{100 * (n - correct) / n:.4f} %"),
-                 _summary_line("Kappa statistic", f"{self.kappa:.4f}"),
-                 _summary_line("Mean absolute error", f"{self.mean_absolute_error:.4f}"),
-                 _summary_line("Root mean squared error", f"{self.root_mean_squared_error:.4f}"),
+                               f"{_weka_number(100 * (n - correct) / n)} %"),
+                 _summary_line("Kappa statistic", _weka_number(self.kappa)),
+                 _summary_line("Mean absolute error", _weka_number(self.mean_absolute_error)),
+                 _summary_line("Root mean squared error",
+                               _weka_number(self.root_mean_squared_error)),
                  _summary_line("Relative absolute error",
-                               f"{self.relative_absolute_error:.4f} %"),
+                               f"{_weka_number(self.relative_absolute_error)} %"),
                  _summary_line("Root relative squared error",
-                               f"{self.root_relative_squared_error:.4f} %"),
+                               f"{_weka_number(self.root_relative_squared_error)} %"),
                  _summary_line("Total Number of Instances", f"{n}"), "",
                  "=== Detailed Accuracy By Class ===", "",
                  " " * 17 + "TP Rate  FP Rate  Precision  Recall   F-Measure  MCC      "
@@ -172,13 +174,23 @@ class RegressionReport:
     def __str__(self):
         return "\n".join([
             f"=== {self.title} ===", "", "=== Summary ===", "",
-            _summary_line("Correlation coefficient", f"{self.correlation:.4f}"),
-            _summary_line("Mean absolute error", f"{self.mean_absolute_error:.4f}"),
-            _summary_line("Root mean squared error", f"{self.root_mean_squared_error:.4f}"),
-            _summary_line("Relative absolute error", f"{self.relative_absolute_error:.4f} %"),
+            _summary_line("Correlation coefficient", _weka_number(self.correlation)),
+            _summary_line("Mean absolute error", _weka_number(self.mean_absolute_error)),
+            _summary_line("Root mean squared error", _weka_number(self.root_mean_squared_error)),
+            _summary_line("Relative absolute error",
+                          f"{_weka_number(self.relative_absolute_error)} %"),
             _summary_line("Root relative squared error",
-                          f"{self.root_relative_squared_error:.4f} %"),
+                          f"{_weka_number(self.root_relative_squared_error)} %"),
             _summary_line("Total Number of Instances", f"{self.n}")])
+
+
+def _weka_number(value):
+    """``value`` as Weka's summary prints it (``Utils.doubleToString(value, 4)``):
+    rounded to four decimals, trailing zeros and a bare point dropped (``12.887``)."""
+    text = f"{value:.4f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def _plain(value):
@@ -193,7 +205,16 @@ def _label(value):
 
 
 def _summary_line(name, value, percent=""):
-    return f"{name:<32}{value:>12}" + (f"     {percent:>12}" if percent else "")
+    """Weka's summary line: the name in 35 columns, then each number as
+    ``Utils.doubleToString(x, 12, 4)`` (decimal points aligned: missing
+    decimals are blanks), a percentage followed by ``" %"``."""
+    def cell(text):
+        percent_sign = text.endswith(" %")
+        text = text[:-2] if percent_sign else text
+        decimals = len(text) - text.index(".") - 1 if "." in text else -1
+        return f"{text + ' ' * (4 - decimals):>12}" + (" %" if percent_sign else "")
+
+    return f"{name:<35}{cell(value)}" + (f"     {cell(percent)}" if percent else "")
 
 
 def _measure_cells(m):
@@ -277,7 +298,7 @@ def classification_report(y_true, y_pred, proba=None, *, labels=None, prior=None
     >>> report.correct, report.kappa, report.confusion.tolist()
     (3, 0.5, [[1, 1], [0, 2]])
     >>> print(str(report).splitlines()[4])
-    Correctly Classified Instances             3        75.0000 %
+    Correctly Classified Instances           3               75      %
     """
     from sklearn.metrics import cohen_kappa_score, confusion_matrix
 
@@ -336,13 +357,157 @@ def _is_classifier(model):
     return is_classifier(model)
 
 
-def cross_validate_report(model, X, y, *, folds=10, seed=1):
+class JavaRandom:
+    """``java.util.Random``: the 48-bit linear congruential generator Weka seeds.
+
+    The seed is scrambled as ``(seed XOR 0x5DEECE66D) mod 2**48``; each step is
+    ``seed = (seed * 0x5DEECE66D + 0xB) mod 2**48`` and ``next(bits)`` is the
+    top ``bits`` bits of the new seed as a signed 32-bit int; ``next_int(bound)``
+    is Java's ``nextInt(bound)`` (a power of two takes the high bits, any other
+    bound rejects the top partial range), Java SE API, ``java.util.Random``.
+
+    Examples
+    --------
+    >>> r = JavaRandom(42)
+    >>> [r.next_int(10) for _ in range(5)]
+    [0, 3, 8, 4, 0]
+    """
+
+    _MULTIPLIER = 0x5DEECE66D
+    _MASK = (1 << 48) - 1
+
+    def __init__(self, seed):
+        self.seed = (int(seed) ^ self._MULTIPLIER) & self._MASK
+
+    def next(self, bits):
+        """The next ``bits`` random bits, as Java's ``(int)(seed >>> (48 - bits))``."""
+        self.seed = (self.seed * self._MULTIPLIER + 0xB) & self._MASK
+        value = self.seed >> (48 - bits)
+        value &= 0xFFFFFFFF
+        return value - (1 << 32) if value >= 1 << 31 else value
+
+    def next_int(self, bound):
+        """Java's ``nextInt(bound)``: uniform in ``[0, bound)``."""
+        if bound <= 0:
+            raise ValueError(f"bound must be positive; got {bound}")
+        r = self.next(31)
+        m = bound - 1
+        if bound & m == 0:
+            return (bound * r) >> 31
+        u = r
+        while True:
+            r = u % bound
+            if u - r + m < 1 << 31:  # Java's int overflow test ``u - r + m < 0``
+                return r
+            u = self.next(31)
+
+
+def _weka_randomize(order, random):
+    """Weka's ``Instances.randomize``: for ``j`` from the last index down to 1,
+    swap ``j`` with ``random.nextInt(j + 1)`` (in place)."""
+    for j in range(len(order) - 1, 0, -1):
+        k = random.next_int(j + 1)
+        order[j], order[k] = order[k], order[j]
+
+
+def _weka_stratify(order, y, folds):
+    """Weka's ``Instances.stratify``: group equal classes (each class where it
+    first appears, by Weka's swapping pass), then deal the rows round-robin:
+    rows ``start, start + folds, ...`` for ``start = 0, 1, ...``."""
+    order = list(order)
+    n = len(order)
+    index = 1
+    while index < n:
+        first = y[order[index - 1]]
+        for j in range(index, n):
+            if y[order[j]] == first:
+                order[index], order[j] = order[j], order[index]
+                index += 1
+        index += 1
+    dealt = []
+    for start in range(folds):
+        dealt.extend(order[start::folds])
+    return dealt
+
+
+def _weka_test_range(n, folds, fold):
+    """``(first, size)`` of Weka's ``testCV(folds, fold)``: the first ``n % folds``
+    folds hold one row more."""
+    size = n // folds
+    if fold < n % folds:
+        size += 1
+        offset = fold
+    else:
+        offset = n % folds
+    return fold * (n // folds) + offset, size
+
+
+def weka_folds(y, folds=10, seed=1, *, stratify=None):
+    """Weka's cross-validation partition of ``-x folds -s seed``, as index arrays.
+
+    Follows ``weka.classifiers.Evaluation.crossValidateModel``: the rows are
+    shuffled by ``Instances.randomize`` with ``java.util.Random(seed)``
+    (:class:`JavaRandom`), stratified by ``Instances.stratify`` for a nominal
+    class, and fold ``i`` tests on ``testCV(folds, i)`` (a contiguous block) and
+    trains on ``trainCV(folds, i, random)`` (the rest, in order, then shuffled by
+    the same generator). Row order matters only to learners that break ties by
+    it; the partition itself is Weka's.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        The class (or numeric target) of each row.
+    folds : int, default=10
+        Number of folds, at least 2 and at most ``n_samples``.
+    seed : int, default=1
+        Weka's ``-s``.
+    stratify : bool or None, default=None
+        Stratify (Weka does for a nominal class); ``None``: when ``y`` is not
+        a float array.
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        ``(train, test)`` row indices of each fold, in Weka's order.
+
+    Examples
+    --------
+    >>> y = ["a", "b", "a", "b", "a", "b"]
+    >>> [test.tolist() for _, test in weka_folds(y, folds=3, seed=1)]
+    [[4, 1], [2, 5], [0, 3]]
+    """
+    y = np.asarray(y)
+    n = y.shape[0]
+    folds = int(folds)
+    if not 2 <= folds <= n:
+        raise ValueError(f"folds must be between 2 and the number of rows ({n}); got {folds}")
+    if stratify is None:
+        stratify = y.dtype.kind not in "fc"
+    random = JavaRandom(seed)
+    order = list(range(n))
+    _weka_randomize(order, random)
+    if stratify:
+        order = _weka_stratify(order, y.tolist(), folds)
+    splits = []
+    for fold in range(folds):
+        first, size = _weka_test_range(n, folds, fold)
+        test = order[first:first + size]
+        train = order[:first] + order[first + size:]
+        _weka_randomize(train, random)
+        splits.append((np.asarray(train, dtype=np.intp), np.asarray(test, dtype=np.intp)))
+    return splits
+
+
+def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
     """Weka's ``-x folds -s seed`` run: the report of ``model`` cross-validated on ``(X, y)``.
 
     The folds are scikit-learn's :class:`~sklearn.model_selection.StratifiedKFold`
     (a classifier; :class:`~sklearn.model_selection.KFold` for a regressor),
-    shuffled with ``seed``; each fold's model is a fresh clone fitted on the
-    other folds, and the report counts every instance once, as Weka's does.
+    shuffled with ``seed``; with ``cv="weka"`` they are Weka's own partition
+    (:func:`weka_folds`), so a learner equal to a Weka classifier gives Weka's
+    numbers exactly (its predictions are then, as in Weka's ``Evaluation``,
+    the first largest class probability). Each fold's model is a fresh clone fitted on the other
+    folds, and the report counts every instance once, as Weka's does.
 
     Examples
     --------
@@ -356,15 +521,24 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1):
     from sklearn.base import clone
     from sklearn.model_selection import KFold, StratifiedKFold
 
+    declared = getattr(getattr(y, "cat", None), "categories", None)
     y = np.asarray(y)
     classify = _is_classifier(model)
-    splitter = (StratifiedKFold if classify else KFold)(n_splits=folds, shuffle=True,
-                                                       random_state=seed)
+    if cv == "weka":
+        splits = weka_folds(y, folds, seed, stratify=classify)
+    elif cv == "stratified":
+        splitter = (StratifiedKFold if classify else KFold)(n_splits=folds, shuffle=True,
+                                                           random_state=seed)
+        splits = splitter.split(np.zeros((y.size, 1)), y)
+    else:
+        raise ValueError(f"cv must be 'stratified' or 'weka'; got {cv!r}")
     labels = np.unique(y) if classify else None
+    if classify and declared is not None:  # Weka counts every declared class, even an empty one
+        labels = np.asarray(list(declared), dtype=y.dtype)
     predicted = np.empty(y.shape, dtype=object if classify else float)
     proba = np.zeros((y.size, labels.size)) if classify else None
     prior = np.zeros((y.size, labels.size)) if classify else np.zeros(y.size)
-    for train, test in splitter.split(np.zeros((y.size, 1)), y):
+    for train, test in splits:
         fitted = clone(model).fit(_rows(X, train), y[train])
         predicted[test] = fitted.predict(_rows(X, test))
         if not classify:
@@ -373,6 +547,10 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1):
         counts = _one_hot(y[train], labels).sum(axis=0) + 1.0
         prior[test] = counts / counts.sum()
         proba[test] = class_probabilities(fitted, _rows(X, test), labels, predicted[test])
+        if cv == "weka" and hasattr(fitted, "predict_proba"):
+            # Weka's Evaluation predicts Utils.maxIndex(distributionForInstance): the
+            # first largest probability in the declared class order
+            predicted[test] = labels[np.argmax(proba[test], axis=1)]
     title = "Stratified cross-validation" if classify else "Cross-validation"
     if classify:
         return classification_report(y, predicted.astype(y.dtype), proba, labels=labels,

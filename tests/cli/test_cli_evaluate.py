@@ -54,3 +54,29 @@ def test_a_regressor_gets_the_numeric_summary():
     assert result.returncode == 0, result.stderr
     assert "Correlation coefficient" in result.stdout
     assert "Root relative squared error" in result.stdout
+
+
+def test_cv_weka_prints_j48s_cross_validation_of_vote():
+    """``J48 -C 0.25 -M 2 -x 10 -s 1`` on Weka's vote.arff (Weka 3.6 prints these;
+    tests/tree/test_weka_cv.py checks them against Weka run there)."""
+    import pytest
+
+    from tests.tree._weka import WEKA_EXAMPLES
+
+    vote = WEKA_EXAMPLES / "vote.arff"
+    if not vote.exists():
+        pytest.skip(f"no {vote}")
+    result = run_cli("evaluate", "tree", vote, "--cv", "weka", "-p", "criterion=gain_ratio",
+                     "-p", "pruning=pessimistic", "-p", "confidence=0.25",
+                     "-p", "min_samples_leaf=2", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["correct"] == 419 and report["n"] == 435
+    assert round(report["kappa"], 4) == 0.9224
+    assert report["confusion"] == [[259, 8], [8, 160]]
+
+
+def test_cv_must_be_stratified_or_weka():
+    result = run_cli("evaluate", "tree", "watermelon-2.0", "--cv", "loo")
+    assert result.returncode != 0
+    assert "--cv" in result.stderr

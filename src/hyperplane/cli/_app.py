@@ -436,6 +436,9 @@ def evaluate(
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the fold shuffle (Weka's -s)."),
     test: Optional[str] = typer.Option(None, "--test", "-T",
                                        help="Train on DATA and test on this table (Weka's -T)."),
+    cv: str = typer.Option("stratified", "--cv",
+                           help="Folds: 'stratified' (scikit-learn's StratifiedKFold) or "
+                                "'weka' (Weka's own -x/-s partition)."),
     param: list[str] = typer.Option(None, "--param", "-p",
                                     help="Hyper-parameter KEY=VALUE (repeatable)."),
     index: Optional[str] = typer.Option(None, "--index", help="Column that names rows."),
@@ -450,7 +453,7 @@ def evaluate(
 
     from ._evaluate import report_for
 
-    report = report_for(model, data, target=target, folds=folds, seed=seed, test=test,
+    report = report_for(model, data, target=target, folds=folds, seed=seed, test=test, cv=cv,
                         param=param, index=index, fmt=fmt, encoding=encoding)
     if as_json:
         print(json.dumps(report.as_dict(), ensure_ascii=False))

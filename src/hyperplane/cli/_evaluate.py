@@ -19,7 +19,8 @@ def _is_model_file(model):
     return Path(model).is_file()
 
 
-def report_for(model, data, *, target=None, folds=10, seed=1, test=None, param=None,
+def report_for(model, data, *, target=None, folds=10, seed=1, test=None, cv="stratified",
+               param=None,
                index=None, fmt=None, encoding="utf-8"):
     """The :mod:`hyperplane.evaluation` report the command prints."""
     if _is_model_file(model):
@@ -33,10 +34,12 @@ def report_for(model, data, *, target=None, folds=10, seed=1, test=None, param=N
         return _train_test_report(estimator, X, y, test, index=index, fmt=fmt, encoding=encoding)
     from hyperplane.evaluation import cross_validate_report
 
+    if cv not in ("stratified", "weka"):
+        raise UserError(f"--cv must be 'stratified' or 'weka'; got {cv!r}")
     if folds < 2:
         raise UserError(f"--folds must be at least 2; got {folds}")
     try:
-        return cross_validate_report(estimator, X, y, folds=folds, seed=seed)
+        return cross_validate_report(estimator, X, y, folds=folds, seed=seed, cv=cv)
     except ValueError as exc:
         raise UserError(f"cannot cross-validate {model!r} on {data}: "
                         f"{' '.join(str(exc).split())}") from None
