@@ -84,6 +84,10 @@ class BaseSVM(BaseEstimator):
         X, y = check_X_y(self, X, y, accept_sparse="csr", **kw)
         return as_float64(X), y
 
+    def _check_X(self, X):
+        """Validated ``X`` alone (one-class fit): dense, or CSR."""
+        return as_float64(check_X(self, X, reset=True, accept_sparse="csr"))
+
     def _resolve_kernel(self, X):
         """The kernel object (a name with gamma/degree/coef0, or the user's
         kernel object), after checking that the data's scale suits the
@@ -99,7 +103,7 @@ class BaseSVM(BaseEstimator):
                 "multiple of named kernels), or pass X.toarray()")
         kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                 coef0=self.coef0)
-        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(self.C):
+        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(getattr(self, "C", 1.0)):
             raise ValueError(
                 f"C=inf (hard margin) needs a positive semi-definite kernel, but "
                 f"kernel={kernel!r} is not on the training data; use a finite C")
@@ -112,7 +116,7 @@ class BaseSVM(BaseEstimator):
         shrinking (the book's SMO); ``index`` maps the solver's variables to
         the rows the trace reports; ``record=False`` never traces (the
         probability model's fold solves)."""
-        trace = StepTrace(index) if self.record_trace and record else None
+        trace = StepTrace(index) if getattr(self, "record_trace", False) and record else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
@@ -122,7 +126,7 @@ class BaseSVM(BaseEstimator):
         if not (np.all(np.isfinite(solution.alpha)) and np.isfinite(solution.b)):
             raise ValueError(
                 f"SMO diverged (alpha or b is not finite) with kernel={kernel!r}, "
-                f"C={self.C!r}: the kernel is not positive semi-definite or the "
+                f"C={getattr(self, 'C', 1.0)!r}: the kernel is not positive semi-definite or the "
                 "features are badly scaled; use a finite C or standardise the features")
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
