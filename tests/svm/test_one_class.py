@@ -85,3 +85,25 @@ def test_bad_nu_names_the_parameter(nu):
 
 def test_check_estimator():
     check_estimator(OneClassSVM())
+
+
+@pytest.mark.parametrize("nu", [0.1, 0.5])
+def test_precomputed_kernel_as_libsvm(nu):
+    """kernel="precomputed": fit on the Gram, predict on the test x train block."""
+    X = real_data("breast_cancer")
+    train, test = X[:400], X[400:]
+    K = np.exp(-0.05 * ((train[:, None] - train[None]) ** 2).sum(-1))
+    K_test = np.exp(-0.05 * ((test[:, None] - train[None]) ** 2).sum(-1))
+    ours = OneClassSVM(kernel="precomputed", nu=nu).fit(K)
+    peer = LibOneClassSVM(kernel="precomputed", nu=nu).fit(K)
+    np.testing.assert_array_equal(ours.support_, peer.support_)
+    np.testing.assert_allclose(ours.decision_function(K_test), peer.decision_function(K_test),
+                               atol=1e-4)
+    same = OneClassSVM(kernel="rbf", gamma=0.05, nu=nu).fit(train)
+    np.testing.assert_allclose(ours.decision_function(K_test), same.decision_function(test),
+                               atol=1e-4)
+
+
+def test_precomputed_needs_a_square_gram():
+    with pytest.raises(ValueError, match="square"):
+        OneClassSVM(kernel="precomputed").fit(np.ones((4, 3)))

@@ -27,6 +27,7 @@ from .._progress import progress
 from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
 from ..kernels._kernels import as_csr
+from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
@@ -87,6 +88,22 @@ class BaseSVM(BaseEstimator):
     def _check_X(self, X):
         """Validated ``X`` alone (one-class fit): dense, or CSR."""
         return as_float64(check_X(self, X, reset=True, accept_sparse="csr"))
+
+    def _is_precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
+
+    def _kernel_and_samples(self, X):
+        """The solver's kernel and samples: for ``kernel="precomputed"`` the
+        Gram matrix X read by row number (:func:`._precomputed.training_gram`;
+        ``kernel_`` is then the string), else :meth:`_resolve_kernel`'s kernel
+        and X itself."""
+        if self._is_precomputed():
+            kernel, rows = training_gram(X)
+            warn_if_not_psd(kernel, rows, self.random_state)
+            self.kernel_ = "precomputed"
+            return kernel, rows
+        self.kernel_ = self._resolve_kernel(X)
+        return self.kernel_, X
 
     def _resolve_kernel(self, X):
         """The kernel object (a name with gamma/degree/coef0, or the user's
@@ -150,7 +167,8 @@ class BaseSVM(BaseEstimator):
         sparse fit (as scikit-learn's), so that a model of text data holds
         the SVs' nonzeros, not n_SV x n_features values."""
         self.support_ = support
-        self.support_vectors_ = X[support]
+        # precomputed: no samples to keep (scikit-learn's empty array)
+        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else X[support]
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
@@ -168,6 +186,8 @@ class BaseSVM(BaseEstimator):
         check_is_fitted(self)
         X = as_float64(check_X(self, X, reset=False, accept_sparse="csr"))
         with one_blas_thread():
+            if self._is_precomputed():      # X: kernel values against the training rows
+                return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
             if isinstance(self.kernel_, Linear):
                 return X @ self.coef_.T + self.intercept_
             return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,

@@ -11,6 +11,7 @@ from sklearn.base import OutlierMixin
 from .._threads import uses_threads
 from .._validation import Real
 from ._base import BaseSVM
+from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
 def one_class_start(l, nu):
@@ -45,7 +46,9 @@ class OneClassSVM(OutlierMixin, BaseSVM):
     nu : float, default=0.5
         In (0, 1].
     kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose, n_jobs
-        As for :class:`SVC`.
+        As for :class:`SVC`; ``kernel="precomputed"`` also (fit on the n x n
+        Gram matrix, predict on the m x n kernel values against the training
+        samples).
 
     Attributes
     ----------
@@ -82,7 +85,7 @@ class OneClassSVM(OutlierMixin, BaseSVM):
 
     _parameter_rules = {
         **{k: v for k, v in BaseSVM._parameter_rules.items() if k not in ("C", "record_trace")},
-        "nu": Real(low=0.0, high=1.0, low_open=True),
+        "nu": Real(low=0.0, high=1.0, low_open=True), "kernel": KERNEL_OR_PRECOMPUTED,
     }
 
     def __init__(self, *, nu=0.5, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
@@ -107,12 +110,12 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         self._check_params()
         X = self._check_X(X)
         l = X.shape[0]
-        self.kernel_ = self._resolve_kernel(X)
+        kernel, samples = self._kernel_and_samples(X)
         ones = np.ones(l)
-        solution, _ = self._solve(self.kernel_, X, np.arange(l), ones, np.zeros(l), ones,
+        solution, _ = self._solve(kernel, samples, np.arange(l), ones, np.zeros(l), ones,
                                   alpha0=one_class_start(l, float(self.nu)))
         coef = solution.alpha[None, :]
-        self._set_expansion(X, coef, [solution.b], np.flatnonzero(coef[0] > 0))
+        self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] > 0))
         self.offset_ = -float(solution.b)
         self.n_support_ = np.array([self.support_.size], dtype=np.int32)
         self.n_iter_ = solution.n_iter
