@@ -105,3 +105,20 @@ def test_bad_parameters_are_named(params, error, match):
 
 def test_check_estimator():
     check_estimator(SVR(), expected_failed_checks=SVR_XFAIL)
+
+
+def test_precomputed_kernel_as_libsvm():
+    """kernel="precomputed": fit on the Gram, predict on the test x train block."""
+    X, X_test, z = make_data(150, 4, 7)
+    K = np.exp(-0.2 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    K_test = np.exp(-0.2 * ((X_test[:, None] - X[None]) ** 2).sum(-1))
+    # tol=1e-6: at 1e-3 the float32 rows of the named kernels and LIBSVM's
+    # float64 Gram part paths that stop 6e-4 apart
+    ours = SVR(kernel="precomputed", C=2.0, epsilon=0.1, tol=1e-6).fit(K, z)
+    peer = LibSVR(kernel="precomputed", C=2.0, epsilon=0.1, tol=1e-6).fit(K, z)
+    np.testing.assert_array_equal(ours.support_, peer.support_)
+    np.testing.assert_allclose(ours.predict(K_test), peer.predict(K_test), atol=1e-4)
+    weight = np.r_[np.zeros(10), np.ones(140)]      # zero weight drops rows of the Gram
+    a = SVR(kernel="precomputed").fit(K, z, sample_weight=weight)
+    b = SVR(kernel="precomputed").fit(K[10:, 10:], z[10:])
+    np.testing.assert_allclose(a.predict(K_test), b.predict(K_test[:, 10:]), atol=1e-8)

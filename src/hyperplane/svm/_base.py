@@ -27,6 +27,7 @@ from .._progress import progress
 from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
 from ..kernels._kernels import as_csr
+from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
 
@@ -84,6 +85,26 @@ class BaseSVM(BaseEstimator):
         X, y = check_X_y(self, X, y, accept_sparse="csr", **kw)
         return as_float64(X), y
 
+    def _check_X(self, X):
+        """Validated ``X`` alone (one-class fit): dense, or CSR."""
+        return as_float64(check_X(self, X, reset=True, accept_sparse="csr"))
+
+    def _is_precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
+
+    def _kernel_and_samples(self, X):
+        """The solver's kernel and samples: for ``kernel="precomputed"`` the
+        Gram matrix X read by row number (:func:`._precomputed.training_gram`;
+        ``kernel_`` is then the string), else :meth:`_resolve_kernel`'s kernel
+        and X itself."""
+        if self._is_precomputed():
+            kernel, rows = training_gram(X)
+            warn_if_not_psd(kernel, rows, self.random_state)
+            self.kernel_ = "precomputed"
+            return kernel, rows
+        self.kernel_ = self._resolve_kernel(X)
+        return self.kernel_, X
+
     def _resolve_kernel(self, X):
         """The kernel object (a name with gamma/degree/coef0, or the user's
         kernel object), after checking that the data's scale suits the
@@ -99,7 +120,7 @@ class BaseSVM(BaseEstimator):
                 "multiple of named kernels), or pass X.toarray()")
         kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                 coef0=self.coef0)
-        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(self.C):
+        if not warn_if_not_psd(kernel, X, self.random_state) and np.isinf(getattr(self, "C", 1.0)):
             raise ValueError(
                 f"C=inf (hard margin) needs a positive semi-definite kernel, but "
                 f"kernel={kernel!r} is not on the training data; use a finite C")
@@ -112,7 +133,7 @@ class BaseSVM(BaseEstimator):
         shrinking (the book's SMO); ``index`` maps the solver's variables to
         the rows the trace reports; ``record=False`` never traces (the
         probability model's fold solves)."""
-        trace = StepTrace(index) if self.record_trace and record else None
+        trace = StepTrace(index) if getattr(self, "record_trace", False) and record else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
@@ -122,7 +143,7 @@ class BaseSVM(BaseEstimator):
         if not (np.all(np.isfinite(solution.alpha)) and np.isfinite(solution.b)):
             raise ValueError(
                 f"SMO diverged (alpha or b is not finite) with kernel={kernel!r}, "
-                f"C={self.C!r}: the kernel is not positive semi-definite or the "
+                f"C={getattr(self, 'C', 1.0)!r}: the kernel is not positive semi-definite or the "
                 "features are badly scaled; use a finite C or standardise the features")
         if not solution.converged:
             warn_not_converged(self, solution.n_iter,
@@ -146,7 +167,8 @@ class BaseSVM(BaseEstimator):
         sparse fit (as scikit-learn's), so that a model of text data holds
         the SVs' nonzeros, not n_SV x n_features values."""
         self.support_ = support
-        self.support_vectors_ = X[support]
+        # precomputed: no samples to keep (scikit-learn's empty array)
+        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else X[support]
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
@@ -164,6 +186,8 @@ class BaseSVM(BaseEstimator):
         check_is_fitted(self)
         X = as_float64(check_X(self, X, reset=False, accept_sparse="csr"))
         with one_blas_thread():
+            if self._is_precomputed():      # X: kernel values against the training rows
+                return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
             if isinstance(self.kernel_, Linear):
                 return X @ self.coef_.T + self.intercept_
             return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,

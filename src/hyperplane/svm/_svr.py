@@ -9,6 +9,7 @@ from .._numerics import check_target_magnitude
 from .._threads import uses_threads
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
 from ._base import BaseSVM
+from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
 def svr_trace_frame(trace, rows):
@@ -41,7 +42,9 @@ class SVR(RegressorMixin, BaseSVM):
     epsilon : float, default=0.1
         Half-width of the tube in which errors cost nothing, >= 0.
     kernel, gamma, degree, coef0, tol, max_iter, cache_size, shrinking, random_state, verbose, n_jobs
-        As for :class:`SVC`.
+        As for :class:`SVC`; ``kernel="precomputed"`` also (fit on the n x n
+        Gram matrix, predict on the m x n kernel values against the training
+        samples).
     record_trace : bool, default=False
         Keep one row per SMO iteration in ``trace_`` (as :class:`SVC`).
 
@@ -82,7 +85,8 @@ class SVR(RegressorMixin, BaseSVM):
     [0, 9]
     """
 
-    _parameter_rules = {**BaseSVM._parameter_rules, "epsilon": NON_NEGATIVE}
+    _parameter_rules = {**BaseSVM._parameter_rules, "epsilon": NON_NEGATIVE,
+                        "kernel": KERNEL_OR_PRECOMPUTED}
 
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
@@ -110,14 +114,14 @@ class SVR(RegressorMixin, BaseSVM):
         check_target_magnitude(self, y)  # a target at 1e300 would give a constant model
         z = np.asarray(y, dtype=np.float64)
         weight = check_sample_weight_vector(sample_weight, X.shape[0])
-        self.kernel_ = self._resolve_kernel(X)
+        kernel, samples = self._kernel_and_samples(X)
         rows = np.flatnonzero(weight > 0)
         if rows.size == 0:
             raise ValueError("sample_weight is zero for every sample")
         m = rows.size
         ones = np.ones(m)
         solution, trace = self._solve(
-            self.kernel_, X[rows], np.concatenate([np.arange(m), np.arange(m)]),
+            kernel, samples[rows], np.concatenate([np.arange(m), np.arange(m)]),
             np.concatenate([ones, -ones]),
             np.concatenate([self.epsilon - z[rows], self.epsilon + z[rows]]),
             np.tile(self.C * weight[rows], 2))
@@ -126,7 +130,7 @@ class SVR(RegressorMixin, BaseSVM):
         self.alpha_[rows, 1] = solution.alpha[:m]
         self.alpha_[rows, 0] = solution.alpha[m:]
         coef = (self.alpha_[:, 1] - self.alpha_[:, 0])[None, :]
-        self._set_expansion(X, coef, [solution.b], np.flatnonzero(coef[0] != 0))
+        self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] != 0))
         self.n_iter_ = solution.n_iter
         self.converged_ = solution.converged
         self.objective_ = solution.objective
