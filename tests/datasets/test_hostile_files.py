@@ -1,12 +1,12 @@
 """Hostile and unusual ARFF and LIBSVM files: read as Weka/LIBSVM read them,
 or refused with a message naming the line and attribute, in linear time."""
 
-import signal
 
 import numpy as np
 import pytest
 
 from hyperplane.datasets import load_arff, load_svmlight
+from tests._deadline import Deadline
 
 
 @pytest.fixture
@@ -18,29 +18,12 @@ def write(tmp_path):
     return _write
 
 
-class _Deadline:
-    """Fail instead of hanging: SIGALRM after ``seconds``."""
-
-    def __init__(self, seconds):
-        self.seconds = seconds
-
-    def __enter__(self):
-        def _expired(signum, frame):
-            raise TimeoutError(f"still running after {self.seconds} s")
-        self.old = signal.signal(signal.SIGALRM, _expired)
-        signal.alarm(self.seconds)
-
-    def __exit__(self, *exc):
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, self.old)
-
-
 @pytest.mark.parametrize("n_values", [26, 40, 200])
 def test_an_unclosed_nominal_declaration_is_refused_at_once(write, n_values):
     values = ",".join(f"v{i}" for i in range(n_values))
     path = write("open.arff", f"@relation r\n@attribute colour {{{values}\n"
                               "@attribute x numeric\n@data\nv1,1\n")
-    with _Deadline(20), pytest.raises(ValueError, match=r"line 2: attribute colour.*not closed"):
+    with Deadline(20), pytest.raises(ValueError, match=r"line 2: attribute colour.*not closed"):
         load_arff(path)
 
 

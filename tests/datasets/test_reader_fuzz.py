@@ -4,13 +4,13 @@ ValueError that names the file and the line, attribute or feature at fault --
 never another exception, never a hang."""
 
 import re
-import signal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.datasets import load_arff, load_svmlight
+from tests._deadline import Deadline
 
 _WEATHER = [
     "% the weather data",
@@ -56,28 +56,11 @@ def _mutated(draw, lines):
     return "\n".join(lines) + "\n"
 
 
-class _Deadline:
-    """Fail instead of hanging: SIGALRM after ``seconds``."""
-
-    def __init__(self, seconds):
-        self.seconds = seconds
-
-    def __enter__(self):
-        def _expired(signum, frame):
-            raise TimeoutError(f"still running after {self.seconds} s")
-        self.old = signal.signal(signal.SIGALRM, _expired)
-        signal.alarm(self.seconds)
-
-    def __exit__(self, *exc):
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, self.old)
-
-
 _NAMES_A_PLACE = re.compile(r"line \d+|attribute|target=|no attribute|file is empty")
 
 
 def _assert_read_or_refused_clearly(read, path):
-    with _Deadline(10):
+    with Deadline(10):
         try:
             read(path)
         except ValueError as exc:
@@ -109,7 +92,7 @@ def test_random_bytes_are_read_or_refused_with_a_value_error(tmp_path_factory, r
                                                              data):
     path = tmp_path_factory.mktemp("bytes") / f"b{suffix}"
     path.write_bytes(data)
-    with _Deadline(10):
+    with Deadline(10):
         try:
             read(path)
         except ValueError as exc:
