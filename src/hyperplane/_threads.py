@@ -82,7 +82,7 @@ def idle_cores():
     A parallel region waits for its slowest thread; a thread that shares a
     core with a busy process runs a time slice out of two, so on a machine
     with every core busy a region takes as long as its serial form plus a
-    scheduler's delay per region (issue #30: the SMO solver, one region per
+    scheduler's delay per region (measured: the SMO solver, one region per
     kernel row, and the L-BFGS passes lost up to 4x against one thread on a
     two-core machine with one core spinning). Sizing the team to the idle
     cores keeps every thread on a core of its own.
@@ -160,7 +160,7 @@ def one_blas_thread():
     The MLP's training runs every matrix product on one thread: a
     mini-batch's ``A W`` (200 rows x 50 x 64: 640k multiply-adds) finishes
     before BLAS's threads wake, and on a busy machine they spin on the core
-    the caller needs (issue #30: mini-batch BP 3.2x slower on the default
+    the caller needs (measured: mini-batch BP 3.2x slower on the default
     threads than on one with one core busy); and BLAS splits the sum over the
     rows of ``A^T delta`` among its threads, so on more than one thread the
     weights would depend on the thread count.

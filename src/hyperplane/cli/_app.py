@@ -146,23 +146,17 @@ def fit(
 
     from ._data import (build_model, categorical_columns, model_input, read_table,
                         refuse_overwriting_inputs, split_target)
-    from ._models import resolve_model
-    from ._params import parse_params
+    from ._params import configured_estimator
 
     from hyperplane._threads import fit_threads
 
     if threads == 0:
         raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
     refuse_overwriting_inputs(out, {"data file": data})
-    cls = resolve_model(model)
-    estimator = cls()
-    params = parse_params(param, estimator, model)
-    try:
-        estimator.set_params(**params)
-    except ValueError as exc:
-        raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
+    estimator, params = configured_estimator(model, param)
     show_progress = (not quiet and "verbose" in estimator.get_params()
-                     and "verbose" not in params and cls.__module__.startswith("hyperplane."))
+                     and "verbose" not in params
+                     and type(estimator).__module__.startswith("hyperplane."))
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
@@ -260,15 +254,10 @@ def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plo
     from ._data import build_model, model_input, read_table, refuse_overwriting_inputs, \
         split_target
     from ._grid import grid_axes, json_value, plot_grid, point_text, search
-    from ._models import resolve_model
-    from ._params import parse_params
+    from ._params import configured_estimator
 
     refuse_overwriting_inputs(plot, {"data file": data})
-    estimator = resolve_model(model)()
-    try:
-        estimator.set_params(**parse_params(param, estimator, model))
-    except ValueError as exc:
-        raise UserError(f"bad parameter for {model!r}: {_one_line(exc)}") from None
+    estimator, _ = configured_estimator(model, param)
     axes = grid_axes(estimator, C, gamma, extra)
     table = read_table(data, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)

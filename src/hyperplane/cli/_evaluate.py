@@ -49,15 +49,9 @@ def _training_data(model, data, *, target, param, index, fmt, encoding):
     """The unfitted model (with its one-hot encoder where needed) and ``(X, y)``
     as ``hyperplane fit`` builds them."""
     from ._data import build_model, model_input, read_table, split_target
-    from ._models import resolve_model
-    from ._params import parse_params
+    from ._params import configured_estimator
 
-    estimator = resolve_model(model)()
-    params = parse_params(param, estimator, model)
-    try:
-        estimator.set_params(**params)
-    except ValueError as exc:
-        raise UserError(f"bad parameter for {model!r}: {' '.join(str(exc).split())}") from None
+    estimator, _ = configured_estimator(model, param)
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     pipeline = build_model(estimator, X)

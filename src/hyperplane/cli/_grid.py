@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._models import UserError
-from ._params import parse_value
+from ._params import parameter_item, parse_value
 
 #: grid.py's defaults: log2 C from -5 to 15 by 2, log2 gamma from 3 to -15 by -2
 DEFAULT_C = "2^-5:2^15:2"
@@ -103,14 +103,9 @@ def grid_axes(estimator, C, gamma, extra):
         elif text is not None and text.strip().lower() != "none":
             raise UserError(f"--{name}: the model has no parameter {name!r}")
     for item in extra or ():
-        name, sep, values = item.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise UserError(f"bad -g {item!r}: expected NAME=V1,V2,... or NAME=2^A:2^B:STEP")
-        if name not in params:
-            names = ", ".join(sorted(k for k in params if "__" not in k))
-            raise UserError(f"unknown parameter {name!r} in -g; the model's parameters "
-                            f"are: {names}")
+        name, values = parameter_item(
+            item, params, bad="bad -g {item}: expected NAME=V1,V2,... or NAME=2^A:2^B:STEP",
+            unknown="unknown parameter {name} in -g; the model's parameters are: {names}")
         axes = [a for a in axes if a.name != name]
         axis = parse_axis(name, values)
         if axis is not None:

@@ -35,18 +35,44 @@ def parse_value(text):
     return stripped
 
 
+def parameter_item(item, valid, *, bad, unknown):
+    """``"name=text"`` -> ``(name, text)``, ``name`` one of ``valid`` (an
+    estimator's parameters); else a UserError: ``bad`` is prefixed to the
+    item when it has no ``=`` or no name, ``unknown`` to the unknown name's
+    message listing ``valid``."""
+    name, sep, text = item.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise UserError(bad.format(item=repr(item)))
+    if name not in valid:
+        names = ", ".join(sorted(k for k in valid if "__" not in k))
+        raise UserError(unknown.format(name=repr(name), names=names))
+    return name, text
+
+
 def parse_params(items, estimator, model_name):
     """``["k=v", ...]`` -> dict, each key a parameter of ``estimator``."""
     valid = estimator.get_params(deep=True)
     params = {}
     for item in items or ():
-        key, sep, text = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise UserError(f"bad --param {item!r}: expected KEY=VALUE, e.g. eta=0.5")
-        if key not in valid:
-            names = ", ".join(sorted(k for k in valid if "__" not in k))
-            raise UserError(f"unknown parameter {key!r} for model {model_name!r}; "
-                            f"its parameters are: {names}")
+        key, text = parameter_item(
+            item, valid, bad="bad --param {item}: expected KEY=VALUE, e.g. eta=0.5",
+            unknown=f"unknown parameter {{name}} for model {model_name!r}; "
+                    "its parameters are: {names}")
         params[key] = parse_value(text)
     return params
+
+
+def configured_estimator(model, items):
+    """``(estimator, params)``: a new estimator of the CLI model name ``model``
+    with the ``-p KEY=VALUE`` items ``items`` set (what ``fit``, ``evaluate``
+    and ``grid`` start from); a bad name or value is a UserError naming the model."""
+    from ._models import resolve_model
+
+    estimator = resolve_model(model)()
+    params = parse_params(items, estimator, model)
+    try:
+        estimator.set_params(**params)
+    except ValueError as exc:
+        raise UserError(f"bad parameter for {model!r}: {' '.join(str(exc).split())}") from None
+    return estimator, params

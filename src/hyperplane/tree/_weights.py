@@ -5,7 +5,7 @@ every sum by ``w``), but C4.5's rules count weight as rows: the minimum
 weight of a branch (``min_samples_leaf``), the MDL charge ``log2(#cuts)/W``
 and pessimistic pruning's ``N`` and ``E`` (Quinlan 1993 ch. 4). With raw
 weights of 1e-100 no branch reaches the minimum weight (one leaf), and with
-1e200 the sums of squares in the Gini index overflow (issue #30). So the
+1e200 the sums of squares in the Gini index overflow. So the
 estimator divides the weights once by the smallest positive weight before it
 grows: uniform weights of any scale give the unweighted tree, ``w`` and
 ``c·w`` give the same tree (bit for bit when c is a power of two), a

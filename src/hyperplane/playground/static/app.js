@@ -109,7 +109,7 @@ function fillDatasets() {
 }
 
 // -------------------------------------------------------------------- runs
-// One request at a time (issue #29): each button's call waits for the one before
+// One request at a time: each button's call waits for the one before
 // it, so seven quick clicks on "step" draw steps 1..7 in order, once each.
 function serially(task) {
   const next = state.queue.then(task, task);

@@ -47,7 +47,7 @@ const LABELS = {
   branches: ["分支权重 r̃_v (§4.4.2)", "branch weights r̃_v (§4.4.2)"], branch: ["分支", "branch"],
   r_v: ["r̃_v", "r̃_v"], weight: ["权重", "weight"],
   rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"], candidate: ["候选 (增益≥平均)", "candidate (gain ≥ mean)"],
-  // a run that stops without converging (issue #29): the reason, then what to change
+  // a run that stops without converging: the reason, then what to change
   stop_not_separable: ["未收敛: {epochs} 轮后仍有误分类点 ({updates} 次更新): 数据可能线性不可分。",
                        "not converged: points still misclassified after {epochs} epochs ({updates} updates): the data may not be linearly separable."],
   fix_not_separable: ["可换用核感知机或对数几率回归, 或增大最大轮数。",
