@@ -189,20 +189,10 @@ def test_grid_regressor_reports_cv_mse(cli_here, tmp_path):
 def test_fit_class_weight_is_svm_train_w(cli_here, tmp_path):
     """``fit svc heart_scale -p class_weight={1: 5} -p gamma=auto`` is
     ``svm-train -w1 5`` (LIBSVM 3.24): the same support vectors and rho."""
-    import shutil
-    import subprocess
-    from importlib import resources
+    from tests._libsvm import svm_train_header
 
-    svm_train = shutil.which("svm-train")
-    if svm_train is None:
-        pytest.skip("svm-train (Debian's libsvm-tools) is not installed")
+    header = svm_train_header(tmp_path, "-w1", "5", "-e", "1e-10")
     data = tmp_path / "heart_scale"
-    data.write_text(resources.files("hyperplane.datasets").joinpath("data", "heart_scale")
-                    .read_text())
-    subprocess.run([svm_train, "-w1", "5", "-e", "1e-10", "-q", str(data),
-                    str(tmp_path / "libsvm.model")], check=True)
-    header = dict(line.split(" ", 1) for line in (tmp_path / "libsvm.model").read_text()
-                  .split("SV\n")[0].strip().splitlines())
     out = tmp_path / "m.hyperplane"
     result = cli_here("fit", "svc", data, "-p", "class_weight={1: 5}", "-p", "gamma=auto",
                       "-p", "tol=1e-10", "-o", out, "-q")

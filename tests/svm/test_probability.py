@@ -296,21 +296,13 @@ def test_platt_sigmoid_on_libsvm_folds_is_svm_train_b1(tmp_path):
     probA/probB that LIBSVM writes into its model file."""
     import shutil
     import subprocess
-    from importlib import resources
 
     from hyperplane.datasets import load_heart_scale
     from hyperplane.svm._probability import cross_validated_decisions
+    from tests._libsvm import svm_train_header
 
-    svm_train = shutil.which("svm-train")
-    if svm_train is None:
-        pytest.skip("svm-train (Debian's libsvm-tools) is not installed")
+    header = svm_train_header(tmp_path, "-b", "1", "-e", "1e-10")
     data = tmp_path / "heart_scale"
-    data.write_text(resources.files("hyperplane.datasets").joinpath("data", "heart_scale")
-                    .read_text())
-    subprocess.run([svm_train, "-b", "1", "-e", "1e-10", "-q", str(data),
-                    str(tmp_path / "model")], check=True)
-    header = dict(line.split(" ", 1) for line in
-                  (tmp_path / "model").read_text().split("SV\n")[0].strip().splitlines())
     labels = [float(v) for v in header["label"].split()]
     X, y = load_heart_scale()
     # LIBSVM's problem: the first label's rows, then the second's, each in file order
@@ -327,7 +319,7 @@ def test_platt_sigmoid_on_libsvm_folds_is_svm_train_b1(tmp_path):
                                rtol=1e-5, atol=1e-7)
 
     # svm-predict -b 1 with that sigmoid: two classes are the sigmoid itself
-    subprocess.run([shutil.which("svm-predict"), "-b", "1", str(data), str(tmp_path / "model"),
+    subprocess.run([shutil.which("svm-predict"), "-b", "1", str(data), str(tmp_path / "libsvm.model"),
                     str(tmp_path / "out")], check=True, capture_output=True)
     lines = (tmp_path / "out").read_text().splitlines()
     columns = [float(v) for v in lines[0].split()[1:]]           # "labels 1 -1"
