@@ -44,7 +44,9 @@ def test_stream_draws_the_last_step_of_each_batch(batch_seconds):
         assert all("draw" not in s for s in batch)
         assert all("drawn_at" not in s for s in batch[:-1])
         _check_drawn(batch[-1])
-    assert len(batches) == (10 if batch_seconds == 0.0 else 1)
+    # the first step alone at once, then one batch per batch_seconds of work
+    assert len(batches) == (10 if batch_seconds == 0.0 else 2)
+    assert [s["k"] for s in batches[0]] == [1]
 
 
 def test_stream_stops_at_max_steps_and_resumes():

@@ -13,6 +13,7 @@ called before the lesson moves on, while its models are still at that step.
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 import time
 from collections import OrderedDict
@@ -87,11 +88,12 @@ class Run:
 
     def stream(self, batch_seconds=0.1, max_steps=None, deadline=None):
         """Batches of steps, one at least every ``batch_seconds`` of work; the
-        last step of each batch drawn. Stops after ``max_steps`` steps, or at
-        the ``time.perf_counter()`` value ``deadline`` (the run goes on from
-        there at the next request)."""
+        last step of each batch drawn. The first step goes out alone at once,
+        so the page shows that the run has begun however fast the rest is.
+        Stops after ``max_steps`` steps, or at the ``time.perf_counter()``
+        value ``deadline`` (the run goes on from there at the next request)."""
         budget = itertools.count() if max_steps is None else range(max_steps)
-        batch, started = [], time.perf_counter()
+        batch, started = [], -math.inf
         for _ in budget:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
