@@ -162,3 +162,42 @@ def armijo_step(direction, z, y, C, grad, w, penalised, objective, options):
             return Step(length, trial)
         length *= options.beta
     return None
+
+
+class L1Fit(NamedTuple):
+    """One-vs-rest L1 models: ``coef`` (one row per binary problem),
+    ``intercept`` (zeros without one), the most Newton iterations any problem
+    took and whether every problem passed the stopping test."""
+    coef: np.ndarray
+    intercept: np.ndarray
+    n_iter: int
+    converged: bool
+
+
+def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
+    """newGLMNET on each column of ``targets`` (±1.0; one column for two
+    classes, one per class otherwise: LIBLINEAR's one-vs-rest), sharing one
+    copy of the columns.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse matrix of shape (n_samples, n_features)
+    targets : ndarray of shape (n_samples, n_problems)
+    C : ndarray of shape (n_samples,)
+    fit_intercept : bool
+    options : GLMNETOptions
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    L1Fit
+    """
+    XT = columns_of(X, fit_intercept)
+    n_features = X.shape[1]
+    penalised = np.r_[np.ones(n_features, bool), np.zeros(int(fit_intercept), bool)]
+    solutions = [newglmnet(XT, np.ascontiguousarray(targets[:, k]), C, penalised, options, rng)
+                 for k in range(targets.shape[1])]
+    coef = np.array([s.w[:n_features] for s in solutions])
+    intercept = np.array([s.w[n_features] if fit_intercept else 0.0 for s in solutions])
+    return L1Fit(coef, intercept, max(s.n_iter for s in solutions),
+                 all(s.converged for s in solutions))
