@@ -19,9 +19,9 @@ test ``F(w + λd) − F(w) ≤ σλ(∇L·d + ‖w + d‖₁ − ‖w‖₁)``.
 A coordinate step of ``q`` needs column ``j`` of ``X``; the columns are
 handed over as the rows of ``Xᵀ`` (a C-ordered dense array, or the CSR rows
 of ``Xᵀ``, i.e. ``X``'s CSC arrays), read through :data:`column_dot`,
-:data:`column_axpy` and the two weighted sums below, which numba resolves to
-the layout's function when it types ``XT`` (one function per rule, both
-layouts). ``Xd = X d`` and ``z = y ∘ Xw`` are kept per sample, so no pass
+:data:`column_axpy` and the two weighted sums of the package's row layer
+(:mod:`hyperplane._row_kernels`), which numba resolves to the layout's
+function when it types ``XT`` (one function per rule, both layouts). ``Xd = X d`` and ``z = y ∘ Xw`` are kept per sample, so no pass
 needs the rows of ``X``.
 """
 
@@ -33,9 +33,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import jit
-from ..svm._linear_svc_kernels import by_layout
-from ..svm._seed_kernels import row_axpy as column_axpy
-from ..svm._seed_kernels import row_dot as column_dot
+from .._row_kernels import row_axpy as column_axpy
+from .._row_kernels import row_dot as column_dot
+from .._row_kernels import row_weighted_dot as column_weighted_dot
+from .._row_kernels import row_weighted_square as column_weighted_square
 
 
 class Columns(NamedTuple):
@@ -56,50 +57,6 @@ class Direction(NamedTuple):
     d: np.ndarray
     Xd: np.ndarray
     w: np.ndarray
-
-
-@jit
-def dense_column_weighted_dot(XT, j, a, b):
-    """``Σ_i X[i, j] a_i b_i`` in sample order."""
-    acc = 0.0
-    for i in range(XT.shape[1]):
-        acc += XT[j, i] * a[i] * b[i]
-    return acc
-
-
-@jit
-def csr_column_weighted_dot(XT, j, a, b):
-    """:func:`dense_column_weighted_dot` over column j's nonzeros."""
-    data, indices, indptr = XT
-    acc = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        i = indices[p]
-        acc += data[p] * a[i] * b[i]
-    return acc
-
-
-@jit
-def dense_column_weighted_square(XT, j, a):
-    """``Σ_i a_i X[i, j]²`` in sample order."""
-    acc = 0.0
-    for i in range(XT.shape[1]):
-        acc += a[i] * XT[j, i] * XT[j, i]
-    return acc
-
-
-@jit
-def csr_column_weighted_square(XT, j, a):
-    """:func:`dense_column_weighted_square` over column j's nonzeros."""
-    data, indices, indptr = XT
-    acc = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        acc += a[indices[p]] * data[p] * data[p]
-    return acc
-
-
-#: ``Σ_i X[i, j] a_i b_i`` and ``Σ_i a_i X[i, j]²`` on either layout of ``XT``
-column_weighted_dot = by_layout(dense_column_weighted_dot, csr_column_weighted_dot)
-column_weighted_square = by_layout(dense_column_weighted_square, csr_column_weighted_square)
 
 
 @jit
