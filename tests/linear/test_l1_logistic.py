@@ -58,7 +58,7 @@ def test_gradient_and_hessian_diagonal_equal_numpy(sparse):
     np.testing.assert_allclose(D, C * p * (1 - p), rtol=1e-13)
     np.testing.assert_allclose(coef, -C * y * (1 - p), rtol=1e-13)
     grad, hess = np.empty(6), np.empty(6)
-    gradient_and_diagonal(columns_of(Xin, False), coef, D, grad, hess, 1e-12)
+    gradient_and_diagonal(columns_of(Xin, False), coef, D, grad, hess, np.arange(6), 1e-12)
     loss = lambda v: np.sum(C * np.logaddexp(0, -y * (X @ v)))  # noqa: E731
     numeric = scipy.optimize.approx_fprime(w, loss, 1e-7)
     np.testing.assert_allclose(grad, numeric, rtol=1e-5, atol=1e-5)
@@ -75,7 +75,9 @@ def test_one_sweep_equals_the_coordinate_loop_written_in_numpy(sparse):
     w = rng.normal(size=6) * (rng.random(6) < 0.5)
     order = rng.permutation(6)
     state = Direction(np.zeros(6), np.zeros(40), w)
-    quadratic_sweep(Columns(columns_of(Xin, False), D, grad, hess, penalised), state, order, 1e-12)
+    sweep = quadratic_sweep(Columns(columns_of(Xin, False), D, grad, hess, penalised), state,
+                            order.copy(), 6, 1e-12, np.inf)
+    assert sweep.n_active == 6
     d = np.zeros(6)
     for j in order:   # minimise q over d_j with the others fixed, written directly
         g = grad[j] + X[:, j] @ (D * (X @ d)) + 1e-12 * d[j]
