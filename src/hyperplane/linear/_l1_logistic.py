@@ -37,7 +37,7 @@ class GLMNETOptions(NamedTuple):
     values of Yuan, Ho & Lin 2012, §6, and LIBLINEAR)."""
     tol: float = 1e-6
     max_iter: int = 100
-    max_inner: int = 100
+    max_inner: int = 1000
     nu: float = 1e-12
     sigma: float = 0.01
     beta: float = 0.5
@@ -99,21 +99,18 @@ def newglmnet(XT, y, C, penalised, options, rng):
     D, coef = np.empty(n_samples), np.empty(n_samples)
     grad, hess = np.zeros(n), np.ones(n)
     everything = np.arange(n, dtype=np.int64)
-    active, worst = everything, np.inf
+    worst = np.inf
     objective = logistic_loss(z, C)   # F(0): ‖0‖₁ = 0
     inner_tol, initial = 1.0, None
     for k in range(1, options.max_iter + 1):
         hessian_weights(z, y, C, D, coef)
-        gradient_and_diagonal(XT, coef, D, grad, hess, active, options.nu)
-        violation = violations(grad[active], w[active], penalised[active])
-        active, violation = shrunk(active, violation, grad, w, penalised, worst / n_samples)
-        norm = float(violation.sum())
+        gradient_and_diagonal(XT, coef, D, grad, hess, everything, options.nu)
+        violation = violations(grad, w, penalised)
+        norm = float(violation.sum())   # a shrunk coordinate's violation is 0
         initial = norm if initial is None else initial
         if norm <= options.tol * initial:
-            if active.shape[0] == n:
-                return L1Solution(w, k - 1, True, objective)
-            active, worst = everything, np.inf   # check the shrunk coordinates once more
-            continue
+            return L1Solution(w, k - 1, True, objective)
+        active = shrunk(everything, grad, w, penalised, worst / n_samples)
         worst = float(violation.max())
         newton = newton_direction(Columns(XT, D, grad, hess, penalised), w, active, n_samples,
                                   options, inner_tol * initial, rng)
@@ -136,15 +133,14 @@ def violations(grad, w, penalised):
     return np.abs(np.where(penalised, signed, grad))
 
 
-def shrunk(active, violation, grad, w, penalised, margin):
-    """LIBLINEAR's shrinking (Yuan, Ho & Lin 2012, §5.1): a penalised
+def shrunk(active, grad, w, penalised, margin):
+    """LIBLINEAR's outer shrinking (Yuan, Ho & Lin 2012, §5.1): a penalised
     coordinate at zero whose gradient lies inside ``(−1 + margin, 1 − margin)``,
-    ``margin`` the previous iteration's largest violation over ``l``, leaves
-    the active set (it would stay at zero); returns the kept coordinates and
-    their violations."""
+    ``margin`` the previous iteration's largest violation over ``l``, is left
+    out of this iteration's quadratic model (it would stay at zero; its
+    violation is 0, and every gradient is recomputed next iteration)."""
     g, at_zero = grad[active], (w[active] == 0.0) & penalised[active]
-    drop = at_zero & (g + 1.0 > margin) & (g - 1.0 < -margin)
-    return active[~drop], violation[~drop]
+    return active[~(at_zero & (g + 1.0 > margin) & (g - 1.0 < -margin))]
 
 
 class Newton(NamedTuple):
