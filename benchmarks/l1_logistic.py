@@ -36,7 +36,7 @@ def objective(coef, X, y, C):
 def ours(X, y, C, tol):
     signed = np.where(y == 1, 1.0, -1.0)[:, None]
     fit = fit_one_vs_rest(X, signed, np.full(len(y), C), False,
-                          GLMNETOptions(tol=tol, max_iter=1000), np.random.default_rng(0))
+                          GLMNETOptions(tol=tol, max_iter=1000), seed=0)
     return fit.coef[0], fit.n_iter
 
 

@@ -20,6 +20,7 @@ ESTIMATORS = [
     FisherDiscriminant(kernel="rbf"),
     FisherDiscriminant(kernel=RBF(sigma=2.0) + 0.5 * Polynomial(degree=2)),
     LogisticRegression(),
+    LogisticRegression(penalty="l1"),
     Adaline(random_state=0),
 ]
 

@@ -202,7 +202,7 @@ class L1Fit(NamedTuple):
     converged: bool
 
 
-def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
+def fit_one_vs_rest(X, targets, C, fit_intercept, options, seed):
     """newGLMNET on each column of ``targets`` (±1.0; one column for two
     classes, one per class otherwise: LIBLINEAR's one-vs-rest), sharing one
     copy of the columns.
@@ -214,7 +214,9 @@ def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
     C : ndarray of shape (n_samples,)
     fit_intercept : bool
     options : GLMNETOptions
-    rng : numpy.random.Generator
+    seed : int
+        Each problem shuffles its coordinates with a generator of its own
+        from this seed, so a class's model is the two-class fit of that class.
 
     Returns
     -------
@@ -223,8 +225,8 @@ def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
     XT = columns_of(X, fit_intercept)
     n_features = X.shape[1]
     penalised = np.r_[np.ones(n_features, bool), np.zeros(int(fit_intercept), bool)]
-    solutions = [newglmnet(XT, np.ascontiguousarray(targets[:, k]), C, penalised, options, rng)
-                 for k in range(targets.shape[1])]
+    solutions = [newglmnet(XT, np.ascontiguousarray(targets[:, k]), C, penalised, options,
+                           np.random.default_rng(seed)) for k in range(targets.shape[1])]
     coef = np.array([s.w[:n_features] for s in solutions])
     intercept = np.array([s.w[n_features] if fit_intercept else 0.0 for s in solutions])
     return L1Fit(coef, intercept, max(s.n_iter for s in solutions),
