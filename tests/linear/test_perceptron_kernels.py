@@ -9,6 +9,8 @@ from hyperplane.linear._perceptron_kernels import (
     averaged_online_epoch,
     batch_epoch,
     count_mistakes,
+    DualSamples,
+    DualState,
     dual_epoch,
     online_epoch,
 )
@@ -107,7 +109,8 @@ def test_dual_epoch(problem):
             upd_ref.append(i)
     alpha, f = np.zeros(len(y)), np.zeros(len(y))
     updated = np.empty(len(y), dtype=np.int64)
-    b_got, n = dual_epoch(gram, y, alpha, 0.0, f, eta, order, updated)
+    b_got, n = dual_epoch(DualSamples(gram, y, np.full(len(y), eta)),
+                          DualState(alpha, f, updated), 0.0, order)
     np.testing.assert_array_equal(alpha, alpha_ref)
     assert b_got == b_ref and updated[:n].tolist() == upd_ref
     np.testing.assert_allclose(f, gram @ (alpha * y))

@@ -11,6 +11,8 @@ hyperplane counts as a mistake, as in algorithm 2.1 step 3).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import prange
 
@@ -135,26 +137,53 @@ def count_mistakes(X, y, w, b):
     return mistakes
 
 
-@jit
-def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
-    """One pass of algorithm 2.2 on the Gram matrix ``G[i, j] = K(x_i, x_j)``.
+class DualSamples(NamedTuple):
+    """What a dual epoch reads: the Gram matrix ``G[i, j] = K(x_i, x_j)``, the
+    labels ``y`` (±1) and each sample's step ``eta_i = η s_i`` (``s_i`` its
+    sample weight; η for every sample in algorithm 2.2)."""
+    gram: np.ndarray
+    y: np.ndarray
+    eta: np.ndarray
 
-    ``f[i] = Σ_j alpha_j y_j G[j, i]`` is kept current, so testing a sample
-    costs O(1) and an update O(n). For each ``i`` in ``order``: if
-    ``y_i (f_i + b) <= 0`` then ``alpha_i <- alpha_i + eta`` and
-    ``b <- b + eta y_i``. Returns ``(b, n_updates)``.
+
+class DualState(NamedTuple):
+    """What a dual epoch updates in place: ``alpha`` and
+    ``f[i] = Σ_j alpha_j y_j G[j, i]``; ``updated`` receives the samples
+    updated, in order."""
+    alpha: np.ndarray
+    f: np.ndarray
+    updated: np.ndarray
+
+
+class DualEpoch(NamedTuple):
+    """The bias after a dual epoch and how many updates it made."""
+    b: float
+    n_updates: int
+
+
+@jit
+def dual_epoch(samples, state, b, order):
+    """One pass of algorithm 2.2 on the Gram matrix.
+
+    ``f`` is kept current, so testing a sample costs O(1) and an update
+    O(n). For each ``i`` in ``order``: if ``y_i (f_i + b) <= 0`` then
+    ``alpha_i <- alpha_i + eta_i`` and ``b <- b + eta_i y_i`` (李航 算法2.2 with
+    ``eta_i = η``; a sample weight scales the sample's step, as it scales the
+    primal update ``w <- w + η s_i y_i x_i``). Returns a :class:`DualEpoch`.
     """
+    gram, y, eta = samples.gram, samples.y, samples.eta
+    alpha, f, updated = state.alpha, state.f, state.updated
     n_updates = 0
     for i in order:
         if y[i] * (f[i] + b) <= 0.0:
-            step = eta * y[i]
-            alpha[i] += eta
+            step = eta[i] * y[i]
+            alpha[i] += eta[i]
             b += step
             for j in range(gram.shape[0]):
                 f[j] += step * gram[i, j]
             updated[n_updates] = i
             n_updates += 1
-    return b, n_updates
+    return DualEpoch(b, n_updates)
 
 
 # --------------------------------------------------------------------------
