@@ -141,9 +141,10 @@ def test_post_pruned_tree_shows_the_grown_tree_s_branches(client):
 def test_table_4_2_pruning(client, pruning, decisions, accuracy):
     start = _start(client, "tree", "split-4.2", pruning=pruning)
     steps = _all_steps(client, start["run"])
-    pruning_rows = [s["row"] for s in steps if s["row"][0] == pruning]
+    pruning_rows = [s["row"] for s in steps if s["row"][0] == {"t": pruning}]
     assert [r[2] for r in pruning_rows] == decisions
     assert steps[-1]["status"] == f"validation accuracy {accuracy}"
+    assert steps[-1]["say"] == {"key": "valid_acc", "acc": accuracy}
 
 
 def test_bp_side_by_side(client):

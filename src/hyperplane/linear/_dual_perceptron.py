@@ -24,6 +24,7 @@ from .._validation import (
 )
 from ..kernels import (KERNEL_PARAMETER_RULES, Linear, known_psd, resolve_kernel,
                        warn_if_not_psd)
+from ..kernels._kernels import linear_weights
 from ._perceptron_kernels import dual_epoch
 
 
@@ -162,7 +163,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.n_updates_ = int(sum(len(r[3]) for r in results))
         self.converged_ = all(r[4] for r in results)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = np.asarray(X.T @ (alpha * self._y_signed).T).T
+            self.coef_ = linear_weights(alpha * self._y_signed, X)
         if self.record_trace:
             self.trace_ = self._trace_frame(problems, [r[3] for r in results])
         if not self.converged_:
