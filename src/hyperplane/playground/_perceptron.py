@@ -153,7 +153,8 @@ def start(X, y, params):
     if variant != "primal" and len(X) > GRAM_ROWS:
         raise FieldError("dataset", f"the {variant} perceptron keeps the Gram matrix of all "
                                     f"rows: at most {GRAM_ROWS} rows here, the data has "
-                                    f"{len(X)}; take the primal variant or a sample")
+                                    f"{len(X)}; take the primal variant or a sample",
+                         "gram_rows", limit=GRAM_ROWS, rows=len(X))
     if np.unique(y).size != 2:
         raise ValueError("the perceptron lesson needs two classes")
     low, high = box(X)
