@@ -576,6 +576,10 @@ async function main() {
   $("clear-points").addEventListener("click", () => { state.clicked = []; pause(); reset(); });
   $("lang").addEventListener("change", () => { LANG = $("lang").value; translate(); });
   $("upload-form").addEventListener("submit", upload);
+  $("upload-file").addEventListener("change", () => {
+    const file = $("upload-file").files[0];
+    $("upload-name").textContent = file ? file.name : "";
+  });
   $("plot").addEventListener("click", onPlotClick);
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", () => {

@@ -50,6 +50,7 @@ const LABELS = {
   // controls
   back: ["后退", "back"], play: ["播放", "play"], pause: ["暂停", "pause"], speed: ["速度 (步/秒)", "speed (steps/s)"],
   clear_points: ["清除点", "clear points"], keys_hint: ["键盘: → 单步, ← 后退, 空格 播放/暂停", "keys: → step, ← back, space play/pause"],
+  choose_file: ["选择 CSV 文件", "choose a CSV file"],
   upload_target: ["标签列 (默认: 最后一列)", "label column (default: last)"],
   // the model summary, the pseudocode panel, the tree drawing
   model_summary: ["模型", "model"], margin: ["间隔 2/‖w‖", "margin 2/‖w‖"], norm: ["‖w‖", "‖w‖"],
