@@ -317,3 +317,10 @@ def test_field_errors_carry_a_code_for_the_page(client):
     answer = response.get_json()
     assert response.status_code == 400 and answer["field"] == "eta"
     assert answer["code"] == "above" and answer["args"] == {"low": "0", "got": "-1.0"}
+
+
+def test_lesson_data_errors_carry_a_code_for_the_page(client):
+    answer = client.post("/api/start", json={"learner": "perceptron",
+                                             "dataset": "watermelon-2.0"}).get_json()
+    assert answer["field"] == "dataset" and answer["code"] == "two_numeric"
+    assert answer["args"]["columns"].startswith("色泽, 根蒂")

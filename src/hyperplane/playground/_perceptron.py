@@ -156,7 +156,8 @@ def start(X, y, params):
                                     f"{len(X)}; take the primal variant or a sample",
                          "gram_rows", limit=GRAM_ROWS, rows=len(X))
     if np.unique(y).size != 2:
-        raise ValueError("the perceptron lesson needs two classes")
+        raise FieldError("dataset", "the perceptron lesson needs two classes", "two_classes",
+                         classes=int(np.unique(y).size))
     low, high = box(X)
     info = {"columns": VARIANTS[variant], "points": points(X, y),
             "novikoff": _novikoff(X, y), "box": [low.tolist(), high.tolist()]}

@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..svm import SVC, SVR
-from ._fields import choice, integer, real
+from ._fields import FieldError, choice, integer, real
 from ..kernels._kernels import linear_weights
 from ._plane import GRID, box, margin_summary, number, points, regions, vector
 
@@ -160,7 +160,8 @@ def start(X, y, params):
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
         return info, svr_steps(model, x[:, 0], np.asarray(y), note)
     if numeric.shape[1] != 2 or numeric.isna().any().any():
-        raise ValueError("the SVM lesson needs two numeric columns (or one, for SVR)")
+        raise FieldError("dataset", "the SVM lesson needs two numeric columns (or one, for SVR)",
+                         "svm_columns", columns=", ".join(map(str, X.columns)))
     X2, y = numeric.to_numpy(np.float64), np.asarray(y)
     estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     low, high = box(X2)

@@ -90,6 +90,9 @@ const LABELS = {
   err_gram_rows: ["对偶/核感知机保存全部样本的 Gram 矩阵: 最多 {limit} 行, 此数据有 {rows} 行; 请用原始形式或抽样",
                   "the dual and kernel perceptrons keep the Gram matrix of all rows: at most {limit} rows, the data has {rows}; take the primal form or a sample"],
   err_too_many_rows: ["此课最多 {limit} 行, 此数据有 {rows} 行: 请上传一个样本", "this lesson takes at most {limit} rows; the data has {rows}: upload a sample"],
+  err_two_numeric: ["此课需要恰好两个无缺失值的数值列; 此数据的列为 {columns}", "this lesson needs exactly two numeric columns without missing values; this data has {columns}"],
+  err_two_classes: ["感知机一课需要两个类别; 此数据有 {classes} 个", "the perceptron lesson needs two classes; the data has {classes}"],
+  err_svm_columns: ["支持向量机一课需要两个数值列 (SVR 为一个); 此数据的列为 {columns}", "the SVM lesson needs two numeric columns (or one, for SVR); this data has {columns}"],
   err_other: ["出错 (服务器原文): {message}", "{message}"],
   // a run that stops without converging: the reason, then what to change
   stop_not_separable: ["未收敛: {epochs} 轮后仍有误分类点 ({updates} 次更新): 数据可能线性不可分。",
