@@ -141,6 +141,9 @@ def _growth_rows(model, X, y, criterion):
     grown, weights = _grown_model(model, X, y)
     shape = tree_nodes(grown if grown is not None else
                        (model if model.pruning != "post" else None), model.trace_)
+    considered = {}   # a pre-pruned node: the attribute pre-pruning did not split on
+    if model.pruning == "pre":
+        considered = dict(zip(pruned_nodes(model), model.pruning_trace_["attribute"]))
     for node, drawn in zip(model.trace_, shape):
         where = f"node {node.node}, depth {node.depth}, {node.n_rows} rows, " \
                 f"weight {number(node.weight, 3)}"
@@ -149,7 +152,8 @@ def _growth_rows(model, X, y, criterion):
                         "rows": int(node.n_rows), "weight": number(node.weight, 3)}}
         if node.attribute is None:
             key, line = LEAF_KEYS.get(node.leaf_reason, ("other", "leaf_majority"))
-            step["row"] = [cell("grow"), "—", "", cell("leaf_" + key)]
+            step["row"] = [cell("grow"), str(considered.get(drawn["id"], "—")), "",
+                           cell("leaf_" + key)]
             step["line"] = line
             step["prepruned"] = key == "pre_pruned"
         else:

@@ -287,7 +287,11 @@ function take(steps, streaming = false) {
 }
 function rowOf(step) {
   const tr = el("tr");
-  for (const c of [String(step.k)].concat(step.row)) tr.appendChild(el("td", {}, cellText(c)));
+  for (const c of [String(step.k)].concat(step.row)) {
+    const text = cellText(c);
+    // a long cell (SVM's final α of every sample) wraps instead of widening its column
+    tr.appendChild(el("td", text.length > 28 ? { class: "long" } : {}, text));
+  }
   return tr;
 }
 // what one step adds to the view, the table row aside
@@ -582,6 +586,10 @@ async function main() {
   });
   $("plot").addEventListener("click", onPlotClick);
   document.addEventListener("keydown", onKey);
+  // space on a focused button plays/pauses only: the button is not pressed as well
+  document.addEventListener("keyup", (event) => {
+    if (event.key === " " && (event.target.tagName || "") === "BUTTON") event.preventDefault();
+  });
   window.addEventListener("hashchange", () => {
     if (location.hash === state.hash) return;   // the page's own writing
     pause(); state.clicked = [];

@@ -78,7 +78,7 @@ function renderPseudocode() {
       div.classList.add("current");
       const note = zh ? noteZh : noteEn;
       if (note) {
-        const filled = note.replace(/\{(\w+)\}/g, (_, name) => numbers[name] ?? "?");
+        const filled = note.replace(/\{(\w+)\}/g, (_, name) => numbers[name] ?? "?").replace(" ()", "");
         div.appendChild(el("span", { class: "code-note" }, "  ⟵ " + filled));
       }
     }
@@ -139,11 +139,12 @@ function renderTreeDrawing() {
     x.set(id, (x.get(children[0]) + x.get(children[children.length - 1])) / 2);
   };
   place(1, 0);
-  const W = 92, H = 74, width = Math.max(slot, 1) * W, height = (Math.max(...y.values()) + 1) * H;
+  const W = 92, H = 74, PAD = 16;
+  const width = Math.max(slot, 1) * W + PAD, height = (Math.max(...y.values()) + 1) * H;
   const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: width, height: height, "data-testid": "tree-svg" });
   root.style.maxWidth = "100%";
   root.style.height = "auto";
-  const cx = (id) => x.get(id) * W + W / 2, cy = (id) => y.get(id) * H + 22;
+  const cx = (id) => PAD + x.get(id) * W + W / 2, cy = (id) => y.get(id) * H + 22;
   for (const [id, node] of nodes) {
     if (node.parent === null || !nodes.has(node.parent)) continue;
     const edge = svg("g", { class: "edge" + (grey.has(id) ? " pruned" : "") });
