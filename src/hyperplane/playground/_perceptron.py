@@ -115,9 +115,10 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
             step = {"row": [f"x{row['sample'] + 1}", vector(row["alpha"]), number(row["b"])],
                     "plot": {"mark": [int(row["sample"])]},
                     "epoch": epoch, "epoch_end": end, "line": "update"}
-            if signs is not None:
-                step["summary"] = margin_summary(
-                    linear_weights([np.asarray(row["alpha"]) * signs], X)[0], row["b"])
+            if signs is not None:   # w of this step: its line, so that stepping back redraws it
+                w = linear_weights([np.asarray(row["alpha"]) * signs], X)[0]
+                step["summary"] = margin_summary(w, row["b"])
+                step["plot"]["lines"] = [_line(w, float(row["b"]), low, high)]
             if end and epoch == max_epochs:
                 step.update(not_separable(epoch, model.n_updates_))
             if end:
