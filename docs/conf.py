@@ -38,6 +38,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax 3 copied into _static: the math renders with no network
     "sphinx.ext.viewcode",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
@@ -47,8 +48,10 @@ source_suffix = {".rst": "restructuredtext"}
 exclude_patterns = ["_build", "_ext", "_templates", "_generated", "exercises",
                     "auto_examples/*.ipynb", "auto_exercises/*.ipynb"]
 templates_path = ["_templates"]
-html_theme = "alabaster"
-html_theme_options = {"description": "the textbooks' learners, exactly", "fixed_sidebar": True}
+# furo: self-contained (no font, script or stylesheet from the network) and responsive, so wide
+# tables and code scroll inside their own box instead of being cut at a fixed page width
+html_theme = "furo"
+html_title = f"hyperplane {release}"
 html_static_path = []
 
 autosummary_generate = True

@@ -8,6 +8,7 @@ file lock) from a copy of docs/ and examples/ in a temporary folder, with the RE
 import json
 from html import escape
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -112,3 +113,38 @@ def test_the_book_map_pages_show_every_row_in_english_and_chinese(html):
             assert row["test"] in text, f"{page.name} lacks {row['test']}"
             assert escape(row[column], quote=False) in text, f"{page.name} lacks {row[column]}"
     assert (html / "zh" / "exercises.html").is_file()
+
+
+_RESOURCE = re.compile(r"<(?:script|img|iframe|source)\b[^>]*\bsrc=\"([^\"]+)\""
+                       r"|<link\b[^>]*\bhref=\"([^\"]+)\"[^>]*>")
+_CSS_URL = re.compile(r"(?:url\(\s*['\"]?|@import\s+['\"])([^'\")\s]+)")
+
+
+def _remote(url):
+    return url.startswith(("http://", "https://", "//"))
+
+
+def test_no_page_loads_anything_from_the_network(html):
+    """Scripts, stylesheets, images and fonts all come from the site itself, so the
+    site reads the same offline (a CDN MathJax showed raw TeX without a network)."""
+    remote = []
+    for page in html.rglob("*.html"):
+        for match in _RESOURCE.finditer(page.read_text(encoding="utf-8")):
+            tag = match.group(0)
+            url = match.group(1) or match.group(2)
+            if match.group(2) and not re.search(r"rel=\"(?:stylesheet|preload|icon|modulepreload)\"", tag):
+                continue  # a <link rel="next"> or canonical link is a link, not a download
+            if _remote(url):
+                remote.append(f"{page.relative_to(html)}: {url}")
+    for sheet in html.rglob("*.css"):
+        remote += [f"{sheet.relative_to(html)}: {url}"
+                   for url in _CSS_URL.findall(sheet.read_text(encoding="utf-8")) if _remote(url)]
+    assert not remote, remote[:10]
+
+
+def test_math_is_rendered_by_a_local_mathjax(html):
+    page = (html / "user_guide" / "svm.html").read_text(encoding="utf-8")
+    assert 'src="../_static/mathjax/tex-chtml.js"' in page
+    assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    fonts = list((html / "_static" / "mathjax" / "output" / "chtml" / "fonts").rglob("*.woff*"))
+    assert fonts, "MathJax's CHTML fonts were not copied beside it"
