@@ -188,6 +188,18 @@ def test_example_7_1_model_summary_at_every_step(page):
     assert not page.errors
 
 
+def test_a_kernel_s_w_is_not_written_out(page):
+    _open(page, "perceptron", "watermelon-3.0alpha", variant="kernel_perceptron")
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    b = _rows(page).first.inner_text().split("\t")[-1]
+    assert page.get_by_test_id("summary-text").inner_text() == \
+        f"w 在核函数的特征空间中, 不显式写出; b = {b}"
+    assert "K(xⱼ, xᵢ)" in page.get_by_test_id("pseudocode").inner_text()
+    assert not page.errors
+
+
 def test_linear_page_summary_per_model(page):
     _open(page, "linear")
     text = page.get_by_test_id("model-summary").inner_text()

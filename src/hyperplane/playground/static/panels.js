@@ -31,10 +31,12 @@ function renderSummary() {
     return;
   }
   const last = state.lastStep;
+  // a kernel's w lives in its feature space: only b is shown (the trace's last column)
+  const kernelized = kind === "svm" ? params().kernel !== "linear" : params().variant === "kernel";
   let text;
   if (last && last.summary) text = summaryLine(last.summary);
-  else if (kind === "svm" && last && params().kernel !== "linear") text = `${t("w_in_feature_space")}; b = ${last.row[last.row.length - 1]}`;
-  else if (kind === "svm" && params().kernel !== "linear") text = t("w_in_feature_space");
+  else if (kernelized && last) text = `${t("w_in_feature_space")}; b = ${cellText(last.row[last.row.length - 1])}`;
+  else if (kernelized) text = t("w_in_feature_space");
   else if (!last) text = t("before_first_step");
   else text = "—";
   box.appendChild(el("span", { "data-testid": "summary-text" }, text));
