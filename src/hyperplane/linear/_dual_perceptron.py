@@ -27,6 +27,7 @@ from .._validation import (
 )
 from ..kernels import (KERNEL_PARAMETER_RULES, Linear, known_psd, resolve_kernel,
                        warn_if_not_psd)
+from ..kernels._kernels import linear_weights
 from ._perceptron_kernels import DualSamples, DualState, dual_epoch
 
 
@@ -184,7 +185,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.n_updates_ = int(sum(len(r.sequence) for r in results))
         self.converged_ = all(r.converged for r in results)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = np.asarray(X.T @ (alpha * self._y_signed).T).T
+            self.coef_ = linear_weights(alpha * self._y_signed, X)
         if self.record_trace:
             self.trace_ = self._trace_frame(problems, [r.sequence for r in results])
         if not self.converged_:
