@@ -80,7 +80,7 @@ def test_the_page_says_when_its_learner_is_still_compiling(page):
     held = []
     page.route("**/api/warmup", lambda route: route.fulfill(
         json={"ready": [], "pending": list(LESSONS), "failed": {}}))
-    page.route("**/api/start", held.append)        # the start waits until released
+    page.route("**/api/start", lambda route: held.append(route))   # held until released
     page.goto(page.base_url + "#perceptron")
     page.wait_for_function("document.getElementById('status').textContent.includes('编译内核')",
                            timeout=60_000)
