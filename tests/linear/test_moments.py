@@ -23,13 +23,16 @@ def labelled_data(draw):
     return X, rng.integers(0, k, n), k
 
 
-@given(labelled_data())
-def test_counts_and_sums_match_loops(data):
+@given(labelled_data(), st.booleans())
+def test_counts_and_sums_match_loops(data, weighted):
     X, y, k = data
-    counts, sums = class_counts_and_sums(X, y, k)
+    s = np.random.default_rng(2).integers(0, 4, len(y)).astype(float) if weighted \
+        else np.ones(len(y))
+    counts, sums = class_counts_and_sums(X, y, k, s)
     for c in range(k):
-        assert counts[c] == np.sum(y == c)
-        np.testing.assert_allclose(sums[c], X[y == c].sum(axis=0), rtol=1e-12, atol=1e-9)
+        assert counts[c] == np.sum(s[y == c])
+        np.testing.assert_allclose(sums[c], (s[y == c, None] * X[y == c]).sum(axis=0),
+                                   rtol=1e-12, atol=1e-9)
 
 
 @given(labelled_data())

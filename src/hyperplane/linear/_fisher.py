@@ -43,7 +43,8 @@ from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._parameters import N_JOBS
 from .._threads import uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
-from ._moments import class_moments, merge_class_moments, psd_eigh
+from ._moments import (class_moments, merge_class_moments, positive_sample_weight, psd_eigh,
+                       reject_sample_weight_on_dask)
 
 
 #: ``reg`` used by ``reg=None`` when the within-class scatter is singular
@@ -222,7 +223,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     }
 
     @uses_threads
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Find the Fisher directions and the projected class means.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
@@ -230,13 +231,15 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         """
         validate_params(self)
         if is_dask_collection(X):
+            reject_sample_weight_on_dask(sample_weight)
             return self._fit_dask(X, y)
         X, y = check_X_y(self, X, y, accept_sparse="csr" if self.kernel is None else False)
         self.classes_, y_index = encode_labels(y)
+        weight = positive_sample_weight(sample_weight, X.shape[0])
         n_classes = self.classes_.shape[0]
         exponent = power_of_two_exponent(X) if self.kernel is None else 0
         features = self._fit_feature_map(scaled_by_power_of_two(X, exponent))
-        self._fit_moments(class_moments(features, y_index, n_classes), exponent)
+        self._fit_moments(class_moments(features, y_index, n_classes, weight=weight), exponent)
         return self
 
     def _fit_dask(self, X, y):

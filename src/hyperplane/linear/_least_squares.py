@@ -17,7 +17,8 @@ from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, va
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._parameters import N_JOBS
 from .._threads import uses_threads
-from ._moments import class_moments, merge_class_moments, psd_eigh
+from ._moments import (class_moments, merge_class_moments, positive_sample_weight, psd_eigh,
+                       reject_sample_weight_on_dask)
 
 
 def solve_least_squares(moments, targets, *, fit_intercept=True):
@@ -129,22 +130,28 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     _parameter_rules = {"fit_intercept": FLAG, "n_jobs": N_JOBS}
 
     @uses_threads
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (exactly the same solution).
+        ``sample_weight`` weighs each row's squared error (weighted least
+        squares, ``min Σ_n s_n ‖W̃ᵀx̃_n − t_n‖²``, from the weighted class
+        moments): an integer weight is that many copies of the row, 0 drops
+        it. In memory only.
         """
         validate_params(self)
         if is_dask_collection(X):
+            reject_sample_weight_on_dask(sample_weight)
             chunks = dask_classification_data(self, X, y)
             return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
                                                    self.classes_.shape[0]))
         X, y = check_X_y(self, X, y, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
+        weight = positive_sample_weight(sample_weight, X.shape[0])
         exponent = power_of_two_exponent(X)
         moments = class_moments(scaled_by_power_of_two(X, exponent), y_index,
-                                self.classes_.shape[0])
+                                self.classes_.shape[0], weight=weight)
         return self._fit_moments(moments, exponent)
 
     def _fit_moments(self, moments, exponent=0):

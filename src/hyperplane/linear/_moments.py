@@ -29,6 +29,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
+from .._validation import check_sample_weight_vector
 from ._moments_kernels import center_by_class, class_counts_and_sums
 
 
@@ -73,12 +74,34 @@ class ClassMoments(NamedTuple):
         return self.scatter + self.between_scatter()
 
 
+def positive_sample_weight(sample_weight, n_samples):
+    """The checked sample weights of a moments fit (None stays None: every
+    row once); all zero is an error."""
+    if sample_weight is None:
+        return None
+    weight = check_sample_weight_vector(sample_weight, n_samples)
+    if not weight.any():
+        raise ValueError("sample_weight is zero for every sample")
+    return weight
+
+
+def reject_sample_weight_on_dask(sample_weight):
+    """Dask fits reduce unweighted chunk moments: a weight vector is refused."""
+    if sample_weight is not None:
+        raise ValueError("sample_weight is not available for Dask input: the chunks' class "
+                         "moments are unweighted")
+
+
 #: rows per block of :func:`class_moments` (a few MB of centred rows)
 BLOCK_ROWS = 8192
 
 
-def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
+def class_moments(X, y_index, n_classes, *, weight=None, block_rows=BLOCK_ROWS):
     """The :class:`ClassMoments` of ``X`` in one pass, block by block.
+
+    With sample weights ``s_n`` the moments are the weighted ones,
+    ``N_k = Σ s_n``, ``m_k = Σ s_n x_n / N_k``, ``S_W = Σ s_n (x_n − m_k)(x_n − m_k)ᵀ``:
+    an integer weight counts a row that many times, a zero drops it.
 
     Parameters
     ----------
@@ -86,6 +109,8 @@ def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
         float32 or float64; a sparse ``X`` goes to :func:`sparse_class_moments`.
     y_index : ndarray of int64 with values in ``range(n_classes)``
     n_classes : int
+    weight : ndarray of shape (n_samples,) or None
+        Sample weights (None: every row once).
     block_rows : int
         Rows per block; only memory and speed depend on it.
 
@@ -106,25 +131,29 @@ def class_moments(X, y_index, n_classes, *, block_rows=BLOCK_ROWS):
     [[2.0, 0.0], [0.0, 2.0]]
     """
     y_index = np.ascontiguousarray(y_index, dtype=np.int64)
+    weight = (np.ones(y_index.shape[0]) if weight is None
+              else np.ascontiguousarray(weight, dtype=np.float64))
     if scipy.sparse.issparse(X):
-        return sparse_class_moments(X, y_index, n_classes)
+        return sparse_class_moments(X, y_index, n_classes, weight)
     X = np.asarray(X)
     n, d = X.shape
     buffer = np.empty((max(1, min(block_rows, n)), d), dtype=X.dtype)
     total = ClassMoments(np.zeros(n_classes), np.zeros((n_classes, d)), np.zeros((d, d)))
     for start in range(0, n, block_rows):
         stop = min(start + block_rows, n)
-        block = block_moments(X[start:stop], y_index[start:stop], n_classes, buffer)
+        block = block_moments(X[start:stop], y_index[start:stop], n_classes,
+                              weight[start:stop], buffer)
         total = merge_class_moments(total, block)
     return total
 
 
-def sparse_class_moments(X, y_index, n_classes):
+def sparse_class_moments(X, y_index, n_classes, weight=None):
     """The :class:`ClassMoments` of a scipy.sparse ``X`` without densifying it.
 
     Centring would fill in the zeros, so the scatter comes from the sparse
-    Gram product: ``S_W = XᵀX − Σ_k N_k m_k m_kᵀ`` (float64). The class sums
-    are ``Yᵀ X`` with ``Y`` the sparse one-hot class indicator.
+    Gram product: ``S_W = XᵀSX − Σ_k N_k m_k m_kᵀ`` (float64, ``S`` the
+    diagonal of the sample weights). The class sums are ``Yᵀ S X`` with ``Y``
+    the sparse one-hot class indicator.
 
     Examples
     --------
@@ -136,24 +165,28 @@ def sparse_class_moments(X, y_index, n_classes):
     """
     X = scipy.sparse.csr_matrix(X, dtype=np.float64)
     n = X.shape[0]
+    weight = np.ones(n) if weight is None else np.asarray(weight, dtype=np.float64)
     indicator = scipy.sparse.csr_matrix(
-        (np.ones(n), (np.arange(n), y_index)), shape=(n, n_classes))
-    counts = np.bincount(y_index, minlength=n_classes).astype(np.float64)
+        (weight, (np.arange(n), y_index)), shape=(n, n_classes))
+    counts = np.bincount(y_index, weights=weight, minlength=n_classes).astype(np.float64)
     sums = np.asarray((indicator.T @ X).todense())
     means = sums / np.maximum(counts, 1.0)[:, None]
-    gram = np.asarray((X.T @ X).todense())
+    gram = np.asarray((X.T @ (scipy.sparse.diags(weight) @ X)).todense())
     scatter = gram - (means.T * counts) @ means
     return ClassMoments(counts, means, _symmetrise(scatter))
 
 
-def block_moments(X, y_index, n_classes, buffer):
+def block_moments(X, y_index, n_classes, weight, buffer):
     """Moments of one block: class sums, then the Gram product of the
-    class-centred rows (written into ``buffer``, at least as long as ``X``)."""
+    class-centred rows (written into ``buffer``, at least as long as ``X``);
+    with sample weights ``(S C)ᵀ C`` of the centred rows ``C``, the weights
+    applied exactly (an integer weight is then that many copies)."""
     X = np.ascontiguousarray(X)
-    counts, sums = class_counts_and_sums(X, y_index, n_classes)
+    counts, sums = class_counts_and_sums(X, y_index, n_classes, weight)
     means = sums / np.maximum(counts, 1.0)[:, None]
     centred = center_by_class(X, y_index, means.astype(X.dtype), buffer[:X.shape[0]])
-    scatter = (centred.T @ centred).astype(np.float64)
+    weighted = centred if np.all(weight == 1.0) else centred * weight.astype(X.dtype)[:, None]
+    scatter = (weighted.T @ centred).astype(np.float64)
     return ClassMoments(counts, means, _symmetrise(scatter))
 
 

@@ -14,14 +14,17 @@ from .._numba import jit_fast
 
 
 @jit_fast
-def class_counts_and_sums(X, y_index, n_classes):
-    """N_k = |C_k| and s_k = Σ_{n∈C_k} x_n for every class k (float64 sums).
+def class_counts_and_sums(X, y_index, n_classes, weight):
+    """N_k = Σ_{n∈C_k} s_n and s_k = Σ_{n∈C_k} s_n x_n for every class k
+    (float64 sums; ``weight`` the sample weights s_n, ones for the book's
+    counts N_k = |C_k|).
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
     y_index : ndarray of int64, values in ``range(n_classes)``
     n_classes : int
+    weight : ndarray of shape (n_samples,)
 
     Returns
     -------
@@ -33,9 +36,9 @@ def class_counts_and_sums(X, y_index, n_classes):
     sums = np.zeros((n_classes, d))
     for i in range(n):
         k = y_index[i]
-        counts[k] += 1.0
+        counts[k] += weight[i]
         for j in range(d):
-            sums[k, j] += X[i, j]
+            sums[k, j] += weight[i] * X[i, j]
     return counts, sums
 
 
