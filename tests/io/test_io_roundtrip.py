@@ -142,6 +142,24 @@ def test_trusted_types_cover_hyperplane_estimators_and_kernels():
     assert not any(name.startswith(("os.", "builtins.", "subprocess.")) for name in trusted)
 
 
+def test_each_name_is_judged_as_the_whole_trusted_list_judges_it():
+    """untrusted_in imports only the module a name points into; its verdict
+    must still be membership in trusted_types()."""
+    from hyperplane.io import trusted_types
+    from hyperplane.io._files import is_trusted_name, untrusted_in
+    from hyperplane.utils import hyperplane_classes
+
+    trusted = trusted_types()
+    names = set(hyperplane_classes()) | trusted | {
+        "os.system", "builtins.eval", "subprocess.Popen", "hyperplane.cli._app.app",
+        "hyperplane.playground._server.Flask", "hyperplane.no_such.Module",
+        "hyperplane.kernels._resolve.NotPSDWarning", "hyperplane.svm._svc.SVC.fit",
+        "hyperplane.svm._svc.np", "hyperplane.svm", "hyperplane", "", ".", "hyperplane..SVC"}
+    for name in names:
+        assert is_trusted_name(name) == (name in trusted), name
+    assert untrusted_in(["os.system", "hyperplane.svm._svc.SVC"]) == ["os.system"]
+
+
 def test_classifier_and_regressor_discovery_is_consistent():
     names = {name for name, _ in all_estimators()}
     classifiers = {name for name, _ in all_estimators("classifier")}

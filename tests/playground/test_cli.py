@@ -19,7 +19,7 @@ def test_serves_loopback(monkeypatch):
 
     seen = {}
 
-    def fake_serve(host, port, *, open_browser, allow_remote, ready):
+    def fake_serve(host, port, *, open_browser, allow_remote, ready, progress=None):
         seen.update(host=host, port=port, open_browser=open_browser, allow_remote=allow_remote)
         playground.check_host(host, allow_remote)
 

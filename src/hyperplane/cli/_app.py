@@ -409,8 +409,9 @@ def playground(
     from hyperplane.playground import serve
 
     serve(host, port, open_browser=not no_browser, allow_remote=allow_remote,
-          ready=lambda url: _err.print(f"hyperplane playground at {url} (Ctrl-C stops)",
-                                       markup=False))
+          ready=lambda url: _err.print(f"hyperplane playground at {url} (Ctrl-C stops); "
+                                       "compiling each learner's kernels…", markup=False),
+          progress=lambda line: _err.print(line, markup=False))
 
 
 @app.command()

@@ -8,6 +8,7 @@ names unavailable, with a clear message.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 #: CLI model name -> "module:Class"
 MODELS = {
@@ -77,12 +78,18 @@ def resolve_model(name):
 
 
 def availability():
-    """``{name: (target, available)}`` for every registered model."""
+    """``{name: (target, available)}`` for every registered model.
+
+    A model is available when its module can be found; nothing is imported,
+    so listing the models does not pay for scikit-learn's and numba's imports
+    (``resolve_model`` still names a module that is found but fails to load).
+    """
     status = {}
     for name, target in MODELS.items():
+        module_name = target.partition(":")[0]
         try:
-            _import(target)
-            status[name] = (target, True)
-        except (ImportError, AttributeError):
-            status[name] = (target, False)
+            found = importlib.util.find_spec(module_name) is not None
+        except ModuleNotFoundError:  # a missing parent package
+            found = False
+        status[name] = (target, found)
     return status

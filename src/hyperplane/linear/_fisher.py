@@ -40,6 +40,8 @@ from .._validation import (
 )
 from ..distributed import predict_lazy
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
+from .._parameters import N_JOBS
+from .._threads import uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
 from ._moments import class_moments, merge_class_moments, psd_eigh
 
@@ -158,6 +160,11 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Degree of the ``"poly"`` kernel.
     coef0 : float, default=0.0
         Constant of the ``"poly"`` and ``"sigmoid"`` kernels.
+    n_jobs : int or None, default=None
+        Threads of ``fit`` on data in memory (numba's and BLAS's, for the
+        duration of the call): ``None`` uses numba's thread count less the
+        cores other processes keep busy when the fit starts, ``-1`` every
+        core, ``k`` ``k`` threads. The solution does not depend on it.
 
     Attributes
     ----------
@@ -199,19 +206,22 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     """
 
     def __init__(self, *, n_components=None, kernel=None, reg=None,
-                 gamma="scale", degree=3, coef0=0.0):
+                 gamma="scale", degree=3, coef0=0.0, n_jobs=None):
         self.n_components = n_components
         self.kernel = kernel
         self.reg = reg
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.n_jobs = n_jobs
 
     _parameter_rules = {
         "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
+        "n_jobs": N_JOBS,
         **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_PARAMETER_RULES["kernel"]),
     }
 
+    @uses_threads
     def fit(self, X, y):
         """Find the Fisher directions and the projected class means.
 

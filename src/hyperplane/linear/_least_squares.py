@@ -15,6 +15,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, validate_params
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
+from .._parameters import N_JOBS
+from .._threads import uses_threads
 from ._moments import class_moments, merge_class_moments, psd_eigh
 
 
@@ -93,6 +95,11 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     ----------
     fit_intercept : bool, default=True
         Use augmented vectors ``x̃ = (1, x)``.
+    n_jobs : int or None, default=None
+        Threads of ``fit`` on data in memory (numba's and BLAS's, for the
+        duration of the call): ``None`` uses numba's thread count less the
+        cores other processes keep busy when the fit starts, ``-1`` every
+        core, ``k`` ``k`` threads. The solution does not depend on it.
 
     Attributes
     ----------
@@ -115,11 +122,13 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     ((1, 2), 0.706)
     """
 
-    def __init__(self, *, fit_intercept=True):
+    def __init__(self, *, fit_intercept=True, n_jobs=None):
         self.fit_intercept = fit_intercept
+        self.n_jobs = n_jobs
 
-    _parameter_rules = {"fit_intercept": FLAG}
+    _parameter_rules = {"fit_intercept": FLAG, "n_jobs": N_JOBS}
 
+    @uses_threads
     def fit(self, X, y):
         """Solve ``W̃ = X̃⁺T`` for one-hot targets ``T``.
 

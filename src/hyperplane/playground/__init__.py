@@ -17,7 +17,7 @@ import webbrowser
 __all__ = ["create_app", "serve", "check_host"]
 
 
-def create_app(allow_remote=False):
+def create_app(allow_remote=False, warm_up=None):
     """The playground's Flask application (see :mod:`._server`): it answers only
     requests naming a loopback host (any host with ``allow_remote``), from its
     own page's origin, with JSON bodies.
@@ -47,7 +47,7 @@ def create_app(allow_remote=False):
                           "pip install 'hyperplane[playground]'") from None
     from ._server import create_app as _create
 
-    return _create(allow_remote)
+    return _create(allow_remote, warm_up)
 
 
 def check_host(host, allow_remote=False):
@@ -100,7 +100,8 @@ def one_blas_thread():
     threadpool_limits(limits=1, user_api="blas")
 
 
-def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False, ready=None):
+def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False, ready=None,
+          progress=None):
     """Serve the playground until interrupted.
 
     Parameters
@@ -115,6 +116,10 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
         Allow a non-loopback ``host``.
     ready : callable, optional
         Called with the page's URL once the server listens.
+    progress : callable, optional
+        Called with one line of text as each learner's kernels finish
+        compiling; they compile in a background thread from the moment the
+        server listens (``/api/warmup`` tells the page the same).
 
     Examples
     --------
@@ -136,13 +141,19 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
 
     check_host(host, allow_remote)
     port = free_port(host) if port is None else int(port)
-    server = make_server(host, port, create_app(allow_remote), threaded=True)
+    from ._server import LESSONS, prepare_learner
+    from ._warmup import WarmUp, terminal_report
+
+    warm_up = WarmUp(LESSONS, prepare_learner,
+                     report=None if progress is None else terminal_report(progress))
+    server = make_server(host, port, create_app(allow_remote, warm_up), threaded=True)
     one_blas_thread()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{server.server_port}/"
     if ready is not None:
         ready(url)
     if open_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    warm_up.start()
     try:
         server.serve_forever()
     finally:

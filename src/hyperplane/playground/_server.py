@@ -21,6 +21,7 @@ from ..cli._models import UserError
 from . import _bp, _data, _linear, _perceptron, _svm, _tree
 from ._fields import FieldError
 from ._runs import Run, RunStore
+from ._warmup import WarmUp
 
 #: learner key -> (lesson module, whether it draws two numeric columns)
 LESSONS = {
@@ -138,9 +139,22 @@ def _dataset(learner, body, uploads):
     return _data.load(name, uploads.items)
 
 
-def create_app(allow_remote=False):
+def prepare_learner(learner):
+    """One step of ``learner``'s default lesson, as the page's first click
+    asks for it: compiles (or loads from numba's cache) the kernels it runs."""
+    module, plane = LESSONS[learner]
+    X, y = _dataset(learner, {"dataset": CATALOG[learner][0]}, _Uploads())
+    if plane:
+        X, y = _data.numeric_plane(X, y, learner)
+    info, steps = module.start(X, y, {"dataset": CATALOG[learner][0]})
+    Run(info, steps).step()
+
+
+def create_app(allow_remote=False, warm_up=None):
     """The Flask application (one process, runs kept in memory); requests are
-    served only as :func:`refusal` allows (``allow_remote``: any Host name)."""
+    served only as :func:`refusal` allows (``allow_remote``: any Host name).
+    ``warm_up``: the :class:`~._warmup.WarmUp` whose progress ``/api/warmup``
+    reports (none: every learner reported ready)."""
     app = Flask(__name__, template_folder="templates", static_folder="static")
     app.config["MAX_CONTENT_LENGTH"] = _data.MAX_UPLOAD_BYTES + 16 * 1024
     app.json.ensure_ascii = False
@@ -169,6 +183,12 @@ def create_app(allow_remote=False):
             plotly_js["js"] = _plotly_js()
         return Response(plotly_js["js"], mimetype="text/javascript",
                         headers={"Cache-Control": "max-age=86400"})
+
+    @app.get("/api/warmup")
+    def warmup():
+        if warm_up is None:
+            return jsonify({"ready": list(LESSONS), "pending": [], "failed": {}})
+        return jsonify(warm_up.state())
 
     @app.get("/api/catalog")
     def catalog():

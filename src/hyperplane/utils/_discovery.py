@@ -9,6 +9,7 @@ go stale when a family adds a class.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 
@@ -22,6 +23,25 @@ _TOOLING = ("hyperplane.cli", "hyperplane.io", "hyperplane.playground", "hyperpl
 
 def _is_tooling(name):
     return any(name == prefix or name.startswith(prefix + ".") for prefix in _TOOLING)
+
+
+def is_model_module(name):
+    """Whether ``name`` is an installed hyperplane module that may define
+    models (found without importing it).
+
+    Examples
+    --------
+    >>> is_model_module("hyperplane.svm._svc"), is_model_module("hyperplane.cli._app")
+    (True, False)
+    >>> is_model_module("os"), is_model_module("hyperplane.no_such_module")
+    (False, False)
+    """
+    if not name.startswith("hyperplane.") or _is_tooling(name):
+        return False
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent that is not a package, or no parent
+        return False
 
 
 def model_modules():

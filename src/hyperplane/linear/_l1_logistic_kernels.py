@@ -1,0 +1,217 @@
+"""Compiled passes of newGLMNET for L1-regularised logistic regression
+(Yuan, Ho & Lin, "An improved GLMNET for L1-regularized logistic regression",
+JMLR 13, 2012; LIBLINEAR's ``-s 6``).
+
+The problem, with labels ``y_i = ±1`` and per-sample costs ``C_i``::
+
+    min_w  F(w) = ‖w‖₁ + L(w),   L(w) = Σ_i C_i log(1 + exp(−y_i w·x_i)),
+
+the intercept, when there is one, a last coordinate left out of ‖w‖₁.
+Each outer (Newton) iteration minimises, by coordinate descent, the
+quadratic model of ``F`` around ``w``::
+
+    q(d) = ∇L·d + ½ dᵀ(XᵀDX + ν I)d + ‖w + d‖₁ − ‖w‖₁,
+    D_ii = C_i p_i (1 − p_i),  p_i = 1 / (1 + exp(−y_i w·x_i)),
+
+and then takes the largest step ``λ = βᵏ`` along ``d`` that passes Armijo's
+test ``F(w + λd) − F(w) ≤ σλ(∇L·d + ‖w + d‖₁ − ‖w‖₁)``.
+
+A coordinate step of ``q`` needs column ``j`` of ``X``; the columns are
+handed over as the rows of ``Xᵀ`` (a C-ordered dense array, or the CSR rows
+of ``Xᵀ``, i.e. ``X``'s CSC arrays), read through :data:`column_dot`,
+:data:`column_axpy` and the two weighted sums below, which numba resolves to
+the layout's function when it types ``XT`` (one function per rule, both
+layouts). ``Xd = X d`` and ``z = y ∘ Xw`` are kept per sample, so no pass
+needs the rows of ``X``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .._numba import jit
+from ..svm._linear_svc_kernels import by_layout
+from ..svm._seed_kernels import row_axpy as column_axpy
+from ..svm._seed_kernels import row_dot as column_dot
+
+
+class Columns(NamedTuple):
+    """What the quadratic model reads: the columns ``XT`` (rows of ``Xᵀ``),
+    the Hessian weights ``D``, the gradient ``grad`` of ``L`` at ``w``, the
+    Hessian's diagonal ``hess`` (with ``ν`` added) and ``penalised[j]``
+    (False for the intercept)."""
+    XT: object
+    D: np.ndarray
+    grad: np.ndarray
+    hess: np.ndarray
+    penalised: np.ndarray
+
+
+class Direction(NamedTuple):
+    """The Newton direction being built: ``d``, ``Xd = X d`` per sample, and
+    ``w`` (read only: ``|w + d|`` is the coordinate's L1 term)."""
+    d: np.ndarray
+    Xd: np.ndarray
+    w: np.ndarray
+
+
+@jit
+def dense_column_weighted_dot(XT, j, a, b):
+    """``Σ_i X[i, j] a_i b_i`` in sample order."""
+    acc = 0.0
+    for i in range(XT.shape[1]):
+        acc += XT[j, i] * a[i] * b[i]
+    return acc
+
+
+@jit
+def csr_column_weighted_dot(XT, j, a, b):
+    """:func:`dense_column_weighted_dot` over column j's nonzeros."""
+    data, indices, indptr = XT
+    acc = 0.0
+    for p in range(indptr[j], indptr[j + 1]):
+        i = indices[p]
+        acc += data[p] * a[i] * b[i]
+    return acc
+
+
+@jit
+def dense_column_weighted_square(XT, j, a):
+    """``Σ_i a_i X[i, j]²`` in sample order."""
+    acc = 0.0
+    for i in range(XT.shape[1]):
+        acc += a[i] * XT[j, i] * XT[j, i]
+    return acc
+
+
+@jit
+def csr_column_weighted_square(XT, j, a):
+    """:func:`dense_column_weighted_square` over column j's nonzeros."""
+    data, indices, indptr = XT
+    acc = 0.0
+    for p in range(indptr[j], indptr[j + 1]):
+        acc += a[indices[p]] * data[p] * data[p]
+    return acc
+
+
+#: ``Σ_i X[i, j] a_i b_i`` and ``Σ_i a_i X[i, j]²`` on either layout of ``XT``
+column_weighted_dot = by_layout(dense_column_weighted_dot, csr_column_weighted_dot)
+column_weighted_square = by_layout(dense_column_weighted_square, csr_column_weighted_square)
+
+
+@jit
+def l1_coordinate_step(g, h, v):
+    """The minimiser ``z`` of ``g z + ½ h z² + |v + z|`` (``h > 0``): the
+    soft-thresholded Newton step of one coordinate (Yuan et al. 2010, eq. 29;
+    Yuan, Ho & Lin 2012, eq. 13), ``v`` the coordinate's value before it.
+
+    ``g + 1 < h v``: the minimiser has ``v + z > 0``, ``z = −(g + 1)/h``;
+    ``g − 1 > h v``: ``v + z < 0``, ``z = −(g − 1)/h``; otherwise ``v + z = 0``.
+    """
+    if g + 1.0 < h * v:
+        return -(g + 1.0) / h
+    if g - 1.0 > h * v:
+        return -(g - 1.0) / h
+    return -v
+
+
+@jit
+def l1_violation(g, v):
+    """The minimum-norm subgradient of ``g·v + |v|`` in ``v`` (0 at the
+    optimum): ``g ± 1`` off zero, the soft threshold of ``g`` at zero."""
+    if v > 0.0:
+        return g + 1.0
+    if v < 0.0:
+        return g - 1.0
+    if g + 1.0 < 0.0:
+        return g + 1.0
+    if g - 1.0 > 0.0:
+        return g - 1.0
+    return 0.0
+
+
+@jit
+def quadratic_sweep(cols, state, order, nu):
+    """One coordinate-descent pass over the coordinates ``order`` of the
+    quadratic model ``q(d)``; updates ``d`` and ``Xd`` and returns the sum of
+    the coordinates' violations of ``q``'s optimality (before each step).
+
+    Coordinate j: ``g = ∇L_j + Σ_i X_ij D_i (Xd)_i + ν d_j``, ``h = hess_j``;
+    a penalised coordinate takes :func:`l1_coordinate_step` at ``w_j + d_j``,
+    the intercept the plain Newton step ``−g/h``.
+    """
+    violation = 0.0
+    for j in order:
+        g = cols.grad[j] + column_weighted_dot(cols.XT, j, cols.D, state.Xd) + nu * state.d[j]
+        h = cols.hess[j]
+        if cols.penalised[j]:
+            v = state.w[j] + state.d[j]
+            violation += abs(l1_violation(g, v))
+            z = min(max(l1_coordinate_step(g, h, v), -10.0), 10.0)
+            # a step onto zero sets d_j = -w_j exactly, so that w + d is 0 there
+            new = -state.w[j] if v + z == 0.0 else state.d[j] + z
+        else:
+            violation += abs(g)
+            new = state.d[j] + min(max(-g / h, -10.0), 10.0)
+        z = new - state.d[j]
+        if abs(z) < 1e-12:
+            continue
+        state.d[j] = new
+        column_axpy(cols.XT, j, state.Xd, z)
+    return violation
+
+
+@jit
+def log1p_exp(t):
+    """``log(1 + exp(t))`` without overflow."""
+    if t > 0.0:
+        return t + math.log1p(math.exp(-t))
+    return math.log1p(math.exp(t))
+
+
+@jit
+def logistic_loss(z, C):
+    """``L = Σ_i C_i log(1 + exp(−z_i))``, ``z_i = y_i w·x_i``."""
+    total = 0.0
+    for i in range(z.shape[0]):
+        total += C[i] * log1p_exp(-z[i])
+    return total
+
+
+@jit
+def loss_along(z, yXd, C, step):
+    """``L(w + step·d)`` from ``z`` and ``yXd = y ∘ Xd``: Armijo's trial."""
+    total = 0.0
+    for i in range(z.shape[0]):
+        total += C[i] * log1p_exp(-(z[i] + step * yXd[i]))
+    return total
+
+
+@jit
+def hessian_weights(z, y, C, D, coef):
+    """Per sample, with ``p_i = σ(z_i)``, ``z_i = y_i w·x_i``: the Hessian
+    weight ``D_i = C_i p_i (1 − p_i)`` and the gradient coefficient
+    ``coef_i = −C_i y_i (1 − p_i)``, so that ``∇L = Xᵀ coef``."""
+    for i in range(z.shape[0]):
+        if z[i] >= 0.0:
+            e = math.exp(-z[i])
+            p = 1.0 / (1.0 + e)
+            q = e / (1.0 + e)
+        else:
+            e = math.exp(z[i])
+            p = e / (1.0 + e)
+            q = 1.0 / (1.0 + e)
+        D[i] = C[i] * p * q
+        coef[i] = -C[i] * y[i] * q
+
+
+@jit
+def gradient_and_diagonal(XT, coef, D, grad, hess, nu):
+    """``grad_j = Σ_i X_ij coef_i`` (``coef`` already carrying ``y``) and
+    ``hess_j = Σ_i D_i X_ij² + ν`` for every column."""
+    for j in range(grad.shape[0]):
+        grad[j] = column_dot(XT, j, coef, 0.0)
+        hess[j] = column_weighted_square(XT, j, D) + nu
