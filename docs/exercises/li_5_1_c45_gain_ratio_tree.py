@@ -1,6 +1,6 @@
 r"""
 李航 习题5.1 / Li Hang, exercise 5.1: a C4.5 tree (information gain ratio) on 表5.1
-==================================================================================
+===================================================================================
 
 **题目**：根据表 5.1 所给的训练数据集，利用信息增益比（C4.5 算法）生成决策树。
 
@@ -62,7 +62,7 @@ assert max(by_hand, key=by_hand.get) == "有自己的房子"
 
 # %%
 # 有自己的房子 = 否: the second level
-# ---------------------------------
+# -----------------------------------
 rest = (X["有自己的房子"] == "否").to_numpy()
 second = {a: gain_ratio(X[a].to_numpy()[rest], y.to_numpy()[rest]) for a in X.columns if a != "有自己的房子"}
 print({a: round(r, 4) for a, r in second.items()})

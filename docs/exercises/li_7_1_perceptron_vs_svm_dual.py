@@ -1,6 +1,6 @@
 r"""
 李航 习题7.1 / Li Hang, exercise 7.1: the dual perceptron and the dual hard-margin SVM
-=====================================================================================
+======================================================================================
 
 **题目**：比较感知机的对偶形式与线性可分支持向量机的对偶形式。
 
@@ -48,7 +48,7 @@ print("Gram matrix G = X X^T (used by both):\n", X @ X.T)
 
 # %%
 # 感知机对偶形式 / Dual perceptron, two visiting orders
-# ---------------------------------------------------
+# -----------------------------------------------------
 results = {}
 for name, order in (("x1, x2, x3", [0, 1, 2]), ("x3, x2, x1", [2, 1, 0])):
     model = DualPerceptron(eta=1.0).fit(X[order], y[order])
@@ -63,7 +63,7 @@ assert not np.allclose(results["x1, x2, x3"][0], results["x3, x2, x1"][0])
 
 # %%
 # 线性可分支持向量机对偶形式 / Dual hard-margin SVM, both orders
-# -------------------------------------------------------------
+# --------------------------------------------------------------
 for order in ([0, 1, 2], [2, 1, 0]):
     svm = SVC(kernel="linear", C=np.inf, tol=1e-10).fit(X[order], y[order])
     alpha = np.zeros(3)

@@ -1,6 +1,6 @@
 r"""
 李航 习题7.3 / Li Hang, exercise 7.3: the dual of the SVM with squared slacks
-============================================================================
+=============================================================================
 
 **题目**：线性支持向量机还可以定义为以下形式：
 
@@ -66,7 +66,7 @@ def squared_slack_kernel(A, B):
 
 # %%
 # 对偶问题 / The dual, by the library's SMO
-# ----------------------------------------
+# -----------------------------------------
 dual = SVC(kernel=FunctionKernel(squared_slack_kernel), C=np.inf, tol=1e-10).fit(X, y)
 alpha = dual.alpha_
 w = (alpha * y) @ X
@@ -77,7 +77,7 @@ print(f"(the library's own intercept: {dual.intercept_[0]:.5f})")
 
 # %%
 # 原始问题 / The primal, by scipy
-# ------------------------------
+# -------------------------------
 objective = lambda v: 0.5 * v[:2] @ v[:2] + C * v[3:] @ v[3:]
 margins = {"type": "ineq", "fun": lambda v: y * (X @ v[:2] + v[2]) - 1 + v[3:]}
 primal = minimize(objective, np.zeros(3 + len(y)), constraints=[margins],

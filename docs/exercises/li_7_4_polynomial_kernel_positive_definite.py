@@ -1,6 +1,6 @@
 r"""
 李航 习题7.4 / Li Hang, exercise 7.4: (x·z)^p is a positive definite kernel
-==========================================================================
+===========================================================================
 
 **题目**：证明内积的正整数幂函数 :math:`K(x,z)=(x\cdot z)^p` 是正定核函数，这里 :math:`p` 是正整数，
 :math:`x,z\in\mathbf{R}^n`。
@@ -73,7 +73,7 @@ for p in range(1, 5):
 
 # %%
 # 反例 / Not every power is a kernel
-# ---------------------------------
+# ----------------------------------
 root = FunctionKernel(lambda A, B: np.sqrt(np.abs(A @ B.T)))
 shifted = FunctionKernel(lambda A, B: (A @ B.T - 1.0) ** 3)
 for name, kernel in (("|x.z|^(1/2)", root), ("(x.z - 1)^3", shifted)):

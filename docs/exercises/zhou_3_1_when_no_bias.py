@@ -47,7 +47,7 @@ assert not np.allclose(with_b.coef_, without_b.coef_, atol=1e-3)
 
 # %%
 # 1. 中心化 / Centred data
-# -----------------------
+# ------------------------
 Xc = X - X.mean(axis=0)
 centred_b = LeastSquaresClassifier().fit(Xc, labels)
 centred = LeastSquaresClassifier(fit_intercept=False).fit(Xc, labels)
@@ -63,7 +63,7 @@ assert abs(w_numpy[2]) < 1e-12
 
 # %%
 # 2. 常数特征 / A constant feature instead of b
-# --------------------------------------------
+# ---------------------------------------------
 ones = LeastSquaresClassifier(fit_intercept=False).fit(np.column_stack([X, np.ones(len(X))]), labels)
 print("column of ones, no b: weights =", ones.coef_[0].round(4))
 np.testing.assert_allclose(ones.coef_[0], np.r_[with_b.coef_[0], with_b.intercept_], atol=1e-10)

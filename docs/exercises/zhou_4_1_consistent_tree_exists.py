@@ -1,6 +1,6 @@
 r"""
 周志华 习题4.1 / Zhou Zhihua, exercise 4.1: a consistent tree exists when no data conflict
-=========================================================================================
+==========================================================================================
 
 **题目**：试证明对于不含冲突数据（即特征向量完全相同但标记不同）的训练集，必存在与训练集一致（即训练误差为 0）的决策树。
 
@@ -56,7 +56,7 @@ print(f"random, gain_ratio (J48's stopping rules): training accuracy "
 
 # %%
 # 冲突数据 / With conflicting data
-# -------------------------------
+# --------------------------------
 X, y = load_watermelon("2.0")
 X_conflict = pd.concat([X, X.iloc[[0, 5]]], ignore_index=True)   # 编号1 and 编号6 once more ...
 y_conflict = pd.concat([y, pd.Series(["否", "否"])], ignore_index=True)  # ... now labelled 否

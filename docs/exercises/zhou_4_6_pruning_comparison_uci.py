@@ -1,6 +1,6 @@
 r"""
 周志华 习题4.6 / Zhou Zhihua, exercise 4.6: unpruned, pre- and post-pruned trees on UCI data
-==========================================================================================
+============================================================================================
 
 **题目**：试选择 4 个 UCI 数据集，对上述 3 种算法所产生的未剪枝、预剪枝、后剪枝决策树进行实验比较，并进行适当的统计显著性检验。
 
@@ -58,7 +58,7 @@ print(accuracy.round(3).to_string())
 
 # %%
 # Friedman 检验与 Nemenyi 后续检验 / Friedman and Nemenyi tests (§2.4.4)
-# ---------------------------------------------------------------------
+# ----------------------------------------------------------------------
 N, k = accuracy.shape
 ranks = np.vstack([rankdata(-row) for row in accuracy.to_numpy()])  # 1 = best; ties share ranks
 mean_rank = ranks.mean(axis=0)
