@@ -17,6 +17,9 @@ the best hyperplane passes through the origin, or when something else plays its 
    (:math:`b=\bar y-w^T\bar x` is recovered afterwards).
 2. *A constant feature.* If some attribute is constant (the :math:`\hat x=(x;1)` of 式3.10), its
    weight is the bias; a separate :math:`b` would be redundant (and the normal equations singular).
+   One-hot encoded discrete attributes hide one: the columns of one attribute sum to 1 on every
+   row, so they already span the constant (a community solution set, yunist.cn's 西瓜书习题 第 3 章,
+   makes the same point about one-hot encoding).
 3. *The task says so.* When the output must vanish at :math:`x=0` (a proportional law,
    :math:`y=kx`), :math:`b=0` is prior knowledge; also when only differences
    :math:`f(x_i)-f(x_j)=w^T(x_i-x_j)` matter (ranking), :math:`b` cancels.
@@ -30,6 +33,7 @@ NumPy's ``lstsq``.
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pandas as pd
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.linear import LeastSquaresClassifier
@@ -67,6 +71,14 @@ assert abs(w_numpy[2]) < 1e-12
 ones = LeastSquaresClassifier(fit_intercept=False).fit(np.column_stack([X, np.ones(len(X))]), labels)
 print("column of ones, no b: weights =", ones.coef_[0].round(4))
 np.testing.assert_allclose(ones.coef_[0], np.r_[with_b.coef_[0], with_b.intercept_], atol=1e-10)
+
+# One-hot columns of a discrete attribute (西瓜数据集2.0's 色泽 and 纹理) sum to 1: no b needed.
+X20, labels20 = load_watermelon("2.0")
+onehot = pd.get_dummies(X20[["色泽", "纹理"]], dtype=float)
+a = LeastSquaresClassifier().fit(onehot, labels20).decision_function(onehot)
+b = LeastSquaresClassifier(fit_intercept=False).fit(onehot, labels20).decision_function(onehot)
+print("one-hot 色泽, 纹理 of 西瓜数据集2.0: largest difference with and without b:", f"{np.abs(a - b).max():.1e}")
+np.testing.assert_allclose(a, b, atol=1e-10)
 
 figure, ax = plt.subplots(figsize=(5.5, 4))
 for data, model, style, name in ((X, with_b, "k-", "with b"), (X, without_b, "r--", "without b (raw)")):

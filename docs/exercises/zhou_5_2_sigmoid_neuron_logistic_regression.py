@@ -21,7 +21,7 @@ the hidden outputs (for several outputs with softmax, multinomial logistic regre
 The page trains one sigmoid neuron, :class:`hyperplane.neural.MLPClassifier` with
 ``hidden_layer_sizes=()`` (accumulated BP, no penalty), on 西瓜数据集3.0α with each loss and
 compares it with :class:`hyperplane.linear.LogisticRegression` (Newton's method, ``C=1e12``):
-with the cross-entropy the weights agree to about 1e-4 (习题3.3's
+with the cross-entropy the weights agree to within 1e-3 (习题3.3's
 :math:`\beta=(3.1583, 12.5212; -4.4289)`), with the squared error they do not.
 """
 

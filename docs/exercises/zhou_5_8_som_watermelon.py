@@ -17,8 +17,7 @@ BMU and its neighbours adjust their weights so as to keep the topology of the in
 Observed on 3.0α (attributes scaled to [0, 1], labels *not* used in training): the map unfolds over
 the data and keeps its topology (neighbouring neurons have neighbouring weights), the quantisation
 error (mean distance of a melon to its BMU) falls from 0.28 to about 0.06, and melons that share a
-neuron are of one class (good melons gather on one side of the map, bad ones on the other, with
-the overlapping region of 3.0α between them). With 16 neurons for 17 melons most neurons hold one
+neuron are of one class (the labels were not used). With 16 neurons for 17 melons most neurons hold one
 melon; a smaller map would merge more of them and show where the classes mix.
 """
 
