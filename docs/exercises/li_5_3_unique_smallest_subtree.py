@@ -29,6 +29,11 @@ and :math:`T^*(t)\subseteq T'` whether or not :math:`T^*(t)` is split. A minimis
 every minimiser is the unique smallest one: :math:`T_\alpha=T^*(\text{root})`. (Two different
 minimisers of the same size cannot both be smallest, as each would contain the other.)
 
+This is Breiman et al.'s Theorem 10.7 (*Classification and Regression Trees*, 1984, §10.2), which
+the datawhale solutions manual quotes for 习题5.4; for 习题5.3 it argues by contradiction from two
+optimal subtrees, each of which could be pruned further, whereas the recursion above also shows
+which subtree is the smallest and why the minimisers are nested.
+
 The page enumerates every pruning of a Gini tree grown by
 :class:`hyperplane.tree.DecisionTreeClassifier` on noisy data, finds for many :math:`\alpha` all
 the minimisers of :math:`C_\alpha` (with :math:`C` recomputed by hand from each leaf's class

@@ -42,6 +42,9 @@ of the minimal-:math:`g` nodes, and the smallest of them, pruning all of them (s
 every remaining :math:`g` is at least the previous minimum (pruning below :math:`t` replaces
 branches whose :math:`g` was :math:`\le g(t)`), and ties are pruned together.
 
+The datawhale solutions manual proves it the same way from Breiman et al.'s Theorems 10.7 and
+10.9(i) (the nesting of step 1); step 2 it takes from Breiman et al. (p. 368) without proof.
+
 The page checks the statement on a Gini tree of :class:`hyperplane.tree.DecisionTreeClassifier`:
 it runs 算法5.7 by hand (g(t) of 式5.31 from the class counts), compares the :math:`\alpha_i` with
 the library's ``cost_complexity_pruning_path``, and verifies by enumerating every pruning that

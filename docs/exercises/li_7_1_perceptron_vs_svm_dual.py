@@ -32,6 +32,9 @@ runs :class:`hyperplane.linear.DualPerceptron` in two visiting orders and
 :math:`b=-3` (表2.2) and another hyperplane when the points are visited in another order; the SVM
 gives :math:`\alpha=(\frac14,0,\frac14)`, :math:`w=(\frac12,\frac12)`, :math:`b=-2` (例7.2) in
 any order, and the same SVM solution is checked against scikit-learn's LIBSVM.
+The datawhale solutions manual makes the first three points (linear combination, α solved for,
+any separating vs the maximal-margin hyperplane); sparsity and the dependence on the visiting order
+are added here.
 """
 
 import matplotlib.pyplot as plt

@@ -41,6 +41,11 @@ The page solves that dual with :class:`hyperplane.svm.SVC` (``C=np.inf``, a
 primal directly with scipy's SLSQP, on overlapping data: the same :math:`w, b`, and
 :math:`\xi_i=\alpha_i/(2C)`. Without the bias the same objective is LIBLINEAR's L2-loss SVM, which
 scikit-learn's ``LinearSVC(loss="squared_hinge", fit_intercept=False)`` solves: checked too.
+
+The datawhale solutions manual keeps the multipliers :math:`\mu_i` of :math:`\xi_i\ge0` and
+leaves :math:`\frac1{4C}\sum_i(\alpha_i+\mu_i)^2` with the constraint
+:math:`2C\xi_i-\alpha_i-\mu_i=0` in its final dual; since that constraint on :math:`\xi` is
+redundant, :math:`\mu_i=0` at the optimum and its dual reduces to the one above.
 """
 
 import matplotlib.pyplot as plt

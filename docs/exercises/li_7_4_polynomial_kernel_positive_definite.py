@@ -28,7 +28,9 @@ with one coordinate per multi-index :math:`J=(j_1,\dots,j_n)`. Then for any :mat
 matrix :math:`A` of :math:`(x\cdot z)^{p-1}` is PSD, the Gram matrix of :math:`(x\cdot z)^p` is the
 elementwise product :math:`A\circ(XX^T)`, PSD by the Schur product theorem (write
 :math:`A=\sum_k u_ku_k^T`, :math:`XX^T=\sum_l v_lv_l^T`, then
-:math:`A\circ XX^T=\sum_{k,l}(u_k\circ v_l)(u_k\circ v_l)^T`).
+:math:`A\circ XX^T=\sum_{k,l}(u_k\circ v_l)(u_k\circ v_l)^T`). The datawhale solutions manual gives
+the induction proof, building the feature map of :math:`p+1` from that of :math:`p` and citing the
+Schur product theorem (Horn & Johnson, 定理7.5.3).
 
 The page checks the identity :math:`(x\cdot z)^p=\phi(x)\cdot\phi(z)` with the feature map built in
 NumPy for :math:`n=3, p=1..4`; the smallest eigenvalue of Gram matrices of
