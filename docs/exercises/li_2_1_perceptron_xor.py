@@ -27,6 +27,9 @@ making mistakes and cycles through the same four hyperplanes; a linear program f
 :math:`(w,b)` with margin 1 (scipy's ``linprog``, an independent computation); and the same
 perceptron in the dual form with a degree-2 polynomial kernel, which adds the product
 :math:`x^{(1)}x^{(2)}`, does separate XOR.
+The datawhale solutions manual gives a contradiction of the same kind (from :math:`b<0` and
+:math:`w_1,w_2>-b` it gets :math:`w_1+w_2+b>0` at :math:`(1,1)`) and shows scikit-learn's
+perceptron stopping at :math:`w=0`.
 """
 
 import warnings

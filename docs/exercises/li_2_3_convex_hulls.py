@@ -24,6 +24,11 @@ hull, and :math:`\frac{d}{dt}\|p+t(x-p)-q\|^2\big|_{t=0}=2w\cdot(x-p)` must be :
 (otherwise a point nearer to :math:`q` exists), so :math:`w\cdot x+b\ge w\cdot p+b>0`. The same
 argument with :math:`q` gives :math:`w\cdot x+b<0` on the negative hull: :math:`(w,b)` separates.
 
+The datawhale solutions manual proves sufficiency with the same nearest pair :math:`(x_+, x_-)` and
+bisecting hyperplane, but concludes only :math:`f(x)\ge0` on the positive hull; the strict
+inequality that 定义2.2 requires follows from the :math:`\|x_+-x_-\|^2/2>0` term of its own
+expansion, as above.
+
 The page checks the equivalence on random sample sets: "separable" decided by
 :class:`hyperplane.linear.Perceptron` converging (定理2.1 guarantees it on separable data) against
 "the hulls intersect" decided by a linear program in the :math:`\lambda, \mu` weights (scipy).
