@@ -6,14 +6,27 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.exceptions import ConvergenceWarning
 
+import scipy.sparse as sp
+
+from hyperplane._csr_rows import CSRRows
 from hyperplane.linear import Adaline
-from hyperplane.linear._adaline_kernels import lms_epoch
+from hyperplane.linear._adaline_kernels import LMSSamples, augmented_squared_norms
+from hyperplane.linear._adaline_kernels import lms_epoch as compiled_epoch
 
 from ._helpers import blobs
 
 
-def lms_epoch_reference(X, T, W, b, order, eta):
-    """w̃ ← w̃ + η (t − w̃·x̃) x̃ / ‖x̃‖² with x̃ = (x, 1), sample by sample."""
+def lms_epoch(X, T, W, b, order, eta, s=None):
+    """The compiled epoch on dense (or CSR) rows, unit weights by default."""
+    s = np.ones(T.shape[0]) if s is None else s
+    rows = CSRRows.of(X) if sp.issparse(X) else X
+    norm2 = augmented_squared_norms(rows, T.shape[0], np.ones(X.shape[1]))
+    return compiled_epoch(LMSSamples(rows, T, s, norm2), W, b, np.asarray(order, np.int64), eta)
+
+
+def lms_epoch_reference(X, T, W, b, order, eta, s=None):
+    """w̃ ← w̃ + η s (t − w̃·x̃) x̃ / ‖x̃‖² with x̃ = (x, 1), sample by sample."""
+    s = np.ones(T.shape[0]) if s is None else s
     W, b = W.copy(), b.copy()
     sse = 0.0
     for i in order:
@@ -21,25 +34,60 @@ def lms_epoch_reference(X, T, W, b, order, eta):
         for k in range(T.shape[1]):
             w_aug = np.append(W[k], b[k])
             e = T[i, k] - w_aug @ x_aug
-            sse += e * e
-            w_aug = w_aug + eta * e * x_aug / (x_aug @ x_aug)
+            sse += s[i] * e * e
+            w_aug = w_aug + eta * s[i] * e * x_aug / (x_aug @ x_aug)
             W[k], b[k] = w_aug[:-1], w_aug[-1]
     return W, b, sse
 
 
 @given(st.integers(1, 30), st.integers(1, 4), st.integers(1, 3),
-       st.floats(0.01, 1.9), st.integers(0, 2**32 - 1))
-def test_epoch_matches_reference(n, d, outputs, eta, seed):
+       st.floats(0.01, 1.9), st.integers(0, 2**32 - 1), st.booleans())
+def test_epoch_matches_reference(n, d, outputs, eta, seed, weighted):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)) * 10
     T = rng.choice([-1.0, 1.0], size=(n, outputs))
+    s = rng.uniform(0, 2, size=n) if weighted else None
     W, b = rng.normal(size=(outputs, d)), rng.normal(size=outputs)
     order = rng.permutation(n).astype(np.int64)
-    W_ref, b_ref, sse_ref = lms_epoch_reference(X, T, W, b, order, eta)
-    sse = lms_epoch(X, T, W, b, order, eta)
+    W_ref, b_ref, sse_ref = lms_epoch_reference(X, T, W, b, order, eta, s)
+    sse = lms_epoch(X, T, W, b, order, eta, s)
     np.testing.assert_allclose(W, W_ref, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(b, b_ref, rtol=1e-10, atol=1e-10)
     assert sse == pytest.approx(sse_ref, rel=1e-10)
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_csr_rows_give_the_dense_epoch_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(25, 6)) * (rng.random((25, 6)) < 0.4)
+    T = rng.choice([-1.0, 1.0], size=(25, 2))
+    s = rng.uniform(0, 2, size=25)
+    order = rng.permutation(25)
+    fits = []
+    for rows in (X, sp.csr_matrix(X)):
+        W, b = np.zeros((2, 6)), np.zeros(2)
+        sse = lms_epoch(rows, T, W, b, order, 0.4, s)
+        fits.append((W.tobytes(), b.tobytes(), sse))
+    assert fits[0] == fits[1]
+
+
+def test_a_zero_weight_drops_the_row_and_weights_are_checked():
+    X, y = blobs(40, 3, 2, seed=4)
+    weight = np.ones(40)
+    weight[::3] = 0.0
+    kept = weight > 0
+    params = dict(eta=0.3, shuffle=False, max_iter=20, tol=1e-9)
+    with pytest.warns(ConvergenceWarning):
+        weighted = Adaline(**params).fit(X, y, sample_weight=weight)
+    with pytest.warns(ConvergenceWarning):
+        dropped = Adaline(**params).fit(X[kept], y[kept])
+    np.testing.assert_array_equal(weighted.coef_, dropped.coef_)
+    np.testing.assert_array_equal(weighted.intercept_, dropped.intercept_)
+    np.testing.assert_allclose(weighted.loss_curve_, dropped.loss_curve_, rtol=1e-12)
+    with pytest.raises(ValueError, match="sample_weight must be non-negative; row 2"):
+        Adaline().fit(X, y, sample_weight=np.r_[1.0, 1.0, -1.0, np.ones(37)])
+    with pytest.raises(ValueError, match="zero for every sample"):
+        Adaline().fit(X, y, sample_weight=np.zeros(40))
 
 
 def test_update_removes_a_fraction_eta_of_the_error():

@@ -95,5 +95,33 @@ def test_bad_parameters_are_named(params, match):
         DualPerceptron(**params).fit(X, y)
 
 
+#: algorithm 2.2 is online: an integer weight scales one update, a repeated row makes two
+ONLINE = "online rule: an integer weight scales one update, a repeated row makes two"
+
+
 def test_check_estimator():
-    check_estimator(DualPerceptron())
+    check_estimator(DualPerceptron(), expected_failed_checks={
+        "check_sample_weight_equivalence_on_dense_data": ONLINE,
+        "check_sample_weight_equivalence_on_sparse_data": ONLINE})
+
+
+def test_sample_weights_scale_each_step_and_zero_drops_the_row():
+    """alpha_i grows by eta s_i at each update of sample i; a zero weight is a
+    dropped row (never visited); weights are checked by name."""
+    from hyperplane.datasets import load_perceptron_example
+
+    X, y = load_perceptron_example()
+    book = DualPerceptron(eta=1.0).fit(X, y)
+    doubled = DualPerceptron(eta=1.0).fit(X, y, sample_weight=[2.0, 2.0, 2.0])
+    half_eta = DualPerceptron(eta=2.0).fit(X, y)
+    np.testing.assert_array_equal(doubled.alpha_, half_eta.alpha_)      # s = 2 is eta = 2
+    np.testing.assert_array_equal(book.alpha_, [2.0, 0.0, 5.0])          # 例2.2
+    X4 = np.vstack([X, [[0.0, 5.0]]])
+    y4 = np.r_[y, -1]
+    dropped = DualPerceptron(eta=1.0).fit(X4, y4, sample_weight=[1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(dropped.alpha_, [2.0, 0.0, 5.0, 0.0])
+    assert dropped.intercept_[0] == book.intercept_[0] and dropped.converged_
+    with pytest.raises(ValueError, match="non-negative; row 1"):
+        DualPerceptron().fit(X, y, sample_weight=[1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match="zero for every sample"):
+        DualPerceptron().fit(X, y, sample_weight=[0.0, 0.0, 0.0])

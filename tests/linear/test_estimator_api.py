@@ -20,11 +20,25 @@ ESTIMATORS = [
     FisherDiscriminant(kernel="rbf"),
     FisherDiscriminant(kernel=RBF(sigma=2.0) + 0.5 * Polynomial(degree=2)),
     LogisticRegression(),
+    LogisticRegression(penalty="l1"),
     Adaline(random_state=0),
 ]
 
 
-@parametrize_with_checks(ESTIMATORS)
+#: the online Widrow–Hoff rule visits a repeated row twice, each visit seeing
+#: the weights the last left: a sample weight scales one step, so integer
+#: weights are not repeated rows (zero weights are dropped rows: test_adaline)
+ONLINE = "online rule: an integer weight scales one update, a repeated row makes two"
+
+
+def expected_failures(estimator):
+    if isinstance(estimator, Adaline):
+        return {"check_sample_weight_equivalence_on_dense_data": ONLINE,
+                "check_sample_weight_equivalence_on_sparse_data": ONLINE}
+    return {}
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 

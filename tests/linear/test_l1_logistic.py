@@ -58,7 +58,7 @@ def test_gradient_and_hessian_diagonal_equal_numpy(sparse):
     np.testing.assert_allclose(D, C * p * (1 - p), rtol=1e-13)
     np.testing.assert_allclose(coef, -C * y * (1 - p), rtol=1e-13)
     grad, hess = np.empty(6), np.empty(6)
-    gradient_and_diagonal(columns_of(Xin, False), coef, D, grad, hess, 1e-12)
+    gradient_and_diagonal(columns_of(Xin, False), coef, D, grad, hess, np.arange(6), 1e-12)
     loss = lambda v: np.sum(C * np.logaddexp(0, -y * (X @ v)))  # noqa: E731
     numeric = scipy.optimize.approx_fprime(w, loss, 1e-7)
     np.testing.assert_allclose(grad, numeric, rtol=1e-5, atol=1e-5)
@@ -75,7 +75,9 @@ def test_one_sweep_equals_the_coordinate_loop_written_in_numpy(sparse):
     w = rng.normal(size=6) * (rng.random(6) < 0.5)
     order = rng.permutation(6)
     state = Direction(np.zeros(6), np.zeros(40), w)
-    quadratic_sweep(Columns(columns_of(Xin, False), D, grad, hess, penalised), state, order, 1e-12)
+    sweep = quadratic_sweep(Columns(columns_of(Xin, False), D, grad, hess, penalised), state,
+                            order.copy(), 6, 1e-12, np.inf)
+    assert sweep.n_active == 6
     d = np.zeros(6)
     for j in order:   # minimise q over d_j with the others fixed, written directly
         g = grad[j] + X[:, j] @ (D * (X @ d)) + 1e-12 * d[j]
@@ -156,3 +158,58 @@ def test_the_intercept_is_not_penalised():
                                          max_iter=20000).fit(X, y)
     assert _objective(X, y, coef, intercept) <= \
         _objective(X, y, saga.coef_[0], saga.intercept_[0]) + 1e-9
+
+
+# ----------------------------------------------------------------------
+# LogisticRegression(penalty="l1")
+# ----------------------------------------------------------------------
+def test_estimator_fits_the_l1_objective_at_least_as_well_as_saga():
+    from hyperplane.linear import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    model = LogisticRegression(penalty="l1", C=0.5, tol=1e-8, max_iter=300).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        saga = SklearnLogisticRegression(penalty="l1", l1_ratio=1.0, solver="saga", C=0.5,
+                                         tol=1e-10, max_iter=20000).fit(X, y)
+    ours = _objective(X, y, model.coef_[0], model.intercept_[0], C=0.5)
+    theirs = _objective(X, y, saga.coef_[0], saga.intercept_[0], C=0.5)
+    assert model.converged_ and ours <= theirs + 1e-9 * theirs
+    assert np.count_nonzero(model.coef_) < X.shape[1]           # a sparse model
+    sparse = LogisticRegression(penalty="l1", C=0.5, tol=1e-8, max_iter=300).fit(
+        sp.csr_matrix(X), y)
+    assert sparse.coef_.tobytes() == model.coef_.tobytes()
+
+
+def test_more_classes_are_one_vs_rest_with_normalised_probabilities():
+    from sklearn.datasets import load_iris
+
+    from hyperplane.linear import LogisticRegression
+
+    X, y = load_iris(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    model = LogisticRegression(penalty="l1", C=2.0, tol=1e-8, max_iter=300).fit(X, y)
+    for k in range(3):
+        binary = LogisticRegression(penalty="l1", C=2.0, tol=1e-8, max_iter=300).fit(X, y == k)
+        np.testing.assert_allclose(model.coef_[k], binary.coef_[0], atol=1e-12)
+        np.testing.assert_allclose(model.intercept_[k], binary.intercept_[0], atol=1e-12)
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    sigma = 1 / (1 + np.exp(-(X @ model.coef_.T + model.intercept_)))
+    np.testing.assert_allclose(proba, sigma / sigma.sum(axis=1, keepdims=True), rtol=1e-12)
+    assert (model.predict(X) == model.classes_[np.argmax(proba, axis=1)]).all()
+
+
+def test_l1_refuses_an_l2_solver_and_dask_by_name():
+    import dask.array as da
+
+    from hyperplane.linear import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match="penalty='l1' is solved by newGLMNET; solver='tron'"):
+        LogisticRegression(penalty="l1", solver="tron").fit(X, y)
+    with pytest.raises(ValueError, match="penalty='l1' needs X in memory"):
+        LogisticRegression(penalty="l1").fit(da.from_array(X, chunks=100), da.from_array(y))
+    with pytest.raises(ValueError, match="penalty"):
+        LogisticRegression(penalty="elasticnet").fit(X, y)

@@ -87,7 +87,7 @@ def test_adaline_divergence_names_eta_and_epoch(monkeypatch):
         calls.append(1)
         return np.inf if len(calls) == 3 else 1.0
 
-    monkeypatch.setattr(module, "epoch_rule", lambda X: (overflowing, (X,)))
+    monkeypatch.setattr(module, "lms_epoch", overflowing)
     X, y = separable()
     with pytest.raises(ValueError, match=r"eta=0\.5.*|epoch 3.*eta=0\.5") as info:
         Adaline(eta=0.5, tol=0.0, max_iter=10).fit(X, y)

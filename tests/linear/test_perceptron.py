@@ -1,6 +1,7 @@
 import warnings
 
 import numpy as np
+import scipy.sparse
 import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
 from sklearn.exceptions import ConvergenceWarning
@@ -241,5 +242,35 @@ def test_accuracy_within_one_point_of_scikit_learn(loader):
     assert abs(ours - ref) <= 0.01
 
 
+#: algorithm 2.1 is online: an integer weight scales one update, a repeated row makes two
+ONLINE = "online rule: an integer weight scales one update, a repeated row makes two"
+
+
 def test_check_estimator():
-    check_estimator(Perceptron())
+    check_estimator(Perceptron(), expected_failed_checks={
+        "check_sample_weight_equivalence_on_dense_data": ONLINE,
+        "check_sample_weight_equivalence_on_sparse_data": ONLINE})
+    check_estimator(Perceptron(update="batch"))   # a weighted sum: weights are repeated rows
+
+
+def test_sample_weights_scale_the_update_and_zero_drops_the_row():
+    from hyperplane.datasets import load_perceptron_example
+
+    X, y = load_perceptron_example()
+    twice = Perceptron(eta=1.0).fit(X, y, sample_weight=[2.0, 2.0, 2.0])
+    eta_two = Perceptron(eta=2.0).fit(X, y)
+    np.testing.assert_array_equal(twice.coef_, eta_two.coef_)           # s = 2 is eta = 2
+    X4, y4 = np.vstack([X, [[0.0, 5.0]]]), np.r_[y, -1]
+    for update in ("online", "batch"):
+        for variant in ("standard", "pocket", "averaged"):
+            params = dict(update=update, variant=variant, max_iter=50)
+            dropped = Perceptron(**params).fit(X4, y4, sample_weight=[1.0, 1.0, 1.0, 0.0])
+            book = Perceptron(**params).fit(X, y)
+            np.testing.assert_array_equal(dropped.coef_, book.coef_)
+            np.testing.assert_array_equal(dropped.intercept_, book.intercept_)
+    sparse = Perceptron().fit(scipy.sparse.csr_matrix(X4), y4, sample_weight=[1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_array_equal(sparse.coef_, Perceptron().fit(X, y).coef_)
+    with pytest.raises(ValueError, match="non-negative; row 0"):
+        Perceptron().fit(X, y, sample_weight=[-1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="zero for every sample"):
+        Perceptron().partial_fit(X, y, sample_weight=[0.0, 0.0, 0.0])

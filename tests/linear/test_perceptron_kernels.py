@@ -1,6 +1,7 @@
 """Each compiled epoch body against a slow, obviously correct NumPy loop."""
 
 import numpy as np
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -9,10 +10,12 @@ from hyperplane.linear._perceptron_kernels import (
     averaged_online_epoch,
     batch_epoch,
     count_mistakes,
+    DualSamples,
+    DualState,
     dual_epoch,
     online_epoch,
 )
-from hyperplane.linear._state import Averages, Trace
+from hyperplane.linear._state import Averages, CSRRows, Trace
 
 # small integers keep every sum exact, so the comparison can be exact
 values = st.integers(-4, 4).map(float)
@@ -31,25 +34,38 @@ def problems(draw):
     return X, y, w, b, order, eta
 
 
+#: the kernels read dense rows and CSR rows through the row layer: each test
+#: runs on both (the same bits), and with sample weights in {0, 1, 2}
+layouts = st.sampled_from(["dense", "csr"])
+weights = st.lists(st.sampled_from([0.0, 1.0, 2.0]), min_size=12, max_size=12)
+
+
+def rows_of(X, layout):
+    return CSRRows.of(sp.csr_matrix(X)) if layout == "csr" else X
+
+
 def reference_online(X, y, w, b, eta, order):
+    """Algorithm 2.1 with a step ``eta[i]`` per sample."""
     w = w.copy()
     updated = []
     for i in order:
         if y[i] * (X[i] @ w + b) <= 0:
-            w = w + eta * y[i] * X[i]
-            b = b + eta * y[i]
+            w = w + eta[i] * y[i] * X[i]
+            b = b + eta[i] * y[i]
             updated.append(i)
     return w, b, updated
 
 
-@given(problems())
-def test_online_epoch(problem):
+@given(problems(), layouts, weights)
+def test_online_epoch(problem, layout, s):
     X, y, w, b, order, eta = problem
+    eta = eta * np.array(s[:len(y)])
     w_ref, b_ref, upd_ref = reference_online(X, y, w, b, eta, order)
     w_got = w.copy()
     updated = np.empty(len(y), dtype=np.int64)
     trace_w, trace_b = np.empty((len(y), X.shape[1])), np.empty(len(y))
-    b_got, n = online_epoch(X, y, w_got, b, eta, order, Trace(updated, trace_w, trace_b))
+    b_got, n = online_epoch(rows_of(X, layout), y, w_got, b, eta, order,
+                            Trace(updated, trace_w, trace_b))
     np.testing.assert_array_equal(w_got, w_ref)
     assert b_got == b_ref and updated[:n].tolist() == upd_ref
     if n:
@@ -57,8 +73,8 @@ def test_online_epoch(problem):
         assert trace_b[n - 1] == b_ref
 
 
-@given(problems())
-def test_averaged_online_epoch(problem):
+@given(problems(), layouts)
+def test_averaged_online_epoch(problem, layout):
     X, y, w0, b0, order, eta = problem
     w, b, total_w, total_b = w0.copy(), b0, np.zeros_like(w0), 0.0
     for i in order:
@@ -68,7 +84,8 @@ def test_averaged_online_epoch(problem):
     w_got, u = w0.copy(), np.zeros_like(w0)
     updated = np.empty(len(y), dtype=np.int64)
     empty_w, empty_b = np.empty((0, X.shape[1])), np.empty(0)
-    b_got, ub, c, _ = averaged_online_epoch(X, y, w_got, b0, Averages(u, 0.0, 0.0), eta,
+    b_got, ub, c, _ = averaged_online_epoch(rows_of(X, layout), y, w_got, b0,
+                                            Averages(u, 0.0, 0.0), np.full(len(y), eta),
                                             order, Trace(updated, empty_w, empty_b))
     assert c == len(order)
     # the average of the weights after every visit, minus the contribution of w0
@@ -76,23 +93,25 @@ def test_averaged_online_epoch(problem):
     np.testing.assert_allclose(b_got - ub / c, total_b / c, atol=1e-12)
 
 
-@given(problems())
-def test_batch_epoch(problem):
+@given(problems(), layouts, weights)
+def test_batch_epoch(problem, layout, s):
     X, y, w, b, _, eta = problem
-    wrong = y * (X @ w + b) <= 0
-    w_ref = w + eta * (y[wrong] @ X[wrong])
-    b_ref = b + eta * y[wrong].sum()
+    s = np.array(s[:len(y)])
+    wrong = (y * (X @ w + b) <= 0) & (s > 0)
+    w_ref = w + eta * ((s * y)[wrong] @ X[wrong])
+    b_ref = b + eta * (s * y)[wrong].sum()
     w_got = w.copy()
     updated = np.empty(len(y), dtype=np.int64)
-    b_got, n = batch_epoch(X, y, w_got, b, eta, updated)
+    b_got, n = batch_epoch(rows_of(X, layout), y, w_got, b, eta, s, updated)
     np.testing.assert_array_equal(w_got, w_ref)
     assert b_got == b_ref and updated[:n].tolist() == np.flatnonzero(wrong).tolist()
 
 
-@given(problems())
-def test_count_mistakes(problem):
+@given(problems(), layouts, weights)
+def test_count_mistakes(problem, layout, s):
     X, y, w, b, _, _ = problem
-    assert count_mistakes(X, y, w, b) == int(np.sum(y * (X @ w + b) <= 0))
+    s = np.array(s[:len(y)])
+    assert count_mistakes(rows_of(X, layout), y, w, b, s) == np.sum(s[y * (X @ w + b) <= 0])
 
 
 @given(problems())
@@ -107,7 +126,8 @@ def test_dual_epoch(problem):
             upd_ref.append(i)
     alpha, f = np.zeros(len(y)), np.zeros(len(y))
     updated = np.empty(len(y), dtype=np.int64)
-    b_got, n = dual_epoch(gram, y, alpha, 0.0, f, eta, order, updated)
+    b_got, n = dual_epoch(DualSamples(gram, y, np.full(len(y), eta)),
+                          DualState(alpha, f, updated), 0.0, order)
     np.testing.assert_array_equal(alpha, alpha_ref)
     assert b_got == b_ref and updated[:n].tolist() == upd_ref
     np.testing.assert_allclose(f, gram @ (alpha * y))

@@ -66,6 +66,7 @@ def test_example_2_1_seven_steps(page):
 
 def test_example_2_2_ends_with_alpha(page):
     _open(page, "perceptron", variant="dual")
+    page.get_by_test_id("lang-select").select_option("en")
     _run_to_end(page)
     rows = [r.split("\t") for r in _rows(page).all_inner_texts()]
     assert rows[-1][2] == "(2, 0, 5)" and rows[-1][3] == "-3"
@@ -104,15 +105,20 @@ def test_watermelon_3_0_candidate_cuts_and_2_0_alpha_branch_weights(page):
 
 def test_table_4_2_post_pruning_ends_at_71_4(page):
     _open(page, "tree", "split-4.2", pruning="post")
+    page.get_by_test_id("lang-select").select_option("en")
     _run_to_end(page)
     assert page.get_by_test_id("status").inner_text() == "validation accuracy 71.4%"
-    pruning = [r for r in _rows(page).all_inner_texts() if "\tpost\t" in r]
+    pruning = [r for r in _rows(page).all_inner_texts() if "\tpost-pruning\t" in r]
     assert pruning[0].split("\t")[3] == "42.9% → 57.1%"
+    page.get_by_test_id("lang-select").select_option("zh")
+    assert page.get_by_test_id("status").inner_text() == "验证精度 71.4%"
+    assert sum("\t后剪枝\t" in r for r in _rows(page).all_inner_texts()) == 5
     assert not page.errors
 
 
 def test_example_7_1_run_to_end(page):
     _open(page, "svm", "example-2.1")
+    page.get_by_test_id("lang-select").select_option("en")
     _run_to_end(page)
     cells = _last_row(page).split("\t")
     assert cells[1] == "α = (0.25, 0, 0.25)" and cells[-1] == "-2"
@@ -134,7 +140,7 @@ def test_long_run_streams(page):
     }""")
     page.get_by_test_id("run-button").click()
     page.wait_for_function("!document.body.dataset.running "
-                           "&& document.getElementById('status').textContent.includes('converged')",
+                           "&& document.getElementById('status').textContent.includes('已收敛')",
                            timeout=TIMEOUT)
     final = page.evaluate("document.querySelectorAll('#trace tbody tr').length")
     assert final > 1000

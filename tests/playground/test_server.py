@@ -141,9 +141,10 @@ def test_post_pruned_tree_shows_the_grown_tree_s_branches(client):
 def test_table_4_2_pruning(client, pruning, decisions, accuracy):
     start = _start(client, "tree", "split-4.2", pruning=pruning)
     steps = _all_steps(client, start["run"])
-    pruning_rows = [s["row"] for s in steps if s["row"][0] == pruning]
+    pruning_rows = [s["row"] for s in steps if s["row"][0] == {"t": pruning}]
     assert [r[2] for r in pruning_rows] == decisions
     assert steps[-1]["status"] == f"validation accuracy {accuracy}"
+    assert steps[-1]["say"] == {"key": "valid_acc", "acc": accuracy}
 
 
 def test_bp_side_by_side(client):
@@ -263,3 +264,63 @@ def test_a_failing_run_reports_in_the_stream(client, monkeypatch):
     text = client.get(f"/api/stream/{start['run']}").get_data(as_text=True)
     assert '"k": 1' in text and "event: failure" in text and "diverged" in text
     assert "event: end" not in text
+
+
+# ------------------------------------------------- what the teaching panels show
+def test_example_7_1_summary_at_every_smo_step(client):
+    steps = _all_steps(client, _start(client, "svm", "example-2.1")["run"])
+    assert all("summary" in s for s in steps)
+    final = steps[-1]["summary"]
+    # 李航 例7.1: w = (1/2, 1/2), b = -2; the margin 2/‖w‖ = 2√2
+    assert final["w"] == "(0.5, 0.5)" and final["b"] == "-2"
+    assert float(final["margin"]) == pytest.approx(2 * 2 ** 0.5, abs=1e-4)
+    assert [s.get("line") for s in steps] == [["select", "clip"]] * 3 + ["stop"]
+
+
+def test_dual_perceptron_w_follows_table_2_1(client):
+    """例2.2 makes the same updates as 例2.1, so w = Σ α_i y_i x_i of each dual step
+    is 表2.1's w of that step."""
+    primal = _all_steps(client, _start(client, "perceptron", "example-2.1")["run"])
+    dual = _all_steps(client, _start(client, "perceptron", "example-2.1",
+                                     variant="dual")["run"])
+    assert [s["summary"]["w"] for s in dual] == [s["row"][1] for s in primal]
+    assert [s["summary"]["b"] for s in dual] == [s["row"][2] for s in primal]
+    assert [s["line"] for s in primal] == ["update"] * 7 + ["stop"]
+    assert primal[-1]["say"]["key"] == "converged" and primal[-1]["say"]["updates"] == 7
+
+
+def test_figure_4_4_nodes_in_generation_order(client):
+    steps = _all_steps(client, _start(client, "tree", "watermelon-2.0")["run"])
+    nodes = [s["node"] for s in steps if "node" in s]
+    # 周志华 图4.4, depth first as TreeGenerate recurses
+    assert [(n["id"], n["parent"], n["test"] or n["label"]) for n in nodes] == [
+        (1, None, "纹理"), (2, 1, "根蒂"), (3, 2, "是"), (4, 2, "色泽"), (5, 4, "是"),
+        (6, 4, "触感"), (7, 6, "是"), (8, 6, "否"), (9, 4, "是"), (10, 2, "否"),
+        (11, 1, "触感"), (12, 11, "否"), (13, 11, "是"), (14, 1, "否")]
+    assert [n["branch"] for n in nodes[1:4]] == ["纹理 = 清晰", "根蒂 = 蜷缩", "根蒂 = 稍蜷"]
+    lines = [s.get("line") for s in steps]
+    assert lines[:3] == ["choose", "choose", "leaf_class"] and lines[8] == "leaf_empty"
+
+
+def test_table_4_2_pruning_names_its_nodes(client):
+    steps = _all_steps(client, _start(client, "tree", "split-4.2", pruning="post")["run"])
+    # 周志华 4.3.2: bottom-up over 图4.5's internal nodes 纹理, 色泽, 根蒂, 色泽, 脐部
+    assert [s["pruning"]["node"] for s in steps if "pruning" in s] == [10, 8, 6, 2, 1]
+    steps = _all_steps(client, _start(client, "tree", "split-4.2", pruning="pre")["run"])
+    assert [s["pruning"]["node"] for s in steps if "pruning" in s] == [1, 2, 3]
+    assert [s.get("prepruned") for s in steps if "node" in s] == [None, True, True, False]
+
+
+def test_field_errors_carry_a_code_for_the_page(client):
+    response = client.post("/api/start", json={"learner": "perceptron", "dataset": "example-2.1",
+                                                "params": {"eta": "-1"}})
+    answer = response.get_json()
+    assert response.status_code == 400 and answer["field"] == "eta"
+    assert answer["code"] == "above" and answer["args"] == {"low": "0", "got": "-1.0"}
+
+
+def test_lesson_data_errors_carry_a_code_for_the_page(client):
+    answer = client.post("/api/start", json={"learner": "perceptron",
+                                             "dataset": "watermelon-2.0"}).get_json()
+    assert answer["field"] == "dataset" and answer["code"] == "two_numeric"
+    assert answer["args"]["columns"].startswith("色泽, 根蒂")

@@ -37,6 +37,22 @@ def as_csr(X):
     return X
 
 
+def linear_weights(dual_coef, X):
+    """``w = Σ_i c_i x_i`` of an expansion ``f(x) = Σ_i c_i x_i·x + b`` in the
+    linear kernel, with ``c_i = α_i y_i``: 李航 算法2.2's output and 式7.50,
+    周志华 式6.9. ``dual_coef`` has one row per function; ``X`` may be sparse.
+
+    Examples
+    --------
+    李航 例7.1: α = (1/4, 0, 1/4) on x1 = (3, 3), x3 = (1, 1) of signs +1, -1:
+
+    >>> linear_weights([[0.25, 0.0, -0.25]], [[3, 3], [4, 3], [1, 1]]).tolist()
+    [[0.5, 0.5]]
+    """
+    return np.asarray(np.asarray(dual_coef, dtype=np.float64) @ (
+        X if sp.issparse(X) else np.asarray(X, dtype=np.float64)))
+
+
 def _as_matrix(X, name):
     if sp.issparse(X):
         if X.ndim != 2:

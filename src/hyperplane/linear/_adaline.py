@@ -29,22 +29,25 @@ from .._validation import (
     POSITIVE_INT,
     SEED,
     Real,
+    check_sample_weight_vector,
     check_X_y,
     encode_labels,
     one_vs_rest_targets,
     validate_params,
     warn_not_converged,
 )
-from ._adaline_kernels import lms_epoch, sparse_lms_epoch
+from .._csr_rows import CSRRows
+from ._adaline_kernels import LMSSamples, augmented_squared_norms, lms_epoch
 
 
-def epoch_rule(X):
-    """The compiled epoch for the rows of ``X`` and its data arguments:
-    ``lms_epoch(X, ...)`` or ``sparse_lms_epoch(data, indices, indptr, ...)``."""
+def rows_of(X):
+    """The rows of ``X`` as the epoch reads them: a C-ordered array or the
+    CSR rows (sorted, duplicates summed)."""
     if scipy.sparse.issparse(X):
         X = scipy.sparse.csr_matrix(X)
-        return sparse_lms_epoch, (X.data, X.indices, X.indptr)
-    return lms_epoch, (np.ascontiguousarray(X),)
+        X.sum_duplicates()
+        return CSRRows.of(X)
+    return np.ascontiguousarray(X)
 
 
 class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -82,7 +85,8 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     n_iter_ : int
         Epochs run.
     loss_curve_ : list of float
-        Mean squared error (over samples and outputs) of every epoch.
+        Mean squared error (over samples and outputs, weighted by
+        ``sample_weight``) of every epoch.
     converged_ : bool
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -110,14 +114,23 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "shuffle": FLAG, "random_state": SEED,
     }
 
-    def fit(self, X, y):
-        """Run LMS epochs until the epoch error settles or ``max_iter``."""
+    def fit(self, X, y, sample_weight=None):
+        """Run LMS epochs until the epoch error settles or ``max_iter``.
+
+        ``sample_weight`` scales each sample's step (``s_n = 0`` skips the
+        sample; an integer weight is not the same as repeating the row: the
+        rule is online, each visit sees the weights the last one left)."""
         validate_params(self)
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
-        epoch, data = epoch_rule(X)
+        s = check_sample_weight_vector(sample_weight, X.shape[0])
+        if not s.any():
+            raise ValueError("sample_weight is zero for every sample")
         T = np.ascontiguousarray(one_vs_rest_targets(y_index, self.classes_.shape[0]).T)
+        rows = rows_of(X)
+        samples = LMSSamples(rows, T, s, augmented_squared_norms(rows, X.shape[0],
+                                                                 np.ones(X.shape[1])))
         W = np.zeros((T.shape[1], X.shape[1]))
         b = np.zeros(T.shape[1])
         rng = check_random_state(self.random_state)
@@ -126,7 +139,7 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         for epoch_no in range(1, self.max_iter + 1):
             if self.shuffle:
                 rng.shuffle(order)
-            mse = epoch(*data, T, W, b, order, float(self.eta)) / T.size
+            mse = lms_epoch(samples, W, b, order, float(self.eta)) / (s.sum() * T.shape[1])
             self._check_finite(mse, epoch_no)
             self.loss_curve_.append(mse)
             if epoch_no > 1 and abs(self.loss_curve_[-2] - mse) < self.tol:

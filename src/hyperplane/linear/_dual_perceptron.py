@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 import scipy.sparse
@@ -15,6 +17,7 @@ from .._validation import (
     POSITIVE_INT,
     SEED,
     check_is_fitted,
+    check_sample_weight_vector,
     check_X,
     check_X_y,
     encode_labels,
@@ -24,7 +27,18 @@ from .._validation import (
 )
 from ..kernels import (KERNEL_PARAMETER_RULES, Linear, known_psd, resolve_kernel,
                        warn_if_not_psd)
-from ._perceptron_kernels import dual_epoch
+from ..kernels._kernels import linear_weights
+from ._perceptron_kernels import DualSamples, DualState, dual_epoch
+
+
+class DualFit(NamedTuple):
+    """One ±1 problem fitted: ``alpha``, the bias ``b``, the epochs run, the
+    samples updated in order, and whether the last epoch made no update."""
+    alpha: np.ndarray
+    b: float
+    n_iter: int
+    sequence: list
+    converged: bool
 
 
 def gram_matrix(kernel, X, Y):
@@ -128,13 +142,18 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
     }
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run algorithm 2.2 until an epoch makes no update or ``max_iter``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i`` scales sample i's step: ``alpha_i <- alpha_i + η s_i``
+            (the primal ``w <- w + η s_i y_i x_i``). A sample of weight 0 is
+            never visited, as if it were not there (its ``alpha_i`` stays 0);
+            the rule is online, so an integer weight is not a repeated row.
 
         Returns
         -------
@@ -143,6 +162,9 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         validate_params(self)
         X, y = check_X_y(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
+        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        if not weight.any():
+            raise ValueError("sample_weight is zero for every sample")
         self.kernel_ = resolve_kernel(self.kernel, None if self.kernel == "linear" else dense(X),
                                       gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         self.gram_ = np.ascontiguousarray(gram_matrix(self.kernel_, X, X), dtype=np.float64)
@@ -152,19 +174,20 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
             warn_if_not_psd(self.kernel_, dense(X), self.random_state)
         rng = check_random_state(self.random_state)
         problems = one_vs_rest_targets(y_index, len(self.classes_))
+        self._eta = float(self.eta) * weight
         results = [self._fit_binary(y_signed, rng) for y_signed in problems]
         self._X_fit = X
         self._y_signed = problems
-        alpha = np.vstack([r[0] for r in results])
+        alpha = np.vstack([r.alpha for r in results])
         self.alpha_ = alpha[0] if len(problems) == 1 else alpha
-        self.intercept_ = np.array([r[1] for r in results])
-        self.n_iter_ = max(r[2] for r in results)
-        self.n_updates_ = int(sum(len(r[3]) for r in results))
-        self.converged_ = all(r[4] for r in results)
+        self.intercept_ = np.array([r.b for r in results])
+        self.n_iter_ = max(r.n_iter for r in results)
+        self.n_updates_ = int(sum(len(r.sequence) for r in results))
+        self.converged_ = all(r.converged for r in results)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = np.asarray(X.T @ (alpha * self._y_signed).T).T
+            self.coef_ = linear_weights(alpha * self._y_signed, X)
         if self.record_trace:
-            self.trace_ = self._trace_frame(problems, [r[3] for r in results])
+            self.trace_ = self._trace_frame(problems, [r.sequence for r in results])
         if not self.converged_:
             warn_not_converged(self, self.n_iter_,
                                "the data may not be separable in the kernel's "
@@ -172,34 +195,32 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def _fit_binary(self, y_signed, rng):
+        """Epochs of :func:`dual_epoch` on one ±1 problem (the samples of
+        weight 0 left out of every visiting order)."""
         n = y_signed.shape[0]
-        alpha = np.zeros(n)
-        f = np.zeros(n)   # f_i = Σ_j alpha_j y_j G[j, i]
-        b = 0.0
-        updated = np.empty(n, dtype=np.int64)
-        sequence = []
-        converged = False
-        epoch = 0
+        visited = np.flatnonzero(self._eta > 0).astype(np.int64)
+        state = DualState(np.zeros(n), np.zeros(n), np.empty(n, dtype=np.int64))
+        samples = DualSamples(self.gram_, y_signed, self._eta)
+        b, sequence, converged, epoch = 0.0, [], False, 0
         for epoch in range(1, self.max_iter + 1):
-            order = (rng.permutation(n) if self.shuffle else np.arange(n)).astype(np.int64)
-            b, n_updates = dual_epoch(self.gram_, y_signed, alpha, b, f,
-                                      float(self.eta), order, updated)
-            sequence.extend(updated[:n_updates].tolist())
+            order = rng.permutation(visited) if self.shuffle else visited
+            b, n_updates = dual_epoch(samples, state, b, order)
+            sequence.extend(state.updated[:n_updates].tolist())
             if n_updates == 0:
                 converged = True
                 break
-        return alpha, b, epoch, sequence, converged
+        return DualFit(state.alpha, b, epoch, sequence, converged)
 
     def _trace_frame(self, problems, sequences):
-        """Replay the recorded updates (alpha_i += eta, b += eta y_i)."""
+        """Replay the recorded updates (alpha_i += eta_i, b += eta_i y_i)."""
         rows = []
         multiclass = len(problems) > 1
         for k, (y_signed, sequence) in enumerate(zip(problems, sequences)):
             alpha = np.zeros(y_signed.shape[0])
             b = 0.0
             for i in sequence:
-                alpha[i] += self.eta
-                b += self.eta * y_signed[i]
+                alpha[i] += self._eta[i]
+                b += self._eta[i] * y_signed[i]
                 row = {"step": len(rows) + 1, "sample": i, "alpha": alpha.copy(), "b": b}
                 if multiclass:
                     row["class"] = self.classes_[k]

@@ -23,9 +23,8 @@ from ._l1_logistic_kernels import (
     Direction,
     gradient_and_diagonal,
     hessian_weights,
-    l1_violation,
     logistic_loss,
-    loss_along,
+    loss_change,
     quadratic_sweep,
 )
 
@@ -38,7 +37,7 @@ class GLMNETOptions(NamedTuple):
     values of Yuan, Ho & Lin 2012, §6, and LIBLINEAR)."""
     tol: float = 1e-6
     max_iter: int = 100
-    max_inner: int = 100
+    max_inner: int = 1000
     nu: float = 1e-12
     sigma: float = 0.01
     beta: float = 0.5
@@ -75,12 +74,6 @@ def l1_norm(w, penalised):
     return float(np.abs(w[penalised]).sum())
 
 
-def subgradient_norm(grad, w, penalised):
-    """``‖∂F(w)‖₁`` of the minimum-norm subgradient."""
-    return float(sum(abs(l1_violation(g, v)) if p else abs(g)
-                     for g, v, p in zip(grad, w, penalised)))
-
-
 def newglmnet(XT, y, C, penalised, options, rng):
     """Minimise ``‖w_penalised‖₁ + Σ_i C_i log(1 + exp(−y_i w·x_i))``.
 
@@ -104,17 +97,22 @@ def newglmnet(XT, y, C, penalised, options, rng):
     n_samples, n = y.shape[0], penalised.shape[0]
     w, z = np.zeros(n), np.zeros(n_samples)
     D, coef = np.empty(n_samples), np.empty(n_samples)
-    grad, hess = np.empty(n), np.empty(n)
+    grad, hess = np.zeros(n), np.ones(n)
+    everything = np.arange(n, dtype=np.int64)
+    worst = np.inf
     objective = logistic_loss(z, C)   # F(0): ‖0‖₁ = 0
     inner_tol, initial = 1.0, None
     for k in range(1, options.max_iter + 1):
         hessian_weights(z, y, C, D, coef)
-        gradient_and_diagonal(XT, coef, D, grad, hess, options.nu)
-        norm = subgradient_norm(grad, w, penalised)
+        gradient_and_diagonal(XT, coef, D, grad, hess, everything, options.nu)
+        violation = violations(grad, w, penalised)
+        norm = float(violation.sum())   # a shrunk coordinate's violation is 0
         initial = norm if initial is None else initial
         if norm <= options.tol * initial:
             return L1Solution(w, k - 1, True, objective)
-        newton = newton_direction(Columns(XT, D, grad, hess, penalised), w, n_samples,
+        active = shrunk(everything, grad, w, penalised, worst / n_samples)
+        worst = float(violation.max())
+        newton = newton_direction(Columns(XT, D, grad, hess, penalised), w, active, n_samples,
                                   options, inner_tol * initial, rng)
         inner_tol = inner_tol * 0.25 if newton.passes == 1 else inner_tol
         step = armijo_step(newton.direction, z, y, C, grad, w, penalised, objective, options)
@@ -126,20 +124,49 @@ def newglmnet(XT, y, C, penalised, options, rng):
     return L1Solution(w, options.max_iter, False, objective)
 
 
+def violations(grad, w, penalised):
+    """``|∂F(w)_j|`` of the minimum-norm subgradient, coordinate by coordinate:
+    ``g ± 1`` off zero, the soft threshold of ``g`` at zero, ``g`` for the
+    intercept."""
+    soft = np.where(grad + 1.0 < 0.0, grad + 1.0, np.where(grad - 1.0 > 0.0, grad - 1.0, 0.0))
+    signed = np.where(w > 0.0, grad + 1.0, np.where(w < 0.0, grad - 1.0, soft))
+    return np.abs(np.where(penalised, signed, grad))
+
+
+def shrunk(active, grad, w, penalised, margin):
+    """LIBLINEAR's outer shrinking (Yuan, Ho & Lin 2012, §5.1): a penalised
+    coordinate at zero whose gradient lies inside ``(−1 + margin, 1 − margin)``,
+    ``margin`` the previous iteration's largest violation over ``l``, is left
+    out of this iteration's quadratic model (it would stay at zero; its
+    violation is 0, and every gradient is recomputed next iteration)."""
+    g, at_zero = grad[active], (w[active] == 0.0) & penalised[active]
+    return active[~(at_zero & (g + 1.0 > margin) & (g - 1.0 < -margin))]
+
+
 class Newton(NamedTuple):
     """A Newton direction and the coordinate-descent passes it took."""
     direction: Direction
     passes: int
 
 
-def newton_direction(cols, w, n_samples, options, tol, rng):
-    """Coordinate-descent passes over ``q(d)`` until its violation is at
-    most ``tol`` (or ``max_inner`` passes)."""
+def newton_direction(cols, w, active, n_samples, options, tol, rng):
+    """Coordinate-descent passes over ``q(d)`` on the coordinates ``active``
+    until its violation is at most ``tol`` (or ``max_inner`` passes), with
+    LIBLINEAR's inner shrinking: the margin of a pass is the previous pass's
+    largest violation over ``l``, and the test is passed only on every
+    active coordinate (the shrunk ones are visited once more first)."""
     direction = Direction(np.zeros_like(w), np.zeros(n_samples), w)
+    order, n_active, margin = active.copy(), active.shape[0], np.inf
     passes = 0
     for passes in range(1, options.max_inner + 1):
-        if quadratic_sweep(cols, direction, rng.permutation(w.shape[0]), options.nu) <= tol:
-            break
+        order[:n_active] = rng.permutation(order[:n_active])
+        sweep = quadratic_sweep(cols, direction, order, n_active, options.nu, margin)
+        if sweep.violation <= tol:
+            if sweep.n_active == order.shape[0]:
+                break
+            n_active, margin = order.shape[0], np.inf
+            continue
+        n_active, margin = sweep.n_active, sweep.worst / n_samples
     return Newton(direction, passes)
 
 
@@ -153,13 +180,14 @@ def armijo_step(direction, z, y, C, grad, w, penalised, objective, options):
     """The first ``λ = βᵏ`` with ``F(w + λd) − F(w) ≤ σλΔ``,
     ``Δ = ∇L·d + ‖w + d‖₁ − ‖w‖₁``; None when none of ``max_steps`` passes."""
     d = direction.d
-    delta = float(grad @ d) + l1_norm(w + d, penalised) - l1_norm(w, penalised)
+    l1 = l1_norm(w, penalised)
+    delta = float(grad @ d) + l1_norm(w + d, penalised) - l1
     yXd = y * direction.Xd
     length = 1.0
     for _ in range(options.max_steps):
-        trial = loss_along(z, yXd, C, length) + l1_norm(w + length * d, penalised)
-        if trial - objective <= options.sigma * length * delta:
-            return Step(length, trial)
+        change = loss_change(z, yXd, C, length) + l1_norm(w + length * d, penalised) - l1
+        if change <= options.sigma * length * delta:
+            return Step(length, objective + change)
         length *= options.beta
     return None
 
@@ -174,7 +202,7 @@ class L1Fit(NamedTuple):
     converged: bool
 
 
-def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
+def fit_one_vs_rest(X, targets, C, fit_intercept, options, seed):
     """newGLMNET on each column of ``targets`` (±1.0; one column for two
     classes, one per class otherwise: LIBLINEAR's one-vs-rest), sharing one
     copy of the columns.
@@ -186,7 +214,9 @@ def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
     C : ndarray of shape (n_samples,)
     fit_intercept : bool
     options : GLMNETOptions
-    rng : numpy.random.Generator
+    seed : int
+        Each problem shuffles its coordinates with a generator of its own
+        from this seed, so a class's model is the two-class fit of that class.
 
     Returns
     -------
@@ -195,8 +225,8 @@ def fit_one_vs_rest(X, targets, C, fit_intercept, options, rng):
     XT = columns_of(X, fit_intercept)
     n_features = X.shape[1]
     penalised = np.r_[np.ones(n_features, bool), np.zeros(int(fit_intercept), bool)]
-    solutions = [newglmnet(XT, np.ascontiguousarray(targets[:, k]), C, penalised, options, rng)
-                 for k in range(targets.shape[1])]
+    solutions = [newglmnet(XT, np.ascontiguousarray(targets[:, k]), C, penalised, options,
+                           np.random.default_rng(seed)) for k in range(targets.shape[1])]
     coef = np.array([s.w[:n_features] for s in solutions])
     intercept = np.array([s.w[n_features] if fit_intercept else 0.0 for s in solutions])
     return L1Fit(coef, intercept, max(s.n_iter for s in solutions),

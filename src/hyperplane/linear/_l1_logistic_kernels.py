@@ -19,9 +19,9 @@ test ``F(w + λd) − F(w) ≤ σλ(∇L·d + ‖w + d‖₁ − ‖w‖₁)``.
 A coordinate step of ``q`` needs column ``j`` of ``X``; the columns are
 handed over as the rows of ``Xᵀ`` (a C-ordered dense array, or the CSR rows
 of ``Xᵀ``, i.e. ``X``'s CSC arrays), read through :data:`column_dot`,
-:data:`column_axpy` and the two weighted sums below, which numba resolves to
-the layout's function when it types ``XT`` (one function per rule, both
-layouts). ``Xd = X d`` and ``z = y ∘ Xw`` are kept per sample, so no pass
+:data:`column_axpy` and the two weighted sums of the package's row layer
+(:mod:`hyperplane._row_kernels`), which numba resolves to the layout's
+function when it types ``XT`` (one function per rule, both layouts). ``Xd = X d`` and ``z = y ∘ Xw`` are kept per sample, so no pass
 needs the rows of ``X``.
 """
 
@@ -33,9 +33,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import jit
-from ..svm._linear_svc_kernels import by_layout
-from ..svm._seed_kernels import row_axpy as column_axpy
-from ..svm._seed_kernels import row_dot as column_dot
+from .._row_kernels import row_axpy as column_axpy
+from .._row_kernels import row_dot as column_dot
+from .._row_kernels import row_weighted_dot as column_weighted_dot
+from .._row_kernels import row_weighted_square as column_weighted_square
 
 
 class Columns(NamedTuple):
@@ -56,50 +57,6 @@ class Direction(NamedTuple):
     d: np.ndarray
     Xd: np.ndarray
     w: np.ndarray
-
-
-@jit
-def dense_column_weighted_dot(XT, j, a, b):
-    """``Σ_i X[i, j] a_i b_i`` in sample order."""
-    acc = 0.0
-    for i in range(XT.shape[1]):
-        acc += XT[j, i] * a[i] * b[i]
-    return acc
-
-
-@jit
-def csr_column_weighted_dot(XT, j, a, b):
-    """:func:`dense_column_weighted_dot` over column j's nonzeros."""
-    data, indices, indptr = XT
-    acc = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        i = indices[p]
-        acc += data[p] * a[i] * b[i]
-    return acc
-
-
-@jit
-def dense_column_weighted_square(XT, j, a):
-    """``Σ_i a_i X[i, j]²`` in sample order."""
-    acc = 0.0
-    for i in range(XT.shape[1]):
-        acc += a[i] * XT[j, i] * XT[j, i]
-    return acc
-
-
-@jit
-def csr_column_weighted_square(XT, j, a):
-    """:func:`dense_column_weighted_square` over column j's nonzeros."""
-    data, indices, indptr = XT
-    acc = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        acc += a[indices[p]] * data[p] * data[p]
-    return acc
-
-
-#: ``Σ_i X[i, j] a_i b_i`` and ``Σ_i a_i X[i, j]²`` on either layout of ``XT``
-column_weighted_dot = by_layout(dense_column_weighted_dot, csr_column_weighted_dot)
-column_weighted_square = by_layout(dense_column_weighted_square, csr_column_weighted_square)
 
 
 @jit
@@ -133,35 +90,54 @@ def l1_violation(g, v):
     return 0.0
 
 
+class Sweep(NamedTuple):
+    """After one pass: the coordinates still in the pass's active prefix, the
+    sum and the largest of their violations of ``q``'s optimality."""
+    n_active: int
+    violation: float
+    worst: float
+
+
 @jit
-def quadratic_sweep(cols, state, order, nu):
-    """One coordinate-descent pass over the coordinates ``order`` of the
-    quadratic model ``q(d)``; updates ``d`` and ``Xd`` and returns the sum of
-    the coordinates' violations of ``q``'s optimality (before each step).
+def quadratic_sweep(cols, state, order, n_active, nu, margin):
+    """One coordinate-descent pass over ``order[:n_active]`` of the quadratic
+    model ``q(d)``; updates ``d`` and ``Xd`` and returns a :class:`Sweep` of
+    the violations measured before each step.
 
     Coordinate j: ``g = ∇L_j + Σ_i X_ij D_i (Xd)_i + ν d_j``, ``h = hess_j``;
     a penalised coordinate takes :func:`l1_coordinate_step` at ``w_j + d_j``,
-    the intercept the plain Newton step ``−g/h``.
+    the intercept the plain Newton step ``−g/h``. LIBLINEAR's inner shrinking:
+    a penalised coordinate at ``w_j + d_j = 0`` with ``g`` inside
+    ``(−1 + margin, 1 − margin)`` is moved behind the prefix.
     """
-    violation = 0.0
-    for j in order:
+    violation, worst = 0.0, 0.0
+    k = 0
+    while k < n_active:
+        j = order[k]
         g = cols.grad[j] + column_weighted_dot(cols.XT, j, cols.D, state.Xd) + nu * state.d[j]
         h = cols.hess[j]
         if cols.penalised[j]:
             v = state.w[j] + state.d[j]
-            violation += abs(l1_violation(g, v))
+            if v == 0.0 and g + 1.0 > margin and g - 1.0 < -margin:
+                n_active -= 1
+                order[k], order[n_active] = order[n_active], order[k]
+                continue
+            size = abs(l1_violation(g, v))
             z = min(max(l1_coordinate_step(g, h, v), -10.0), 10.0)
             # a step onto zero sets d_j = -w_j exactly, so that w + d is 0 there
             new = -state.w[j] if v + z == 0.0 else state.d[j] + z
         else:
-            violation += abs(g)
+            size = abs(g)
             new = state.d[j] + min(max(-g / h, -10.0), 10.0)
+        violation += size
+        worst = max(worst, size)
+        k += 1
         z = new - state.d[j]
         if abs(z) < 1e-12:
             continue
         state.d[j] = new
         column_axpy(cols.XT, j, state.Xd, z)
-    return violation
+    return Sweep(n_active, violation, worst)
 
 
 @jit
@@ -182,11 +158,13 @@ def logistic_loss(z, C):
 
 
 @jit
-def loss_along(z, yXd, C, step):
-    """``L(w + step·d)`` from ``z`` and ``yXd = y ∘ Xd``: Armijo's trial."""
+def loss_change(z, yXd, C, step):
+    """``L(w + step·d) − L(w)`` from ``z`` and ``yXd = y ∘ Xd``: Armijo's
+    trial, summed as per-sample differences (as LIBLINEAR does), so that a
+    decrease far below the loss's own round-off is still seen."""
     total = 0.0
     for i in range(z.shape[0]):
-        total += C[i] * log1p_exp(-(z[i] + step * yXd[i]))
+        total += C[i] * (log1p_exp(-(z[i] + step * yXd[i])) - log1p_exp(-z[i]))
     return total
 
 
@@ -209,9 +187,9 @@ def hessian_weights(z, y, C, D, coef):
 
 
 @jit
-def gradient_and_diagonal(XT, coef, D, grad, hess, nu):
+def gradient_and_diagonal(XT, coef, D, grad, hess, active, nu):
     """``grad_j = Σ_i X_ij coef_i`` (``coef`` already carrying ``y``) and
-    ``hess_j = Σ_i D_i X_ij² + ν`` for every column."""
-    for j in range(grad.shape[0]):
+    ``hess_j = Σ_i D_i X_ij² + ν`` for the columns ``active``."""
+    for j in active:
         grad[j] = column_dot(XT, j, coef, 0.0)
         hess[j] = column_weighted_square(XT, j, D) + nu

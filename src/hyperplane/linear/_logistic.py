@@ -49,6 +49,7 @@ from .._validation import (
     warn_not_converged,
 )
 from ..distributed import add_parts, predict_lazy
+from ._l1_logistic import GLMNETOptions, fit_one_vs_rest
 from ._logistic_kernels import (
     binary_loss_grad,
     binary_rows,
@@ -202,11 +203,13 @@ def minimize_lbfgs(objective, theta0, *, max_iter, tol):
 
 
 class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
-    """L2-regularised logistic regression, binary and multinomial.
+    """Regularised logistic regression: L2 (binary and multinomial) or L1.
 
     Minimises ``½‖W‖² + C · Σ_n ℓ_n`` (log-loss; intercept not penalised),
     the objective of :class:`sklearn.linear_model.LogisticRegression`, so
-    coefficients agree. Two classes: ``P(classes_[1] | x) = σ(w·x + b)``;
+    coefficients agree; with ``penalty="l1"``, ``‖w‖₁ + C · Σ_n ℓ_n`` by
+    newGLMNET (Yuan, Ho & Lin 2012; LIBLINEAR's ``-s 6``), one-vs-rest for
+    more than two classes as LIBLINEAR, many coefficients exactly zero. Two classes: ``P(classes_[1] | x) = σ(w·x + b)``;
     more classes: the softmax of ``W x + b`` (natively multinomial, not
     one-vs-rest). ``X`` may be a ``scipy.sparse`` matrix (same model as the
     dense fit). The penalised model depends on the units of ``X``; features
@@ -215,6 +218,15 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
+    penalty : {"l2", "l1"}, default="l2"
+        ``"l1"``: the L1 norm of the weights (not the intercept), solved by
+        newGLMNET whatever ``solver`` says (leave it ``"auto"``): Newton
+        iterations whose direction is found by coordinate descent on the
+        quadratic model, with LIBLINEAR's shrinking, and a backtracking line
+        search; ``tol`` is then LIBLINEAR's test, the L1 norm of the
+        minimum-norm subgradient at most ``tol`` times its value at ``w = 0``;
+        the coordinates are visited in an order drawn from a fixed seed. In
+        memory only (dense or sparse).
     C : float, default=1.0
         Inverse regularisation strength (> 0).
     solver : {"auto", "newton", "tron", "lbfgs"}, default="auto"
@@ -255,7 +267,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
     intercept_ : ndarray of shape (1,) or (n_classes,)
         Multinomial intercepts are centred to sum to 0 (the softmax does not
-        change; the unpenalised intercepts are otherwise not unique).
+        change; the unpenalised intercepts are otherwise not unique); with
+        ``penalty="l1"`` each one-vs-rest problem's own intercept.
     n_iter_ : int
     converged_ : bool
     n_features_in_ : int
@@ -271,8 +284,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     ((17, 2), True)
     """
 
-    def __init__(self, *, C=1.0, solver="auto", max_iter=100, tol=1e-6, verbose=False,
-                 n_jobs=None):
+    def __init__(self, *, penalty="l2", C=1.0, solver="auto", max_iter=100, tol=1e-6,
+                 verbose=False, n_jobs=None):
+        self.penalty = penalty
         self.C = C
         self.solver = solver
         self.max_iter = max_iter
@@ -280,7 +294,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.n_jobs = n_jobs
 
-    _parameter_rules = {"C": POSITIVE, "solver": Options(tuple(SOLVER_NAMES)),
+    _parameter_rules = {"penalty": Options(("l2", "l1")), "C": POSITIVE,
+                        "solver": Options(tuple(SOLVER_NAMES)),
                         "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE,
                         "n_jobs": N_JOBS}
 
@@ -293,6 +308,12 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         reductions.
         """
         validate_params(self)
+        if self.penalty == "l1" and self.solver != "auto":
+            raise ValueError(f"penalty='l1' is solved by newGLMNET; solver={self.solver!r} "
+                             "solves the L2 problem: leave solver='auto'")
+        if self.penalty == "l1" and is_dask_collection(X):
+            raise ValueError("penalty='l1' needs X in memory (newGLMNET reads columns); a Dask "
+                             "collection is fitted with penalty='l2'")
         if is_dask_collection(X):
             if self.solver in ("tron", "newton"):
                 raise ValueError(f"solver={self.solver!r} needs X in memory; a Dask collection is "
@@ -306,7 +327,25 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, accept_sparse="csr")
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
+        if self.penalty == "l1":
+            return self._fit_l1(X, y_index)
         return SOLVERS[self.solver](self, X, y_index)
+
+    def _fit_l1(self, X, y_index):
+        """newGLMNET, one problem for two classes (``classes_[1]`` positive),
+        one per class against the rest otherwise."""
+        n_classes = self.classes_.shape[0]
+        columns = [1] if n_classes == 2 else range(n_classes)
+        targets = np.column_stack([np.where(y_index == k, 1.0, -1.0) for k in columns])
+        fit = fit_one_vs_rest(X, targets, np.full(X.shape[0], float(self.C)), True,
+                              GLMNETOptions(tol=float(self.tol), max_iter=int(self.max_iter)),
+                              seed=0)
+        self.coef_, self.intercept_ = fit.coef, fit.intercept
+        self.n_iter_, self.converged_ = fit.n_iter, fit.converged
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_,
+                               "increase max_iter, loosen tol or standardise X")
+        return self
 
     def _fit_lbfgs(self, X, y_index):
         """L-BFGS over :func:`logistic_loss_grad` on the data in memory (over
@@ -408,6 +447,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         if scores.ndim == 1:
             p = expit(scores)
             return np.column_stack([1.0 - p, p])
+        if self.penalty == "l1":   # one-vs-rest: each class's σ, normalised (LIBLINEAR's)
+            p = expit(scores)
+            return p / p.sum(axis=1, keepdims=True)
         return softmax(scores, axis=1)
 
     def predict_log_proba(self, X):

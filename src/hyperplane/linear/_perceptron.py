@@ -17,6 +17,7 @@ from .._validation import (
     SEED,
     VERBOSE,
     Options,
+    check_sample_weight_vector,
     check_X_y,
     encode_labels,
     is_dask_collection,
@@ -124,19 +125,33 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """±1 targets, one row per binary problem (one-vs-rest for K > 2)."""
         return one_vs_rest_targets(y_index, len(self.classes_))
 
+    @staticmethod
+    def _weights(sample_weight, n_samples):
+        """The checked sample weights (ones when none are given)."""
+        weight = check_sample_weight_vector(sample_weight, n_samples)
+        if not weight.any():
+            raise ValueError("sample_weight is zero for every sample")
+        return weight
+
     def _order(self, n, rng):
         if self.shuffle:
             return rng.permutation(n).astype(np.int64)
         return np.arange(n, dtype=np.int64)
 
     # --------------------------------------------------------------------- fit
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run algorithm 2.1 until an epoch makes no update or ``max_iter``.
 
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_i`` scales sample i's update: ``w <- w + η s_i y_i x_i``
+            (online), its term of the batch sum, and its count in the pocket's
+            mistakes. A sample of weight 0 is never visited, as if it were not
+            there; the online rule is order-dependent, so an integer weight is
+            not a repeated row. In memory only.
 
         Returns
         -------
@@ -144,12 +159,16 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         validate_params(self)
         if is_dask_collection(X):
+            if sample_weight is not None:
+                raise ValueError("sample_weight is not available for Dask input: parameter "
+                                 "mixing averages the chunks' weights unweighted")
             if self.record_trace:
                 raise ValueError("record_trace=True is not available for Dask input: the "
                                  "updates happen on the workers")
             return fit_parameter_mixing(self, dask_classification_data(self, X, y))
         X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
+        weight = self._weights(sample_weight, X.shape[0])
         self._exponent = power_of_two_exponent(X)
         X = scaled_by_power_of_two(X, self._exponent)
         rng = self._rng = check_random_state(self.random_state)
@@ -160,7 +179,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             with progress(self.max_iter, "perceptron epochs",
                           enabled=bool(self.verbose)) as bar:
                 for _ in range(self.max_iter):
-                    n = run_epoch(state, X, y_signed, eta=self.eta,
+                    n = run_epoch(state, X, y_signed, weight=weight, eta=self.eta,
                                   order=self._order(X.shape[0], rng),
                                   update=self.update, variant=self.variant,
                                   record=self.record_trace)
@@ -177,7 +196,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                 "variant='pocket' or 'averaged'")
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over the batch ``(X, y)`` (for streaming data).
 
         Parameters
@@ -187,6 +206,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         classes : array-like, optional
             All the labels; required on the first call unless ``y`` holds
             every class.
+        sample_weight : array-like of shape (n_samples,), optional
+            As in :meth:`fit`, for this batch.
 
         Returns
         -------
@@ -202,6 +223,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         else:
             X, y = check_X_y(self, X, y, reset=False, accept_sparse="csr")
         X = scaled_by_power_of_two(X, self._exponent)
+        weight = self._weights(sample_weight, X.shape[0])
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise ValueError(f"y has labels {unknown.tolist()} not in classes "
@@ -211,7 +233,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             self._states = [BinaryPerceptronState(X.shape[1], X.dtype)
                             for _ in self._binary_targets(y_index)]
         for state, y_signed in zip(self._states, self._binary_targets(y_index)):
-            n = run_epoch(state, X, y_signed.astype(X.dtype), eta=self.eta,
+            n = run_epoch(state, X, y_signed.astype(X.dtype), weight=weight, eta=self.eta,
                           order=self._order(X.shape[0], self._rng),
                           update=self.update, variant=self.variant,
                           record=self.record_trace)

@@ -11,14 +11,16 @@ hyperplane counts as a mistake, as in algorithm 2.1 step 3).
 
 from __future__ import annotations
 
-import numpy as np
-from numba import prange
+from typing import NamedTuple
 
-from .._numba import jit, jit_fast, jit_parallel_exact
+import numpy as np
+
+from .._numba import jit, jit_fast
+from .._row_kernels import by_layout, row_axpy
 
 
 @jit_fast
-def margin(X, i, w, b):
+def dense_margin(X, i, w, b):
     """``w.x_i + b`` (the dot product may be vectorised: its order is free).
 
     The sum starts from ``b`` so that it is carried in the dtype of ``b``
@@ -31,11 +33,29 @@ def margin(X, i, w, b):
 
 
 @jit_fast
+def csr_margin(rows, i, w, b):
+    """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
+    data, indices, indptr = rows
+    s = b
+    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        s += w[np.uint64(indices[t])] * data[t]
+    return s
+
+
+#: ``w.x_i + b`` of a dense row or a CSR row (numba picks the layout's
+#: function when it types the rows): every epoch below reads the samples
+#: through it and :func:`~hyperplane._row_kernels.row_axpy`, so each rule is
+#: written once for both layouts
+margin = by_layout(dense_margin, csr_margin)
+
+
+@jit_fast
 def online_epoch(X, y, w, b, eta, order, trace):
     """One pass of algorithm 2.1 (SGD on L(w,b) = -Σ_{x_i∈M} y_i(w.x_i+b)).
 
     For each ``i`` in ``order``: if ``y_i (w.x_i + b) <= 0`` then
-    ``w <- w + eta y_i x_i`` and ``b <- b + eta y_i``.
+    ``w <- w + eta_i y_i x_i`` and ``b <- b + eta_i y_i``; ``eta_i`` is η
+    times sample i's weight (η for every sample in the book).
 
     ``trace.updated[k]`` receives the index of the k-th updated sample; when
     ``trace.w`` has rows, row k receives ``w`` after that update (and
@@ -46,9 +66,8 @@ def online_epoch(X, y, w, b, eta, order, trace):
     record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
-            step = eta * y[i]
-            for j in range(X.shape[1]):
-                w[j] += step * X[i, j]
+            step = eta[i] * y[i]
+            row_axpy(X, i, w, step)
             b += step
             trace.updated[n_updates] = i
             if record:
@@ -62,12 +81,13 @@ def online_epoch(X, y, w, b, eta, order, trace):
 def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     """One pass of the averaged perceptron (Freund & Schapire 1999; Collins 2002).
 
-    Runs algorithm 2.1 and keeps ``u = Σ c_k eta y_k x_k`` over the updates
+    Runs algorithm 2.1 and keeps ``u = Σ c_k eta_k y_k x_k`` over the updates
     (``averages``: an :class:`._state.Averages`, ``u`` updated in place),
     ``c_k`` being the number of samples visited before update k. After ``c``
     visits the average of the weight vectors seen at every visit is
     ``w - u / c`` (and ``b - ub / c``), computed without storing them.
-    Returns ``(b, ub, c, n_updates)``; ``trace`` as in :func:`online_epoch`.
+    Returns ``(b, ub, c, n_updates)``; ``eta`` and ``trace`` as in
+    :func:`online_epoch`.
     """
     u = averages.u
     ub = averages.ub
@@ -76,10 +96,9 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
-            step = eta * y[i]
-            for j in range(X.shape[1]):
-                w[j] += step * X[i, j]
-                u[j] += c * step * X[i, j]
+            step = eta[i] * y[i]
+            row_axpy(X, i, w, step)
+            row_axpy(X, i, u, c * step)
             b += step
             ub += c * step
             trace.updated[n_updates] = i
@@ -92,163 +111,92 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
 
 
 @jit_fast
-def misclassified_sum(X, y, w, b, updated):
-    """``(Σ_{i∈M} y_i x_i, Σ_{i∈M} y_i, |M|)`` for the set M of samples with
-    ``y_i (w.x_i + b) <= 0``; ``updated`` lists M. This is -∇L(w, b) of
-    李航 eq. 2.6/2.7 summed over the misclassified points."""
-    n, d = X.shape
+def misclassified_sum(X, y, w, b, weight, updated):
+    """``(Σ_{i∈M} s_i y_i x_i, Σ_{i∈M} s_i y_i, |M|)`` for the set M of samples
+    of weight ``s_i > 0`` with ``y_i (w.x_i + b) <= 0``; ``updated`` lists M.
+    This is -∇L(w, b) of 李航 eq. 2.6/2.7 summed over the misclassified
+    points (each weighted by its sample weight)."""
     delta = w * 0.0
-    delta_b = 0.0
+    delta_b = b * 0.0
     n_mis = 0
-    for i in range(n):
-        if y[i] * margin(X, i, w, b) <= 0.0:
-            for j in range(d):
-                delta[j] += y[i] * X[i, j]
-            delta_b += y[i]
+    for i in range(y.shape[0]):
+        if weight[i] > 0.0 and y[i] * margin(X, i, w, b) <= 0.0:
+            row_axpy(X, i, delta, weight[i] * y[i])
+            delta_b += weight[i] * y[i]
             updated[n_mis] = i
             n_mis += 1
     return delta, delta_b, n_mis
 
 
 @jit_fast
-def batch_epoch(X, y, w, b, eta, updated):
-    """One step of the batch perceptron rule (Duda, Hart & Stork §5.5.1): ``w <- w + eta Σ_{i∈M} y_i x_i``,
-    ``b <- b + eta Σ_{i∈M} y_i`` with M the samples misclassified by the
-    current (w, b). Returns ``(b, n_misclassified)``; ``updated`` lists them.
+def batch_epoch(X, y, w, b, eta, weight, updated):
+    """One step of the batch perceptron rule (Duda, Hart & Stork §5.5.1):
+    ``w <- w + eta Σ_{i∈M} s_i y_i x_i``, ``b <- b + eta Σ_{i∈M} s_i y_i``
+    with M the samples misclassified by the current (w, b). Returns
+    ``(b, n_misclassified)``; ``updated`` lists them.
     """
-    delta, delta_b, n_mis = misclassified_sum(X, y, w, b, updated)
-    for j in range(X.shape[1]):
-        w[j] += eta * delta[j]
-    return b + eta * delta_b, n_mis
-
-
-@jit_parallel_exact
-def count_mistakes(X, y, w, b):
-    """Number of samples with ``y_i (w.x_i + b) <= 0`` (the pocket's score)."""
-    mistakes = 0
-    for i in prange(X.shape[0]):
-        s = b
-        for j in range(X.shape[1]):
-            s += w[j] * X[i, j]
-        if y[i] * s <= 0.0:
-            mistakes += 1
-    return mistakes
-
-
-@jit
-def dual_epoch(gram, y, alpha, b, f, eta, order, updated):
-    """One pass of algorithm 2.2 on the Gram matrix ``G[i, j] = K(x_i, x_j)``.
-
-    ``f[i] = Σ_j alpha_j y_j G[j, i]`` is kept current, so testing a sample
-    costs O(1) and an update O(n). For each ``i`` in ``order``: if
-    ``y_i (f_i + b) <= 0`` then ``alpha_i <- alpha_i + eta`` and
-    ``b <- b + eta y_i``. Returns ``(b, n_updates)``.
-    """
-    n_updates = 0
-    for i in order:
-        if y[i] * (f[i] + b) <= 0.0:
-            step = eta * y[i]
-            alpha[i] += eta
-            b += step
-            for j in range(gram.shape[0]):
-                f[j] += step * gram[i, j]
-            updated[n_updates] = i
-            n_updates += 1
-    return b, n_updates
-
-
-# --------------------------------------------------------------------------
-# the same epochs on CSR rows (a :class:`._state.CSRRows`): a visit
-# reads the row's nonzeros once for the margin and once more for an update
-# --------------------------------------------------------------------------
-@jit_fast
-def sparse_margin(rows, i, w, b):
-    """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
-    data, indices, indptr = rows
-    s = b
-    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-        s += w[np.uint64(indices[t])] * data[t]
-    return s
-
-
-@jit_fast
-def sparse_online_epoch(rows, y, w, b, eta, order, trace):
-    """:func:`online_epoch` on CSR rows."""
-    data, indices, indptr = rows
-    n_updates = 0
-    record = trace.w.shape[0] > 0
-    for i in order:
-        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
-            step = eta * y[i]
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                w[np.uint64(indices[t])] += step * data[t]
-            b += step
-            trace.updated[n_updates] = i
-            if record:
-                trace.w[n_updates, :] = w
-                trace.b[n_updates] = b
-            n_updates += 1
-    return b, n_updates
-
-
-@jit_fast
-def sparse_averaged_online_epoch(rows, y, w, b, averages, eta, order, trace):
-    """:func:`averaged_online_epoch` on CSR rows."""
-    data, indices, indptr = rows
-    u = averages.u
-    ub = averages.ub
-    c = averages.c
-    n_updates = 0
-    record = trace.w.shape[0] > 0
-    for i in order:
-        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
-            step = eta * y[i]
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                w[np.uint64(indices[t])] += step * data[t]
-                u[np.uint64(indices[t])] += c * step * data[t]
-            b += step
-            ub += c * step
-            trace.updated[n_updates] = i
-            if record:
-                trace.w[n_updates, :] = w
-                trace.b[n_updates] = b
-            n_updates += 1
-        c += 1.0
-    return b, ub, c, n_updates
-
-
-@jit_fast
-def sparse_misclassified_sum(rows, y, w, b, updated):
-    """:func:`misclassified_sum` on CSR rows."""
-    data, indices, indptr = rows
-    delta = w * 0.0
-    delta_b = 0.0
-    n_mis = 0
-    for i in range(indptr.shape[0] - 1):
-        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
-            for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-                delta[np.uint64(indices[t])] += y[i] * data[t]
-            delta_b += y[i]
-            updated[n_mis] = i
-            n_mis += 1
-    return delta, delta_b, n_mis
-
-
-@jit_fast
-def sparse_batch_epoch(rows, y, w, b, eta, updated):
-    """:func:`batch_epoch` on CSR rows."""
-    delta, delta_b, n_mis = sparse_misclassified_sum(rows, y, w, b, updated)
+    delta, delta_b, n_mis = misclassified_sum(X, y, w, b, weight, updated)
     for j in range(w.shape[0]):
         w[j] += eta * delta[j]
     return b + eta * delta_b, n_mis
 
 
 @jit_fast
-def sparse_count_mistakes(rows, y, w, b):
-    """:func:`count_mistakes` on CSR rows."""
-    indptr = rows.indptr
-    mistakes = 0
-    for i in range(indptr.shape[0] - 1):
-        if y[i] * sparse_margin(rows, i, w, b) <= 0.0:
-            mistakes += 1
+def count_mistakes(X, y, w, b, weight):
+    """``Σ s_i`` over the samples with ``y_i (w.x_i + b) <= 0`` (the pocket's
+    score: the number of mistakes when every weight is 1), summed in sample
+    order (an epoch's own cost, and the same bits on any thread count)."""
+    mistakes = 0.0
+    for i in range(y.shape[0]):
+        if y[i] * margin(X, i, w, b) <= 0.0:
+            mistakes += weight[i]
     return mistakes
+
+
+class DualSamples(NamedTuple):
+    """What a dual epoch reads: the Gram matrix ``G[i, j] = K(x_i, x_j)``, the
+    labels ``y`` (±1) and each sample's step ``eta_i = η s_i`` (``s_i`` its
+    sample weight; η for every sample in algorithm 2.2)."""
+    gram: np.ndarray
+    y: np.ndarray
+    eta: np.ndarray
+
+
+class DualState(NamedTuple):
+    """What a dual epoch updates in place: ``alpha`` and
+    ``f[i] = Σ_j alpha_j y_j G[j, i]``; ``updated`` receives the samples
+    updated, in order."""
+    alpha: np.ndarray
+    f: np.ndarray
+    updated: np.ndarray
+
+
+class DualEpoch(NamedTuple):
+    """The bias after a dual epoch and how many updates it made."""
+    b: float
+    n_updates: int
+
+
+@jit
+def dual_epoch(samples, state, b, order):
+    """One pass of algorithm 2.2 on the Gram matrix.
+
+    ``f`` is kept current, so testing a sample costs O(1) and an update
+    O(n). For each ``i`` in ``order``: if ``y_i (f_i + b) <= 0`` then
+    ``alpha_i <- alpha_i + eta_i`` and ``b <- b + eta_i y_i`` (李航 算法2.2 with
+    ``eta_i = η``; a sample weight scales the sample's step, as it scales the
+    primal update ``w <- w + η s_i y_i x_i``). Returns a :class:`DualEpoch`.
+    """
+    gram, y, eta = samples.gram, samples.y, samples.eta
+    alpha, f, updated = state.alpha, state.f, state.updated
+    n_updates = 0
+    for i in order:
+        if y[i] * (f[i] + b) <= 0.0:
+            step = eta[i] * y[i]
+            alpha[i] += eta[i]
+            b += step
+            for j in range(gram.shape[0]):
+                f[j] += step * gram[i, j]
+            updated[n_updates] = i
+            n_updates += 1
+    return DualEpoch(b, n_updates)

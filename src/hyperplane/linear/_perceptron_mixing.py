@@ -28,6 +28,7 @@ from sklearn.utils import check_random_state
 from .._progress import progress
 from .._validation import one_vs_rest_targets, warn_not_converged
 from ..distributed import add_parts
+from ._perceptron_kernels import count_mistakes, misclassified_sum, online_epoch
 from ._perceptron_rules import kernel_rows
 from ._state import Trace
 
@@ -58,8 +59,9 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
     """
     X = X.astype(np.float64) if scipy.sparse.issparse(X) else \
         np.ascontiguousarray(X, dtype=np.float64)
-    rows, kernels = kernel_rows(X)
+    rows = kernel_rows(X)
     n = X.shape[0]
+    ones = np.ones(n)
     order = (np.random.default_rng(seed).permutation(n) if seed is not None
              else np.arange(n)).astype(np.int64)
     W_new, B_new = W.copy(), B.copy()
@@ -68,13 +70,13 @@ def mixing_round(X, y_index, n_classes, W, B, eta, update, seed):
     updated = np.empty(n, dtype=np.int64)
     no_trace = Trace(updated, np.empty((0, X.shape[1])), np.empty(0))
     for k, y in enumerate(one_vs_rest_targets(y_index, n_classes)):
-        mistakes[k] = kernels["mistakes"](*rows, y, W[k], B[k])
+        mistakes[k] = count_mistakes(rows, y, W[k], B[k], ones)
         if update == "batch":
-            W_new[k], B_new[k], n_updates[k] = kernels["misclassified"](*rows, y, W[k], B[k],
-                                                                        updated)
+            W_new[k], B_new[k], n_updates[k] = misclassified_sum(rows, y, W[k], B[k], ones,
+                                                                 updated)
         else:
-            B_new[k], n_updates[k] = kernels["online"](*rows, y, W_new[k], B[k], eta, order,
-                                                       no_trace)
+            B_new[k], n_updates[k] = online_epoch(rows, y, W_new[k], B[k], eta * ones, order,
+                                                  no_trace)
     return W_new, B_new, n_updates, mistakes
 
 

@@ -15,35 +15,19 @@ from ._perceptron_kernels import (
     averaged_online_epoch,
     batch_epoch,
     count_mistakes,
-    misclassified_sum,
     online_epoch,
-    sparse_averaged_online_epoch,
-    sparse_batch_epoch,
-    sparse_count_mistakes,
-    sparse_misclassified_sum,
-    sparse_online_epoch,
 )
 from ._state import Averages, CSRRows, Trace
 
-#: whether X is sparse -> the compiled epochs for its row layout
-EPOCH_KERNELS = {
-    False: {"online": online_epoch, "averaged": averaged_online_epoch,
-            "batch": batch_epoch, "mistakes": count_mistakes,
-            "misclassified": misclassified_sum},
-    True: {"online": sparse_online_epoch, "averaged": sparse_averaged_online_epoch,
-           "batch": sparse_batch_epoch, "mistakes": sparse_count_mistakes,
-           "misclassified": sparse_misclassified_sum},
-}
-
 
 def kernel_rows(X):
-    """The kernels' view of ``X`` and their registry: ``(X,)`` for dense
-    rows, ``(CSRRows,)`` for CSR rows."""
+    """The kernels' view of ``X``: the dense array, or its CSR rows (every
+    epoch reads either layout through the row layer)."""
     if scipy.sparse.issparse(X):
         if X.format != "csr":
             X = X.tocsr()
-        return (CSRRows.of(X),), EPOCH_KERNELS[True]
-    return (X,), EPOCH_KERNELS[False]
+        return CSRRows.of(X)
+    return X
 
 
 class BinaryPerceptronState:
@@ -74,30 +58,32 @@ def _trace_buffers(record, n, d, dtype):
     return Trace(updated, np.empty((0, d), dtype=dtype), np.empty(0, dtype=dtype))
 
 
-def online_step(state, X, y, eta, order, record, averaged):
-    """Algorithm 2.1 over the samples in ``order``; returns the update count."""
+def online_step(state, X, y, weight, eta, order, record, averaged):
+    """Algorithm 2.1 over the samples in ``order`` (those of weight 0 left
+    out), each step ``eta`` times the sample's weight; returns the update count."""
     trace = _trace_buffers(record, X.shape[0], X.shape[1], X.dtype)
-    eta = X.dtype.type(eta)
-    rows, kernels = kernel_rows(X)
+    steps = (eta * weight).astype(X.dtype)
+    order = order[weight[order] > 0]
+    rows = kernel_rows(X)
     if averaged:
         averages = Averages(state.u, X.dtype.type(state.ub), X.dtype.type(state.c))
-        state.b, state.ub, state.c, n = kernels["averaged"](
-            *rows, y, state.w, X.dtype.type(state.b), averages, eta, order, trace)
+        state.b, state.ub, state.c, n = averaged_online_epoch(
+            rows, y, state.w, X.dtype.type(state.b), averages, steps, order, trace)
     else:
-        state.b, n = kernels["online"](*rows, y, state.w, X.dtype.type(state.b), eta,
-                                       order, trace)
+        state.b, n = online_epoch(rows, y, state.w, X.dtype.type(state.b), steps, order, trace)
     if record:
         state.trace.extend((int(trace.updated[k]), trace.w[k].copy(), float(trace.b[k]))
                            for k in range(n))
     return n
 
 
-def batch_step(state, X, y, eta, order, record, averaged):
-    """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once; returns the number of misclassified samples."""
+def batch_step(state, X, y, weight, eta, order, record, averaged):
+    """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once, each
+    misclassified sample weighted by its sample weight; returns the number of
+    misclassified samples."""
     updated = np.empty(X.shape[0], dtype=np.int64)
-    rows, kernels = kernel_rows(X)
-    state.b, n = kernels["batch"](*rows, y, state.w, X.dtype.type(state.b),
-                                  X.dtype.type(eta), updated)
+    state.b, n = batch_epoch(kernel_rows(X), y, state.w, X.dtype.type(state.b),
+                             X.dtype.type(eta), weight.astype(X.dtype), updated)
     if averaged:
         state.sum_w += state.w
         state.sum_b += state.b
@@ -107,7 +93,7 @@ def batch_step(state, X, y, eta, order, record, averaged):
     return n
 
 
-#: update= -> function(state, X, y, eta, order, record, averaged) -> n_updates
+#: update= -> function(state, X, y, weight, eta, order, record, averaged) -> n_updates
 UPDATE_RULES = {"online": online_step, "batch": batch_step}
 
 
@@ -138,14 +124,15 @@ VARIANTS = {"standard": standard_weights, "pocket": pocket_weights,
             "averaged": averaged_weights}
 
 
-def run_epoch(state, X, y, *, eta, order, update, variant, record):
-    """One epoch: the update rule, then the pocket's bookkeeping."""
-    n = UPDATE_RULES[update](state, X, y, eta, order, record, variant == "averaged")
+def run_epoch(state, X, y, *, weight, eta, order, update, variant, record):
+    """One epoch: the update rule, then the pocket's bookkeeping (its score
+    the weighted count of mistakes)."""
+    n = UPDATE_RULES[update](state, X, y, weight, eta, order, record, variant == "averaged")
     state.n_epochs += 1
     state.n_updates += n
     if variant == "pocket":
-        rows, kernels = kernel_rows(X)
-        mistakes = kernels["mistakes"](*rows, y, state.w, X.dtype.type(state.b))
+        mistakes = count_mistakes(kernel_rows(X), y, state.w, X.dtype.type(state.b),
+                                  weight.astype(X.dtype))
         if mistakes < state.pocket_mistakes:
             state.pocket_mistakes = mistakes
             state.pocket_w, state.pocket_b = state.w.copy(), state.b

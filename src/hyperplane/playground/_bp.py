@@ -58,6 +58,7 @@ def bp_steps(nets, X, y, stride, max_epochs, low, high):
         row = [number(nets[r].loss_curve_[-1], 5) for r in RULES]
         row += [number(np.mean(nets[r].predict(X) == y), 3) for r in RULES]   # accuracy
         step = {"row": [str(epoch)] + row, "epoch_end": True,
+                "line": "output" if epoch >= max_epochs else "until",
                 "curve": {r: [round(float(v), 6) for v in nets[r].loss_curve_[-n:]]
                           for r in RULES},
                 "draw": lambda: pictures(nets, X, low, high)}

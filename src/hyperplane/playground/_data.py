@@ -16,6 +16,7 @@ import pandas as pd
 from ..cli._data import read_table, split_target
 from ..cli._models import UserError
 from ..datasets import load_loan, load_perceptron_example, load_watermelon
+from ._fields import FieldError
 
 #: the biggest CSV a student may upload, in bytes
 MAX_UPLOAD_BYTES = 1 << 20
@@ -133,8 +134,10 @@ def numeric_plane(X, y, lesson):
     """The two numeric columns a plane lesson draws, as float arrays; clear error otherwise."""
     numeric = X.select_dtypes("number")
     if numeric.shape[1] != 2 or numeric.isna().any().any():
-        raise ValueError(f"the {lesson} lesson needs exactly two numeric columns without "
-                         f"missing values; this data has {list(map(str, X.columns))}")
+        raise FieldError("dataset", f"the {lesson} lesson needs exactly two numeric columns "
+                                    f"without missing values; this data has "
+                                    f"{list(map(str, X.columns))}", "two_numeric",
+                         columns=", ".join(map(str, X.columns)))
     return numeric.to_numpy(np.float64), np.asarray(y)
 
 

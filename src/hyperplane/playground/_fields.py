@@ -14,21 +14,23 @@ import math
 
 
 class FieldError(ValueError):
-    """A request field of the wrong kind or out of range; ``field`` names it."""
+    """A request field of the wrong kind or out of range; ``field`` names it,
+    ``code`` and ``args`` let the page say it in its own language."""
 
-    def __init__(self, field, message):
+    def __init__(self, field, message, code=None, **args):
         super().__init__(f"{field}: {message}")
-        self.field = field
+        self.field, self.code, self.args_ = field, code, args
 
 
 def _number(params, name, default):
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise FieldError(name, f"must be a number; got {value!r}")
+        raise FieldError(name, f"must be a number; got {value!r}", "number", got=repr(value))
     try:
         return float(value)
     except ValueError:
-        raise FieldError(name, f"must be a number; got {value!r}") from None
+        raise FieldError(name, f"must be a number; got {value!r}", "number",
+                         got=repr(value)) from None
 
 
 def real(params, name, default, *, low=None, high=None, above=None):
@@ -46,11 +48,12 @@ def real(params, name, default, *, low=None, high=None, above=None):
     """
     x = _number(params, name, default)
     if not math.isfinite(x):
-        raise FieldError(name, f"must be finite; got {x}")
+        raise FieldError(name, f"must be finite; got {x}", "finite", got=str(x))
     if above is not None and not x > above:
-        raise FieldError(name, f"must be > {above}; got {x}")
+        raise FieldError(name, f"must be > {above}; got {x}", "above", low=str(above), got=str(x))
     if (low is not None and x < low) or (high is not None and x > high):
-        raise FieldError(name, f"must be in [{low}, {high}]; got {x}")
+        raise FieldError(name, f"must be in [{low}, {high}]; got {x}", "range",
+                         low=str(low), high=str(high), got=str(x))
     return x
 
 
@@ -69,9 +72,11 @@ def integer(params, name, default, *, low, high):
     """
     x = _number(params, name, default)
     if not math.isfinite(x) or x != math.floor(x):
-        raise FieldError(name, f"must be a whole number; got {params.get(name, default)!r}")
+        raise FieldError(name, f"must be a whole number; got {params.get(name, default)!r}",
+                         "whole", got=repr(params.get(name, default)))
     if not low <= x <= high:
-        raise FieldError(name, f"must be in {low}..{high}; got {int(x)}")
+        raise FieldError(name, f"must be in {low}..{high}; got {int(x)}", "range",
+                         low=str(low), high=str(high), got=str(int(x)))
     return int(x)
 
 
@@ -85,5 +90,6 @@ def choice(params, name, default, options):
     """
     value = params.get(name, default)
     if value not in options:
-        raise FieldError(name, f"must be one of {list(options)}; got {value!r}")
+        raise FieldError(name, f"must be one of {list(options)}; got {value!r}", "one_of",
+                         options=", ".join(map(str, options)), got=repr(value))
     return value

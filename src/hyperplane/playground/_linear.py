@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..linear import FisherDiscriminant, LeastSquaresClassifier, LogisticRegression
-from ._plane import box, line, number, points, vector
+from ._plane import box, line, margin_summary, number, points, vector
 
 #: model key -> a fresh estimator
 MODELS = {
@@ -49,13 +49,14 @@ def fit_all(X, y):
     """Each model's boundary, weights and accuracy, and Fisher's projection."""
     y = np.asarray(y)
     low, high = box(X, pad=0.3)
-    rows, lines = [], {}
+    rows, lines, summaries = [], {}, {}
     models = {}
     for name, make in MODELS.items():
         model = models[name] = make().fit(X, y)
         w, b = model.coef_[0], float(model.intercept_[0])
         rows.append([name, vector(w), number(b), number(model.score(X, y), 3)])
         lines[name] = line(w, b, low, high)
+        summaries[name] = margin_summary(w, b)
     fisher = models["fisher"]
     z = fisher.transform(X)[:, 0]
     projection = {"z": z.round(5).tolist(), "label": [str(v) for v in y],
@@ -63,5 +64,6 @@ def fit_all(X, y):
                                                               fisher.projected_means_[:, 0])},
                   "threshold": float(fisher.threshold_),
                   "axis": _fisher_axis(fisher, X, low, high)}
-    return {"rows": rows, "lines": lines, "projection": projection, "points": points(X, y),
+    return {"rows": rows, "lines": lines, "summaries": summaries, "projection": projection,
+            "points": points(X, y),
             "box": [low.tolist(), high.tolist()]}

@@ -16,7 +16,8 @@ from sklearn.exceptions import ConvergenceWarning
 from ..kernels import RBF
 from ..linear import DualPerceptron, Perceptron, novikoff_bound
 from ._fields import FieldError, choice, integer, real
-from ._plane import box, hyperplane_text, line, number, points, regions, vector
+from ..kernels._kernels import linear_weights
+from ._plane import box, hyperplane_text, line, margin_summary, number, points, regions, vector
 
 #: Novikoff's bound needs a hard-margin SVM on all the points; beyond this it is skipped
 NOVIKOFF_MAX_POINTS = 3000
@@ -31,11 +32,12 @@ DUAL_COLUMNS = ["k", "misclassified", "alpha", "b"]
 
 def _novikoff(X, y):
     if len(X) > NOVIKOFF_MAX_POINTS:
-        return {"text": f"n > {NOVIKOFF_MAX_POINTS}: not computed"}
+        return {"text": f"n > {NOVIKOFF_MAX_POINTS}: not computed", "reason": "too_many",
+                "n": NOVIKOFF_MAX_POINTS}
     try:
         R, gamma, bound = novikoff_bound(X, y)
     except ValueError as exc:
-        return {"text": str(exc)}
+        return {"text": str(exc), "reason": "not_separable"}
     return {"R": number(R), "gamma": number(gamma), "bound": number(bound),
             "text": f"R = {number(R)}, γ = {number(gamma)}, k ≤ (R/γ)² = {number(bound)}"}
 
@@ -60,7 +62,8 @@ def primal_steps(X, y, eta, max_epochs, low, high):
             w, b = row["w"], float(row["b"])
             step = {"row": [f"x{row['sample'] + 1}", vector(w), number(b), hyperplane_text(w, b)],
                     "plot": {"lines": [_line(w, b, low, high)], "mark": [int(row["sample"])]},
-                    "epoch": epoch, "epoch_end": position == last}
+                    "epoch": epoch, "epoch_end": position == last, "line": "update",
+                    "summary": margin_summary(w, b)}
             if epoch == max_epochs and position == last:
                 step.update(not_separable(epoch, model.n_updates_))
             yield step
@@ -68,10 +71,16 @@ def primal_steps(X, y, eta, max_epochs, low, high):
             w, b = model.coef_[0], float(model.intercept_[0])
             yield {"row": ["0", vector(w), number(b), hyperplane_text(w, b)],
                    "plot": {"lines": [_line(w, b, low, high)], "mark": []},
-                   "epoch": epoch, "epoch_end": True,
-                   "status": f"converged: epoch {epoch} made no update; "
-                             f"{model.n_updates_} updates"}
+                   "epoch": epoch, "epoch_end": True, "line": "stop",
+                   "summary": margin_summary(w, b), **converged(epoch, model.n_updates_)}
             return
+
+
+def converged(epoch, updates):
+    """The end of a run whose last epoch made no update (李航 算法2.1 step (4)),
+    with its numbers for the page to tell in its language."""
+    return {"say": {"key": "converged", "epoch": int(epoch), "updates": int(updates)},
+            "status": f"converged: epoch {epoch} made no update; {updates} updates"}
 
 
 def not_separable(epochs, updates):
@@ -90,8 +99,11 @@ def _line(w, b, low, high):
 
 def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
     """Algorithm 2.2, one ``trace_`` row per update; each epoch is a fit with
-    ``max_iter`` one higher (no shuffling, so the updates replay exactly)."""
+    ``max_iter`` one higher (no shuffling, so the updates replay exactly). With
+    the linear kernel each step also has w = Σ α_i y_i x_i and its margin."""
     seen = 0
+    linear = isinstance(kernel, str) and kernel == "linear"
+    signs = np.where(np.asarray(y) == np.unique(y)[-1], 1.0, -1.0) if linear else None
     for epoch in range(1, max_epochs + 1):
         model = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=epoch,
                                                 record_trace=True).fit(X, y))
@@ -102,7 +114,11 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
             end = position == last
             step = {"row": [f"x{row['sample'] + 1}", vector(row["alpha"]), number(row["b"])],
                     "plot": {"mark": [int(row["sample"])]},
-                    "epoch": epoch, "epoch_end": end}
+                    "epoch": epoch, "epoch_end": end, "line": "update"}
+            if signs is not None:   # w of this step: its line, so that stepping back redraws it
+                w = linear_weights([np.asarray(row["alpha"]) * signs], X)[0]
+                step["summary"] = margin_summary(w, row["b"])
+                step["plot"]["lines"] = [_line(w, float(row["b"]), low, high)]
             if end and epoch == max_epochs:
                 step.update(not_separable(epoch, model.n_updates_))
             if end:
@@ -110,11 +126,13 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
                                                                           high)}
             yield step
         if len(rows) == 0:
-            yield {"row": ["0", vector(model.alpha_), number(model.intercept_[0])],
-                   "plot": {"mark": []}, "epoch": epoch, "epoch_end": True,
-                   "draw": lambda: {"plot": _dual_picture(model, kernel, low, high)},
-                   "status": f"converged: epoch {epoch} made no update; "
-                             f"{model.n_updates_} updates"}
+            step = {"row": ["0", vector(model.alpha_), number(model.intercept_[0])],
+                    "plot": {"mark": []}, "epoch": epoch, "epoch_end": True, "line": "stop",
+                    "draw": lambda: {"plot": _dual_picture(model, kernel, low, high)},
+                    **converged(epoch, model.n_updates_)}
+            if signs is not None:
+                step["summary"] = margin_summary(model.coef_[0], model.intercept_[0])
+            yield step
             return
 
 
@@ -136,9 +154,11 @@ def start(X, y, params):
     if variant != "primal" and len(X) > GRAM_ROWS:
         raise FieldError("dataset", f"the {variant} perceptron keeps the Gram matrix of all "
                                     f"rows: at most {GRAM_ROWS} rows here, the data has "
-                                    f"{len(X)}; take the primal variant or a sample")
+                                    f"{len(X)}; take the primal variant or a sample",
+                         "gram_rows", limit=GRAM_ROWS, rows=len(X))
     if np.unique(y).size != 2:
-        raise ValueError("the perceptron lesson needs two classes")
+        raise FieldError("dataset", "the perceptron lesson needs two classes", "two_classes",
+                         classes=int(np.unique(y).size))
     low, high = box(X)
     info = {"columns": VARIANTS[variant], "points": points(X, y),
             "novikoff": _novikoff(X, y), "box": [low.tolist(), high.tolist()]}

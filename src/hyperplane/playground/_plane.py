@@ -79,3 +79,21 @@ def points(X, y, ids=None):
     ids = np.arange(1, len(X) + 1) if ids is None else np.asarray(ids)
     return {"x": np.asarray(X)[:, 0].tolist(), "y": np.asarray(X)[:, 1].tolist(),
             "label": [str(v) for v in np.asarray(y)], "id": [str(i) for i in ids]}
+
+
+def margin_summary(w, b):
+    """What the page's model summary shows of a hyperplane ``w·x + b = 0``:
+    w, b, ‖w‖ and the width ``2/‖w‖`` between ``w·x + b = ±1``
+    (李航 §7.1.3, 周志华 §6.1: γ = 2/‖w‖; ∞ when w = 0).
+
+    Examples
+    --------
+    李航 例7.1 ends with w = (1/2, 1/2), b = -2: the margin is 2√2.
+
+    >>> margin_summary([0.5, 0.5], -2)
+    {'w': '(0.5, 0.5)', 'b': '-2', 'norm': '0.7071', 'margin': '2.8284'}
+    """
+    w = np.ravel(np.asarray(w, dtype=np.float64))
+    norm = float(np.linalg.norm(w))
+    return {"w": vector(w), "b": number(b), "norm": number(norm),
+            "margin": number(2.0 / norm if norm > 0 else np.inf)}

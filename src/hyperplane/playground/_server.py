@@ -106,7 +106,8 @@ def check_rows(learner, X):
     limit = ROW_LIMITS[learner]
     if len(X) > limit:
         raise FieldError("dataset", f"the {learner} lesson takes at most {limit} rows; the "
-                                    f"data has {len(X)}: upload a sample")
+                                    f"data has {len(X)}: upload a sample", "too_many_rows",
+                         limit=limit, rows=len(X))
 
 
 def _plotly_js():
@@ -288,6 +289,8 @@ def create_app(allow_remote=False, warm_up=None):
         answer = {"error": " ".join(str(text).split())}
         if isinstance(exc, FieldError):
             answer["field"] = exc.field
+            if exc.code is not None:
+                answer["code"], answer["args"] = exc.code, exc.args_
         return jsonify(answer), 400
 
     return app

@@ -15,8 +15,9 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..svm import SVC, SVR
-from ._fields import choice, integer, real
-from ._plane import GRID, box, number, points, regions, vector
+from ._fields import FieldError, choice, integer, real
+from ..kernels._kernels import linear_weights
+from ._plane import GRID, box, margin_summary, number, points, regions, vector
 
 COLUMNS = ["k", "pair", "violation", "alpha_j_unclipped", "clip", "alpha_i", "alpha_j", "b"]
 KERNELS = ("linear", "rbf", "poly")
@@ -49,40 +50,56 @@ def _fit(model, X, y):
         return model.fit(X, y)
 
 
-def smo_rows(model):
+def smo_rows(model, X=None, signs=None):
     """One step per SMO iteration of ``model.trace_``: the pair, its KKT violation
     m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
-    The α drawn on the plane are the trace's new α_i, α_j, carried forward."""
+    The α drawn on the plane are the trace's new α_i, α_j, carried forward;
+    given the samples ``X`` and the labels' ``signs`` (±1) of a linear-kernel
+    SVC, each step also has w = Σ α_i y_i x_i, b and the margin 2/‖w‖."""
     alpha = {}
+    dense = None if X is None else np.zeros(len(X))
     trace = model.trace_
     omitted = len(trace) - TRACE_HEAD - TRACE_TAIL
     for position, (_, row) in enumerate(trace.iterrows()):
         i, j = int(row["i"]), int(row["j"])
         alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]   # SVR: the multiplier that moved
+        if dense is not None:
+            dense[i], dense[j] = row["alpha_i"], row["alpha_j"]
         if omitted > 0 and TRACE_HEAD <= position < TRACE_HEAD + omitted:
             if position == TRACE_HEAD:
                 yield {"row": [f"… {omitted} …", "", "", "", "", "", ""], "omitted": omitted}
             continue
-        yield {"row": [f"(x{i + 1}, x{j + 1})", number(row["violation"]),
-                       number(row["alpha_j_unclipped"]),
-                       f"[{number(row['L'])}, {number(row['H'])}]",
-                       number(row["alpha_i"]), number(row["alpha_j"]), number(row["b"])],
-               "plot": {"mark": [i, j],
-                        "labels": {t: f"α={number(a)}" for t, a in alpha.items() if a > 0}}}
+        step = {"row": [f"(x{i + 1}, x{j + 1})", number(row["violation"]),
+                        number(row["alpha_j_unclipped"]),
+                        f"[{number(row['L'])}, {number(row['H'])}]",
+                        number(row["alpha_i"]), number(row["alpha_j"]), number(row["b"])],
+                "plot": {"mark": [i, j],
+                         "labels": {t: f"α={number(a)}" for t, a in alpha.items() if a > 0}},
+                "line": ["select", "clip"]}
+        if dense is not None:
+            step["summary"] = margin_summary(linear_weights([dense * signs], X)[0], row["b"])
+        yield step
 
 
 def svc_steps(model, X, y, low, high):
+    linear = model.alpha_.ndim == 1 and model.kernel == "linear"
     if model.alpha_.ndim == 1:
-        yield from smo_rows(model)
+        signs = np.where(y == model.classes_[1], 1.0, -1.0)
+        yield from smo_rows(model, X if linear else None, signs)
     alpha = np.ravel(model.alpha_)
     support = model.support_.tolist()
     labels = {int(i): f"α={number(alpha[i])}" for i in support}
     picture = {"regions": regions(model.decision_function, low, high), "levels": [-1, 0, 1],
                "mark": support, "labels": labels}
-    yield {"row": ["α = " + vector(alpha), "", "", "", "", "", number(model.intercept_[0])],
-           "plot": picture, "epoch_end": True, "final": True,
-           **_ended(f"{len(support)} support vectors, {model.n_iter_} SMO iterations, "
-                    f"b = {number(model.intercept_[0])}", iteration_cap(model))}
+    final = {"row": ["α = " + vector(alpha), "", "", "", "", "", number(model.intercept_[0])],
+             "plot": picture, "epoch_end": True, "final": True, "line": "stop",
+             "say": {"key": "svc_done", "sv": len(support), "iterations": int(model.n_iter_),
+                     "b": number(model.intercept_[0])},
+             **_ended(f"{len(support)} support vectors, {model.n_iter_} SMO iterations, "
+                      f"b = {number(model.intercept_[0])}", iteration_cap(model))}
+    if linear:
+        final["summary"] = margin_summary(model.coef_[0], model.intercept_[0])
+    yield final
 
 
 def iteration_cap(model):
@@ -98,7 +115,7 @@ def iteration_cap(model):
 
 def hard_margin_steps(kernel, message):
     """The one step of a hard-margin run on data its kernel cannot separate."""
-    yield {"row": ["—", "", "", "", "", "", ""], "epoch_end": True, "final": True,
+    yield {"row": ["—", "", "", "", "", "", ""], "epoch_end": True, "final": True, "line": "stop",
            "stopped": {"reason": "hard_margin", "kernel": kernel},
            "status": f"no solution: {message}"}
 
@@ -112,7 +129,8 @@ def svr_steps(model, x, y, note):
     yield from smo_rows(model)
     yield {"row": ["SVR", "", "", "", "", "", number(model.intercept_[0])],
            "plot": {"curve": curve, "mark": model.support_.tolist()}, "epoch_end": True,
-           "final": True,
+           "final": True, "line": "stop",
+           "say": {"key": "svr_done", "sv": len(model.support_), "iterations": int(model.n_iter_)},
            **_ended(f"{len(model.support_)} support vectors outside or on the ε-tube, "
                     f"{model.n_iter_} SMO iterations", iteration_cap(model) or note)}
 
@@ -142,7 +160,8 @@ def start(X, y, params):
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
         return info, svr_steps(model, x[:, 0], np.asarray(y), note)
     if numeric.shape[1] != 2 or numeric.isna().any().any():
-        raise ValueError("the SVM lesson needs two numeric columns (or one, for SVR)")
+        raise FieldError("dataset", "the SVM lesson needs two numeric columns (or one, for SVR)",
+                         "svm_columns", columns=", ".join(map(str, X.columns)))
     X2, y = numeric.to_numpy(np.float64), np.asarray(y)
     estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     low, high = box(X2)

@@ -15,6 +15,10 @@ import numpy as np
 
 from ..tree import (DecisionTreeClassifier, branches, candidate_thresholds, export_text,
                     node_weights)
+from ..tree._expand_kernels import (EMPTY_BRANCH, LEAF_REASONS, MAX_DEPTH, NO_ATTRIBUTE,
+                                    NO_SPLIT, ONE_CLASS, PRE_PRUNED, TOO_SMALL,
+                                    UNDER_C45_FLOOR)
+from ..tree._export import _leaf_label
 from ._data import split_4_2
 from ._fields import FieldError, choice
 from ._plane import number
@@ -28,6 +32,23 @@ SCORE = {"info_gain": "Gain", "gain_ratio": "Gain_ratio", "gini_index": "Gini_in
 CUT_SCORE = {"info_gain": "info_gain", "gain_ratio": "info_gain", "gini": "gini"}
 #: candidate cuts listed per attribute at most: the best ones (book-sized data shows all)
 MAX_CUTS = 40
+
+
+#: a leaf's reason (the trace's words) -> (the page's key, the line of 周志华 图4.2
+#: TreeGenerate that makes such a leaf; pre-pruning decides at line 8's choice)
+LEAF_KEYS = {LEAF_REASONS[ONE_CLASS]: ("one_class", "leaf_class"),
+             LEAF_REASONS[NO_ATTRIBUTE]: ("no_attribute", "leaf_majority"),
+             LEAF_REASONS[NO_SPLIT]: ("no_split", "leaf_majority"),
+             LEAF_REASONS[MAX_DEPTH]: ("max_depth", "leaf_majority"),
+             LEAF_REASONS[TOO_SMALL]: ("too_small", "leaf_majority"),
+             LEAF_REASONS[UNDER_C45_FLOOR]: ("c45_floor", "leaf_majority"),
+             LEAF_REASONS[EMPTY_BRANCH]: ("empty_branch", "leaf_empty"),
+             LEAF_REASONS[PRE_PRUNED]: ("pre_pruned", "choose")}
+
+
+def cell(key, **numbers):
+    """A table cell the page writes in its language: an i18n key and its numbers."""
+    return {"t": key, **numbers}
 
 
 def _percent(v):
@@ -89,21 +110,57 @@ def _grown_model(model, X, y):
     return grown, weights
 
 
+def tree_nodes(model, trace):
+    """The tree as the page draws it, one entry per node of ``trace`` (preorder,
+    the order 周志华 图4.2's recursion generates them, numbered from 1): its
+    parent (from the depths), its test or None, and, when ``model`` is the tree
+    ``trace`` describes, its branch's name and majority class."""
+    known = model is not None and model.tree_.n_nodes == len(trace)
+    nodes, path = [], []
+    for position, node in enumerate(trace):
+        del path[node.depth:]
+        parent = path[-1] if path else None
+        test = None
+        if node.attribute is not None:
+            test = node.attribute if np.isnan(node.threshold) else \
+                f"{node.attribute} ≤ {number(node.threshold, 4)}"
+        entry = {"id": position + 1, "parent": None if parent is None else parent + 1,
+                 "depth": int(node.depth), "test": test, "branch": "", "label": ""}
+        if known:
+            entry["label"] = str(_leaf_label(model, position))
+            if parent is not None:
+                kids = model.tree_.kids(parent).tolist()
+                entry["branch"] = str(branches(model, parent).index[kids.index(position)])
+        nodes.append(entry)
+        path.append(position)
+    return nodes
+
+
 def _growth_rows(model, X, y, criterion):
     """Node by node, in preorder, from the estimator's ``trace_``."""
     grown, weights = _grown_model(model, X, y)
-    for node in model.trace_:
+    shape = tree_nodes(grown if grown is not None else
+                       (model if model.pruning != "post" else None), model.trace_)
+    considered = {}   # a pre-pruned node: the attribute pre-pruning did not split on
+    if model.pruning == "pre":
+        considered = dict(zip(pruned_nodes(model), model.pruning_trace_["attribute"]))
+    for node, drawn in zip(model.trace_, shape):
         where = f"node {node.node}, depth {node.depth}, {node.n_rows} rows, " \
                 f"weight {number(node.weight, 3)}"
-        step = {"status": where}
+        step = {"status": where, "node": drawn,
+                "say": {"key": "tree_node", "node": node.node + 1, "depth": int(node.depth),
+                        "rows": int(node.n_rows), "weight": number(node.weight, 3)}}
         if node.attribute is None:
-            step["row"] = ["grow", "—", "", f"leaf: {node.leaf_reason}"]
+            key, line = LEAF_KEYS.get(node.leaf_reason, ("other", "leaf_majority"))
+            step["row"] = [cell("grow"), str(considered.get(drawn["id"], "—")), "",
+                           cell("leaf_" + key)]
+            step["line"] = line
+            step["prepruned"] = key == "pre_pruned"
         else:
             score = node.split_table.columns[0]
-            test = node.attribute if np.isnan(node.threshold) else \
-                f"{node.attribute} ≤ {number(node.threshold, 4)}"
-            step["row"] = ["grow", test, number(node.split_table.at[node.attribute, score], 3),
-                           "split"]
+            step["row"] = [cell("grow"), drawn["test"],
+                           number(node.split_table.at[node.attribute, score], 3), cell("split")]
+            step["line"] = "choose"
         if node.split_table is not None:
             step["split_table"] = table_payload(node.split_table, node.attribute)
             if grown is not None:
@@ -115,27 +172,54 @@ def _growth_rows(model, X, y, criterion):
         yield step
 
 
+def pruned_nodes(model):
+    """The node (numbered as :func:`tree_nodes`) each row of ``pruning_trace_``
+    decides, or None where it cannot be told: post-pruning (周志华 4.3.2) visits
+    the internal nodes bottom-up, in reverse preorder; pre-pruning (4.3.1) those
+    it scored, in preorder."""
+    rows = model.pruning_trace_
+    trace = model.trace_
+    if model.pruning == "post":
+        order = [n for n in reversed(trace) if n.attribute is not None]
+    else:
+        order = [n for n in trace if n.split_table is not None
+                 and (n.attribute is not None or n.leaf_reason == LEAF_REASONS[PRE_PRUNED])]
+    if len(order) != len(rows) or any(
+            n.attribute is not None and n.attribute != a
+            for n, a in zip(order, rows["attribute"])):
+        return [None] * len(rows)
+    return [n.node + 1 for n in order]
+
+
 def _pruning_rows(model):
-    """One step per decision of ``pruning_trace_``, with the tree's accuracy after it."""
-    for _, row in model.pruning_trace_.iterrows():
+    """One step per decision of ``pruning_trace_``, with the tree's accuracy after it
+    and the node it decides (a post-pruned node's subtree is drawn greyed)."""
+    for (_, row), node in zip(model.pruning_trace_.iterrows(), pruned_nodes(model)):
         adopted = row["decision"] in ("split", "prune")
         now = row["accuracy_after"] if adopted else row["accuracy_before"]
-        yield {"row": [row["kind"], row["attribute"],
+        yield {"row": [cell(row["kind"]), row["attribute"],
                        f"{_percent(row['accuracy_before'])} → {_percent(row['accuracy_after'])}",
-                       row["decision"]],
-               "status": f"validation accuracy {_percent(now)}"}
+                       cell("decision_" + row["decision"])],
+               "pruning": {"node": node, "decision": row["decision"]},
+               "status": f"validation accuracy {_percent(now)}",
+               "say": {"key": "valid_acc", "acc": _percent(now)}}
 
 
 def tree_steps(model, X, y, criterion, validation):
     yield from _growth_rows(model, X, y, criterion)
     if model.pruning in ("pre", "post"):
         yield from _pruning_rows(model)
-    final = {"row": ["tree", f"{model.n_leaves_} leaves", f"depth {model.depth_}", ""],
-             "tree_text": export_text(model), "epoch_end": True, "final": True}
+    final = {"row": [cell("tree"), cell("n_leaves", n=int(model.n_leaves_)),
+                     cell("depth_n", n=int(model.depth_)), ""],
+             "tree_text": export_text(model), "epoch_end": True, "final": True, "line": "end"}
     if validation is not None:
-        final["status"] = f"validation accuracy {_percent(model.score(*validation))}"
+        accuracy = _percent(model.score(*validation))
+        final["status"] = f"validation accuracy {accuracy}"
+        final["say"] = {"key": "valid_acc", "acc": accuracy}
     else:
-        final["status"] = f"training accuracy {_percent(model.score(X, y))}"
+        accuracy = _percent(model.score(X, y))
+        final["status"] = f"training accuracy {accuracy}"
+        final["say"] = {"key": "train_acc", "acc": accuracy}
     yield final
 
 

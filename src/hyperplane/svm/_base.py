@@ -26,7 +26,7 @@ from .._validation import (
 from .._progress import progress
 from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
-from ..kernels._kernels import as_csr
+from ..kernels._kernels import as_csr, linear_weights
 from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
 from ._trace import StepTrace
@@ -172,7 +172,7 @@ class BaseSVM(BaseEstimator):
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
-            self.coef_ = np.asarray(self.dual_coef_ @ self.support_vectors_)
+            self.coef_ = linear_weights(self.dual_coef_, self.support_vectors_)
         elif hasattr(self, "coef_"):      # left by an earlier fit with the linear kernel
             del self.coef_
 

@@ -57,10 +57,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from .._numba import jit, jit_fast, prefetch
+from .._row_kernels import by_layout
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
 #: positions ``start:stop`` in the samples, padded to 64 bytes
@@ -82,26 +81,6 @@ SETTLED = 0.1
 #: unshrinks, or stops, as the projected-gradient spread is within tol; the
 #: caller compacts the settled working set
 GO_ON, WITHIN_TOL, SET_SETTLED = 0, 1, 2
-
-
-def by_layout(dense, csr):
-    """A function for compiled code that calls ``dense(X, ...)`` when its
-    first argument ``X`` is a dense array and ``csr(X, ...)`` when it is CSR
-    rows; numba makes the choice when it types ``X``, so the caller is one
-    function compiled once per layout and the call costs nothing at run time.
-    Called from Python it raises :class:`NotImplementedError`."""
-    #: (the samples are a dense array) -> the function for them
-    by_dense = {True: dense, False: csr}
-
-    def call(X, *args):
-        raise NotImplementedError(f"{dense.__name__} / {csr.__name__}: compiled code only")
-
-    @overload(call)
-    def _of_layout(X, *args):
-        chosen = by_dense[isinstance(X, types.Array)]
-        return lambda X, *args: chosen(X, *args)
-
-    return call
 
 
 @jit

@@ -17,9 +17,9 @@ projected-gradient and shrinking test, is LinearSVC's
 
 The samples are dense rows or CSR rows (a :class:`~hyperplane._csr_rows.CSRRows`,
 LIBLINEAR's sparse layout). :func:`dcd_epoch` reads them through
-:data:`row_dot` and :data:`row_axpy`, which numba resolves, when it types
-the samples, to the layout's function (LinearSVC's
-:func:`~._linear_svc_kernels.by_layout`). Every sum runs in
+the package's row layer (:mod:`hyperplane._row_kernels`: ``row_dot`` and
+``row_axpy``), which numba resolves, when it types the samples, to the
+layout's function. Every sum runs in
 feature order with strict arithmetic, so the zeros a CSR row leaves out add
 nothing and both layouts give the same seed bit for bit.
 """
@@ -31,7 +31,8 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import by_layout, coordinate_step, csr_axpy, csr_dot
+from .._row_kernels import row_axpy, row_dot
+from ._linear_svc_kernels import coordinate_step
 
 #: What an epoch reads: the samples ``X`` (n, d; or CSR rows), labels ``y`` (+-1), upper
 #: bounds ``C``, the bias feature's value ``B`` and the diagonal
@@ -41,41 +42,6 @@ DCDProblem = namedtuple("DCDProblem", "X y C B QD")
 #: ``active``, the coordinates in the order of the pass (the active set is
 #: a prefix of it).
 DCDState = namedtuple("DCDState", "alpha w active")
-
-
-@jit
-def dense_row_dot(X, t, w, acc):
-    """``acc + sum_f w[f] X[t, f]``, summed in feature order."""
-    for f in range(X.shape[1]):
-        acc += w[f] * X[t, f]
-    return acc
-
-
-@jit
-def dense_row_axpy(X, t, w, delta):
-    """``w[f] += delta X[t, f]`` for every feature f."""
-    for f in range(X.shape[1]):
-        w[f] += delta * X[t, f]
-
-
-@jit
-def csr_row_dot(X, t, w, acc):
-    """:func:`dense_row_dot` of the CSR row t (its nonzeros in index order)."""
-    data, indices, indptr = X
-    return csr_dot(w, indices, data, indptr[t], indptr[t + 1], acc)
-
-
-@jit
-def csr_row_axpy(X, t, w, delta):
-    """:func:`dense_row_axpy` of the CSR row t (its nonzeros only)."""
-    data, indices, indptr = X
-    csr_axpy(w, indices, data, indptr[t], indptr[t + 1], delta)
-
-
-#: ``acc + w[:d] . x_t`` and ``w[:d] += delta x_t`` on either layout (in
-#: compiled code: numba picks the layout's function when it types ``X``)
-row_dot = by_layout(dense_row_dot, csr_row_dot)
-row_axpy = by_layout(dense_row_axpy, csr_row_axpy)
 
 
 @jit

@@ -23,28 +23,46 @@ const PARAMS = {
 const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)", gini: "CART (Gini_index)",
                         rbf: "RBF", poly: "poly", "1": "+1", "-1": "-1" };
 
-const state = { queue: Promise.resolve(), streamDone: null, pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [], rows: [],
-                stream: null, curve: null, lastStep: null, linear: null };
+// steps: every step the server sent for this run; view: how many of them the page
+// shows (back steps view down, step forward replays the kept steps before asking)
+const state = { queue: Promise.resolve(), streamDone: null, pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [],
+                steps: [], view: 0, done: false, split: null, treeText: "", status: null,
+                stream: null, curve: null, lastStep: null, linear: null, playing: null, hash: "" };
 
 // ------------------------------------------------------------------ helpers
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) { const err = new Error(data.error || response.statusText); err.data = data; throw err; }
   return data;
 }
+// The status line: a text, or a function giving it in the page's language (so a
+// language switch writes it again).
 function setStatus(text, error = false) {
-  $("status").textContent = text;
+  state.status = { text, error };
+  $("status").textContent = typeof text === "function" ? text() : text;
   $("status").className = error ? "error" : "";
 }
-// A step's status line: a run that stopped without converging carries
-// ``stopped: {reason, ...numbers}`` and is told in the page's language, with what to change.
+// A step's status line: what the server said (``say: {key, ...numbers}``) and, for a
+// run that stopped without converging (``stopped: {reason, ...numbers}``), why and what
+// to change, in the page's language.
 function stepStatus(step) {
-  if (!step.stopped) return step.status || "";
-  const fill = (text) => text.replace(/\{(\w+)\}/g, (_, name) => String(step.stopped[name] ?? ""));
-  return `${fill(t("stop_" + step.stopped.reason))} ${fill(t("fix_" + step.stopped.reason))}`;
+  const parts = [];
+  if (step.say) parts.push(tf("say_" + step.say.key, step.say));
+  if (step.stopped) parts.push(`${tf("stop_" + step.stopped.reason, step.stopped)} ${tf("fix_" + step.stopped.reason, step.stopped)}`);
+  if (!parts.length && step.status) parts.push(step.status);
+  return parts.join("; ");
 }
+// an error answer of the server, in the page's language when it carries a code
+function errorText(err) {
+  const data = err.data || {};
+  if (data.code) return tf("err_" + data.code, { ...data.args, field: t(data.field) });
+  return tf("err_other", { message: err.message });
+}
+function showError(err) { setStatus(() => errorText(err), true); }
+// a trace cell: text, or {t: key, ...numbers} written in the page's language
+function cellText(c) { return c !== null && typeof c === "object" ? tf(c.t, c) : String(c); }
 function learner() { return $("learner").value; }
 function el(tag, attrs = {}, text) {
   const node = document.createElement(tag);
@@ -52,11 +70,20 @@ function el(tag, attrs = {}, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
+// A language switch writes every text again: labels, the trace, the panels, the status.
 function translate() {
+  document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = t(n.dataset.i18nPlaceholder); });
   document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
   renderHeader();
-  if (state.info) redraw();
+  if (state.info) {
+    if (learner() === "linear") renderFacts();
+    else { renderFacts(); rebuildRows(); renderPanels(); }
+    redraw();
+  }
+  if (state.status) setStatus(state.status.text, state.status.error);
+  writeHash();
 }
 
 // ----------------------------------------------------------------- controls
@@ -88,6 +115,7 @@ function buildParams() {
     input.dataset.testid = "param-" + key;
     input.setAttribute("data-testid", "param-" + key);
     if (key !== "click_class") input.addEventListener("change", reset);
+    else input.addEventListener("change", writeHash);
     label.appendChild(input);
     box.appendChild(label);
   }
@@ -120,22 +148,25 @@ function serially(task) {
 // A reset ends a streaming run at once (the stream's turn in the queue ends with it).
 function reset() {
   stopStream();
+  if (state.playing) pause();
   state.pending = serially(startRun);
   return state.pending;
 }
 async function startRun() {
   stopStream();
+  writeHash();
+  // a new learner's figures start empty; the same learner's are replaced when drawn
+  // (purging a figure Plotly is still drawing made it throw)
+  if (document.body.dataset.learner !== learner()) for (const id of ["plot", "plot2", "plot3"]) Plotly.purge($(id));
   document.body.dataset.learner = learner();
-  state.rows = []; state.picture = {}; state.curve = null; state.lastStep = null;
-  $("trace").querySelector("tbody").innerHTML = "";
-  $("split").innerHTML = ""; $("tree-text").textContent = ""; $("hidden").innerHTML = "";
+  state.steps = []; state.view = 0; state.done = false;
+  clearView();
   $("facts").innerHTML = "";
-  for (const id of ["plot", "plot2", "plot3"]) Plotly.purge($(id));
   state.run = null; state.info = null;
   const dataset = $("dataset").value;
   if (dataset === "clicked" && state.clicked.length < 2) {
     state.info = { columns: [], points: { x: [], y: [], label: [], id: [] }, box: [[0, 0], [10, 10]] };
-    renderHeader(); redraw(); setStatus(t("click_hint"));
+    renderHeader(); redraw(); renderPanels(); setStatus(() => t("click_hint"));
     return;
   }
   try {
@@ -144,26 +175,76 @@ async function startRun() {
                                            points: state.clicked });
     state.run = data.run; state.info = data.info;
     if (learner() === "linear") state.linear = data.info;
-    renderHeader(); renderFacts(); redraw();
-    setStatus(learner() === "linear" ? t("drag_hint") : `${t(learner())}: ${t(dataset)}`);
-  } catch (err) { setStatus(err.message, true); }
+    renderHeader(); renderFacts(); redraw(); renderPanels();
+    setStatus(learner() === "linear" ? () => t("drag_hint") : () => `${t(learner())}: ${t(dataset)}`);
+  } catch (err) { showError(err); }
 }
+// the view before any step: no rows, no pictures
+function clearView() {
+  state.picture = {}; state.curve = null; state.lastStep = null; state.split = null; state.treeText = "";
+  $("trace").querySelector("tbody").innerHTML = "";
+  $("split").innerHTML = ""; $("tree-text").textContent = ""; $("hidden").innerHTML = "";
+}
+// One step (or the rest of an epoch) forward: the kept steps first, then the server's.
 function advance(mode) {
   return serially(async () => {
     const run = state.run;
     if (!run) return;
+    if (state.view < state.steps.length) {
+      let k = state.view + 1;
+      if (mode === "epoch") while (k < state.steps.length && !state.steps[k - 1].epoch_end) k += 1;
+      showUpTo(k);
+      return;
+    }
     try {
       const data = await api("/api/step", { run, mode });
       if (state.run !== run) return;   // a reset came in between: a stale answer
+      state.done = data.done;
       take(data.steps);
-      if (data.done && !data.steps.length) setStatus(endStatus());
-    } catch (err) { setStatus(err.message, true); }
+      if (data.done && !data.steps.length) setStatus(endStatus, Boolean(state.lastStep && state.lastStep.stopped));
+    } catch (err) { showError(err); }
+  });
+}
+// Step back to step view - 1, from the steps the page kept (the server's run stays
+// where it is: stepping forward again replays them).
+function back() {
+  return serially(async () => {
+    if (!state.run || state.view === 0) return;
+    pause();
+    showUpTo(state.view - 1);
   });
 }
 // the status of a run that has ended: the last step's own (converged, or why not)
 function endStatus() {
   const last = state.lastStep;
-  return (last && stepStatus(last)) || `${t("done")}: ${state.rows.length} ${t("steps")}`;
+  return (last && stepStatus(last)) || `${t("done")}: ${state.view} ${t("steps")}`;
+}
+// ---------------------------------------------------------- play / pause
+function play() {
+  if (state.playing || learner() === "linear") return;
+  const speed = Math.min(Math.max(Number($("speed").value) || 2, 0.2), 50);
+  let busy = false;
+  state.playing = setInterval(async () => {
+    if (busy) return;
+    if (state.done && state.view >= state.steps.length) { pause(); return; }
+    busy = true;
+    try { await advance("step"); } finally { busy = false; }
+  }, 1000 / speed);
+  document.body.dataset.playing = "true";
+  $("play").disabled = true; $("pause").disabled = false;
+}
+function pause() {
+  if (state.playing) clearInterval(state.playing);
+  state.playing = null;
+  delete document.body.dataset.playing;
+  $("play").disabled = false; $("pause").disabled = true;
+}
+function onKey(event) {
+  const tag = (event.target.tagName || "").toLowerCase();
+  if (["input", "select", "textarea"].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "ArrowRight") { event.preventDefault(); advance("step"); }
+  else if (event.key === "ArrowLeft") { event.preventDefault(); back(); }
+  else if (event.key === " ") { event.preventDefault(); if (state.playing) pause(); else play(); }
 }
 function runAll() {
   return serially(() => new Promise((resolve) => {
@@ -176,18 +257,19 @@ function runAll() {
     source.onmessage = (event) => {
       const data = JSON.parse(event.data);
       take(data.steps, true);
-      if (!state.lastStep || !stepStatus(state.lastStep)) setStatus(`${t("running")}… ${state.rows.length} ${t("steps")}`);
+      if (!state.lastStep || !stepStatus(state.lastStep)) setStatus(() => `${t("running")}… ${state.view} ${t("steps")}`);
     };
-    source.addEventListener("end", () => {
+    source.addEventListener("end", (event) => {
       stopStream();
-      redraw();
+      state.done = JSON.parse(event.data).done;
+      redraw(); renderPanels();
       const last = state.lastStep;
-      setStatus(endStatus(), Boolean(last && last.stopped));
+      setStatus(endStatus, Boolean(last && last.stopped));
     });
     source.addEventListener("failure", (event) => {
       stopStream();
       const data = JSON.parse(event.data);
-      setStatus(data.stopped ? stepStatus(data) : data.error, true);
+      setStatus(data.stopped ? () => stepStatus(data) : () => tf("err_other", { message: data.error }), true);
     });
     source.onerror = () => { stopStream(); };
   }));
@@ -197,36 +279,83 @@ function stopStream() {
   if (state.streamDone) { state.streamDone(); state.streamDone = null; }
   delete document.body.dataset.running;
 }
+// New steps from the server: kept, and shown (after any kept steps not yet shown).
 function take(steps, streaming = false) {
   if (!steps.length) return;
+  state.steps.push(...steps);
+  forwardTo(state.steps.length, streaming);
+}
+function rowOf(step) {
+  const tr = el("tr");
+  for (const c of [String(step.k)].concat(step.row)) {
+    const text = cellText(c);
+    // a long cell (SVM's final α of every sample) wraps instead of widening its column
+    tr.appendChild(el("td", text.length > 28 ? { class: "long" } : {}, text));
+  }
+  return tr;
+}
+// what one step adds to the view, the table row aside
+function absorb(step) {
+  if (step.plot) Object.assign(state.picture, step.plot);
+  if (step.curve) appendCurve(step.curve);
+  if (step.split_table) state.split = step;
+  if (step.tree_text) state.treeText = step.tree_text;
+  if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
+  if (step.hidden) state.picture.hidden = step.hidden;
+  state.lastStep = step;
+}
+function forwardTo(k, streaming = false) {
   const body = $("trace").querySelector("tbody");
   const fragment = document.createDocumentFragment();
-  for (const step of steps) {
-    const cells = [String(step.k)].concat(step.row);
-    state.rows.push(cells);
-    const tr = el("tr");
-    for (const c of cells) tr.appendChild(el("td", {}, c));
-    fragment.appendChild(tr);
-    if (step.plot) Object.assign(state.picture, step.plot);
-    if (step.curve) appendCurve(step.curve);
-    if (step.split_table) renderSplit(step.split_table, step.candidates, step.branches);
-    if (step.tree_text) $("tree-text").textContent = step.tree_text;
-    if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
-    if (step.hidden) state.picture.hidden = step.hidden;
-    state.lastStep = step;
+  const split = state.split;
+  while (state.view < k) {
+    const step = state.steps[state.view++];
+    fragment.appendChild(rowOf(step));
+    absorb(step);
   }
   body.appendChild(fragment);
   body.parentElement.parentElement.scrollTop = 1e9;
-  const last = steps[steps.length - 1];
-  if (stepStatus(last)) setStatus(stepStatus(last), Boolean(last.stopped));
-  else if (!streaming) setStatus(`${t("steps")}: ${last.k}`);
-  if (streaming) scheduleRedraw(); else redraw();
+  if (state.split !== split) renderSplitOf(state.split);
+  $("tree-text").textContent = state.treeText;
+  stepShown(streaming);
+}
+// Show exactly the first k kept steps (back, or a replay forward).
+function showUpTo(k) {
+  if (k >= state.view) { forwardTo(k); return; }
+  clearView();
+  state.view = k;
+  for (const step of state.steps.slice(0, k)) absorb(step);
+  rebuildRows();
+  renderSplitOf(state.split);
+  $("tree-text").textContent = state.treeText;
+  stepShown(false);
+}
+function rebuildRows() {
+  const body = $("trace").querySelector("tbody");
+  if (learner() === "linear") return;
+  body.innerHTML = "";
+  const fragment = document.createDocumentFragment();
+  for (const step of state.steps.slice(0, state.view)) fragment.appendChild(rowOf(step));
+  body.appendChild(fragment);
+  body.parentElement.parentElement.scrollTop = 1e9;
+}
+function renderSplitOf(step) {
+  if (step) renderSplit(step.split_table, step.candidates, step.branches);
+  else $("split").innerHTML = "";
+}
+// the status, pictures and panels of the step now shown
+function stepShown(streaming) {
+  const last = state.lastStep;
+  if (last && stepStatus(last)) setStatus(() => stepStatus(last), Boolean(last.stopped));
+  else if (last && !streaming) setStatus(() => `${t("steps")}: ${last.k}`);
+  else if (!last) setStatus(() => `${t(learner())}: ${t($("dataset").value)}`);
+  if (streaming) scheduleRedraw(); else { redraw(); renderPanels(); }
 }
 // while a run streams, the figures are redrawn at most every REDRAW_MS
 const REDRAW_MS = 300;
 function scheduleRedraw() {
   if (state.redrawTimer) return;
-  state.redrawTimer = setTimeout(() => { state.redrawTimer = null; redraw(); }, REDRAW_MS);
+  state.redrawTimer = setTimeout(() => { state.redrawTimer = null; redraw(); renderPanels(); }, REDRAW_MS);
 }
 
 // ------------------------------------------------------------------ tables
@@ -242,7 +371,7 @@ function renderFacts() {
   const facts = $("facts");
   facts.innerHTML = "";
   const info = state.info;
-  if (info.novikoff) facts.appendChild(el("div", { "data-testid": "novikoff" }, `${t("novikoff")}: ${info.novikoff.text}`));
+  if (info.novikoff) facts.appendChild(el("div", { "data-testid": "novikoff" }, `${t("novikoff")}: ${novikoffText(info.novikoff)}`));
   if (info.gram) {
     facts.appendChild(el("div", {}, t("gram") + " G ="));
     const table = el("table", { "data-testid": "gram" });
@@ -254,7 +383,12 @@ function renderFacts() {
     facts.appendChild(table);
   }
   if (info.algorithm) facts.appendChild(el("div", {}, `${info.algorithm} · ${info.rows} · ${info.attributes.join(", ")}`));
-  if (learner() === "linear") renderLinearTable(info.rows);
+  if (learner() === "linear") renderLinearTable((state.linear || info).rows);
+}
+// 李航 定理2.1: k ≤ (R/γ)², from the server's numbers
+function novikoffText(n) {
+  if (n.reason) return tf("novikoff_" + n.reason, n);
+  return `R = ${n.R}, γ = ${n.gamma}, k ≤ (R/γ)² = ${n.bound}`;
 }
 function renderSplit(split, candidates, branches) {
   const box = $("split");
@@ -365,7 +499,7 @@ function onPlotClick(event) {
     state.info.points = { x: state.clicked.map((p) => p[0]), y: state.clicked.map((p) => p[1]),
                           label: state.clicked.map((p) => String(p[2])), id: state.clicked.map((_, i) => String(i + 1)) };
     drawPlane();
-    setStatus(t("click_hint"));
+    setStatus(() => t("click_hint"));
     return;
   }
   reset();
@@ -382,33 +516,89 @@ async function upload(event) {
   try {
     const response = await fetch("/api/upload", { method: "POST", body: form });
     const data = await response.json();
-    if (!response.ok) throw new Error(data.error);
+    if (!response.ok) { const err = new Error(data.error); err.data = data; throw err; }
     state.catalog = await api("/api/catalog");
     LABELS[data.dataset] = [`${file.name} (${data.rows})`, `${file.name} (${data.rows})`];
     fillDatasets();
     $("dataset").value = data.dataset;
     reset();
-  } catch (err) { setStatus(err.message, true); }
+  } catch (err) { showError(err); }
 }
 
 // ------------------------------------------------------------------ start
+// ------------------------------------------------------------- URL hash
+// The hash holds the page: #learner=svm&dataset=example-2.1&kernel=rbf&C=10&lang=en
+// (a bare #svm names only the learner), so a link reopens the same lesson.
+function pageHash() {
+  const query = new URLSearchParams({ learner: learner(), dataset: $("dataset").value });
+  for (const [key] of PARAMS[learner()]) query.set(key, $("param-" + key).value);
+  query.set("lang", LANG);
+  query.set("speed", $("speed").value);
+  return "#" + query.toString();
+}
+function writeHash() {
+  if (!state.catalog) return;
+  state.hash = pageHash();
+  if (location.hash !== state.hash) history.replaceState(null, "", state.hash);
+}
+// set the controls from the hash; true when it named something
+function applyHash() {
+  const raw = location.hash.slice(1);
+  if (!raw) return false;
+  const query = raw.includes("=") ? new URLSearchParams(raw) : new URLSearchParams({ learner: raw });
+  const wanted = query.get("learner");
+  if (!state.catalog.learners.includes(wanted)) return false;
+  $("learner").value = wanted;
+  if (query.get("lang") === "en" || query.get("lang") === "zh") { LANG = query.get("lang"); $("lang").value = LANG; }
+  if (query.get("speed")) $("speed").value = query.get("speed");
+  buildParams(); fillDatasets();
+  const dataset = query.get("dataset");
+  if (dataset && state.catalog.datasets[wanted].includes(dataset)) $("dataset").value = dataset;
+  for (const [key] of PARAMS[wanted]) {
+    const value = query.get(key), input = $("param-" + key);
+    if (value === null) continue;
+    if (input.tagName === "SELECT" && ![...input.options].some((o) => o.value === value)) continue;
+    input.value = value;
+  }
+  return true;
+}
 async function main() {
   state.catalog = await api("/api/catalog");
   fillSelect($("learner"), state.catalog.learners);
-  const wanted = location.hash.slice(1);
-  if (state.catalog.learners.includes(wanted)) $("learner").value = wanted;
   $("learner").addEventListener("change", () => {
-    history.replaceState(null, "", "#" + learner());
     state.clicked = []; buildParams(); fillDatasets(); reset(); });
   $("dataset").addEventListener("change", () => { state.clicked = []; reset(); });
   $("step").addEventListener("click", () => advance("step"));
+  $("back").addEventListener("click", back);
   $("epoch").addEventListener("click", () => advance("epoch"));
-  $("run").addEventListener("click", runAll);
-  $("reset").addEventListener("click", () => { if ($("dataset").value === "clicked") state.clicked = []; reset(); });
+  $("run").addEventListener("click", () => { pause(); runAll(); });
+  $("play").addEventListener("click", play);
+  $("pause").addEventListener("click", pause);
+  $("speed").addEventListener("change", () => { writeHash(); if (state.playing) { pause(); play(); } });
+  // reset keeps the clicked points; "clear points" (or another dataset) removes them
+  $("reset").addEventListener("click", () => { pause(); reset(); });
+  $("clear-points").addEventListener("click", () => { state.clicked = []; pause(); reset(); });
   $("lang").addEventListener("change", () => { LANG = $("lang").value; translate(); });
   $("upload-form").addEventListener("submit", upload);
+  $("upload-file").addEventListener("change", () => {
+    const file = $("upload-file").files[0];
+    $("upload-name").textContent = file ? file.name : "";
+  });
   $("plot").addEventListener("click", onPlotClick);
-  buildParams(); fillDatasets(); translate();
+  document.addEventListener("keydown", onKey);
+  // space on a focused button plays/pauses only: the button is not pressed as well
+  document.addEventListener("keyup", (event) => {
+    if (event.key === " " && (event.target.tagName || "") === "BUTTON") event.preventDefault();
+  });
+  window.addEventListener("hashchange", () => {
+    if (location.hash === state.hash) return;   // the page's own writing
+    pause(); state.clicked = [];
+    stopStream(); state.run = null; state.info = null;   // nothing of the old page is redrawn
+    if (applyHash()) { translate(); reset(); }
+  });
+  if (!applyHash()) { buildParams(); fillDatasets(); }
+  translate();
+  pause();
   await reset();
 }
 window.addEventListener("DOMContentLoaded", main);

@@ -51,7 +51,7 @@ function drawPlane() {
     traces.push({ type: "scatter", mode: "markers+text", x: mark.map((i) => info.points.x[i]),
                   y: mark.map((i) => info.points.y[i]),
                   text: mark.map((i) => (picture.labels || {})[i] || ""), textposition: "bottom center",
-                  name: learner() === "svm" ? "SV / (i, j)" : t("misclassified"),
+                  name: learner() === "svm" ? t("sv_pair") : t("misclassified"),
                   marker: { size: 20, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 3 } } });
   }
   const title = `${t(learner())} — ${t($("dataset").value)}`;
@@ -59,7 +59,7 @@ function drawPlane() {
 }
 function drawSvr() {
   const info = state.info, picture = state.picture, traces = [];
-  traces.push({ type: "scatter", mode: "markers", x: info.points.x, y: info.points.y, name: "data",
+  traces.push({ type: "scatter", mode: "markers", x: info.points.x, y: info.points.y, name: t("data"),
                 marker: { size: 8, color: COLORS.neg } });
   const c = picture.curve;
   if (c) {
@@ -69,8 +69,8 @@ function drawSvr() {
   }
   const mark = picture.mark || [];
   traces.push({ type: "scatter", mode: "markers", x: mark.map((i) => info.points.x[i]), y: mark.map((i) => info.points.y[i]),
-                name: c ? "SV" : "(i, j)", marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 2 } } });
-  Plotly.react($("plot"), traces, { title: { text: "SVR — ε-tube" }, height: 480,
+                name: c ? t("sv") : "(i, j)", marker: { size: 16, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 2 } } });
+  Plotly.react($("plot"), traces, { title: { text: t("svr_title") }, height: 480,
                                     margin: { l: 50, r: 20, t: 40, b: 40 } }, { responsive: true, displaylogo: false });
 }
 function appendCurve(curve) {
@@ -127,8 +127,8 @@ function drawLinear() {
   Plotly.react($("plot"), traces, {
     title: { text: `${t("linear")} — ${t("watermelon-3.0alpha")} (${t("drag_hint")})` }, height: 480,
     shapes, margin: { l: 50, r: 20, t: 40, b: 40 }, legend: { orientation: "h" },
-    xaxis: { title: { text: "密度" }, range: [box[0][0], box[1][0]] },
-    yaxis: { title: { text: "含糖率" }, range: [box[0][1], box[1][1]] } },
+    xaxis: { title: { text: t("density") }, range: [box[0][0], box[1][0]] },
+    yaxis: { title: { text: t("sugar") }, range: [box[0][1], box[1][1]] } },
     { responsive: true, displaylogo: false, edits: { shapePosition: true } });
   const gd = $("plot");
   gd.removeAllListeners("plotly_relayout");
@@ -159,5 +159,6 @@ async function onShapeMoved(update) {
     state.linear = await api("/api/linear", { points: coords });
     renderLinearTable(state.linear.rows);
     drawLinear();
-  } catch (err) { setStatus(err.message, true); }
+    renderPanels();
+  } catch (err) { showError(err); }
 }

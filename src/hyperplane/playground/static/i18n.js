@@ -47,6 +47,53 @@ const LABELS = {
   branches: ["分支权重 r̃_v (§4.4.2)", "branch weights r̃_v (§4.4.2)"], branch: ["分支", "branch"],
   r_v: ["r̃_v", "r̃_v"], weight: ["权重", "weight"],
   rho: ["ρ", "ρ"], threshold_col: ["划分点 t", "threshold t"], candidate: ["候选 (增益≥平均)", "candidate (gain ≥ mean)"],
+  // controls
+  back: ["后退", "back"], play: ["播放", "play"], pause: ["暂停", "pause"], speed: ["速度 (步/秒)", "speed (steps/s)"],
+  clear_points: ["清除点", "clear points"], keys_hint: ["键盘: → 单步, ← 后退, 空格 播放/暂停", "keys: → step, ← back, space play/pause"],
+  choose_file: ["选择 CSV 文件", "choose a CSV file"],
+  upload_target: ["标签列 (默认: 最后一列)", "label column (default: last)"],
+  // the model summary, the pseudocode panel, the tree drawing
+  model_summary: ["模型", "model"], margin: ["间隔 2/‖w‖", "margin 2/‖w‖"], norm: ["‖w‖", "‖w‖"],
+  w_in_feature_space: ["w 在核函数的特征空间中, 不显式写出", "w lies in the kernel's feature space and is not written out"],
+  before_first_step: ["尚未迭代: w = 0, b = 0", "no step yet: w = 0, b = 0"],
+  pseudocode: ["算法", "algorithm"], tree_drawing: ["决策树 (按生成顺序编号)", "decision tree (nodes numbered as generated)"],
+  sv_pair: ["支持向量 / (i, j)", "SV / (i, j)"], data: ["数据", "data"], svr_title: ["SVR — ε-间隔带", "SVR — ε-tube"],
+  sv: ["支持向量", "SV"], density: ["密度", "density"], sugar: ["含糖率", "sugar content"],
+  // what the server reports, told here with its numbers
+  say_converged: ["已收敛: 第 {epoch} 轮没有更新; 共 {updates} 次更新", "converged: epoch {epoch} made no update; {updates} updates"],
+  say_svc_done: ["{sv} 个支持向量, SMO 迭代 {iterations} 次, b = {b}", "{sv} support vectors, {iterations} SMO iterations, b = {b}"],
+  say_svr_done: ["{sv} 个支持向量在 ε-间隔带上或带外, SMO 迭代 {iterations} 次",
+                 "{sv} support vectors outside or on the ε-tube, {iterations} SMO iterations"],
+  say_tree_node: ["结点 {node}, 深度 {depth}, {rows} 个样本, 权重 {weight}", "node {node}, depth {depth}, {rows} rows, weight {weight}"],
+  say_valid_acc: ["验证精度 {acc}", "validation accuracy {acc}"], say_train_acc: ["训练精度 {acc}", "training accuracy {acc}"],
+  grow: ["生成", "grow"], split: ["划分", "split"],
+  leaf_one_class: ["叶结点: 样本全属于同一类别", "leaf: all rows of one class"],
+  leaf_no_attribute: ["叶结点: 属性集为空", "leaf: no attribute left"],
+  leaf_no_split: ["叶结点: 没有可行的划分", "leaf: no admissible split"],
+  leaf_max_depth: ["叶结点: 达到最大深度", "leaf: at max_depth"],
+  leaf_too_small: ["叶结点: 样本数少于划分所需", "leaf: fewer than min_samples_split"],
+  leaf_c45_floor: ["叶结点: 权重太小, C4.5 不再划分", "leaf: too light for any C4.5 split"],
+  leaf_empty_branch: ["叶结点: 空分支, 取父结点的类别", "leaf: empty branch: parent's class weights"],
+  leaf_pre_pruned: ["叶结点: 预剪枝 (划分不提高验证精度)", "leaf: pre-pruning: no better on validation data"],
+  leaf_other: ["叶结点", "leaf"],
+  decision_split: ["划分", "split"], decision_leaf: ["叶结点", "leaf"], decision_prune: ["剪枝", "prune"],
+  decision_keep: ["保留", "keep"], n_leaves: ["{n} 个叶结点", "{n} leaves"], depth_n: ["深度 {n}", "depth {n}"],
+  novikoff_too_many: ["n > {n}: 未计算", "n > {n}: not computed"],
+  novikoff_not_separable: ["数据线性不可分, 没有这个界", "the data are not linearly separable: no bound"],
+  // errors of a request field (the server names the field and the numbers)
+  err_number: ["{field}: 须为数字, 收到 {got}", "{field}: must be a number; got {got}"],
+  err_finite: ["{field}: 须为有限数, 收到 {got}", "{field}: must be finite; got {got}"],
+  err_above: ["{field}: 须大于 {low}, 收到 {got}", "{field}: must be > {low}; got {got}"],
+  err_range: ["{field}: 须在 [{low}, {high}] 之内, 收到 {got}", "{field}: must be in [{low}, {high}]; got {got}"],
+  err_whole: ["{field}: 须为整数, 收到 {got}", "{field}: must be a whole number; got {got}"],
+  err_one_of: ["{field}: 须为 {options} 之一, 收到 {got}", "{field}: must be one of {options}; got {got}"],
+  err_gram_rows: ["对偶/核感知机保存全部样本的 Gram 矩阵: 最多 {limit} 行, 此数据有 {rows} 行; 请用原始形式或抽样",
+                  "the dual and kernel perceptrons keep the Gram matrix of all rows: at most {limit} rows, the data has {rows}; take the primal form or a sample"],
+  err_too_many_rows: ["此课最多 {limit} 行, 此数据有 {rows} 行: 请上传一个样本", "this lesson takes at most {limit} rows; the data has {rows}: upload a sample"],
+  err_two_numeric: ["此课需要恰好两个无缺失值的数值列; 此数据的列为 {columns}", "this lesson needs exactly two numeric columns without missing values; this data has {columns}"],
+  err_two_classes: ["感知机一课需要两个类别; 此数据有 {classes} 个", "the perceptron lesson needs two classes; the data has {classes}"],
+  err_svm_columns: ["支持向量机一课需要两个数值列 (SVR 为一个); 此数据的列为 {columns}", "the SVM lesson needs two numeric columns (or one, for SVR); this data has {columns}"],
+  err_other: ["出错 (服务器原文): {message}", "{message}"],
   // a run that stops without converging: the reason, then what to change
   stop_not_separable: ["未收敛: {epochs} 轮后仍有误分类点 ({updates} 次更新): 数据可能线性不可分。",
                        "not converged: points still misclassified after {epochs} epochs ({updates} updates): the data may not be linearly separable."],
@@ -69,4 +116,8 @@ let LANG = "zh";
 function t(key) {
   const entry = LABELS[key];
   return entry ? entry[LANG === "zh" ? 0 : 1] : key;
+}
+// t(key) with its {name} slots filled from numbers
+function tf(key, numbers) {
+  return t(key).replace(/\{(\w+)\}/g, (_, name) => String(numbers[name] ?? ""));
 }

@@ -1,0 +1,417 @@
+"""The playground as a teaching tool, in a real browser (headless Chromium).
+
+Controls (back, play/pause at a speed, keys, a preset link in the URL hash,
+reset keeping clicked points), the model summary (李航 例7.1: w = (1/2, 1/2),
+b = −2, margin 2/‖w‖ = 2√2), the books' pseudocode with the current line
+marked, the tree drawn as it grows (周志华 图4.4 on 西瓜数据集2.0; 图4.5 → 4.7's
+pruned nodes), the layout at 1024×768 and both languages.
+"""
+
+import math
+import re
+
+import pytest
+
+from .test_browser import TIMEOUT, _open, _rows, _run_to_end
+
+pytest.importorskip("playwright")
+
+
+def _row_count(page):
+    return page.evaluate("document.querySelectorAll('#trace tbody tr').length")
+
+
+def _wait_rows(page, n):
+    page.wait_for_function(f"document.querySelectorAll('#trace tbody tr').length === {n}",
+                           timeout=TIMEOUT)
+
+
+def _settle(page):
+    page.evaluate("async () => { await state.queue; }")
+
+
+# ------------------------------------------------------------------ controls
+def test_back_steps_to_every_earlier_step_and_forward_replays_them(page):
+    _open(page, "perceptron")
+    for k in range(1, 6):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+    table = _rows(page).all_inner_texts()
+    requests = []
+    page.on("request", lambda r: requests.append(r.url) if "/api/" in r.url else None)
+    for k in range(4, -1, -1):
+        page.get_by_test_id("back-button").click()
+        _wait_rows(page, k)
+        _settle(page)
+        assert _rows(page).all_inner_texts() == table[:k]
+        if k:   # the summary and the status are those of step k
+            assert page.get_by_test_id("status").inner_text() == f"步: {k}"
+            w = table[k - 1].split("\t")[2]
+            assert f"w = {w}" in page.get_by_test_id("model-summary").inner_text()
+    assert "w = 0, b = 0" in page.get_by_test_id("model-summary").inner_text()
+    for k in range(1, 6):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+    _settle(page)
+    assert _rows(page).all_inner_texts() == table
+    assert requests == []          # stepping back and forth again asks the server nothing
+    page.get_by_test_id("step-button").click()   # step 6 is new: the server's
+    _wait_rows(page, 6)
+    assert _rows(page).nth(5).inner_text().split("\t")[:2] == ["6", "x3"]
+    assert any("/api/step" in url for url in requests)
+    assert not page.errors
+
+
+def test_keyboard_steps_back_and_plays(page):
+    _open(page, "perceptron")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    _wait_rows(page, 2)
+    page.keyboard.press("ArrowLeft")
+    _wait_rows(page, 1)
+    page.get_by_test_id("speed-input").fill("20")
+    page.get_by_test_id("speed-input").dispatch_event("change")
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press(" ")
+    assert page.evaluate("document.body.dataset.playing") == "true"
+    # 表2.1 has 7 updates and a last row without one: playing stops at the end
+    page.wait_for_function("!document.body.dataset.playing", timeout=TIMEOUT)
+    assert _row_count(page) == 8
+    assert [r.split("\t")[1] for r in _rows(page).all_inner_texts()] == \
+        ["x1", "x3", "x3", "x3", "x1", "x3", "x3", "0"]
+    # space with the focus on a button plays or pauses, and does not press the button
+    page.get_by_test_id("back-button").click()
+    _wait_rows(page, 7)
+    page.keyboard.press(" ")
+    assert page.evaluate("document.body.dataset.playing") == "true"
+    page.keyboard.press(" ")
+    _settle(page)
+    assert page.evaluate("document.body.dataset.playing") is None
+    assert _row_count(page) >= 7
+    assert not page.errors
+
+
+def test_play_and_pause_at_a_speed(page):
+    _open(page, "svm", "watermelon-3.0alpha", kernel="rbf")
+    page.get_by_test_id("param-C").fill("1")
+    page.get_by_test_id("param-C").dispatch_event("change")
+    page.wait_for_timeout(500)
+    page.get_by_test_id("speed-input").fill("10")
+    page.get_by_test_id("speed-input").dispatch_event("change")
+    page.get_by_test_id("play-button").click()
+    page.wait_for_function("document.querySelectorAll('#trace tbody tr').length >= 4",
+                           timeout=TIMEOUT)
+    assert page.get_by_test_id("play-button").is_disabled()
+    page.get_by_test_id("pause-button").click()
+    _settle(page)
+    paused = _row_count(page)
+    page.wait_for_timeout(600)      # six more ticks at 10 steps/s, had it gone on
+    assert _row_count(page) == paused
+    assert page.get_by_test_id("pause-button").is_disabled()
+    assert "speed=10" in page.evaluate("location.hash")
+    assert not page.errors
+
+
+def test_the_url_hash_reopens_the_same_page(page):
+    page.goto(page.base_url + "#learner=svm&dataset=watermelon-3.0alpha&kernel=rbf&C=10"
+              "&sigma=0.3&lang=en")
+    page.wait_for_function("document.getElementById('status').textContent.includes('SVM')",
+                           timeout=TIMEOUT)
+    assert page.get_by_test_id("learner-select").input_value() == "svm"
+    assert page.get_by_test_id("dataset-select").input_value() == "watermelon-3.0alpha"
+    assert page.get_by_test_id("param-kernel").input_value() == "rbf"
+    assert page.get_by_test_id("param-C").input_value() == "10"
+    assert page.get_by_test_id("param-sigma").input_value() == "0.3"
+    assert page.get_by_test_id("step-button").inner_text() == "step"
+    # a changed parameter goes into the hash: the link now names it
+    page.get_by_test_id("param-epsilon").fill("0.2")
+    page.get_by_test_id("param-epsilon").dispatch_event("change")
+    page.wait_for_function("location.hash.includes('epsilon=0.2')", timeout=TIMEOUT)
+    link = page.evaluate("location.href")
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_function("document.getElementById('status').textContent.includes('SVM')",
+                           timeout=TIMEOUT)
+    assert page.get_by_test_id("param-epsilon").input_value() == "0.2"
+    assert page.get_by_test_id("param-kernel").input_value() == "rbf"
+    # the old form, #learner, still opens a learner's page
+    page.goto("about:blank")
+    page.goto(page.base_url + "#tree")
+    page.wait_for_function("document.getElementById('learner').value === 'tree'",
+                           timeout=TIMEOUT)
+    assert not page.errors
+
+
+def test_reset_keeps_the_clicked_points(page):
+    _open(page, "perceptron", "clicked")
+    plot = page.locator("#plot .nsewdrag").first
+    plot.wait_for(timeout=TIMEOUT)
+    box = plot.bounding_box()
+    for fx, fy, label in [(0.2, 0.2, "1"), (0.3, 0.3, "1"), (0.8, 0.8, "-1")]:
+        page.get_by_test_id("param-click_class").select_option(label)
+        page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+        page.wait_for_timeout(200)
+    _settle(page)
+    assert page.evaluate("state.clicked.length") == 3
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    page.get_by_test_id("reset-button").click()
+    _wait_rows(page, 0)
+    _settle(page)
+    assert page.evaluate("state.clicked.length") == 3
+    assert page.evaluate("state.info.points.x.length") == 3
+    page.get_by_test_id("clear-points-button").click()
+    _settle(page)
+    assert page.evaluate("state.clicked.length") == 0
+    assert not page.errors
+
+
+# ------------------------------------------------------------- model summary
+def test_example_7_1_model_summary_at_every_step(page):
+    _open(page, "svm", "example-2.1")
+    summary = page.get_by_test_id("model-summary")
+    for k in range(1, 4):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+        _settle(page)
+        text = summary.inner_text()
+        assert re.search(r"w = \(.+\)", text) and "b = " in text and "2/‖w‖ = " in text, text
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 4)
+    _settle(page)
+    text = summary.inner_text()
+    # 李航 例7.1: w = (1/2, 1/2), b = -2, margin 2/‖w‖ = 2√2
+    assert "w = (0.5, 0.5)" in text and "b = -2" in text
+    margin = float(re.search(r"2/‖w‖ = ([0-9.]+)", text).group(1))
+    assert margin == pytest.approx(2 * math.sqrt(2), abs=1e-4)
+    assert not page.errors
+
+
+def test_a_kernel_s_w_is_not_written_out(page):
+    _open(page, "perceptron", "watermelon-3.0alpha", variant="kernel_perceptron")
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    b = _rows(page).first.inner_text().split("\t")[-1]
+    assert page.get_by_test_id("summary-text").inner_text() == \
+        f"w 在核函数的特征空间中, 不显式写出; b = {b}"
+    assert "K(xⱼ, xᵢ)" in page.get_by_test_id("pseudocode").inner_text()
+    assert not page.errors
+
+
+def test_linear_page_summary_per_model(page):
+    _open(page, "linear")
+    text = page.get_by_test_id("model-summary").inner_text()
+    assert text.count("2/‖w‖") == 3 and "Fisher" in text
+    assert not page.errors
+
+
+# ---------------------------------------------------------------- pseudocode
+def _current(page):
+    return page.get_by_test_id("pseudocode").locator(".current")
+
+
+def test_pseudocode_marks_the_line_each_step_executes(page):
+    _open(page, "perceptron")
+    code = page.get_by_test_id("pseudocode")
+    assert "算法2.1" in code.inner_text() and _current(page).count() == 0
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    line = _current(page)
+    assert line.get_attribute("data-line") == "update"
+    assert "x1" in line.inner_text() and "w = (3, 3), b = 1" in line.inner_text()
+    page.get_by_test_id("lang-select").select_option("en")
+    assert "Algorithm 2.1" in code.inner_text()
+    assert "misclassified x1: w = (3, 3), b = 1" in _current(page).inner_text()
+    _run_to_end(page)
+    assert _current(page).get_attribute("data-line") == "stop"
+
+    _open(page, "perceptron", variant="dual")
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    assert "Algorithm 2.2" in code.inner_text()
+    assert "α = (1, 0, 0), b = 1" in _current(page).inner_text()
+    assert not page.errors
+
+
+def test_pseudocode_of_smo_tree_and_bp(page):
+    _open(page, "svm", "example-2.1")
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    code = page.get_by_test_id("pseudocode")
+    assert "算法7.5" in code.inner_text() and "二阶" in code.inner_text() \
+        and "max |E₁ − E₂|" in code.inner_text()
+    assert [line.get_attribute("data-line") for line in _current(page).all()] == \
+        ["select", "clip"]
+    assert "(x2, x3)" in _current(page).first.inner_text()
+    assert "b = -1.7692" in _current(page).last.inner_text()
+
+    _open(page, "tree", "watermelon-2.0")
+    for k in (1, 2, 3):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+    _settle(page)
+    assert "图4.2" in code.inner_text()
+    assert _current(page).get_attribute("data-line") == "leaf_class"   # 根蒂 = 蜷缩: 是
+    assert "是" in _current(page).inner_text()
+    page.get_by_test_id("back-button").click()
+    _wait_rows(page, 2)
+    _settle(page)
+    assert _current(page).get_attribute("data-line") == "choose"
+    assert "a* = 根蒂" in _current(page).inner_text()
+
+    _open(page, "bp")
+    page.get_by_test_id("step-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    assert "图5.8" in code.inner_text()
+    assert _current(page).get_attribute("data-line") == "until"
+    assert "第 1 轮" in _current(page).inner_text()
+    assert not page.errors
+
+
+# -------------------------------------------------------------- tree drawing
+#: 周志华 图4.4 (ID3 on 西瓜数据集2.0), numbered in the order TreeGenerate makes the nodes
+FIGURE_4_4 = {1: "纹理 = ?", 2: "根蒂 = ?", 3: "是", 4: "色泽 = ?", 5: "是", 6: "触感 = ?",
+              7: "是", 8: "否", 9: "是", 10: "否", 11: "触感 = ?", 12: "否", 13: "是", 14: "否"}
+
+
+def _nodes(page):
+    drawing = page.get_by_test_id("tree-drawing")
+    return {int(n.get_attribute("data-node")): n for n in drawing.locator("[data-node]").all()}
+
+
+def _node_text(node):
+    return node.locator("text").first.text_content()
+
+
+def test_figure_4_4_drawn_as_it_grows(page):
+    _open(page, "tree", "watermelon-2.0")
+    for k in (1, 2):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+    _settle(page)
+    nodes = _nodes(page)
+    assert sorted(nodes) == [1, 2]
+    assert "current" in nodes[2].get_attribute("class")
+    assert "current" not in nodes[1].get_attribute("class")
+    _run_to_end(page)
+    nodes = _nodes(page)
+    assert {k: _node_text(n) for k, n in nodes.items()} == FIGURE_4_4
+    assert all("pruned" not in n.get_attribute("class") for n in nodes.values())
+    branches = page.get_by_test_id("tree-drawing").locator(".edge text").all_text_contents()
+    assert branches[:3] == ["清晰", "蜷缩", "稍蜷"]
+    page.get_by_test_id("back-button").click()      # back into the growth: node 14 current
+    _settle(page)
+    assert "current" in _nodes(page)[14].get_attribute("class")
+    assert not page.errors
+
+
+def test_table_4_2_post_pruning_greys_the_pruned_subtrees(page):
+    _open(page, "tree", "split-4.2", pruning="post")
+    _run_to_end(page)
+    nodes = _nodes(page)
+    assert _node_text(nodes[1]) == "脐部 = ?"
+    pruned = sorted(k for k, n in nodes.items() if "pruned" in n.get_attribute("class"))
+    cut = sorted(k for k, n in nodes.items() if "cut" in n.get_attribute("class"))
+    # 图4.7: 纹理 (node 10) and 色泽 under 凹陷 (node 2) become leaves, their children grey
+    assert cut == [2, 10] and pruned == [3, 4, 5, 11, 12, 13]
+    assert _node_text(nodes[2]) == "是"
+    assert not page.errors
+
+
+# ------------------------------------------------------- layout and language
+LESSONS = [("perceptron", "example-2.1", {}), ("svm", "example-2.1", {}),
+           ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("svm", "sine", {}),
+           ("tree", "watermelon-3.0", {}), ("tree", "split-4.2", {"pruning": "post"}),
+           ("bp", "xor", {}), ("linear", None, {})]
+
+
+@pytest.mark.parametrize("width, height", [(1024, 768), (1400, 900)])
+def test_no_horizontal_overflow_and_no_cut_trace_columns(browser, live_server, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.base_url, page.errors = live_server, []
+    try:
+        for learner, dataset, params in LESSONS:
+            _open(page, learner, dataset, **params)
+            if learner == "svm" and dataset == "watermelon-3.0alpha":
+                _run_to_end(page)       # the last row holds α of all 17 samples
+            elif learner != "linear":
+                for _ in range(3):
+                    page.get_by_test_id("step-button").click()
+                page.wait_for_function("document.querySelectorAll('#trace tbody tr').length "
+                                       ">= 1", timeout=TIMEOUT)
+                _settle(page)
+            for lang in ("zh", "en"):
+                page.get_by_test_id("lang-select").select_option(lang)
+                overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+                assert overflow <= 0, (learner, dataset, lang, overflow)
+                cut = page.evaluate("""() => { const t = document.getElementById('trace');
+                    return t.offsetWidth - t.parentElement.clientWidth; }""")
+                assert cut <= 0, (learner, dataset, lang, cut, page.evaluate("[document.getElementById('trace').offsetWidth, document.getElementById('trace').parentElement.clientWidth, innerWidth, document.getElementById('right').offsetWidth]"))
+            page.get_by_test_id("lang-select").select_option("zh")
+    finally:
+        context.close()
+
+
+#: ASCII words allowed in 中文: symbols and names the books print as they are
+ALLOWED = {"SVR", "SMO", "KKT", "RBF", "Gain", "Gini", "Ent", "NaN", "inf", "Novikoff", "Gram",
+           "Fisher"}
+
+
+def _english_words(text):
+    return sorted({w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in ALLOWED})
+
+
+@pytest.mark.parametrize("learner, dataset, params", [
+    ("perceptron", "example-2.1", {}), ("perceptron", "example-2.1", {"variant": "dual"}),
+    ("svm", "example-2.1", {}), ("svm", "sine", {}),
+    ("tree", "watermelon-2.0", {}), ("tree", "split-4.2", {"pruning": "post"}),
+    ("tree", "split-4.2", {"pruning": "pre"}), ("tree", "watermelon-2.0alpha", {}),
+    ("perceptron", "watermelon-3.0alpha", {"max_epochs": "5"}),
+    ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("bp", "xor", {"max_epochs": "30"}),
+    ("linear", None, {})])
+def test_no_english_word_in_the_chinese_status_and_trace(page, learner, dataset, params):
+    typed = {k: params.pop(k) for k in ("max_epochs",) if k in params}
+    _open(page, learner, dataset, **params)
+    for key, value in typed.items():
+        page.get_by_test_id(f"param-{key}").fill(value)
+        page.get_by_test_id(f"param-{key}").dispatch_event("change")
+        _settle(page)
+    seen = []
+    if learner != "linear":
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, 1)
+        _settle(page)
+        seen.append(page.get_by_test_id("status").inner_text())
+        _run_to_end(page)
+        _settle(page)
+    for text in seen + [page.get_by_test_id("status").inner_text(),
+                        page.get_by_test_id("trace-table").inner_text(),
+                        page.locator("#facts").inner_text()]:
+        assert _english_words(text) == [], text
+    # the switch writes the status and the trace again, in English
+    page.get_by_test_id("lang-select").select_option("en")
+    english = page.get_by_test_id("status").inner_text() + \
+        page.get_by_test_id("trace-table").inner_text()
+    assert _english_words(english), english
+    assert not re.search(r"[\u4e00-\u9fff]", page.get_by_test_id("status").inner_text())
+    assert not page.errors
+
+
+def test_errors_in_both_languages(page):
+    _open(page, "perceptron")
+    page.get_by_test_id("param-eta").fill("-1")
+    page.get_by_test_id("param-eta").dispatch_event("change")
+    page.wait_for_function("document.getElementById('status').className === 'error'",
+                           timeout=TIMEOUT)
+    assert page.get_by_test_id("status").inner_text() == "学习率 η: 须大于 0, 收到 -1.0"
+    page.get_by_test_id("lang-select").select_option("en")
+    assert page.get_by_test_id("status").inner_text() == \
+        "learning rate η: must be > 0; got -1.0"
+    assert not page.errors
