@@ -69,12 +69,45 @@ def test_each_exercise_page_has_a_row():
         assert (books[author], f"习题{chapter}.{number}") in refs, f"{script.name} has no row"
 
 
-def _playground_learners():
-    """The learners of the playground page (the keys of PARAMS in app.js): its URL hashes."""
-    script = (ROOT / "src" / "hyperplane" / "playground" / "static" / "app.js").read_text(encoding="utf-8")
+def _playground():
+    """The playground page's learners, each with its parameter names and select options (PARAMS in
+    app.js), and the datasets each learner offers (CATALOG in the server)."""
+    static = ROOT / "src" / "hyperplane" / "playground"
+    script = (static / "static" / "app.js").read_text(encoding="utf-8")
     block = script[script.index("const PARAMS = {"):]
     block = block[:block.index("\n};")]
-    return set(re.findall(r"^\s*(\w+): \[", block, flags=re.MULTILINE))
+    learners = {}
+    for name, body in re.findall(r"^\s*(\w+): \[(.*?)\],?$(?=\n\s*\w+: \[|\s*\Z)", block,
+                                 flags=re.MULTILINE | re.DOTALL):
+        params = {}
+        for key, kind, rest in re.findall(r'\["(\w+)", "(\w+)", ([^\]]*(?:\[[^\]]*\])?)\]', body):
+            options = re.findall(r'"([^"]*)"', rest.split("[", 1)[1]) if kind == "select" else None
+            params[key] = options
+        learners[name] = params
+    server = ast.parse((static / "_server.py").read_text(encoding="utf-8"))
+    catalog = next(ast.literal_eval(node.value) for node in server.body if isinstance(node, ast.Assign)
+                   and any(getattr(t, "id", None) == "CATALOG" for t in node.targets))
+    return learners, catalog
+
+
+PLAYGROUND = _playground()
+
+
+def _check_preset(value):
+    """A bare learner (#svm) or a preset (#learner=svm&dataset=...&kernel=rbf) the page accepts."""
+    learners, catalog = PLAYGROUND
+    if "=" not in value:
+        assert value in learners, value
+        return
+    query = dict(part.split("=", 1) for part in value.split("&"))
+    learner = query.pop("learner")
+    assert learner in learners, value
+    dataset = query.pop("dataset", None)
+    assert dataset is None or dataset in catalog[learner], (value, catalog[learner])
+    for key, setting in query.items():
+        assert key in learners[learner], (value, key)
+        options = learners[learner][key]
+        assert options is None or setting in options, (value, key, options)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['book']}-{r['ref']}-{n}" for n, r in enumerate(ROWS)])
@@ -87,11 +120,16 @@ def test_row_status_page_and_playground_exist(row):
         directory = {"exercises": DOCS / "exercises", "examples": ROOT / "examples"}[folder]
         assert (directory / f"{script}.py").is_file(), row["gallery"]
     if row["playground"]:
-        assert row["playground"] in _playground_learners(), row["playground"]
+        _check_preset(row["playground"])
 
 
 def test_the_playground_learners_are_read_from_the_page():
-    assert {"perceptron", "svm", "tree", "bp", "linear"} <= _playground_learners()
+    learners, catalog = PLAYGROUND
+    assert {"perceptron", "svm", "tree", "bp", "linear"} <= set(learners) == set(catalog)
+    assert learners["tree"]["criterion"] == ["info_gain", "gain_ratio", "gini"]
+    assert learners["svm"]["C"] is None and "loan" in catalog["tree"]
+    with pytest.raises(AssertionError):
+        _check_preset("learner=tree&dataset=loan&criterion=entropy")
 
 
 def test_every_exercise_of_the_covered_chapters_has_a_row_and_a_page():
