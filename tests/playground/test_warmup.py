@@ -71,3 +71,24 @@ def test_hyperplane_playground_prints_each_learner_as_it_is_compiled(tmp_path):
     compiled = [line.split()[1] for line in lines[1:] if line.startswith("compiled ")]
     assert compiled == list(LESSONS), lines
     assert '"pending":[]' in state.replace(" ", ""), state
+
+
+def test_the_page_says_when_its_learner_is_still_compiling(page):
+    """While /api/warmup lists the page's learner as pending, the status says
+    the kernels are compiling until the run starts."""
+    pytest.importorskip("playwright")
+    held = []
+    page.route("**/api/warmup", lambda route: route.fulfill(
+        json={"ready": [], "pending": list(LESSONS), "failed": {}}))
+    page.route("**/api/start", lambda route: held.append(route))   # held until released
+    page.goto(page.base_url + "#perceptron")
+    page.wait_for_function("document.getElementById('status').textContent.includes('编译内核')",
+                           timeout=60_000)
+    assert "感知机" in page.get_by_test_id("status").inner_text()
+    while not held:
+        page.wait_for_timeout(50)
+    for route in held:
+        route.continue_()
+    page.wait_for_function("!document.getElementById('status').textContent.includes('编译')",
+                           timeout=60_000)
+    assert not page.errors

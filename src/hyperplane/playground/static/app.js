@@ -171,6 +171,7 @@ async function startRun() {
   }
   try {
     setStatus("…");
+    warmupNote();
     const data = await api("/api/start", { learner: learner(), dataset, params: params(),
                                            points: state.clicked });
     state.run = data.run; state.info = data.info;
@@ -178,6 +179,15 @@ async function startRun() {
     renderHeader(); renderFacts(); redraw(); renderPanels();
     setStatus(learner() === "linear" ? () => t("drag_hint") : () => `${t(learner())}: ${t(dataset)}`);
   } catch (err) { showError(err); }
+}
+// On the server's first start its kernels compile in the background for a while: if this
+// learner's are not ready yet, the status says so until the run starts.
+async function warmupNote() {
+  try {
+    const warm = await api("/api/warmup");
+    if (warm.pending.includes(learner()) && $("status").textContent === "…")
+      setStatus(() => `${t("compiling")}: ${t(learner())}…`);
+  } catch (err) { /* only a note: the run itself reports its errors */ }
 }
 // the view before any step: no rows, no pictures
 function clearView() {

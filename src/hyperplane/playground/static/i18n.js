@@ -40,6 +40,7 @@ const LABELS = {
   projection: ["Fisher 投影 z = wᵀx", "Fisher projection z = wᵀx"], threshold: ["阈值", "threshold"],
   drag_hint: ["拖动点, 看边界移动", "drag a point to see the boundaries move"],
   click_hint: ["在平面上点击添加点", "click on the plane to add points"],
+  compiling: ["首次启动，正在编译内核", "first start: compiling the kernels"],
   running: ["运行中", "running"], done: ["完成", "done"], steps: ["步", "steps"],
   root_entropy: ["Ent(D)", "Ent(D)"], chosen: ["选中", "chosen"],
   Gain: ["Gain", "Gain"], Gain_ratio: ["Gain_ratio", "Gain_ratio"], Gini_index: ["Gini_index", "Gini_index"],
