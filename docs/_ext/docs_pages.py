@@ -7,10 +7,20 @@ from pathlib import Path
 
 import hyperplane
 
-BOOK_MAP_COLUMNS = ("book", "ref", "what_en", "what_zh", "object", "parameters", "test")
+BOOK_MAP_COLUMNS = ("book", "ref", "what_en", "what_zh", "object", "parameters", "test",
+                    "status", "why_en", "why_zh", "gallery", "playground")
+#: the values of the ``status`` column and how each language writes them
+STATUSES = {
+    "implemented": {"en": "implemented", "zh": "已实现"},
+    "not implemented": {"en": "not implemented", "zh": "未实现"},
+    "in progress": {"en": "in progress", "zh": "开发中"},
+}
+#: every exercise of the covered chapters: 李航 chapters 2, 5, 7 and 周志华 chapters 3-6
+EXERCISES = ([("李航", f"习题{c}.{n}") for c, last in ((2, 3), (5, 4), (7, 4)) for n in range(1, last + 1)]
+             + [("周志华", f"习题{c}.{n}") for c in (3, 4, 5, 6) for n in range(1, 11)])
 HEADERS = {
-    "en": ("Book", "Item", "What", "Code", "Checked by"),
-    "zh": ("书", "条目", "内容", "代码", "检验它的测试"),
+    "en": ("Book", "Item", "What", "Status", "Code", "Page", "Playground", "Checked by"),
+    "zh": ("书", "条目", "内容", "状态", "代码", "页面", "交互演示", "检验它的测试"),
 }
 
 
@@ -32,6 +42,9 @@ def read_book_map(path):
     for number, row in enumerate(rows, start=2):
         if tuple(row) != BOOK_MAP_COLUMNS:
             raise ValueError(f"book_map.csv line {number}: columns must be {BOOK_MAP_COLUMNS}")
+        if row["status"] not in STATUSES:
+            raise ValueError(f"book_map.csv line {number}: status must be one of {list(STATUSES)}; "
+                             f"got {row['status']!r}")
     return rows
 
 
@@ -79,15 +92,33 @@ def _cell(text):
     return text.replace("\n", " ").strip() or "—"
 
 
+def _status(row, language):
+    """The status in the page's language; a row that is not implemented says why."""
+    text = STATUSES[row["status"]][language]
+    why = row[f"why_{language}"].strip()
+    return f"{text}: {why}" if why else text
+
+
+def _gallery(row):
+    """A link to the gallery page (``exercises/<script>`` or ``examples/<script>``) of a row."""
+    page = row["gallery"].strip()
+    if not page:
+        return "—"
+    folder, _, script = page.partition("/")
+    return f":doc:`/auto_{folder}/{script}`"
+
+
 def _table(rows, language):
     what = "what_en" if language == "en" else "what_zh"
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 8 10 34 26 22", ""]
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 6 9 26 12 20 10 7 10", ""]
     lines.append("   * - " + "\n     - ".join(HEADERS[language]))
     for row in rows:
         code = f":py:obj:`{row['object']}`"
         if row["parameters"].strip():
             code += f" ``{row['parameters'].strip()}``"
-        cells = [row["book"], row["ref"], _cell(row[what]), code, f"``{row['test']}``"]
+        playground = f"``#{row['playground'].strip()}``" if row["playground"].strip() else "—"
+        cells = [row["book"], row["ref"], _cell(row[what]), _cell(_status(row, language)), code,
+                 _gallery(row), playground, f"``{row['test']}``"]
         lines.append("   * - " + "\n     - ".join(cells))
     return "\n".join(lines) + "\n"
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SRC = str(Path(hyperplane.__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from docs_pages import public_subpackages, read_book_map  # noqa: E402
+from docs_pages import EXERCISES, public_subpackages, read_book_map  # noqa: E402
 
 GENERATED = ("_build", "api", "auto_examples", "auto_exercises", "_generated", "out",
              "sg_execution_times.rst", "__pycache__")
@@ -96,8 +96,10 @@ def test_every_gallery_script_runs_with_its_figure(html):
 
 def test_every_exercise_runs_and_draws(html):
     scripts = sorted((ROOT / "docs" / "exercises").glob("*.py"))
-    expected = {"zhou_3_3", "zhou_3_5", "zhou_4_3", "zhou_4_4", "zhou_5_5", "zhou_6_2", "zhou_6_8",
-                "li_2_2", "li_7_2"}
+    authors = {"李航": "li", "周志华": "zhou"}
+    expected = {f"{authors[book]}_{exercise.removeprefix('习题').replace('.', '_')}"
+                for book, exercise in EXERCISES}
+    assert len(expected) == 51
     assert expected <= {"_".join(script.stem.split("_")[:3]) for script in scripts}
     for script in scripts:
         text = _page_with_figures_and_output(html / "auto_exercises" / f"{script.stem}.html")

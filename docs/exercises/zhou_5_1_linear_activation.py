@@ -1,0 +1,77 @@
+r"""
+周志华 习题5.1 / Zhou Zhihua, exercise 5.1: a linear activation function
+========================================================================
+
+**题目**：试述将线性函数 :math:`f(x)=w^Tx` 用作神经元激活函数的缺陷。
+
+**Question**: describe the drawbacks of using a linear function :math:`f(x)=w^Tx` as the
+activation function of the neurons.
+
+**答案 / Answer**.
+
+1. *Depth buys nothing.* A layer of linear neurons computes :math:`b=Vx-\gamma`, the next
+   :math:`y=Wb-\theta=(WV)x-(W\gamma+\theta)`: a composition of affine maps is affine, so a
+   multi-layer network of linear neurons is exactly a single-layer linear model (linear
+   regression, §3.2). It cannot represent XOR or any nonlinear boundary, however many hidden
+   layers and neurons it has; the point of §5.2's hidden layers, together with the universal
+   approximation property (Hornik et al. 1989), depends on a nonlinear :math:`f`.
+2. *No bounded output.* The output is unbounded, so it cannot be read as a probability or a 0/1
+   decision (the role of 图5.2's step and sigmoid functions), and the squared error of 式5.4
+   then grows without limit on outliers.
+3. *The gradient does not depend on the state of the neuron.* :math:`f'` is constant, so BP's
+   gradients carry no information about how far a neuron is into its decision; nothing is gained
+   over fitting the equivalent single linear model directly (and the problem becomes one of
+   ill-conditioned products of weight matrices).
+
+The page checks 1 numerically: a two-layer linear network with random weights equals one affine map;
+the best affine function of XOR (least squares, NumPy) predicts 0.5 everywhere; and
+:class:`hyperplane.neural.MLPClassifier` with a sigmoid hidden layer learns XOR while the same
+network without a hidden layer (``hidden_layer_sizes=()``, a single sigmoid neuron: a linear
+boundary) cannot.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from hyperplane.neural import MLPClassifier
+from hyperplane.plot import apply_cjk_font
+
+rng = np.random.default_rng(0)
+X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+y = np.array([0, 1, 1, 0])
+
+# %%
+# Linear layers collapse into one
+# -------------------------------
+V, gamma = rng.normal(size=(2, 5)), rng.normal(size=5)
+W, theta = rng.normal(size=(5, 1)), rng.normal(size=1)
+points = rng.normal(size=(100, 2))
+deep = (points @ V - gamma) @ W - theta
+single = points @ (V @ W) - (gamma @ W + theta)
+np.testing.assert_allclose(deep, single, atol=1e-12)
+print("two linear layers = one affine map (max difference "
+      f"{np.abs(deep - single).max():.1e})")
+coef, *_ = np.linalg.lstsq(np.column_stack([X, np.ones(4)]), y, rcond=None)
+print("best affine fit of XOR:", coef.round(12), "-> predicts", np.column_stack([X, np.ones(4)]) @ coef)
+np.testing.assert_allclose(coef, [0.0, 0.0, 0.5], atol=1e-12)
+
+# %%
+# A nonlinear hidden layer learns XOR
+# -----------------------------------
+hidden = MLPClassifier(hidden_layer_sizes=(4,), bp="accumulated", learning_rate=1.0, max_iter=5000,
+                       tol=1e-6, random_state=0).fit(X, y)
+single_neuron = MLPClassifier(hidden_layer_sizes=(), bp="accumulated", learning_rate=1.0, max_iter=5000,
+                              tol=1e-6, random_state=0).fit(X, y)
+print(f"epochs: {hidden.n_iter_} with the hidden layer, {single_neuron.n_iter_} without")
+print("sigmoid hidden layer:", hidden.predict(X), " no hidden layer:", single_neuron.predict(X), " XOR:", y)
+assert (hidden.predict(X) == y).all() and (single_neuron.predict(X) != y).any()
+
+figure, axes = plt.subplots(1, 2, figsize=(8, 3.5))
+xx, yy = np.meshgrid(np.linspace(-0.5, 1.5, 100), np.linspace(-0.5, 1.5, 100))
+grid = np.column_stack([xx.ravel(), yy.ravel()])
+for ax, model, title in ((axes[0], single_neuron, "无隐层 (线性边界)"), (axes[1], hidden, "sigmoid 隐层 (4)")):
+    ax.contourf(xx, yy, model.predict_proba(grid)[:, 1].reshape(xx.shape), levels=20, cmap="coolwarm", alpha=0.5)
+    ax.scatter(*X.T, c=y, cmap="coolwarm", edgecolors="k", s=80)
+    ax.set_title(title)
+apply_cjk_font(figure)
+plt.show()

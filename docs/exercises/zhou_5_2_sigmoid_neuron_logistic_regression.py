@@ -1,0 +1,71 @@
+r"""
+周志华 习题5.2 / Zhou Zhihua, exercise 5.2: a sigmoid neuron and logistic regression
+====================================================================================
+
+**题目**：试述使用图 5.2(b) 激活函数的神经元与对率回归的联系。
+
+**Question**: describe the relation between a neuron with the activation function of 图5.2(b)
+(the sigmoid) and logistic regression.
+
+**答案 / Answer**: the M-P neuron of 图5.1 with the sigmoid computes
+:math:`y=\operatorname{sigmoid}(\sum_iw_ix_i-\theta)=1/(1+e^{-(w^Tx-\theta)})`, which is the
+logistic regression model 式3.18 with :math:`b=-\theta`: the same function of the input. The two
+differ only in how the parameters are fitted. Trained on the cross-entropy (the negative
+log-likelihood 式3.27), the neuron *is* logistic regression, and gradient descent on it converges
+to the same maximum-likelihood :math:`(w,b)` (the objective is convex, 习题3.2). Trained on the
+squared error of 式5.4, :math:`E=\frac12(\hat y-y)^2`, it minimises another, non-convex objective
+and in general ends elsewhere. Conversely, a network of such neurons is a composition of logistic
+regressions: each hidden neuron is a logistic regression of the inputs, the output neuron one of
+the hidden outputs (for several outputs with softmax, multinomial logistic regression).
+
+The page trains one sigmoid neuron, :class:`hyperplane.neural.MLPClassifier` with
+``hidden_layer_sizes=()`` (accumulated BP, no penalty), on 西瓜数据集3.0α with each loss and
+compares it with :class:`hyperplane.linear.LogisticRegression` (Newton's method, ``C=1e12``):
+with the cross-entropy the weights agree to within 1e-3 (习题3.3's
+:math:`\beta=(3.1583, 12.5212; -4.4289)`), with the squared error they do not.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from hyperplane.datasets import load_watermelon
+from hyperplane.linear import LogisticRegression
+from hyperplane.neural import MLPClassifier
+from hyperplane.plot import apply_cjk_font
+
+X, y = load_watermelon("3.0alpha")
+logistic = LogisticRegression(C=1e12, solver="newton", tol=1e-12).fit(X, y)
+beta = np.r_[logistic.coef_[0], logistic.intercept_]
+print("logistic regression (式3.27, Newton): w =", beta[:2].round(4), " b =", beta[2].round(4))
+
+neurons = {}
+for loss in ("log_loss", "squared_error"):
+    neuron = MLPClassifier(hidden_layer_sizes=(), loss=loss, bp="accumulated", learning_rate=5.0,
+                           max_iter=20000, tol=1e-12, n_iter_no_change=50, shuffle=False,
+                           random_state=0).fit(X, y)
+    neurons[loss] = neuron
+    w, b = neuron.coefs_[0].ravel(), neuron.intercepts_[0][0]   # intercept = -theta
+    print(f"sigmoid neuron, {loss}: w = {w.round(4)}, theta = {-b:.4f} (b = {b:.4f}), "
+          f"{neuron.n_iter_} epochs")
+np.testing.assert_allclose(np.r_[neurons["log_loss"].coefs_[0].ravel(), neurons["log_loss"].intercepts_[0]],
+                           beta, atol=1e-3)
+squared = np.r_[neurons["squared_error"].coefs_[0].ravel(), neurons["squared_error"].intercepts_[0]]
+print("distance of the squared-error neuron from the logistic regression:", np.linalg.norm(squared - beta).round(3))
+assert np.linalg.norm(squared - beta) > 0.5
+
+figure, ax = plt.subplots(figsize=(5.5, 4))
+good = (y == "是").to_numpy()
+ax.scatter(X["密度"][good], X["含糖率"][good], c="C3", label="好瓜")
+ax.scatter(X["密度"][~good], X["含糖率"][~good], c="C0", marker="x", label="坏瓜")
+xx = np.linspace(0.2, 0.8, 10)
+for (label, w, b), style in zip([("对率回归", beta[:2], beta[2])] +
+                                [(f"neuron, {k}", m.coefs_[0].ravel(), m.intercepts_[0][0]) for k, m in neurons.items()],
+                                ("k-", "r--", "g:")):
+    ax.plot(xx, -(w[0] * xx + b) / w[1], style, label=label)
+ax.set_ylim(0, 0.55)
+ax.set_xlabel("密度")
+ax.set_ylabel("含糖率")
+ax.set_title("习题5.2: sigmoid 神经元与对率回归")
+ax.legend(fontsize=8)
+apply_cjk_font(figure)
+plt.show()
