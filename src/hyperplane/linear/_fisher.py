@@ -148,7 +148,9 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Regularisation of the within-class scatter, measured on its
         correlation form so that it does not depend on the units of any
         feature: ``S̃_W = S_W + reg · diag(s_j²)`` with ``s_j²`` the spread of
-        feature ``j`` over all rows (``(S_T)_jj``; KLDA: the same on ``N``).
+        feature ``j`` over all rows (``(S_T)_jj``; KLDA: the same on ``N``,
+        each column of ``K`` scaled by its own spread, so it is 周志华 式6.66's
+        ``N + λI`` only when every column of ``K`` has unit spread).
         ``None``: the book's direction ``S_W⁻¹(m₂ − m₁)`` exactly when
         ``S_W`` is non-singular, and ``reg = 1e-6`` only when it is singular
         (collinear or constant features, fewer samples than features).
