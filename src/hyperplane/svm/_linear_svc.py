@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from .._base import predict_from_scores
 from .._numerics import check_magnitude
 from .._validation import (
+    CLASS_WEIGHT,
     FLAG,
     POSITIVE,
     POSITIVE_INT,
@@ -23,6 +24,7 @@ from .._validation import (
     check_sample_weight_vector,
     check_X,
     check_X_y,
+    class_weight_vector,
     encode_labels,
     validate_params,
     warn_not_converged,
@@ -241,6 +243,25 @@ def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT
     return w, work.all_var["alpha"].copy(), epochs, converged
 
 
+def class_penalties(C, class_weight, y_index, k, binary):
+    """C_i of the binary problem of class ``k`` (LIBLINEAR's ``-wi``, as
+    ``train``): with two classes ``C_i w_{y_i}``; in the one-vs-rest problem
+    of class ``k``, ``C_i w_k`` for its samples and ``C_i`` for the rest.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0]), np.array([0, 1, 1]), 1, True).tolist()
+    [2.0, 5.0, 5.0]
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0, 7.0]), np.array([0, 1, 2]), 2,
+    ...                 False).tolist()
+    [1.0, 1.0, 7.0]
+    """
+    if binary:
+        return C * class_weight[y_index]
+    return C * np.where(y_index == k, class_weight[k], 1.0)
+
+
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier solved in the dual by coordinate
     descent (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML 2008), the
@@ -268,6 +289,13 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1.0
         The value of the extra feature that carries the bias, > 0.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C for the samples of a class (LIBLINEAR's ``-wi``):
+        ``{label: weight}``, or ``"balanced"`` for ``n / (n_classes * n_k)``
+        (n and n_k: sums of ``sample_weight``, as scikit-learn's LinearSVC).
+        With more than two classes, the problem of class k weighs its own
+        samples by ``weight_k`` and the rest by 1, as LIBLINEAR's
+        one-vs-rest.
     random_state : int, RandomState or None, default=None
         Order of the coordinates in each epoch (None: a fixed order, so that fits
         are reproducible).
@@ -305,17 +333,19 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     _parameter_rules = {
         "C": POSITIVE, "loss": Options(tuple(LOSSES)), "tol": POSITIVE,
         "max_iter": POSITIVE_INT, "fit_intercept": FLAG, "intercept_scaling": POSITIVE,
-        "random_state": SEED,
+        "class_weight": CLASS_WEIGHT, "random_state": SEED,
     }
 
     def __init__(self, *, C=1.0, loss="squared_hinge", tol=1e-4, max_iter=1000,
-                 fit_intercept=True, intercept_scaling=1.0, random_state=None):
+                 fit_intercept=True, intercept_scaling=1.0, class_weight=None,
+                 random_state=None):
         self.C = C
         self.loss = loss
         self.tol = tol
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -325,16 +355,20 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Solve one binary problem (two classes) or one per class
-        (one-vs-rest); ``sample_weight`` scales C per sample."""
+        (one-vs-rest); ``sample_weight`` scales C per sample and
+        ``class_weight`` per class (:func:`class_penalties`)."""
         validate_params(self)
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         # the L2-regularised problem depends on the units of X and its squared
         # row norms overflow past 1e154: refuse, never a silent w = 0
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
-        C = self.C * check_sample_weight_vector(sample_weight, X.shape[0])
+        sample_weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        C = self.C * sample_weight
         if not np.any(C > 0):
             raise ValueError("sample_weight is zero for every sample")
+        class_weight = class_weight_vector(self.class_weight, self.classes_, y_index,
+                                           sample_weight)
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         rng = check_random_state(0 if self.random_state is None else self.random_state)
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
@@ -342,8 +376,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         weights, epochs, self.converged_ = [], [], True
         for k in targets:
             signed = np.where(y_index == k, 1.0, -1.0)
-            w, _, n_epochs, converged = solve_dual(samples, signed, C, self.loss, B, self.tol,
-                                                   self.max_iter, rng)
+            w, _, n_epochs, converged = solve_dual(
+                samples, signed, class_penalties(C, class_weight, y_index, k, len(targets) == 1),
+                self.loss, B, self.tol, self.max_iter, rng)
             weights.append(w)
             epochs.append(n_epochs)
             self.converged_ &= converged
