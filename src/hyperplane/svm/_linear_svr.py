@@ -8,7 +8,6 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
 
-from .._csr_rows import CSRRows
 from .._numerics import check_magnitude, check_target_magnitude
 from .._validation import (
     FLAG,
@@ -24,7 +23,7 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc import EPOCHS_PER_CALL, generator_state
+from ._linear_svc import EPOCHS_PER_CALL, csr_samples, generator_state
 from ._linear_svr_kernels import WITHIN_TOL, SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
@@ -40,9 +39,7 @@ def regression_rows(X):
     :class:`~hyperplane._csr_rows.CSRRows`) and |x_i|^2 of each row, summed in
     feature order so that both layouts agree bit for bit."""
     if sp.issparse(X):
-        rows = CSRRows(X.data.astype(np.float64, copy=False),
-                       X.indices.astype(np.int64, copy=False),
-                       X.indptr.astype(np.int64, copy=False))
+        rows = csr_samples(X)          # columns in the narrowest integer type
         return rows, csr_squared_norms(rows)
     rows = np.ascontiguousarray(X, dtype=np.float64)
     return rows, squared_norms(rows)
