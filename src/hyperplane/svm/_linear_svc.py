@@ -31,6 +31,7 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
+from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   copy_csr_rows,
                                   dcd_epochs_csr, dcd_epochs_dense)
@@ -262,6 +263,58 @@ def class_penalties(C, class_weight, y_index, k, binary):
     return C * np.where(y_index == k, class_weight[k], 1.0)
 
 
+def signed_columns(X, signed, B):
+    """The columns of ``(y_i [x_i, B])`` as the CDN epoch reads them: a dense
+    ``(d + 1, n)`` array, or CSR rows of the transpose (stored zeros dropped)."""
+    if sp.issparse(X):
+        Xb = sp.hstack([X, np.full((X.shape[0], 1), float(B))], format="csr")
+        Xc = (sp.diags(signed) @ Xb).T.tocsr()
+        Xc.eliminate_zeros()
+        Xc.sort_indices()
+        return CSRRows(Xc.data.astype(np.float64, copy=False),
+                       Xc.indices.astype(np.int64, copy=False),
+                       Xc.indptr.astype(np.int64, copy=False))
+    Xb = np.hstack([X, np.full((X.shape[0], 1), float(B))])
+    return np.ascontiguousarray((signed[:, None] * Xb).T)
+
+
+def primal_tolerance(tol, signed):
+    """LIBLINEAR's tolerance of its L1 primal solvers: ``tol`` scaled by the
+    smaller class's share of the samples (``train``: eps min(pos, neg) / l)."""
+    positives = int(np.sum(signed > 0))
+    return tol * max(min(positives, signed.shape[0] - positives), 1) / signed.shape[0]
+
+
+def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
+    """CDN with shrinking (Yuan et al. 2010, §4.1.2; LIBLINEAR's
+    ``solve_l1r_l2_svc``) for one binary problem with labels ``signed``
+    (+-1) and per-sample penalties ``C``. Each epoch visits the active
+    weights in a random order; a weight at 0 whose derivatives ``G +- 1``
+    straddle 0 by more than the last epoch's largest violation / n is shrunk;
+    the solver unshrinks when an epoch's summed violation falls to
+    :func:`primal_tolerance` times the first epoch's, and stops when that
+    holds for all. Returns ``(w, epochs, converged)``, ``w`` of length d + 1
+    (the last entry multiplies B)."""
+    Xc = signed_columns(X, signed, B)
+    n_columns = X.shape[1] + 1
+    problem = L1Problem(Xc, np.ascontiguousarray(C, dtype=np.float64),
+                        column_curvatures(Xc, np.ascontiguousarray(C, dtype=np.float64),
+                                          n_columns))
+    state = L1State(np.zeros(n_columns), np.ones(X.shape[0]),
+                    np.arange(n_columns, dtype=np.int64), generator_state(rng))
+    bounds = np.array([n_columns, np.inf, -1.0])
+    tol = primal_tolerance(float(tol), signed)
+    epochs, converged = 0, False
+    while epochs < max_iter and not converged:
+        ran, event = cdn_epochs(problem, state, bounds,
+                                L1Limits(tol, min(EPOCHS_PER_CALL, max_iter - epochs)))
+        epochs += ran
+        if event == WITHIN_TOL:
+            converged = bounds[0] == n_columns
+            bounds[0], bounds[1] = n_columns, np.inf      # unshrink and check every weight
+    return state.w, epochs, converged
+
+
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier solved in the dual by coordinate
     descent (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML 2008), the
@@ -281,6 +334,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Penalty of the loss, > 0.
     loss : {"squared_hinge", "hinge"}, default="squared_hinge"
+    penalty : {"l2", "l1"}, default="l2"
+        ``"l2"``: ``1/2 |w|^2``, solved in the dual (LIBLINEAR ``-s 1`` /
+        ``-s 3``). ``"l1"``: ``|w|_1`` with the squared hinge loss (LIBLINEAR
+        ``-s 5``), solved in the primal by coordinate descent with a Newton
+        direction and line search (CDN; Yuan, Chang, Hsieh & Lin, JMLR 2010,
+        §4.1.2), which leaves many weights exactly 0; ``tol`` then bounds the
+        summed violation relative to the first epoch's, scaled by the
+        smaller class's share (LIBLINEAR's ``eps``).
     tol : float, default=1e-4
         Stop when the spread of the projected gradient over an epoch is at
         most tol on every variable (LIBLINEAR's ``eps``).
@@ -331,16 +392,18 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_rules = {
-        "C": POSITIVE, "loss": Options(tuple(LOSSES)), "tol": POSITIVE,
+        "C": POSITIVE, "loss": Options(tuple(LOSSES)), "penalty": Options(("l2", "l1")),
+        "tol": POSITIVE,
         "max_iter": POSITIVE_INT, "fit_intercept": FLAG, "intercept_scaling": POSITIVE,
         "class_weight": CLASS_WEIGHT, "random_state": SEED,
     }
 
-    def __init__(self, *, C=1.0, loss="squared_hinge", tol=1e-4, max_iter=1000,
+    def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
                  fit_intercept=True, intercept_scaling=1.0, class_weight=None,
                  random_state=None):
         self.C = C
         self.loss = loss
+        self.penalty = penalty
         self.tol = tol
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -358,6 +421,9 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         (one-vs-rest); ``sample_weight`` scales C per sample and
         ``class_weight`` per class (:func:`class_penalties`)."""
         validate_params(self)
+        if self.penalty == "l1" and self.loss != "squared_hinge":
+            raise ValueError("penalty='l1' is solved with loss='squared_hinge' only "
+                             f"(LIBLINEAR -s 5); got loss={self.loss!r}")
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         # the L2-regularised problem depends on the units of X and its squared
         # row norms overflow past 1e154: refuse, never a silent w = 0
@@ -372,13 +438,17 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         rng = check_random_state(0 if self.random_state is None else self.random_state)
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
-        samples = samples_of(X)
+        samples = samples_of(X) if self.penalty == "l2" else None
         weights, epochs, self.converged_ = [], [], True
         for k in targets:
             signed = np.where(y_index == k, 1.0, -1.0)
-            w, _, n_epochs, converged = solve_dual(
-                samples, signed, class_penalties(C, class_weight, y_index, k, len(targets) == 1),
-                self.loss, B, self.tol, self.max_iter, rng)
+            C_k = class_penalties(C, class_weight, y_index, k, len(targets) == 1)
+            if self.penalty == "l1":
+                w, n_epochs, converged = solve_l1_primal(X, signed, C_k, B, self.tol,
+                                                         self.max_iter, rng)
+            else:
+                w, _, n_epochs, converged = solve_dual(samples, signed, C_k, self.loss, B,
+                                                       self.tol, self.max_iter, rng)
             weights.append(w)
             epochs.append(n_epochs)
             self.converged_ &= converged
@@ -408,7 +478,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         """LIBLINEAR's primal objective of the fitted binary model on ``(X, y)``.
 
         ``1/2 (||w||^2 + w_extra^2) + C sum_i loss(y_i f(x_i))``, where ``w_extra`` is the
-        weight of the bias feature (``intercept_ / intercept_scaling``).
+        weight of the bias feature (``intercept_ / intercept_scaling``); with
+        ``penalty="l1"`` the penalty is ``|w|_1 + |w_extra|``.
         """
         check_is_fitted(self)
         if len(self.classes_) != 2:
@@ -417,4 +488,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         margin = np.maximum(0.0, 1.0 - signed * self.decision_function(X))
         extra = self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
         loss = margin ** 2 if self.loss == "squared_hinge" else margin
-        return float(0.5 * (self.coef_[0] @ self.coef_[0] + extra ** 2) + self.C * loss.sum())
+        if self.penalty == "l1":
+            penalty = np.abs(self.coef_[0]).sum() + abs(extra)
+        else:
+            penalty = 0.5 * (self.coef_[0] @ self.coef_[0] + extra ** 2)
+        return float(penalty + self.C * loss.sum())

@@ -24,7 +24,8 @@ from .._validation import (
     warn_not_converged,
 )
 from ._linear_svc import EPOCHS_PER_CALL, csr_samples, generator_state
-from ._linear_svr_kernels import WITHIN_TOL, SVRLimits, SVRProblem, SVRState, svr_epochs
+from ._linear_svc_kernels import WITHIN_TOL
+from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
 #: loss -> (lambda_i, U_i) of the dual as functions of C_i (Ho & Lin 2012, eq. 18)

@@ -29,7 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import PG_ZERO, shuffle_prefix
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
 from ._seed_kernels import row_axpy, row_dot
 
 #: What an epoch reads: samples ``X`` (n, d; or CSR rows), targets ``y``,
@@ -46,55 +46,65 @@ SVRState = namedtuple("SVRState", "beta w active rng")
 #: ``max_epochs`` epochs.
 SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
 
-#: what follows an epoch: the next one, or the caller unshrinks / stops
-GO_ON, WITHIN_TOL = 0, 1
+
+@jit
+def violation_test(G, beta, U, p, Gmax_old):
+    """The optimality and shrinking test of one variable of
+    ``G beta + p |beta|`` (plus a smooth part) on ``[-U, U]`` (Ho & Lin 2012,
+    Algorithm 4; Yuan, Chang, Hsieh & Lin 2010, §4.1.2 for U = inf, p = 1).
+
+    ``G`` is the derivative of the smooth part at ``beta``. Returns
+    ``(shrink, violation)``: ``shrink`` when beta sits at 0 or a bound and
+    its one-sided derivatives ``G + p``, ``G - p`` point out of the box by
+    more than ``Gmax_old`` (the variable then leaves the active set), else
+    the violation of the optimality condition (0 at the optimum).
+    """
+    Gp = G + p
+    Gn = G - p
+    if beta == 0.0:
+        if Gp < 0.0:
+            return False, -Gp
+        if Gn > 0.0:
+            return False, Gn
+        if Gp > Gmax_old and Gn < -Gmax_old:
+            return True, 0.0
+        return False, 0.0
+    if beta >= U:
+        if Gp > 0.0:
+            return False, Gp
+        return Gp < -Gmax_old, 0.0
+    if beta <= -U:
+        if Gn < 0.0:
+            return False, -Gn
+        return Gn > Gmax_old, 0.0
+    return False, abs(Gp) if beta > 0.0 else abs(Gn)
+
+
+@jit
+def soft_newton_step(G, H, beta, p):
+    """The minimiser ``d`` of ``G d + H d^2 / 2 + p |beta + d|``: the Newton
+    step of the smooth part soft-thresholded by ``p`` (Yuan et al. 2010,
+    eq. 29; Ho & Lin 2012, eq. 21)."""
+    Gp = G + p
+    Gn = G - p
+    if Gp < H * beta:
+        return -Gp / H
+    if Gn > H * beta:
+        return -Gn / H
+    return -beta
 
 
 @jit
 def beta_step(G, beta, H, U, p, Gmax_old):
-    """The optimality test, shrinking test and Newton step of one variable
-    (Ho & Lin 2012, Algorithm 4; LIBLINEAR's ``solve_l2r_l1l2_svr``).
-
-    ``G`` is the gradient of the smooth part at ``beta``, ``H`` its second
-    derivative (``QD_i + lambda_i``), ``[-U, U]`` the box, ``p`` epsilon and
-    ``Gmax_old`` the previous epoch's largest violation. Returns ``(shrink,
-    violation, new_beta)``: ``shrink`` when beta sits at 0 or a bound and its
-    one-sided derivatives ``G + p``, ``G - p`` point out of the box by more
-    than ``Gmax_old`` (the variable then leaves the active set); else the
-    violation of the optimality condition and the minimiser of the
-    one-variable quadratic ``G d + H d^2 / 2 + p |beta + d|`` clipped to the
-    box (beta itself when the step is below 1e-12).
-    """
-    Gp = G + p
-    Gn = G - p
-    violation = 0.0
-    if beta == 0.0:
-        if Gp < 0.0:
-            violation = -Gp
-        elif Gn > 0.0:
-            violation = Gn
-        elif Gp > Gmax_old and Gn < -Gmax_old:
-            return True, 0.0, beta
-    elif beta >= U:
-        if Gp > 0.0:
-            violation = Gp
-        elif Gp < -Gmax_old:
-            return True, 0.0, beta
-    elif beta <= -U:
-        if Gn < 0.0:
-            violation = -Gn
-        elif Gn > Gmax_old:
-            return True, 0.0, beta
-    elif beta > 0.0:
-        violation = abs(Gp)
-    else:
-        violation = abs(Gn)
-    if Gp < H * beta:
-        d = -Gp / H
-    elif Gn > H * beta:
-        d = -Gn / H
-    else:
-        d = -beta
+    """One coordinate of the SVR dual (Ho & Lin 2012, Algorithm 4; LIBLINEAR's
+    ``solve_l2r_l1l2_svr``): :func:`violation_test`, then
+    :func:`soft_newton_step` clipped to ``[-U, U]`` (``H = QD_i + lambda_i``).
+    Returns ``(shrink, violation, new_beta)``; beta itself when the step is
+    below 1e-12."""
+    shrink, violation = violation_test(G, beta, U, p, Gmax_old)
+    if shrink:
+        return True, 0.0, beta
+    d = soft_newton_step(G, H, beta, p)
     if abs(d) < PG_ZERO:
         return False, violation, beta
     return False, violation, min(max(beta + d, -U), U)
@@ -134,10 +144,10 @@ def svr_epoch(problem, state, n_active, Gmax_old):
 
 
 @jit
-def svr_within_tol(Gnorm1, Gnorm1_init, tol):
-    """LIBLINEAR's stopping test of the SVR dual: the summed violation of an
-    epoch is at most ``tol`` times that of the first epoch (Ho & Lin 2012,
-    section 5; on a shrunk set it makes every variable active again, on the
+def within_relative_tol(Gnorm1, Gnorm1_init, tol):
+    """LIBLINEAR's stopping test of its SVR dual and L1 primal solvers: the
+    summed violation of an epoch is at most ``tol`` times that of the first
+    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it makes every variable active again, on the
     whole problem it stops the solver)."""
     return Gnorm1 <= tol * Gnorm1_init
 
@@ -147,14 +157,14 @@ def svr_epochs(problem, state, bounds, limits):
     """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`; ``bounds`` =
     [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)] is
     the state one epoch leaves for the next. Returns ``(epochs run, event)``
-    after the first epoch within :func:`svr_within_tol` (:data:`WITHIN_TOL`:
+    after the first epoch :func:`within_relative_tol` (:data:`WITHIN_TOL`:
     the caller unshrinks or stops), else ``(max_epochs, GO_ON)``."""
     for epoch in range(1, limits.max_epochs + 1):
         n_active, Gmax, Gnorm1 = svr_epoch(problem, state, int(bounds[0]), bounds[1])
         bounds[0] = n_active
         if bounds[2] < 0.0:
             bounds[2] = Gnorm1
-        if svr_within_tol(Gnorm1, bounds[2], limits.tol):
+        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
             return epoch, WITHIN_TOL
         bounds[1] = Gmax
     return limits.max_epochs, GO_ON
