@@ -1,6 +1,7 @@
 """hyperplane's LinearSVC against scikit-learn's LinearSVC(dual=True) (LIBLINEAR)
 on the same data, timed in the same run, one after the other; likewise
-LinearSVR against scikit-learn's LinearSVR(dual=True) (LIBLINEAR -s 12/13).
+LinearSVR against scikit-learn's LinearSVR(dual=True) (LIBLINEAR -s 12/13), and
+LinearSVC(penalty="l1") against LinearSVC(penalty="l1", dual=False) (-s 5).
 
 Same C, loss and tol (LIBLINEAR's eps; C=0.1 on the dense data, where both
 solvers need over 1000 epochs at C=1); prints CPU and wall seconds (both fits
@@ -11,6 +12,7 @@ primal objective of each model and their relative gap, and the training accuracy
     PYTHONPATH=src python benchmarks/linear_svc.py --scale 0.2   # quick look
     PYTHONPATH=src python benchmarks/linear_svc.py --scale 0.2 --repeat 7
     PYTHONPATH=src python benchmarks/linear_svc.py --only svr   # the regressions alone
+    PYTHONPATH=src python benchmarks/linear_svc.py --only l1    # L1-regularised SVC alone
 
 Each fit is repeated three times (``--repeat``), ours and the peer's interleaved; the best
 CPU time of each is reported (with the wall time of that run). BLAS runs on
@@ -124,11 +126,10 @@ def svr_objective(model, X, y, C, epsilon, loss):
         C * loss_sum
 
 
-def run_svr(name, X, y, C, loss, epsilon=0.1, tol=1e-4, repeat=3):
-    """LinearSVR against LIBLINEAR's, interleaved ``repeat`` times, best CPU of each."""
-    ours = LinearSVR(C=C, loss=loss, epsilon=epsilon, tol=tol, max_iter=1000)
-    peer = LibLinearSVR(C=C, loss=loss, epsilon=epsilon, tol=tol, max_iter=1000, dual=True,
-                        random_state=0)
+def race(name, label, ours, peer, X, y, objective_of, repeat=3):
+    """Fit ``ours`` and ``peer`` interleaved ``repeat`` times (best CPU of
+    each) and print one row: times, the objectives ``objective_of(model)``
+    and their relative gap, epochs."""
     ours.fit(X[:50], y[:50])                                  # compile (cached on disk)
     times_ours, times_peer = [], []
     for _ in range(repeat):
@@ -136,27 +137,55 @@ def run_svr(name, X, y, C, loss, epsilon=0.1, tol=1e-4, repeat=3):
         times_peer.append(timed(peer, X, y))
     (t_ours, cpu_ours), (t_peer, cpu_peer) = (min(times_ours, key=lambda t: t[1]),
                                               min(times_peer, key=lambda t: t[1]))
-    f_ours = svr_objective(ours, X, y, C, epsilon, loss)
-    f_peer = svr_objective(peer, X, y, C, epsilon, loss)
+    f_ours, f_peer = objective_of(ours), objective_of(peer)
     n_x_d = f"{X.shape[0]}x{X.shape[1]}" + (f" nnz {X.nnz}" if sp.issparse(X) else "")
-    print(row(name, loss, *labelled({
+    extra = ({"zeros hp": int(np.sum(ours.coef_ == 0)), "zeros ll": int(np.sum(peer.coef_ == 0))}
+             if getattr(ours, "penalty", "l2") == "l1" else {})
+    print(row(name, label, *labelled({
         "n x d": n_x_d, "hp cpu s": f"{cpu_ours:.4g}", "liblinear cpu s": f"{cpu_peer:.4g}",
         "cpu speed-up": f"{cpu_peer / cpu_ours:.3g}", "hp s": f"{t_ours:.4g}",
         "liblinear s": f"{t_peer:.4g}", "obj hp": f"{f_ours:.10g}", "obj ll": f"{f_peer:.10g}",
         "rel gap (hp - ll)/ll": f"{(f_ours - f_peer) / abs(f_peer):.2e}",
-        "epochs hp": ours.n_iter_, "epochs ll": int(np.max(peer.n_iter_))}), edges=False),
-        flush=True)
+        "epochs hp": ours.n_iter_, "epochs ll": int(np.max(peer.n_iter_)), **extra}),
+        edges=False), flush=True)
+
+
+def run_svr(name, X, y, C, loss, epsilon=0.1, tol=1e-4, repeat=3):
+    """LinearSVR against LIBLINEAR's -s 12 / -s 13."""
+    race(name, loss, LinearSVR(C=C, loss=loss, epsilon=epsilon, tol=tol, max_iter=1000),
+         LibLinearSVR(C=C, loss=loss, epsilon=epsilon, tol=tol, max_iter=1000, dual=True,
+                      random_state=0),
+         X, y, lambda model: svr_objective(model, X, y, C, epsilon, loss), repeat)
+
+
+def l1_objective(model, X, y, C):
+    """LIBLINEAR's -s 5 primal: |w|_1 + |b| + C sum max(0, 1 - y f(x))^2."""
+    signed = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    margin = np.maximum(0.0, 1.0 - signed * (np.asarray(X @ model.coef_[0]).ravel()
+                                             + model.intercept_[0]))
+    return np.abs(model.coef_).sum() + abs(model.intercept_[0]) + C * (margin ** 2).sum()
+
+
+def run_l1(name, X, y, C, tol=1e-4, repeat=3):
+    """LinearSVC(penalty="l1") against LIBLINEAR's -s 5 (sklearn's dual=False)."""
+    race(name, "l1 squared_hinge", LinearSVC(penalty="l1", C=C, tol=tol, max_iter=1000),
+         LibLinearSVC(penalty="l1", dual=False, C=C, tol=tol, max_iter=1000, random_state=0),
+         X, y, lambda model: l1_objective(model, X, y, C), repeat)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the sizes")
     parser.add_argument("--repeat", type=int, default=3, help="fits of each, best CPU kept")
-    parser.add_argument("--only", choices=("svc", "svr"), default=None,
+    parser.add_argument("--only", choices=("svc", "svr", "l1"), default=None,
                         help="run one of the comparisons")
     args = parser.parse_args()
     s, repeat = args.scale, args.repeat
     with threadpool_limits(limits=1, user_api="blas"):
+        if args.only in (None, "l1"):
+            run_l1("dense", *dense(int(10000 * s), 50), C=0.1, repeat=repeat)
+            run_l1("sparse text-like", *text_like(int(20000 * s), 50000, 0.002), C=1.0,
+                   repeat=repeat)
         for loss in ("squared_epsilon_insensitive", "epsilon_insensitive"):
             if args.only not in (None, "svr"):
                 break

@@ -67,12 +67,14 @@ def dense_column_terms(Xc, j, b, C):
 
 @jit
 def csr_column_terms(Xc, j, b, C):
-    """:func:`dense_column_terms` of the CSR row ``j`` of the columns."""
+    """:func:`dense_column_terms` of the CSR row ``j`` of the columns
+    (unsigned positions, which spare numba's negative-index test on every
+    read, as :func:`~._linear_svc_kernels.csr_dot`)."""
     data, indices, indptr = Xc
     g = 0.0
     h = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        i = indices[p]
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
         if b[i] > 0.0:
             t = C[i] * data[p]
             g += t * b[i]
@@ -103,8 +105,8 @@ def csr_column_shift(Xc, j, b, C, delta):
     data, indices, indptr = Xc
     before = 0.0
     after = 0.0
-    for p in range(indptr[j], indptr[j + 1]):
-        i = indices[p]
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
         if b[i] > 0.0:
             before += C[i] * b[i] * b[i]
         b[i] += delta * data[p]

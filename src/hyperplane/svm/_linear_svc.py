@@ -267,13 +267,16 @@ def signed_columns(X, signed, B):
     """The columns of ``(y_i [x_i, B])`` as the CDN epoch reads them: a dense
     ``(d + 1, n)`` array, or CSR rows of the transpose (stored zeros dropped)."""
     if sp.issparse(X):
-        Xb = sp.hstack([X, np.full((X.shape[0], 1), float(B))], format="csr")
-        Xc = (sp.diags(signed) @ Xb).T.tocsr()
-        Xc.eliminate_zeros()
-        Xc.sort_indices()
-        return CSRRows(Xc.data.astype(np.float64, copy=False),
-                       Xc.indices.astype(np.int64, copy=False),
-                       Xc.indptr.astype(np.int64, copy=False))
+        columns = X.tocsc()                       # the columns of X as CSR rows of X^T
+        columns.eliminate_zeros()
+        columns.sort_indices()
+        n = X.shape[0]
+        bias = np.arange(n) if B != 0.0 else np.arange(0)
+        return csr_samples(sp.csr_matrix(
+            (np.concatenate([columns.data * signed[columns.indices], float(B) * signed[bias]]),
+             np.concatenate([columns.indices, bias]),
+             np.concatenate([columns.indptr, [columns.indptr[-1] + bias.shape[0]]])),
+            shape=(X.shape[1] + 1, n)))
     Xb = np.hstack([X, np.full((X.shape[0], 1), float(B))])
     return np.ascontiguousarray((signed[:, None] * Xb).T)
 
