@@ -1,7 +1,8 @@
 """hyperplane's LinearSVC against scikit-learn's LinearSVC(dual=True) (LIBLINEAR)
 on the same data, timed in the same run, one after the other; likewise
 LinearSVR against scikit-learn's LinearSVR(dual=True) (LIBLINEAR -s 12/13), and
-LinearSVC(penalty="l1") against LinearSVC(penalty="l1", dual=False) (-s 5).
+LinearSVC(penalty="l1") against LinearSVC(penalty="l1", dual=False) (-s 5), and
+LinearSVC(multi_class="crammer_singer") against scikit-learn's (-s 4).
 
 Same C, loss and tol (LIBLINEAR's eps; C=0.1 on the dense data, where both
 solvers need over 1000 epochs at C=1); prints CPU and wall seconds (both fits
@@ -13,6 +14,7 @@ primal objective of each model and their relative gap, and the training accuracy
     PYTHONPATH=src python benchmarks/linear_svc.py --scale 0.2 --repeat 7
     PYTHONPATH=src python benchmarks/linear_svc.py --only svr   # the regressions alone
     PYTHONPATH=src python benchmarks/linear_svc.py --only l1    # L1-regularised SVC alone
+    PYTHONPATH=src python benchmarks/linear_svc.py --only cs    # Crammer-Singer alone
 
 Each fit is repeated three times (``--repeat``), ours and the peer's interleaved; the best
 CPU time of each is reported (with the wall time of that run). BLAS runs on
@@ -173,15 +175,35 @@ def run_l1(name, X, y, C, tol=1e-4, repeat=3):
          X, y, lambda model: l1_objective(model, X, y, C), repeat)
 
 
+def run_cs(name, X, y, C, tol=1e-4, repeat=3):
+    """LinearSVC(multi_class="crammer_singer") against LIBLINEAR's -s 4; the
+    objective is Crammer & Singer's (1/2 |W|^2 + C sum max_m ...)."""
+    def objective_of(model):
+        F = np.asarray(X @ model.coef_.T) + model.intercept_
+        hinge = np.max(1.0 - np.eye(F.shape[1])[y] + F - F[np.arange(len(y)), y][:, None], axis=1)
+        return 0.5 * (np.sum(model.coef_ ** 2) + np.sum(model.intercept_ ** 2)) + C * hinge.sum()
+
+    race(name, "crammer_singer", LinearSVC(multi_class="crammer_singer", C=C, tol=tol),
+         LibLinearSVC(multi_class="crammer_singer", C=C, tol=tol, random_state=0),
+         X, y, objective_of, repeat)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the sizes")
     parser.add_argument("--repeat", type=int, default=3, help="fits of each, best CPU kept")
-    parser.add_argument("--only", choices=("svc", "svr", "l1"), default=None,
+    parser.add_argument("--only", choices=("svc", "svr", "l1", "cs"), default=None,
                         help="run one of the comparisons")
     args = parser.parse_args()
     s, repeat = args.scale, args.repeat
     with threadpool_limits(limits=1, user_api="blas"):
+        if args.only in (None, "cs"):
+            X, y = make_classification(n_samples=int(10000 * s), n_features=50, n_informative=10,
+                                       n_classes=5, random_state=2)
+            run_cs("dense 5 classes", StandardScaler().fit_transform(X), y, C=0.1, repeat=repeat)
+            X, y = text_like(int(20000 * s), 50000, 0.002)
+            run_cs("sparse text-like 4 classes", X, y + 2 * (np.arange(len(y)) % 2), C=1.0,
+                   repeat=repeat)
         if args.only in (None, "l1"):
             run_l1("dense", *dense(int(10000 * s), 50), C=0.1, repeat=repeat)
             run_l1("sparse text-like", *text_like(int(20000 * s), 50000, 0.002), C=1.0,

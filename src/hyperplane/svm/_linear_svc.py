@@ -31,6 +31,9 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
+from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
+from ._seed_kernels import squared_norms as strict_squared_norms
+from ._crammer_singer_kernels import CSProblem, CSState, cs_epochs
 from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   copy_csr_rows,
@@ -318,6 +321,30 @@ def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
     return state.w, epochs, converged
 
 
+def solve_crammer_singer(X, y_index, n_classes, C, B, tol, max_iter, rng):
+    """The sequential dual method for Crammer & Singer's multi-class SVM
+    (Keerthi et al., KDD 2008; LIBLINEAR's ``Solver_MCSVM_CS``, here without
+    its shrinking): epochs of :func:`~._crammer_singer_kernels.cs_epoch` until
+    one's largest block violation is below ``tol``. Returns ``(W, epochs,
+    converged)``, ``W`` of shape (d + 1, K) (the last row multiplies B)."""
+    if sp.issparse(X):
+        rows = csr_samples(X)
+        norms = strict_csr_squared_norms(rows)
+    else:
+        rows = np.ascontiguousarray(X, dtype=np.float64)
+        norms = strict_squared_norms(rows)
+    problem = CSProblem(rows, y_index.astype(np.int64), np.ascontiguousarray(C, dtype=np.float64),
+                        float(B), norms + float(B) ** 2)
+    state = CSState(np.zeros((X.shape[0], n_classes)), np.zeros((X.shape[1] + 1, n_classes)),
+                    np.arange(X.shape[0], dtype=np.int64), generator_state(rng))
+    epochs, converged = 0, False
+    while epochs < max_iter and not converged:
+        ran, converged = cs_epochs(problem, state, float(tol),
+                                   min(EPOCHS_PER_CALL, max_iter - epochs))
+        epochs += ran
+    return state.W, epochs, converged
+
+
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier solved in the dual by coordinate
     descent (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML 2008), the
@@ -353,6 +380,13 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1.0
         The value of the extra feature that carries the bias, > 0.
+    multi_class : {"ovr", "crammer_singer"}, default="ovr"
+        ``"ovr"``: one binary problem per class (two classes: one).
+        ``"crammer_singer"``: one joint problem over all classes (Crammer &
+        Singer, JMLR 2001; LIBLINEAR ``-s 4``), solved by the sequential dual
+        method (Keerthi et al., KDD 2008); ``loss`` and ``penalty`` are then
+        not used; with two classes ``coef_`` is ``w_1 - w_0`` (the difference
+        of the scores, as scikit-learn).
     class_weight : dict, "balanced" or None, default=None
         Multiplies C for the samples of a class (LIBLINEAR's ``-wi``):
         ``{label: weight}``, or ``"balanced"`` for ``n / (n_classes * n_k)``
@@ -398,12 +432,13 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         "C": POSITIVE, "loss": Options(tuple(LOSSES)), "penalty": Options(("l2", "l1")),
         "tol": POSITIVE,
         "max_iter": POSITIVE_INT, "fit_intercept": FLAG, "intercept_scaling": POSITIVE,
-        "class_weight": CLASS_WEIGHT, "random_state": SEED,
+        "multi_class": Options(("ovr", "crammer_singer")), "class_weight": CLASS_WEIGHT,
+        "random_state": SEED,
     }
 
     def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
-                 fit_intercept=True, intercept_scaling=1.0, class_weight=None,
-                 random_state=None):
+                 fit_intercept=True, intercept_scaling=1.0, multi_class="ovr",
+                 class_weight=None, random_state=None):
         self.C = C
         self.loss = loss
         self.penalty = penalty
@@ -411,6 +446,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
+        self.multi_class = multi_class
         self.class_weight = class_weight
         self.random_state = random_state
 
@@ -424,7 +460,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         (one-vs-rest); ``sample_weight`` scales C per sample and
         ``class_weight`` per class (:func:`class_penalties`)."""
         validate_params(self)
-        if self.penalty == "l1" and self.loss != "squared_hinge":
+        if self.multi_class == "ovr" and self.penalty == "l1" and self.loss != "squared_hinge":
             raise ValueError("penalty='l1' is solved with loss='squared_hinge' only "
                              f"(LIBLINEAR -s 5); got loss={self.loss!r}")
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
@@ -440,6 +476,17 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
                                            sample_weight)
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         rng = check_random_state(0 if self.random_state is None else self.random_state)
+        if self.multi_class == "crammer_singer":
+            W, self.n_iter_, self.converged_ = solve_crammer_singer(
+                X, y_index, len(self.classes_), C * class_weight[y_index], B, self.tol,
+                self.max_iter, rng)
+            self.coef_, self.intercept_ = W[:-1].T.copy(), W[-1] * B
+            if len(self.classes_) == 2:           # the sign of w_1.x - w_0.x decides
+                self.coef_ = self.coef_[1:] - self.coef_[:1]
+                self.intercept_ = self.intercept_[1:] - self.intercept_[:1]
+            if not self.converged_:
+                warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
+            return self
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
         samples = samples_of(X) if self.penalty == "l2" else None
         weights, epochs, self.converged_ = [], [], True
