@@ -25,7 +25,7 @@ from hyperplane.utils import all_estimators
 #: outlier detector OneClassSVM is checked against LIBSVM in tests/svm/test_one_class.py)
 ESTIMATORS = {name: cls for name, cls in all_estimators()
               if not is_outlier_detector(cls())}
-REGRESSORS = {"SVR", "MLPRegressor"}
+REGRESSORS = {"SVR", "LinearSVR", "MLPRegressor"}
 #: estimators that take NaN in X as a missing value (周志华 §4.4.2)
 MISSING_VALUES_OK = {"DecisionTreeClassifier"}
 #: values a parameter is set to: valid for some parameters, invalid for others

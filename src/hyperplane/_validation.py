@@ -293,10 +293,11 @@ CLASS_WEIGHT = Either(NONE, Options(("balanced",)),
                       Instance(dict, description='None, "balanced" or a dict {class: weight}'))
 
 
-def class_weight_vector(class_weight, classes, y_index):
+def class_weight_vector(class_weight, classes, y_index, sample_weight=None):
     """One weight per class for ``class_weight`` (scikit-learn's meaning):
     None gives ones, ``"balanced"`` n / (K * n_k) (counts of rows, whatever
-    their sample weights), a dict ``{label: w}`` w for the labels it names
+    their sample weights; with ``sample_weight`` given, its sums over all
+    rows and over the rows of class k, as scikit-learn's ``LinearSVC``), a dict ``{label: w}`` w for the labels it names
     and 1 for the others; a label not among ``classes`` or a negative or
     non-finite weight is a ValueError.
 
@@ -307,14 +308,18 @@ def class_weight_vector(class_weight, classes, y_index):
     [0.6666666666666666, 2.0]
     >>> class_weight_vector({"b": 5}, np.array(["a", "b"]), np.array([0, 1])).tolist()
     [1.0, 5.0]
+    >>> class_weight_vector("balanced", np.array(["a", "b"]), np.array([0, 0, 1]),
+    ...                     np.array([1.0, 1.0, 4.0])).tolist()
+    [1.5, 0.75]
     """
     n_classes = len(classes)
     if class_weight is None:
         return np.ones(n_classes)
     if isinstance(class_weight, str):
         check_option(class_weight, "class_weight", ("balanced",))
-        counts = np.bincount(y_index, minlength=n_classes)
-        return len(y_index) / (n_classes * counts.astype(np.float64))
+        counts = np.bincount(y_index, weights=sample_weight,
+                             minlength=n_classes).astype(np.float64)
+        return counts.sum() / (n_classes * counts)
     weights = np.ones(n_classes)
     position = {label: k for k, label in enumerate(classes.tolist())}
     for label, w in class_weight.items():

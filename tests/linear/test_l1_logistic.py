@@ -15,12 +15,12 @@ from sklearn.linear_model import LogisticRegression as SklearnLogisticRegression
 from sklearn.preprocessing import StandardScaler
 
 from hyperplane.linear._l1_logistic import GLMNETOptions, columns_of, newglmnet
+from hyperplane.svm._linear_svr_kernels import soft_newton_step
 from hyperplane.linear._l1_logistic_kernels import (
     Columns,
     Direction,
     gradient_and_diagonal,
     hessian_weights,
-    l1_coordinate_step,
     quadratic_sweep,
 )
 
@@ -33,7 +33,7 @@ def test_coordinate_step_minimises_the_one_variable_model(g, h, v):
     def model(z):
         return g * z + 0.5 * h * z * z + abs(v + z)
 
-    z = l1_coordinate_step(g, h, v)
+    z = soft_newton_step(g, h, v, 1.0)
     reference = scipy.optimize.minimize_scalar(model, bounds=(-200, 200), method="bounded",
                                                options={"xatol": 1e-10})
     assert model(z) <= reference.fun + 1e-9 * (1 + abs(reference.fun))

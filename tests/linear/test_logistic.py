@@ -136,3 +136,34 @@ def test_bad_hyper_parameters(params, match):
     X, y = blobs(20, 2, 2)
     with pytest.raises(ValueError, match=match):
         LogisticRegression(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("solver", ["auto", "lbfgs"])
+@pytest.mark.parametrize("data", ["breast_cancer", "iris"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_without_intercept_as_sklearn(solver, data, sparse):
+    """fit_intercept=False fixes b = 0 (scikit-learn's meaning): the same W as
+    scikit-learn's LogisticRegression(fit_intercept=False)."""
+    import scipy.sparse as sp
+    from sklearn.datasets import load_breast_cancer, load_iris
+    from sklearn.linear_model import LogisticRegression as SkLogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = {"breast_cancer": load_breast_cancer, "iris": load_iris}[data](return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    if sparse:
+        X = sp.csr_matrix(np.where(np.abs(X) > 0.5, X, 0.0))
+    ours = LogisticRegression(fit_intercept=False, solver=solver, tol=1e-10,
+                              max_iter=10_000).fit(X, y)
+    peer = SkLogisticRegression(fit_intercept=False, tol=1e-12, max_iter=10_000).fit(X, y)
+    assert ours.converged_
+    assert not np.any(ours.intercept_)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(ours.predict_proba(X), peer.predict_proba(X), atol=1e-7)
+
+
+@pytest.mark.parametrize("solver", ["tron", "newton"])
+def test_without_intercept_names_the_solver(solver):
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match=f"solver='{solver}' fits the intercept"):
+        LogisticRegression(fit_intercept=False, solver=solver).fit(X, [0, 1, 1, 0])

@@ -87,6 +87,42 @@ def test_multiclass_is_one_vs_rest_like_liblinear():
     np.testing.assert_array_equal(ours.predict(X), peer.predict(X))
 
 
+@pytest.mark.parametrize("class_weight", [{0: 3.0, 2: 0.5}, "balanced", None])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+def test_class_weight_as_liblinear_one_vs_rest(class_weight, fit_intercept, loss):
+    """LIBLINEAR's -wi: the problem of class k weighs its own samples by w_k."""
+    X, y = load_iris(return_X_y=True)
+    params = dict(C=0.5, tol=1e-10, max_iter=200_000, loss=loss, class_weight=class_weight,
+                  fit_intercept=fit_intercept)
+    ours = LinearSVC(**params).fit(X, y)
+    peer = LibLinearSVC(dual=True, **params).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("class_weight", [{0: 3.0}, "balanced", {1: 0.2}])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_class_weight_as_liblinear_binary(class_weight, sparse):
+    X, y = make_classification(n_samples=300, n_features=8, weights=[0.8], random_state=0)
+    if sparse:
+        X = sparse_copy(X)
+    weight = np.random.default_rng(1).uniform(0.5, 2.0, size=len(y))
+    params = dict(C=0.5, tol=1e-10, max_iter=200_000, class_weight=class_weight)
+    ours = LinearSVC(**params).fit(X, y, sample_weight=weight)
+    peer = LibLinearSVC(dual=True, **params).fit(X, y, sample_weight=weight)
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-5, atol=1e-6)
+
+
+def test_class_weight_names_an_unknown_class():
+    X, y = make_classification(n_samples=40, n_features=4, random_state=0)
+    with pytest.raises(ValueError, match="class_weight names the class 7"):
+        LinearSVC(class_weight={7: 2.0}).fit(X, y)
+    with pytest.raises(ValueError, match="class_weight"):
+        LinearSVC(class_weight="even").fit(X, y)
+
+
 def test_coordinate_step_by_hand():
     """alpha = 0.5 inside [0, 1]: PG = G and the step is alpha - G / QD, clipped;
     at alpha = 0 a positive gradient beyond M_bar shrinks the variable."""

@@ -501,6 +501,7 @@ def main():
     │ svc             │ hyperplane.svm:SVC                       │ yes       │
     │ linear-svc      │ hyperplane.svm:LinearSVC                 │ yes       │
     │ svr             │ hyperplane.svm:SVR                       │ yes       │
+    │ linear-svr      │ hyperplane.svm:LinearSVR                 │ yes       │
     """
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")

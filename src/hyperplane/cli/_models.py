@@ -23,6 +23,7 @@ MODELS = {
     "svc": "hyperplane.svm:SVC",
     "linear-svc": "hyperplane.svm:LinearSVC",
     "svr": "hyperplane.svm:SVR",
+    "linear-svr": "hyperplane.svm:LinearSVR",
     "mlp": "hyperplane.neural:MLPClassifier",
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }

@@ -37,6 +37,7 @@ from .._row_kernels import row_axpy as column_axpy
 from .._row_kernels import row_dot as column_dot
 from .._row_kernels import row_weighted_dot as column_weighted_dot
 from .._row_kernels import row_weighted_square as column_weighted_square
+from ..svm._linear_svr_kernels import soft_newton_step
 
 
 class Columns(NamedTuple):
@@ -57,22 +58,6 @@ class Direction(NamedTuple):
     d: np.ndarray
     Xd: np.ndarray
     w: np.ndarray
-
-
-@jit
-def l1_coordinate_step(g, h, v):
-    """The minimiser ``z`` of ``g z + ½ h z² + |v + z|`` (``h > 0``): the
-    soft-thresholded Newton step of one coordinate (Yuan et al. 2010, eq. 29;
-    Yuan, Ho & Lin 2012, eq. 13), ``v`` the coordinate's value before it.
-
-    ``g + 1 < h v``: the minimiser has ``v + z > 0``, ``z = −(g + 1)/h``;
-    ``g − 1 > h v``: ``v + z < 0``, ``z = −(g − 1)/h``; otherwise ``v + z = 0``.
-    """
-    if g + 1.0 < h * v:
-        return -(g + 1.0) / h
-    if g - 1.0 > h * v:
-        return -(g - 1.0) / h
-    return -v
 
 
 @jit
@@ -105,7 +90,9 @@ def quadratic_sweep(cols, state, order, n_active, nu, margin):
     the violations measured before each step.
 
     Coordinate j: ``g = ∇L_j + Σ_i X_ij D_i (Xd)_i + ν d_j``, ``h = hess_j``;
-    a penalised coordinate takes :func:`l1_coordinate_step` at ``w_j + d_j``,
+    a penalised coordinate takes the soft-thresholded Newton step at
+    ``w_j + d_j`` (:func:`~hyperplane.svm._linear_svr_kernels.soft_newton_step`
+    with threshold 1, the one-variable rule LinearSVR and L1 LinearSVC share),
     the intercept the plain Newton step ``−g/h``. LIBLINEAR's inner shrinking:
     a penalised coordinate at ``w_j + d_j = 0`` with ``g`` inside
     ``(−1 + margin, 1 − margin)`` is moved behind the prefix.
@@ -123,7 +110,7 @@ def quadratic_sweep(cols, state, order, n_active, nu, margin):
                 order[k], order[n_active] = order[n_active], order[k]
                 continue
             size = abs(l1_violation(g, v))
-            z = min(max(l1_coordinate_step(g, h, v), -10.0), 10.0)
+            z = min(max(soft_newton_step(g, h, v, 1.0), -10.0), 10.0)
             # a step onto zero sets d_j = -w_j exactly, so that w + d is 0 there
             new = -state.w[j] if v + z == 0.0 else state.d[j] + z
         else:

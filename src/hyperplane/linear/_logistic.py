@@ -36,6 +36,7 @@ from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (
+    FLAG,
     NON_NEGATIVE,
     POSITIVE,
     POSITIVE_INT,
@@ -162,6 +163,27 @@ def penalised_objective(loss_grad, C, n_samples, shape):
     return objective
 
 
+def without_intercept(objective, n_rows):
+    """``objective`` of ``theta = [coef.ravel(), intercept]`` restricted to
+    ``intercept = 0``: a callable of ``coef.ravel()`` alone (its gradient
+    the coef part of the full one).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = without_intercept(lambda t: (t @ t, 2 * t), 1)
+    >>> f(np.array([1.0, 2.0]))
+    (np.float64(5.0), array([2., 4.]))
+    """
+    zeros = np.zeros(n_rows)
+
+    def restricted(coef):
+        f, grad = objective(np.concatenate([coef, zeros]))
+        return f, grad[:coef.shape[0]]
+
+    return restricted
+
+
 #: parameter vectors up to this length never woke BLAS threads in the solvers'
 #: vector algebra (measured: 2,000 and 8,000 parameters, the same CPU time with and
 #: without a limit; 20,000: 3.7x the CPU time without), and limiting them costs
@@ -255,6 +277,10 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Show a progress bar of the iterations (L-BFGS: of the loss/gradient
         evaluations, each one a pass over the data or over the Dask chunks)
         with the current objective.
+    fit_intercept : bool, default=True
+        Fit the unpenalised intercept ``b``; ``False`` fixes ``b = 0``
+        (scikit-learn's meaning), minimised by L-BFGS over ``W`` alone
+        (``solver="auto"`` or ``"lbfgs"``; the Newton solvers fit ``b``).
     n_jobs : int or None, default=None
         Threads of ``fit`` on data in memory (numba's and BLAS's, for the
         duration of the call): ``None`` uses numba's thread count less the
@@ -285,7 +311,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, penalty="l2", C=1.0, solver="auto", max_iter=100, tol=1e-6,
-                 verbose=False, n_jobs=None):
+                 verbose=False, n_jobs=None, fit_intercept=True):
         self.penalty = penalty
         self.C = C
         self.solver = solver
@@ -293,11 +319,12 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.verbose = verbose
         self.n_jobs = n_jobs
+        self.fit_intercept = fit_intercept
 
     _parameter_rules = {"penalty": Options(("l2", "l1")), "C": POSITIVE,
                         "solver": Options(tuple(SOLVER_NAMES)),
                         "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE,
-                        "n_jobs": N_JOBS}
+                        "n_jobs": N_JOBS, "fit_intercept": FLAG}
 
     @uses_threads
     def fit(self, X, y):
@@ -314,6 +341,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         if self.penalty == "l1" and is_dask_collection(X):
             raise ValueError("penalty='l1' needs X in memory (newGLMNET reads columns); a Dask "
                              "collection is fitted with penalty='l2'")
+        if not self.fit_intercept and self.solver in ("tron", "newton"):
+            raise ValueError(f"solver={self.solver!r} fits the intercept; fit_intercept=False "
+                             "is fitted with solver='lbfgs' (or 'auto')")
         if is_dask_collection(X):
             if self.solver in ("tron", "newton"):
                 raise ValueError(f"solver={self.solver!r} needs X in memory; a Dask collection is "
@@ -329,7 +359,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.classes_, y_index = encode_labels(y)
         if self.penalty == "l1":
             return self._fit_l1(X, y_index)
-        return SOLVERS[self.solver](self, X, y_index)
+        return SOLVERS[self.solver if self.fit_intercept else "lbfgs"](self, X, y_index)
 
     def _fit_l1(self, X, y_index):
         """newGLMNET, one problem for two classes (``classes_[1]`` positive),
@@ -337,7 +367,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         n_classes = self.classes_.shape[0]
         columns = [1] if n_classes == 2 else range(n_classes)
         targets = np.column_stack([np.where(y_index == k, 1.0, -1.0) for k in columns])
-        fit = fit_one_vs_rest(X, targets, np.full(X.shape[0], float(self.C)), True,
+        fit = fit_one_vs_rest(X, targets, np.full(X.shape[0], float(self.C)),
+                              bool(self.fit_intercept),
                               GLMNETOptions(tol=float(self.tol), max_iter=int(self.max_iter)),
                               seed=0)
         self.coef_, self.intercept_ = fit.coef, fit.intercept
@@ -409,6 +440,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         n_rows = 1 if self.classes_.shape[0] == 2 else self.classes_.shape[0]
         shape = (n_rows, n_features)
         objective = penalised_objective(loss_grad, float(self.C), n_samples, shape)
+        if not self.fit_intercept:
+            objective = without_intercept(objective, n_rows)
         with solver_blas_limit(n_rows * (n_features + 1)), \
                 progress(None, "L-BFGS evaluations", enabled=bool(self.verbose)) as bar:
 
@@ -418,8 +451,10 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                 return f, grad
 
             theta, self.n_iter_, self.converged_ = minimize_lbfgs(
-                reported, np.zeros(n_rows * (n_features + 1)),
+                reported, np.zeros(n_rows * (n_features + int(self.fit_intercept))),
                 max_iter=self.max_iter, tol=self.tol)
+        if not self.fit_intercept:
+            theta = np.concatenate([theta, np.zeros(n_rows)])
         self._set_weights(theta, shape)
         if not self.converged_:
             warn_not_converged(self, self.n_iter_,

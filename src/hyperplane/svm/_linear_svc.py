@@ -14,6 +14,7 @@ from sklearn.utils import check_random_state
 from .._base import predict_from_scores
 from .._numerics import check_magnitude
 from .._validation import (
+    CLASS_WEIGHT,
     FLAG,
     POSITIVE,
     POSITIVE_INT,
@@ -23,12 +24,17 @@ from .._validation import (
     check_sample_weight_vector,
     check_X,
     check_X_y,
+    class_weight_vector,
     encode_labels,
     validate_params,
     warn_not_converged,
 )
 from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
+from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
+from ._seed_kernels import squared_norms as strict_squared_norms
+from ._crammer_singer_kernels import CSProblem, CSState, cs_epochs
+from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   copy_csr_rows,
                                   dcd_epochs_csr, dcd_epochs_dense)
@@ -241,6 +247,104 @@ def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT
     return w, work.all_var["alpha"].copy(), epochs, converged
 
 
+def class_penalties(C, class_weight, y_index, k, binary):
+    """C_i of the binary problem of class ``k`` (LIBLINEAR's ``-wi``, as
+    ``train``): with two classes ``C_i w_{y_i}``; in the one-vs-rest problem
+    of class ``k``, ``C_i w_k`` for its samples and ``C_i`` for the rest.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0]), np.array([0, 1, 1]), 1, True).tolist()
+    [2.0, 5.0, 5.0]
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0, 7.0]), np.array([0, 1, 2]), 2,
+    ...                 False).tolist()
+    [1.0, 1.0, 7.0]
+    """
+    if binary:
+        return C * class_weight[y_index]
+    return C * np.where(y_index == k, class_weight[k], 1.0)
+
+
+def signed_columns(X, signed, B):
+    """The columns of ``(y_i [x_i, B])`` as the CDN epoch reads them: a dense
+    ``(d + 1, n)`` array, or CSR rows of the transpose (stored zeros dropped)."""
+    if sp.issparse(X):
+        columns = X.tocsc()                       # the columns of X as CSR rows of X^T
+        columns.eliminate_zeros()
+        columns.sort_indices()
+        n = X.shape[0]
+        bias = np.arange(n) if B != 0.0 else np.arange(0)
+        return csr_samples(sp.csr_matrix(
+            (np.concatenate([columns.data * signed[columns.indices], float(B) * signed[bias]]),
+             np.concatenate([columns.indices, bias]),
+             np.concatenate([columns.indptr, [columns.indptr[-1] + bias.shape[0]]])),
+            shape=(X.shape[1] + 1, n)))
+    Xb = np.hstack([X, np.full((X.shape[0], 1), float(B))])
+    return np.ascontiguousarray((signed[:, None] * Xb).T)
+
+
+def primal_tolerance(tol, signed):
+    """LIBLINEAR's tolerance of its L1 primal solvers: ``tol`` scaled by the
+    smaller class's share of the samples (``train``: eps min(pos, neg) / l)."""
+    positives = int(np.sum(signed > 0))
+    return tol * max(min(positives, signed.shape[0] - positives), 1) / signed.shape[0]
+
+
+def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
+    """CDN with shrinking (Yuan et al. 2010, §4.1.2; LIBLINEAR's
+    ``solve_l1r_l2_svc``) for one binary problem with labels ``signed``
+    (+-1) and per-sample penalties ``C``. Each epoch visits the active
+    weights in a random order; a weight at 0 whose derivatives ``G +- 1``
+    straddle 0 by more than the last epoch's largest violation / n is shrunk;
+    the solver unshrinks when an epoch's summed violation falls to
+    :func:`primal_tolerance` times the first epoch's, and stops when that
+    holds for all. Returns ``(w, epochs, converged)``, ``w`` of length d + 1
+    (the last entry multiplies B)."""
+    Xc = signed_columns(X, signed, B)
+    n_columns = X.shape[1] + 1
+    problem = L1Problem(Xc, np.ascontiguousarray(C, dtype=np.float64),
+                        column_curvatures(Xc, np.ascontiguousarray(C, dtype=np.float64),
+                                          n_columns))
+    state = L1State(np.zeros(n_columns), np.ones(X.shape[0]),
+                    np.arange(n_columns, dtype=np.int64), generator_state(rng))
+    bounds = np.array([n_columns, np.inf, -1.0])
+    tol = primal_tolerance(float(tol), signed)
+    epochs, converged = 0, False
+    while epochs < max_iter and not converged:
+        ran, event = cdn_epochs(problem, state, bounds,
+                                L1Limits(tol, min(EPOCHS_PER_CALL, max_iter - epochs)))
+        epochs += ran
+        if event == WITHIN_TOL:
+            converged = bounds[0] == n_columns
+            bounds[0], bounds[1] = n_columns, np.inf      # unshrink and check every weight
+    return state.w, epochs, converged
+
+
+def solve_crammer_singer(X, y_index, n_classes, C, B, tol, max_iter, rng):
+    """The sequential dual method for Crammer & Singer's multi-class SVM
+    (Keerthi et al., KDD 2008; LIBLINEAR's ``Solver_MCSVM_CS``, here without
+    its shrinking): epochs of :func:`~._crammer_singer_kernels.cs_epoch` until
+    one's largest block violation is below ``tol``. Returns ``(W, epochs,
+    converged)``, ``W`` of shape (d + 1, K) (the last row multiplies B)."""
+    if sp.issparse(X):
+        rows = csr_samples(X)
+        norms = strict_csr_squared_norms(rows)
+    else:
+        rows = np.ascontiguousarray(X, dtype=np.float64)
+        norms = strict_squared_norms(rows)
+    problem = CSProblem(rows, y_index.astype(np.int64), np.ascontiguousarray(C, dtype=np.float64),
+                        float(B), norms + float(B) ** 2)
+    state = CSState(np.zeros((X.shape[0], n_classes)), np.zeros((X.shape[1] + 1, n_classes)),
+                    np.arange(X.shape[0], dtype=np.int64), generator_state(rng))
+    epochs, converged = 0, False
+    while epochs < max_iter and not converged:
+        ran, converged = cs_epochs(problem, state, float(tol),
+                                   min(EPOCHS_PER_CALL, max_iter - epochs))
+        epochs += ran
+    return state.W, epochs, converged
+
+
 class LinearSVC(ClassifierMixin, BaseEstimator):
     """Linear support vector classifier solved in the dual by coordinate
     descent (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML 2008), the
@@ -260,6 +364,14 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Penalty of the loss, > 0.
     loss : {"squared_hinge", "hinge"}, default="squared_hinge"
+    penalty : {"l2", "l1"}, default="l2"
+        ``"l2"``: ``1/2 |w|^2``, solved in the dual (LIBLINEAR ``-s 1`` /
+        ``-s 3``). ``"l1"``: ``|w|_1`` with the squared hinge loss (LIBLINEAR
+        ``-s 5``), solved in the primal by coordinate descent with a Newton
+        direction and line search (CDN; Yuan, Chang, Hsieh & Lin, JMLR 2010,
+        §4.1.2), which leaves many weights exactly 0; ``tol`` then bounds the
+        summed violation relative to the first epoch's, scaled by the
+        smaller class's share (LIBLINEAR's ``eps``).
     tol : float, default=1e-4
         Stop when the spread of the projected gradient over an epoch is at
         most tol on every variable (LIBLINEAR's ``eps``).
@@ -268,6 +380,20 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     fit_intercept : bool, default=True
     intercept_scaling : float, default=1.0
         The value of the extra feature that carries the bias, > 0.
+    multi_class : {"ovr", "crammer_singer"}, default="ovr"
+        ``"ovr"``: one binary problem per class (two classes: one).
+        ``"crammer_singer"``: one joint problem over all classes (Crammer &
+        Singer, JMLR 2001; LIBLINEAR ``-s 4``), solved by the sequential dual
+        method (Keerthi et al., KDD 2008); ``loss`` and ``penalty`` are then
+        not used; with two classes ``coef_`` is ``w_1 - w_0`` (the difference
+        of the scores, as scikit-learn).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies C for the samples of a class (LIBLINEAR's ``-wi``):
+        ``{label: weight}``, or ``"balanced"`` for ``n / (n_classes * n_k)``
+        (n and n_k: sums of ``sample_weight``, as scikit-learn's LinearSVC).
+        With more than two classes, the problem of class k weighs its own
+        samples by ``weight_k`` and the rest by 1, as LIBLINEAR's
+        one-vs-rest.
     random_state : int, RandomState or None, default=None
         Order of the coordinates in each epoch (None: a fixed order, so that fits
         are reproducible).
@@ -303,19 +429,25 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_rules = {
-        "C": POSITIVE, "loss": Options(tuple(LOSSES)), "tol": POSITIVE,
+        "C": POSITIVE, "loss": Options(tuple(LOSSES)), "penalty": Options(("l2", "l1")),
+        "tol": POSITIVE,
         "max_iter": POSITIVE_INT, "fit_intercept": FLAG, "intercept_scaling": POSITIVE,
+        "multi_class": Options(("ovr", "crammer_singer")), "class_weight": CLASS_WEIGHT,
         "random_state": SEED,
     }
 
-    def __init__(self, *, C=1.0, loss="squared_hinge", tol=1e-4, max_iter=1000,
-                 fit_intercept=True, intercept_scaling=1.0, random_state=None):
+    def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
+                 fit_intercept=True, intercept_scaling=1.0, multi_class="ovr",
+                 class_weight=None, random_state=None):
         self.C = C
         self.loss = loss
+        self.penalty = penalty
         self.tol = tol
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
+        self.multi_class = multi_class
+        self.class_weight = class_weight
         self.random_state = random_state
 
     def __sklearn_tags__(self):
@@ -325,25 +457,48 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Solve one binary problem (two classes) or one per class
-        (one-vs-rest); ``sample_weight`` scales C per sample."""
+        (one-vs-rest); ``sample_weight`` scales C per sample and
+        ``class_weight`` per class (:func:`class_penalties`)."""
         validate_params(self)
+        if self.multi_class == "ovr" and self.penalty == "l1" and self.loss != "squared_hinge":
+            raise ValueError("penalty='l1' is solved with loss='squared_hinge' only "
+                             f"(LIBLINEAR -s 5); got loss={self.loss!r}")
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64)
         # the L2-regularised problem depends on the units of X and its squared
         # row norms overflow past 1e154: refuse, never a silent w = 0
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
-        C = self.C * check_sample_weight_vector(sample_weight, X.shape[0])
+        sample_weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        C = self.C * sample_weight
         if not np.any(C > 0):
             raise ValueError("sample_weight is zero for every sample")
+        class_weight = class_weight_vector(self.class_weight, self.classes_, y_index,
+                                           sample_weight)
         B = float(self.intercept_scaling) if self.fit_intercept else 0.0
         rng = check_random_state(0 if self.random_state is None else self.random_state)
+        if self.multi_class == "crammer_singer":
+            W, self.n_iter_, self.converged_ = solve_crammer_singer(
+                X, y_index, len(self.classes_), C * class_weight[y_index], B, self.tol,
+                self.max_iter, rng)
+            self.coef_, self.intercept_ = W[:-1].T.copy(), W[-1] * B
+            if len(self.classes_) == 2:           # the sign of w_1.x - w_0.x decides
+                self.coef_ = self.coef_[1:] - self.coef_[:1]
+                self.intercept_ = self.intercept_[1:] - self.intercept_[:1]
+            if not self.converged_:
+                warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
+            return self
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
-        samples = samples_of(X)
+        samples = samples_of(X) if self.penalty == "l2" else None
         weights, epochs, self.converged_ = [], [], True
         for k in targets:
             signed = np.where(y_index == k, 1.0, -1.0)
-            w, _, n_epochs, converged = solve_dual(samples, signed, C, self.loss, B, self.tol,
-                                                   self.max_iter, rng)
+            C_k = class_penalties(C, class_weight, y_index, k, len(targets) == 1)
+            if self.penalty == "l1":
+                w, n_epochs, converged = solve_l1_primal(X, signed, C_k, B, self.tol,
+                                                         self.max_iter, rng)
+            else:
+                w, _, n_epochs, converged = solve_dual(samples, signed, C_k, self.loss, B,
+                                                       self.tol, self.max_iter, rng)
             weights.append(w)
             epochs.append(n_epochs)
             self.converged_ &= converged
@@ -373,7 +528,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         """LIBLINEAR's primal objective of the fitted binary model on ``(X, y)``.
 
         ``1/2 (||w||^2 + w_extra^2) + C sum_i loss(y_i f(x_i))``, where ``w_extra`` is the
-        weight of the bias feature (``intercept_ / intercept_scaling``).
+        weight of the bias feature (``intercept_ / intercept_scaling``); with
+        ``penalty="l1"`` the penalty is ``|w|_1 + |w_extra|``.
         """
         check_is_fitted(self)
         if len(self.classes_) != 2:
@@ -382,4 +538,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         margin = np.maximum(0.0, 1.0 - signed * self.decision_function(X))
         extra = self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
         loss = margin ** 2 if self.loss == "squared_hinge" else margin
-        return float(0.5 * (self.coef_[0] @ self.coef_[0] + extra ** 2) + self.C * loss.sum())
+        if self.penalty == "l1":
+            penalty = np.abs(self.coef_[0]).sum() + abs(extra)
+        else:
+            penalty = 0.5 * (self.coef_[0] @ self.coef_[0] + extra ** 2)
+        return float(penalty + self.C * loss.sum())

@@ -1,0 +1,217 @@
+"""Compiled epochs of coordinate descent for the L1-regularised L2-loss
+linear SVM (Yuan, Chang, Hsieh & Lin, "A comparison of optimization methods
+and software for large-scale L1-regularized linear classification", JMLR 11,
+2010, §4.1.2 "CDN"; LIBLINEAR's ``solve_l1r_l2_svc``, ``-s 5``)::
+
+    min_w |w|_1 + sum_i C_i max(0, 1 - y_i w . x_i)^2,
+
+the bias an extra feature of constant value ``B`` (regularised like the
+others, as LIBLINEAR). The variables are the weights, one column of
+``(y_i x_i)`` each; the solver keeps the margins ``b_i = 1 - y_i w . x_i``, so
+that the loss's derivative in ``w_j`` and its generalised second derivative
+cost one pass over the nonzeros of column ``j``::
+
+    G = -2 sum_{b_i > 0} C_i y_i x_ij b_i,   H = 2 sum_{b_i > 0} C_i x_ij^2.
+
+The direction is the soft-thresholded Newton step of the SVR dual's
+coordinates (:func:`~._linear_svr_kernels.soft_newton_step`, ``p = 1``),
+with the same shrinking test (:func:`~._linear_svr_kernels.violation_test`),
+followed by CDN's backtracking line search (:func:`cdn_line_search`).
+
+The columns are dense rows of ``(y x)^T`` or CSR rows of it (the CSC arrays of
+``X``); every pass reads them through :data:`column_terms` and
+:data:`column_shift` (:func:`~._linear_svc_kernels.by_layout`), which skip
+the zeros of a dense column, so both layouts give the same model bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .._numba import jit
+from .._row_kernels import by_layout
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
+from ._linear_svr_kernels import soft_newton_step, violation_test, within_relative_tol
+
+#: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
+SIGMA = 0.01
+#: halvings of the step at most before the margins are recomputed
+MAX_LINE_SEARCH = 20
+
+#: What an epoch reads: the columns ``Xc`` of ``(y_i [x_i, B])`` (dense (d+1, n)
+#: or CSR rows), ``C`` (per sample) and ``xj_sq``: sum_i C_i x_ij^2 per column.
+L1Problem = namedtuple("L1Problem", "Xc C xj_sq")
+#: What an epoch updates: ``w`` (d + 1), the margins ``b = 1 - y w . x``,
+#: ``active`` (the columns; the active set is a prefix) and ``rng`` (the
+#: shuffle's generator state).
+L1State = namedtuple("L1State", "w b active rng")
+#: How long one call of :func:`cdn_epochs` may run (as the SVR's).
+L1Limits = namedtuple("L1Limits", "tol max_epochs")
+
+
+@jit
+def dense_column_terms(Xc, j, b, C):
+    """``(sum_{b_i > 0} C_i v_i b_i, sum_{b_i > 0} C_i v_i^2)`` over the
+    nonzeros ``v_i`` of the dense column ``Xc[j]``."""
+    g = 0.0
+    h = 0.0
+    for i in range(Xc.shape[1]):
+        v = Xc[j, i]
+        if v != 0.0 and b[i] > 0.0:
+            t = C[i] * v
+            g += t * b[i]
+            h += t * v
+    return g, h
+
+
+@jit
+def csr_column_terms(Xc, j, b, C):
+    """:func:`dense_column_terms` of the CSR row ``j`` of the columns
+    (unsigned positions, which spare numba's negative-index test on every
+    read, as :func:`~._linear_svc_kernels.csr_dot`)."""
+    data, indices, indptr = Xc
+    g = 0.0
+    h = 0.0
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
+        if b[i] > 0.0:
+            t = C[i] * data[p]
+            g += t * b[i]
+            h += t * data[p]
+    return g, h
+
+
+@jit
+def dense_column_shift(Xc, j, b, C, delta):
+    """``b_i += delta v_i`` over the nonzeros of column ``j``; returns the
+    loss ``sum C_i max(0, b_i)^2`` of those rows before and after."""
+    before = 0.0
+    after = 0.0
+    for i in range(Xc.shape[1]):
+        v = Xc[j, i]
+        if v != 0.0:
+            if b[i] > 0.0:
+                before += C[i] * b[i] * b[i]
+            b[i] += delta * v
+            if b[i] > 0.0:
+                after += C[i] * b[i] * b[i]
+    return before, after
+
+
+@jit
+def csr_column_shift(Xc, j, b, C, delta):
+    """:func:`dense_column_shift` of the CSR row ``j`` of the columns."""
+    data, indices, indptr = Xc
+    before = 0.0
+    after = 0.0
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
+        if b[i] > 0.0:
+            before += C[i] * b[i] * b[i]
+        b[i] += delta * data[p]
+        if b[i] > 0.0:
+            after += C[i] * b[i] * b[i]
+    return before, after
+
+
+#: the per-column passes on either layout of the columns
+column_terms = by_layout(dense_column_terms, csr_column_terms)
+column_shift = by_layout(dense_column_shift, csr_column_shift)
+
+
+@jit
+def column_curvatures(Xc, C, n_columns):
+    """``sum_i C_i x_ij^2`` of every column (:data:`column_terms` with all
+    margins positive)."""
+    out = np.empty(n_columns)
+    ones = np.ones(C.shape[0])
+    for j in range(n_columns):
+        out[j] = column_terms(Xc, j, ones, C)[1]
+    return out
+
+
+@jit
+def recompute_margins(Xc, w, b, C):
+    """``b = 1 - y w . x`` from the weights (after a line search that ran out
+    of halvings, as LIBLINEAR)."""
+    b[:] = 1.0
+    for j in range(w.shape[0]):
+        if w[j] != 0.0:
+            column_shift(Xc, j, b, C, -w[j])
+
+
+@jit
+def cdn_line_search(Xc, j, b, C, w_j, d, G_loss, xj_sq_j):
+    """CDN's backtracking line search on ``w_j + lambda d``, lambda = 1, 1/2,
+    ... (Yuan et al. 2010, §4.1.2 and eq. 30, with their cheap sufficient
+    test ``xj_sq d^2 + G_loss d + ...`` tried first), shifting the margins
+    ``b`` along. Returns ``(accepted step, searched to the end)``; the
+    margins are those of the returned step unless the search ran out."""
+    delta = abs(w_j + d) - abs(w_j) + G_loss * d
+    d_old = 0.0
+    loss_old = 0.0
+    for step in range(MAX_LINE_SEARCH):
+        cond = abs(w_j + d) - abs(w_j) - SIGMA * delta
+        if xj_sq_j * d * d + G_loss * d + cond <= 0.0:
+            column_shift(Xc, j, b, C, d_old - d)
+            return d, False
+        before, loss_new = column_shift(Xc, j, b, C, d_old - d)
+        if step == 0:
+            loss_old = before
+        if cond + loss_new - loss_old <= 0.0:
+            return d, False
+        d_old = d
+        d *= 0.5
+        delta *= 0.5
+    return d, True
+
+
+@jit
+def cdn_epoch(problem, state, n_active, Gmax_old):
+    """One pass of CDN over ``state.active[:n_active]``, first shuffled;
+    returns ``(n_active, Gmax, Gnorm1)`` as the SVR's epoch (the shrinking
+    threshold is ``Gmax_old / n``, as LIBLINEAR)."""
+    Xc, C, xj_sq = problem
+    w, b, active, rng = state
+    threshold = Gmax_old / b.shape[0]
+    shuffle_prefix(active, n_active, rng)
+    Gmax = 0.0
+    Gnorm1 = 0.0
+    k = 0
+    while k < n_active:
+        j = active[k]
+        g, h = column_terms(Xc, j, b, C)
+        G_loss = -2.0 * g
+        H = max(2.0 * h, PG_ZERO)
+        shrink, violation = violation_test(G_loss, w[j], np.inf, 1.0, threshold)
+        if shrink:
+            n_active -= 1
+            active[k], active[n_active] = active[n_active], active[k]
+            continue
+        Gmax = max(Gmax, violation)
+        Gnorm1 += violation
+        d = soft_newton_step(G_loss, H, w[j], 1.0)
+        if abs(d) >= PG_ZERO:
+            d, exhausted = cdn_line_search(Xc, j, b, C, w[j], d, G_loss, xj_sq[j])
+            w[j] += d
+            if exhausted:
+                recompute_margins(Xc, w, b, C)
+        k += 1
+    return n_active, Gmax, Gnorm1
+
+
+@jit
+def cdn_epochs(problem, state, bounds, limits):
+    """Up to ``limits.max_epochs`` epochs of :func:`cdn_epoch`, with
+    ``bounds`` and the return value as :func:`~._linear_svr_kernels.svr_epochs`."""
+    for epoch in range(1, limits.max_epochs + 1):
+        n_active, Gmax, Gnorm1 = cdn_epoch(problem, state, int(bounds[0]), bounds[1])
+        bounds[0] = n_active
+        if bounds[2] < 0.0:
+            bounds[2] = Gnorm1
+        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
+            return epoch, WITHIN_TOL
+        bounds[1] = Gmax
+    return limits.max_epochs, GO_ON
