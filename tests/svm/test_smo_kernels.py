@@ -169,7 +169,7 @@ def test_shrink_keeps_exactly_the_variables_that_can_move(seed, n):
     G = -y * score
     stuck = np.where(alpha >= C, np.where(y > 0, -G > m, -G > -M),
                      np.where(alpha <= 0, np.where(y > 0, G > -M, G > m), False))
-    assert not sk.shrink(var, cache, active_rows, ist, 0.0)
+    assert not sk.shrink(var, cache, active_rows, ist, 0.0, None)
     kept = np.flatnonzero(~stuck)
     assert ist[sk.ACTIVE_SIZE] == kept.size
     np.testing.assert_array_equal(var.perm, np.concatenate([kept, np.flatnonzero(stuck)]))
@@ -182,7 +182,7 @@ def test_shrink_asks_for_an_unshrink_once_the_gap_is_within_ten_tol():
     var, cache, active_rows, ist = shrink_state(rng, 20, 0.0, 0)
     m, M = sk.violation_extremes(var.score, var.status, 20)
     before = var.perm.copy()
-    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0)     # within 10 tol
+    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0, None)     # within 10 tol
     np.testing.assert_array_equal(var.perm, before)                   # nothing moved
     assert ist[sk.ACTIVE_SIZE] == 20
-    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0)  # not yet within
+    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0, None)  # not yet within
