@@ -55,7 +55,7 @@ def ovr_from_pairs(scores, pairs, n_classes):
     return votes + confidence / (3 * (np.abs(confidence) + 1))
 
 
-class OneVsOneSVC(ClassifierMixin, BaseSVM):
+class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
     """What :class:`SVC` and :class:`NuSVC` share: one dual per pair of
     classes (one-vs-one, Chang & Lin 2011 §7), the expansion, the
     decision-function shapes and LIBSVM's probability model. A subclass
@@ -246,7 +246,7 @@ class OneVsOneSVC(ClassifierMixin, BaseSVM):
                                    else scores)
 
 
-class SVC(OneVsOneSVC):
+class SVC(BaseOneVsOneSVC):
     """Support vector classifier: the soft-margin dual (周志华 式6.40)
     ``max sum a_i - 1/2 sum a_i a_j y_i y_j k(x_i, x_j)``,
     ``sum a_i y_i = 0``, ``0 <= a_i <= C``, solved by SMO; ``C=numpy.inf``
@@ -401,7 +401,7 @@ class SVC(OneVsOneSVC):
     """
 
     #: C = numpy.inf is the hard margin
-    _parameter_rules = {**OneVsOneSVC._parameter_rules,
+    _parameter_rules = {**BaseOneVsOneSVC._parameter_rules,
                         "C": Real(low=0, low_open=True, allow_inf=True)}
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,

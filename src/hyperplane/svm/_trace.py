@@ -81,7 +81,7 @@ class StepTrace:
         if solver.halves is None:
             m, M = violation_pair(score_old, status_old)
         else:       # the nu dual: m and M within the pair's label (Solver_NU)
-            m_pos, M_pos, m_neg, M_neg = sk.label_extremes(
+            m_pos, M_pos, m_neg, M_neg = sk.extremes_by_label(
                 solver.halves, score_old, status_old, y, score_old.shape[0])
             m, M = (float(m_pos), float(M_pos)) if y[i] > 0 else (float(m_neg), float(M_neg))
         eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), sk.TAU)
