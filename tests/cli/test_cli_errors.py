@@ -143,7 +143,8 @@ def test_registry_names_spec_classes():
                 "least-squares": "LeastSquaresClassifier", "fisher": "FisherDiscriminant",
                 "logistic": "LogisticRegression", "adaline": "Adaline",
                 "tree": "DecisionTreeClassifier", "oblique-tree": "ObliqueTreeClassifier",
-                "svc": "SVC", "linear-svc": "LinearSVC", "svr": "SVR", "mlp": "MLPClassifier",
+                "svc": "SVC", "linear-svc": "LinearSVC", "svr": "SVR", "nusvc": "NuSVC",
+                "nusvr": "NuSVR", "mlp": "MLPClassifier",
                 "mlp-regressor": "MLPRegressor"}
     assert {name: target.split(":")[1] for name, target in _models.MODELS.items()} == expected
 

@@ -500,6 +500,8 @@ def main():
     │ svc             │ hyperplane.svm:SVC                       │ yes       │
     │ linear-svc      │ hyperplane.svm:LinearSVC                 │ yes       │
     │ svr             │ hyperplane.svm:SVR                       │ yes       │
+    │ nusvc           │ hyperplane.svm:NuSVC                     │ yes       │
+    │ nusvr           │ hyperplane.svm:NuSVR                     │ yes       │
     """
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")

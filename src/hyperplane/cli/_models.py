@@ -22,6 +22,8 @@ MODELS = {
     "svc": "hyperplane.svm:SVC",
     "linear-svc": "hyperplane.svm:LinearSVC",
     "svr": "hyperplane.svm:SVR",
+    "nusvc": "hyperplane.svm:NuSVC",
+    "nusvr": "hyperplane.svm:NuSVR",
     "mlp": "hyperplane.neural:MLPClassifier",
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }
