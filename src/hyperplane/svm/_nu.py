@@ -180,6 +180,13 @@ class NuSVC(BaseOneVsOneSVC):
                                       nu_svc_start(y, C, float(self.nu)), index=index,
                                       record=record, by_label=True)
         r = solution.r
+        if not r > 0:
+            raise ValueError(
+                f"nu-SVC found r = {r:.3g} for a pair of classes: their training samples "
+                "cannot be told apart in the kernel's feature space (for example identical "
+                "rows with different labels), so the decision values "
+                "(sum a_i y_i k(x_i, x) - rho) / r are undefined; remove the conflicting "
+                "samples or use another kernel")
         return solution._replace(alpha=solution.alpha / r, b=solution.b / r,
                                  objective=solution.objective / (r * r)), trace
 
