@@ -260,3 +260,12 @@ def test_check_estimator_nusvc():
 
 def test_check_estimator_nusvr():
     check_estimator(NuSVR(), expected_failed_checks=SAMPLE_WEIGHT_XFAIL)
+
+
+def test_nusvr_record_trace_keeps_the_solution():
+    X, z = load_diabetes(return_X_y=True)
+    traced = NuSVR(nu=0.3, C=10.0, tol=1e-6, record_trace=True).fit(X[:100], z[:100])
+    plain = NuSVR(nu=0.3, C=10.0, tol=1e-6, shrinking=False).fit(X[:100], z[:100])
+    assert len(traced.trace_) == traced.n_iter_
+    assert set(traced.trace_["var_i"]) <= {"alpha", "alpha_hat"}
+    np.testing.assert_allclose(traced.predict(X), plain.predict(X), atol=1e-10)
