@@ -1,4 +1,4 @@
-"""hyperplane's SMO against scikit-learn's SVC/SVR (LIBSVM) on the same data.
+"""hyperplane's SMO against scikit-learn's SVC/SVR/NuSVC/NuSVR (LIBSVM) on the same data.
 
 Same data, same C, gamma and tol=1e-3, timed in the same run, one after the
 other (the machine may be shared: compare the ratios, not the seconds).
@@ -8,6 +8,7 @@ bounded by cache_size MB).
 
     PYTHONPATH=src python benchmarks/svm.py            # issue 5's sizes
     PYTHONPATH=src python benchmarks/svm.py --scale 0.2  # quick look
+    PYTHONPATH=src python benchmarks/svm.py --cases nusvc nusvr --threads 1
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC as LibSVC
 from sklearn.svm import SVR as LibSVR
+from sklearn.svm import NuSVC as LibNuSVC
+from sklearn.svm import NuSVR as LibNuSVR
 
-from hyperplane.svm import SVC, SVR
+from hyperplane.svm import SVC, SVR, NuSVC, NuSVR
 
 
 def classification(n, d, seed=0):
@@ -80,7 +83,7 @@ def run_case(name, ours, peer, data, score, trace):
         "iter hp": int(np.sum(ours.n_iter_)), "iter sk": int(np.sum(peer.n_iter_)),
         "peak MB hp": mem_ours, "peak MB sk": mem_peer,
     }
-    if isinstance(ours, SVC):
+    if isinstance(ours, SVC):       # NuSVC's dual is another problem: not compared
         ys = np.where(y == ours.classes_[1], 1.0, -1.0)
         ay_peer = np.zeros(len(y))
         ay_peer[peer.support_] = peer.dual_coef_[0]
@@ -101,6 +104,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the sizes")
     parser.add_argument("--cases", nargs="*", default=["rbf", "linear", "svr"])
+    parser.add_argument("--threads", type=int, default=None,
+                        help="hyperplane's n_jobs (LIBSVM is single-threaded); default all")
     parser.add_argument("--no-memory", action="store_true",
                         help="skip tracemalloc (it slows LIBSVM's allocations slightly)")
     args = parser.parse_args()
@@ -115,9 +120,18 @@ def main():
         "svr": lambda: ("SVR rbf", SVR(kernel="rbf", C=1.0, epsilon=0.1, tol=1e-3),
                         LibSVR(kernel="rbf", C=1.0, epsilon=0.1, tol=1e-3),
                         regression(int(10000 * s), 20), r2),
+        "nusvc": lambda: ("NuSVC rbf", NuSVC(kernel="rbf", nu=0.3, tol=1e-3),
+                          LibNuSVC(kernel="rbf", nu=0.3, tol=1e-3),
+                          classification(int(20000 * s), 50), accuracy),
+        "nusvr": lambda: ("NuSVR rbf", NuSVR(kernel="rbf", C=1.0, nu=0.3, tol=1e-3),
+                          LibNuSVR(kernel="rbf", C=1.0, nu=0.3, tol=1e-3),
+                          regression(int(10000 * s), 20), r2),
     }
     for key in args.cases:
-        row = run_case(*cases[key](), trace=not args.no_memory)
+        name, ours, peer, data, score = cases[key]()
+        ours.set_params(n_jobs=args.threads)
+        name += f" (hp n_jobs={args.threads})"
+        row = run_case(name, ours, peer, data, score, trace=not args.no_memory)
         print(" | ".join(f"{k}: {v:.4g}" if isinstance(v, float) else f"{k}: {v}"
                          for k, v in row.items()), flush=True)
 

@@ -25,7 +25,7 @@ from hyperplane.utils import all_estimators
 #: outlier detector OneClassSVM is checked against LIBSVM in tests/svm/test_one_class.py)
 ESTIMATORS = {name: cls for name, cls in all_estimators()
               if not is_outlier_detector(cls())}
-REGRESSORS = {"SVR", "LinearSVR", "MLPRegressor"}
+REGRESSORS = {"SVR", "LinearSVR", "NuSVR", "MLPRegressor"}
 #: estimators that take NaN in X as a missing value (周志华 §4.4.2)
 MISSING_VALUES_OK = {"DecisionTreeClassifier"}
 #: values a parameter is set to: valid for some parameters, invalid for others
@@ -40,7 +40,8 @@ def fast(name):
     caps = {"MLPClassifier": {"max_iter": 20}, "MLPRegressor": {"max_iter": 20},
             "Perceptron": {"max_iter": 50}, "DualPerceptron": {"max_iter": 50},
             "Adaline": {"max_iter": 50}, "SVC": {"max_iter": 10_000},
-            "SVR": {"max_iter": 10_000}}
+            "SVR": {"max_iter": 10_000}, "NuSVC": {"max_iter": 10_000},
+            "NuSVR": {"max_iter": 10_000}}
     return caps.get(name, {})
 
 
@@ -103,6 +104,17 @@ def reasons(name, X, y, kind, bad_cells, params, drawn):
         elif len(set(y.tolist())) < 2:
             words.add("one class")
             must_fail = name not in ONE_CLASS_OK
+        elif name == "NuSVC":          # LIBSVM: nu (n_a + n_b) / 2 <= min(n_a, n_b) per pair
+            # r = 0 (no margin at all): the decision values (.. - rho) / r are not
+            # finite, which scikit-learn's NuSVC refuses too
+            words.add("told apart")
+            nu = params.get("nu", 0.5)
+            counts = np.unique(np.asarray(y, dtype=str), return_counts=True)[1]
+            if isinstance(nu, float) and 0 < nu <= 1 and any(
+                    nu * (a + b) / 2 > min(a, b) for k, a in enumerate(counts)
+                    for b in counts[k + 1:]):
+                words.add("infeasible")
+                must_fail = True
     if name in REGRESSORS:
         low, high = SAFE_MAGNITUDE
         magnitudes = np.abs(np.asarray(y, dtype=np.float64))

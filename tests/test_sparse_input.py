@@ -30,7 +30,7 @@ SETTINGS = {"Adaline": dict(max_iter=20, random_state=0),
             "MLPClassifier": dict(hidden_layer_sizes=(4,), max_iter=20, random_state=0),
             "MLPRegressor": dict(hidden_layer_sizes=(4,), max_iter=20, random_state=0),
             "Perceptron": dict(max_iter=20),
-            "SVC": dict(), "SVR": dict()}
+            "SVC": dict(), "SVR": dict(), "NuSVC": dict(nu=0.3), "NuSVR": dict()}
 
 
 def data(seed=0, n=40, d=5):

@@ -144,7 +144,7 @@ def test_registry_names_spec_classes():
                 "logistic": "LogisticRegression", "adaline": "Adaline",
                 "tree": "DecisionTreeClassifier", "oblique-tree": "ObliqueTreeClassifier",
                 "svc": "SVC", "linear-svc": "LinearSVC", "svr": "SVR", "linear-svr": "LinearSVR",
-                "mlp": "MLPClassifier",
+                "nusvc": "NuSVC", "nusvr": "NuSVR", "mlp": "MLPClassifier",
                 "mlp-regressor": "MLPRegressor"}
     assert {name: target.split(":")[1] for name, target in _models.MODELS.items()} == expected
 

@@ -237,3 +237,24 @@ def test_singular_scatter_is_regularised_only_then():
     lda = FisherDiscriminant().fit(X_sing, y)
     assert np.all(np.isfinite(lda.scalings_))
     np.testing.assert_array_equal(lda.predict(X_sing), FisherDiscriminant().fit(X, y).predict(X))
+
+
+def test_klda_precomputed_is_the_kernels_own_fit():
+    """kernel="precomputed": fit on K(X, X), project the m x n block K(X_new, X)."""
+    from sklearn.datasets import make_circles
+
+    from hyperplane.kernels import RBF
+
+    X, y = make_circles(200, factor=0.4, noise=0.05, random_state=0)
+    X_new = X[:30] + 0.01
+    kernel = RBF(sigma=0.5)
+    own = FisherDiscriminant(kernel=kernel, reg=1e-3).fit(X, y)
+    pre = FisherDiscriminant(kernel="precomputed", reg=1e-3).fit(kernel(X, X), y)
+    np.testing.assert_allclose(pre.alpha_, own.alpha_, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(pre.transform(kernel(X_new, X)), own.transform(X_new),
+                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_array_equal(pre.predict(kernel(X_new, X)), own.predict(X_new))
+    with pytest.raises(ValueError, match="square"):
+        FisherDiscriminant(kernel="precomputed").fit(kernel(X, X)[:, :50], y)
+    with pytest.raises(ValueError, match="X has 50 features"):
+        pre.predict(kernel(X_new, X[:50]))

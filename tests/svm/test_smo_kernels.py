@@ -86,6 +86,56 @@ def test_working_set_selection_matches_definition(seed, n):
         assert decrease[j] == decrease.min()
 
 
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(2, 30))
+def test_nu_working_set_selection_matches_definition(seed, n):
+    """Solver_NU's rule (Chang & Lin 2001): i and j of one label, WSS3 within
+    each label, gap = max over labels of m_y - M_y."""
+    rng = np.random.default_rng(seed)
+    var = make_var(rng, n)
+    alpha, score, _, y, _, C, QD, kidx, _, status = var
+    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
+    low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
+    first = sk.first_by_label(1, var, n)
+    for label, i, m in ((1.0, first.i_pos, first.m_pos), (-1.0, first.i_neg, first.m_neg)):
+        half = up & (y == label)
+        if not half.any():
+            assert i == -1 and m == -np.inf
+            continue
+        assert m == score[half].max() and i == np.flatnonzero(half & (score == m))[-1]
+    K_pos = rng.normal(size=n).astype(np.float32)
+    K_neg = rng.normal(size=n).astype(np.float32)
+    i, j, gap = sk.second_by_label(1, var, n, first, K_pos, K_neg)
+    m_of = np.where(y > 0, first.m_pos, first.m_neg)
+    i_of = np.where(y > 0, first.i_pos, first.i_neg)
+    K_of = np.where(y > 0, K_pos[kidx], K_neg[kidx]).astype(np.float64)
+    b = m_of - score
+    eta = np.maximum(QD[np.maximum(i_of, 0)] + QD - 2.0 * K_of, sk.TAU)
+    decrease = np.where(low & (b > 0), -(b ** 2) / eta, np.inf)
+    M = [score[low & (y == label)].min() if (low & (y == label)).any() else np.inf
+         for label in (1.0, -1.0)]
+    assert gap == max(first.m_pos - M[0], first.m_neg - M[1])
+    if np.isinf(decrease.min()):
+        assert j == -1
+    else:
+        assert decrease[j] == decrease.min() and i == i_of[j] and y[i] == y[j]
+    m_pos, M_pos, m_neg, M_neg = sk.extremes_by_label(1, score, status, y, n)
+    assert (m_pos, M_pos, m_neg, M_neg) == (first.m_pos, M[0], first.m_neg, M[1])
+
+
+def test_one_constraint_rule_is_select_i_and_select_j():
+    """The rule of halves = None is the C-SVC one (select_i, select_j)."""
+    rng = np.random.default_rng(3)
+    var = make_var(rng, 25)
+    first = sk.first_one(None, var, 25)
+    assert (first.i_pos, first.m_pos) == sk.select_i(var, 25) and first.i_neg == -1
+    K = rng.normal(size=25).astype(np.float32)
+    i, j, gap = sk.second_one(None, var, 25, first, K, K)
+    j_ref, M = sk.select_j(var, 25, first.i_pos, first.m_pos, K)
+    assert (i, j, gap) == (first.i_pos, j_ref, first.m_pos - M)
+    m, M = sk.violation_extremes(var.score, var.status, 25)
+    assert sk.extremes_one(None, var.score, var.status, var.y, 25) == (m, M, m, M)
+
+
 @given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30))
 def test_update_gradient_and_next_i(seed, n):
     rng = np.random.default_rng(seed)
@@ -169,7 +219,7 @@ def test_shrink_keeps_exactly_the_variables_that_can_move(seed, n):
     G = -y * score
     stuck = np.where(alpha >= C, np.where(y > 0, -G > m, -G > -M),
                      np.where(alpha <= 0, np.where(y > 0, G > -M, G > m), False))
-    assert not sk.shrink(var, cache, active_rows, ist, 0.0)
+    assert not sk.shrink(var, cache, active_rows, ist, 0.0, None)
     kept = np.flatnonzero(~stuck)
     assert ist[sk.ACTIVE_SIZE] == kept.size
     np.testing.assert_array_equal(var.perm, np.concatenate([kept, np.flatnonzero(stuck)]))
@@ -182,7 +232,7 @@ def test_shrink_asks_for_an_unshrink_once_the_gap_is_within_ten_tol():
     var, cache, active_rows, ist = shrink_state(rng, 20, 0.0, 0)
     m, M = sk.violation_extremes(var.score, var.status, 20)
     before = var.perm.copy()
-    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0)     # within 10 tol
+    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0, None)     # within 10 tol
     np.testing.assert_array_equal(var.perm, before)                   # nothing moved
     assert ist[sk.ACTIVE_SIZE] == 20
-    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0)  # not yet within
+    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0, None)  # not yet within

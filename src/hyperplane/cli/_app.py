@@ -502,6 +502,8 @@ def main():
     │ linear-svc      │ hyperplane.svm:LinearSVC                 │ yes       │
     │ svr             │ hyperplane.svm:SVR                       │ yes       │
     │ linear-svr      │ hyperplane.svm:LinearSVR                 │ yes       │
+    │ nusvc           │ hyperplane.svm:NuSVC                     │ yes       │
+    │ nusvr           │ hyperplane.svm:NuSVR                     │ yes       │
     """
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")

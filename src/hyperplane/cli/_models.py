@@ -24,6 +24,8 @@ MODELS = {
     "linear-svc": "hyperplane.svm:LinearSVC",
     "svr": "hyperplane.svm:SVR",
     "linear-svr": "hyperplane.svm:LinearSVR",
+    "nusvc": "hyperplane.svm:NuSVC",
+    "nusvr": "hyperplane.svm:NuSVR",
     "mlp": "hyperplane.neural:MLPClassifier",
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }

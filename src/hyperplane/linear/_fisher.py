@@ -43,6 +43,7 @@ from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._parameters import N_JOBS
 from .._threads import uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
+from ..svm._precomputed import KERNEL_OR_PRECOMPUTED, training_gram
 from ._moments import (class_moments, merge_class_moments, positive_sample_weight, psd_eigh,
                        reject_sample_weight_on_dask)
 
@@ -143,7 +144,10 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         with this kernel: a kernel object (also combined ones such as
         ``RBF() + Polynomial()``) or a name ``"linear"``, ``"poly"``,
         ``"rbf"``, ``"laplace"``, ``"sigmoid"`` with scikit-learn's
-        ``gamma``, ``degree``, ``coef0``.
+        ``gamma``, ``degree``, ``coef0``. ``"precomputed"``: ``fit`` takes
+        the n x n kernel matrix K of the training samples, ``transform``,
+        ``predict`` and ``decision_function`` the m x n kernel values
+        between new and training samples.
     reg : float or None, default=None
         Regularisation of the within-class scatter, measured on its
         correlation form so that it does not depend on the units of any
@@ -221,7 +225,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     _parameter_rules = {
         "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
         "n_jobs": N_JOBS,
-        **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_PARAMETER_RULES["kernel"]),
+        **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_OR_PRECOMPUTED),
     }
 
     @uses_threads
@@ -286,10 +290,17 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
             self.__dict__.pop("kernel_", None)
             self.__dict__.pop("X_fit_", None)
             return X
+        if self._is_precomputed():     # X is K itself (square, symmetric)
+            self.kernel_ = "precomputed"
+            self.__dict__.pop("X_fit_", None)
+            return np.ascontiguousarray(training_gram(X)[0].gram)
         self.kernel_ = resolve_kernel(self.kernel, X, gamma=self.gamma,
                                       degree=self.degree, coef0=self.coef0)
         self.X_fit_ = X
         return np.ascontiguousarray(self.kernel_(X, X))
+
+    def _is_precomputed(self):
+        return isinstance(self.kernel, str) and self.kernel == "precomputed"
 
     def _check_n_components(self, n_classes, n_features):
         most = max(1, min(n_classes - 1, n_features))
@@ -325,7 +336,10 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                     accept_sparse=("csr", "csc") if self.kernel is None else False)
         if self.kernel is None:
             return X @ self.scalings_
-        alpha = self.alpha_.reshape(self.X_fit_.shape[0], -1)
+        alpha = self.alpha_.reshape(self.n_features_in_ if self._is_precomputed()
+                                    else self.X_fit_.shape[0], -1)
+        if self._is_precomputed():      # X: kernel values against the training samples
+            return X @ alpha
         return self.kernel_(X, self.X_fit_) @ alpha
 
     def decision_function(self, X):

@@ -19,9 +19,11 @@ from . import _smo_kernels as sk
 from ._reconstruct_kernels import reconstruct_gradient
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
-#: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b.
+#: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b; ``r`` the
+#: nu dual's second multiplier (:meth:`SMOSolver.nu_rho_r`), nan for the dual with
+#: one equality constraint.
 DualSolution = namedtuple(
-    "DualSolution", "alpha b objective gradient n_iter converged")
+    "DualSolution", "alpha b objective gradient n_iter converged r")
 
 #: kernel classes whose rows are computed in compiled code:
 #: type -> (code, gamma, coef0, degree) in scikit-learn's parametrisation.
@@ -104,6 +106,12 @@ class SMOSolver:
     shrinking : bool
     alpha0 : ndarray of shape (l,), optional
         A feasible start (default 0); fixes Delta = y'alpha0.
+    by_label : bool, default=False
+        Solve the nu dual instead (Chang & Lin 2001; LIBSVM's ``Solver_NU``):
+        one equality constraint per label, sum_{y_t = +1} alpha_t and
+        sum_{y_t = -1} alpha_t both fixed by ``alpha0``; the working set is
+        chosen within one label and b = -rho with (rho, r) from
+        :meth:`nu_rho_r`.
 
     Examples
     --------
@@ -118,8 +126,11 @@ class SMOSolver:
     """
 
     def __init__(self, kernel, X, kidx, y, p, C, *, tol=1e-3, max_iter=None,
-                 cache_size=200.0, shrinking=True, alpha0=None, bar=None):
+                 cache_size=200.0, shrinking=True, alpha0=None, bar=None, by_label=False):
         self.kernel = kernel
+        #: the working-set rule's flag for the compiled loop: None (one
+        #: constraint) or 1 (one per label); numba compiles the loop per type
+        self.halves = 1 if by_label else None
         self.bar = bar
         self.X = X if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
         n = self.X.shape[0]
@@ -147,7 +158,9 @@ class SMOSolver:
         self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
         self.ist[sk.ACTIVE_SIZE] = l
         # a seeded start is near the solution: shrink from the first iteration
-        self.ist[sk.COUNTER] = 1 if alpha0 is not None else min(l, sk.SHRINK_EVERY)
+        # (the nu dual's start only makes it feasible: LIBSVM's schedule)
+        near = alpha0 is not None and not by_label
+        self.ist[sk.COUNTER] = 1 if near else min(l, sk.SHRINK_EVERY)
         self.ist[sk.SHRINKING] = 1 if shrinking else 0
         sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
 
@@ -225,6 +238,36 @@ class SMOSolver:
                 ub if np.isfinite(ub) else lb if np.isfinite(lb) else 0.0)
         return -rho
 
+    def nu_rho_r(self):
+        """(rho, r) of the nu dual (LIBSVM's ``Solver_NU::calculate_rho``):
+        within each label the KKT conditions make G_t equal on the free
+        variables, r_1 for y = +1 and r_2 for y = -1 (their mean; without
+        free variables the middle of the interval the bound ones allow);
+        rho = (r_1 - r_2) / 2 and r = (r_1 + r_2) / 2 (Chang & Lin 2001,
+        section 4)."""
+        alpha, y, C = self.var.alpha, self.var.y, self.var.C
+        G = -y * self.var.score
+        upper = alpha >= C
+        lower = alpha <= 0
+        free = ~upper & ~lower
+        r = []
+        for label in (y > 0, y < 0):
+            if (free & label).any():
+                r.append(float(G[free & label].mean()))
+            else:
+                ub = G[lower & label].min() if (lower & label).any() else np.inf
+                lb = G[upper & label].max() if (upper & label).any() else -np.inf
+                r.append(float((ub + lb) / 2))
+        return (r[0] - r[1]) / 2, (r[0] + r[1]) / 2
+
+    def threshold(self):
+        """(b, r): b = -rho of the solved dual (:meth:`calculate_b`, or
+        :meth:`nu_rho_r` for the nu dual) and r (nan without ``by_label``)."""
+        if self.halves is None:
+            return self.calculate_b(), np.nan
+        rho, r = self.nu_rho_r()
+        return -rho, r
+
     def objective(self):
         """f(alpha) = 1/2 alpha'Q alpha + p'alpha = 1/2 sum alpha_t (G_t + p_t)."""
         v = self.var
@@ -245,7 +288,7 @@ class SMOSolver:
             cap = min(self.max_iter, done + chunk)
             before = watch.before(self) if watch is not None else None
             outcome = sk.smo_iterate(self.samples, self.var, self.cache, self.active_rows,
-                                    self.ist, self.tol, cap)
+                                     self.ist, self.tol, cap, self.halves)
             if watch is not None and self.ist[sk.N_ITER] > done:
                 watch.after(self, before)
             if self.bar is not None:
@@ -266,7 +309,8 @@ class SMOSolver:
                     "the hard-margin problem (C=inf) has no solution: the data are "
                     "not separable with this kernel; use a finite C")
         self.reconstruct_gradient()      # every variable active, in the caller's order
-        return DualSolution(alpha=self.var.alpha.copy(), b=self.calculate_b(),
+        b, r = self.threshold()
+        return DualSolution(alpha=self.var.alpha.copy(), b=b,
                             objective=self.objective(), gradient=-self.var.y * self.var.score,
                             n_iter=int(self.ist[sk.N_ITER]),
-                            converged=outcome == sk.CONVERGED)
+                            converged=outcome == sk.CONVERGED, r=r)

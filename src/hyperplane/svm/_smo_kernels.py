@@ -42,7 +42,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, jit_fast, maxnum, minnum
+from .._numba import by_none, jit, jit_fast, maxnum, minnum
 from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
 
 
@@ -53,6 +53,11 @@ Variables = namedtuple("Variables", "alpha score H y p C QD kidx perm status")
 #: whether the row covers every sample, ``epoch`` the cache epoch of a
 #: partial row, ``free_slots`` a stack of slots released by shrinking.
 RowCache = namedtuple("RowCache", "rows slot_of owner stamp full epoch free_slots")
+#: The first halves of the working set: the i of largest score in I_up among
+#: the variables of label +1 (``i_pos``, score ``m_pos``) and of label -1
+#: (``i_neg``, ``m_neg``); with one equality constraint only ``i_pos``, ``m_pos``
+#: are used (over every label).
+FirstHalves = namedtuple("FirstHalves", "i_pos m_pos i_neg m_neg")
 
 
 
@@ -244,6 +249,131 @@ def select_j(var, n_active, i, m, K_i):
     return j, M
 
 
+# --------------------------------------------------------------------------
+# one equality constraint (C-SVC, epsilon-SVR, one-class) or two (nu-SVC,
+# nu-SVR): the working-set rule is chosen when numba types ``halves`` (None:
+# one constraint; any integer: LIBSVM's Solver_NU), so a solve compiles only
+# its own rule
+# --------------------------------------------------------------------------
+@jit
+def extremes_one(halves, score, status, y, n_active):
+    """(m, M, m, M): m(alpha) and M(alpha) over every label (one constraint
+    y'alpha = Delta, so both "halves" are the whole set)."""
+    m, M = violation_extremes(score, status, n_active)
+    return m, M, m, M
+
+
+@jit
+def extremes_by_label(halves, score, status, y, n_active):
+    """(m_+, M_+, m_-, M_-): m(alpha) and M(alpha) within each label, the
+    extremes of the nu-SVM dual, which has one equality constraint per label
+    (e'alpha_+ and e'alpha_- fixed; Chang & Lin 2001, section 3; LIBSVM's
+    ``Solver_NU``: Gmax1 = m_+, Gmax2 = -M_+, Gmax3 = m_-, Gmax4 = -M_-)."""
+    m_pos, M_pos, m_neg, M_neg = -np.inf, np.inf, -np.inf, np.inf
+    for t in range(n_active):
+        s = score[t]
+        if y[t] > 0:
+            if status[t] & IN_UP and s > m_pos:
+                m_pos = s
+            if status[t] & IN_LOW and s < M_pos:
+                M_pos = s
+        else:
+            if status[t] & IN_UP and s > m_neg:
+                m_neg = s
+            if status[t] & IN_LOW and s < M_neg:
+                M_neg = s
+    return m_pos, M_pos, m_neg, M_neg
+
+
+#: ``label_extremes(halves, score, status, y, n_active)``: (m_+, M_+, m_-, M_-)
+label_extremes = by_none(extremes_one, extremes_by_label)
+
+
+@jit
+def first_one(halves, var, n_active):
+    """i of the C-SVC working set (:func:`select_i`) as :data:`FirstHalves`."""
+    i, m = select_i(var, n_active)
+    return FirstHalves(i, m, -1, -np.inf)
+
+
+@jit
+def first_by_label(halves, var, n_active):
+    """The nu working set's two candidates for i (LIBSVM's ``Solver_NU::
+    select_working_set``): the argmax of score over I_up within label +1 and
+    within label -1 (ties: the last, LIBSVM's ``>=``)."""
+    score, status, y = var.score, var.status, var.y
+    i_pos, m_pos, i_neg, m_neg = -1, -np.inf, -1, -np.inf
+    for t in range(n_active):
+        if status[t] & IN_UP:
+            s = score[t]
+            if y[t] > 0:
+                if s >= m_pos:
+                    m_pos = s
+                    i_pos = t
+            elif s >= m_neg:
+                m_neg = s
+                i_neg = t
+    return FirstHalves(i_pos, m_pos, i_neg, m_neg)
+
+
+#: ``select_first(halves, var, n_active)``: the :data:`FirstHalves` of the rule
+select_first = by_none(first_one, first_by_label)
+
+
+@jit
+def second_one(halves, var, n_active, first, K_pos, K_neg):
+    """(i, j, m - M): the C-SVC pair, j by WSS3 (:func:`select_j`) from
+    i's kernel row ``K_pos``."""
+    i, m = first.i_pos, first.m_pos
+    if i < 0:
+        return -1, -1, -np.inf
+    j, M = select_j(var, n_active, i, m, K_pos)
+    return i, j, m - M
+
+
+@jit
+def second_by_label(halves, var, n_active, first, K_pos, K_neg):
+    """(i, j, gap) of the nu working set (Chang & Lin 2001; LIBSVM's
+    ``Solver_NU``): WSS3 restricted to y_i = y_j, j over I_low of both labels,
+    each t measured against its own label's i (row ``K_pos`` or ``K_neg``):
+    b_it = m_{y_t} - score_t > 0, largest b_it^2 / eta_it. i is then the
+    candidate of j's label. ``gap`` is the stopping measure
+    max(m_+ - M_+, m_- - M_-)."""
+    score, QD, kidx, status, y = var.score, var.QD, var.kidx, var.status, var.y
+    M_pos, M_neg = np.inf, np.inf
+    j = -1
+    best = np.inf
+    for t in range(n_active):
+        if status[t] & IN_LOW:
+            s = score[t]
+            if y[t] > 0:
+                M_pos = min(M_pos, s)
+                b = first.m_pos - s
+                if b > 0.0:
+                    eta = max(QD[first.i_pos] + QD[t] - 2.0 * K_pos[kidx[t]], TAU)
+                    decrease = -(b * b) / eta
+                    if decrease <= best:
+                        best = decrease
+                        j = t
+            else:
+                M_neg = min(M_neg, s)
+                b = first.m_neg - s
+                if b > 0.0:
+                    eta = max(QD[first.i_neg] + QD[t] - 2.0 * K_neg[kidx[t]], TAU)
+                    decrease = -(b * b) / eta
+                    if decrease <= best:
+                        best = decrease
+                        j = t
+    gap = max(first.m_pos - M_pos, first.m_neg - M_neg)
+    if j < 0:
+        return -1, -1, gap
+    return (first.i_pos if y[j] > 0 else first.i_neg), j, gap
+
+
+#: ``select_second(halves, var, n_active, first, K_pos, K_neg)``: (i, j, gap)
+select_second = by_none(second_one, second_by_label)
+
+
 @jit
 def update_alpha_pair(var, i, j, eta):
     """Minimise f along the feasible direction alpha_i += y_i t,
@@ -356,24 +486,29 @@ def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
 
 
 @jit
-def shrink(var, cache, active_rows, ist, tol):
+def shrink(var, cache, active_rows, ist, tol, halves):
     """LIBSVM's ``do_shrinking``: move variables that are stuck at a bound
     (:func:`be_shrunk`) out of the active set (Joachims 1999) and release
     the cached rows of the samples that left it. The first time the gap
     m(alpha) - M(alpha) comes within 10 tol, shrink nothing and return True:
-    Python must unshrink (reconstruct the gradient) first.
+    Python must unshrink (reconstruct the gradient) first. With ``halves``
+    (the nu dual) m and M are taken within each label
+    (:func:`label_extremes`) and the gap is the larger of the two labels'
+    (LIBSVM's ``Solver_NU::do_shrinking``).
 
     Unlike LIBSVM, which swaps a shrunk variable with the last active one,
     the partition is *stable*: the active variables keep their relative
     order, so their sample rows ``kidx`` stay increasing and the passes over
     a cached kernel row read it front to back (what the prefetcher wants)."""
     active = ist[ACTIVE_SIZE]
-    m, M = violation_extremes(var.score, var.status, active)
-    if ist[UNSHRUNK] == 0 and m - M <= 10.0 * tol:
+    m_pos, M_pos, m_neg, M_neg = label_extremes(halves, var.score, var.status, var.y, active)
+    if ist[UNSHRUNK] == 0 and max(m_pos - M_pos, m_neg - M_neg) <= 10.0 * tol:
         return True
     stuck = np.empty(active, dtype=np.bool_)
+    y = var.y
     for t in range(active):
-        stuck[t] = be_shrunk(t, var, m, -M)
+        stuck[t] = (be_shrunk(t, var, m_pos, -M_pos) if y[t] > 0
+                    else be_shrunk(t, var, m_neg, -M_neg))
     kept = active - np.count_nonzero(stuck)
     if kept < active:
         permute_variables(var, np.concatenate((np.flatnonzero(~stuck),
@@ -386,7 +521,7 @@ def shrink(var, cache, active_rows, ist, tol):
 
 
 @jit
-def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
+def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
     """Run SMO iterations until convergence, the iteration cap, or a request
     to Python (a kernel row of a generic kernel, or an unshrink).
 
@@ -397,7 +532,11 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
     set (:func:`update_gradient`) and H, LIBSVM's G_bar, when a variable
     reaches or leaves its upper bound (:func:`update_h`). Stops when
     m(alpha) - M(alpha) <= tol, the maximal violation of the KKT
-    conditions. Returns one of CONVERGED, MAX_ITER, NEED_ROW,
+    conditions. With ``halves`` (an integer: the nu dual, Chang & Lin 2001)
+    the working set is LIBSVM's ``Solver_NU``'s: i and j of one label
+    (:func:`select_first`, :func:`select_second`, which numba compiles for
+    the type of ``halves`` only), and the gap is the larger of the two labels'.
+    Returns one of CONVERGED, MAX_ITER, NEED_ROW,
     NEED_UNSHRINK. A request leaves the state as it was at the start of the
     iteration, so calling again resumes exactly.
 
@@ -409,34 +548,39 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
     alpha, H, y, C, QD, kidx, status = var.alpha, var.H, var.y, var.C, var.QD, var.kidx, var.status
     rows, slot_of = cache.rows, cache.slot_of
     l = alpha.shape[0]
-    i = -1
-    m = -np.inf
+    first = FirstHalves(-1, -np.inf, -1, -np.inf)
     have_i = False
     while ist[N_ITER] < max_iter:
         if ist[COUNTER] <= 0:
             have_i = False
-            if ist[SHRINKING] == 1 and shrink(var, cache, active_rows, ist, tol):
+            if ist[SHRINKING] == 1 and shrink(var, cache, active_rows, ist, tol, halves):
                 ist[REQ_FINAL] = 0
                 return NEED_UNSHRINK
             ist[COUNTER] = min(l, SHRINK_EVERY)
         n_active = ist[ACTIVE_SIZE]
         # select the working set
         if not have_i:
-            i, m = select_i(var, n_active)
+            first = select_first(halves, var, n_active)
         have_i = False
-        j = -1
-        M = np.inf
-        if i >= 0:
-            s_i = get_row(kidx[i], False, samples, cache, active_rows, ist)
-            if s_i < 0:
+        s_pos = 0
+        s_neg = 0
+        if first.i_pos >= 0:
+            s_pos = get_row(kidx[first.i_pos], False, samples, cache, active_rows, ist)
+            if s_pos < 0:
                 return NEED_ROW
-            j, M = select_j(var, n_active, i, m, rows[s_i])
-        if j < 0 or m - M <= tol:
+        if first.i_neg >= 0:
+            s_neg = get_row(kidx[first.i_neg], False, samples, cache, active_rows, ist)
+            if s_neg < 0:
+                return NEED_ROW
+        i, j, gap = select_second(halves, var, n_active, first, rows[s_pos], rows[s_neg])
+        if j < 0 or gap <= tol:
             if n_active < l:
                 ist[REQ_FINAL] = 1
                 return NEED_UNSHRINK
             return CONVERGED
         # update alpha_i, alpha_j, the status bits, H and the gradient
+        if first.i_neg >= 0 and get_row(kidx[i], False, samples, cache, active_rows, ist) < 0:
+            return NEED_ROW     # i's row most recently used again: j's must not evict it
         s_j = get_row(kidx[j], False, samples, cache, active_rows, ist)
         if s_j < 0:
             return NEED_ROW
@@ -463,7 +607,7 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter):
         if flip_j:
             update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
         update_gradient(var.score, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
-        i, m = select_i(var, n_active)
+        first = select_first(halves, var, n_active)
         have_i = True
         ist[N_ITER] += 1
         ist[COUNTER] -= 1

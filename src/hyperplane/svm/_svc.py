@@ -11,6 +11,7 @@ from sklearn.utils.metaestimators import available_if
 
 from .._base import predict_from_scores
 from .._threads import uses_threads
+from .._parameters import Options
 from .._validation import (
     CLASS_WEIGHT,
     FLAG,
@@ -22,6 +23,7 @@ from .._validation import (
 )
 from ..kernels import Linear
 from ._base import BLOCK_ENTRIES, BaseSVM
+from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._probability import (
     FoldShuffle,
     cross_validated_decisions,
@@ -53,7 +55,198 @@ def ovr_from_pairs(scores, pairs, n_classes):
     return votes + confidence / (3 * (np.abs(confidence) + 1))
 
 
-class SVC(ClassifierMixin, BaseSVM):
+class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
+    """What :class:`SVC` and :class:`NuSVC` share: one dual per pair of
+    classes (one-vs-one, Chang & Lin 2011 §7), the expansion, the
+    decision-function shapes and LIBSVM's probability model. A subclass
+    solves one pair's dual in :meth:`_solve_pair`."""
+
+    _parameter_rules = {**BaseSVM._parameter_rules, "kernel": KERNEL_OR_PRECOMPUTED,
+                        "class_weight": CLASS_WEIGHT, "probability": FLAG,
+                        "decision_function_shape": Options(("ovr", "ovo"))}
+
+    def _solve_pair(self, kernel, X, y, weight, index=None, record=True):
+        """The dual of one pair (labels ``y`` = +-1, per-sample weights):
+        ``(solution, trace)`` with ``solution.alpha`` the multipliers of
+        f(x) = sum alpha_i y_i k(x_i, x) + b and ``solution.b``."""
+        raise NotImplementedError
+
+    def _check_pairs(self, kernel, X, y_index, weight):
+        """Checks of the pair problems before any is solved (none here)."""
+
+    @uses_threads
+    def fit(self, X, y, sample_weight=None):
+        """Solve one dual per pair of classes (:meth:`_solve_pair`).
+
+        ``sample_weight`` scales each sample's bound per sample (with the
+        class weights w, see ``class_weight``); samples of weight 0 are left
+        out. With ``probability=True`` each pair's sigmoid is fitted after
+        its problem is solved (:meth:`_fit_probability`).
+        """
+        self._check_params()
+        X, y = self._check_X_y(X, y)
+        self.classes_, y_index = encode_labels(y)
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_index)
+        weight = (check_sample_weight_vector(sample_weight, X.shape[0])
+                  * self.class_weight_[y_index])
+        kernel, samples = self._kernel_and_samples(X)
+        n_classes = len(self.classes_)
+        self.pairs_ = list(combinations(range(n_classes), 2))
+        self._check_pairs(kernel, samples, y_index, weight)
+        alpha = np.zeros((len(self.pairs_), X.shape[0]))
+        signed = np.zeros_like(alpha)
+        intercept, n_iter, objective, converged, traces = [], [], [], True, []
+        for k, (a, b) in enumerate(self.pairs_):
+            rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
+            y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
+            if np.unique(y_pair).size < 2:
+                raise ValueError("sample_weight (or class_weight) is zero for every "
+                                 "sample of class "
+                                 f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
+            X_pair = samples if rows.size == X.shape[0] else samples[rows]
+            solution, trace = self._solve_pair(kernel, X_pair, y_pair, weight[rows], index=rows)
+            if trace is not None:
+                traces.append(trace.frame(**({"pair": k} if n_classes > 2 else {})))
+            alpha[k, rows] = solution.alpha
+            signed[k, rows] = solution.alpha * y_pair
+            intercept.append(solution.b)
+            n_iter.append(solution.n_iter)
+            objective.append(solution.objective)
+            converged &= solution.converged
+        if self.probability:
+            self._fit_probability(kernel, samples, y_index, weight)
+        elif hasattr(self, "probA_"):      # left by an earlier fit with probability=True
+            del self.probA_, self.probB_
+        support = np.flatnonzero(np.any(alpha > 0, axis=0))
+        self._set_expansion(samples, signed, intercept, support)
+        self.n_support_ = np.bincount(y_index[support], minlength=n_classes).astype(np.int32)
+        self.converged_ = converged
+        self._set_trace(traces)
+        if n_classes == 2:
+            self.alpha_ = alpha[0]
+            self.n_iter_ = n_iter[0]
+            self.objective_ = objective[0]
+        else:
+            self.alpha_ = alpha
+            self.n_iter_ = np.asarray(n_iter)
+            self.objective_ = np.asarray(objective)
+        return self
+
+    def _fit_probability(self, kernel, X, y_index, weight):
+        """``probA_``, ``probB_``: for each pair (a, b), LIBSVM's
+        ``svm_binary_svc_probability`` on the pair's problem with its rows as
+        LIBSVM orders them (class a's, then class b's, each in input order;
+        weight-0 rows left out): 5-fold cross-validated decision values
+        (:func:`._probability.cross_validated_decisions`, each fold's dual
+        solved by :meth:`_solve_pair` with the same weights), then :func:`platt_sigmoid` with
+        class a positive, on LIBSVM's decision values (positive: class a)."""
+        shuffle = FoldShuffle(0 if self.random_state is None else self.random_state)
+        prob_a, prob_b = [], []
+        for a, b in self.pairs_:
+            rows = np.concatenate([np.flatnonzero((y_index == c) & (weight > 0))
+                                   for c in (a, b)])
+            first = y_index[rows] == a
+            y_pair = np.where(first, -1.0, 1.0)          # this class's sign: +1 for b
+            w = weight[rows]
+
+            def fit_predict(train, test, rows=rows, y_pair=y_pair, w=w):
+                X_train = X[rows[train]]
+                solution, _ = self._solve_pair(kernel, X_train, y_pair[train], w[train],
+                                               record=False)
+                coef = solution.alpha * y_pair[train]
+                keep = np.flatnonzero(coef)
+                scores = kernel_dot(kernel, X[rows[test]], X_train[keep], coef[keep],
+                                    BLOCK_ENTRIES) + solution.b
+                return -scores                                # LIBSVM's: positive for a
+
+            decisions = cross_validated_decisions(fit_predict, first, shuffle)
+            sigmoid = platt_sigmoid(decisions, first)
+            prob_a.append(sigmoid.A)
+            prob_b.append(sigmoid.B)
+        self.probA_ = np.asarray(prob_a)
+        self.probB_ = np.asarray(prob_b)
+
+    def decision_function(self, X):
+        """f(x) = sum a_i y_i k(x_i, x) + b: shape (n_samples,) for two
+        classes (positive: ``classes_[1]``); for more, with
+        ``decision_function_shape="ovr"`` one column per class (one-vs-one
+        votes plus squashed confidences), with ``"ovo"`` one column per pair
+        of ``pairs_`` (LIBSVM's sign: positive for the pair's first class).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.svm import SVC
+        >>> X = np.array([[0.0], [1.0], [5.0], [6.0], [10.0], [11.0]])
+        >>> svc = SVC(kernel="linear", decision_function_shape="ovo").fit(X, [0, 0, 1, 1, 2, 2])
+        >>> svc.pairs_, svc.decision_function([[0.5]]).shape
+        ([(0, 1), (0, 2), (1, 2)], (1, 3))
+        >>> bool(np.all(svc.decision_function([[0.5]])[0, :2] > 0))
+        True
+        """
+        scores = self._expansion(X)
+        if len(self.classes_) == 2:
+            return scores[:, 0]
+        if self.decision_function_shape == "ovo":
+            return -scores
+        return ovr_from_pairs(scores, self.pairs_, len(self.classes_))
+
+    def _has_probability(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is available only with probability=True")
+        return True
+
+    @available_if(_has_probability)
+    def predict_proba(self, X):
+        """Class probabilities, as LIBSVM's ``svm_predict_probability``: each
+        pair's sigmoid (``probA_``, ``probB_``) on its decision value gives
+        r_ab = P(a | a or b), clipped to [1e-7, 1 - 1e-7]; two classes:
+        (r_01, r_10); more: pairwise coupling (Wu, Lin & Weng 2004, method
+        2). Columns follow ``classes_``. The class of highest probability
+        need not be ``predict``'s (which votes on the decision values).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.svm import SVC
+        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
+        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
+        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
+        >>> svc.predict_proba([[-2, -2], [2, 2]]).round(2).tolist()
+        [[0.96, 0.04], [0.13, 0.87]]
+        """
+        check_is_fitted(self, "probA_")
+        scores = self._expansion(X)
+        return pairwise_probabilities(scores, self.pairs_, len(self.classes_),
+                                      self.probA_, self.probB_)
+
+    @available_if(_has_probability)
+    def predict_log_proba(self, X):
+        """``log(predict_proba(X))``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.svm import SVC
+        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
+        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
+        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
+        >>> bool(np.all(svc.predict_log_proba(X) < 0))
+        True
+        """
+        return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """``classes_[1]`` where f(x) >= 0 (sign(0) = +1); with more classes
+        the class with most one-vs-one votes (ties: larger confidence)."""
+        scores = self._expansion(X)
+        if len(self.classes_) > 2:
+            scores = ovr_from_pairs(scores, self.pairs_, len(self.classes_))
+        return predict_from_scores(self.classes_, scores[:, 0] if scores.shape[1] == 1
+                                   else scores)
+
+
+class SVC(BaseOneVsOneSVC):
     """Support vector classifier: the soft-margin dual (周志华 式6.40)
     ``max sum a_i - 1/2 sum a_i a_j y_i y_j k(x_i, x_j)``,
     ``sum a_i y_i = 0``, ``0 <= a_i <= C``, solved by SMO; ``C=numpy.inf``
@@ -78,7 +271,10 @@ class SVC(ClassifierMixin, BaseSVM):
         sigmoid, or a user's kernel) is accepted, as LIBSVM does, with one
         ``NotPSDWarning``; with ``C=numpy.inf`` it is an error. A kernel
         block that is not finite, of the wrong shape or not symmetric is an
-        error.
+        error. ``"precomputed"`` (LIBSVM's ``-t 4``): ``fit`` takes the n x n
+        Gram matrix of the training samples, ``predict`` and
+        ``decision_function`` the m x n kernel values between new and training
+        samples.
     gamma : {"scale", "auto"} or float, default="scale"
     degree : int, default=3
     coef0 : float, default=0.0
@@ -136,6 +332,8 @@ class SVC(ClassifierMixin, BaseSVM):
         The threshold b.
     class_weight_ : ndarray of shape (n_classes,)
         The weight of each class (ones without ``class_weight``).
+    n_support_ : ndarray of shape (n_classes,), int32
+        Support vectors of each class.
     probA_, probB_ : ndarray of shape (n_pairs,)
         Only with ``probability=True``: each pair's sigmoid
         P(first class of the pair | f) = 1 / (1 + exp(A f + B)) in LIBSVM's
@@ -203,13 +401,12 @@ class SVC(ClassifierMixin, BaseSVM):
     """
 
     #: C = numpy.inf is the hard margin
-    _parameter_rules = {**BaseSVM._parameter_rules,
-                        "C": Real(low=0, low_open=True, allow_inf=True),
-                        "class_weight": CLASS_WEIGHT, "probability": FLAG}
+    _parameter_rules = {**BaseOneVsOneSVC._parameter_rules,
+                        "C": Real(low=0, low_open=True, allow_inf=True)}
 
     def __init__(self, *, C=1.0, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 class_weight=None, probability=False,
+                 class_weight=None, probability=False, decision_function_shape="ovr",
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
         self.C = C
         self.kernel = kernel
@@ -222,107 +419,27 @@ class SVC(ClassifierMixin, BaseSVM):
         self.shrinking = shrinking
         self.class_weight = class_weight
         self.probability = probability
+        self.decision_function_shape = decision_function_shape
         self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
         self.n_jobs = n_jobs
 
-    @uses_threads
-    def fit(self, X, y, sample_weight=None):
-        """Solve one dual per pair of classes.
+    def _solve_pair(self, kernel, X, y, weight, index=None, record=True):
+        """The soft-margin dual of one pair: C_i = C w_i, p = -1, from a = 0
+        or the linear kernel's seed (:meth:`_seed`; not when traced)."""
+        C = self.C * weight
+        seed = None if self.record_trace and record else self._seed(X, y, C)
+        return self._solve(kernel, X, np.arange(y.size), y, -np.ones(y.size), C, seed,
+                           index=index, record=record)
 
-        ``sample_weight`` scales C per sample (C_i = C w_{y_i} s_i with the
-        class weights w, see ``class_weight``); samples of weight 0 are left
-        out. With ``probability=True`` each pair's sigmoid is fitted after
-        its problem is solved (:meth:`_fit_probability`).
-        """
-        self._check_params()
-        X, y = self._check_X_y(X, y)
-        self.classes_, y_index = encode_labels(y)
-        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_index)
-        weight = (check_sample_weight_vector(sample_weight, X.shape[0])
-                  * self.class_weight_[y_index])
-        self.kernel_ = self._resolve_kernel(X)
-        n_classes = len(self.classes_)
-        self.pairs_ = list(combinations(range(n_classes), 2))
-        alpha = np.zeros((len(self.pairs_), X.shape[0]))
-        signed = np.zeros_like(alpha)
-        intercept, n_iter, objective, converged, traces = [], [], [], True, []
-        for k, (a, b) in enumerate(self.pairs_):
-            rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
-            y_pair = np.where(y_index[rows] == b, 1.0, -1.0)
-            if np.unique(y_pair).size < 2:
-                raise ValueError("sample_weight (or class_weight) is zero for every "
-                                 "sample of class "
-                                 f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
-            X_pair = X if rows.size == X.shape[0] else X[rows]
-            if np.isinf(self.C):
-                self._check_separable(X_pair, y_pair)
-            C = self.C * weight[rows]
-            solution, trace = self._solve(
-                self.kernel_, X_pair, np.arange(rows.size), y_pair, -np.ones(rows.size), C,
-                None if self.record_trace else self._seed(X_pair, y_pair, C), index=rows)
-            if trace is not None:
-                traces.append(trace.frame(**({"pair": k} if n_classes > 2 else {})))
-            alpha[k, rows] = solution.alpha
-            signed[k, rows] = solution.alpha * y_pair
-            intercept.append(solution.b)
-            n_iter.append(solution.n_iter)
-            objective.append(solution.objective)
-            converged &= solution.converged
-        if self.probability:
-            self._fit_probability(X, y_index, weight)
-        elif hasattr(self, "probA_"):      # left by an earlier fit with probability=True
-            del self.probA_, self.probB_
-        support = np.flatnonzero(np.any(alpha > 0, axis=0))
-        self._set_expansion(X, signed, intercept, support)
-        self.converged_ = converged
-        self._set_trace(traces)
-        if n_classes == 2:
-            self.alpha_ = alpha[0]
-            self.n_iter_ = n_iter[0]
-            self.objective_ = objective[0]
-        else:
-            self.alpha_ = alpha
-            self.n_iter_ = np.asarray(n_iter)
-            self.objective_ = np.asarray(objective)
-        return self
-
-    def _fit_probability(self, X, y_index, weight):
-        """``probA_``, ``probB_``: for each pair (a, b), LIBSVM's
-        ``svm_binary_svc_probability`` on the pair's problem with its rows as
-        LIBSVM orders them (class a's, then class b's, each in input order;
-        weight-0 rows left out): 5-fold cross-validated decision values
-        (:func:`._probability.cross_validated_decisions`, each fold solved
-        with the same C_i = C w_{y_i} s_i), then :func:`platt_sigmoid` with
-        class a positive, on LIBSVM's decision values (positive: class a)."""
-        shuffle = FoldShuffle(0 if self.random_state is None else self.random_state)
-        prob_a, prob_b = [], []
+    def _check_pairs(self, kernel, X, y_index, weight):
+        """C = inf needs each pair separable (:meth:`_check_separable`)."""
+        if not np.isinf(self.C):
+            return
         for a, b in self.pairs_:
-            rows = np.concatenate([np.flatnonzero((y_index == c) & (weight > 0))
-                                   for c in (a, b)])
-            first = y_index[rows] == a
-            y_pair = np.where(first, -1.0, 1.0)          # this class's sign: +1 for b
-            C = self.C * weight[rows]
-
-            def fit_predict(train, test, rows=rows, y_pair=y_pair, C=C):
-                X_train = X[rows[train]]
-                solution, _ = self._solve(self.kernel_, X_train, np.arange(train.size),
-                                          y_pair[train], -np.ones(train.size), C[train],
-                                          self._seed(X_train, y_pair[train], C[train]),
-                                          record=False)
-                coef = solution.alpha * y_pair[train]
-                keep = np.flatnonzero(coef)
-                scores = kernel_dot(self.kernel_, X[rows[test]], X_train[keep], coef[keep],
-                                    BLOCK_ENTRIES) + solution.b
-                return -scores                                # LIBSVM's: positive for a
-
-            decisions = cross_validated_decisions(fit_predict, first, shuffle)
-            sigmoid = platt_sigmoid(decisions, first)
-            prob_a.append(sigmoid.A)
-            prob_b.append(sigmoid.B)
-        self.probA_ = np.asarray(prob_a)
-        self.probB_ = np.asarray(prob_b)
+            rows = np.flatnonzero(((y_index == a) | (y_index == b)) & (weight > 0))
+            self._check_separable(kernel, X[rows], np.where(y_index[rows] == b, 1.0, -1.0))
 
     def _seed(self, X, y, C):
         """SMO's start: alpha seeding for the linear kernel with a finite C
@@ -333,76 +450,16 @@ class SVC(ClassifierMixin, BaseSVM):
         return linear_seed(X, y, C, eps=SEED_EPS,
                            random_state=0 if self.random_state is None else self.random_state)
 
-    def _check_separable(self, X, y):
+    def _check_separable(self, kernel, X, y):
         """C = inf needs data separable in the kernel's feature space: an LP
         on X (linear kernel) or on the Gram matrix (n <= MAX_GRAM_ROWS;
         beyond, the solver's divergence check applies)."""
-        if isinstance(self.kernel_, Linear):
+        if isinstance(kernel, Linear):
             ok = separable(X, y)
         elif X.shape[0] <= MAX_GRAM_ROWS:
-            ok = separable(self.kernel_(X), y)
+            ok = separable(kernel(X), y)
         else:
             return
         if not ok:
             raise ValueError(f"C=inf (hard margin) needs separable data, but the data are "
                              f"not separable with kernel {self.kernel_!r}; use a finite C")
-
-    def decision_function(self, X):
-        """f(x) = sum a_i y_i k(x_i, x) + b: shape (n_samples,) for two
-        classes (positive: ``classes_[1]``); for more, one column per class
-        (one-vs-one votes plus squashed confidences)."""
-        scores = self._expansion(X)
-        if len(self.classes_) == 2:
-            return scores[:, 0]
-        return ovr_from_pairs(scores, self.pairs_, len(self.classes_))
-
-    def _has_probability(self):
-        if not self.probability:
-            raise AttributeError("predict_proba is available only with probability=True")
-        return True
-
-    @available_if(_has_probability)
-    def predict_proba(self, X):
-        """Class probabilities, as LIBSVM's ``svm_predict_probability``: each
-        pair's sigmoid (``probA_``, ``probB_``) on its decision value gives
-        r_ab = P(a | a or b), clipped to [1e-7, 1 - 1e-7]; two classes:
-        (r_01, r_10); more: pairwise coupling (Wu, Lin & Weng 2004, method
-        2). Columns follow ``classes_``. The class of highest probability
-        need not be ``predict``'s (which votes on the decision values).
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from hyperplane.svm import SVC
-        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
-        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
-        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
-        >>> svc.predict_proba([[-2, -2], [2, 2]]).round(2).tolist()
-        [[0.96, 0.04], [0.13, 0.87]]
-        """
-        check_is_fitted(self, "probA_")
-        scores = self._expansion(X)
-        return pairwise_probabilities(scores, self.pairs_, len(self.classes_),
-                                      self.probA_, self.probB_)
-
-    @available_if(_has_probability)
-    def predict_log_proba(self, X):
-        """``log(predict_proba(X))``.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from hyperplane.svm import SVC
-        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
-        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
-        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
-        >>> bool(np.all(svc.predict_log_proba(X) < 0))
-        True
-        """
-        return np.log(self.predict_proba(X))
-
-    def predict(self, X):
-        """``classes_[1]`` where f(x) >= 0 (sign(0) = +1); with more classes
-        the class with most one-vs-one votes (ties: larger confidence)."""
-        scores = self.decision_function(X)
-        return predict_from_scores(self.classes_, scores)

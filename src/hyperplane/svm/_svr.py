@@ -26,7 +26,58 @@ def svr_trace_frame(trace, rows):
     return frame
 
 
-class SVR(RegressorMixin, BaseSVM):
+class BaseTubeSVR(RegressorMixin, BaseSVM):
+    """What :class:`SVR` and :class:`NuSVR` share: the stacked dual of 2n
+    variables (a_hat, a) with labels (+1, -1) and f(x) = sum (a_hat_i - a_i)
+    k(x_i, x) + b. A subclass gives the linear term, the start and the
+    constraint form in :meth:`_tube_problem`."""
+
+    def _tube_problem(self, z, C):
+        """``(p, alpha0, by_label)`` of the stacked dual for targets ``z`` and
+        per-sample bounds ``C``."""
+        raise NotImplementedError
+
+    @uses_threads
+    def fit(self, X, y, sample_weight=None):
+        """Solve the stacked dual; ``sample_weight`` scales C per sample."""
+        self._check_params()
+        X, y = self._check_X_y(X, y, y_numeric=True)
+        check_target_magnitude(self, y)  # a target at 1e300 would give a constant model
+        z = np.asarray(y, dtype=np.float64)
+        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        kernel, samples = self._kernel_and_samples(X)
+        rows = np.flatnonzero(weight > 0)
+        if rows.size == 0:
+            raise ValueError("sample_weight is zero for every sample")
+        m = rows.size
+        ones = np.ones(m)
+        C = self.C * weight[rows]
+        p, alpha0, by_label = self._tube_problem(z[rows], C)
+        solution, trace = self._solve(
+            kernel, samples[rows], np.concatenate([np.arange(m), np.arange(m)]),
+            np.concatenate([ones, -ones]), p, np.tile(C, 2), alpha0, by_label=by_label)
+        self._set_trace([] if trace is None else [svr_trace_frame(trace, rows)])
+        self.alpha_ = np.zeros((X.shape[0], 2))
+        self.alpha_[rows, 1] = solution.alpha[:m]
+        self.alpha_[rows, 0] = solution.alpha[m:]
+        coef = (self.alpha_[:, 1] - self.alpha_[:, 0])[None, :]
+        self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] != 0))
+        self.n_support_ = np.array([self.support_.size], dtype=np.int32)
+        self.n_iter_ = solution.n_iter
+        self.converged_ = solution.converged
+        self.objective_ = solution.objective
+        self._solved(solution)
+        return self
+
+    def _solved(self, solution):
+        """Attributes a subclass reads off the solution (none here)."""
+
+    def predict(self, X):
+        """f(x) = sum (a_hat_i - a_i) k(x_i, x) + b."""
+        return self._expansion(X)[:, 0]
+
+
+class SVR(BaseTubeSVR):
     """epsilon-SVR: ``min 1/2 |w|^2 + C sum l_eps(f(x_i) - y_i)`` (周志华 式6.43),
     whose dual (式6.51) in a_hat, a (multipliers of the upper and lower
     edge of the tube) is solved by the same SMO as :class:`SVC`, with
@@ -61,6 +112,8 @@ class SVR(RegressorMixin, BaseSVM):
     coef_ : ndarray of shape (1, n_features)
         w (linear kernel only).
     intercept_ : ndarray of shape (1,)
+    n_support_ : ndarray of shape (1,), int32
+        The number of support vectors.
     kernel_, n_iter_, converged_, objective_
         As for :class:`SVC`.
     trace_ : pandas.DataFrame
@@ -106,36 +159,6 @@ class SVR(RegressorMixin, BaseSVM):
         self.record_trace = record_trace
         self.n_jobs = n_jobs
 
-    @uses_threads
-    def fit(self, X, y, sample_weight=None):
-        """Solve the SVR dual; ``sample_weight`` scales C per sample."""
-        self._check_params()
-        X, y = self._check_X_y(X, y, y_numeric=True)
-        check_target_magnitude(self, y)  # a target at 1e300 would give a constant model
-        z = np.asarray(y, dtype=np.float64)
-        weight = check_sample_weight_vector(sample_weight, X.shape[0])
-        kernel, samples = self._kernel_and_samples(X)
-        rows = np.flatnonzero(weight > 0)
-        if rows.size == 0:
-            raise ValueError("sample_weight is zero for every sample")
-        m = rows.size
-        ones = np.ones(m)
-        solution, trace = self._solve(
-            kernel, samples[rows], np.concatenate([np.arange(m), np.arange(m)]),
-            np.concatenate([ones, -ones]),
-            np.concatenate([self.epsilon - z[rows], self.epsilon + z[rows]]),
-            np.tile(self.C * weight[rows], 2))
-        self._set_trace([] if trace is None else [svr_trace_frame(trace, rows)])
-        self.alpha_ = np.zeros((X.shape[0], 2))
-        self.alpha_[rows, 1] = solution.alpha[:m]
-        self.alpha_[rows, 0] = solution.alpha[m:]
-        coef = (self.alpha_[:, 1] - self.alpha_[:, 0])[None, :]
-        self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] != 0))
-        self.n_iter_ = solution.n_iter
-        self.converged_ = solution.converged
-        self.objective_ = solution.objective
-        return self
-
-    def predict(self, X):
-        """f(x) = sum (a_hat_i - a_i) k(x_i, x) + b."""
-        return self._expansion(X)[:, 0]
+    def _tube_problem(self, z, C):
+        """p = (eps - z, eps + z) of 式6.51, from a = 0, one constraint."""
+        return np.concatenate([self.epsilon - z, self.epsilon + z]), None, False

@@ -78,7 +78,12 @@ class StepTrace:
         alpha, y, C, QD, kidx, perm = (solver.var.alpha, solver.var.y, solver.var.C,
                                        solver.var.QD, solver.var.kidx, solver.var.perm)
         i, j = int(solver.ist[sk.LAST_I]), int(solver.ist[sk.LAST_J])
-        m, M = violation_pair(score_old, status_old)
+        if solver.halves is None:
+            m, M = violation_pair(score_old, status_old)
+        else:       # the nu dual: m and M within the pair's label (Solver_NU)
+            m_pos, M_pos, m_neg, M_neg = sk.extremes_by_label(
+                solver.halves, score_old, status_old, y, score_old.shape[0])
+            m, M = (float(m_pos), float(M_pos)) if y[i] > 0 else (float(m_neg), float(M_neg))
         eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), sk.TAU)
         L, H_ = pair_bounds(alpha_old[i], alpha_old[j], y[i], y[j], C[i], C[j])
         unclipped = alpha_old[j] - y[j] * (score_old[i] - score_old[j]) / eta
@@ -92,7 +97,7 @@ class StepTrace:
             "eta": float(eta), "alpha_j_unclipped": float(unclipped),
             "L": float(L), "H": float(H_),
             "alpha_i": float(alpha[i]), "alpha_j": float(alpha[j]),
-            "b": solver.calculate_b(), "objective": solver.objective(),
+            "b": solver.threshold()[0], "objective": solver.objective(),
         }
 
     @staticmethod
