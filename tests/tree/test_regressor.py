@@ -372,3 +372,18 @@ def test_a_model_file_restores_the_tree(tmp_path):
     assert np.array_equal(loaded.predict(frame), tree.predict(frame))
     assert export_text(loaded) == export_text(tree)
     assert len(loaded.trace_) == len(tree.trace_)
+
+
+def test_compiled_growth_is_the_node_by_node_tree():
+    """Without a trace the tree grows in compiled subtrees (side by side on every
+    thread); with ``record_trace`` node by node in Python: the same tree, bit for bit."""
+    X, y = california_like(6000, seed=3)
+    X[np.random.default_rng(3).random(X.shape) < 0.05] = np.nan
+    w = np.random.default_rng(4).choice([0.5, 1.0, 2.0], y.size)
+    compiled = DecisionTreeRegressor(min_samples_leaf=2).fit(X, y, sample_weight=w)
+    traced = DecisionTreeRegressor(min_samples_leaf=2, record_trace=True).fit(
+        X, y, sample_weight=w)
+    for field in ("feature", "threshold", "children", "branch_r", "value", "weight"):
+        assert np.array_equal(getattr(compiled.tree_, field), getattr(traced.tree_, field),
+                              equal_nan=True), field
+    assert len(traced.trace_) == traced.tree_.n_nodes

@@ -392,6 +392,8 @@ class Growth(NamedTuple):
     score: Callable  # (data, node, rules, scan) -> the node's Splits
     expand: Callable  # (node, splits, columns, rules, n_stats, dest, parallel_rows) -> Children
     compiled: bool  # grown in compiled subtrees when nothing is traced or pre-pruned
+    #: what the compiled growth is told of the kind of tree (:attr:`~._state.Tuning.least`)
+    least: tuple | None = None
 
 
 #: a classifier's growth: class weights scored by the criteria of 周志华 chapter 4
@@ -412,7 +414,8 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf; ``tracer``
     (:class:`~._trace.Tracer`) records every node. A classifier without
-    pre-pruning and a tracer is grown in compiled code instead
+    pre-pruning and a tracer (and a regression tree without a tracer) is grown in
+    compiled code instead
     (:func:`~._subtree.grow_subtrees`: one compiled call per subtree).
     ``data.n_classes`` is the length of a node's statistic.
     """
@@ -424,14 +427,14 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
     nodes = _Nodes()
     root_id = nodes.add(root.value, 0, 1.0, growth.weight(root.value))
     reason = growth.root_reason(root.value, root.rows.size, rules)
-    clogc = c_log2_c(root.rows.size if growth.compiled else 0)
+    clogc = c_log2_c(root.rows.size if growth.least is None else 0)
     if reason != GROW:
         _settled(bar, root.w, nodes)
         if tracer is not None:
             tracer.leaf(root_id, root, reason)
         return finish(nodes, rules, data.n_classes, tracer)
     if compiled:
-        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar)
+        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar, growth.least)
         return finalize(nodes, rules.criterion, data.n_classes)
     columns = data.columns
     wbuf = np.zeros(data.X.shape[0])

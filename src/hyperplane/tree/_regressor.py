@@ -50,7 +50,7 @@ def squared_error_growth(min_impurity_decrease, root_weight, y):
         return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
 
     return Growth(lambda data, rows, w: moments_of(data.y, rows, w), lambda value: value[0],
-                  root, score, expand, False)
+                  root, score, expand, True, least)
 
 
 class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
@@ -100,7 +100,9 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     record_trace : bool, default=False
         Keep ``trace_``, one entry per node of the grown tree with the split
         table it compared (``mse_after``, ``mse_decrease``, ``threshold``,
-        ``rho``, ``valid`` per attribute).
+        ``rho``, ``valid`` per attribute). The tree is then grown node by
+        node in Python instead of in compiled subtrees side by side on every
+        thread (numba's thread count): the same tree.
 
     Attributes
     ----------
