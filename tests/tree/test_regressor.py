@@ -11,7 +11,7 @@ from sklearn.datasets import load_diabetes
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from sklearn.utils.estimator_checks import check_estimator
 
-from hyperplane.tree import DecisionTreeRegressor, export_text
+from hyperplane.tree import DecisionTreeRegressor, export_graphviz, export_text
 from hyperplane.tree._regression_kernels import best_squared_cut
 
 #: 李航 习题5.2
@@ -227,6 +227,18 @@ def test_without_ties_the_trees_are_scikit_learn_s(data, params):
     assert np.allclose(ours.tree_.impurity, theirs.tree_.impurity, rtol=1e-9, atol=1e-9)
 
 
+def test_values_one_float32_step_apart_are_cut_unlike_scikit_learn():
+    """Every midpoint between distinct values is a candidate (李航 算法5.5); scikit-learn's
+    splitter takes values within 1e-7 (added in float32) for equal and never cuts between
+    them, so on such a column it keeps a leaf whose squared error a cut would remove."""
+    step = float(np.nextafter(np.float32(1.0), np.float32(2.0)))
+    x = np.array([1.0, 1.0, 1.0, step, step, step])[:, None]
+    y = np.array([0.0, 0.0, 0.0, 10.0, 10.0, 10.0])
+    ours = DecisionTreeRegressor().fit(x, y)
+    assert ours.get_n_leaves() == 2 and np.array_equal(ours.predict(x), y)
+    assert SkRegressor().fit(x, y).get_n_leaves() == 1
+
+
 def test_cost_complexity_path_is_scikit_learn_s_on_diabetes():
     X, y = diabetes()
     ours = DecisionTreeRegressor().cost_complexity_pruning_path(X, y)
@@ -357,6 +369,9 @@ def test_bad_targets_are_named():
 def test_export_text_shows_the_leaf_means():
     tree = DecisionTreeRegressor(max_depth=1).fit(BOOK_X[:, None], BOOK_Y)
     assert export_text(tree) == "0 <= 5.5: 5.06\n0 > 5.5: 8.176\n"
+    assert "8.176 (weight: 5, mse: 0.46)" in export_text(tree, show_weights=True)
+    dot = export_graphviz(tree)
+    assert dot.startswith("digraph Tree {") and '"5.06\\n[weight: 5, mse: 0.212]"' in dot
 
 
 def test_a_model_file_restores_the_tree(tmp_path):

@@ -244,7 +244,8 @@ def export_graphviz(tree):
     lines = ["digraph Tree {", 'node [shape=box, fontname="sans"];',
              'edge [fontname="sans"];']
     for t in range(nodes.n_nodes):
-        counts = ", ".join(f"{v:.3g}" for v in nodes.value[t])
+        counts = (_leaf_weights(tree, t) if hasattr(tree, "_leaf_value")
+                  else ", ".join(f"{v:.3g}" for v in nodes.value[t]))
         if nodes.feature[t] < 0:
             lines.append(f"{t} [label={quote(_leaf_label(tree, t), f'[{counts}]')}, "
                          "shape=ellipse];")

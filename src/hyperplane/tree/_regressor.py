@@ -61,7 +61,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     values; ``x_j <= s`` goes to the first region ``R1``), the cut chosen is
     the one of least squared error (式5.21)
 
-    ``min_{j,s} [ min_{c1} Σ_{x_i ∈ R1(j,s)} (y_i − c1)² + min_{c2} Σ_{x_i ∈ R2(j,s)} (y_i − c2)² ]``
+    ``min_{j,s} [min_{c1} Σ_{R1(j,s)} (y_i − c1)² + min_{c2} Σ_{R2(j,s)} (y_i − c2)²]``
 
     and each region outputs the mean of its targets, ``ĉ_m = ave(y_i | x_i ∈ R_m)``
     (式5.17 with the squared error): a prediction is the mean of the leaf a row
