@@ -25,9 +25,9 @@ from hyperplane.utils import all_estimators
 #: outlier detector OneClassSVM is checked against LIBSVM in tests/svm/test_one_class.py)
 ESTIMATORS = {name: cls for name, cls in all_estimators()
               if not is_outlier_detector(cls())}
-REGRESSORS = {"SVR", "LinearSVR", "NuSVR", "MLPRegressor"}
+REGRESSORS = {"SVR", "LinearSVR", "NuSVR", "MLPRegressor", "DecisionTreeRegressor"}
 #: estimators that take NaN in X as a missing value (周志华 §4.4.2)
-MISSING_VALUES_OK = {"DecisionTreeClassifier"}
+MISSING_VALUES_OK = {"DecisionTreeClassifier", "DecisionTreeRegressor"}
 #: values a parameter is set to: valid for some parameters, invalid for others
 PARAMETER_VALUES = [-1, 0, 1, 2, 0.5, 3.0, 1e-3, np.inf, np.nan, True, False, None,
                     "bogus", "gini", "rbf", "batch", (3,), np.int64(2)]

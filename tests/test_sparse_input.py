@@ -21,7 +21,7 @@ SPARSE = [(name, cls) for name, cls in all_estimators()
           if cls().__sklearn_tags__().input_tags.sparse]
 #: small, fast, deterministic settings
 SETTINGS = {"Adaline": dict(max_iter=20, random_state=0),
-            "DecisionTreeClassifier": dict(),
+            "DecisionTreeClassifier": dict(), "DecisionTreeRegressor": dict(),
             "DualPerceptron": dict(max_iter=20),
             "FisherDiscriminant": dict(), "LeastSquaresClassifier": dict(),
             "LinearSVC": dict(random_state=0), "LinearSVR": dict(random_state=0),

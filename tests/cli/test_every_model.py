@@ -15,7 +15,7 @@ FAMILIES = ("hyperplane.linear", "hyperplane.tree", "hyperplane.svm", "hyperplan
 PARAMS = {"dual-perceptron": ["-p", "max_iter=20"], "perceptron": ["-p", "max_iter=20"],
           "mlp": ["-p", "max_iter=20"], "mlp-regressor": ["-p", "max_iter=20"],
           "adaline": ["-p", "max_iter=20"]}
-REGRESSORS = {"svr", "linear-svr", "nusvr", "mlp-regressor", "adaline"}
+REGRESSORS = {"svr", "linear-svr", "nusvr", "mlp-regressor", "adaline", "tree-regressor"}
 
 
 def public_estimators():

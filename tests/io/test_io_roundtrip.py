@@ -27,7 +27,7 @@ def _fit_for_test(estimator):
         estimator.set_params(record_trace=True)
     if "random_state" in params:
         estimator.set_params(random_state=0)
-    if get_tags(estimator).input_tags.categorical:
+    if get_tags(estimator).input_tags.categorical and not is_regressor(estimator):
         X, y = load_watermelon("2.0")
         return estimator.fit(X, y), X
     if is_regressor(estimator):

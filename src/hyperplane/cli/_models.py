@@ -19,6 +19,7 @@ MODELS = {
     "logistic": "hyperplane.linear:LogisticRegression",
     "adaline": "hyperplane.linear:Adaline",
     "tree": "hyperplane.tree:DecisionTreeClassifier",
+    "tree-regressor": "hyperplane.tree:DecisionTreeRegressor",
     "oblique-tree": "hyperplane.tree:ObliqueTreeClassifier",
     "svc": "hyperplane.svm:SVC",
     "linear-svc": "hyperplane.svm:LinearSVC",

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
+from typing import Callable, NamedTuple
 
 import numba
 import numpy as np
@@ -334,12 +335,18 @@ def _settled(bar, w, nodes):
         bar.advance(float(w.sum()), nodes=len(nodes.value))
 
 
-def root_node(data, order):
-    """The root: every positive-weight row, all attributes available, and the
-    second growth buffer as its spare region (:func:`spare_buffers`)."""
+def class_weights(data, rows, w):
+    """The class weights of ``rows`` with weights ``w``: a classifier's node statistic."""
+    return np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
+
+
+def root_node(data, order, statistic=class_weights):
+    """The root: every positive-weight row, all attributes available, its
+    ``statistic(data, rows, w)`` as its value, and the second growth buffer as
+    its spare region (:func:`spare_buffers`)."""
     rows = np.flatnonzero(data.w > 0).astype(np.int64)
     w = data.w[rows].copy()
-    value = np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
+    value = statistic(data, rows, w)
     orders = order(data, rows)
     return Node(rows, w, *orders, np.zeros(0, dtype=np.int64), value, 0,
                 np.ones(data.kind.shape[0], dtype=bool), *spare_buffers(*orders))
@@ -371,34 +378,63 @@ def score_node(data, node, rules, scan):
     return score_attributes(data.columns, node, rules, scan, parallel_rows(data))
 
 
-def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
+class Growth(NamedTuple):
+    """What a kind of tree computes at a node; :func:`grow` runs the same loop for all.
+
+    A classifier's node statistic is its class weights (:data:`CLASS_WEIGHTS`),
+    a regression tree's the moments of its targets
+    (:func:`~._regressor.squared_error_growth`).
+    """
+
+    statistic: Callable  # (data, rows, w) -> the root's value
+    weight: Callable  # value -> the node's weight
+    root_reason: Callable  # (value, n_rows, rules) -> why the root is a leaf (GROW: not)
+    score: Callable  # (data, node, rules, scan) -> the node's Splits
+    expand: Callable  # (node, splits, columns, rules, n_stats, dest, parallel_rows) -> Children
+    compiled: bool  # grown in compiled subtrees when nothing is traced or pre-pruned
+    #: what the compiled growth is told of the kind of tree (:attr:`~._state.Tuning.least`)
+    least: tuple | None = None
+
+
+#: a classifier's growth: class weights scored by the criteria of 周志华 chapter 4
+CLASS_WEIGHTS = Growth(class_weights, np.sum,
+                       lambda value, n_rows, rules: leaf_reason(value, n_rows, 0, True, rules),
+                       score_node, expand_node, True)
+
+
+def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGHTS):
     """Grow the tree depth first (generate_tree, 周志华 4.1).
 
-    Every node is scored (:func:`score_node`) and expanded by
-    :func:`~._expand_kernels.expand_node`. ``pre_pruner.allows(node, value,
+    Every node is scored (``growth.score``, :func:`score_node` for a
+    classifier) and expanded (``growth.expand``,
+    :func:`~._expand_kernels.expand_node`). ``pre_pruner.allows(node, value,
     child_values, r, test)`` may veto a split (pre-pruning);
     ``pre_pruner.adopt(node, children)`` then routes its validation rows to
     the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf; ``tracer``
-    (:class:`~._trace.Tracer`) records every node. Without pre-pruning and a
-    tracer the same tree is grown in compiled code instead
+    (:class:`~._trace.Tracer`) records every node. A classifier without
+    pre-pruning and a tracer (and a regression tree without a tracer) is grown in
+    compiled code instead
     (:func:`~._subtree.grow_subtrees`: one compiled call per subtree).
+    ``data.n_classes`` is the length of a node's statistic.
     """
     rules = rules._replace(min_weight=c45_split_floor(data.kind, rules))
-    compiled = tracer is None and compiled_growth_applies(data, pre_pruner)
-    root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders)
+    compiled = (growth.compiled and tracer is None
+                and compiled_growth_applies(data, pre_pruner))
+    root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders,
+                     growth.statistic)
     nodes = _Nodes()
-    root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
-    reason = leaf_reason(root.value, root.rows.size, 0, True, rules)
-    clogc = c_log2_c(root.rows.size)
+    root_id = nodes.add(root.value, 0, 1.0, growth.weight(root.value))
+    reason = growth.root_reason(root.value, root.rows.size, rules)
+    clogc = c_log2_c(root.rows.size if growth.least is None else 0)
     if reason != GROW:
         _settled(bar, root.w, nodes)
         if tracer is not None:
             tracer.leaf(root_id, root, reason)
         return finish(nodes, rules, data.n_classes, tracer)
     if compiled:
-        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar)
+        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar, growth.least)
         return finalize(nodes, rules.criterion, data.n_classes)
     columns = data.columns
     wbuf = np.zeros(data.X.shape[0])
@@ -406,9 +442,9 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None):
     stack = [(root_id, root)]
     while stack:
         node_id, node = stack.pop()
-        splits = score_node(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
-        children = expand_node(node, splits, columns, rules, data.n_classes, dest,
-                               parallel_rows(data))
+        splits = growth.score(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
+        children = growth.expand(node, splits, columns, rules, data.n_classes, dest,
+                                 parallel_rows(data))
         j = children.attribute
         test = (j, data.kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
         if j >= 0 and pre_pruner is not None and not pre_pruner.allows(

@@ -48,6 +48,7 @@ UNDER_C45_FLOOR = 5
 NO_SPLIT = 6
 EMPTY_BRANCH = 7
 PRE_PRUNED = 8
+CONSTANT_TARGET = 9
 
 #: leaf reason -> words (the per-node trace shows them)
 LEAF_REASONS = {
@@ -59,6 +60,7 @@ LEAF_REASONS = {
     NO_SPLIT: "no admissible split",
     EMPTY_BRANCH: "empty branch: parent's class weights",
     PRE_PRUNED: "pre-pruning: no better on validation data",
+    CONSTANT_TARGET: "all targets equal",
 }
 
 
@@ -163,20 +165,30 @@ def training_value_cut(x, midpoint):
 def leaf_reason(value, n_rows, depth, any_attribute, rules):
     """Why a node stays a leaf (``GROW``: it does not).
 
-    generate_tree (周志华 4.1 lines 2-6): its rows are of one class, or no
-    attribute is left; the size limits: it is at ``max_depth``, or holds fewer
-    than ``min_split`` rows -- C4.5 compares its weight instead, so fractional
-    copies of rows missing a value stop splitting (as J48 does) -- or it is
-    lighter than ``min_weight`` (:func:`~._builder.c45_split_floor`).
+    generate_tree (周志华 4.1 lines 2-6): its rows are of one class, or
+    :func:`limits_reason`.
     """
     n_classes = 0
     for c in value:
         if c > 0:
             n_classes += 1
-    weight = numpy_sum(value)
-    size = weight if rules.c45 else n_rows
     if n_classes <= 1:
         return ONE_CLASS
+    return limits_reason(numpy_sum(value), n_rows, depth, any_attribute, rules)
+
+
+@jit
+def limits_reason(weight, n_rows, depth, any_attribute, rules):
+    """Why a node of ``weight`` and ``n_rows`` rows that is not pure stays a leaf
+    (``GROW``: it does not).
+
+    No attribute is left (周志华 4.1 line 5), or the size limits: it is at
+    ``max_depth``, or holds fewer than ``min_split`` rows -- C4.5 compares its
+    weight instead, so fractional copies of rows missing a value stop
+    splitting (as J48 does) -- or it is lighter than ``min_weight``
+    (:func:`~._builder.c45_split_floor`).
+    """
+    size = weight if rules.c45 else n_rows
     if depth >= rules.max_depth:
         return MAX_DEPTH
     if size < rules.min_split:
@@ -251,19 +263,22 @@ def no_children(node, n_classes):
 
 
 @jit
-def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
-    """Expand ``node`` on the best attribute of its split table ``splits``.
+def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
+    """Split ``node`` on the best attribute of its split table ``splits``, for
+    every kind of tree.
 
     Chooses the attribute, routes and partitions the node's rows (with their
     sorted orders and values; ``dest``: scratch indexed by row, needed with
     orders; from ``parallel_rows`` rows the attributes are split side by
-    side, ``None``: never, see :func:`~._traverse_kernels.partition_node`),
-    computes ``r̃_v``, the children's class weights and why each child is a
-    leaf. ``attribute == −1``: no admissible split, the node is a leaf.
+    side, ``None``: never, see :func:`~._traverse_kernels.partition_node`)
+    and computes ``r̃_v``. Returns the :class:`Children` with their
+    statistics (``n_stats`` per branch) still zero, the known weight of each
+    branch and whether any attribute is left below; ``attribute == −1``: no
+    admissible split, the node is a leaf.
     """
     j = choose_attribute(splits, rules.c45)
     if j < 0:
-        return no_children(node, n_classes)
+        return no_children(node, n_stats), np.zeros(0), False
     if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
         splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
                                                  splits.threshold[j])
@@ -276,10 +291,25 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
         (node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,
-                        np.zeros((n_branches, n_classes)), np.zeros(n_branches),
+                        np.zeros((n_branches, n_stats)), np.zeros(n_branches),
                         np.zeros(n_branches, dtype=np.int64),
                         np.ones(n_branches, dtype=np.bool_), spare[0], spare[1])
-    for v in range(n_branches):
+    return children, w_branch, any_attribute
+
+
+@jit
+def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
+    """Expand ``node`` on the best attribute of its split table ``splits``.
+
+    :func:`split_node`, then the children's class weights and why each child
+    is a leaf. ``attribute == −1``: no admissible split, the node is a leaf.
+    """
+    children, w_branch, any_attribute = split_node(node, splits, columns, rules, dest,
+                                                   parallel_rows, n_classes)
+    if children.attribute < 0:
+        return children
+    offsets, child_rows, child_w = children.offsets, children.rows, children.w
+    for v in range(w_branch.shape[0]):
         if w_branch[v] <= 0.0:
             empty_branch_leaf(children.value, children.weight, v, node.value)
             children.reason[v] = EMPTY_BRANCH

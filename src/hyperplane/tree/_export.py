@@ -153,7 +153,19 @@ def _branch_names(est, t):
 
 
 def _leaf_label(est, t):
+    """A classifier's leaf class; a regression tree's leaf mean (李航 式5.17)."""
+    if hasattr(est, "_leaf_value"):
+        return f"{est._leaf_value[t, 0]:.6g}"
     return est.classes_[est._label_of(est.tree_.value[t])]
+
+
+def _leaf_weights(est, t):
+    """The training statistics of leaf ``t``: class weights, or a regression
+    tree's weight and mean squared error."""
+    nodes = est.tree_
+    if hasattr(est, "_leaf_value"):
+        return f"weight: {nodes.value[t, 0]:.3g}, mse: {nodes.impurity[t]:.3g}"
+    return ", ".join(f"{c}: {v:.3g}" for c, v in zip(est.classes_, nodes.value[t]))
 
 
 def export_text(tree, *, show_weights=False):
@@ -173,8 +185,7 @@ def export_text(tree, *, show_weights=False):
     def leaf_text(t):
         text = f"{_leaf_label(tree, t)}"
         if show_weights:
-            text += " (" + ", ".join(f"{c}: {v:.3g}" for c, v in
-                                     zip(tree.classes_, nodes.value[t])) + ")"
+            text += f" ({_leaf_weights(tree, t)})"
         return text
 
     if nodes.feature[0] < 0:
@@ -233,7 +244,8 @@ def export_graphviz(tree):
     lines = ["digraph Tree {", 'node [shape=box, fontname="sans"];',
              'edge [fontname="sans"];']
     for t in range(nodes.n_nodes):
-        counts = ", ".join(f"{v:.3g}" for v in nodes.value[t])
+        counts = (_leaf_weights(tree, t) if hasattr(tree, "_leaf_value")
+                  else ", ".join(f"{v:.3g}" for v in nodes.value[t]))
         if nodes.feature[t] < 0:
             lines.append(f"{t} [label={quote(_leaf_label(tree, t), f'[{counts}]')}, "
                          "shape=ellipse];")

@@ -31,10 +31,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from ._moments_kernels import as_moments, mean_squared_error
 from ._state import Scratch
 
 ENTROPY = 0
 GINI = 1
+#: a regression tree's impurity: the mean squared error of a node's moments ``[Σw, Σwy, Σwy²]``
+SQUARED_ERROR = 2
 
 #: numeric-kind codes of an attribute
 NUMERIC = 0
@@ -66,7 +69,11 @@ def c45_min_side(min_leaf, w_known, n_classes):
 
 @jit
 def impurity(counts, total, criterion):
-    """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1)."""
+    """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1); for
+    ``SQUARED_ERROR`` ``counts`` are a regression node's moments and ``total`` is unused
+    (:func:`~._moments_kernels.mean_squared_error`)."""
+    if criterion == SQUARED_ERROR:
+        return mean_squared_error(as_moments(counts))
     if total <= 0.0:
         return 0.0
     acc = 0.0

@@ -134,6 +134,10 @@ class Tuning(NamedTuple):
     #: of an ``is None`` test on an argument when it compiles: a smaller, faster compile)
     parallel_rows: int | None
     groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
+    #: None: a classifier (class weights); a regression tree's (min_impurity_decrease,
+    #: root weight) (the moments of its targets, :mod:`._regression_kernels`); numba
+    #: compiles the growth of the one kind a call grows
+    least: tuple | None = None
 
 
 class Workspace(NamedTuple):

@@ -125,7 +125,7 @@ def _grow_one(data, rules, job, tuning, space):
     return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff)
 
 
-def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
+def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
 
     A job of at least :func:`subtree_rows` rows is grown down to the nodes
@@ -135,10 +135,11 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None):
     jobs of at least :func:`job_split_rows` rows handing on their smaller
     nodes as further jobs. Nodes of at least ``SUBTRACT_ROWS`` rows use
     histogram subtraction (``None``: never); nodes below ``SORT_ROWS`` rows
-    sort their codes.
+    sort their codes. ``least``: None for a classifier, a regression tree's
+    ``(min_impurity_decrease, root weight)`` (:attr:`~._state.Tuning.least`).
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1)
+    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1, least)
     n_rows = sum(job[1].rows.size for job in jobs)
     exact = bool(np.any(data.kind == NUMERIC))
     threads = numba.get_num_threads()

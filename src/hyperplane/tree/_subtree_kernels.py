@@ -38,6 +38,7 @@ from ._coded_kernels import (accumulate_rows_parallel, new_scratch, score_coded_
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
+from ._regression_kernels import expand_regression_node, squared_error_scores
 from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
 from ._state import Node, Scan
 from ._sum_kernels import numpy_sum
@@ -358,12 +359,78 @@ def _adopt(tables, pool):
 
 
 @jit
+def _class_scores(least, columns, node, rules, scan, parallel_rows):
+    """A classifier's split table (:func:`~._node_kernels.score_attributes`)."""
+    return score_attributes(columns, node, rules, scan, parallel_rows)
+
+
+@jit
+def _moment_scores(least, columns, node, rules, scan, parallel_rows):
+    """A regression tree's split table
+    (:func:`~._regression_kernels.squared_error_scores`; ``least``:
+    ``(min_impurity_decrease, root weight)``)."""
+    return squared_error_scores(columns, node, rules.min_leaf, scan.wbuf, least)
+
+
+#: the split table of an exact node: a classifier's (``least`` None) or a regression tree's
+exact_scores = by_none(_class_scores, _moment_scores)
+
+
+@jit
+def _expand_classes(least, node, splits, columns, rules, n_stats, dest, parallel_rows):
+    """A classifier's expansion (:func:`~._expand_kernels.expand_node`)."""
+    return expand_node(node, splits, columns, rules, n_stats, dest, parallel_rows)
+
+
+@jit
+def _expand_moments(least, node, splits, columns, rules, n_stats, dest, parallel_rows):
+    """A regression tree's expansion (:func:`~._regression_kernels.expand_regression_node`)."""
+    return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
+
+
+#: a node's expansion: a classifier's (``least`` None) or a regression tree's
+expand = by_none(_expand_classes, _expand_moments)
+
+
+@jit
+def _class_weight(least, value):
+    """A classifier node's weight: the sum of its class weights."""
+    return numpy_sum(value)
+
+
+@jit
+def _moment_weight(least, value):
+    """A regression node's weight: Σw, the first of its moments."""
+    return value[0]
+
+
+#: a node's weight from its value
+node_weight = by_none(_class_weight, _moment_weight)
+
+
+@jit
+def _subtract_class_tables(least, columns, node, children, keep, table, counts, tuning):
+    """A classifier's histogram subtraction (:func:`_subtract_siblings`)."""
+    _subtract_siblings(columns, node, children, keep, table, counts, tuning.parallel_rows,
+                       tuning.groups)
+
+
+@jit
+def _no_tables(least, columns, node, children, keep, table, counts, tuning):
+    """A regression tree holds no class tables (its nodes are never given a slot)."""
+
+
+#: histogram subtraction of the largest child's tables: a classifier's, or none
+subtract_tables = by_none(_subtract_class_tables, _no_tables)
+
+
+@jit
 def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot, scratch):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
     ``slot`` is returned as it came)."""
     scan = Scan(workspace.wbuf, np.all(node.w == 1.0), tuning.clogc)
-    return score_attributes(columns, node, rules, scan, tuning.parallel_rows), slot
+    return exact_scores(tuning.least, columns, node, rules, scan, tuning.parallel_rows), slot
 
 
 @jit
@@ -401,7 +468,10 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
 
     Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
-    takes in Python. With exact numeric attributes a node is scored from its
+    takes in Python (a regression tree's, ``tuning.least`` not None:
+    :func:`~._regression_kernels.squared_error_scores` and
+    :func:`~._regression_kernels.expand_regression_node`, exact numeric
+    attributes only). With exact numeric attributes a node is scored from its
     presorted orders and values (:func:`_exact_scores`, scratch in
     ``workspace``), its children's partitioned from its own. Otherwise
     (``workspace`` None; numba compiles only the kind of scoring the tree
@@ -442,7 +512,7 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     n_child = [0]
     branch_r = [1.0]
     values = [root.value]
-    weight = [numpy_sum(root.value)]
+    weight = [node_weight(tuning.least, root.value)]
     depths = [root.depth]
     leaf_weight = 0.0
     deferred_ids = [0]
@@ -460,8 +530,8 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
             deferred.append(node)
             continue
         splits, slot = split_table(workspace, columns, node, rules, tuning, pool, slot, scratch)
-        children = expand_node(node, splits, columns, rules, n_classes, dest,
-                               tuning.parallel_rows)
+        children = expand(tuning.least, node, splits, columns, rules, n_classes, dest,
+                          tuning.parallel_rows)
         j = children.attribute
         if j < 0:
             _release(slot, pool_t, pool_n, free)
@@ -482,8 +552,8 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            _subtract_siblings(columns, node, children, largest, pool_t[slot], pool_n[slot],
-                               tuning.parallel_rows, tuning.groups)
+            subtract_tables(tuning.least, columns, node, children, largest, pool_t[slot],
+                            pool_n[slot], tuning)
             child_slot = slot
         else:
             _release(slot, pool_t, pool_n, free)

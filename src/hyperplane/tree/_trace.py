@@ -64,6 +64,7 @@ SCORE_COLUMNS = {
     "gain_ratio": lambda s, keep: {"gain_ratio": s.ratio[keep], "info_gain": s.score[keep],
                                    "candidate": c45_candidates(s.score, s.valid)[keep]},
     "gini": lambda s, keep: {"gini_index": s.after[keep], "gini_gain": s.score[keep]},
+    "squared_error": lambda s, keep: {"mse_after": s.after[keep], "mse_decrease": s.score[keep]},
 }
 
 
@@ -74,7 +75,8 @@ def splits_frame(splits, names, criterion, avail):
     charged for the cut; ``gain_ratio`` with the ``info_gain`` it starts
     from and ``candidate``, whether that gain is at least the average of the
     valid attributes; ``gini_index`` = Σ_v r̃_v Gini(D̃_v) with ``gini_gain``
-    = ρ·(Gini(D̃) − gini_index), which the tree maximises), then
+    = ρ·(Gini(D̃) − gini_index), which the tree maximises; a regression tree's
+    ``mse_after`` = Σ_v r̃_v MSE(D̃_v) with ``mse_decrease`` = ρ·(MSE(D̃) − mse_after)), then
     ``threshold``, ``rho`` and ``valid`` (admissible).
     """
     keep = np.flatnonzero(avail)

@@ -1,0 +1,283 @@
+"""DecisionTreeRegressor: CART's least-squares regression tree (李航《统计学习方法》§5.5.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.utils.validation import check_consistent_length, column_or_1d
+
+from .._progress import progress
+from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Either, Integer,
+                           Options, Real, _numeric_target, check_is_fitted,
+                           check_sample_weight_vector, is_dask_collection, validate_params)
+from ._builder import Growth, grow, layout
+from ._classes import _count_or_fraction, _importances
+from ._encode import encode_fit, value_indicators
+from ._moments_kernels import N_MOMENTS
+from ._prune import cost_complexity_path, cost_complexity_prune
+from ._regression_kernels import (expand_regression_node, moments_of, root_reason,
+                                  squared_error_scores)
+from ._split_kernels import SQUARED_ERROR
+from ._state import GrowRules
+from ._trace import Tracer
+from ._traverse_kernels import tree_proba, tree_proba_parallel
+from ._tree_api import TreeMethods, parallel_predict
+from ._weights import relative_weights
+
+#: criterion name -> impurity code
+CRITERIA = {"squared_error": SQUARED_ERROR}
+SPLITTERS = ("best",)
+
+
+def squared_error_growth(min_impurity_decrease, root_weight, y):
+    """How :func:`~._builder.grow` grows a least-squares tree (李航 算法5.5): a node's
+    statistic is the moments ``[Σw, Σwy, Σwy²]`` of its targets
+    (:func:`~._regression_kernels.moments_of`), its attributes are scanned by
+    :func:`~._regression_kernels.squared_error_scores` and it is split by
+    :func:`~._regression_kernels.expand_regression_node`; a split must
+    decrease the tree's weighted impurity by ``min_impurity_decrease``
+    (``root_weight``: the training rows' weight; ``y``: their targets)."""
+    least = (float(min_impurity_decrease), float(root_weight))
+    equal = bool(y.size == 0 or y.min() == y.max())
+
+    def root(value, n_rows, rules):
+        return root_reason(value, equal, n_rows, rules)
+
+    def score(data, node, rules, scan):
+        return squared_error_scores(data.columns, node, rules.min_leaf, scan.wbuf, least)
+
+    def expand(node, splits, columns, rules, n_stats, dest, parallel_rows):
+        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
+
+    return Growth(lambda data, rows, w: moments_of(data.y, rows, w), lambda value: value[0],
+                  root, score, expand, True, least)
+
+
+class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
+    """CART's least-squares regression tree (李航《统计学习方法》§5.5.1, 算法5.5).
+
+    The input space is divided recursively in two: at every node, over every
+    attribute ``j`` and cut point ``s`` (a midpoint between adjacent distinct
+    values; ``x_j <= s`` goes to the first region ``R1``), the cut chosen is
+    the one of least squared error (式5.21)
+
+    ``min_{j,s} [min_{c1} Σ_{R1(j,s)} (y_i − c1)² + min_{c2} Σ_{R2(j,s)} (y_i − c2)²]``
+
+    and each region outputs the mean of its targets, ``ĉ_m = ave(y_i | x_i ∈ R_m)``
+    (式5.17 with the squared error): a prediction is the mean of the leaf a row
+    reaches. Weights multiply every row's terms (means and errors are
+    weighted). Categorical columns of a DataFrame become CART's binary tests
+    ``A = a`` / ``A ≠ a`` (李航 §5.5.2; one 0/1 column per value). Missing
+    values (NaN) follow C4.5 as the classifier does (周志华 §4.4.2): a cut is
+    scored on the rows whose value is known times ρ, their share of the
+    node's weight; a row missing the tested value goes down both branches with
+    weight ``r̃_v · w``, and its prediction mixes the branches' means by ``r̃_v``.
+
+    Parameters
+    ----------
+    criterion : {"squared_error"}, default="squared_error"
+        The least-squares rule of 李航 §5.5.1; a node's impurity is its mean
+        squared error ``Σw(y − ȳ)²/Σw``.
+    splitter : {"best"}, default="best"
+        Every cut point of every attribute is tried (exact).
+    max_depth : int or None, default=None
+    min_samples_split : int or float, default=2
+        Minimum number of rows to split a node (a float is a fraction of the
+        training rows, rounded up, as in scikit-learn).
+    min_samples_leaf : int or float, default=1
+        Minimum number of rows with a known value on each side of a cut.
+    min_impurity_decrease : float, default=0.0
+        A node is split only when the split decreases the tree's weighted
+        impurity ``W_t/W · (MSE(t) − Σ_v W_v/W_t MSE(v))`` by at least this
+        (scikit-learn's rule, with its tolerance of one machine epsilon).
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning (李航 算法5.7, Breiman et al. 1984):
+        the grown tree's weakest links are pruned while their ``α`` is at
+        most ``ccp_alpha``, with ``C(T)`` the weighted mean squared error of
+        the leaves as scikit-learn measures it. 0: no pruning.
+    verbose : bool, default=False
+        Show a progress bar of the training weight settled into leaves.
+    record_trace : bool, default=False
+        Keep ``trace_``, one entry per node of the grown tree with the split
+        table it compared (``mse_after``, ``mse_decrease``, ``threshold``,
+        ``rho``, ``valid`` per attribute). The tree is then grown node by
+        node in Python instead of in compiled subtrees side by side on every
+        thread (numba's thread count): the same tree.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Column names (DataFrame input only).
+    n_leaves_ : int
+    depth_ : int
+    feature_importances_ : ndarray of shape (n_features,)
+        Weighted impurity decrease per attribute, normalised to sum to 1.
+    tree_ : Tree
+        The flat node arrays (preorder); ``tree_.value[t]`` holds the moments
+        ``[Σw, Σwy, Σwy²]`` of node ``t``'s training rows (weights relative
+        to the lightest row), ``tree_.impurity[t]`` their mean squared error.
+    trace_ : list of NodeTrace
+        With ``record_trace=True``: every node of the grown tree in preorder.
+
+    Notes
+    -----
+    Ties: cuts of one attribute whose squared errors agree up to round-off
+    go to the smaller threshold; attributes whose scores agree within 1e-9 go
+    to the first in column order. A node whose targets are all equal (mean
+    squared error at most one machine epsilon) is a leaf.
+
+    Examples
+    --------
+    李航 习题5.2: the root cut of x = 1..10 is x <= 5 (a threshold of 5.5, the
+    midpoint to the next value), with the regions' means 5.06 and 8.18:
+
+    >>> import numpy as np
+    >>> from hyperplane.tree import DecisionTreeRegressor
+    >>> x = np.arange(1.0, 11.0).reshape(-1, 1)
+    >>> y = [4.50, 4.75, 4.91, 5.34, 5.80, 7.05, 7.90, 8.23, 8.70, 9.00]
+    >>> stump = DecisionTreeRegressor(max_depth=1).fit(x, y)
+    >>> float(stump.tree_.threshold[0]), stump.predict([[3.0], [8.0]]).round(2).tolist()
+    (5.5, [5.06, 8.18])
+    """
+
+    def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
+                 ccp_alpha=0.0, verbose=False, record_trace=False):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.verbose = verbose
+        self.record_trace = record_trace
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True      # CART's tests A = a on category columns
+        tags.input_tags.sparse = True           # densified (see _encode.densify)
+        return tags
+
+    _parameter_rules = {
+        "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
+        "max_depth": Either(NONE, POSITIVE_INT),
+        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
+        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
+        "min_impurity_decrease": NON_NEGATIVE, "ccp_alpha": NON_NEGATIVE,
+        "verbose": VERBOSE, "record_trace": FLAG,
+    }
+
+    def _rules(self, n_rows):
+        """The growth rules (the declared parameter rules were checked by ``fit``)."""
+        max_depth = np.inf if self.max_depth is None else self.max_depth
+        return GrowRules(CRITERIA[self.criterion], False, float(max_depth),
+                         _count_or_fraction(self.min_samples_split, 2, n_rows),
+                         _count_or_fraction(self.min_samples_leaf, 1, n_rows), 0.0, False)
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow (and, with ``ccp_alpha``, prune) the tree.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or DataFrame of shape (n_samples, n_features)
+            Numeric, or a DataFrame mixing categorical and numeric columns;
+            NaN/None marks a missing value.
+        y : array-like of shape (n_samples,)
+            Real targets.
+        sample_weight : array-like of shape (n_samples,), optional
+            Row weights (1 by default); only their ratios count.
+
+        Returns
+        -------
+        self
+        """
+        validate_params(self)
+        if is_dask_collection(X) or is_dask_collection(y):
+            raise ValueError("DecisionTreeRegressor does not take Dask input yet; "
+                             "call .compute() on X and y")
+        if y is not None:
+            y = _numeric_target(self, y)
+        X_enc, y, spec = encode_fit(self, X, y)
+        self._input_spec, self._spec, self._source = spec, spec, None
+        if np.any(spec.categorical):      # CART's tests A = a (李航 §5.5.2)
+            X_enc, self._spec, self._source = value_indicators(X_enc, spec)
+        y = np.asarray(column_or_1d(y, warn=True), dtype=np.float64)
+        check_consistent_length(X_enc, y)
+        if not np.all(np.isfinite(y)):
+            raise ValueError(f"y contains NaN or infinity (row "
+                             f"{int(np.flatnonzero(~np.isfinite(y))[0])})")
+        w = check_sample_weight_vector(sample_weight, X_enc.shape[0])
+        if not np.any(w > 0):
+            raise ValueError("sample_weight is zero for every sample; at least one weight "
+                             "must be positive")
+        w = relative_weights(w)
+        positive = w > 0
+        X_train, y_train, w_train = X_enc[positive], y[positive], w[positive]
+        rules = self._rules(X_train.shape[0])
+        data = layout(X_train, y_train, w_train, self._spec.categorical, self._spec.n_codes,
+                      N_MOMENTS, "best", 256)
+        tracer = Tracer(self._spec.names, self.criterion) if self.record_trace else None
+        growth = squared_error_growth(self.min_impurity_decrease, w_train.sum(), y_train)
+        with progress(float(w_train.sum()), "tree growth (weight in leaves)",
+                      enabled=bool(self.verbose)) as bar:
+            tree = grow(data, rules, bar=bar if self.verbose else None, tracer=tracer,
+                        growth=growth)
+        if tracer is not None:
+            self.trace_ = tracer.trace
+        elif hasattr(self, "trace_"):
+            del self.trace_
+        if self.ccp_alpha > 0:
+            tree = cost_complexity_prune(tree, self.ccp_alpha, rules.criterion)
+        self._set_tree(tree)
+        return self
+
+    def _set_tree(self, tree):
+        self.tree_ = tree
+        self.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
+        self.depth_ = int(tree.depth.max())
+        importances = _importances(tree, len(self._spec.names))
+        if self._source is not None:   # an attribute's tests A = a add up to its importance
+            importances = np.bincount(self._source, weights=importances,
+                                      minlength=self.n_features_in_)
+        self.feature_importances_ = importances
+        w = tree.value[:, 0]
+        means = np.divide(tree.value[:, 1], w, out=np.zeros_like(w), where=w > 0)
+        self._leaf_value = means.reshape(-1, 1)
+        fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
+        self._stack_size = int(self.depth_ * max(fan_out, 1) + 2)
+
+    def predict(self, X):
+        """The mean of the leaf each row reaches (李航 式5.17); a row missing a tested
+        value gets the branches' means mixed by ``r̃_v`` (周志华 §4.4.2)."""
+        check_is_fitted(self)
+        X_enc = self._encode(X)
+        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
+        return walk(X_enc, self.tree_.arrays, self._leaf_value, self._stack_size)[:, 0]
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """Effective alphas of minimal cost-complexity pruning (李航 算法5.7), like scikit-learn's.
+
+        Grows the unpruned tree with the current parameters and returns a
+        :class:`sklearn.utils.Bunch` with ``ccp_alphas`` (increasing, first 0):
+        the ``α = (C(t) − C(T_t)) / (|T_t| − 1)`` of the weakest link pruned at
+        each step, ``C`` the weighted mean squared error of the leaves, and
+        ``impurities`` (``C`` of the tree after each step).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from hyperplane.tree import DecisionTreeRegressor
+        >>> x = np.arange(1.0, 5.0).reshape(-1, 1)
+        >>> path = DecisionTreeRegressor().cost_complexity_pruning_path(x, [1.0, 1.0, 3.0, 5.0])
+        >>> path.ccp_alphas.tolist(), path.impurities.tolist()
+        ([0.0, 0.5, 2.25], [0.0, 0.5, 2.75])
+        """
+        from sklearn.base import clone
+        from sklearn.utils import Bunch
+
+        est = clone(self).set_params(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        alphas, impurities, _ = cost_complexity_path(est.tree_)
+        return Bunch(ccp_alphas=alphas, impurities=impurities)
