@@ -80,3 +80,24 @@ def test_hist_splitter_close_to_exact_on_large_data():
     exact = DecisionTreeClassifier(criterion="gini", max_depth=8).fit(X, y)
     hist = DecisionTreeClassifier(criterion="gini", splitter="hist", max_depth=8).fit(X, y)
     assert abs(exact.score(X, y) - hist.score(X, y)) < 0.01
+
+
+def test_ccp_alpha_alone_prunes_as_in_scikit_learn_and_conflicts_are_refused():
+    """ccp_alpha > 0 with pruning=None is scikit-learn's pruned tree (it was
+    silently ignored); with another pruning it is an error naming both."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.tree import DecisionTreeClassifier as SklearnTree
+
+    from hyperplane.tree import DecisionTreeClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    alpha = 0.01
+    ours = DecisionTreeClassifier(criterion="gini", ccp_alpha=alpha).fit(X, y)
+    explicit = DecisionTreeClassifier(criterion="gini", pruning="cost_complexity",
+                                      ccp_alpha=alpha).fit(X, y)
+    peer = SklearnTree(criterion="gini", ccp_alpha=alpha, random_state=0).fit(X, y)
+    assert ours.get_n_leaves() == explicit.get_n_leaves() == peer.get_n_leaves()
+    assert (ours.predict(X) == peer.predict(X)).all()
+    with pytest.raises(ValueError, match="ccp_alpha=0.01 prunes by cost complexity, but "
+                                         "pruning='pessimistic'"):
+        DecisionTreeClassifier(pruning="pessimistic", ccp_alpha=alpha).fit(X, y)

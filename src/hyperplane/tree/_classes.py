@@ -136,7 +136,9 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     confidence : float, default=0.25
         C4.5's confidence factor CF in (0, 0.5] for ``pruning="pessimistic"``.
     ccp_alpha : float, default=0.0
-        Complexity parameter for ``pruning="cost_complexity"``.
+        Complexity parameter of ``pruning="cost_complexity"``; a positive
+        ``ccp_alpha`` with ``pruning=None`` prunes by cost complexity, as in
+        scikit-learn, and with any other pruning is an error.
     max_bins : int, default=256
         Bins per numeric attribute for ``splitter="hist"`` (2..65535).
     class_weight : dict, "balanced" or None, default=None
@@ -300,6 +302,18 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         return GrowRules(criterion, c45, float(max_depth), float(min_split), float(min_leaf),
                          0.0, self._cut_point() == "training_value")
 
+    def _pruning_after_growth(self):
+        """``pruning``, with ``ccp_alpha > 0`` alone meaning CART's cost-complexity
+        pruning (scikit-learn's meaning of ``ccp_alpha``); ``ccp_alpha > 0`` with
+        another pruning is refused rather than ignored."""
+        if self.ccp_alpha > 0 and self.pruning is None:
+            return "cost_complexity"
+        if self.ccp_alpha > 0 and self.pruning != "cost_complexity":
+            raise ValueError(f"ccp_alpha={self.ccp_alpha!r} prunes by cost complexity, but "
+                             f"pruning={self.pruning!r} prunes otherwise: set ccp_alpha=0 or "
+                             "pruning='cost_complexity'")
+        return self.pruning
+
     def _cut_point(self):
         """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
         if self.cut_point is None:
@@ -333,6 +347,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self
         """
         validate_params(self)
+        self._pruning_after_growth()   # ccp_alpha with another pruning: refused before growth
         if is_dask_collection(X):
             if self.class_weight is not None:
                 raise ValueError("class_weight is not supported with Dask input yet; pass "
@@ -343,7 +358,8 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             tracer = Tracer(None, self.criterion) if self.record_trace else None
             fit_tree_dask(self, X, y, validation_data=validation_data,
                           sample_weight=sample_weight,
-                          prune_after=AFTER_GROWTH.get(self.pruning), tracer=tracer)
+                          prune_after=AFTER_GROWTH.get(self._pruning_after_growth()),
+                          tracer=tracer)
             self._set_trace(tracer)
             return self
         declared = declared_classes(y)
@@ -391,7 +407,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None,
                         tracer=tracer)
         self._set_trace(tracer)
-        prune_after = AFTER_GROWTH.get(self.pruning)
+        prune_after = AFTER_GROWTH.get(self._pruning_after_growth())
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
                                params.criterion)
