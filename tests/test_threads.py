@@ -15,8 +15,10 @@ from hyperplane.linear import _fisher, _least_squares
 from hyperplane.neural import MLPClassifier, MLPRegressor
 from hyperplane.neural import _mlp  # noqa: F401  (spied on)
 from hyperplane.svm import SVC, SVR
+from hyperplane.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
-THREADED = [LogisticRegression, SVC, SVR, LeastSquaresClassifier, FisherDiscriminant]
+THREADED = [LogisticRegression, SVC, SVR, LeastSquaresClassifier, FisherDiscriminant,
+            DecisionTreeClassifier, DecisionTreeRegressor]
 
 
 def blas_threads():
@@ -163,6 +165,15 @@ def test_moments_run_on_the_idle_cores_only(monkeypatch, Estimator, module):
     Estimator().fit(X, y)
     assert seen == [(1, [1])]
     assert blas_threads() == outside
+
+
+@pytest.mark.parametrize("Tree", [DecisionTreeClassifier, DecisionTreeRegressor])
+def test_trees_do_not_depend_on_n_jobs(Tree):
+    X, y = make_classification(n_samples=6000, n_features=12, random_state=3)
+    target = y if Tree is DecisionTreeClassifier else X[:, 0] + y
+    a, b = on_n_jobs(lambda k: Tree(n_jobs=k), X, target)
+    for field in ("feature", "threshold", "children", "value"):
+        assert getattr(a.tree_, field).tobytes() == getattr(b.tree_, field).tobytes(), field
 
 
 def test_moments_do_not_depend_on_n_jobs():

@@ -9,7 +9,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
+from .._parameters import N_JOBS
 from .._progress import progress
+from .._threads import uses_threads
 from .._validation import (CLASS_WEIGHT, FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE,
                            Either, Integer, Options, Real, check_is_fitted,
                            check_sample_weight_vector, class_weight_vector, encode_labels,
@@ -181,6 +183,11 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         table it compared. The tree is then grown node by node in Python
         (never by the compiled subtree growth), so it is the same tree up to
         the round-off of histogram subtraction with fractional weights.
+    n_jobs : int or None, default=None
+        Threads of ``fit`` (numba's, for the duration of the call): ``None``
+        uses numba's thread count less the cores other processes keep busy
+        when the fit starts, ``-1`` every core, ``k`` ``k`` threads. The tree
+        does not depend on it.
 
     Attributes
     ----------
@@ -253,7 +260,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
                  min_samples_split=2, min_samples_leaf=1, confidence=0.25, ccp_alpha=0.0,
                  max_bins=256, class_weight=None, random_state=None, verbose=False,
                  subtree_raising=True, record_trace=False, cut_point=None,
-                 categorical_split="multiway"):
+                 categorical_split="multiway", n_jobs=None):
         self.criterion = criterion
         self.splitter = splitter
         self.pruning = pruning
@@ -270,6 +277,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self.record_trace = record_trace
         self.cut_point = cut_point
         self.categorical_split = categorical_split
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -290,7 +298,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         "random_state": SEED, "verbose": VERBOSE,
         "subtree_raising": FLAG, "record_trace": FLAG,
         "cut_point": Either(NONE, Options(CUT_POINTS)),
-        "categorical_split": Options(CATEGORICAL_SPLITS),
+        "categorical_split": Options(CATEGORICAL_SPLITS), "n_jobs": N_JOBS,
     }
 
     def _check_params(self, total_weight):
@@ -321,6 +329,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             return "training_value" if c45_mode else "midpoint"
         return self.cut_point
 
+    @uses_threads
     def fit(self, X, y, *, validation_data=None, sample_weight=None):
         """Grow (and prune) the tree.
 

@@ -6,7 +6,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
+from .._parameters import N_JOBS
 from .._progress import progress
+from .._threads import uses_threads
 from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Either, Integer,
                            Options, Real, _numeric_target, check_is_fitted,
                            check_sample_weight_vector, is_dask_collection, validate_params)
@@ -103,6 +105,11 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         ``rho``, ``valid`` per attribute). The tree is then grown node by
         node in Python instead of in compiled subtrees side by side on every
         thread (numba's thread count): the same tree.
+    n_jobs : int or None, default=None
+        Threads of ``fit`` (numba's, for the duration of the call): ``None``
+        uses numba's thread count less the cores other processes keep busy
+        when the fit starts, ``-1`` every core, ``k`` ``k`` threads. The tree
+        does not depend on it.
 
     Attributes
     ----------
@@ -143,7 +150,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 ccp_alpha=0.0, verbose=False, record_trace=False):
+                 ccp_alpha=0.0, verbose=False, record_trace=False, n_jobs=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -153,6 +160,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         self.ccp_alpha = ccp_alpha
         self.verbose = verbose
         self.record_trace = record_trace
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -167,7 +175,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
         "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
         "min_impurity_decrease": NON_NEGATIVE, "ccp_alpha": NON_NEGATIVE,
-        "verbose": VERBOSE, "record_trace": FLAG,
+        "verbose": VERBOSE, "record_trace": FLAG, "n_jobs": N_JOBS,
     }
 
     def _rules(self, n_rows):
@@ -177,6 +185,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
                          _count_or_fraction(self.min_samples_split, 2, n_rows),
                          _count_or_fraction(self.min_samples_leaf, 1, n_rows), 0.0, False)
 
+    @uses_threads
     def fit(self, X, y, sample_weight=None):
         """Grow (and, with ``ccp_alpha``, prune) the tree.
 
