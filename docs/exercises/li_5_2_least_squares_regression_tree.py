@@ -22,17 +22,17 @@ is below 0.2 (an arbitrary stopping rule: the book leaves it open), the tree is
 which is the tree the datawhale solutions manual prints for its threshold 0.2 (it tests the
 loss of the split, we test the error of the region; here they stop at the same regions).
 
-hyperplane has no regression tree yet (``hyperplane.tree.DecisionTreeRegressor`` is being
-added), so the page writes 算法5.5 in NumPy and checks the root cut against scikit-learn's
-``DecisionTreeRegressor`` (squared error, the same criterion), whose thresholds are the midpoints
-5.5 etc. of the same cuts.
+The page writes 算法5.5 in NumPy, then grows the same root with the library's
+:class:`hyperplane.tree.DecisionTreeRegressor` and with scikit-learn's (squared error, the same
+criterion); both put the thresholds at the midpoints 5.5 etc. of the same cuts.
 """
 
 import matplotlib.pyplot as plt
 import numpy as np
-from sklearn.tree import DecisionTreeRegressor
+from sklearn.tree import DecisionTreeRegressor as SklearnTreeRegressor
 
 from hyperplane.plot import apply_cjk_font
+from hyperplane.tree import DecisionTreeRegressor
 
 x = np.arange(1.0, 11.0)
 y = np.array([4.50, 4.75, 4.91, 5.34, 5.80, 7.05, 7.90, 8.23, 8.70, 9.00])
@@ -73,9 +73,17 @@ np.testing.assert_allclose(ends, [3, 5, 6, 7, 8, 10])
 np.testing.assert_allclose(values, [4.72, 5.57, 7.05, 7.90, 8.23, 8.85], atol=5e-3)
 
 # %%
+# 用库中的回归树 / The library's regression tree
+# ----------------------------------------------
+ours = DecisionTreeRegressor(max_depth=1).fit(x[:, None], y)
+print("hyperplane root threshold:", ours.tree_.threshold[0], " predictions:",
+      np.unique(ours.predict(x[:, None]).round(2)))
+np.testing.assert_allclose(np.unique(ours.predict(x[:, None])), best_cut(x, y)[2:], atol=1e-12)
+
+# %%
 # 与 scikit-learn 比较 / Against scikit-learn
 # -------------------------------------------
-peer = DecisionTreeRegressor(max_depth=1).fit(x[:, None], y)
+peer = SklearnTreeRegressor(max_depth=1).fit(x[:, None], y)
 print("scikit-learn root threshold:", peer.tree_.threshold[0], " leaf values:",
       peer.tree_.value[1:, 0, 0].round(2))
 assert peer.tree_.threshold[0] == 5.5
