@@ -20,6 +20,7 @@ import scipy.sparse
 from .._csr_rows import CSRRows
 from ._l1_logistic_kernels import (
     Columns,
+    coordinate_violations,
     Direction,
     gradient_and_diagonal,
     hessian_weights,
@@ -105,7 +106,7 @@ def newglmnet(XT, y, C, penalised, options, rng):
     for k in range(1, options.max_iter + 1):
         hessian_weights(z, y, C, D, coef)
         gradient_and_diagonal(XT, coef, D, grad, hess, everything, options.nu)
-        violation = violations(grad, w, penalised)
+        violation = coordinate_violations(grad, w, penalised)
         norm = float(violation.sum())   # a shrunk coordinate's violation is 0
         initial = norm if initial is None else initial
         if norm <= options.tol * initial:
@@ -122,15 +123,6 @@ def newglmnet(XT, y, C, penalised, options, rng):
         z += step.length * y * newton.direction.Xd
         objective = step.objective
     return L1Solution(w, options.max_iter, False, objective)
-
-
-def violations(grad, w, penalised):
-    """``|∂F(w)_j|`` of the minimum-norm subgradient, coordinate by coordinate:
-    ``g ± 1`` off zero, the soft threshold of ``g`` at zero, ``g`` for the
-    intercept."""
-    soft = np.where(grad + 1.0 < 0.0, grad + 1.0, np.where(grad - 1.0 > 0.0, grad - 1.0, 0.0))
-    signed = np.where(w > 0.0, grad + 1.0, np.where(w < 0.0, grad - 1.0, soft))
-    return np.abs(np.where(penalised, signed, grad))
 
 
 def shrunk(active, grad, w, penalised, margin):

@@ -75,6 +75,16 @@ def l1_violation(g, v):
     return 0.0
 
 
+@jit
+def coordinate_violations(grad, w, penalised):
+    """``|∂F(w)_j|`` for every coordinate: :func:`l1_violation` of a penalised
+    one, ``|g|`` of the intercept."""
+    out = np.empty(grad.shape[0])
+    for j in range(grad.shape[0]):
+        out[j] = abs(l1_violation(grad[j], w[j])) if penalised[j] else abs(grad[j])
+    return out
+
+
 class Sweep(NamedTuple):
     """After one pass: the coordinates still in the pass's active prefix, the
     sum and the largest of their violations of ``q``'s optimality."""
