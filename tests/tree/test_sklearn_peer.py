@@ -82,9 +82,9 @@ def test_hist_splitter_close_to_exact_on_large_data():
     assert abs(exact.score(X, y) - hist.score(X, y)) < 0.01
 
 
-def test_ccp_alpha_alone_prunes_as_in_scikit_learn_and_conflicts_are_refused():
+def test_ccp_alpha_alone_prunes_as_in_scikit_learn_and_is_said_unused_otherwise():
     """ccp_alpha > 0 with pruning=None is scikit-learn's pruned tree (it was
-    silently ignored); with another pruning it is an error naming both."""
+    silently ignored); with another pruning it is unused, and a warning says so."""
     from sklearn.datasets import load_breast_cancer
     from sklearn.tree import DecisionTreeClassifier as SklearnTree
 
@@ -98,6 +98,5 @@ def test_ccp_alpha_alone_prunes_as_in_scikit_learn_and_conflicts_are_refused():
     peer = SklearnTree(criterion="gini", ccp_alpha=alpha, random_state=0).fit(X, y)
     assert ours.get_n_leaves() == explicit.get_n_leaves() == peer.get_n_leaves()
     assert (ours.predict(X) == peer.predict(X)).all()
-    with pytest.raises(ValueError, match="ccp_alpha=0.01 prunes by cost complexity, but "
-                                         "pruning='pessimistic'"):
+    with pytest.warns(UserWarning, match="ccp_alpha=0.01 is not used: pruning='pessimistic'"):
         DecisionTreeClassifier(pruning="pessimistic", ccp_alpha=alpha).fit(X, y)

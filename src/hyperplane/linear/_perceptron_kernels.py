@@ -16,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import jit, jit_fast
-from .._row_kernels import by_layout, row_axpy
+from .._row_kernels import by_layout
+from .._row_kernels import row_axpy_fast as row_axpy
 
 
 @jit_fast

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -140,7 +141,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     ccp_alpha : float, default=0.0
         Complexity parameter of ``pruning="cost_complexity"``; a positive
         ``ccp_alpha`` with ``pruning=None`` prunes by cost complexity, as in
-        scikit-learn, and with any other pruning is an error.
+        scikit-learn, and with another pruning is unused (with a warning).
     max_bins : int, default=256
         Bins per numeric attribute for ``splitter="hist"`` (2..65535).
     class_weight : dict, "balanced" or None, default=None
@@ -312,15 +313,18 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
 
     def _pruning_after_growth(self):
         """``pruning``, with ``ccp_alpha > 0`` alone meaning CART's cost-complexity
-        pruning (scikit-learn's meaning of ``ccp_alpha``); ``ccp_alpha > 0`` with
-        another pruning is refused rather than ignored."""
+        pruning (scikit-learn's meaning of ``ccp_alpha``)."""
         if self.ccp_alpha > 0 and self.pruning is None:
             return "cost_complexity"
-        if self.ccp_alpha > 0 and self.pruning != "cost_complexity":
-            raise ValueError(f"ccp_alpha={self.ccp_alpha!r} prunes by cost complexity, but "
-                             f"pruning={self.pruning!r} prunes otherwise: set ccp_alpha=0 or "
-                             "pruning='cost_complexity'")
         return self.pruning
+
+    def _warn_unused_ccp_alpha(self):
+        """``ccp_alpha > 0`` with another pruning has no effect: said, not silent."""
+        if self.ccp_alpha > 0 and self.pruning not in (None, "cost_complexity"):
+            warnings.warn(f"ccp_alpha={self.ccp_alpha!r} is not used: pruning="
+                          f"{self.pruning!r} prunes otherwise (ccp_alpha belongs to "
+                          "pruning='cost_complexity', or to pruning=None)", UserWarning,
+                          stacklevel=3)
 
     def _cut_point(self):
         """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
@@ -356,7 +360,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self
         """
         validate_params(self)
-        self._pruning_after_growth()   # ccp_alpha with another pruning: refused before growth
+        self._warn_unused_ccp_alpha()
         if is_dask_collection(X):
             if self.class_weight is not None:
                 raise ValueError("class_weight is not supported with Dask input yet; pass "
