@@ -351,10 +351,36 @@ def regression_report(y_true, y_pred, prior=None, *, title="Evaluation on test d
                                                         / (prior_error ** 2).sum())))
 
 
-def _is_classifier(model):
-    from sklearn.base import is_classifier
+#: the labels an outlier detector's predictions are read against (LIBSVM's
+#: one-class convention: +1 inside the estimated support, -1 outside)
+OUTLIER_LABELS = (-1, 1)
 
-    return is_classifier(model)
+
+def predicts_classes(model, y=None):
+    """Whether ``model``'s predictions are classes (a classifier, or an outlier
+    detector such as :class:`~hyperplane.svm.OneClassSVM` predicting +1 inlier
+    / -1 outlier, which svm-predict scores as a classification) rather than
+    numbers. For a detector the true labels ``y`` (when given) must be +1/-1.
+
+    Examples
+    --------
+    >>> from hyperplane.svm import OneClassSVM, SVR
+    >>> predicts_classes(OneClassSVM(), [1, -1, 1]), predicts_classes(SVR())
+    (True, False)
+    """
+    from sklearn.base import is_classifier, is_outlier_detector
+
+    if is_classifier(model):
+        return True
+    if not is_outlier_detector(model):
+        return False
+    if y is not None:
+        found = sorted(set(np.asarray(y).tolist()) - set(OUTLIER_LABELS), key=str)
+        if found:
+            raise ValueError(
+                f"{type(model).__name__} predicts +1 (inlier) and -1 (outlier): the labels it "
+                f"is evaluated against must be +1/-1 too; found {found[:5]}")
+    return True
 
 
 class JavaRandom:
@@ -523,7 +549,7 @@ def cross_validate_report(model, X, y, *, folds=10, seed=1, cv="stratified"):
 
     declared = getattr(getattr(y, "cat", None), "categories", None)
     y = np.asarray(y)
-    classify = _is_classifier(model)
+    classify = predicts_classes(model, y)
     if cv == "weka":
         splits = weka_folds(y, folds, seed, stratify=classify)
     elif cv == "stratified":

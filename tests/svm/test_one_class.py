@@ -107,3 +107,20 @@ def test_precomputed_kernel_as_libsvm(nu):
 def test_precomputed_needs_a_square_gram():
     with pytest.raises(ValueError, match="square"):
         OneClassSVM(kernel="precomputed").fit(np.ones((4, 3)))
+
+
+def test_recorded_steps_start_feasible_and_end_at_libsvm_s_solution():
+    """record_trace: the traced solve (no shrinking) starts from LIBSVM's feasible
+    alpha (sum alpha = nu l; alpha = 0 is not feasible) and reaches the same
+    decision values as LIBSVM; its last row's objective is objective_."""
+    X = StandardScaler().fit_transform(load_breast_cancer().data[:120, :6])
+    traced = OneClassSVM(nu=0.3, gamma=0.2, tol=1e-6, record_trace=True).fit(X)
+    libsvm = LibOneClassSVM(nu=0.3, gamma=0.2, tol=1e-6).fit(X)
+    trace = traced.trace_
+    assert len(trace) == traced.n_iter_ > 0
+    assert trace["iteration"].tolist() == list(range(1, len(trace) + 1))
+    np.testing.assert_allclose(trace["objective"].iloc[-1], traced.objective_, rtol=1e-12)
+    assert np.all(np.diff(trace["objective"]) <= 1e-12)  # each SMO step lowers the dual
+    np.testing.assert_allclose(traced.decision_function(X), libsvm.decision_function(X),
+                               atol=1e-4)
+    assert not hasattr(OneClassSVM(nu=0.3, gamma=0.2).fit(X), "trace_")

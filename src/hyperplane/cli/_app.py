@@ -188,7 +188,16 @@ def fit(
     summary = f"fitted {model} on {X.shape[0]} rows × {X.shape[1]} columns"
     if score is not None:
         summary += f"; training score {score:.4g}"
+    elif _is_outlier_detector(fitted):  # labels unused: how many rows it keeps inside
+        inside = int((fitted.predict(X) == 1).sum())
+        summary += f"; {inside} of {X.shape[0]} training rows inside (predicted +1)"
     _err.print(f"{summary}; wrote {out}", markup=False)
+
+
+def _is_outlier_detector(model):
+    from sklearn.base import is_outlier_detector
+
+    return is_outlier_detector(model)
 
 
 def _with_scaling(model, estimator, scale, X):
@@ -345,9 +354,10 @@ def _agreement(model, y, predicted):
     """svm-predict's summary of predictions against the true column: accuracy
     (classification) or mean squared error and squared correlation (regression)."""
     import numpy as np
-    from sklearn.base import is_classifier
 
-    if is_classifier(model):
+    from hyperplane.evaluation import predicts_classes
+
+    if predicts_classes(model, y):
         correct = int(np.sum(np.asarray(y) == np.asarray(predicted)))
         return (f"Accuracy = {100 * correct / len(y):.4f}% ({correct}/{len(y)}) "
                 "(classification)")

@@ -59,9 +59,8 @@ def _training_data(model, data, *, target, param, index, fmt, encoding):
 
 
 def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
-    from sklearn.base import is_classifier
-
-    from hyperplane.evaluation import class_probabilities, classification_report, regression_report
+    from hyperplane.evaluation import (class_probabilities, classification_report,
+                                       predicts_classes, regression_report)
 
     from ._data import feature_frame, model_input, read_table
 
@@ -76,7 +75,7 @@ def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
     X_test = model_input(fitted, X_test)
     predicted = fitted.predict(X_test)
     title = "Evaluation on test split"
-    if not is_classifier(fitted):
+    if not predicts_classes(fitted, y_test):
         return regression_report(y_test, predicted, np.full(len(y_test), np.mean(y)),
                                  title=title)
     labels = np.unique(np.concatenate([np.asarray(y), np.asarray(y_test)]))
@@ -88,9 +87,8 @@ def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
 
 
 def _saved_model_report(model_file, data, *, fmt, encoding):
-    from sklearn.base import is_classifier
-
-    from hyperplane.evaluation import class_probabilities, classification_report, regression_report
+    from hyperplane.evaluation import (class_probabilities, classification_report,
+                                       predicts_classes, regression_report)
     from hyperplane.io import load, read_header
 
     from ._data import model_table
@@ -104,7 +102,7 @@ def _saved_model_report(model_file, data, *, fmt, encoding):
     y = frame[target]
     predicted = model.predict(X)
     title = "Evaluation on test set"
-    if not is_classifier(model):
+    if not predicts_classes(model, y):
         return regression_report(y, predicted, title=title)
     labels = np.asarray(getattr(model, "classes_", np.unique(y)))
     labels = np.unique(np.concatenate([labels, np.asarray(y)]))

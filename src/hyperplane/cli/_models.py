@@ -27,6 +27,7 @@ MODELS = {
     "linear-svr": "hyperplane.svm:LinearSVR",
     "nusvc": "hyperplane.svm:NuSVC",
     "nusvr": "hyperplane.svm:NuSVR",
+    "one-class-svm": "hyperplane.svm:OneClassSVM",
     "mlp": "hyperplane.neural:MLPClassifier",
     "mlp-regressor": "hyperplane.neural:MLPRegressor",
 }

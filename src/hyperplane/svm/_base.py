@@ -127,13 +127,14 @@ class BaseSVM(BaseEstimator):
         return kernel
 
     def _solve(self, kernel, X, kidx, y, p, C, alpha0=None, index=None, record=True,
-               by_label=False):
+               by_label=False, fixed_start=False):
         """Run SMO (from ``alpha0`` if given); returns the DualSolution and
         the :class:`StepTrace` (None unless ``record_trace``), and warns if
         it did not converge. A traced solve starts from alpha = 0 without
         shrinking (the book's SMO); ``index`` maps the solver's variables to
-        the rows the trace reports (the nu dual keeps its start, which fixes its
-        constraints); ``record=False`` never traces (the
+        the rows the trace reports (the nu and one-class duals keep their
+        start, which meets their equality constraints: ``by_label`` or
+        ``fixed_start``); ``record=False`` never traces (the
         probability model's fold solves); ``by_label`` solves the nu dual
         (one equality constraint per label, :class:`SMOSolver`)."""
         trace = StepTrace(index) if getattr(self, "record_trace", False) and record else None
@@ -141,7 +142,7 @@ class BaseSVM(BaseEstimator):
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
                                  max_iter=self.max_iter, cache_size=self.cache_size,
                                  shrinking=bool(self.shrinking) and trace is None,
-                                 alpha0=alpha0 if trace is None or by_label else None,
+                                 alpha0=alpha0 if trace is None or by_label or fixed_start else None,
                                  bar=bar, by_label=by_label).solve(trace)
         if not (np.all(np.isfinite(solution.alpha)) and np.isfinite(solution.b)):
             raise ValueError(

@@ -49,6 +49,10 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         As for :class:`SVC`; ``kernel="precomputed"`` also (fit on the n x n
         Gram matrix, predict on the m x n kernel values against the training
         samples).
+    record_trace : bool, default=False
+        One row per SMO step in ``trace_``, as :class:`SVC`'s; the traced
+        solve starts from :func:`one_class_start` too (alpha = 0 is not
+        feasible: sum a_i = nu l) and runs without shrinking.
 
     Attributes
     ----------
@@ -67,6 +71,9 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         w (linear kernel only).
     kernel_, n_iter_, converged_, objective_
         As for :class:`SVC`.
+    trace_ : pandas.DataFrame
+        Only with ``record_trace=True``: the SMO steps, columns as
+        :class:`SVC`'s ``trace_``.
 
     Examples
     --------
@@ -84,13 +91,13 @@ class OneClassSVM(OutlierMixin, BaseSVM):
     """
 
     _parameter_rules = {
-        **{k: v for k, v in BaseSVM._parameter_rules.items() if k not in ("C", "record_trace")},
+        **{k: v for k, v in BaseSVM._parameter_rules.items() if k != "C"},
         "nu": Real(low=0.0, high=1.0, low_open=True), "kernel": KERNEL_OR_PRECOMPUTED,
     }
 
     def __init__(self, *, nu=0.5, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
-                 random_state=None, verbose=False, n_jobs=None):
+                 random_state=None, verbose=False, record_trace=False, n_jobs=None):
         self.nu = nu
         self.kernel = kernel
         self.gamma = gamma
@@ -102,6 +109,7 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         self.shrinking = shrinking
         self.random_state = random_state
         self.verbose = verbose
+        self.record_trace = record_trace
         self.n_jobs = n_jobs
 
     @uses_threads
@@ -112,8 +120,10 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         l = X.shape[0]
         kernel, samples = self._kernel_and_samples(X)
         ones = np.ones(l)
-        solution, _ = self._solve(kernel, samples, np.arange(l), ones, np.zeros(l), ones,
-                                  alpha0=one_class_start(l, float(self.nu)))
+        solution, trace = self._solve(kernel, samples, np.arange(l), ones, np.zeros(l), ones,
+                                      alpha0=one_class_start(l, float(self.nu)),
+                                      fixed_start=True)
+        self._set_trace([] if trace is None else [trace.frame()])
         coef = solution.alpha[None, :]
         self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] > 0))
         self.offset_ = -float(solution.b)
