@@ -514,6 +514,7 @@ def main():
     │ linear-svr      │ hyperplane.svm:LinearSVR                 │ yes       │
     │ nusvc           │ hyperplane.svm:NuSVC                     │ yes       │
     │ nusvr           │ hyperplane.svm:NuSVR                     │ yes       │
+    │ one-class-svm   │ hyperplane.svm:OneClassSVM               │ yes       │
     """
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
