@@ -375,6 +375,9 @@ def _english_words(text):
     ("tree", "split-4.2", {"pruning": "pre"}), ("tree", "watermelon-2.0alpha", {}),
     ("perceptron", "watermelon-3.0alpha", {"max_epochs": "5"}),
     ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("bp", "xor", {"max_epochs": "30"}),
+    ("svm", "watermelon-3.0alpha", {"formulation": "nu_svm", "kernel": "rbf"}),
+    ("svm", "watermelon-3.0alpha", {"formulation": "one_class", "kernel": "rbf"}),
+    ("svm", "sine", {"formulation": "nu_svm"}),
     ("linear", None, {})])
 def test_no_english_word_in_the_chinese_status_and_trace(page, learner, dataset, params):
     typed = {k: params.pop(k) for k in ("max_epochs",) if k in params}

@@ -324,3 +324,61 @@ def test_lesson_data_errors_carry_a_code_for_the_page(client):
                                              "dataset": "watermelon-2.0"}).get_json()
     assert answer["field"] == "dataset" and answer["code"] == "two_numeric"
     assert answer["args"]["columns"].startswith("色泽, 根蒂")
+
+
+def test_nu_svc_on_the_plane_matches_scikit_learn(client):
+    """formulation=nu_svm: ν-SVC's SMO steps, then the fitted α and b as
+    scikit-learn's NuSVC (LIBSVM) gives them on the same points."""
+    import numpy as np
+    from sklearn.svm import NuSVC as LibNuSVC
+
+    from hyperplane.datasets import load_watermelon
+
+    X, y = load_watermelon("3.0alpha")
+    start = _start(client, "svm", "watermelon-3.0alpha", formulation="nu_svm", nu=0.5,
+                   kernel="rbf", sigma=1)
+    steps = _all_steps(client, start["run"])
+    assert steps[0]["row"][0].startswith("(x") and steps[-1]["final"]
+    libsvm = LibNuSVC(nu=0.5, kernel="rbf", gamma=0.5, tol=1e-8).fit(np.asarray(X, float), y)
+    assert steps[-1]["plot"]["mark"] == sorted(libsvm.support_.tolist())
+    assert abs(float(steps[-1]["row"][-1]) - libsvm.intercept_[0]) < 1e-3
+    assert steps[-1]["say"]["key"] == "svc_done"
+
+
+def test_one_class_draws_the_support_and_counts_the_points_inside(client):
+    import numpy as np
+    from sklearn.svm import OneClassSVM as LibOneClassSVM
+
+    from hyperplane.datasets import load_watermelon
+
+    X, y = load_watermelon("3.0alpha")
+    start = _start(client, "svm", "watermelon-3.0alpha", formulation="one_class", nu=0.2,
+                   kernel="rbf", sigma=0.5)
+    final = _all_steps(client, start["run"])[-1]
+    libsvm = LibOneClassSVM(nu=0.2, gamma=2.0, tol=1e-8).fit(np.asarray(X, float))
+    assert final["plot"]["levels"] == [0]
+    assert final["plot"]["mark"] == libsvm.support_.tolist()
+    say = final["say"]
+    assert say["key"] == "one_class_done" and say["n"] == len(y)
+    # the free support vectors lie on f(x) = 0 up to round-off: either side is right
+    f = libsvm.decision_function(np.asarray(X, float))
+    assert int(np.sum(f > 1e-6)) <= say["inside"] <= int(np.sum(f > -1e-6))
+
+
+def test_nu_svr_on_the_sine_data(client):
+    start = _start(client, "svm", "sine", formulation="nu_svm", nu=0.3, kernel="rbf", C="10")
+    steps = _all_steps(client, start["run"])
+    assert steps[0]["row"][0].startswith("(x") and "curve" in steps[-1]["plot"]
+
+
+@pytest.mark.parametrize("params, code", [
+    ({"formulation": "nu_svm", "nu": 0.95}, "nu_infeasible"),
+    ({"formulation": "one_class", "nu": 0}, "above"),
+    ({"formulation": "dual"}, "one_of"),
+])
+def test_formulation_errors_name_the_field(client, params, code):
+    response = client.post("/api/start", json={"learner": "svm", "dataset": "watermelon-3.0alpha",
+                                               "params": params})
+    assert response.status_code == 400
+    answer = response.get_json()
+    assert answer["code"] == code and answer["field"] in ("nu", "formulation")

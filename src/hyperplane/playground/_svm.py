@@ -5,6 +5,11 @@ Each SMO step is a row of ``SVC(record_trace=True).trace_``: the working pair
 (two classes; with more, only the fitted one-vs-one models are shown). The last step shows
 the fitted ``alpha_``, ``intercept_``, ``support_`` and ``decision_function``
 (margins f(x) = ±1 and the separating line f(x) = 0).
+
+The ``formulation`` field picks LIBSVM's other duals on the same SMO: ``nu_svm``
+(ν-SVC on the plane, ν-SVR on the sine data; Schölkopf et al. 2000) and
+``one_class`` (the one-class SVM of Schölkopf et al. 2001: the labels are not
+used, f(x) = 0 bounds the estimated support).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..svm import SVC, SVR
+from ..svm import SVC, SVR, NuSVC, NuSVR, OneClassSVM
 from ._fields import FieldError, choice, integer, real
 from ..kernels._kernels import linear_weights
 from ._plane import GRID, box, margin_summary, number, points, regions, vector
@@ -28,6 +33,8 @@ MAX_SMO_ITER = 20_000
 TRACE_HEAD, TRACE_TAIL = 1000, 200
 #: C of the SVR lesson when the field says inf (SVR has no hard-margin form)
 SVR_C = 10.0
+#: the duals the lesson solves: C-SVC / ε-SVR (the books'), ν-SVC / ν-SVR, one-class
+FORMULATIONS = ("c_svm", "nu_svm", "one_class")
 
 
 def _C(params, default):
@@ -85,7 +92,10 @@ def svc_steps(model, X, y, low, high):
     linear = model.alpha_.ndim == 1 and model.kernel == "linear"
     if model.alpha_.ndim == 1:
         signs = np.where(y == model.classes_[1], 1.0, -1.0)
-        yield from smo_rows(model, X if linear else None, signs)
+        # ν-SVC's steps move the unscaled α of its dual (LIBSVM divides them by r at the
+        # end): w of a step is not the final model's, so only the final summary has it
+        per_step = linear and not isinstance(model, NuSVC)
+        yield from smo_rows(model, X if per_step else None, signs)
     alpha = np.ravel(model.alpha_)
     support = model.support_.tolist()
     labels = {int(i): f"α={number(alpha[i])}" for i in support}
@@ -100,6 +110,26 @@ def svc_steps(model, X, y, low, high):
     if linear:
         final["summary"] = margin_summary(model.coef_[0], model.intercept_[0])
     yield final
+
+
+def one_class_steps(model, X, low, high):
+    """The SMO steps of a one-class SVM, then its support: f(x) = 0 drawn, the
+    support vectors marked, and how many points it keeps inside."""
+    yield from smo_rows(model)
+    alpha = np.ravel(model.dual_coef_)
+    support = model.support_.tolist()
+    inside = int(np.sum(model.predict(X) == 1))
+    picture = {"regions": regions(model.decision_function, low, high), "levels": [0],
+               "mark": support,
+               "labels": {int(i): f"α={number(a)}" for i, a in zip(support, alpha)}}
+    yield {"row": ["α = " + vector(alpha), "", "", "", "", "", number(-model.offset_)],
+           "plot": picture, "epoch_end": True, "final": True, "line": "stop",
+           "say": {"key": "one_class_done", "sv": len(support), "inside": inside,
+                   "n": len(X), "iterations": int(model.n_iter_),
+                   "rho": number(model.offset_)},
+           **_ended(f"{len(support)} support vectors, {inside} of {len(X)} points "
+                    f"inside f(x) > 0, {model.n_iter_} SMO iterations, "
+                    f"ρ = {number(model.offset_)}", iteration_cap(model))}
 
 
 def iteration_cap(model):
@@ -123,7 +153,7 @@ def hard_margin_steps(kernel, message):
 def svr_steps(model, x, y, note):
     grid = np.linspace(x.min(), x.max(), 4 * GRID)
     f = model.predict(grid[:, None])
-    eps = model.epsilon
+    eps = model.epsilon_ if isinstance(model, NuSVR) else model.epsilon  # ν-SVR finds its tube
     curve = {"x": grid.round(5).tolist(), "f": f.round(5).tolist(),
              "upper": (f + eps).round(5).tolist(), "lower": (f - eps).round(5).tolist()}
     yield from smo_rows(model)
@@ -142,10 +172,18 @@ def _ended(summary, stop):
     return {**stop, "status": f"{summary}; {stop['status']}"}
 
 
+def _nu(params):
+    return real(params, "nu", 0.5, above=0, high=1.0)
+
+
 def start(X, y, params):
     """``(info, steps)`` of the SVM lesson: SVC on a plane, SVR on the sine data."""
     numeric = X.select_dtypes("number")
+    formulation = choice(params, "formulation", "c_svm", FORMULATIONS)
     if params.get("dataset") == "sine" or numeric.shape[1] == 1:
+        if formulation == "one_class":
+            raise FieldError("formulation", "the one-class SVM needs two numeric columns",
+                             "svm_one_class_plane")
         x = numeric.to_numpy(np.float64)
         C = _C(params, SVR_C)
         note = {}
@@ -153,8 +191,10 @@ def start(X, y, params):
             C = SVR_C
             note = {"stopped": {"reason": "svr_hard", "C": SVR_C},
                     "status": f"SVR has no hard-margin form (C = inf); C = {SVR_C:g} was used"}
-        model = _estimator(SVR, params, C=C,
-                           epsilon=real(params, "epsilon", 0.1, low=0.0), record_trace=True)
+        tube = ({"nu": _nu(params)} if formulation == "nu_svm"
+                else {"epsilon": real(params, "epsilon", 0.1, low=0.0)})
+        model = _estimator(NuSVR if formulation == "nu_svm" else SVR, params, C=C,
+                           record_trace=True, **tube)
         model = _fit(model, x, np.asarray(y, dtype=np.float64))
         info = {"columns": COLUMNS, "svr": True,
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
@@ -163,10 +203,23 @@ def start(X, y, params):
         raise FieldError("dataset", "the SVM lesson needs two numeric columns (or one, for SVR)",
                          "svm_columns", columns=", ".join(map(str, X.columns)))
     X2, y = numeric.to_numpy(np.float64), np.asarray(y)
-    estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     low, high = box(X2)
     info = {"columns": COLUMNS, "points": points(X2, y, numeric.index),
             "box": [low.tolist(), high.tolist()]}
+    if formulation == "one_class":
+        model = _fit(_estimator(OneClassSVM, params, nu=_nu(params), record_trace=True), X2, y)
+        return info, one_class_steps(model, X2, low, high)
+    if formulation == "nu_svm":
+        nu = _nu(params)
+        try:
+            model = _fit(_estimator(NuSVC, params, nu=nu, record_trace=True), X2, y)
+        except ValueError as exc:
+            if "infeasible" not in str(exc):
+                raise
+            raise FieldError("nu", " ".join(str(exc).split()), "nu_infeasible",
+                             nu=number(nu)) from None
+        return info, svc_steps(model, X2, y, low, high)
+    estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     try:
         model = _fit(estimator, X2, y)
     except ValueError as exc:
