@@ -58,7 +58,7 @@ def check_nu_feasible(nu, classes, y_index, weight, pairs):
         if nu * (n[a] + n[b]) / 2 > min(n[a], n[b]):
             raise ValueError(
                 f"nu={nu!r} is infeasible (LIBSVM: \"specified nu is infeasible\") for "
-                f"classes {classes[a]!r} and {classes[b]!r}: nu must be at most "
+                f"classes {classes[a].item()!r} and {classes[b].item()!r}: nu must be at most "
                 f"2 min(n_a, n_b) / (n_a + n_b) = {2 * min(n[a], n[b]) / (n[a] + n[b]):.6g}, "
                 "with n_a, n_b the classes' (weighted) sizes")
 
