@@ -56,9 +56,10 @@ def check_nu_feasible(nu, classes, y_index, weight, pairs):
     n = np.bincount(y_index, weights=weight, minlength=len(classes))
     for a, b in pairs:
         if nu * (n[a] + n[b]) / 2 > min(n[a], n[b]):
+            first, second = np.asarray(classes)[[a, b]].tolist()  # plain values in the text
             raise ValueError(
                 f"nu={nu!r} is infeasible (LIBSVM: \"specified nu is infeasible\") for "
-                f"classes {classes[a].item()!r} and {classes[b].item()!r}: nu must be at most "
+                f"classes {first!r} and {second!r}: nu must be at most "
                 f"2 min(n_a, n_b) / (n_a + n_b) = {2 * min(n[a], n[b]) / (n[a] + n[b]):.6g}, "
                 "with n_a, n_b the classes' (weighted) sizes")
 

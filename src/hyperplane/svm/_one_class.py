@@ -9,8 +9,9 @@ import numpy as np
 from sklearn.base import OutlierMixin
 
 from .._threads import uses_threads
-from .._validation import Real
+from .._validation import Real, check_sample_weight_vector
 from ._base import BaseSVM
+from ._nu import fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
@@ -113,18 +114,28 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         self.n_jobs = n_jobs
 
     @uses_threads
-    def fit(self, X, y=None):
-        """Solve the one-class dual on the rows of ``X`` (``y`` is ignored)."""
+    def fit(self, X, y=None, sample_weight=None):
+        """Solve the one-class dual on the rows of ``X`` (``y`` is ignored).
+
+        ``sample_weight`` gives sample i the bound 0 <= a_i <= w_i and the
+        constraint sum a_i = nu sum w_i (scikit-learn's LIBSVM; the start
+        fills the bounds in order, :func:`~._nu.fill_in_order`); rows of
+        weight 0 are left out, as LIBSVM's ``remove_zero_weight``."""
         self._check_params()
         X = self._check_X(X)
-        l = X.shape[0]
+        weight = check_sample_weight_vector(sample_weight, X.shape[0])
+        rows = np.flatnonzero(weight > 0)
+        if rows.size == 0:
+            raise ValueError("sample_weight is zero for every sample")
         kernel, samples = self._kernel_and_samples(X)
-        ones = np.ones(l)
-        solution, trace = self._solve(kernel, samples, np.arange(l), ones, np.zeros(l), ones,
-                                      alpha0=one_class_start(l, float(self.nu)),
-                                      fixed_start=True)
+        l, C = rows.size, weight[rows]
+        alpha0 = (one_class_start(l, float(self.nu)) if sample_weight is None
+                  else fill_in_order(float(self.nu) * float(np.sum(C)), C))
+        solution, trace = self._solve(kernel, samples[rows], np.arange(l), np.ones(l),
+                                      np.zeros(l), C, alpha0=alpha0, fixed_start=True)
         self._set_trace([] if trace is None else [trace.frame()])
-        coef = solution.alpha[None, :]
+        coef = np.zeros((1, X.shape[0]))
+        coef[0, rows] = solution.alpha
         self._set_expansion(samples, coef, [solution.b], np.flatnonzero(coef[0] > 0))
         self.offset_ = -float(solution.b)
         self.n_support_ = np.array([self.support_.size], dtype=np.int32)
