@@ -50,9 +50,9 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
-from .._validation import (NONE, POSITIVE_INT, SEED, Either, Integer, Options,
+from .._validation import (CLASS_WEIGHT, NONE, POSITIVE_INT, SEED, Either, Integer, Options,
                            check_is_fitted, check_sample_weight_vector, check_X, check_X_y,
-                           encode_labels, validate_params)
+                           class_weight_vector, encode_labels, validate_params)
 from ._oblique_kernels import (apply_tree, best_threshold, perturb_coefficient, project,
                                split_impurity, weighted_gram)
 from ._split_kernels import ENTROPY, GINI
@@ -239,10 +239,16 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         coefficient-wise hill climbing (0: pure deterministic perturbation).
     random_state : None, int or RandomState, default=None
         Seeds the random jumps; with ``n_jumps=0`` the fit is deterministic.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying ``sample_weight`` (scikit-learn's
+        meaning; ``"balanced"``: n / (K n_k), 周志华 §3.6's rescaling):
+        every impurity and class count weighs a row of class k by w_k.
 
     Attributes
     ----------
     classes_ : ndarray (n_classes,)
+    class_weight_ : ndarray (n_classes,)
+        The weight of each class (ones without ``class_weight``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str (when fitted on a DataFrame)
     coef_ : ndarray (n_nodes, n_features)
@@ -271,19 +277,20 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, criterion="gini", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, n_jumps=10, random_state=None):
+                 min_samples_leaf=1, n_jumps=10, random_state=None, class_weight=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.n_jumps = n_jumps
         self.random_state = random_state
+        self.class_weight = class_weight
 
     # ------------------------------------------------------------------ fit
     _parameter_rules = {
         "criterion": Options(CRITERIA), "max_depth": Either(NONE, POSITIVE_INT),
         "min_samples_split": Integer(low=2), "min_samples_leaf": POSITIVE_INT,
-        "n_jumps": Integer(low=0), "random_state": SEED,
+        "n_jumps": Integer(low=0), "random_state": SEED, "class_weight": CLASS_WEIGHT,
     }
 
     def fit(self, X, y, *, sample_weight=None):
@@ -295,8 +302,9 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         validate_params(self)
         X, y = check_X_y(self, X, y, dtype=np.float64)
-        w = check_sample_weight_vector(sample_weight, X.shape[0])
         self.classes_, y_index = encode_labels(y)
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_index)
+        w = check_sample_weight_vector(sample_weight, X.shape[0]) * self.class_weight_[y_index]
         first_seen = np.unique(y_index, return_index=True)[1]
         self._tie_rank = np.argsort(np.argsort(first_seen))  # 0 = first in y
         keep = np.flatnonzero(w > 0)
