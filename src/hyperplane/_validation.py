@@ -361,6 +361,29 @@ def class_sample_weights(class_weight, classes, y_index, sample_weight):
     return per_class, weights
 
 
+def partial_fit_labels(y, classes, class_weight):
+    """Indices in ``classes`` (the first call's ``classes_``) of the labels of
+    a ``partial_fit`` batch. A label not among them is a ValueError, and so is
+    ``class_weight="balanced"``, whose class counts are those of all the data,
+    which a batch does not show.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> partial_fit_labels(np.array(["b", "a", "b"]), np.array(["a", "b"]), None).tolist()
+    [1, 0, 1]
+    """
+    if isinstance(class_weight, str):
+        raise ValueError('class_weight="balanced" needs the class counts of all the data, '
+                         "which partial_fit does not see; pass a dict {label: weight} (e.g. "
+                         "computed once with sklearn.utils.class_weight.compute_class_weight)")
+    unknown = np.setdiff1d(np.unique(y), classes)
+    if unknown.size:
+        raise ValueError(f"y has labels {unknown.tolist()} not in classes "
+                         f"{classes.tolist()} of the first partial_fit")
+    return np.searchsorted(classes, y)
+
+
 def class_penalties(C, class_weight, y_index, k, binary):
     """C_i of the binary problem of class ``k`` (LIBLINEAR's ``-wi``, as
     ``train``): with two classes ``C_i w_{y_i}``; in the one-vs-rest problem
@@ -421,7 +444,7 @@ __all__ = [
     "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
     "check_sample_weight_vector", "CLASS_WEIGHT", "class_weight_vector", "class_sample_weights",
-    "class_penalties", "one_vs_rest_weights",
+    "class_penalties", "one_vs_rest_weights", "partial_fit_labels",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
     "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

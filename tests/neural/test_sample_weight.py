@@ -172,20 +172,23 @@ def _peer_kw(n, epochs, eta):
                 n_iter_no_change=epochs + 1, shuffle=False, random_state=0)
 
 
+def _assert_equals_peer(Ours, Peer, X, y, sw, activation, eta, epochs=20):
+    """Accumulated BP and scikit-learn's full-batch gradient descent, from the
+    same initial weights, on the same weighted data: the same networks."""
+    ours = _fit(Ours(hidden_layer_sizes=(6,), activation=activation, bp="accumulated",
+                     learning_rate=eta, max_iter=epochs, tol=0, n_iter_no_change=epochs + 1,
+                     shuffle=False, random_state=0), X, y, sample_weight=sw)
+    peer = _fit(Peer(hidden_layer_sizes=(6,), activation=activation,
+                     **_peer_kw(len(y), epochs, eta)), X, y, sample_weight=sw)
+    _assert_same_network(ours, peer, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.loss_curve_, peer.loss_curve_, rtol=1e-9)
+
+
 @pytest.mark.parametrize("n_classes", [2, 3])
 def test_classifier_equals_scikit_learn_full_batch_gd_with_sample_weight(n_classes):
     X, y = _data(n=50, seed=9, n_classes=n_classes)
     sw = np.random.default_rng(3).uniform(0.0, 3.0, len(y))
-    epochs, eta = 20, 0.3
-    ours = _fit(MLPClassifier(hidden_layer_sizes=(6,), activation="tanh", bp="accumulated",
-                              learning_rate=eta, max_iter=epochs, tol=0,
-                              n_iter_no_change=epochs + 1, shuffle=False, random_state=0),
-                X, y, sample_weight=sw)
-    peer = _fit(SklearnMLPClassifier(hidden_layer_sizes=(6,), activation="tanh",
-                                     **_peer_kw(len(y), epochs, eta)),
-                X, y, sample_weight=sw)
-    _assert_same_network(ours, peer, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(ours.loss_curve_, peer.loss_curve_, rtol=1e-9)
+    _assert_equals_peer(MLPClassifier, SklearnMLPClassifier, X, y, sw, "tanh", 0.3)
 
 
 def test_regressor_equals_scikit_learn_full_batch_gd_with_sample_weight():
@@ -193,16 +196,7 @@ def test_regressor_equals_scikit_learn_full_batch_gd_with_sample_weight():
     X = rng.uniform(-2, 2, (60, 3))
     y = np.sin(X[:, 0]) + X[:, 1] * X[:, 2]
     sw = rng.uniform(0.0, 3.0, len(y))
-    epochs, eta = 20, 0.05
-    ours = _fit(MLPRegressor(hidden_layer_sizes=(8,), activation="relu", bp="accumulated",
-                             learning_rate=eta, max_iter=epochs, tol=0,
-                             n_iter_no_change=epochs + 1, shuffle=False, random_state=0),
-                X, y, sample_weight=sw)
-    peer = _fit(SklearnMLPRegressor(hidden_layer_sizes=(8,), activation="relu",
-                                    **_peer_kw(len(y), epochs, eta)),
-                X, y, sample_weight=sw)
-    _assert_same_network(ours, peer, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(ours.loss_curve_, peer.loss_curve_, rtol=1e-9)
+    _assert_equals_peer(MLPRegressor, SklearnMLPRegressor, X, y, sw, "relu", 0.05)
 
 
 def test_minibatch_matches_scikit_learn_sgd_with_sample_weight_unshuffled():

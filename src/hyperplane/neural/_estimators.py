@@ -7,7 +7,7 @@ from sklearn.base import ClassifierMixin, RegressorMixin
 
 from .._numerics import check_target_magnitude
 from .._validation import (CLASS_WEIGHT, Options, check_is_fitted, check_X, class_sample_weights,
-                           encode_labels)
+                           encode_labels, partial_fit_labels)
 from ._mlp import _BaseMLP
 
 _COMMON_PARAMS = """
@@ -229,11 +229,6 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         """
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        if isinstance(self.class_weight, str):
-            raise ValueError('class_weight="balanced" needs the class counts of all the '
-                             "data, which partial_fit does not see; pass a dict "
-                             "{label: weight} (e.g. computed once with "
-                             "sklearn.utils.class_weight.compute_class_weight)")
         X, y = self._checked(X, y, reset=first)
         if first:
             if classes is None:
@@ -242,11 +237,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes={list(classes)} differs from classes_ "
                              f"{list(self.classes_)} of the first partial_fit call")
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise ValueError(f"y contains labels {unknown.tolist()} not in classes "
-                             f"{self.classes_.tolist()}")
-        y_index = np.searchsorted(self.classes_, y)
+        y_index = partial_fit_labels(y, self.classes_, self.class_weight)
         weights = self._weights(sample_weight, y_index)
         rng = self._rng_for(incremental=not first)
         if first:
