@@ -16,10 +16,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
 from .._numerics import check_magnitude
-from .._progress import progress
-from .._threads import fit_threads, one_blas_thread
 from .._parameters import (FLAG, N_JOBS, NON_NEGATIVE, NONE, POSITIVE, POSITIVE_INT, SEED,
                            VERBOSE, Either, Options, Real, Sizes, validate_params)
+from .._progress import progress
+from .._threads import fit_threads, one_blas_thread
 from .._validation import check_sample_weight_vector, check_X_y, warn_not_converged
 from . import _backprop_kernels as K
 from ._bp import BP_RULES, hidden_layer_outputs, predict_outputs
@@ -191,8 +191,8 @@ class _BaseMLP(BaseEstimator):
     # ------------------------------------------------------------------
     def _run_epochs(self, X, Y, weights, n_epochs, rng, *, incremental):
         """The outer epoch loop: one BP epoch, loss curve, stopping, progress."""
-        X, Y, weights = _kernel_array(X), _kernel_array(Y, X.dtype), _kernel_array(weights,
-                                                                                  X.dtype)
+        X = _kernel_array(X)
+        Y, weights = _kernel_array(Y, X.dtype), _kernel_array(weights, X.dtype)
         validation = None
         if self.early_stopping and not incremental:
             X, X_val, Y, Y_val, weights, w_val = self._validation_split(X, Y, weights, rng)
