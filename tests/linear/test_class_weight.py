@@ -159,3 +159,19 @@ def test_dask_input_refuses_class_weight():
         with pytest.raises(ValueError, match="class_weight is not available for Dask"):
             Model(class_weight="balanced").fit(da.from_array(X, chunks=20),
                                                da.from_array(y, chunks=20))
+
+
+@pytest.mark.parametrize("class_weight", ["balanced", {0: 4.0}])
+def test_least_squares_class_weight_as_scikit_learn_ridge_without_penalty(class_weight):
+    """Two classes: coef_ is w_1 - w_0, the least-squares fit of the ±1 targets,
+    which is scikit-learn's RidgeClassifier(alpha=0) with the same class weights."""
+    from sklearn.linear_model import RidgeClassifier
+
+    X, y = _data(n=80, d=4, n_classes=2, seed=7)
+    sw = np.random.default_rng(8).uniform(0.2, 2.0, len(y))
+    ours = LeastSquaresClassifier(class_weight=class_weight).fit(X, y, sample_weight=sw)
+    ref = RidgeClassifier(alpha=0.0, solver="cholesky", class_weight=class_weight).fit(
+        X, y, sample_weight=sw)
+    np.testing.assert_allclose(ours.coef_.ravel(), np.ravel(ref.coef_), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.intercept_.ravel(), np.ravel(ref.intercept_), rtol=1e-9,
+                               atol=1e-12)
