@@ -212,3 +212,19 @@ def test_minibatch_matches_scikit_learn_sgd_with_sample_weight_unshuffled():
     peer = _fit(SklearnMLPClassifier(hidden_layer_sizes=(6,), activation="relu", **kw),
                 X, y, sample_weight=sw)
     _assert_same_network(ours, peer, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("bp", ["standard", "accumulated"])
+def test_zero_weight_is_a_dropped_row_in_the_row_space(bp):
+    """Wide data trains in the row space (W_0 = c W_0^0 + X^T A): a zero-weight
+    row leaves its row of A at zero, as if it were not there."""
+    rng = np.random.default_rng(12)
+    X, y = rng.normal(size=(10, 25)), rng.normal(size=10)
+    weights = np.ones(10)
+    weights[[1, 6]] = 0.0
+    keep = weights > 0
+    kw = dict(hidden_layer_sizes=(4,), activation="tanh", bp=bp, learning_rate=0.05,
+              max_iter=8, tol=0, shuffle=False, random_state=0)
+    weighted = _fit(MLPRegressor(**kw), X, y, sample_weight=weights)
+    dropped = _fit(MLPRegressor(**kw), X[keep], y[keep])
+    _assert_same_network(weighted, dropped, rtol=1e-9, atol=1e-12)
