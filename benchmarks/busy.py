@@ -56,6 +56,7 @@ THREAD_VARIABLES = ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREAD
 #: family: (quick size, full size); a size is (rows, columns)
 SIZES = {
     "perceptron": ((50_000, 50), (500_000, 50)),
+    "perceptron-ovr": ((50_000, 50), (500_000, 50)),
     "logistic": ((50_000, 50), (500_000, 50)),
     "least-squares": ((100_000, 50), (1_000_000, 50)),
     "fisher": ((100_000, 50), (1_000_000, 50)),
@@ -97,6 +98,12 @@ def models(family):
         from hyperplane.linear import Perceptron
         return (2, lambda: Perceptron(max_iter=10), "sklearn Perceptron",
                 lambda: Peer(max_iter=10, tol=None, shuffle=False))
+    if family == "perceptron-ovr":  # 4 classes: n_jobs runs the one-vs-rest problems side by side
+        from sklearn.linear_model import Perceptron as Peer
+
+        from hyperplane.linear import Perceptron
+        return (4, lambda: Perceptron(max_iter=10), "sklearn Perceptron(n_jobs=-1)",
+                lambda: Peer(max_iter=10, tol=None, shuffle=False, n_jobs=-1))
     if family == "logistic":
         from sklearn.linear_model import LogisticRegression as Peer
 

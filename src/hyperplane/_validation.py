@@ -335,6 +335,100 @@ def class_weight_vector(class_weight, classes, y_index, sample_weight=None):
     return weights
 
 
+def class_sample_weights(class_weight, classes, y_index, sample_weight):
+    """``(class_weight_, weights)``: the weight of each class
+    (:func:`class_weight_vector`, ``"balanced"`` from the class counts) and
+    each sample's ``s_i · w_{y_i}`` -- the class weight multiplies the sample
+    weight, scikit-learn's meaning. ``weights`` is None when neither is given
+    (every row once); weights that are zero on every row are a ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cw, w = class_sample_weights({1: 3.0}, np.array([0, 1]), np.array([0, 1, 1]),
+    ...                              np.array([2.0, 1.0, 0.5]))
+    >>> cw.tolist(), w.tolist()
+    ([1.0, 3.0], [2.0, 3.0, 1.5])
+    >>> class_sample_weights(None, np.array([0, 1]), np.array([0, 1]), None)[1] is None
+    True
+    """
+    per_class = class_weight_vector(class_weight, classes, y_index)
+    if sample_weight is None and class_weight is None:
+        return per_class, None
+    weights = check_sample_weight_vector(sample_weight, y_index.shape[0]) * per_class[y_index]
+    if not weights.any():
+        raise ValueError("sample_weight is zero for every sample (times class_weight)")
+    return per_class, weights
+
+
+def partial_fit_labels(y, classes, class_weight):
+    """Indices in ``classes`` (the first call's ``classes_``) of the labels of
+    a ``partial_fit`` batch. A label not among them is a ValueError, and so is
+    ``class_weight="balanced"``, whose class counts are those of all the data,
+    which a batch does not show.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> partial_fit_labels(np.array(["b", "a", "b"]), np.array(["a", "b"]), None).tolist()
+    [1, 0, 1]
+    """
+    if isinstance(class_weight, str):
+        raise ValueError('class_weight="balanced" needs the class counts of all the data, '
+                         "which partial_fit does not see; pass a dict {label: weight} (e.g. "
+                         "computed once with sklearn.utils.class_weight.compute_class_weight)")
+    unknown = np.setdiff1d(np.unique(y), classes)
+    if unknown.size:
+        raise ValueError(f"y has labels {unknown.tolist()} not in classes "
+                         f"{classes.tolist()} of the first partial_fit")
+    return np.searchsorted(classes, y)
+
+
+def class_penalties(C, class_weight, y_index, k, binary):
+    """C_i of the binary problem of class ``k`` (LIBLINEAR's ``-wi``, as
+    ``train``): with two classes ``C_i w_{y_i}``; in the one-vs-rest problem
+    of class ``k``, ``C_i w_k`` for its samples and ``C_i`` for the rest.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0]), np.array([0, 1, 1]), 1, True).tolist()
+    [2.0, 5.0, 5.0]
+    >>> class_penalties(np.ones(3), np.array([2.0, 5.0, 7.0]), np.array([0, 1, 2]), 2,
+    ...                 False).tolist()
+    [1.0, 1.0, 7.0]
+    """
+    if binary:
+        return C * class_weight[y_index]
+    return C * np.where(y_index == k, class_weight[k], 1.0)
+
+
+def one_vs_rest_weights(class_weight, classes, y_index, sample_weight):
+    """``(class_weight_, weights)`` of a one-vs-rest learner: the weight of each
+    class and, for each binary problem, each sample's weight
+    (:func:`class_penalties` with ``C_i = s_i``): two classes, one problem,
+    ``s_i w_{y_i}``; K classes, problem k weighs its own class by ``w_k`` and
+    the rest by 1 (LIBLINEAR's and scikit-learn's SGD one-vs-rest). A problem
+    whose weights are all zero is a ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> cw, w = one_vs_rest_weights({2: 4.0}, np.array([0, 1, 2]), np.array([0, 1, 2]), None)
+    >>> [p.tolist() for p in w]
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 4.0]]
+    """
+    per_class = class_weight_vector(class_weight, classes, y_index)
+    s = check_sample_weight_vector(sample_weight, y_index.shape[0])
+    binary = len(classes) == 2
+    weights = [class_penalties(s, per_class, y_index, k, binary)
+               for k in ([1] if binary else range(len(classes)))]
+    if not all(w.any() for w in weights):
+        raise ValueError("sample_weight is zero for every sample (times class_weight) of a "
+                         "one-vs-rest problem")
+    return per_class, weights
+
+
 # --------------------------------------------------------------------------
 # warnings
 # --------------------------------------------------------------------------
@@ -349,7 +443,8 @@ __all__ = [
     "Integer", "Options", "Boolean", "Constant", "Instance", "RandomState", "Sizes", "Either",
     "POSITIVE", "NON_NEGATIVE", "POSITIVE_INT", "SEED", "FLAG", "NONE", "VERBOSE", "check_X", "check_X_y",
     "encode_labels", "signed_labels", "one_vs_rest_targets", "sign",
-    "check_sample_weight_vector", "CLASS_WEIGHT", "class_weight_vector",
+    "check_sample_weight_vector", "CLASS_WEIGHT", "class_weight_vector", "class_sample_weights",
+    "class_penalties", "one_vs_rest_weights", "partial_fit_labels",
     "warn_not_converged", "check_is_fitted", "ConvergenceWarning",
     "SCALES_OUT", "is_dask_collection", "reject_dask",
 ]

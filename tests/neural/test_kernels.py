@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
-from hyperplane.neural._state import CSRRows
+from hyperplane.neural._state import CSRRows, Learning
 
 from ._reference import (
     REF_ACTIVATIONS, ref_forward, ref_minibatch_epoch, ref_sample_losses, ref_standard_epoch,
@@ -40,39 +40,55 @@ def networks(draw):
     return layout, packed, X, Y, order, draw(HIDDEN_CODES), out_act, loss
 
 
-@given(networks(), st.floats(0.01, 0.5), st.sampled_from([1.0, 0.9]))
-def test_standard_epoch_matches_the_books_algorithm(net, eta, lam):
+#: sample weights: all ones (the book), or drawn with zeros among them
+WEIGHTS = st.sampled_from(["ones", "drawn"])
+
+
+def _weights(kind, n, seed=0):
+    if kind == "ones":
+        return np.ones(n)
+    rng = np.random.default_rng(seed)
+    return rng.choice([0.0, 0.5, 1.0, 3.0], size=n)
+
+
+@given(networks(), st.floats(0.01, 0.5), st.sampled_from([1.0, 0.9]), WEIGHTS)
+def test_standard_epoch_matches_the_books_algorithm(net, eta, lam, kind):
     layout, packed, X, Y, order, act, out_act, loss = net
+    weights = _weights(kind, len(X))
     expected, expected_loss = ref_standard_epoch(packed, layout, X, Y, order, eta, lam,
-                                                 act, out_act, loss)
+                                                 act, out_act, loss, weights)
     got = packed.copy()
-    total = K.standard_bp_epoch(layout.network(got, act, out_act), X, Y, order, eta, lam, loss)
+    total = K.standard_bp_epoch(layout.network(got, act, out_act), X, Y, weights, order, eta,
+                                lam, loss)
     np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
+    np.testing.assert_allclose(total, expected_loss, rtol=1e-9, atol=1e-12)
 
 
 @settings(max_examples=15)
-@given(networks(), st.integers(1, 4), st.sampled_from([1.0, 0.8]))
-def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam):
+@given(networks(), st.integers(1, 4), st.sampled_from([1.0, 0.8]), WEIGHTS)
+def test_minibatch_epoch_matches_finite_difference_descent(net, batch_size, lam, kind):
     layout, packed, X, Y, order, act, out_act, loss = net
+    weights = _weights(kind, len(X))
     packed, eta = 0.5 * packed, 0.05  # keep probabilities off the clip at eps
     expected, expected_loss = ref_minibatch_epoch(packed, layout, X, Y, order, batch_size,
-                                                  eta, lam, act, out_act, loss)
+                                                  eta, lam, act, out_act, loss, weights)
     got = packed.copy()
-    total = K.minibatch_bp_epoch(layout.network(got, act, out_act), X, Y, order, batch_size,
-                                 eta, lam, loss)
+    total = K.minibatch_bp_epoch(layout.network(got, act, out_act), X, Y, weights, order,
+                                 batch_size, Learning(eta, lam, loss))
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(total, expected_loss, rtol=1e-9)
+    np.testing.assert_allclose(total, expected_loss, rtol=1e-9, atol=1e-12)
 
 
-@given(networks())
-def test_forward_batch_and_loss_match_numpy(net):
+@given(networks(), WEIGHTS)
+def test_forward_batch_and_loss_match_numpy(net, kind):
     layout, packed, X, Y, _, act, out_act, loss = net
+    weights = _weights(kind, len(X))
     expected = ref_forward(packed, layout, X, act, out_act)[-1]
     got = K.predict_outputs(layout.network(packed, act, out_act), X)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(K.batch_loss(got, Y, loss),
-                               ref_sample_losses(expected, Y, loss).sum(), rtol=1e-10)
+    np.testing.assert_allclose(K.batch_loss(got, Y, loss, weights),
+                               (weights * ref_sample_losses(expected, Y, loss)).sum(),
+                               rtol=1e-10, atol=1e-12)
 
 
 @given(st.lists(st.floats(-800, 800), min_size=1, max_size=20),
@@ -98,7 +114,8 @@ def test_float32_kernels_stay_float32():
     X = np.ones((4, 2), dtype=np.float32)
     Y = np.ones((4, 1), dtype=np.float32)
     net = layout.network(packed, K.SIGMOID, K.SIGMOID)
-    K.standard_bp_epoch(net, X, Y, np.arange(4), 0.1, 1.0, K.SQUARED_ERROR)
+    K.standard_bp_epoch(net, X, Y, np.ones(4, dtype=np.float32), np.arange(4), 0.1, 1.0,
+                        K.SQUARED_ERROR)
     out = K.predict_outputs(net, X)
     assert packed.dtype == np.float32 and out.dtype == np.float32
 
@@ -131,12 +148,13 @@ def test_sparse_standard_epoch_equals_the_dense_epoch():
     start = rng.normal(size=layout.n_params)
     dense, sparse = start.copy(), start.copy()
     learning = (0.1, 0.9, K.SQUARED_ERROR)
-    total_dense = K.standard_bp_epoch(layout.network(dense, K.TANH, K.IDENTITY), X, Y, order,
-                                      *learning)
+    weights = rng.choice([0.0, 0.5, 2.0], size=20)
+    total_dense = K.standard_bp_epoch(layout.network(dense, K.TANH, K.IDENTITY), X, Y, weights,
+                                      order, *learning)
     C = sp.csr_matrix(X)
     total_sparse = K.sparse_standard_bp_epoch(layout.network(sparse, K.TANH, K.IDENTITY),
-                                              CSRRows(C.data, C.indices, C.indptr), Y, order,
-                                              *learning)
+                                              CSRRows(C.data, C.indices, C.indptr), Y, weights,
+                                              order, *learning)
     np.testing.assert_array_equal(sparse, dense)
     assert total_sparse == total_dense
     assert not np.array_equal(dense, start)

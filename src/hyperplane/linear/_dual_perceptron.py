@@ -11,23 +11,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 
 from .._base import predict_from_scores
-from .._validation import (
-    FLAG,
-    POSITIVE,
-    POSITIVE_INT,
-    SEED,
-    check_is_fitted,
-    check_sample_weight_vector,
-    check_X,
-    check_X_y,
-    encode_labels,
-    one_vs_rest_targets,
-    validate_params,
-    warn_not_converged,
-)
+from .._validation import (check_is_fitted, check_X, check_X_y, encode_labels,
+                           one_vs_rest_targets, one_vs_rest_weights, validate_params,
+                           warn_not_converged)
 from ..kernels import (KERNEL_PARAMETER_RULES, Linear, known_psd, resolve_kernel,
                        warn_if_not_psd)
 from ..kernels._kernels import linear_weights
+from ._perceptron import ONLINE_RULES
 from ._perceptron_kernels import DualSamples, DualState, dual_epoch
 
 
@@ -94,9 +84,14 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         Degree of ``"poly"``.
     coef0 : float, default=0.0
         Independent term of ``"poly"`` and ``"sigmoid"``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class, multiplying ``sample_weight`` per one-vs-rest
+        problem as :class:`Perceptron`'s.
 
     Attributes
     ----------
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class the last fit used.
     alpha_ : ndarray of shape (n_samples,) or (n_classes, n_samples)
         ``alpha_i = n_i eta`` with ``n_i`` the updates made on sample i.
     intercept_ : ndarray of shape (1,) or (n_classes,)
@@ -126,7 +121,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, eta=1.0, kernel="linear", max_iter=1000, shuffle=False,
                  random_state=None, record_trace=False, gamma="scale", degree=3,
-                 coef0=0.0):
+                 coef0=0.0, class_weight=None):
         self.eta = eta
         self.kernel = kernel
         self.max_iter = max_iter
@@ -136,11 +131,9 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.class_weight = class_weight
 
-    _parameter_rules = {
-        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
-        "record_trace": FLAG, **KERNEL_PARAMETER_RULES,
-    }
+    _parameter_rules = {**ONLINE_RULES, **KERNEL_PARAMETER_RULES}
 
     def fit(self, X, y, sample_weight=None):
         """Run algorithm 2.2 until an epoch makes no update or ``max_iter``.
@@ -154,6 +147,7 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
             (the primal ``w <- w + η s_i y_i x_i``). A sample of weight 0 is
             never visited, as if it were not there (its ``alpha_i`` stays 0);
             the rule is online, so an integer weight is not a repeated row.
+            ``class_weight`` multiplies it.
 
         Returns
         -------
@@ -162,9 +156,8 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         validate_params(self)
         X, y = check_X_y(self, X, y, reset=True, dtype=np.float64, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        weight = check_sample_weight_vector(sample_weight, X.shape[0])
-        if not weight.any():
-            raise ValueError("sample_weight is zero for every sample")
+        self.class_weight_, weights = one_vs_rest_weights(self.class_weight, self.classes_,
+                                                          y_index, sample_weight)
         self.kernel_ = resolve_kernel(self.kernel, None if self.kernel == "linear" else dense(X),
                                       gamma=self.gamma, degree=self.degree, coef0=self.coef0)
         self.gram_ = np.ascontiguousarray(gram_matrix(self.kernel_, X, X), dtype=np.float64)
@@ -174,8 +167,9 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
             warn_if_not_psd(self.kernel_, dense(X), self.random_state)
         rng = check_random_state(self.random_state)
         problems = one_vs_rest_targets(y_index, len(self.classes_))
-        self._eta = float(self.eta) * weight
-        results = [self._fit_binary(y_signed, rng) for y_signed in problems]
+        self._eta = [float(self.eta) * weight for weight in weights]   # per problem
+        results = [self._fit_binary(y_signed, eta, rng)
+                   for y_signed, eta in zip(problems, self._eta)]
         self._X_fit = X
         self._y_signed = problems
         alpha = np.vstack([r.alpha for r in results])
@@ -194,13 +188,13 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
                                "feature space: raise max_iter or change the kernel")
         return self
 
-    def _fit_binary(self, y_signed, rng):
+    def _fit_binary(self, y_signed, eta, rng):
         """Epochs of :func:`dual_epoch` on one ±1 problem (the samples of
         weight 0 left out of every visiting order)."""
         n = y_signed.shape[0]
-        visited = np.flatnonzero(self._eta > 0).astype(np.int64)
+        visited = np.flatnonzero(eta > 0).astype(np.int64)
         state = DualState(np.zeros(n), np.zeros(n), np.empty(n, dtype=np.int64))
-        samples = DualSamples(self.gram_, y_signed, self._eta)
+        samples = DualSamples(self.gram_, y_signed, eta)
         b, sequence, converged, epoch = 0.0, [], False, 0
         for epoch in range(1, self.max_iter + 1):
             order = rng.permutation(visited) if self.shuffle else visited
@@ -215,12 +209,12 @@ class DualPerceptron(ClassifierMixin, BaseEstimator):
         """Replay the recorded updates (alpha_i += eta_i, b += eta_i y_i)."""
         rows = []
         multiclass = len(problems) > 1
-        for k, (y_signed, sequence) in enumerate(zip(problems, sequences)):
+        for k, (y_signed, sequence, eta) in enumerate(zip(problems, sequences, self._eta)):
             alpha = np.zeros(y_signed.shape[0])
             b = 0.0
             for i in sequence:
-                alpha[i] += self._eta[i]
-                b += self._eta[i] * y_signed[i]
+                alpha[i] += eta[i]
+                b += eta[i] * y_signed[i]
                 row = {"step": len(rows) + 1, "sample": i, "alpha": alpha.copy(), "b": b}
                 if multiclass:
                     row["class"] = self.classes_[k]

@@ -26,6 +26,7 @@ from sklearn.base import (
 
 from .._base import dask_classification_data, predict_from_scores
 from .._validation import (
+    CLASS_WEIGHT,
     NON_NEGATIVE,
     NONE,
     POSITIVE_INT,
@@ -34,7 +35,6 @@ from .._validation import (
     check_number,
     check_X,
     check_X_y,
-    encode_labels,
     is_dask_collection,
     validate_params,
 )
@@ -44,8 +44,8 @@ from .._parameters import N_JOBS
 from .._threads import uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
 from ..svm._precomputed import KERNEL_OR_PRECOMPUTED, training_gram
-from ._moments import (class_moments, merge_class_moments, positive_sample_weight, psd_eigh,
-                       reject_sample_weight_on_dask)
+from ._moments import (class_moments, merge_class_moments, psd_eigh, reject_weights_on_dask,
+                       weighted_labels)
 
 
 #: ``reg`` used by ``reg=None`` when the within-class scatter is singular
@@ -167,15 +167,23 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         Degree of the ``"poly"`` kernel.
     coef0 : float, default=0.0
         Constant of the ``"poly"`` and ``"sigmoid"`` kernels.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class's rows in the class moments (``N_k``, ``m_k``,
+        ``S_W``), multiplying ``sample_weight`` (scikit-learn's meaning):
+        ``{label: w}``, or ``"balanced"``, ``n / (K n_k)`` from the class
+        counts, which gives every class the same total weight. The class
+        means do not depend on it and the threshold stays midway between the
+        projected means, so it changes the direction (through ``S_W``), not
+        the class the boundary leans to. In memory only.
     n_jobs : int or None, default=None
-        Threads of ``fit`` on data in memory (numba's and BLAS's, for the
-        duration of the call): ``None`` uses numba's thread count less the
-        cores other processes keep busy when the fit starts, ``-1`` every
-        core, ``k`` ``k`` threads. The solution does not depend on it.
+        Threads of an in-memory ``fit``, as
+        :class:`~hyperplane.linear.LeastSquaresClassifier`'s.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class the last in-memory fit used.
     n_components_ : int
     means_ : ndarray of shape (n_classes, n_features)
         Class means in the input space (``m_k``).
@@ -213,18 +221,19 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
     """
 
     def __init__(self, *, n_components=None, kernel=None, reg=None,
-                 gamma="scale", degree=3, coef0=0.0, n_jobs=None):
+                 gamma="scale", degree=3, coef0=0.0, class_weight=None, n_jobs=None):
         self.n_components = n_components
         self.kernel = kernel
         self.reg = reg
         self.gamma = gamma
         self.degree = degree
         self.coef0 = coef0
+        self.class_weight = class_weight
         self.n_jobs = n_jobs
 
     _parameter_rules = {
         "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
-        "n_jobs": N_JOBS,
+        "class_weight": CLASS_WEIGHT, "n_jobs": N_JOBS,
         **KERNEL_PARAMETER_RULES, "kernel": Either(NONE, KERNEL_OR_PRECOMPUTED),
     }
 
@@ -234,14 +243,16 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         from class moments reduced over its chunks (linear form only).
+        ``sample_weight`` (times ``class_weight``) weighs the class moments:
+        ``N_k = Σ s_n``, ``m_k`` and ``S_W`` weighted, so an integer weight is
+        that many copies of the row and 0 drops it. In memory only.
         """
         validate_params(self)
         if is_dask_collection(X):
-            reject_sample_weight_on_dask(sample_weight)
+            reject_weights_on_dask(self, sample_weight)
             return self._fit_dask(X, y)
         X, y = check_X_y(self, X, y, accept_sparse="csr" if self.kernel is None else False)
-        self.classes_, y_index = encode_labels(y)
-        weight = positive_sample_weight(sample_weight, X.shape[0])
+        y_index, weight = weighted_labels(self, y, sample_weight)
         n_classes = self.classes_.shape[0]
         exponent = power_of_two_exponent(X) if self.kernel is None else 0
         features = self._fit_feature_map(scaled_by_power_of_two(X, exponent))

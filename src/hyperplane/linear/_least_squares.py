@@ -13,12 +13,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from .._base import LinearDecisionMixin, dask_classification_data
-from .._validation import FLAG, check_X_y, encode_labels, is_dask_collection, validate_params
+from .._validation import CLASS_WEIGHT, FLAG, check_X_y, is_dask_collection, validate_params
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._parameters import N_JOBS
 from .._threads import uses_threads
-from ._moments import (class_moments, merge_class_moments, positive_sample_weight, psd_eigh,
-                       reject_sample_weight_on_dask)
+from ._moments import (class_moments, merge_class_moments, psd_eigh, reject_weights_on_dask,
+                       weighted_labels)
 
 
 def solve_least_squares(moments, targets, *, fit_intercept=True):
@@ -96,15 +96,22 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     ----------
     fit_intercept : bool, default=True
         Use augmented vectors ``x̃ = (1, x)``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class's rows in the squared error, multiplying
+        ``sample_weight`` (scikit-learn's meaning): ``{label: w}``, or
+        ``"balanced"``, ``n / (K n_k)`` from the class counts; the targets
+        stay one-hot. In memory only.
     n_jobs : int or None, default=None
-        Threads of ``fit`` on data in memory (numba's and BLAS's, for the
-        duration of the call): ``None`` uses numba's thread count less the
-        cores other processes keep busy when the fit starts, ``-1`` every
-        core, ``k`` ``k`` threads. The solution does not depend on it.
+        Threads of an in-memory ``fit`` (numba's and BLAS's): scikit-learn's
+        meaning, except that ``None`` takes every idle core (see
+        :func:`hyperplane._threads.resolve_n_jobs`). The solution does not
+        depend on it.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class the last in-memory fit used.
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
         Rows of ``Wᵀ``; with two classes the single row is ``w₂ − w₁`` so that
         ``decision_function`` is ``y₂(x) − y₁(x)``.
@@ -123,11 +130,12 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     ((1, 2), 0.706)
     """
 
-    def __init__(self, *, fit_intercept=True, n_jobs=None):
+    def __init__(self, *, fit_intercept=True, class_weight=None, n_jobs=None):
         self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
         self.n_jobs = n_jobs
 
-    _parameter_rules = {"fit_intercept": FLAG, "n_jobs": N_JOBS}
+    _parameter_rules = {"fit_intercept": FLAG, "class_weight": CLASS_WEIGHT, "n_jobs": N_JOBS}
 
     @uses_threads
     def fit(self, X, y, sample_weight=None):
@@ -138,17 +146,16 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
         ``sample_weight`` weighs each row's squared error (weighted least
         squares, ``min Σ_n s_n ‖W̃ᵀx̃_n − t_n‖²``, from the weighted class
         moments): an integer weight is that many copies of the row, 0 drops
-        it. In memory only.
+        it; ``class_weight`` multiplies it. In memory only.
         """
         validate_params(self)
         if is_dask_collection(X):
-            reject_sample_weight_on_dask(sample_weight)
+            reject_weights_on_dask(self, sample_weight)
             chunks = dask_classification_data(self, X, y)
             return self._fit_moments(chunks.reduce(class_moments, merge_class_moments,
                                                    self.classes_.shape[0]))
         X, y = check_X_y(self, X, y, accept_sparse="csr")
-        self.classes_, y_index = encode_labels(y)
-        weight = positive_sample_weight(sample_weight, X.shape[0])
+        y_index, weight = weighted_labels(self, y, sample_weight)
         exponent = power_of_two_exponent(X)
         moments = class_moments(scaled_by_power_of_two(X, exponent), y_index,
                                 self.classes_.shape[0], weight=weight)

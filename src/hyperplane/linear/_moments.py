@@ -29,7 +29,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse
 
-from .._validation import check_sample_weight_vector
+from .._validation import class_sample_weights, encode_labels
 from ._moments_kernels import center_by_class, class_counts_and_sums
 
 
@@ -74,22 +74,24 @@ class ClassMoments(NamedTuple):
         return self.scatter + self.between_scatter()
 
 
-def positive_sample_weight(sample_weight, n_samples):
-    """The checked sample weights of a moments fit (None stays None: every
-    row once); all zero is an error."""
-    if sample_weight is None:
-        return None
-    weight = check_sample_weight_vector(sample_weight, n_samples)
-    if not weight.any():
-        raise ValueError("sample_weight is zero for every sample")
-    return weight
+def weighted_labels(estimator, y, sample_weight):
+    """Encode ``y`` into ``estimator.classes_`` and set ``class_weight_``;
+    return ``(y_index, weight)`` with ``weight`` the sample weights times the
+    class weights (None when neither is given: every row once), as
+    :func:`class_moments` takes them. All zero is an error."""
+    estimator.classes_, y_index = encode_labels(y)
+    estimator.class_weight_, weight = class_sample_weights(
+        estimator.class_weight, estimator.classes_, y_index, sample_weight)
+    return y_index, weight
 
 
-def reject_sample_weight_on_dask(sample_weight):
-    """Dask fits reduce unweighted chunk moments: a weight vector is refused."""
-    if sample_weight is not None:
-        raise ValueError("sample_weight is not available for Dask input: the chunks' class "
-                         "moments are unweighted")
+def reject_weights_on_dask(estimator, sample_weight):
+    """Dask fits reduce unweighted chunk moments: sample and class weights are refused."""
+    for name, value in (("sample_weight", sample_weight),
+                        ("class_weight", estimator.class_weight)):
+        if value is not None:
+            raise ValueError(f"{name} is not available for Dask input: the chunks' class "
+                             "moments are unweighted")
 
 
 #: rows per block of :func:`class_moments` (a few MB of centred rows)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -9,22 +11,13 @@ from sklearn.utils import check_random_state
 
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
+from .._parameters import (FLAG, N_JOBS, POSITIVE, POSITIVE_INT, SEED, VERBOSE, Options,
+                           validate_params)
 from .._progress import progress
-from .._validation import (
-    FLAG,
-    POSITIVE,
-    POSITIVE_INT,
-    SEED,
-    VERBOSE,
-    Options,
-    check_sample_weight_vector,
-    check_X_y,
-    encode_labels,
-    is_dask_collection,
-    one_vs_rest_targets,
-    validate_params,
-    warn_not_converged,
-)
+from .._threads import one_blas_thread, resolve_n_jobs
+from .._validation import (CLASS_WEIGHT, check_X_y, encode_labels, is_dask_collection,
+                           one_vs_rest_targets, one_vs_rest_weights, partial_fit_labels,
+                           warn_not_converged)
 from ._perceptron_mixing import fit_parameter_mixing
 from ._perceptron_rules import (
     UPDATE_RULES,
@@ -32,6 +25,13 @@ from ._perceptron_rules import (
     BinaryPerceptronState,
     run_epoch,
 )
+
+
+#: the parameters of the online perceptrons (primal and dual), ruled once
+ONLINE_RULES = {
+    "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
+    "record_trace": FLAG, "class_weight": CLASS_WEIGHT,
+}
 
 
 class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -68,11 +68,28 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Keep every update in ``trace_``.
     verbose : bool, default=False
         Show a progress bar of the epochs (rounds on Dask) and the updates.
+    class_weight : dict, "balanced" or None, default=None
+        Weight ``w_k`` of each class, multiplying ``sample_weight`` as
+        scikit-learn's ``Perceptron`` does (``{label: w}``, or
+        ``"balanced"``, ``n / (K n_k)`` from the class counts): two classes,
+        sample i's step is ``η s_i w_{y_i}``; K classes, the one-vs-rest
+        problem of class k weighs its samples by ``w_k`` and the rest by 1
+        (LIBLINEAR's rule). In memory only.
+    n_jobs : int or None, default=None
+        Threads of an in-memory ``fit`` with more than two classes: the
+        one-vs-rest problems are independent and run side by side
+        (scikit-learn's ``Perceptron`` does the same), ``None`` on every idle
+        core (see :func:`hyperplane._threads.resolve_n_jobs`). The weights do
+        not depend on it: with ``shuffle=True`` each problem draws its own
+        visiting orders from a seed drawn for it first. ``verbose`` runs them
+        one after another.
 
     Attributes
     ----------
     classes_ : ndarray
         Sorted labels; ``classes_[1]`` is the positive class (+1).
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class the last fit used.
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
         ``w`` (one row per class for one-vs-rest with more than 2 classes).
     intercept_ : ndarray of shape (1,) or (n_classes,)
@@ -103,7 +120,8 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, eta=1.0, max_iter=1000, shuffle=False, random_state=None,
-                 variant="standard", update="online", record_trace=False, verbose=False):
+                 variant="standard", update="online", record_trace=False, verbose=False,
+                 class_weight=None, n_jobs=None):
         self.eta = eta
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -112,11 +130,12 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.update = update
         self.record_trace = record_trace
         self.verbose = verbose
+        self.class_weight = class_weight
+        self.n_jobs = n_jobs
 
     _parameter_rules = {
-        "eta": POSITIVE, "max_iter": POSITIVE_INT, "shuffle": FLAG, "random_state": SEED,
-        "variant": Options(VARIANTS), "update": Options(UPDATE_RULES),
-        "record_trace": FLAG, "verbose": VERBOSE,
+        **ONLINE_RULES, "variant": Options(VARIANTS), "update": Options(UPDATE_RULES),
+        "verbose": VERBOSE, "n_jobs": N_JOBS,
     }
 
     # ------------------------------------------------------------------ checks
@@ -125,13 +144,12 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """±1 targets, one row per binary problem (one-vs-rest for K > 2)."""
         return one_vs_rest_targets(y_index, len(self.classes_))
 
-    @staticmethod
-    def _weights(sample_weight, n_samples):
-        """The checked sample weights (ones when none are given)."""
-        weight = check_sample_weight_vector(sample_weight, n_samples)
-        if not weight.any():
-            raise ValueError("sample_weight is zero for every sample")
-        return weight
+    def _weights(self, sample_weight, y_index):
+        """The sample weights of each one-vs-rest problem: ``s_i`` times the
+        class weight (:func:`~hyperplane._validation.one_vs_rest_weights`)."""
+        self.class_weight_, weights = one_vs_rest_weights(self.class_weight, self.classes_,
+                                                          y_index, sample_weight)
+        return weights
 
     def _order(self, n, rng):
         if self.shuffle:
@@ -151,7 +169,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             (online), its term of the batch sum, and its count in the pocket's
             mistakes. A sample of weight 0 is never visited, as if it were not
             there; the online rule is order-dependent, so an integer weight is
-            not a repeated row. In memory only.
+            not a repeated row. ``class_weight`` multiplies it. In memory only.
 
         Returns
         -------
@@ -159,35 +177,35 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         """
         validate_params(self)
         if is_dask_collection(X):
-            if sample_weight is not None:
-                raise ValueError("sample_weight is not available for Dask input: parameter "
-                                 "mixing averages the chunks' weights unweighted")
+            for name, value in (("sample_weight", sample_weight),
+                                ("class_weight", self.class_weight)):
+                if value is not None:
+                    raise ValueError(f"{name} is not available for Dask input: parameter "
+                                     "mixing averages the chunks' weights unweighted")
             if self.record_trace:
                 raise ValueError("record_trace=True is not available for Dask input: the "
                                  "updates happen on the workers")
             return fit_parameter_mixing(self, dask_classification_data(self, X, y))
         X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
         self.classes_, y_index = encode_labels(y)
-        weight = self._weights(sample_weight, X.shape[0])
+        weights = self._weights(sample_weight, y_index)
         self._exponent = power_of_two_exponent(X)
         X = scaled_by_power_of_two(X, self._exponent)
         rng = self._rng = check_random_state(self.random_state)
-        self._states = []
-        for y_signed in self._binary_targets(y_index):
-            state = BinaryPerceptronState(X.shape[1], X.dtype)
-            y_signed = y_signed.astype(X.dtype)
-            with progress(self.max_iter, "perceptron epochs",
-                          enabled=bool(self.verbose)) as bar:
-                for _ in range(self.max_iter):
-                    n = run_epoch(state, X, y_signed, weight=weight, eta=self.eta,
-                                  order=self._order(X.shape[0], rng),
-                                  update=self.update, variant=self.variant,
-                                  record=self.record_trace)
-                    bar.advance(1, updates=n)
-                    if n == 0:
-                        state.converged = True
-                        break
-            self._states.append(state)
+        problems = self._binary_targets(y_index)
+        rngs = [rng] if len(problems) == 1 else [  # one stream per problem: any thread count
+            check_random_state(seed) for seed in rng.randint(np.iinfo(np.int32).max,
+                                                             size=len(problems))]
+
+        def solve(k):
+            return self._fit_binary(X, problems[k].astype(X.dtype), weights[k], rngs[k])
+
+        threads = 1 if self.verbose else min(resolve_n_jobs(self.n_jobs), len(problems))
+        if threads == 1:
+            self._states = [solve(k) for k in range(len(problems))]
+        else:  # our own threads: BLAS's stay off their cores
+            with one_blas_thread(), ThreadPoolExecutor(threads) as pool:
+                self._states = list(pool.map(solve, range(len(problems))))
         self._export()
         if not self.converged_:
             warn_not_converged(
@@ -195,6 +213,22 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                 "the data may not be linearly separable: raise max_iter or use "
                 "variant='pocket' or 'averaged'")
         return self
+
+    def _fit_binary(self, X, y_signed, weight, rng):
+        """Epochs of the rule on one ±1 problem until one makes no update or
+        ``max_iter``; its compiled epochs release the GIL, so problems run side
+        by side on threads."""
+        state = BinaryPerceptronState(X.shape[1], X.dtype)
+        with progress(self.max_iter, "perceptron epochs", enabled=bool(self.verbose)) as bar:
+            for _ in range(self.max_iter):
+                n = run_epoch(state, X, y_signed, weight=weight, eta=self.eta,
+                              order=self._order(X.shape[0], rng), update=self.update,
+                              variant=self.variant, record=self.record_trace)
+                bar.advance(1, updates=n)
+                if n == 0:
+                    state.converged = True
+                    break
+        return state
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One pass over the batch ``(X, y)`` (for streaming data).
@@ -223,16 +257,12 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         else:
             X, y = check_X_y(self, X, y, reset=False, accept_sparse="csr")
         X = scaled_by_power_of_two(X, self._exponent)
-        weight = self._weights(sample_weight, X.shape[0])
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise ValueError(f"y has labels {unknown.tolist()} not in classes "
-                             f"{self.classes_.tolist()} of the first partial_fit")
-        y_index = np.searchsorted(self.classes_, y)
+        y_index = partial_fit_labels(y, self.classes_, self.class_weight)
+        weights = self._weights(sample_weight, y_index)
         if first:
             self._states = [BinaryPerceptronState(X.shape[1], X.dtype)
                             for _ in self._binary_targets(y_index)]
-        for state, y_signed in zip(self._states, self._binary_targets(y_index)):
+        for state, y_signed, weight in zip(self._states, self._binary_targets(y_index), weights):
             n = run_epoch(state, X, y_signed.astype(X.dtype), weight=weight, eta=self.eta,
                           order=self._order(X.shape[0], self._rng),
                           update=self.update, variant=self.variant,

@@ -51,6 +51,18 @@ margin = by_layout(dense_margin, csr_margin)
 
 
 @jit_fast
+def recorded(trace, n_updates, i, w, b):
+    """Note update number ``n_updates`` (of sample ``i``) in ``trace``, and
+    ``w`` and ``b`` after it when the trace keeps weights; returns the count
+    of updates so far."""
+    trace.updated[n_updates] = i
+    if trace.w.shape[0] > 0:
+        trace.w[n_updates, :] = w
+        trace.b[n_updates] = b
+    return n_updates + 1
+
+
+@jit_fast
 def online_epoch(X, y, w, b, eta, order, trace):
     """One pass of algorithm 2.1 (SGD on L(w,b) = -Σ_{x_i∈M} y_i(w.x_i+b)).
 
@@ -64,17 +76,12 @@ def online_epoch(X, y, w, b, eta, order, trace):
     ``(b, n_updates)``.
     """
     n_updates = 0
-    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta[i] * y[i]
             row_axpy(X, i, w, step)
             b += step
-            trace.updated[n_updates] = i
-            if record:
-                trace.w[n_updates, :] = w
-                trace.b[n_updates] = b
-            n_updates += 1
+            n_updates = recorded(trace, n_updates, i, w, b)
     return b, n_updates
 
 
@@ -94,7 +101,6 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     ub = averages.ub
     c = averages.c
     n_updates = 0
-    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta[i] * y[i]
@@ -102,11 +108,7 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
             row_axpy(X, i, u, c * step)
             b += step
             ub += c * step
-            trace.updated[n_updates] = i
-            if record:
-                trace.w[n_updates, :] = w
-                trace.b[n_updates] = b
-            n_updates += 1
+            n_updates = recorded(trace, n_updates, i, w, b)
         c += 1.0
     return b, ub, c, n_updates
 

@@ -23,6 +23,13 @@ With the regularised objective of eq. 5.17,
 threshold), each step multiplies the parameters by ``1 - 2 eta (1 - lambda)``
 and adds ``lambda`` times the book's step.
 
+Sample weights ``s_k`` (``sample_weight``; all ones in the book) weight each
+sample's error: a batch step descends its weighted mean
+``E = sum_k s_k E_k / sum_k s_k`` (scikit-learn's MLP since 1.7: the same
+normalisation by the batch's summed weight), and a step of standard BP
+descends ``s_k E_k``, so ``g_j`` (eq. 5.10), every ``e_h`` and the step scale
+by ``s_k`` (:func:`output_gradient`, the one place the weight enters).
+
 Kernels take the named state of :mod:`._state` -- ``net`` (a
 :class:`~._state.Network`: ``packed``, the layout, the activation codes) and
 ``learning`` (a :class:`~._state.Learning`: ``eta``, ``lam``, the loss code)
@@ -31,7 +38,8 @@ Kernels take the named state of :mod:`._state` -- ``net`` (a
 which Python calls once per epoch, take ``eta, lam, loss`` as scalars and
 build ``learning`` themselves: numba types each named-tuple argument of a
 call from Python on a slow path (about 6 µs a tuple), which on a small data
-set (the book's 17 melons) is a fifth of an epoch.
+set (the book's 17 melons) is a fifth of an epoch. Mini-batch BP, whose
+batches dwarf that cost, takes ``learning`` to stay within eight parameters.
 """
 
 from __future__ import annotations
@@ -133,12 +141,20 @@ def sample_loss(y_hat, y, loss):
 
 
 @jit_fast
-def batch_loss(Y_hat, Y, loss):
-    """Sum of ``E_k`` over the rows of a batch."""
+def batch_loss(Y_hat, Y, loss, weights):
+    """``sum_k s_k E_k`` over the rows of a batch (``weights``: the sample
+    weights ``s_k``; all ones give the book's ``sum_k E_k``)."""
     total = 0.0
     for r in range(Y_hat.shape[0]):
-        total += sample_loss(Y_hat[r], Y[r], loss)
+        total += weights[r] * sample_loss(Y_hat[r], Y[r], loss)
     return total
+
+
+@jit_fast
+def total_weight(weights):
+    """``sum_k s_k``: the divisor of a batch's weighted mean ``E`` (one compiled
+    sum, so that dense and CSR batches divide by the same bits)."""
+    return weights.sum()
 
 
 # --------------------------------------------------------------------------
@@ -187,14 +203,17 @@ def forward(net, x, out):
 
 
 @jit_fast
-def output_gradient(y_hat, y, loss, out_act, g):
-    """g_j = -dE_k/d beta_j of the output layer (eq. 5.10) into ``g``.
+def output_gradient(y_hat, y, loss, out_act, g, weight):
+    """g_j = -d(s_k E_k)/d beta_j of the output layer (eq. 5.10) into ``g``.
 
-    Squared error: ``f'(beta_j) (y_j - y_hat_j)``. Cross-entropy with its
-    matching output (logistic or softmax): ``y_j - y_hat_j``.
+    Squared error: ``s_k f'(beta_j) (y_j - y_hat_j)``. Cross-entropy with its
+    matching output (logistic or softmax): ``s_k (y_j - y_hat_j)``. The sample
+    weight ``weight = s_k`` (1 in the book) scales the sample's error ``E_k``,
+    so it scales ``g_j`` and, through eq. 5.15, every ``e_h`` of the sample;
+    ``weight = -s_k`` gives the batch kernels' ``dE/dZ = -g_j``.
     """
     for j in range(y_hat.shape[0]):
-        g[j] = y[j] - y_hat[j]
+        g[j] = weight * (y[j] - y_hat[j])
         if loss == SQUARED_ERROR:
             g[j] *= derivative(y_hat[j], out_act)
 
@@ -245,18 +264,21 @@ def update(net, learning, out, grad):
 
 
 @jit_fast
-def sample_step(net, learning, x, y, out, grad):
-    """One step of standard BP on the sample ``(x, y)``: forward, ``g_j``,
-    ``e_h``, update (figure 5.8). ``out`` and ``grad`` are unit vectors
-    (:class:`~._state.Network`) used as scratch. Returns ``E_k`` before the update."""
+def sample_step(net, learning, x, y, weight, out, grad):
+    """One step of standard BP on the sample ``(x, y)`` of weight ``s_k``:
+    forward, ``g_j``, ``e_h``, update (figure 5.8) on ``s_k E_k``, so the
+    book's step is scaled by ``s_k`` (as scikit-learn's SGD scales it; 0
+    leaves the weights as they are, but for the penalty's shrinking).
+    ``out`` and ``grad`` are unit vectors (:class:`~._state.Network`) used as
+    scratch. Returns ``s_k E_k`` before the update."""
     first_out = net.u_off[net.sizes.shape[0] - 1]
     forward(net, x, out)
     y_hat = out[first_out:]
     E_k = sample_loss(y_hat, y, learning.loss)
-    output_gradient(y_hat, y, learning.loss, net.out_act, grad[first_out:])
+    output_gradient(y_hat, y, learning.loss, net.out_act, grad[first_out:], weight)
     backward(net, out, grad)
     update(net, learning, out, grad)
-    return E_k
+    return weight * E_k
 
 
 @jit_fast
@@ -267,22 +289,22 @@ def unit_buffers(net):
 
 
 @jit_fast
-def standard_bp_epoch(net, X, Y, order, eta, lam, loss):
+def standard_bp_epoch(net, X, Y, weights, order, eta, lam, loss):
     """One epoch of standard BP: :func:`sample_step` on every sample of ``order``.
 
-    Returns ``sum_k E_k``, each ``E_k`` measured just before that sample's update.
+    Returns ``sum_k s_k E_k``, each ``E_k`` measured just before that sample's update.
     """
     learning = Learning(eta, lam, loss)
     out, grad = unit_buffers(net)
     total = 0.0
     for t in range(order.shape[0]):
         k = order[t]
-        total += sample_step(net, learning, X[k], Y[k], out, grad)
+        total += sample_step(net, learning, X[k], Y[k], weights[k], out, grad)
     return total
 
 
 @jit_fast
-def sparse_standard_bp_epoch(net, rows, Y, order, eta, lam, loss):
+def sparse_standard_bp_epoch(net, rows, Y, weights, order, eta, lam, loss):
     """:func:`standard_bp_epoch` on CSR ``rows`` (a :class:`~hyperplane._csr_rows.CSRRows`):
     each visited row is scattered into a dense input vector, so the updates
     are those of the dense rows."""
@@ -295,7 +317,7 @@ def sparse_standard_bp_epoch(net, rows, Y, order, eta, lam, loss):
         k = order[t]
         for q in range(indptr[k], indptr[k + 1]):
             x[indices[q]] = data[q]
-        total += sample_step(net, learning, x, Y[k], out, grad)
+        total += sample_step(net, learning, x, Y[k], weights[k], out, grad)
         for q in range(indptr[k], indptr[k + 1]):
             x[indices[q]] = 0.0
     return total
@@ -325,19 +347,18 @@ def forward_batch(net, A0):
 
 
 @jit_fast
-def gradient_from(net, loss, acts, Y, grad, start):
-    """Gradients of ``sum_k E_k`` for the weights of layers ``start, ...``
-    into ``grad`` (``acts[i]`` feeds layer ``start + i``). Returns the last
-    delta: for ``start > 0`` it is ``dE/dZ`` of the pre-activations of the
-    neurons feeding layer ``start`` (the negated ``e_h``), with which a caller
+def gradient_from(net, loss, acts, Y, weights, grad, start):
+    """Gradients of ``sum_k s_k E_k`` for the weights of layers ``start, ...``
+    into ``grad`` (``acts[i]`` feeds layer ``start + i``; ``weights`` the
+    sample weights ``s_k`` of the rows). Returns the last delta: for
+    ``start > 0`` it is ``dE/dZ`` of the pre-activations of the neurons
+    feeding layer ``start`` (the negated ``e_h``), with which a caller
     finishes the layers below itself."""
     n_layers = net.sizes.shape[0] - 1
     Y_hat = acts[n_layers - start]
-    delta = Y_hat - Y  # -g_j for every row
-    if loss == SQUARED_ERROR:
-        for r in range(delta.shape[0]):
-            for j in range(delta.shape[1]):
-                delta[r, j] *= derivative(Y_hat[r, j], net.out_act)
+    delta = np.empty_like(Y_hat)
+    for r in range(delta.shape[0]):  # -g_j of every row (eq. 5.10)
+        output_gradient(Y_hat[r], Y[r], loss, net.out_act, delta[r], -weights[r])
     for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, net, l)
         gW[:, :] = np.dot(acts[l - start].T, delta)
@@ -355,23 +376,23 @@ def gradient_from(net, loss, acts, Y, grad, start):
 
 
 @jit_fast
-def batch_gradient(net, loss, acts, Y, grad):
-    """``grad = d(sum_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
-    gradient_from(net, loss, acts, Y, grad, 0)
+def batch_gradient(net, loss, acts, Y, weights, grad):
+    """``grad = d(sum_k s_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
+    gradient_from(net, loss, acts, Y, weights, grad, 0)
 
 
 @jit_fast
-def above_first_layer(net, loss, Z1, Y, grad):
+def above_first_layer(net, loss, Z1, Y, weights, grad):
     """Forward and backward pass over the layers above the first, from the
     first layer's pre-activations ``Z1 = X W_0 + b_0`` (computed by the
     caller, e.g. from sparse rows). Fills the gradients of layers ``1, ...``
-    and returns ``(sum_k E_k, dE/dZ1)``: the first layer's gradient is then
+    and returns ``(sum_k s_k E_k, dE/dZ1)``: the first layer's gradient is then
     ``Xᵀ dE/dZ1`` and the column sums of ``dE/dZ1``."""
     A1 = Z1.copy()
     activate_rows(A1, layer_activation(net, 0))
     acts = forward_from(net, A1, 1)
-    total = batch_loss(acts[net.sizes.shape[0] - 2], Y, loss)
-    delta = gradient_from(net, loss, acts, Y, grad, 1)
+    total = batch_loss(acts[net.sizes.shape[0] - 2], Y, loss, weights)
+    delta = gradient_from(net, loss, acts, Y, weights, grad, 1)
     return total, delta
 
 
@@ -384,47 +405,52 @@ def outputs_above_first_layer(net, Z1):
 
 
 @jit_fast
-def gradient_step(packed, grad, eta, lam, batch_rows):
-    """``packed <- packed - eta (lambda grad / batch_rows + 2 (1 - lambda) packed)``,
-    the gradient of eq. 5.17 with ``E`` the batch's mean ``E_k``."""
+def gradient_step(packed, grad, eta, lam, batch_weight):
+    """``packed <- packed - eta (lambda grad / batch_weight + 2 (1 - lambda) packed)``,
+    the gradient of eq. 5.17 with ``E = sum_k s_k E_k / sum_k s_k`` the batch's
+    weighted mean ``E_k`` (``batch_weight = sum_k s_k``; the book's mean when
+    every ``s_k = 1``). A batch of weight 0 has no mean error: no step."""
+    if batch_weight <= 0.0:
+        return
     shrink = 1.0 - 2.0 * eta * (1.0 - lam)
-    step = eta * lam / batch_rows
+    step = eta * lam / batch_weight
     for p in range(packed.shape[0]):
         packed[p] = shrink * packed[p] - step * grad[p]
 
 
 @jit_fast
-def batch_step(net, learning, A0, Y, grad):
-    """One gradient step on the mean loss of a batch; returns ``sum_k E_k``."""
+def batch_step(net, learning, A0, Y, weights, grad):
+    """One gradient step on the weighted mean loss of a batch; returns ``sum_k s_k E_k``."""
     acts = forward_batch(net, A0)
-    total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss)
-    batch_gradient(net, learning.loss, acts, Y, grad)
-    gradient_step(net.packed, grad, learning.eta, learning.lam, A0.shape[0])
+    total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss, weights)
+    batch_gradient(net, learning.loss, acts, Y, weights, grad)
+    gradient_step(net.packed, grad, learning.eta, learning.lam, total_weight(weights))
     return total
 
 
 @jit_fast
-def minibatch_bp_epoch(net, X, Y, order, batch_size, eta, lam, loss):
+def minibatch_bp_epoch(net, X, Y, weights, order, batch_size, learning):
     """One epoch of mini-batch BP: a step every ``batch_size`` samples of ``order``.
 
-    Returns ``sum_k E_k``, each batch measured just before its step.
+    Returns ``sum_k s_k E_k``, each batch measured just before its step.
+    (The one epoch kernel that takes ``learning`` as a named tuple: eight
+    parameters at most, and its batches cost far more than the typing.)
     """
-    learning = Learning(eta, lam, loss)
     grad = np.empty_like(net.packed)
     total = 0.0
     n = order.shape[0]
     for start in range(0, n, batch_size):
         rows = order[start:min(start + batch_size, n)]
-        total += batch_step(net, learning, X[rows], Y[rows], grad)
+        total += batch_step(net, learning, X[rows], Y[rows], weights[rows], grad)
     return total
 
 
 @jit_fast
-def accumulated_bp_epoch(net, X, Y, eta, lam, loss):
-    """One epoch of accumulated BP: a single step on the mean of all ``E_k``
-    (eq. 5.16). Returns ``sum_k E_k`` before the step."""
+def accumulated_bp_epoch(net, X, Y, weights, eta, lam, loss):
+    """One epoch of accumulated BP: a single step on the weighted mean of all
+    ``E_k`` (eq. 5.16). Returns ``sum_k s_k E_k`` before the step."""
     grad = np.empty_like(net.packed)
-    return batch_step(net, Learning(eta, lam, loss), X, Y, grad)
+    return batch_step(net, Learning(eta, lam, loss), X, Y, weights, grad)
 
 
 @jit_fast

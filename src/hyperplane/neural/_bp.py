@@ -4,8 +4,9 @@ Each rule takes the network (a :class:`~._state.Network`, its parameters
 updated in place), the :class:`~._state.Learning` settings (passed on to the
 compiled epoch as the scalars ``eta, lam, loss``), the training data
 with targets ``Y`` (one row per sample, one column per output neuron), the
-order in which to visit the samples and the batch size, and returns
-``sum_k E_k`` measured while passing over the data.
+sample weights ``s_k`` (ones for the book's rules), the order in which to
+visit the samples and the batch size, and returns ``sum_k s_k E_k``
+measured while passing over the data.
 
 * ``"standard"`` -- the book's algorithm (figure 5.8): update after every
   sample, compiled per sample in :func:`~._backprop_kernels.sample_step`;
@@ -24,19 +25,20 @@ from . import _backprop_kernels as K
 from ._state import CSRRows
 
 
-def standard_rule(net, learning, X, Y, order, batch_size):
+def standard_rule(net, learning, X, Y, weights, order, batch_size):
     """Standard BP: ``len(order)`` updates per epoch."""
-    return K.standard_bp_epoch(net, X, Y, order, *learning)
+    return K.standard_bp_epoch(net, X, Y, weights, order, *learning)
 
 
-def accumulated_rule(net, learning, X, Y, order, batch_size):
+def accumulated_rule(net, learning, X, Y, weights, order, batch_size):
     """Accumulated BP: one update per epoch (the order does not matter)."""
-    return K.accumulated_bp_epoch(net, X, Y, *learning)
+    return K.accumulated_bp_epoch(net, X, Y, weights, *learning)
 
 
-def minibatch_rule(net, learning, X, Y, order, batch_size):
+def minibatch_rule(net, learning, X, Y, weights, order, batch_size):
     """Mini-batch BP: ``ceil(len(order) / batch_size)`` updates per epoch."""
-    return K.minibatch_bp_epoch(net, X, Y, order, min(batch_size, len(order)), *learning)
+    return K.minibatch_bp_epoch(net, X, Y, weights, order, min(batch_size, len(order)),
+                                learning)
 
 
 # --------------------------------------------------------------------------
@@ -56,37 +58,37 @@ def first_layer_input(net, X):
     return np.asarray(X @ W0) + b0
 
 
-def sparse_batch_step(net, learning, X, Y, grad):
+def sparse_batch_step(net, learning, X, Y, weights, grad):
     """:func:`~._backprop_kernels.batch_step` on CSR rows: the first layer's
     products ``X W_0`` and ``Xᵀ δ`` are sparse, the layers above compiled."""
     Z1 = first_layer_input(net, X)
-    total, delta = K.above_first_layer(net, learning.loss, Z1, Y, grad)
+    total, delta = K.above_first_layer(net, learning.loss, Z1, Y, weights, grad)
     gW0, gb0 = first_layer(grad, net)
     gW0[:, :] = np.asarray(X.T @ delta)
     gb0[:] = delta.sum(axis=0)
-    K.gradient_step(net.packed, grad, learning.eta, learning.lam, X.shape[0])
+    K.gradient_step(net.packed, grad, learning.eta, learning.lam, K.total_weight(weights))
     return total
 
 
-def sparse_standard_rule(net, learning, X, Y, order, batch_size):
+def sparse_standard_rule(net, learning, X, Y, weights, order, batch_size):
     """Standard BP on CSR rows (the dense rule's updates)."""
-    return K.sparse_standard_bp_epoch(net, CSRRows(X.data, X.indices, X.indptr), Y, order,
-                                      *learning)
+    return K.sparse_standard_bp_epoch(net, CSRRows(X.data, X.indices, X.indptr), Y, weights,
+                                      order, *learning)
 
 
-def sparse_accumulated_rule(net, learning, X, Y, order, batch_size):
+def sparse_accumulated_rule(net, learning, X, Y, weights, order, batch_size):
     """Accumulated BP on CSR rows: one step on all of them."""
-    return sparse_batch_step(net, learning, X, Y, np.empty_like(net.packed))
+    return sparse_batch_step(net, learning, X, Y, weights, np.empty_like(net.packed))
 
 
-def sparse_minibatch_rule(net, learning, X, Y, order, batch_size):
+def sparse_minibatch_rule(net, learning, X, Y, weights, order, batch_size):
     """Mini-batch BP on CSR rows, the batches of ``order`` as in the dense rule."""
     grad = np.empty_like(net.packed)
     batch = min(batch_size, len(order))
     total = 0.0
     for start in range(0, len(order), batch):
         rows = order[start:start + batch]
-        total += sparse_batch_step(net, learning, X[rows], Y[rows], grad)
+        total += sparse_batch_step(net, learning, X[rows], Y[rows], weights[rows], grad)
     return total
 
 

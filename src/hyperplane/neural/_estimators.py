@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 
-from .._numerics import check_magnitude, check_target_magnitude
-from .._validation import Options, check_is_fitted, check_X, check_X_y, encode_labels
+from .._numerics import check_target_magnitude
+from .._validation import (CLASS_WEIGHT, Options, check_is_fitted, check_X, class_sample_weights,
+                           encode_labels, partial_fit_labels)
 from ._mlp import _BaseMLP
 
 _COMMON_PARAMS = """
@@ -57,7 +58,14 @@ _COMMON_PARAMS = """
     random_state : int, RandomState or None, default=None
         Seeds the initial weights, the shuffling and the validation split.
     verbose : bool, default=False
-        Show a progress bar with the current loss."""
+        Show a progress bar with the current loss.
+    n_jobs : int or None, default=None
+        Threads of the fit's matrix products (BLAS). ``None`` (scikit-learn's
+        meaning: one) keeps them on one thread, so the weights do not depend
+        on the machine; ``k >= 1`` gives ``k`` threads (at most numba's pool),
+        ``-1`` every thread of the pool (``-k``: all but ``k - 1``); then BLAS splits the sums of accumulated BP's
+        ``X^T delta`` among its threads and the last bits of the weights
+        depend on their number. Standard BP is serial whatever ``n_jobs``."""
 
 _COMMON_ATTRIBUTES = """
     coefs_ : list of ndarray
@@ -66,7 +74,8 @@ _COMMON_ATTRIBUTES = """
     intercepts_ : list of ndarray
         Biases ``-theta`` of each layer (the book writes ``f(beta_j - theta_j)``).
     loss_curve_ : list of float
-        One value per epoch: ``λ`` times the mean ``E_k`` measured while
+        One value per epoch: ``λ`` times the mean ``E_k`` (weighted by
+        ``sample_weight``: ``sum_k s_k E_k / sum_k s_k``) measured while
         passing over the data (each sample or batch just before its update;
         for accumulated BP the error at the start of the epoch) plus
         ``(1 - λ) sum_w w^2`` at the end of the epoch.
@@ -116,11 +125,17 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         ``"log_loss"`` (cross-entropy, the usual choice for classification and
         scikit-learn's) uses a logistic output for two classes and softmax for
         more, so ``g_j = y_j - y_hat_j``.
+    class_weight : dict, "balanced" or None, default=None
+        Weight of each class's samples, multiplying ``sample_weight``
+        (scikit-learn's meaning): ``{{label: w}}``, or ``"balanced"``:
+        ``n / (K n_k)`` from the class counts of ``y``. ``None``: all 1.
 
     Attributes
     ----------
     classes_ : ndarray
-        Sorted class labels; ``classes_[1]`` is the positive class.{_COMMON_ATTRIBUTES}
+        Sorted class labels; ``classes_[1]`` is the positive class.
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class of ``classes_`` the last fit used.{_COMMON_ATTRIBUTES}
 
     Examples
     --------
@@ -136,21 +151,23 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
 
     _task = "classification"
     _losses = ("log_loss", "squared_error")
-    _parameter_rules = {**_BaseMLP._parameter_rules, "loss": Options(_losses)}
+    _parameter_rules = {**_BaseMLP._parameter_rules, "loss": Options(_losses),
+                        "class_weight": CLASS_WEIGHT}
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, early_stopping=False, validation_fraction=0.1,
                  reg_lambda=None, loss="log_loss", init="glorot", shuffle=True,
-                 random_state=None, verbose=False):
+                 random_state=None, verbose=False, class_weight=None, n_jobs=None):
         super().__init__(hidden_layer_sizes=hidden_layer_sizes, activation=activation, bp=bp,
                          batch_size=batch_size, learning_rate=learning_rate,
                          max_iter=max_iter, tol=tol, n_iter_no_change=n_iter_no_change,
                          early_stopping=early_stopping,
                          validation_fraction=validation_fraction, reg_lambda=reg_lambda,
                          init=init, shuffle=shuffle, random_state=random_state,
-                         verbose=verbose)
+                         verbose=verbose, n_jobs=n_jobs)
         self.loss = loss
+        self.class_weight = class_weight
 
     def _loss_name(self):
         return self.loss
@@ -162,7 +179,13 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
             return (y_index == 1).astype(np.float64)[:, None]
         return np.eye(n_classes)[y_index]
 
-    def fit(self, X, y):
+    def _weights(self, sample_weight, y_index):
+        """``s_k`` times the weight of sample k's class (scikit-learn's meaning)."""
+        self.class_weight_, weights = class_sample_weights(self.class_weight, self.classes_,
+                                                           y_index, sample_weight)
+        return weights
+
+    def fit(self, X, y, sample_weight=None):
         """Train from freshly drawn weights for up to ``max_iter`` epochs.
 
         Parameters
@@ -171,21 +194,24 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
             Numeric features (encode categorical attributes first, e.g. one-hot).
         y : array-like of shape (n_samples,)
             Class labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_k >= 0``: the error becomes ``sum_k s_k E_k / sum_k s_k`` (see
+            :class:`MLPRegressor`); multiplied by the class weights.
 
         Returns
         -------
         self
         """
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=True, accept_sparse="csr")
-        check_magnitude(self, X)
+        X, y = self._checked(X, y, reset=True)
         self.classes_, y_index = encode_labels(y)
+        weights = self._weights(sample_weight, y_index)
         rng = self._rng_for(incremental=False)
         n_outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
         self._initialize(hidden, n_outputs, X.dtype, rng)
-        return self._fit(X, self._targets(y_index), incremental=False, rng=rng)
+        return self._fit(X, self._targets(y_index), weights, incremental=False, rng=rng)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One epoch of the chosen BP rule, starting from the current weights.
 
         Parameters
@@ -194,6 +220,8 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         y : array-like of shape (n_samples,)
         classes : array-like, optional
             All labels that will ever occur; required on the first call.
+        sample_weight : array-like of shape (n_samples,), optional
+            As in :meth:`fit`, for this batch.
 
         Returns
         -------
@@ -201,8 +229,7 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         """
         first = not hasattr(self, "coefs_")
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=first, accept_sparse="csr")
-        check_magnitude(self, X)
+        X, y = self._checked(X, y, reset=first)
         if first:
             if classes is None:
                 raise ValueError("classes must be passed on the first call to partial_fit")
@@ -210,16 +237,13 @@ class MLPClassifier(ClassifierMixin, _BaseMLP):
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes={list(classes)} differs from classes_ "
                              f"{list(self.classes_)} of the first partial_fit call")
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
-        if unknown.size:
-            raise ValueError(f"y contains labels {unknown.tolist()} not in classes "
-                             f"{self.classes_.tolist()}")
-        y_index = np.searchsorted(self.classes_, y)
+        y_index = partial_fit_labels(y, self.classes_, self.class_weight)
+        weights = self._weights(sample_weight, y_index)
         rng = self._rng_for(incremental=not first)
         if first:
             n_outputs = 1 if len(self.classes_) == 2 else len(self.classes_)
             self._initialize(hidden, n_outputs, X.dtype, rng)
-        return self._fit(X, self._targets(y_index), incremental=True, rng=rng)
+        return self._fit(X, self._targets(y_index), weights, incremental=True, rng=rng)
 
     def predict_proba(self, X):
         """Class probabilities: the output neurons, rescaled to sum to 1.
@@ -252,6 +276,16 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     error ``E_k = 1/2 sum_j (y_hat_j - y_j)^2`` of eq. 5.4 (so ``g_j = y_j -
     y_hat_j``); ``y`` may have several columns (one output neuron each).
 
+    Sample weights ``s_k`` (``fit(X, y, sample_weight)``) weight the error:
+    accumulated and mini-batch BP descend each batch's
+    ``E = sum_k s_k E_k / sum_k s_k`` (eq. 5.16 weighted; scikit-learn's MLP
+    since 1.7 normalises each batch by its summed weight the same way, so an
+    integer weight is a repeated row for accumulated BP); standard BP's step
+    on sample k descends ``s_k E_k`` (``g_j`` and ``e_h`` of eqs. 5.10, 5.15
+    times ``s_k``, as scikit-learn's ``SGDRegressor`` scales its step). A
+    sample of weight 0 takes no part; a batch whose weights are all 0 makes
+    no step. ``loss_curve_`` holds the weighted mean error.
+
     Parameters
     ----------{_COMMON_PARAMS}
 
@@ -279,35 +313,32 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
     def _targets(X, y):
         return np.asarray(y, dtype=X.dtype).reshape(len(y), -1)
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Train from freshly drawn weights for up to ``max_iter`` epochs.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        sample_weight : array-like of shape (n_samples,), optional
+            ``s_k >= 0``, see above; None: every ``s_k = 1`` (the book).
 
         Returns
         -------
         self
         """
-        hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=True, multi_output=True, y_numeric=True,
-                         accept_sparse="csr")
-        check_magnitude(self, X)
-        check_target_magnitude(self, y)
-        Y = self._targets(X, y)
-        rng = self._rng_for(incremental=False)
-        self._initialize(hidden, Y.shape[1], X.dtype, rng)
-        return self._fit(X, Y, incremental=False, rng=rng)
+        return self._train(X, y, sample_weight, partial=False)
 
-    def partial_fit(self, X, y):
+    def partial_fit(self, X, y, sample_weight=None):
         """One epoch of the chosen BP rule, starting from the current weights."""
-        first = not hasattr(self, "coefs_")
+        return self._train(X, y, sample_weight, partial=True)
+
+    def _train(self, X, y, sample_weight, *, partial):
+        """``fit`` (fresh weights, ``max_iter`` epochs) or ``partial_fit`` (one epoch
+        from the current weights, fresh ones on the first call)."""
+        first = not partial or not hasattr(self, "coefs_")
         hidden = self._check_params()
-        X, y = check_X_y(self, X, y, reset=first, multi_output=True, y_numeric=True,
-                         accept_sparse="csr")
-        check_magnitude(self, X)
+        X, y = self._checked(X, y, reset=first, multi_output=True, y_numeric=True)
         check_target_magnitude(self, y)
         Y = self._targets(X, y)
         rng = self._rng_for(incremental=not first)
@@ -316,7 +347,7 @@ class MLPRegressor(RegressorMixin, _BaseMLP):
         elif Y.shape[1] != self.n_outputs_:
             raise ValueError(f"y has {Y.shape[1]} columns; the network has "
                              f"{self.n_outputs_} outputs")
-        return self._fit(X, Y, incremental=True, rng=rng)
+        return self._fit(X, Y, sample_weight, incremental=partial, rng=rng)
 
     def predict(self, X):
         """Output neurons of the network (1-d for a single output, as scikit-learn)."""

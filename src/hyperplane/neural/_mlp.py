@@ -15,23 +15,12 @@ from sklearn.base import BaseEstimator
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 
+from .._numerics import check_magnitude
+from .._parameters import (FLAG, N_JOBS, NON_NEGATIVE, NONE, POSITIVE, POSITIVE_INT, SEED,
+                           VERBOSE, Either, Options, Real, Sizes, validate_params)
 from .._progress import progress
-from .._threads import one_blas_thread
-from .._validation import (
-    FLAG,
-    NON_NEGATIVE,
-    NONE,
-    POSITIVE,
-    POSITIVE_INT,
-    SEED,
-    VERBOSE,
-    Either,
-    Options,
-    Real,
-    Sizes,
-    validate_params,
-    warn_not_converged,
-)
+from .._threads import fit_threads, one_blas_thread
+from .._validation import check_sample_weight_vector, check_X_y, warn_not_converged
 from . import _backprop_kernels as K
 from ._bp import BP_RULES, hidden_layer_outputs, predict_outputs
 from ._network import (
@@ -104,14 +93,14 @@ class _BaseMLP(BaseEstimator):
         "validation_fraction": Real(low=0, high=1, low_open=True, high_open=True),
         "reg_lambda": Either(NONE, Real(low=0, high=1, low_open=True)),
         "init": Options(INITIALISATIONS), "shuffle": FLAG, "random_state": SEED,
-        "verbose": VERBOSE,
+        "verbose": VERBOSE, "n_jobs": N_JOBS,
     }
 
     def __init__(self, *, hidden_layer_sizes=(10,), activation="sigmoid", bp="accumulated",
                  batch_size=200, learning_rate=0.1, max_iter=200, tol=1e-4,
                  n_iter_no_change=10, early_stopping=False, validation_fraction=0.1,
                  reg_lambda=None, init="glorot", shuffle=True, random_state=None,
-                 verbose=False):
+                 verbose=False, n_jobs=None):
         self.hidden_layer_sizes = hidden_layer_sizes
         self.activation = activation
         self.bp = bp
@@ -127,6 +116,7 @@ class _BaseMLP(BaseEstimator):
         self.shuffle = shuffle
         self.random_state = random_state
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------
     # hyper-parameters
@@ -136,6 +126,12 @@ class _BaseMLP(BaseEstimator):
         validate_params(self)
         hidden = self.hidden_layer_sizes
         return (hidden,) if isinstance(hidden, numbers.Integral) else tuple(hidden)
+
+    def _checked(self, X, y, *, reset, **kw):
+        """``X`` and ``y`` checked (dense or CSR ``X``), with ``X``'s magnitude."""
+        X, y = check_X_y(self, X, y, reset=reset, accept_sparse="csr", **kw)
+        check_magnitude(self, X)
+        return X, y
 
     def _lambda(self):
         """λ of eq. 5.17; ``None`` means no penalty, i.e. λ = 1."""
@@ -193,23 +189,24 @@ class _BaseMLP(BaseEstimator):
     # ------------------------------------------------------------------
     # training
     # ------------------------------------------------------------------
-    def _run_epochs(self, X, Y, n_epochs, rng, *, incremental):
+    def _run_epochs(self, X, Y, weights, n_epochs, rng, *, incremental):
         """The outer epoch loop: one BP epoch, loss curve, stopping, progress."""
-        X, Y = _kernel_array(X), _kernel_array(Y, X.dtype)
+        X = _kernel_array(X)
+        Y, weights = _kernel_array(Y, X.dtype), _kernel_array(weights, X.dtype)
         validation = None
         if self.early_stopping and not incremental:
-            X, X_val, Y, Y_val = self._validation_split(X, Y, rng)
-            validation = (X_val, Y_val)
+            X, X_val, Y, Y_val, weights, w_val = self._validation_split(X, Y, weights, rng)
+            validation = (X_val, Y_val, w_val)
             self.validation_loss_curve_ = []
             self.best_validation_loss_, best_params = np.inf, None
         net, learning = self._network(X.dtype), self._learning()
         packed = net.packed
         training = training_for(self.bp, net, X, validation is not None)
         stopped = False
-        with one_blas_thread(), progress(n_epochs, f"{self.bp} BP",
-                                         enabled=self.verbose) as bar:
+        threads = one_blas_thread() if self.n_jobs is None else fit_threads(self.n_jobs)
+        with threads, progress(n_epochs, f"{self.bp} BP", enabled=self.verbose) as bar:
             for _ in range(n_epochs):
-                epoch_loss = self._epoch(training, net, learning, X, Y, rng)
+                epoch_loss = self._epoch(training, net, learning, X, Y, weights, rng)
                 monitored, fields = epoch_loss, {"loss": epoch_loss}
                 if validation is not None:
                     monitored = fields["val_loss"] = self._validation_loss(net, learning,
@@ -257,13 +254,14 @@ class _BaseMLP(BaseEstimator):
         lowest = min(self.loss_curve_)
         return self.loss_curve_[-1] > lowest + self.tol + SETTLED_RISE * abs(lowest)
 
-    def _epoch(self, training, net, learning, X, Y, rng):
-        """One pass of the BP rule over the data; returns and records the epoch's E~."""
+    def _epoch(self, training, net, learning, X, Y, weights, rng):
+        """One pass of the BP rule over the data; returns and records the epoch's E~
+        (``E = sum_k s_k E_k / sum_k s_k``, the book's mean for unit weights)."""
         updates_per_epoch = BP_RULES[self.bp][1]
         m = X.shape[0]
         order = rng.permutation(m) if self.shuffle else np.arange(m)
-        data_loss = training.epoch(net, learning, X, Y, order.astype(np.int64),
-                                   self.batch_size) / m
+        data_loss = training.epoch(net, learning, X, Y, weights, order.astype(np.int64),
+                                   self.batch_size) / K.total_weight(weights)
         epoch_loss = self._objective(data_loss, lambda: training.penalty(net.packed))
         self._check_finite(epoch_loss, training.finite(net.packed))
         self.loss_curve_.append(epoch_loss)
@@ -290,7 +288,7 @@ class _BaseMLP(BaseEstimator):
                 f"backpropagation diverged; learning_rate={self.learning_rate} is too "
                 "large for this data (lower learning_rate or standardise X)")
 
-    def _validation_split(self, X, Y, rng):
+    def _validation_split(self, X, Y, weights, rng):
         stratify = None
         if self._task == "classification":
             labels = Y.argmax(axis=1) if Y.shape[1] > 1 else Y[:, 0]
@@ -298,25 +296,35 @@ class _BaseMLP(BaseEstimator):
             n_val = int(np.ceil(self.validation_fraction * len(labels)))
             if counts.min() >= 2 and len(counts) <= min(n_val, len(labels) - n_val):
                 stratify = labels
-        split = train_test_split(X, Y, test_size=self.validation_fraction,
+        split = train_test_split(X, Y, weights, test_size=self.validation_fraction,
                                  random_state=rng.randint(np.iinfo(np.int32).max),
                                  stratify=stratify)
         if split[0].shape[0] == 0 or split[1].shape[0] == 0:
             raise ValueError("early_stopping needs at least one training and one validation "
                              f"sample; validation_fraction={self.validation_fraction} leaves "
                              "none")
-        X_train, X_val, Y_train, Y_val = (_kernel_array(a) for a in split)
-        return X_train, X_val, Y_train, Y_val
+        for part, name in ((split[4], "training"), (split[5], "validation")):
+            if not part.sum() > 0:
+                raise ValueError(f"early_stopping's {name} rows all have sample_weight 0; "
+                                 "its weighted error is undefined (change random_state or "
+                                 "validation_fraction, or drop the zero-weight rows)")
+        return tuple(_kernel_array(a) for a in split)
 
-    def _validation_loss(self, net, learning, X_val, Y_val):
-        """Validation error E (no penalty): the book's early-stopping criterion."""
+    def _validation_loss(self, net, learning, X_val, Y_val, w_val):
+        """Validation error E (no penalty): the book's early-stopping criterion,
+        weighted as the training error."""
         Y_hat = predict_outputs(net, X_val)
-        return float(K.batch_loss(Y_hat, Y_val, learning.loss)) / X_val.shape[0]
+        return float(K.batch_loss(Y_hat, Y_val, learning.loss, w_val) / K.total_weight(w_val))
 
-    def _fit(self, X, Y, *, incremental, rng):
-        """``max_iter`` epochs for ``fit``, one for ``partial_fit``."""
+    def _fit(self, X, Y, sample_weight, *, incremental, rng):
+        """``max_iter`` epochs for ``fit``, one for ``partial_fit``; ``sample_weight``
+        validated here (None: ones), so every path trains on one weight vector."""
+        weights = check_sample_weight_vector(sample_weight, X.shape[0], X.dtype)
+        if not weights.sum() > 0:
+            raise ValueError("sample_weight is zero for every sample: the weighted mean "
+                             "error sum_k s_k E_k / sum_k s_k is undefined")
         n_epochs = 1 if incremental else self.max_iter
-        return self._run_epochs(X, Y, n_epochs, rng, incremental=incremental)
+        return self._run_epochs(X, Y, weights, n_epochs, rng, incremental=incremental)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -42,9 +42,9 @@ class DirectTraining:
     def __init__(self, bp, net, X):
         self.rule = epoch_rule(bp, X)
 
-    def epoch(self, net, learning, X, Y, order, batch_size):
-        """One epoch of the rule; returns ``sum_k E_k``."""
-        return self.rule(net, learning, X, Y, order, batch_size)
+    def epoch(self, net, learning, X, Y, weights, order, batch_size):
+        """One epoch of the rule; returns ``sum_k s_k E_k``."""
+        return self.rule(net, learning, X, Y, weights, order, batch_size)
 
     def penalty(self, packed):
         """``sum_w w²`` over every weight and threshold (eq. 5.17)."""
@@ -90,20 +90,27 @@ class RowSpaceTraining:
         b0 = self.above.packed[:self.above.sizes[1]]
         return self.c * self.P[rows] + self.G[rows] @ self.A + b0
 
-    def epoch(self, net, learning, X, Y, order, batch_size):
-        """One epoch of the BP rule; returns ``sum_k E_k`` (each batch before its step)."""
+    def epoch(self, net, learning, X, Y, weights, order, batch_size):
+        """One epoch of the BP rule; returns ``sum_k s_k E_k`` (each batch before
+        its step). A batch's step divides by its summed weight, as
+        :func:`~._backprop_kernels.gradient_step` (standard BP: ``s_k`` is in
+        ``delta`` and the divisor is 1)."""
         eta, lam, loss = learning
         shrink = 1.0 - 2.0 * eta * (1.0 - lam)
         q1, total, grad, above = net.sizes[1], 0.0, self.grad, self.above
         for rows in _batches(self.bp, order, batch_size, X.shape[0]):
             Z1 = self.first_layer_input(rows)
-            batch_total, delta = K.above_first_layer(above, loss, Z1, Y[rows], grad)
+            batch_total, delta = K.above_first_layer(above, loss, Z1, Y[rows], weights[rows],
+                                                     grad)
             total += batch_total
+            batch_weight = 1.0 if self.bp == "standard" else K.total_weight(weights[rows])
+            if batch_weight <= 0.0:
+                continue  # no mean error, no step (gradient_step)
             grad[:q1] = delta.sum(axis=0)  # b_0's gradient
-            K.gradient_step(above.packed, grad, eta, lam, len(rows))
+            K.gradient_step(above.packed, grad, eta, lam, batch_weight)
             self.c *= shrink
             self.A *= shrink
-            self.A[rows] -= (eta * lam / len(rows)) * delta
+            self.A[rows] -= (eta * lam / batch_weight) * delta
         return total
 
     def penalty(self, packed):

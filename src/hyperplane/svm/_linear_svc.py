@@ -24,6 +24,7 @@ from .._validation import (
     check_sample_weight_vector,
     check_X,
     check_X_y,
+    class_penalties,
     class_weight_vector,
     encode_labels,
     validate_params,
@@ -245,25 +246,6 @@ def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT
         # else GO_ON: the call ran its epochs; the next one goes on from bounds
     work.restore()
     return w, work.all_var["alpha"].copy(), epochs, converged
-
-
-def class_penalties(C, class_weight, y_index, k, binary):
-    """C_i of the binary problem of class ``k`` (LIBLINEAR's ``-wi``, as
-    ``train``): with two classes ``C_i w_{y_i}``; in the one-vs-rest problem
-    of class ``k``, ``C_i w_k`` for its samples and ``C_i`` for the rest.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> class_penalties(np.ones(3), np.array([2.0, 5.0]), np.array([0, 1, 1]), 1, True).tolist()
-    [2.0, 5.0, 5.0]
-    >>> class_penalties(np.ones(3), np.array([2.0, 5.0, 7.0]), np.array([0, 1, 2]), 2,
-    ...                 False).tolist()
-    [1.0, 1.0, 7.0]
-    """
-    if binary:
-        return C * class_weight[y_index]
-    return C * np.where(y_index == k, class_weight[k], 1.0)
 
 
 def signed_columns(X, signed, B):
