@@ -39,10 +39,11 @@ async function api(path, body) {
 }
 // The status line: a text, or a function giving it in the page's language (so a
 // language switch writes it again).
-function setStatus(text, error = false) {
-  state.status = { text, error };
+function setStatus(text, error = false, original = "") {
+  state.status = { text, error, original };
   $("status").textContent = typeof text === "function" ? text() : text;
   $("status").className = error ? "error" : "";
+  $("status").title = original;   // the server's own words of an error, as a tooltip
 }
 // A step's status line: what the server said (``say: {key, ...numbers}``) and, for a
 // run that stopped without converging (``stopped: {reason, ...numbers}``), why and what
@@ -57,10 +58,11 @@ function stepStatus(step) {
 // an error answer of the server, in the page's language when it carries a code
 function errorText(err) {
   const data = err.data || {};
-  if (data.code) return tf("err_" + data.code, { ...data.args, field: t(data.field) });
+  if (data.code && LABELS["err_" + data.code])
+    return tf("err_" + data.code, { ...data.args, field: t(data.field), message: err.message });
   return tf("err_other", { message: err.message });
 }
-function showError(err) { setStatus(() => errorText(err), true); }
+function showError(err) { setStatus(() => errorText(err), true, err.message); }
 // a trace cell: text, or {t: key, ...numbers} written in the page's language
 function cellText(c) { return c !== null && typeof c === "object" ? tf(c.t, c) : String(c); }
 function learner() { return $("learner").value; }
@@ -82,7 +84,7 @@ function translate() {
     else { renderFacts(); rebuildRows(); renderPanels(); }
     redraw();
   }
-  if (state.status) setStatus(state.status.text, state.status.error);
+  if (state.status) setStatus(state.status.text, state.status.error, state.status.original);
   writeHash();
 }
 
@@ -204,6 +206,7 @@ function advance(mode) {
       let k = state.view + 1;
       if (mode === "epoch") while (k < state.steps.length && !state.steps[k - 1].epoch_end) k += 1;
       showUpTo(k);
+      await pictureOfShownStep();
       return;
     }
     try {
@@ -222,7 +225,26 @@ function back() {
     if (!state.run || state.view === 0) return;
     pause();
     showUpTo(state.view - 1);
+    await pictureOfShownStep();
   });
+}
+// A step a stream (or an epoch) sent without its pictures ("undrawn": only the last
+// step of each batch is drawn) gets them from the server when it is shown, so the
+// picture is always that step's state, never an earlier step's.
+async function pictureOfShownStep() {
+  const run = state.run, step = state.steps[state.view - 1];
+  if (!run || !step || !step.undrawn) return;
+  try {
+    const data = await api("/api/picture", { run, k: step.k });
+    if (data.picture) {
+      const { plot, ...rest } = data.picture;
+      if (plot) step.plot = { ...step.plot, ...plot };
+      Object.assign(step, rest);
+    }
+    delete step.undrawn;
+  } catch (err) { showError(err); return; }
+  if (state.run !== run || state.steps[state.view - 1] !== step) return;
+  showUpTo(state.view, true);   // absorb the steps again, now with this one's picture
 }
 // the status of a run that has ended: the last step's own (converged, or why not)
 function endStatus() {
@@ -279,7 +301,8 @@ function runAll() {
     source.addEventListener("failure", (event) => {
       stopStream();
       const data = JSON.parse(event.data);
-      setStatus(data.stopped ? () => stepStatus(data) : () => tf("err_other", { message: data.error }), true);
+      if (data.stopped) setStatus(() => stepStatus(data), true);
+      else showError(Object.assign(new Error(data.error), { data }));
     });
     source.onerror = () => { stopStream(); };
   }));
@@ -329,9 +352,10 @@ function forwardTo(k, streaming = false) {
   $("tree-text").textContent = state.treeText;
   stepShown(streaming);
 }
-// Show exactly the first k kept steps (back, or a replay forward).
-function showUpTo(k) {
-  if (k >= state.view) { forwardTo(k); return; }
+// Show exactly the first k kept steps (back, or a replay forward); ``again``: build
+// the view anew even when k is the step shown.
+function showUpTo(k, again = false) {
+  if (k > state.view || (k === state.view && !again)) { forwardTo(k); return; }
   clearView();
   state.view = k;
   for (const step of state.steps.slice(0, k)) absorb(step);
