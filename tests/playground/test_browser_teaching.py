@@ -328,7 +328,9 @@ def test_table_4_2_post_pruning_greys_the_pruned_subtrees(page):
 LESSONS = [("perceptron", "example-2.1", {}), ("svm", "example-2.1", {}),
            ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("svm", "sine", {}),
            ("tree", "watermelon-3.0", {}), ("tree", "split-4.2", {"pruning": "post"}),
-           ("bp", "xor", {}), ("linear", None, {})]
+           ("bp", "xor", {}), ("linear", None, {}),
+           ("perceptron", "watermelon-3.0alpha", {"variant": "kernel_perceptron"}),
+           ("tree", "loan", {}), ("bp", "watermelon-3.0", {})]
 
 
 @pytest.mark.parametrize("width, height", [(1024, 768), (1400, 900)])
@@ -354,6 +356,12 @@ def test_no_horizontal_overflow_and_no_cut_trace_columns(browser, live_server, w
                 cut = page.evaluate("""() => { const t = document.getElementById('trace');
                     return t.offsetWidth - t.parentElement.clientWidth; }""")
                 assert cut <= 0, (learner, dataset, lang, cut, page.evaluate("[document.getElementById('trace').offsetWidth, document.getElementById('trace').parentElement.clientWidth, innerWidth, document.getElementById('right').offsetWidth]"))
+                # the teaching panels are not cut either
+                panels = page.evaluate("""() => ['model-summary', 'pseudocode', 'tree-drawing']
+                    .map((id) => document.getElementById(id))
+                    .filter((e) => !e.hidden)
+                    .map((e) => [e.id, e.scrollWidth - e.clientWidth])""")
+                assert all(over <= 0 for _, over in panels), (learner, dataset, lang, panels)
             page.get_by_test_id("lang-select").select_option("zh")
     finally:
         context.close()

@@ -102,13 +102,17 @@ def hyperplane_picture(w, b, low, high, margins=False):
     margins ``w·x + b = ±1``, 李航 §7.1.3, 周志华 图6.2): the lines, across
     the :func:`view` that keeps them visible, and that view."""
     low, high = view(w, b, low, high, offsets=(0.0, 1.0, -1.0) if margins else (0.0,))
-    lines = [line(w, b, low, high)]
+    # the segments reach well past the view: the page widens one axis to keep the
+    # scales equal, and the figure clips whatever lies outside its axes
+    centre, span = (low + high) / 2, high - low
+    far_low, far_high = centre - 2 * span, centre + 2 * span
+    lines = [line(w, b, far_low, far_high)]
     if lines[0] is not None:
         lines[0]["name"] = "w·x+b=0"
     if margins and lines[0] is not None:
         for offset in (1.0, -1.0):
-            lines.append({**line(w, b, low, high, offset), "name": f"w·x+b={offset:+g}",
-                          "margin": True})
+            lines.append({**line(w, b, far_low, far_high, offset),
+                          "name": f"w·x+b={offset:+g}", "margin": True})
     return {"lines": lines, "view": [low.tolist(), high.tolist()]}
 
 

@@ -21,10 +21,11 @@ function classTraces(points) {
 // (Plotly widens one range to keep x and y at the same units per pixel).
 function planeLayout(title) {
   const box = state.picture.view || state.info.box;
-  const layout = { title: { text: title }, height: 480, margin: { l: 50, r: 20, t: 40, b: 40 },
-                   showlegend: true, legend: { orientation: "h" },
-                   xaxis: { title: { text: "x(1)" }, constrain: "range" },
-                   yaxis: { title: { text: "x(2)" }, scaleanchor: "x", scaleratio: 1, constrain: "range" } };
+  // the legend below the x axis's title, not over it
+  const layout = { title: { text: title }, height: 480, margin: { l: 50, r: 20, t: 40, b: 70 },
+                   showlegend: true, legend: { orientation: "h", y: -0.16, yanchor: "top" },
+                   xaxis: { title: { text: "x(1)" }, constrain: "domain" },
+                   yaxis: { title: { text: "x(2)" }, scaleanchor: "x", scaleratio: 1, constrain: "domain" } };
   if (box) { layout.xaxis.range = [box[0][0], box[1][0]]; layout.yaxis.range = [box[0][1], box[1][1]]; }
   return layout;
 }
