@@ -213,3 +213,26 @@ def test_a_run_the_server_forgot_says_so_in_both_languages(page):
     page.get_by_test_id("step-button").click()
     _wait_rows(page, 1)
     assert not page.errors
+
+
+def test_a_picture_the_server_cannot_replay_in_time_is_not_faked(page, monkeypatch):
+    from hyperplane.playground import _runs
+
+    monkeypatch.setattr(_runs, "PICTURE_SECONDS", 0.0)    # every replay past its budget
+    _open(page, "bp", "xor")
+    page.get_by_test_id("param-max_epochs").fill("60")
+    page.get_by_test_id("param-max_epochs").dispatch_event("change")
+    _settle(page)
+    _run_to_end(page)
+    _settle(page)
+    assert page.evaluate("state.steps[29].undrawn") is True
+    page.evaluate("async () => { for (let i = 0; i < 30; i++) await back(); }")
+    _settle(page)
+    # no earlier step's regions or hidden outputs pass for step 30's; the status says why
+    assert page.evaluate("(document.getElementById('plot').data || []).length") == 0
+    assert page.locator("#hidden").inner_text() == ""
+    status = page.get_by_test_id("status").inner_text()
+    assert "此步的图未重算" in status and "30" in status, status
+    page.get_by_test_id("lang-select").select_option("en")
+    assert "picture is not shown" in page.get_by_test_id("status").inner_text()
+    assert not page.errors

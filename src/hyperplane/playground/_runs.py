@@ -59,17 +59,17 @@ class Run:
         self.cursor = 0
         self.lock = threading.Lock()
 
-    def picture(self, k, seconds=PICTURE_SECONDS):
+    def picture(self, k, seconds=None):
         """The pictures of step ``k`` that a batch left undrawn, drawn now.
 
         The lessons are deterministic, so ``replay()`` (a fresh generator of the
         same steps) walked to step ``k`` has its models in that step's state.
         None when step ``k`` has no pictures, is not reached, or the walk takes
-        longer than ``seconds``.
+        longer than ``seconds`` (default :data:`PICTURE_SECONDS`).
         """
         if self._replay is None or not 1 <= k <= self.cursor:
             return None
-        deadline = time.perf_counter() + seconds
+        deadline = time.perf_counter() + (PICTURE_SECONDS if seconds is None else seconds)
         for position, step in enumerate(self._replay(), start=1):
             if position == k:
                 return drawn(step) if "draw" in step else None

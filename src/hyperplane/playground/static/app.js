@@ -241,6 +241,7 @@ async function pictureOfShownStep() {
       if (plot) step.plot = { ...step.plot, ...plot };
       Object.assign(step, rest);
     }
+    else step.pictureMissing = true;    // the replay ran past its time: no picture, and said so
     delete step.undrawn;
   } catch (err) { showError(err); return; }
   if (state.run !== run || state.steps[state.view - 1] !== step) return;
@@ -335,6 +336,9 @@ function absorb(step) {
   if (step.tree_text) state.treeText = step.tree_text;
   if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
   if (step.hidden) state.picture.hidden = step.hidden;
+  if (step.pictureMissing) {   // an earlier step's regions would pass for this one's
+    delete state.picture.regions; delete state.picture.bpRegions; delete state.picture.hidden;
+  }
   state.lastStep = step;
 }
 function forwardTo(k, streaming = false) {
@@ -380,8 +384,9 @@ function renderSplitOf(step) {
 // the status, pictures and panels of the step now shown
 function stepShown(streaming) {
   const last = state.lastStep;
-  if (last && stepStatus(last)) setStatus(() => stepStatus(last), Boolean(last.stopped));
-  else if (last && !streaming) setStatus(() => `${t("steps")}: ${last.k}`);
+  const note = () => (last && last.pictureMissing ? ` (${t("picture_missing")})` : "");
+  if (last && stepStatus(last)) setStatus(() => stepStatus(last) + note(), Boolean(last.stopped));
+  else if (last && !streaming) setStatus(() => `${t("steps")}: ${last.k}${note()}`);
   else if (!last) setStatus(() => `${t(learner())}: ${t($("dataset").value)}`);
   if (streaming) scheduleRedraw(); else { redraw(); renderPanels(); }
 }

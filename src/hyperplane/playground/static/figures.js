@@ -92,6 +92,7 @@ function drawBp() {
     { title: { text: t("error_curve") }, height: 300, margin: { l: 50, r: 20, t: 40, b: 40 },
       xaxis: { title: { text: t("epoch_col") } }, yaxis: { title: { text: "E" }, type: "log" } },
     { responsive: true, displaylogo: false });
+  if (info.points && !picture.bpRegions) Plotly.purge($("plot"));   // no regions of this step
   if (info.points && picture.bpRegions) {
     const traces = [];
     ["standard", "accumulated"].forEach((rule, k) => {

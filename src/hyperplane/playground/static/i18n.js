@@ -82,6 +82,7 @@ const LABELS = {
   leaf_other: ["叶结点", "leaf"],
   decision_split: ["划分", "split"], decision_leaf: ["叶结点", "leaf"], decision_prune: ["剪枝", "prune"],
   decision_keep: ["保留", "keep"], n_leaves: ["{n} 个叶结点", "{n} leaves"], depth_n: ["深度 {n}", "depth {n}"],
+  picture_missing: ["此步的图未重算: 重放到此步超过了时间预算", "this step's picture is not shown: replaying the run to it took longer than its time budget"],
   novikoff_too_many: ["n > {n}: 未计算", "n > {n}: not computed"],
   novikoff_not_separable: ["数据线性不可分, 没有这个界", "the data are not linearly separable: no bound"],
   // errors of a request field (the server names the field and the numbers)
