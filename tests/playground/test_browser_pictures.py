@@ -106,21 +106,33 @@ PICTURE = """() => JSON.stringify([document.getElementById('plot').data.map((d) 
                                    document.getElementById('hidden').innerText])"""
 
 
-def test_back_after_a_stream_shows_the_step_s_own_picture(page, browser, live_server):
-    # BP on XOR: every step is an epoch with its regions and hidden outputs; the stream
-    # draws only the last step of each batch, so step 30 arrives without its picture
+#: the last step of the run but one that the stream sent without its picture
+LAST_UNDRAWN = """() => { for (let k = state.steps.length - 1; k >= 1; k--)
+                            if (state.steps[k - 1].undrawn) return k;
+                          return 0; }"""
+
+
+def _stream_bp(page, epochs):
+    """BP on XOR streamed to the end: every step is an epoch with its regions and
+    hidden outputs; a stream draws only the last step of each batch (0.1 s)."""
     _open(page, "bp", "xor")
-    page.get_by_test_id("param-max_epochs").fill("60")
+    page.get_by_test_id("param-max_epochs").fill(str(epochs))
     page.get_by_test_id("param-max_epochs").dispatch_event("change")
     _settle(page)
     _run_to_end(page)
     _settle(page)
-    assert page.evaluate("state.steps.length") == 60
-    assert page.evaluate("state.steps[29].undrawn") is True
-    page.evaluate("async () => { for (let i = 0; i < 30; i++) await back(); }")
+    assert page.evaluate("state.steps.length") == epochs
+    k = page.evaluate(LAST_UNDRAWN)
+    assert k > 0, "every batch held one step: nothing undrawn to test"
+    page.evaluate(f"async () => {{ for (let i = 0; i < {epochs - k}; i++) await back(); }}")
     _settle(page)
-    assert page.evaluate("state.view") == 30
-    assert "undrawn" not in page.evaluate("Object.keys(state.steps[29])")
+    assert page.evaluate("state.view") == k
+    return k
+
+
+def test_back_after_a_stream_shows_the_step_s_own_picture(page, browser, live_server):
+    k = _stream_bp(page, 200)
+    assert "undrawn" not in page.evaluate(f"Object.keys(state.steps[{k - 1}])")
     streamed = page.evaluate(PICTURE)
 
     # the same step reached one request at a time: each answer drawn
@@ -129,20 +141,21 @@ def test_back_after_a_stream_shows_the_step_s_own_picture(page, browser, live_se
     stepped.base_url = live_server
     try:
         _open(stepped, "bp", "xor")
-        stepped.get_by_test_id("param-max_epochs").fill("60")
+        stepped.get_by_test_id("param-max_epochs").fill("200")
         stepped.get_by_test_id("param-max_epochs").dispatch_event("change")
         _settle(stepped)
-        stepped.evaluate("async () => { for (let i = 0; i < 30; i++) await advance('step'); }")
+        stepped.evaluate(f"async () => {{ for (let i = 0; i < {k}; i++) "
+                         "await advance('step'); }")
         _settle(stepped)
-        assert stepped.evaluate("state.view") == 30
+        assert stepped.evaluate("state.view") == k
         assert streamed == stepped.evaluate(PICTURE)
     finally:
         context.close()
-    # and forward again: the kept step 31 gets its own picture too
+    # and forward again: the kept steps after it get their own pictures too
     page.get_by_test_id("step-button").click()
     _settle(page)
-    assert page.evaluate("state.view") == 31
-    assert "undrawn" not in page.evaluate("Object.keys(state.steps[30])")
+    assert page.evaluate("state.view") == k + 1
+    assert "undrawn" not in page.evaluate(f"Object.keys(state.steps[{k}])")
     assert not page.errors
 
 
@@ -219,20 +232,12 @@ def test_a_picture_the_server_cannot_replay_in_time_is_not_faked(page, monkeypat
     from hyperplane.playground import _runs
 
     monkeypatch.setattr(_runs, "PICTURE_SECONDS", 0.0)    # every replay past its budget
-    _open(page, "bp", "xor")
-    page.get_by_test_id("param-max_epochs").fill("60")
-    page.get_by_test_id("param-max_epochs").dispatch_event("change")
-    _settle(page)
-    _run_to_end(page)
-    _settle(page)
-    assert page.evaluate("state.steps[29].undrawn") is True
-    page.evaluate("async () => { for (let i = 0; i < 30; i++) await back(); }")
-    _settle(page)
-    # no earlier step's regions or hidden outputs pass for step 30's; the status says why
+    k = _stream_bp(page, 60)
+    # no earlier step's regions or hidden outputs pass for step k's; the status says why
     assert page.evaluate("(document.getElementById('plot').data || []).length") == 0
     assert page.locator("#hidden").inner_text() == ""
     status = page.get_by_test_id("status").inner_text()
-    assert "此步的图未重算" in status and "30" in status, status
+    assert "此步的图未重算" in status and str(k) in status, status
     page.get_by_test_id("lang-select").select_option("en")
     assert "picture is not shown" in page.get_by_test_id("status").inner_text()
     assert not page.errors

@@ -426,6 +426,9 @@ def test_no_english_word_in_the_chinese_status_and_trace(page, learner, dataset,
         page.get_by_test_id("trace-table").inner_text()
     assert _english_words(english), english
     assert not re.search(r"[\u4e00-\u9fff]", page.get_by_test_id("status").inner_text())
+    # no data in these panels (the tree's notes name its attributes): no 中文 left at all
+    for panel in ("model-summary",) + (("pseudocode",) if learner != "tree" else ()):
+        assert not re.search(r"[\u4e00-\u9fff]", page.get_by_test_id(panel).inner_text()), panel
     page.get_by_test_id("lang-select").select_option("zh")
     assert _english_words(page_text(page)) == []
     assert not page.errors

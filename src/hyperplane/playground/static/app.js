@@ -80,8 +80,9 @@ function translate() {
   document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
   renderHeader();
   if (state.info) {
-    if (learner() === "linear") renderFacts();
-    else { renderFacts(); rebuildRows(); renderPanels(); }
+    renderFacts();
+    if (learner() !== "linear") rebuildRows();
+    renderPanels();
     redraw();
   }
   if (state.status) setStatus(state.status.text, state.status.error, state.status.original);

@@ -134,7 +134,7 @@ function drawLinear() {
   const box = data.box;
   Plotly.react($("plot"), traces, {
     title: { text: `${t("linear")} — ${t("watermelon-3.0alpha")} (${t("drag_hint")})` }, height: 480,
-    shapes, margin: { l: 50, r: 20, t: 40, b: 40 }, legend: { orientation: "h" },
+    shapes, margin: { l: 50, r: 20, t: 40, b: 70 }, legend: { orientation: "h", y: -0.16, yanchor: "top" },
     xaxis: { title: { text: t("density") }, range: [box[0][0], box[1][0]] },
     yaxis: { title: { text: t("sugar") }, range: [box[0][1], box[1][1]] } },
     { responsive: true, displaylogo: false, edits: { shapePosition: true } });
