@@ -1,5 +1,7 @@
 """How fast the playground answers: every step of each lesson on the shipped data,
-and a streamed run of 1,000 steps on 10,000 points.
+the pictures of steps a stream sent undrawn (a step back after a run asks for
+them: the lesson is replayed to that step), and a streamed run of 1,000 steps
+on 10,000 points.
 
 Each request goes through the Flask app (routing, the library's fit or trace,
 JSON), timed as wall and process CPU time; the first request of a lesson,
@@ -87,6 +89,31 @@ def stream(client, max_steps=1000):
     return steps, arrivals, 1000 * (time.perf_counter() - wall), 1000 * (time.process_time() - cpu)
 
 
+def undrawn_pictures(client, learner, dataset, params):
+    """A streamed run, then ``/api/picture`` of undrawn steps (what a step back
+    after the stream asks): the replay of the lesson to step k, timed."""
+    body = {"learner": learner, "dataset": dataset, "params": params}
+    start = client.post("/api/start", json=body).get_json()
+    text = client.get(f"/api/stream/{start['run']}").get_data(as_text=True)
+    steps = [s for line in text.splitlines() if line.startswith("data: {\"steps\"")
+             for s in json.loads(line[6:])["steps"]]
+    undrawn = [s["k"] for s in steps if s.get("undrawn")]
+    out = []
+    for k in (undrawn[0], undrawn[len(undrawn) // 2], undrawn[-1]) if undrawn else ():
+        _, wall, cpu = _timed(lambda k=k: client.post(
+            "/api/picture", json={"run": start["run"], "k": k}).get_json())
+        out.append((k, wall, cpu))
+    return len(steps), len(undrawn), out
+
+
+#: (label, learner, dataset, params) of the streamed runs whose undrawn steps are asked for
+PICTURE_LESSONS = [
+    ("BP XOR, 3000 epochs", "bp", "xor", {}),
+    ("kernel perceptron 西瓜3.0α, 50 epochs", "perceptron", "watermelon-3.0alpha",
+     {"variant": "kernel", "sigma": 0.1, "max_epochs": 50}),
+]
+
+
 def main():
     client = create_app().test_client()
     one_blas_thread()   # as ``serve`` does
@@ -104,6 +131,12 @@ def main():
     print(f"| linear 西瓜3.0α: refit after a drag (3 models) | {len(walls)} | – | "
           f"{np.median(walls):.1f} / {np.median(cpus):.1f} | {walls.max():.1f} / "
           f"{cpus.max():.1f} | {int(np.sum(walls > 100))} |")
+    print("\n| streamed run | steps | undrawn | /api/picture of step k: ms wall / CPU |")
+    print("|---|---|---|---|")
+    for label, *rest in PICTURE_LESSONS:
+        n, undrawn, timed = undrawn_pictures(client, *rest)
+        cells = ", ".join(f"k={k}: {wall:.0f} / {cpu:.0f}" for k, wall, cpu in timed)
+        print(f"| {label} | {n} | {undrawn} | {cells} |")
     steps, arrivals, total, cpu = stream(client)
     gaps = np.diff([0.0] + arrivals)
     print(f"\nstream: {steps} perceptron steps on 10,000 points in {len(arrivals)} batches; "

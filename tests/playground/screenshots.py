@@ -1,9 +1,14 @@
 """Screenshots of each playground page for the documentation.
 
     PYTHONPATH=src python tests/playground/screenshots.py docs/_static/playground
+    PYTHONPATH=src python tests/playground/screenshots.py /tmp/shots --all
 
 Starts the server in this process and drives headless Chromium (Debian's,
-as the browser tests do) through one scene per page.
+as the browser tests do) through one scene per page, the teaching panels
+included (the model summary with 例7.1's w, b and margin, the pseudocode
+with its current line, the tree drawing of 图4.4). ``--all`` takes every
+scene at 1024×768 (a projector) and 1400×900, in 中文 and in English, each
+set in its own folder (``1024x768-zh`` ...), to look at before a release.
 """
 
 import sys
@@ -33,10 +38,11 @@ def _run(page):
     page.wait_for_timeout(800)
 
 
-def _scene(page, base, learner, dataset=None, params=None, lang="zh"):
+def _scene(page, base, learner, dataset=None, params=None, lang=None):
     page.goto("about:blank")      # a fresh page, not a jump to another #learner
     page.goto(base + "#" + learner)
     _ready(page)
+    lang = page.lang or lang or "zh"
     if lang != "zh":
         page.get_by_test_id("lang-select").select_option(lang)
     for key, value in (params or {}).items():
@@ -80,6 +86,16 @@ def scenes(page, base, out):
     _run(page)
     page.screenshot(path=out / "svr.png")
 
+    _scene(page, base, "svm", "example-2.1")        # 例7.1 solved: w, b and the margin
+    _run(page)
+    page.screenshot(path=out / "svm_example_7_1_summary.png", full_page=True)
+
+    _scene(page, base, "tree", "watermelon-2.0")     # 图4.4 grown, 图4.2's last line marked
+    _run(page)
+    page.get_by_test_id("back-button").click()
+    page.wait_for_timeout(600)
+    page.screenshot(path=out / "tree_drawing.png", full_page=True)
+
     _scene(page, base, "tree", "watermelon-3.0")   # the root: 4.4.1's candidate cuts
     page.get_by_test_id("step-button").click()
     page.wait_for_timeout(900)
@@ -98,20 +114,30 @@ def scenes(page, base, out):
     page.screenshot(path=out / "linear.png", full_page=True)
 
 
-def main(out):
+#: (width, height, language or None: each scene's own) of the sets ``--all`` takes
+EVERY_SET = [(1024, 768, "zh"), (1024, 768, "en"), (1400, 900, "zh"), (1400, 900, "en")]
+
+
+def main(out, every=False):
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     server = make_server("127.0.0.1", 0, create_app(), threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}/"
+    sets = EVERY_SET if every else [(1400, 900, None)]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), headless=True,
                                              args=CHROMIUM_FLAGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        scenes(page, base, out)
+        for width, height, lang in sets:
+            folder = out / f"{width}x{height}-{lang}" if every else out
+            folder.mkdir(parents=True, exist_ok=True)
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.lang = lang
+            scenes(page, base, folder)
+            page.close()
         browser.close()
     server.shutdown()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "docs/_static/playground")
+    args = [a for a in sys.argv[1:] if a != "--all"]
+    main(args[0] if args else "docs/_static/playground", every="--all" in sys.argv[1:])

@@ -328,7 +328,9 @@ def test_table_4_2_post_pruning_greys_the_pruned_subtrees(page):
 LESSONS = [("perceptron", "example-2.1", {}), ("svm", "example-2.1", {}),
            ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("svm", "sine", {}),
            ("tree", "watermelon-3.0", {}), ("tree", "split-4.2", {"pruning": "post"}),
-           ("bp", "xor", {}), ("linear", None, {})]
+           ("bp", "xor", {}), ("linear", None, {}),
+           ("perceptron", "watermelon-3.0alpha", {"variant": "kernel_perceptron"}),
+           ("tree", "loan", {}), ("bp", "watermelon-3.0", {})]
 
 
 @pytest.mark.parametrize("width, height", [(1024, 768), (1400, 900)])
@@ -354,18 +356,40 @@ def test_no_horizontal_overflow_and_no_cut_trace_columns(browser, live_server, w
                 cut = page.evaluate("""() => { const t = document.getElementById('trace');
                     return t.offsetWidth - t.parentElement.clientWidth; }""")
                 assert cut <= 0, (learner, dataset, lang, cut, page.evaluate("[document.getElementById('trace').offsetWidth, document.getElementById('trace').parentElement.clientWidth, innerWidth, document.getElementById('right').offsetWidth]"))
+                # the teaching panels are not cut either
+                panels = page.evaluate("""() => ['model-summary', 'pseudocode', 'tree-drawing']
+                    .map((id) => document.getElementById(id))
+                    .filter((e) => !e.hidden)
+                    .map((e) => [e.id, e.scrollWidth - e.clientWidth])""")
+                assert all(over <= 0 for _, over in panels), (learner, dataset, lang, panels)
             page.get_by_test_id("lang-select").select_option("zh")
     finally:
         context.close()
 
 
-#: ASCII words allowed in 中文: symbols and names the books print as they are
+#: ASCII words allowed in 中文: symbols and names the books print as they are, the
+#: library's name, the file kind and the language menu's "English"
 ALLOWED = {"SVR", "SMO", "KKT", "RBF", "Gain", "Gini", "Ent", "NaN", "inf", "Novikoff", "Gram",
-           "Fisher"}
+           "Fisher", "ratio", "index", "CART", "poly", "XOR", "hyperplane", "CSV", "UTF",
+           "JSON",
+           "English",
+           # the books' own pseudocode: 周志华 图4.2 and 图5.8 write if/then/for/do/return/
+           # repeat/until, 李航 算法7.5 α^new,unc; the SMO note cites LIBSVM's WSS3 (Fan,
+           # Chen & Lin 2005)
+           "TreeGenerate", "node", "then", "else", "end", "for", "all", "return", "repeat",
+           "until", "new", "unc", "max", "LIBSVM", "WSS", "Fan", "Chen", "Lin",
+           # LIBSVM's names of its duals (the SVM page's formulation menu): C-SVC, ν-SVC
+           "SVC"}
 
 
 def _english_words(text):
     return sorted({w for w in re.findall(r"[A-Za-z]{3,}", text) if w not in ALLOWED})
+
+
+def page_text(page):
+    """Every text the page shows: the HTML's, the tree drawing's and the figures' (SVG)."""
+    return page.evaluate("""() => document.body.innerText + "\\n" +
+        [...document.querySelectorAll("svg text")].map((t) => t.textContent).join("\\n")""")
 
 
 @pytest.mark.parametrize("learner, dataset, params", [
@@ -374,6 +398,10 @@ def _english_words(text):
     ("tree", "watermelon-2.0", {}), ("tree", "split-4.2", {"pruning": "post"}),
     ("tree", "split-4.2", {"pruning": "pre"}), ("tree", "watermelon-2.0alpha", {}),
     ("perceptron", "watermelon-3.0alpha", {"max_epochs": "5"}),
+    ("perceptron", "watermelon-3.0alpha", {"variant": "kernel_perceptron", "max_epochs": "5"}),
+    ("svm", "watermelon-3.0alpha", {"kernel": "poly"}), ("tree", "loan", {}),
+    ("tree", "watermelon-3.0", {"criterion": "gain_ratio"}),
+    ("bp", "watermelon-3.0", {"max_epochs": "20"}),
     ("svm", "watermelon-3.0alpha", {"kernel": "rbf"}), ("bp", "xor", {"max_epochs": "30"}),
     ("svm", "watermelon-3.0alpha", {"formulation": "nu_svm", "kernel": "rbf"}),
     ("svm", "watermelon-3.0alpha", {"formulation": "one_class", "kernel": "rbf"}),
@@ -394,16 +422,20 @@ def test_no_english_word_in_the_chinese_status_and_trace(page, learner, dataset,
         seen.append(page.get_by_test_id("status").inner_text())
         _run_to_end(page)
         _settle(page)
-    for text in seen + [page.get_by_test_id("status").inner_text(),
-                        page.get_by_test_id("trace-table").inner_text(),
-                        page.locator("#facts").inner_text()]:
+    # the whole page: status, trace, summary, pseudocode, tree drawing, figures, notes
+    for text in seen + [page_text(page)]:
         assert _english_words(text) == [], text
-    # the switch writes the status and the trace again, in English
+    # the switch writes the status and the trace again, in English, and back
     page.get_by_test_id("lang-select").select_option("en")
     english = page.get_by_test_id("status").inner_text() + \
         page.get_by_test_id("trace-table").inner_text()
     assert _english_words(english), english
     assert not re.search(r"[\u4e00-\u9fff]", page.get_by_test_id("status").inner_text())
+    # no data in these panels (the tree's notes name its attributes): no 中文 left at all
+    for panel in ("model-summary",) + (("pseudocode",) if learner != "tree" else ()):
+        assert not re.search(r"[\u4e00-\u9fff]", page.get_by_test_id(panel).inner_text()), panel
+    page.get_by_test_id("lang-select").select_option("zh")
+    assert _english_words(page_text(page)) == []
     assert not page.errors
 
 

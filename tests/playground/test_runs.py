@@ -59,6 +59,22 @@ def test_stream_stops_at_max_steps_and_resumes():
 def test_store_forgets_the_oldest():
     store = RunStore(capacity=2)
     ids = [store.add(Run({}, iter(()))) for _ in range(3)]
-    with pytest.raises(KeyError, match="no run"):
+    with pytest.raises(ValueError, match="no run"):
         store.get(ids[0])
     assert store.get(ids[2]).info == {}
+
+
+def test_a_batch_s_undrawn_steps_are_drawn_again_by_a_replay():
+    """Steps a stream sends without pictures say so; ``picture(k)`` walks a fresh
+    copy of the lesson to step k and draws it there, in that step's state."""
+    run = Run({}, _lesson(10), replay=lambda: _lesson(10))
+    first, rest = run.stream(batch_seconds=10.0)      # the first step goes out alone
+    assert [s.get("undrawn", False) for s in first + rest] == [False] + [True] * 8 + [False]
+    for k in (1, 4, 9):
+        step = run.picture(k)
+        assert step["own"] == k and step["drawn_at"] == k and "draw" not in step
+    assert run.picture(0) is None and run.picture(11) is None
+    assert Run({}, _lesson(3)).picture(1) is None            # no replay: nothing to draw
+    stepped = Run({}, _lesson(3), replay=lambda: _lesson(3))
+    stepped.step()
+    assert stepped.picture(2) is None                        # not reached yet

@@ -85,48 +85,86 @@ def load(name, uploads):
         return DATASETS[name]()
     if name in uploads:
         return uploads[name]
-    raise ValueError(f"unknown dataset {name!r}; choose one of {', '.join(DATASETS)} "
-                     "or upload a CSV file")
+    raise FieldError("dataset", f"unknown dataset {name!r}; choose one of "
+                                f"{', '.join(DATASETS)} or upload a CSV file", "unknown_dataset",
+                     name=str(name))
 
 
 def clicked(points):
     """``(X, y)`` of the points a student clicked: ``[[x1, x2, ±1], ...]``."""
+    def refuse(message, code="points"):
+        return FieldError("points", message, code, limit=MAX_CLICKED_POINTS)
+
     if not isinstance(points, list) or not 2 <= len(points) <= MAX_CLICKED_POINTS:
-        raise ValueError(f"points must be a list of 2 to {MAX_CLICKED_POINTS} "
-                         "[x(1), x(2), label] triples")
+        raise refuse(f"must be a list of 2 to {MAX_CLICKED_POINTS} [x(1), x(2), label] triples")
     try:
         array = np.array(points, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError("points must be numbers [x(1), x(2), label]") from None
+        raise refuse("must be numbers [x(1), x(2), label]") from None
     if array.ndim != 2 or array.shape[1] != 3 or not np.all(np.isfinite(array)):
-        raise ValueError("each point must be three finite numbers [x(1), x(2), label]")
+        raise refuse("each point must be three finite numbers [x(1), x(2), label]")
     labels = array[:, 2]
     if not np.all(np.isin(labels, (-1, 1))):
-        raise ValueError("a clicked point's label must be +1 or -1")
+        raise refuse("a clicked point's label must be +1 or -1")
     if np.unique(labels).size < 2:
-        raise ValueError("click points of both classes (+1 and -1)")
+        raise refuse("click points of both classes (+1 and -1)", "points_one_class")
     index = pd.RangeIndex(1, len(array) + 1)
     return (pd.DataFrame(array[:, :2], columns=["x(1)", "x(2)"], index=index),
             pd.Series(labels.astype(np.int64), name="y", index=index))
 
 
+def _unreadable(content):
+    """Why the command line's reader refused an upload, as a :class:`FieldError`
+    code: not text in UTF-8 (or GB18030, which the reader also takes), a
+    header without rows, or else not a CSV table."""
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            text = content.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        return "upload_encoding"
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return "upload_empty"
+    return "upload_no_rows" if len(lines) == 1 else "upload_unreadable"
+
+
 def parse_upload(content, filename, target=None):
     """``(X, y)`` from the bytes of an uploaded CSV, checked as the command line checks.
 
-    The label is ``target`` or else the last column.
+    The label is ``target`` or else the last column. Every refusal is a
+    :class:`FieldError` on ``file`` (or ``target``) with a code and its numbers,
+    so the page says it in its own language.
     """
     if len(content) > MAX_UPLOAD_BYTES:
-        raise UserError(f"{filename} is {len(content)} bytes; the limit is "
-                        f"{MAX_UPLOAD_BYTES} bytes")
+        raise FieldError("file", f"{filename} is {len(content)} bytes; the limit is "
+                                 f"{MAX_UPLOAD_BYTES} bytes", "upload_too_large",
+                         limit=MAX_UPLOAD_BYTES)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "upload.csv"
         path.write_bytes(content)
         try:
             table = read_table(str(path), fmt="csv")
         except UserError as exc:
-            raise UserError(str(exc).replace(str(path), filename)) from None
-    table.frame.index = pd.RangeIndex(1, len(table.frame) + 1)
-    target = table.frame.columns[-1] if target in (None, "") else target
+            raise FieldError("file", str(exc).replace(str(path), filename),
+                             _unreadable(content), name=filename) from None
+    frame = table.frame
+    frame.index = pd.RangeIndex(1, len(frame) + 1)
+    target = frame.columns[-1] if target in (None, "") else target
+    columns = ", ".join(map(str, frame.columns))
+    if target not in frame.columns:
+        raise FieldError("target", f"unknown column {target!r}; columns: {columns}",
+                         "upload_unknown_column", name=str(target), columns=columns)
+    missing = frame.index[frame[target].isna()].tolist()
+    if missing:
+        raise FieldError("target", f"the label column {target!r} has missing values (rows "
+                                   f"{missing[:10]})", "upload_missing_labels",
+                         name=str(target), rows=", ".join(map(str, missing[:10])))
+    if frame.shape[1] < 2 and table.sparse is None:
+        raise FieldError("file", f"{filename} has no feature columns besides {target!r}",
+                         "upload_no_features", name=str(target))
     return split_target(table, target, filename)
 
 

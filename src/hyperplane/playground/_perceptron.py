@@ -17,7 +17,8 @@ from ..kernels import RBF
 from ..linear import DualPerceptron, Perceptron, novikoff_bound
 from ._fields import FieldError, choice, integer, real
 from ..kernels._kernels import linear_weights
-from ._plane import box, hyperplane_text, line, margin_summary, number, points, regions, vector
+from ._plane import (box, hyperplane_picture, hyperplane_text, margin_summary, number, points,
+                     regions, vector)
 
 #: Novikoff's bound needs a hard-margin SVM on all the points; beyond this it is skipped
 NOVIKOFF_MAX_POINTS = 3000
@@ -61,7 +62,7 @@ def primal_steps(X, y, eta, max_epochs, low, high):
         for position, (_, row) in enumerate(rows.iterrows()):
             w, b = row["w"], float(row["b"])
             step = {"row": [f"x{row['sample'] + 1}", vector(w), number(b), hyperplane_text(w, b)],
-                    "plot": {"lines": [_line(w, b, low, high)], "mark": [int(row["sample"])]},
+                    "plot": {**hyperplane_picture(w, b, low, high), "mark": [int(row["sample"])]},
                     "epoch": epoch, "epoch_end": position == last, "line": "update",
                     "summary": margin_summary(w, b)}
             if epoch == max_epochs and position == last:
@@ -70,7 +71,7 @@ def primal_steps(X, y, eta, max_epochs, low, high):
         if len(rows) == 0:
             w, b = model.coef_[0], float(model.intercept_[0])
             yield {"row": ["0", vector(w), number(b), hyperplane_text(w, b)],
-                   "plot": {"lines": [_line(w, b, low, high)], "mark": []},
+                   "plot": {**hyperplane_picture(w, b, low, high), "mark": []},
                    "epoch": epoch, "epoch_end": True, "line": "stop",
                    "summary": margin_summary(w, b), **converged(epoch, model.n_updates_)}
             return
@@ -90,11 +91,6 @@ def not_separable(epochs, updates):
     return {"stopped": {"reason": "not_separable", "epochs": int(epochs), "updates": int(updates)},
             "status": f"not converged: points still misclassified after {epochs} epochs "
                       f"({updates} updates); the data may not be linearly separable"}
-
-
-def _line(w, b, low, high):
-    segment = line(w, b, low, high)
-    return None if segment is None else {**segment, "name": "w·x+b=0"}
 
 
 def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
@@ -118,7 +114,7 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
             if signs is not None:   # w of this step: its line, so that stepping back redraws it
                 w = linear_weights([np.asarray(row["alpha"]) * signs], X)[0]
                 step["summary"] = margin_summary(w, row["b"])
-                step["plot"]["lines"] = [_line(w, float(row["b"]), low, high)]
+                step["plot"].update(hyperplane_picture(w, float(row["b"]), low, high))
             if end and epoch == max_epochs:
                 step.update(not_separable(epoch, model.n_updates_))
             if end:
@@ -138,7 +134,7 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
 
 def _dual_picture(model, kernel, low, high):
     if isinstance(kernel, str) and kernel == "linear":
-        return {"lines": [_line(model.coef_[0], float(model.intercept_[0]), low, high)]}
+        return hyperplane_picture(model.coef_[0], float(model.intercept_[0]), low, high)
     return {"regions": regions(model.decision_function, low, high)}
 
 

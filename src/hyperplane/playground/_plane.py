@@ -60,6 +60,62 @@ def line(w, b, low, high, offset=0.0):
     return {"x": x1.tolist(), "y": x2.tolist()}
 
 
+def view(w, b, low, high, pad=0.1, offsets=(0.0,)):
+    """The drawing area of the box ``(low, high)`` grown, when a line
+    ``w·x + b = offset`` (one per ``offsets``) misses it, to that line's point
+    nearest the box's centre (plus ``pad`` of the grown span), so every line
+    stays on the picture; ``(low, high)`` when all cross it.
+
+    Examples
+    --------
+    李航 例2.1's first update: 3x(1) + 3x(2) + 1 = 0 passes below the points' box;
+    the view grows down to its point (1/12, −5/12) nearest the box's centre.
+
+    >>> low, high = view([3, 3], 1, [0.55, 0.7], [4.45, 3.3])
+    >>> [round(float(v), 2) for v in low], [round(float(v), 2) for v in high]
+    ([-0.35, -0.79], [4.45, 3.3])
+    >>> view([1, 1], -4, [0.55, 0.7], [4.45, 3.3])[0].tolist()   # crosses the box
+    [0.55, 0.7]
+    """
+    w = np.ravel(np.asarray(w, dtype=float))
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    norm2 = float(w @ w)
+    if norm2 == 0 or not np.isfinite(norm2) or not np.isfinite(b):
+        return low, high
+    corners = np.array([[low[0], low[1]], [low[0], high[1]], [high[0], low[1]],
+                        [high[0], high[1]]])
+    scores = corners @ w + b
+    centre = (low + high) / 2
+    missed = [offset for offset in offsets if not scores.min() <= offset <= scores.max()]
+    if not missed:                              # every line crosses the box
+        return low, high
+    nearest = np.array([centre - (centre @ w + b - offset) / norm2 * w for offset in missed])
+    grown_low = np.minimum(low, nearest.min(axis=0))
+    grown_high = np.maximum(high, nearest.max(axis=0))
+    margin = pad * (grown_high - grown_low)
+    return (np.where(grown_low < low, grown_low - margin, low),
+            np.where(grown_high > high, grown_high + margin, high))
+
+
+def hyperplane_picture(w, b, low, high, margins=False):
+    """What the plane draws of ``w·x + b = 0`` (with ``margins``: also the
+    margins ``w·x + b = ±1``, 李航 §7.1.3, 周志华 图6.2): the lines, across
+    the :func:`view` that keeps them visible, and that view."""
+    low, high = view(w, b, low, high, offsets=(0.0, 1.0, -1.0) if margins else (0.0,))
+    # the segments reach well past the view: the page widens one axis to keep the
+    # scales equal, and the figure clips whatever lies outside its axes
+    centre, span = (low + high) / 2, high - low
+    far_low, far_high = centre - 2 * span, centre + 2 * span
+    lines = [line(w, b, far_low, far_high)]
+    if lines[0] is not None:
+        lines[0]["name"] = "w·x+b=0"
+    if margins and lines[0] is not None:
+        for offset in (1.0, -1.0):
+            lines.append({**line(w, b, far_low, far_high, offset),
+                          "name": f"w·x+b={offset:+g}", "margin": True})
+    return {"lines": lines, "view": [low.tolist(), high.tolist()]}
+
+
 def grid(low, high, n=GRID):
     """The grid's axes and its points, shape (n * n, 2)."""
     g1, g2 = np.linspace(low[0], high[0], n), np.linspace(low[1], high[1], n)

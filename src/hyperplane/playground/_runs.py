@@ -18,11 +18,15 @@ import threading
 import time
 from collections import OrderedDict
 
+from ._fields import FieldError
+
 #: how many finished or abandoned runs the server keeps
 MAX_RUNS = 32
 #: the most steps and seconds one "epoch" request takes: an epoch of a 200,000-row
 #: upload would otherwise send 200,000 rows in one answer; the next click goes on
 EPOCH_MAX_STEPS, EPOCH_SECONDS = 5000, 10.0
+#: the most seconds a replay to an undrawn step's pictures takes
+PICTURE_SECONDS = 20.0
 
 
 def drawn(step):
@@ -36,20 +40,43 @@ def drawn(step):
 
 
 def undrawn(step):
-    """``step`` without its pictures: the row and the curves stay."""
-    step.pop("draw", None)
+    """``step`` without its pictures: the row and the curves stay; a step that
+    had pictures says so (``"undrawn": True``), for the page to ask
+    :meth:`Run.picture` when it shows that step."""
+    if step.pop("draw", None) is not None:
+        step["undrawn"] = True
     return step
 
 
 class Run:
     """The steps of one lesson on one dataset, produced on demand."""
 
-    def __init__(self, info, steps):
+    def __init__(self, info, steps, replay=None):
         self.info = info
         self._steps = iter(steps)
+        self._replay = replay
         self.done = False
         self.cursor = 0
         self.lock = threading.Lock()
+
+    def picture(self, k, seconds=None):
+        """The pictures of step ``k`` that a batch left undrawn, drawn now.
+
+        The lessons are deterministic, so ``replay()`` (a fresh generator of the
+        same steps) walked to step ``k`` has its models in that step's state.
+        None when step ``k`` has no pictures, is not reached, or the walk takes
+        longer than ``seconds`` (default :data:`PICTURE_SECONDS`).
+        """
+        if self._replay is None or not 1 <= k <= self.cursor:
+            return None
+        deadline = time.perf_counter() + (PICTURE_SECONDS if seconds is None else seconds)
+        for position, step in enumerate(self._replay(), start=1):
+            if position == k:
+                return drawn(step) if "draw" in step else None
+            step.pop("draw", None)
+            if time.perf_counter() >= deadline:
+                return None
+        return None
 
     def _next(self):
         if self.done:
@@ -139,5 +166,6 @@ class RunStore:
         with self._lock:
             run = self._runs.get(str(run_id))
         if run is None:
-            raise KeyError(f"no run {run_id!r} (it ended or the server restarted); press reset")
+            raise FieldError("run", f"no run {run_id!r} (it ended or the server restarted); "
+                                    "press reset", "run_gone")
         return run

@@ -97,7 +97,7 @@ def json_body():
     """The request's JSON object, or a :class:`FieldError` naming the body."""
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise FieldError("body", "must be a JSON object")
+        raise FieldError("body", "must be a JSON object", "object")
     return body
 
 
@@ -201,7 +201,8 @@ def create_app(allow_remote=False, warm_up=None):
         body = json_body()
         learner = body.get("learner")
         if learner not in LESSONS:
-            raise FieldError("learner", f"must be one of {list(LESSONS)}; got {learner!r}")
+            raise FieldError("learner", f"must be one of {list(LESSONS)}; got {learner!r}",
+                             "one_of", options=", ".join(LESSONS), got=repr(learner))
         module, plane = LESSONS[learner]
         X, y = _dataset(learner, body, uploads)
         check_rows(learner, X)
@@ -209,10 +210,10 @@ def create_app(allow_remote=False, warm_up=None):
             X, y = _data.numeric_plane(X, y, learner)
         params = body.get("params") or {}
         if not isinstance(params, dict):
-            raise FieldError("params", "must be a JSON object")
+            raise FieldError("params", "must be a JSON object", "object")
         params = dict(params, dataset=body.get("dataset"))
         info, steps = module.start(X, y, params)
-        run_id = runs.add(Run(info, steps))
+        run_id = runs.add(Run(info, steps, replay=lambda: module.start(X, y, params)[1]))
         return jsonify({"run": run_id, "info": info})
 
     @app.post("/api/step")
@@ -222,11 +223,27 @@ def create_app(allow_remote=False, warm_up=None):
         mode = body.get("mode", "step")
         moves = {"step": run.step, "epoch": run.epoch}
         if mode not in moves:
-            raise FieldError("mode", f"must be one of {list(moves)}; got {mode!r}")
+            raise FieldError("mode", f"must be one of {list(moves)}; got {mode!r}", "one_of",
+                             options=", ".join(moves), got=repr(mode))
         started = time.perf_counter()
         steps = moves[mode]()
         return jsonify({"steps": steps, "done": run.done,
                         "ms": round(1000 * (time.perf_counter() - started), 2)})
+
+    @app.post("/api/picture")
+    def picture():
+        """The pictures of a step a stream or an epoch sent undrawn (the page
+        asks when it shows that step, e.g. after stepping back)."""
+        body = json_body()
+        run = runs.get(body.get("run"))
+        k = body.get("k")
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise FieldError("k", f"must be a step number; got {k!r}", "whole", got=repr(k))
+        step = run.picture(k)
+        if step is None:
+            return jsonify({"k": k, "picture": None})
+        keep = {key: step[key] for key in ("plot", "hidden", "regions") if key in step}
+        return jsonify({"k": k, "picture": keep})
 
     @app.get("/api/stream/<run_id>")
     def stream(run_id):
@@ -239,7 +256,8 @@ def create_app(allow_remote=False, warm_up=None):
                 for batch in run.stream(max_steps=limit, deadline=deadline):
                     yield f"data: {json.dumps({'steps': batch}, ensure_ascii=False)}\n\n"
             except (ValueError, TypeError, ArithmeticError) as exc:  # e.g. BP diverged
-                reason = json.dumps({"error": " ".join(str(exc).split())}, ensure_ascii=False)
+                reason = json.dumps({"error": " ".join(str(exc).split()), "code": "run_failed",
+                                     "args": {"k": run.cursor}}, ensure_ascii=False)
                 yield f"event: failure\ndata: {reason}\n\n"
                 return
             if not run.done and limit is None:
@@ -259,7 +277,7 @@ def create_app(allow_remote=False, warm_up=None):
     def upload():
         file = request.files.get("file")
         if file is None:
-            raise ValueError("no file in the upload (field 'file')")
+            raise FieldError("file", "no file in the upload (field 'file')", "upload_no_file")
         content = file.stream.read(_data.MAX_UPLOAD_BYTES + 1)
         X, y = _data.parse_upload(content, file.filename or "upload.csv",
                                   request.form.get("target"))
@@ -278,7 +296,8 @@ def create_app(allow_remote=False, warm_up=None):
     @app.errorhandler(413)
     def too_large(_):
         return jsonify({"error": f"the upload is larger than {_data.MAX_UPLOAD_BYTES} "
-                                 "bytes"}), 413
+                                 "bytes", "field": "file", "code": "upload_too_large",
+                        "args": {"limit": _data.MAX_UPLOAD_BYTES}}), 413
 
     @app.errorhandler(KeyError)
     @app.errorhandler(ValueError)

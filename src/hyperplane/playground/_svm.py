@@ -22,7 +22,7 @@ from sklearn.exceptions import ConvergenceWarning
 from ..svm import SVC, SVR, NuSVC, NuSVR, OneClassSVM
 from ._fields import FieldError, choice, integer, real
 from ..kernels._kernels import linear_weights
-from ._plane import GRID, box, margin_summary, number, points, regions, vector
+from ._plane import GRID, box, hyperplane_picture, margin_summary, number, points, regions, vector
 
 COLUMNS = ["k", "pair", "violation", "alpha_j_unclipped", "clip", "alpha_i", "alpha_j", "b"]
 KERNELS = ("linear", "rbf", "poly")
@@ -57,12 +57,13 @@ def _fit(model, X, y):
         return model.fit(X, y)
 
 
-def smo_rows(model, X=None, signs=None):
+def smo_rows(model, X=None, signs=None, frame=None):
     """One step per SMO iteration of ``model.trace_``: the pair, its KKT violation
     m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
     The α drawn on the plane are the trace's new α_i, α_j, carried forward;
     given the samples ``X`` and the labels' ``signs`` (±1) of a linear-kernel
-    SVC, each step also has w = Σ α_i y_i x_i, b and the margin 2/‖w‖."""
+    SVC, each step also has w = Σ α_i y_i x_i, b and the margin 2/‖w‖, and
+    (given the drawing box ``frame = (low, high)``) its line and margins."""
     alpha = {}
     dense = None if X is None else np.zeros(len(X))
     trace = model.trace_
@@ -84,7 +85,11 @@ def smo_rows(model, X=None, signs=None):
                          "labels": {t: f"α={number(a)}" for t, a in alpha.items() if a > 0}},
                 "line": ["select", "clip"]}
         if dense is not None:
-            step["summary"] = margin_summary(linear_weights([dense * signs], X)[0], row["b"])
+            w = linear_weights([dense * signs], X)[0]
+            step["summary"] = margin_summary(w, row["b"])
+            if frame is not None:
+                step["plot"].update(hyperplane_picture(w, float(row["b"]), *frame,
+                                                       margins=True))
         yield step
 
 
@@ -95,12 +100,14 @@ def svc_steps(model, X, y, low, high):
         # ν-SVC's steps move the unscaled α of its dual (LIBSVM divides them by r at the
         # end): w of a step is not the final model's, so only the final summary has it
         per_step = linear and not isinstance(model, NuSVC)
-        yield from smo_rows(model, X if per_step else None, signs)
+        yield from smo_rows(model, X if per_step else None, signs, (low, high))
     alpha = np.ravel(model.alpha_)
     support = model.support_.tolist()
     labels = {int(i): f"α={number(alpha[i])}" for i in support}
+    # the fitted f(x) = 0, ±1 are the regions' contour lines, over the points' box
     picture = {"regions": regions(model.decision_function, low, high), "levels": [-1, 0, 1],
-               "mark": support, "labels": labels}
+               "mark": support, "labels": labels, "lines": [],
+               "view": [low.tolist(), high.tolist()]}
     final = {"row": ["α = " + vector(alpha), "", "", "", "", "", number(model.intercept_[0])],
              "plot": picture, "epoch_end": True, "final": True, "line": "stop",
              "say": {"key": "svc_done", "sv": len(support), "iterations": int(model.n_iter_),

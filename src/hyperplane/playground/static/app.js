@@ -40,10 +40,11 @@ async function api(path, body) {
 }
 // The status line: a text, or a function giving it in the page's language (so a
 // language switch writes it again).
-function setStatus(text, error = false) {
-  state.status = { text, error };
+function setStatus(text, error = false, original = "") {
+  state.status = { text, error, original };
   $("status").textContent = typeof text === "function" ? text() : text;
   $("status").className = error ? "error" : "";
+  $("status").title = original;   // the server's own words of an error, as a tooltip
 }
 // A step's status line: what the server said (``say: {key, ...numbers}``) and, for a
 // run that stopped without converging (``stopped: {reason, ...numbers}``), why and what
@@ -58,10 +59,11 @@ function stepStatus(step) {
 // an error answer of the server, in the page's language when it carries a code
 function errorText(err) {
   const data = err.data || {};
-  if (data.code) return tf("err_" + data.code, { ...data.args, field: t(data.field) });
+  if (data.code && LABELS["err_" + data.code])
+    return tf("err_" + data.code, { ...data.args, field: t(data.field), message: err.message });
   return tf("err_other", { message: err.message });
 }
-function showError(err) { setStatus(() => errorText(err), true); }
+function showError(err) { setStatus(() => errorText(err), true, err.message); }
 // a trace cell: text, or {t: key, ...numbers} written in the page's language
 function cellText(c) { return c !== null && typeof c === "object" ? tf(c.t, c) : String(c); }
 function learner() { return $("learner").value; }
@@ -79,11 +81,12 @@ function translate() {
   document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
   renderHeader();
   if (state.info) {
-    if (learner() === "linear") renderFacts();
-    else { renderFacts(); rebuildRows(); renderPanels(); }
+    renderFacts();
+    if (learner() !== "linear") rebuildRows();
+    renderPanels();
     redraw();
   }
-  if (state.status) setStatus(state.status.text, state.status.error);
+  if (state.status) setStatus(state.status.text, state.status.error, state.status.original);
   writeHash();
 }
 
@@ -205,6 +208,7 @@ function advance(mode) {
       let k = state.view + 1;
       if (mode === "epoch") while (k < state.steps.length && !state.steps[k - 1].epoch_end) k += 1;
       showUpTo(k);
+      await pictureOfShownStep();
       return;
     }
     try {
@@ -223,7 +227,27 @@ function back() {
     if (!state.run || state.view === 0) return;
     pause();
     showUpTo(state.view - 1);
+    await pictureOfShownStep();
   });
+}
+// A step a stream (or an epoch) sent without its pictures ("undrawn": only the last
+// step of each batch is drawn) gets them from the server when it is shown, so the
+// picture is always that step's state, never an earlier step's.
+async function pictureOfShownStep() {
+  const run = state.run, step = state.steps[state.view - 1];
+  if (!run || !step || !step.undrawn) return;
+  try {
+    const data = await api("/api/picture", { run, k: step.k });
+    if (data.picture) {
+      const { plot, ...rest } = data.picture;
+      if (plot) step.plot = { ...step.plot, ...plot };
+      Object.assign(step, rest);
+    }
+    else step.pictureMissing = true;    // the replay ran past its time: no picture, and said so
+    delete step.undrawn;
+  } catch (err) { showError(err); return; }
+  if (state.run !== run || state.steps[state.view - 1] !== step) return;
+  showUpTo(state.view, true);   // absorb the steps again, now with this one's picture
 }
 // the status of a run that has ended: the last step's own (converged, or why not)
 function endStatus() {
@@ -280,7 +304,8 @@ function runAll() {
     source.addEventListener("failure", (event) => {
       stopStream();
       const data = JSON.parse(event.data);
-      setStatus(data.stopped ? () => stepStatus(data) : () => tf("err_other", { message: data.error }), true);
+      if (data.stopped) setStatus(() => stepStatus(data), true);
+      else showError(Object.assign(new Error(data.error), { data }));
     });
     source.onerror = () => { stopStream(); };
   }));
@@ -313,6 +338,9 @@ function absorb(step) {
   if (step.tree_text) state.treeText = step.tree_text;
   if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
   if (step.hidden) state.picture.hidden = step.hidden;
+  if (step.pictureMissing) {   // an earlier step's regions would pass for this one's
+    delete state.picture.regions; delete state.picture.bpRegions; delete state.picture.hidden;
+  }
   state.lastStep = step;
 }
 function forwardTo(k, streaming = false) {
@@ -330,9 +358,10 @@ function forwardTo(k, streaming = false) {
   $("tree-text").textContent = state.treeText;
   stepShown(streaming);
 }
-// Show exactly the first k kept steps (back, or a replay forward).
-function showUpTo(k) {
-  if (k >= state.view) { forwardTo(k); return; }
+// Show exactly the first k kept steps (back, or a replay forward); ``again``: build
+// the view anew even when k is the step shown.
+function showUpTo(k, again = false) {
+  if (k > state.view || (k === state.view && !again)) { forwardTo(k); return; }
   clearView();
   state.view = k;
   for (const step of state.steps.slice(0, k)) absorb(step);
@@ -357,8 +386,9 @@ function renderSplitOf(step) {
 // the status, pictures and panels of the step now shown
 function stepShown(streaming) {
   const last = state.lastStep;
-  if (last && stepStatus(last)) setStatus(() => stepStatus(last), Boolean(last.stopped));
-  else if (last && !streaming) setStatus(() => `${t("steps")}: ${last.k}`);
+  const note = () => (last && last.pictureMissing ? ` (${t("picture_missing")})` : "");
+  if (last && stepStatus(last)) setStatus(() => stepStatus(last) + note(), Boolean(last.stopped));
+  else if (last && !streaming) setStatus(() => `${t("steps")}: ${last.k}${note()}`);
   else if (!last) setStatus(() => `${t(learner())}: ${t($("dataset").value)}`);
   if (streaming) scheduleRedraw(); else { redraw(); renderPanels(); }
 }

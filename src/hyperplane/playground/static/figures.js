@@ -16,11 +16,16 @@ function classTraces(points) {
                                   symbol: lab === positive ? "circle" : "x" }, hoverinfo: "x+y+name" };
   });
 }
+// The plane's axes: the step's view (the points' box, grown by the server when the
+// line leaves it) at one scale on both axes, so angles and the margin 2/‖w‖ look true
+// (Plotly widens one range to keep x and y at the same units per pixel).
 function planeLayout(title) {
-  const box = state.info.box;
-  const layout = { title: { text: title }, height: 480, margin: { l: 50, r: 20, t: 40, b: 40 },
-                   showlegend: true, legend: { orientation: "h" },
-                   xaxis: { title: { text: "x(1)" } }, yaxis: { title: { text: "x(2)" } } };
+  const box = state.picture.view || state.info.box;
+  // the legend below the x axis's title, not over it
+  const layout = { title: { text: title }, height: 480, margin: { l: 50, r: 20, t: 40, b: 70 },
+                   showlegend: true, legend: { orientation: "h", y: -0.16, yanchor: "top" },
+                   xaxis: { title: { text: "x(1)" }, constrain: "domain" },
+                   yaxis: { title: { text: "x(2)" }, scaleanchor: "x", scaleratio: 1, constrain: "domain" } };
   if (box) { layout.xaxis.range = [box[0][0], box[1][0]]; layout.yaxis.range = [box[0][1], box[1][1]]; }
   return layout;
 }
@@ -44,7 +49,9 @@ function drawPlane() {
   traces.push(...classTraces(info.points));
   for (const line of picture.lines || []) {
     if (line) traces.push({ type: "scatter", mode: "lines", x: line.x, y: line.y,
-                            name: line.name || "w·x+b=0", line: { color: "#2ca02c", width: 3 } });
+                            name: line.name || "w·x+b=0", cliponaxis: true,
+                            line: line.margin ? { color: "#2ca02c", width: 1.5, dash: "dash" }
+                                              : { color: "#2ca02c", width: 3 } });
   }
   const mark = picture.mark || [];
   if (mark.length) {
@@ -85,6 +92,7 @@ function drawBp() {
     { title: { text: t("error_curve") }, height: 300, margin: { l: 50, r: 20, t: 40, b: 40 },
       xaxis: { title: { text: t("epoch_col") } }, yaxis: { title: { text: "E" }, type: "log" } },
     { responsive: true, displaylogo: false });
+  if (info.points && !picture.bpRegions) Plotly.purge($("plot"));   // no regions of this step
   if (info.points && picture.bpRegions) {
     const traces = [];
     ["standard", "accumulated"].forEach((rule, k) => {
@@ -126,7 +134,7 @@ function drawLinear() {
   const box = data.box;
   Plotly.react($("plot"), traces, {
     title: { text: `${t("linear")} — ${t("watermelon-3.0alpha")} (${t("drag_hint")})` }, height: 480,
-    shapes, margin: { l: 50, r: 20, t: 40, b: 40 }, legend: { orientation: "h" },
+    shapes, margin: { l: 50, r: 20, t: 40, b: 70 }, legend: { orientation: "h", y: -0.16, yanchor: "top" },
     xaxis: { title: { text: t("density") }, range: [box[0][0], box[1][0]] },
     yaxis: { title: { text: t("sugar") }, range: [box[0][1], box[1][1]] } },
     { responsive: true, displaylogo: false, edits: { shapePosition: true } });

@@ -141,12 +141,17 @@ function renderTreeDrawing() {
     x.set(id, (x.get(children[0]) + x.get(children[children.length - 1])) / 2);
   };
   place(1, 0);
-  const W = 92, H = 74, PAD = 16;
-  const width = Math.max(slot, 1) * W + PAD, height = (Math.max(...y.values()) + 1) * H;
-  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: width, height: height, "data-testid": "tree-svg" });
+  const label = (id) => {
+    const node = nodes.get(id);
+    return node.test === null || cut.has(id) ? (node.label || "?") : `${node.test} = ?`;
+  };
+  // a slot as wide as the widest label (a CJK character ~13 px, others ~7.5 px at 13 px)
+  const textWidth = (text) => [...text].reduce((sum, c) => sum + (/[\u2e80-\uffff]/.test(c) ? 13 : 7.5), 0);
+  const W = Math.max(92, ...[...nodes.keys()].map((id) => textWidth(label(id)) + 22)), H = 74, TOP = 30;
+  const root = svg("svg", { "data-testid": "tree-svg" });
   root.style.maxWidth = "100%";
   root.style.height = "auto";
-  const cx = (id) => PAD + x.get(id) * W + W / 2, cy = (id) => y.get(id) * H + 22;
+  const cx = (id) => x.get(id) * W + W / 2, cy = (id) => TOP + y.get(id) * H;
   for (const [id, node] of nodes) {
     if (node.parent === null || !nodes.has(node.parent)) continue;
     const edge = svg("g", { class: "edge" + (grey.has(id) ? " pruned" : "") });
@@ -155,6 +160,7 @@ function renderTreeDrawing() {
                                    "text-anchor": "middle", class: "branch" }, branchLabel(node, nodes.get(node.parent))));
     root.appendChild(edge);
   }
+  const boxes = [];
   for (const [id, node] of nodes) {
     const leaf = node.test === null || cut.has(id);
     const classes = ["tree-node", leaf ? "leaf" : "internal"];
@@ -162,13 +168,25 @@ function renderTreeDrawing() {
     if (grey.has(id) || node.prepruned) classes.push("pruned");
     if (cut.has(id)) classes.push("cut");
     const g = svg("g", { class: classes.join(" "), "data-node": String(id) });
-    const text = leaf ? (node.label || "?") : `${node.test} = ?`;
-    const w = Math.min(W - 6, 18 + 13 * text.length);
-    g.appendChild(svg(leaf ? "rect" : "rect", { x: cx(id) - w / 2, y: cy(id) - 12, width: w, height: 24,
-                                                 rx: leaf ? 12 : 3 }));
-    g.appendChild(svg("text", { x: cx(id), y: cy(id) + 5, "text-anchor": "middle" }, text));
-    g.appendChild(svg("text", { x: cx(id) - w / 2 - 2, y: cy(id) - 14, class: "node-id" }, String(id)));
+    const rect = svg("rect", { y: cy(id) - 12, height: 24, rx: leaf ? 12 : 3 });
+    const text = svg("text", { x: cx(id), y: cy(id) + 5, "text-anchor": "middle" }, label(id));
+    const number = svg("text", { y: cy(id) - 14, class: "node-id" }, String(id));
+    g.append(rect, text, number);
     root.appendChild(g);
+    boxes.push([id, rect, text, number]);
   }
   box.appendChild(root);
+  // each box fits its text as drawn; the view is the drawing's own bounding box, so
+  // no node, number or branch label is cut at the svg's edges
+  for (const [id, rect, text, number] of boxes) {
+    const w = Math.max(text.getComputedTextLength() + 14, 28);
+    rect.setAttribute("x", cx(id) - w / 2);
+    rect.setAttribute("width", w);
+    number.setAttribute("x", cx(id) - w / 2 - 2);
+  }
+  const bb = root.getBBox(), pad = 4;
+  const width = Math.ceil(bb.width + 2 * pad), height = Math.ceil(bb.height + 2 * pad);
+  root.setAttribute("viewBox", `${bb.x - pad} ${bb.y - pad} ${width} ${height}`);
+  root.setAttribute("width", width);
+  root.setAttribute("height", height);
 }

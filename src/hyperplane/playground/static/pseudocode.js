@@ -36,7 +36,7 @@ const PSEUDOCODE = {
     title: ["李航《统计学习方法》算法7.5 SMO 算法", "Li Hang, Algorithm 7.5: SMO"],
     lines: [
       ["init", "(1) 取初值 α⁽⁰⁾ = 0, 令 k = 0", "(1) start from α⁽⁰⁾ = 0, k = 0"],
-      [null, "    注: ν-SVC、ν-SVR 与单类 SVM 从 LIBSVM 的可行初值出发 (满足其等式约束, 如单类的 Σαᵢ = νl), 而非 α = 0",
+      [null, "    注: ν-SVC、ν-SVR 与单类支持向量机从 LIBSVM 的可行初值出发 (满足其等式约束, 如单类的 Σαᵢ = νl), 而非 α = 0",
        "    note: ν-SVC, ν-SVR and the one-class SVM start from LIBSVM's feasible α (meeting their equality constraints, e.g. the one-class Σαᵢ = νl), not α = 0"],
       ["select", "(2) 选取优化变量 α₁⁽ᵏ⁾, α₂⁽ᵏ⁾, 解析求解两个变量的最优化问题 (7.101)–(7.103), 得 α₂^new,unc",
        "(2) choose the variables α₁⁽ᵏ⁾, α₂⁽ᵏ⁾ and solve the two-variable problem (7.101)–(7.103) for α₂^new,unc",
