@@ -59,7 +59,7 @@ from ._logistic_kernels import (
     binary_rows,
     dense_row_blocks,
     multinomial_blocks,
-    multinomial_rows,
+    dense_multinomial_rows,
 )
 from ._logistic_hessian import (
     NEWTON_MAX_HESSIAN_WORK,
@@ -124,7 +124,7 @@ def logistic_loss_grad(X, y_index, coef, intercept, sample_weight=None):
         if binary:
             loss = binary_rows(X, targets, W[0], 0, X.shape[0], grad[0])
         else:
-            loss = multinomial_rows(X, targets, W, 0, X.shape[0], grad)
+            loss = dense_multinomial_rows(X, targets, W, 0, X.shape[0], grad)
     elif binary:
         loss, grad = binary_blocks(X, targets, W[0], n_blocks)
         grad = grad[None, :]

@@ -17,9 +17,9 @@ from ._logistic_kernels import (
     MAX_BLOCKS,
     binary_blocks,
     binary_rows,
+    csr_multinomial_rows,
     dense_row_blocks,
     multinomial_blocks,
-    multinomial_rows,
 )
 from ._state import ColumnChunks, CSRRows, Targets
 
@@ -121,7 +121,7 @@ def csr_loss_grad(X, y, coef, intercept, weight=None):
         w = np.empty((coef.shape[1] + 1, n_classes))
         w[:-1] = coef.T
         w[-1] = intercept
-        blocks, single, grad = multinomial_blocks, multinomial_rows, np.zeros(w.shape)
+        blocks, single, grad = multinomial_blocks, csr_multinomial_rows, np.zeros(w.shape)
     n_blocks = row_blocks(X.nnz, w.size)
     if n_blocks == 1:
         loss = single(rows, targets, w, 0, X.shape[0], grad)

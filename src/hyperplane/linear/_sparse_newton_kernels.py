@@ -50,12 +50,12 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit_fast, jit_parallel
-from .._row_kernels import row_dot_fast
 from ._logistic_row_kernels import (
     binary_terms,
     row_weight,
     softmax_curvature,
     softmax_loss,
+    softmax_row,
     softmax_terms,
 )
 from ._newton_kernels import block_total, block_totals
@@ -68,9 +68,13 @@ from ._newton_kernels import block_total, block_totals
 def binary_row_scores(rows, v, start, stop, z):
     """``z[n] = x̃_n·v`` over rows ``start:stop`` (``v`` of shape (n_features + 1,),
     the intercept last)."""
+    data, indices, indptr = rows
     d = v.shape[0] - 1
     for i in range(start, stop):
-        z[i] = row_dot_fast(rows, i, v, v[d])
+        s = v[d]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            s += v[np.uint64(indices[t])] * data[t]
+        z[i] = s
 
 
 @jit_fast
@@ -136,9 +140,9 @@ def multinomial_score_terms(targets, Z, start, stop, RD, P, total):
         p = P[i]
         for k in range(n_classes):
             p[k] = Z[i, k]
-        loss += softmax_loss(s, p, y_index[i])
+        loss += softmax_loss(s, softmax_row(p), Z[i, y_index[i]])
         for k in range(n_classes):
-            RD[i, k], RD[i, n_classes + k] = softmax_terms(s, p, k, y_index[i])
+            RD[i, k], RD[i, n_classes + k] = softmax_terms(s, p[k], k == y_index[i])
         for c in range(2 * n_classes):
             total[c] += RD[i, c]
     return loss
@@ -151,9 +155,12 @@ def binary_curvature_rows(rows, D, v, start, stop, XV, U, total):
     ``total[0]``: :func:`binary_row_scores` with the curvature applied while
     the score is in a register (one more pass over ``XV`` cost 1 ms in 7 at
     200k rows). ``XV`` may be ``U[:, 0]`` (the image not kept)."""
+    data, indices, indptr = rows
     d = v.shape[0] - 1
     for i in range(start, stop):
-        s = row_dot_fast(rows, i, v, v[d])
+        s = v[d]
+        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+            s += v[np.uint64(indices[t])] * data[t]
         XV[i] = s
         U[i, 0] = D[i] * s
         total[0] += U[i, 0]
@@ -177,8 +184,12 @@ def multinomial_curvature_rows(rows, P, V, weight, start, stop, U, total):
         multinomial_row_scores(rows, V, lo, hi, U)
         for i in range(lo, hi):
             u = U[i]
-            softmax_curvature(row_weight(weight, i), P[i], u)
+            s = row_weight(weight, i)
+            mean = 0.0
             for k in range(n_classes):
+                mean += P[i, k] * u[k]
+            for k in range(n_classes):
+                u[k] = softmax_curvature(s, P[i, k], u[k], mean)
                 total[k] += u[k]
 
 
