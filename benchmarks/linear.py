@@ -30,6 +30,13 @@ limited together), interleaved ``--repeat`` times, reporting the best CPU time
 ``LinearModelLoss.loss_gradient`` (what its lbfgs calls), scipy's two
 mat-vecs, our one-read CSR pass and TRON's gradient and Hessian-vector passes.
 
+``--weights`` times weighted fits instead: ``LogisticRegression`` (``solver="auto"``)
+vs scikit-learn's lbfgs with the same ``sample_weight`` (uniform on [0, 2]) and
+``class_weight="balanced"``, dense and CSR, binary and 3-class, reporting each
+weighted objective ``Σ s_n ℓ_n / Σ s_n + ‖W‖²/(2C Σ s_n)``::
+
+    PYTHONPATH=src python benchmarks/linear.py --weights [--quick]
+
 Sparse sets: Poisson counts at uniformly random columns (``make_sparse``) and
 a text-like tf-idf matrix with Zipf-distributed terms (``make_tfidf``).
 """
@@ -37,6 +44,7 @@ a text-like tf-idf matrix with Zipf-distributed terms (``make_tfidf``).
 from __future__ import annotations
 
 import argparse
+import warnings
 import time
 
 import numba
@@ -280,6 +288,48 @@ def solver_main(args):
                 print(line, flush=True)
 
 
+def weighted_objective(X, y, coef, intercept, C, s):
+    """``Σ s_n ℓ_n / Σ s_n + ‖W‖²/(2C Σ s_n)`` of a fitted model."""
+    from scipy.special import logsumexp
+
+    Z = np.asarray(X @ coef.T) + intercept
+    if coef.shape[0] == 1:
+        z = Z[:, 0]
+        loss = np.logaddexp(0.0, z) - (y == 1) * z
+    else:
+        loss = logsumexp(Z, axis=1) - Z[np.arange(len(y)), y]
+    return (np.dot(s, loss) + 0.5 * np.sum(coef ** 2) / C) / s.sum()
+
+
+def weights_main(args):
+    """Weighted fits: ours vs scikit-learn's lbfgs, same weights, same run."""
+    from sklearn.utils.class_weight import compute_class_weight
+
+    n = 20_000 if args.quick else 200_000
+    X, y3 = make_data(n, 50, 3)
+    Xs, ys3 = make_sparse(n, 5_000, 3, 0.002)
+    print("| data | estimator | fit time (s) | weighted objective |")
+    print("|---|---|---:|---|")
+    for name, A, labels in [("dense", X, y3), ("CSR", Xs, ys3)]:
+        for kind, b in (("binary", labels % 2), ("3-class", labels)):
+            s = np.random.default_rng(0).uniform(0.0, 2.0, A.shape[0])
+            classes = np.unique(b)
+            s_total = s * compute_class_weight("balanced", classes=classes, y=b,
+                                               sample_weight=s)[b]
+            with warnings.catch_warnings():          # compile every pass before timing
+                warnings.simplefilter("ignore")
+                LogisticRegression(max_iter=2, class_weight="balanced").fit(A, b, sample_weight=s)
+            t_ours, ours = best_time(lambda: LogisticRegression(
+                tol=args.tol, max_iter=1000, class_weight="balanced").fit(A, b, sample_weight=s),
+                args.repeat)
+            t_sk, sk = best_time(lambda: SkLogisticRegression(
+                tol=args.tol, max_iter=1000, class_weight="balanced").fit(A, b, sample_weight=s),
+                args.repeat)
+            for est_name, t, est in (("hyperplane", t_ours, ours), ("sklearn lbfgs", t_sk, sk)):
+                f = weighted_objective(A, b, est.coef_, est.intercept_, 1.0, s_total)
+                print(f"| {name} {n:,} {kind} | {est_name} | {t:.3f} | {f:.10f} |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10x smaller data")
@@ -288,6 +338,8 @@ def main(argv=None):
                         help="only the logistic solver table (TRON vs lbfgs)")
     parser.add_argument("--passes", action="store_true",
                         help="CPU ms of one evaluation: sklearn's loss_gradient vs our CSR passes")
+    parser.add_argument("--weights", action="store_true",
+                        help="weighted fits (sample_weight, class_weight) vs scikit-learn")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--data", nargs="+", choices=list(DATA), help="--solvers: these only")
     parser.add_argument("--tol", type=float, default=1e-6, help="--solvers: tol of every solver")
@@ -296,6 +348,8 @@ def main(argv=None):
         return solver_main(args)
     if args.passes:
         return passes_main(args)
+    if args.weights:
+        return weights_main(args)
     shapes = [(200_000, 50), (1_000_000, 20)]
     if args.quick:
         shapes = [(n // 10, d) for n, d in shapes]

@@ -47,8 +47,17 @@ ROUNDING = "near-singular S_W on the check's data: one score of 45 rounds 2e-7 a
 MIDPOINT = ("Fisher's threshold is midway between the projected means: class weights "
             "reweight S_W, they do not move the boundary to a class")
 
+#: newGLMNET shrinks by LIBLINEAR's margins, the last violation over l (the number of
+#: rows): repeated rows change l, so the weighted and the repeated fits shrink other
+#: coordinates and stop at other iterates within tol (probabilities 6e-6 apart at
+#: tol=1e-6); test_logistic_weights.py checks the weighted L1 fit against LIBLINEAR
+L1_SHRINKING = "newGLMNET's shrinking margins divide by the row count: repeated rows stop elsewhere"
+
 
 def expected_failures(estimator):
+    if isinstance(estimator, LogisticRegression) and estimator.penalty == "l1":
+        return {"check_sample_weight_equivalence_on_dense_data": L1_SHRINKING,
+                "check_sample_weight_equivalence_on_sparse_data": L1_SHRINKING}
     if isinstance(estimator, Adaline):
         return {"check_sample_weight_equivalence_on_dense_data": ONLINE,
                 "check_sample_weight_equivalence_on_sparse_data": ONLINE}

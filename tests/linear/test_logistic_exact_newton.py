@@ -151,7 +151,8 @@ def test_auto_picks_newton_for_small_dense_lbfgs_for_large_and_tron_for_sparse(m
     for name in ("_fit_newton", "_fit_tron", "_fit_lbfgs"):
         original = getattr(LogisticRegression, name)
         monkeypatch.setattr(LogisticRegression, name,
-                            lambda self, X, y, _o=original, _n=name: calls.append(_n) or _o(self, X, y))
+                            lambda self, X, y, weight=None, _o=original, _n=name:
+                            calls.append(_n) or _o(self, X, y, weight))
     LogisticRegression().fit(X, y)
     LogisticRegression().fit(sp.csr_matrix(X), y)
     LogisticRegression().fit(np.hstack([X] * 23), y)          # 93² > NEWTON_MAX_HESSIAN_WORK

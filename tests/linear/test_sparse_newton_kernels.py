@@ -11,6 +11,7 @@ from scipy.special import expit, logsumexp, softmax
 
 from hyperplane._csr_rows import CSRRows
 from hyperplane.linear import _sparse_newton_kernels as SK
+from hyperplane.linear._state import Targets
 from hyperplane.linear._logistic_sparse import chunked_columns, column_chunk_count
 
 
@@ -93,7 +94,7 @@ def test_row_phase_matches_numpy(problem, n_blocks):
         SK.binary_score_blocks(rows, w, z, n_blocks)
         np.testing.assert_allclose(z, Xt @ w, rtol=1e-10, atol=1e-12)
         RD, D = np.empty((n, 2)), np.empty(n)
-        loss, sums = SK.binary_terms_blocks(y, z, RD, D, n_blocks)
+        loss, sums = SK.binary_terms_blocks(Targets(y, None), z, RD, D, n_blocks)
         p = expit(z)
         assert np.isclose(loss, np.sum(np.logaddexp(0.0, z) - y * z), rtol=1e-10, atol=1e-10)
         np.testing.assert_allclose(RD, np.column_stack([p - y, p * (1 - p)]), atol=1e-12)
@@ -110,7 +111,7 @@ def test_row_phase_matches_numpy(problem, n_blocks):
         SK.multinomial_score_blocks(rows, W, Z, n_blocks)
         np.testing.assert_allclose(Z, Xt @ W, rtol=1e-10, atol=1e-12)
         RD, P = np.empty((n, 2 * k)), np.empty((n, k))
-        loss, sums = SK.multinomial_terms_blocks(y, Z, RD, P, n_blocks)
+        loss, sums = SK.multinomial_terms_blocks(Targets(y, None), Z, RD, P, n_blocks)
         expected_P = softmax(Z, axis=1)
         assert np.isclose(loss, np.sum(logsumexp(Z, axis=1) - Z[np.arange(n), y]),
                           rtol=1e-10, atol=1e-10)
@@ -120,7 +121,7 @@ def test_row_phase_matches_numpy(problem, n_blocks):
         np.testing.assert_allclose(RD, np.column_stack([R, P * (1 - P)]), atol=1e-12)
         V = rng.normal(size=W.shape)
         U = np.empty((n, k))
-        total = SK.multinomial_curvature_blocks(rows, P, V, U, n_blocks)
+        total = SK.multinomial_curvature_blocks(rows, P, V, None, U, n_blocks)
         Uv = Xt @ V
         expected_U = P * (Uv - np.sum(P * Uv, axis=1, keepdims=True))
         np.testing.assert_allclose(U, expected_U, rtol=1e-10, atol=1e-10)

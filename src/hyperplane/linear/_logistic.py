@@ -36,6 +36,7 @@ from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (
+    CLASS_WEIGHT,
     FLAG,
     NON_NEGATIVE,
     POSITIVE,
@@ -43,7 +44,9 @@ from .._validation import (
     VERBOSE,
     Options,
     check_is_fitted,
+    check_sample_weight_vector,
     check_X_y,
+    class_weight_vector,
     encode_labels,
     is_dask_collection,
     validate_params,
@@ -52,11 +55,11 @@ from .._validation import (
 from ..distributed import add_parts, predict_lazy
 from ._l1_logistic import GLMNETOptions, fit_one_vs_rest
 from ._logistic_kernels import (
-    binary_loss_grad,
+    binary_blocks,
     binary_rows,
     dense_row_blocks,
-    multinomial_loss_grad,
-    multinomial_rows,
+    multinomial_blocks,
+    dense_multinomial_rows,
 )
 from ._logistic_hessian import (
     NEWTON_MAX_HESSIAN_WORK,
@@ -66,14 +69,15 @@ from ._logistic_hessian import (
 )
 from ._logistic_newton import LogisticProblem
 from ._logistic_sparse import canonical_csr, csr_loss_grad
+from ._state import Targets
 from ._tron import minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
 SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
 
 
-def logistic_loss_grad(X, y_index, coef, intercept):
-    """Summed log-loss of ``X`` and its gradient at ``(coef, intercept)``.
+def logistic_loss_grad(X, y_index, coef, intercept, sample_weight=None):
+    """Summed (weighted) log-loss of ``X`` and its gradient at ``(coef, intercept)``.
 
     Parameters
     ----------
@@ -82,11 +86,13 @@ def logistic_loss_grad(X, y_index, coef, intercept):
         Class indices; with ``coef`` of one row, 1 is the positive class.
     coef : ndarray of shape (1, n_features) or (n_classes, n_features)
     intercept : ndarray of shape (1,) or (n_classes,)
+    sample_weight : ndarray of shape (n_samples,) or None
+        The rows' weights ``s_n`` (None: all 1).
 
     Returns
     -------
     loss : float
-        ``Σ_n ℓ_n`` (no penalty).
+        ``Σ_n s_n ℓ_n`` (no penalty).
     grad_coef : ndarray shaped like ``coef``
     grad_intercept : ndarray shaped like ``intercept``
 
@@ -97,25 +103,47 @@ def logistic_loss_grad(X, y_index, coef, intercept):
     >>> loss, g, g0 = logistic_loss_grad(X, y, np.zeros((1, 1)), np.zeros(1))
     >>> round(loss, 6), g.tolist(), g0.tolist()
     (1.386294, [[-1.0]], [0.0])
+    >>> loss, g, g0 = logistic_loss_grad(X, y, np.zeros((1, 1)), np.zeros(1),
+    ...                                  np.array([3.0, 1.0]))
+    >>> round(loss, 6), g.tolist(), g0.tolist()
+    (2.772589, [[-2.0]], [-1.0])
     """
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     intercept = np.asarray(intercept, dtype=np.float64)
+    weight = row_weights(sample_weight)
     binary = coef.shape[0] == 1
     y = loss_targets(y_index, binary)
     if scipy.sparse.issparse(X):
-        return sparse_loss_grad(X, y, coef, intercept)
+        return csr_loss_grad(canonical_csr(X), y, coef, intercept, weight)
     X = np.ascontiguousarray(X)
-    w, b = (coef[0], float(intercept[0])) if binary else (coef, intercept)
+    W = np.column_stack([coef, intercept])          # W̃: the intercepts last
+    targets = Targets(y, weight)
     n_blocks = dense_row_blocks(X.size)
     if n_blocks == 1:
-        grad = np.zeros((coef.shape[0], X.shape[1] + 1))
-        rows = binary_rows if binary else multinomial_rows
-        loss = rows(X, y, w, b, 0, X.shape[0], grad[0] if binary else grad)
+        grad = np.zeros_like(W)
+        if binary:
+            loss = binary_rows(X, targets, W[0], 0, X.shape[0], grad[0])
+        else:
+            loss = dense_multinomial_rows(X, targets, W, 0, X.shape[0], grad)
+    elif binary:
+        loss, grad = binary_blocks(X, targets, W[0], n_blocks)
+        grad = grad[None, :]
     else:
-        blocks = binary_loss_grad if binary else multinomial_loss_grad
-        loss, grad = blocks(X, y, w, b, n_blocks)
-        grad = grad.reshape(coef.shape[0], X.shape[1] + 1)
+        loss, grad = multinomial_blocks(X, targets, W, n_blocks)
     return loss, grad[:, :-1], grad[:, -1]
+
+
+def row_weights(sample_weight):
+    """The rows' weights as the compiled passes read them: contiguous float64,
+    or None (every row weighs 1)."""
+    if sample_weight is None:
+        return None
+    return np.ascontiguousarray(sample_weight, dtype=np.float64)
+
+
+def total_weight(n_samples, weight):
+    """``Σ_n s_n``, the N of the normalised objective: ``n_samples`` without weights."""
+    return n_samples if weight is None else float(np.sum(weight))
 
 
 def loss_targets(y_index, binary):
@@ -124,12 +152,6 @@ def loss_targets(y_index, binary):
     if binary:
         return (np.asarray(y_index) == 1).astype(np.float64)
     return np.ascontiguousarray(y_index, dtype=np.int64)
-
-
-def sparse_loss_grad(X, y, coef, intercept):
-    """:func:`logistic_loss_grad` for a scipy.sparse ``X``: one compiled pass
-    over the nonzeros of its canonical CSR form (:mod:`._logistic_sparse`)."""
-    return csr_loss_grad(canonical_csr(X), y, coef, intercept)
 
 
 def penalised_objective(loss_grad, C, n_samples, shape):
@@ -286,10 +308,18 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         duration of the call): ``None`` uses numba's thread count less the
         cores other processes keep busy when the fit starts, ``-1`` every
         core, ``k`` ``k`` threads. The weights do not depend on it.
+    class_weight : dict, "balanced" or None, default=None
+        Weight ``w_k`` of every row of class k in the loss (scikit-learn's
+        meaning; ``"balanced"``: ``n / (K n_k)``, with ``sample_weight``
+        the rows' summed weights for ``n`` and ``n_k``): the rescaling of 周志华
+        §3.6 for imbalanced classes. The row weight is ``s_n = w_{y_n}``
+        times ``sample_weight``.
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+    class_weight_ : ndarray of shape (n_classes,)
+        The weight of each class (ones without ``class_weight``).
     coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
     intercept_ : ndarray of shape (1,) or (n_classes,)
         Multinomial intercepts are centred to sum to 0 (the softmax does not
@@ -311,7 +341,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(self, *, penalty="l2", C=1.0, solver="auto", max_iter=100, tol=1e-6,
-                 verbose=False, n_jobs=None, fit_intercept=True):
+                 verbose=False, n_jobs=None, fit_intercept=True, class_weight=None):
         self.penalty = penalty
         self.C = C
         self.solver = solver
@@ -320,19 +350,26 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.n_jobs = n_jobs
         self.fit_intercept = fit_intercept
+        self.class_weight = class_weight
 
     _parameter_rules = {"penalty": Options(("l2", "l1")), "C": POSITIVE,
                         "solver": Options(tuple(SOLVER_NAMES)),
                         "max_iter": POSITIVE_INT, "tol": NON_NEGATIVE, "verbose": VERBOSE,
-                        "n_jobs": N_JOBS, "fit_intercept": FLAG}
+                        "n_jobs": N_JOBS, "fit_intercept": FLAG, "class_weight": CLASS_WEIGHT}
 
     @uses_threads
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Minimise the penalised log-loss from ``W = 0`` with ``solver``.
+
+        With ``sample_weight`` (and ``class_weight``) the loss is
+        ``Σ_n s_n ℓ_n``, ``s_n = w_{y_n} · sample_weight_n``: an integer
+        weight counts a row that many times, a zero weight leaves it out
+        (scikit-learn's weighted objective); ``tol`` then applies to the
+        gradient of ``(Σ s_n ℓ_n + ‖W‖²/(2C)) / Σ s_n``.
 
         A ``dask.array``/``dask.dataframe`` ``X`` is fitted on the Dask cluster
         by L-BFGS: every loss/gradient evaluation is a sum of per-chunk
-        reductions.
+        reductions (without weights).
         """
         validate_params(self)
         if self.penalty == "l1" and self.solver != "auto":
@@ -345,6 +382,9 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"solver={self.solver!r} fits the intercept; fit_intercept=False "
                              "is fitted with solver='lbfgs' (or 'auto')")
         if is_dask_collection(X):
+            if sample_weight is not None or self.class_weight is not None:
+                raise ValueError("sample_weight and class_weight need X in memory; a Dask "
+                                 "collection is fitted without weights")
             if self.solver in ("tron", "newton"):
                 raise ValueError(f"solver={self.solver!r} needs X in memory; a Dask collection is "
                                  "fitted with solver='lbfgs' (or 'auto')")
@@ -357,18 +397,29 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         X, y = check_X_y(self, X, y, accept_sparse="csr")
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
+        weight = None if sample_weight is None else \
+            check_sample_weight_vector(sample_weight, X.shape[0])
+        self.class_weight_ = class_weight_vector(self.class_weight, self.classes_, y_index,
+                                                 weight)
+        if weight is not None or self.class_weight is not None:
+            weight = (check_sample_weight_vector(weight, X.shape[0])
+                      * self.class_weight_[y_index])
+            if not np.any(weight > 0):
+                raise ValueError("sample_weight (or class_weight) is zero for every row")
         if self.penalty == "l1":
-            return self._fit_l1(X, y_index)
-        return SOLVERS[self.solver if self.fit_intercept else "lbfgs"](self, X, y_index)
+            return self._fit_l1(X, y_index, weight)
+        return SOLVERS[self.solver if self.fit_intercept else "lbfgs"](self, X, y_index, weight)
 
-    def _fit_l1(self, X, y_index):
+    def _fit_l1(self, X, y_index, weight=None):
         """newGLMNET, one problem for two classes (``classes_[1]`` positive),
-        one per class against the rest otherwise."""
+        one per class against the rest otherwise; row n's loss weighs
+        ``C s_n`` (LIBLINEAR's per-instance C)."""
         n_classes = self.classes_.shape[0]
         columns = [1] if n_classes == 2 else range(n_classes)
         targets = np.column_stack([np.where(y_index == k, 1.0, -1.0) for k in columns])
-        fit = fit_one_vs_rest(X, targets, np.full(X.shape[0], float(self.C)),
-                              bool(self.fit_intercept),
+        penalties = np.full(X.shape[0], float(self.C)) if weight is None else \
+            float(self.C) * weight
+        fit = fit_one_vs_rest(X, targets, penalties, bool(self.fit_intercept),
                               GLMNETOptions(tol=float(self.tol), max_iter=int(self.max_iter)),
                               seed=0)
         self.coef_, self.intercept_ = fit.coef, fit.intercept
@@ -378,46 +429,48 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                                "increase max_iter, loosen tol or standardise X")
         return self
 
-    def _fit_lbfgs(self, X, y_index):
+    def _fit_lbfgs(self, X, y_index, weight=None):
         """L-BFGS over :func:`logistic_loss_grad` on the data in memory (over
         sparse rows: :func:`csr_loss_grad` on targets converted once)."""
         if scipy.sparse.issparse(X):
             X, y = canonical_csr(X), loss_targets(y_index, self.classes_.shape[0] == 2)
 
             def loss_grad(coef, intercept):
-                return csr_loss_grad(X, y, coef, intercept)
+                return csr_loss_grad(X, y, coef, intercept, weight)
         else:
             X = np.ascontiguousarray(X)
 
             def loss_grad(coef, intercept):
-                return logistic_loss_grad(X, y_index, coef, intercept)
+                return logistic_loss_grad(X, y_index, coef, intercept, weight)
 
-        return self._fit_loss_grad(loss_grad, X.shape[0], X.shape[1])
+        return self._fit_loss_grad(loss_grad, total_weight(X.shape[0], weight), X.shape[1])
 
-    def _fit_tron(self, X, y_index):
+    def _fit_tron(self, X, y_index, weight=None):
         """Trust-region Newton from ``W = 0`` on the data in memory."""
-        problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C))
+        problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C), weight)
         with solver_blas_limit(problem.shape[0] * problem.shape[1]):
-            return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f)
+            return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f,
+                                          total_weight(X.shape[0], weight))
 
-    def _fit_newton(self, X, y_index):
+    def _fit_newton(self, X, y_index, weight=None):
         """Newton's method on the Hessian of a row subsample, dense ``X`` in memory."""
         if scipy.sparse.issparse(X):
             raise ValueError("solver='newton' needs dense X (it forms the "
                              "(n_features + 1)² Hessian); use solver='tron' for sparse X")
         problem = NestedNewtonProblem(np.ascontiguousarray(X), y_index, self.classes_.shape[0],
-                                      float(self.C), logistic_loss_grad)
+                                      float(self.C), logistic_loss_grad, weight)
         # the Hessian's products (at most a few thousand columns' worth of work per
         # row block) gain nothing from BLAS threads, whose spinning on a busy machine
         # cost 6x the CPU time at 200k x 50 on 2 threads (benchmarks/RESULTS.md)
         with threadpool_limits(1, user_api="blas"):
-            return self._fit_second_order(minimize_nested, problem, X, lambda f: f)
+            return self._fit_second_order(minimize_nested, problem, X, lambda f: f,
+                                          total_weight(X.shape[0], weight))
 
-    def _fit_second_order(self, minimize, problem, X, objective_of):
+    def _fit_second_order(self, minimize, problem, X, objective_of, n_samples):
         """Run ``minimize`` (TRON or Newton) from ``W = 0`` on ``problem`` and
         set the fitted attributes; ``objective_of`` reads ``f`` from what the
-        solver reports after each step."""
-        scale = float(self.C) * X.shape[0]      # f / scale: the normalised objective
+        solver reports after each step; ``n_samples``: the rows' total weight."""
+        scale = float(self.C) * n_samples      # f / scale: the normalised objective
         bound = float(self.tol) * scale
         with progress(self.max_iter, "Newton iterations", enabled=bool(self.verbose)) as bar:
             theta, self.n_iter_, self.converged_ = minimize(
@@ -503,8 +556,8 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 TRON_MULTINOMIAL_MIN_TOL = 1e-9
 
 
-#: solver= -> method(estimator, X, y_index) fitting data in memory
-def _fit_auto(estimator, X, y_index):
+#: solver= -> method(estimator, X, y_index, weight) fitting data in memory
+def _fit_auto(estimator, X, y_index, weight=None):
     """Newton on the explicit Hessian for dense ``X`` whose Hessian costs at
     most :data:`NEWTON_MAX_HESSIAN_WORK` multiply-adds per row, else L-BFGS
     (measured faster than TRON on dense data); TRON for sparse ``X``
@@ -514,11 +567,11 @@ def _fit_auto(estimator, X, y_index):
     n_classes = estimator.classes_.shape[0]
     if not scipy.sparse.issparse(X):
         if hessian_work(n_classes, X.shape[1]) <= NEWTON_MAX_HESSIAN_WORK:
-            return estimator._fit_newton(X, y_index)
-        return estimator._fit_lbfgs(X, y_index)
+            return estimator._fit_newton(X, y_index, weight)
+        return estimator._fit_lbfgs(X, y_index, weight)
     if n_classes == 2 or estimator.tol >= TRON_MULTINOMIAL_MIN_TOL:
-        return estimator._fit_tron(X, y_index)
-    return estimator._fit_lbfgs(X, y_index)
+        return estimator._fit_tron(X, y_index, weight)
+    return estimator._fit_lbfgs(X, y_index, weight)
 
 
 SOLVERS = {"auto": _fit_auto, "newton": LogisticRegression._fit_newton,

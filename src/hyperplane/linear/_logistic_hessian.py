@@ -78,30 +78,38 @@ class NestedNewtonProblem:
         Class indices.
     n_classes : int
     C : float
-    loss_grad : callable ``(X, y_index, coef, intercept) -> (loss, grad_coef, grad_intercept)``
-        Sums over the rows of ``X`` (:func:`~._logistic.logistic_loss_grad`).
+    loss_grad : callable ``(X, y_index, coef, intercept, weight) -> (loss, grad_coef, grad_intercept)``
+        Weighted sums over the rows of ``X`` (:func:`~._logistic.logistic_loss_grad`).
+    weight : ndarray of shape (n_samples,) or None
+        The rows' weights ``s_n`` (None: all 1).
     """
 
-    def __init__(self, X, y_index, n_classes, C, loss_grad):
+    def __init__(self, X, y_index, n_classes, C, loss_grad, weight=None):
         n, d = X.shape
         self.X, self.y_index, self.n_classes = X, y_index, n_classes
         self.n_rows = 1 if n_classes == 2 else n_classes
         self.shape = (self.n_rows, d + 1)
         self.C = float(C)
         self.loss_grad = loss_grad
+        self.weight = weight
         mask = np.ones(self.shape)
         mask[:, -1] = 0.0
         self.penalised = mask.ravel()      # 1 on weights, 0 on intercepts
 
     def smaller(self):
         """The same objective on :func:`subsample_rows` of the rows, ``C``
-        scaled by ``n / m`` (None for a problem already small)."""
+        scaled by ``n / m`` (with weights: by the total weight over the
+        subsample's; None for a problem already small)."""
         rows = subsample_rows(self.X.shape[0], self.penalised.size)
         if rows is None:
             return None
+        if self.weight is None:
+            scale, weight = self.X.shape[0] / rows.size, None
+        else:
+            weight = np.ascontiguousarray(self.weight[rows])
+            scale = float(np.sum(self.weight) / max(np.sum(weight), np.finfo(float).tiny))
         return NestedNewtonProblem(np.ascontiguousarray(self.X[rows]), self.y_index[rows],
-                                   self.n_classes, self.C * self.X.shape[0] / rows.size,
-                                   self.loss_grad)
+                                   self.n_classes, self.C * scale, self.loss_grad, weight)
 
     @cached_property
     def design(self):
@@ -111,7 +119,8 @@ class NestedNewtonProblem:
     def evaluate(self, theta):
         """Objective and gradient at ``theta = W̃.ravel()``, over all rows."""
         W = theta.reshape(self.shape)
-        loss, g_coef, g_intercept = self.loss_grad(self.X, self.y_index, W[:, :-1], W[:, -1])
+        loss, g_coef, g_intercept = self.loss_grad(self.X, self.y_index, W[:, :-1], W[:, -1],
+                                                   self.weight)
         weights = theta * self.penalised
         grad = np.column_stack([g_coef, g_intercept]).ravel()
         return 0.5 * np.dot(weights, weights) + self.C * loss, weights + self.C * grad
@@ -122,10 +131,11 @@ class NestedNewtonProblem:
         Z = Xt @ theta.reshape(self.shape).T
         if self.n_rows == 1:
             p = expit(Z[:, 0])
-            A = Xt * np.sqrt(p * (1.0 - p))[:, None]
+            D = p * (1.0 - p) if self.weight is None else self.weight * (p * (1.0 - p))
+            A = Xt * np.sqrt(D)[:, None]
             H = A.T @ A
         else:
-            H = multinomial_blocks(Xt, softmax(Z, axis=1))
+            H = multinomial_blocks(Xt, softmax(Z, axis=1), self.weight)
         H *= self.C
         H[np.diag_indices_from(H)] += self.penalised
         if self.n_rows > 1:
@@ -135,8 +145,9 @@ class NestedNewtonProblem:
 
 
 
-def multinomial_blocks(Xt, P):
-    """``H_kj = Σ_n p_nk(δ_kj − p_nj) x̃_n x̃_nᵀ`` for every pair of classes.
+def multinomial_blocks(Xt, P, weight=None):
+    """``H_kj = Σ_n s_n p_nk(δ_kj − p_nj) x̃_n x̃_nᵀ`` for every pair of classes
+    (``s_n = 1`` without ``weight``).
 
     The blocks of one row sum to zero (``Σ_k p_k(δ_kj − p_j) = 0``), so matrix
     products form only the pairs ``k ≤ j`` among the first K − 1 classes (one
@@ -147,7 +158,8 @@ def multinomial_blocks(Xt, P):
     H = np.empty((K, q, K, q))
     for k in range(K - 1):
         for j in range(k, K - 1):
-            block = Xt.T @ (Xt * (P[:, k] * ((k == j) - P[:, j]))[:, None])
+            D = P[:, k] * ((k == j) - P[:, j])
+            block = Xt.T @ (Xt * (D if weight is None else weight * D)[:, None])
             H[k, :, j, :] = block
             H[j, :, k, :] = block.T
     H[:K - 1, :, K - 1, :] = -H[:K - 1, :, :K - 1, :].sum(axis=2)

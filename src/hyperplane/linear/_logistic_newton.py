@@ -33,7 +33,7 @@ from ._logistic_kernels import dense_row_blocks
 from . import _newton_kernels as K
 from . import _sparse_newton_kernels as SK
 from ._logistic_sparse import canonical_csr, chunked_columns, column_chunk_count
-from ._state import CSRRows, GradientPass
+from ._state import CSRRows, GradientPass, Targets
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
 #: (never fewer than HESSIAN_MIN_ROWS rows)
@@ -50,6 +50,15 @@ def hessian_rows(n_samples, seed=0):
     m = max(HESSIAN_MIN_ROWS, int(HESSIAN_SHARE * n_samples))
     rng = np.random.default_rng(seed)
     return np.sort(rng.choice(n_samples, size=m, replace=False))
+
+
+def hessian_scale(n_samples, subsample, weight):
+    """The factor that makes a sum over the Hessian's ``subsample`` estimate
+    the sum over all rows: ``n / m``, or with weights the ratio of the total
+    weight to the subsample's."""
+    if weight is None:
+        return n_samples / subsample.shape[0]
+    return float(np.sum(weight) / np.sum(weight[subsample]))
 
 
 @dataclass
@@ -110,13 +119,13 @@ class RowPasses:
         self.n_samples = X.shape[0]
         self.blocks = n_blocks_for(X.size)
 
-    def binary_gradient(self, y, w, b, D):
+    def binary_gradient(self, targets, w, D):
         if self.blocks == 1:
-            grad, diag = np.zeros(w.shape[0] + 1), np.zeros(w.shape[0] + 1)
-            loss = K.binary_gradient_rows(self.rows, y, w, b, 0, self.n_samples,
+            grad, diag = np.zeros(w.shape[0]), np.zeros(w.shape[0])
+            loss = K.binary_gradient_rows(self.rows, targets, w, 0, self.n_samples,
                                           GradientPass(grad, D, diag))
             return loss, grad, diag
-        return K.binary_gradient_blocks(self.rows, y, w, b, D, self.blocks)
+        return K.binary_gradient_blocks(self.rows, targets, w, D, self.blocks)
 
     def binary_hessian(self, D, v):
         if self.blocks == 1:
@@ -125,20 +134,20 @@ class RowPasses:
             return out
         return K.binary_hessian_blocks(self.rows, D, v, self.blocks)
 
-    def multinomial_gradient(self, y_index, W, P):
+    def multinomial_gradient(self, targets, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = K.multinomial_gradient_rows(self.rows, y_index, W, 0, self.n_samples,
+            loss = K.multinomial_gradient_rows(self.rows, targets, W, 0, self.n_samples,
                                                GradientPass(grad, P, diag))
             return loss, grad, diag
-        return K.multinomial_gradient_blocks(self.rows, y_index, W, P, self.blocks)
+        return K.multinomial_gradient_blocks(self.rows, targets, W, P, self.blocks)
 
-    def multinomial_hessian(self, P, V):
+    def multinomial_hessian(self, P, V, weight):
         if self.blocks == 1:
             out = np.zeros_like(V)
-            K.multinomial_hessian_rows(self.rows, P, V, 0, self.n_samples, out)
+            K.multinomial_hessian_rows(self.rows, P, V, weight, 0, self.n_samples, out)
             return out
-        return K.multinomial_hessian_blocks(self.rows, P, V, self.blocks)
+        return K.multinomial_hessian_blocks(self.rows, P, V, weight, self.blocks)
 
 
 class ColumnPasses:
@@ -192,9 +201,9 @@ class ColumnPasses:
         SK.multinomial_score_blocks(self.rows, V, Z, self.blocks)
         return Z
 
-    def binary_gradient(self, y, Z, D):
+    def binary_gradient(self, targets, Z, D):
         RD = np.empty((self.n_samples, 2))
-        loss, sums = SK.binary_terms_blocks(y, Z, RD, D, self.blocks)
+        loss, sums = SK.binary_terms_blocks(targets, Z, RD, D, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad[:, 0], diag[:, 0]
 
@@ -204,15 +213,15 @@ class ColumnPasses:
         sums = SK.binary_curvature_blocks(self.rows, D, v, XV, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks())[:, 0]
 
-    def multinomial_gradient(self, y_index, Z, P):
+    def multinomial_gradient(self, targets, Z, P):
         RD = np.empty((self.n_samples, 2 * P.shape[1]))
-        loss, sums = SK.multinomial_terms_blocks(y_index, Z, RD, P, self.blocks)
+        loss, sums = SK.multinomial_terms_blocks(targets, Z, RD, P, self.blocks)
         grad, diag = SK.transpose_gradient(self.cols, RD, sums, self.column_blocks())
         return loss, grad.T, diag.T
 
-    def multinomial_hessian(self, P, V):
+    def multinomial_hessian(self, P, V, weight):
         U = np.empty_like(P)
-        sums = SK.multinomial_curvature_blocks(self.rows, P, V, U, self.blocks)
+        sums = SK.multinomial_curvature_blocks(self.rows, P, V, weight, U, self.blocks)
         return SK.transpose_product(self.cols, U, sums, self.column_blocks()).T
 
 
@@ -233,21 +242,29 @@ class LogisticProblem:
         Class indices.
     n_classes : int
     C : float
+    sample_weight : ndarray of shape (n_samples,) or None
+        The rows' weights ``s_n`` in ``Σ s_n ℓ_n`` (None: all 1).
     """
 
-    def __init__(self, X, y_index, n_classes, C):
+    def __init__(self, X, y_index, n_classes, C, sample_weight=None):
         self.n_rows = 1 if n_classes == 2 else n_classes
         self.rows = PASSES[scipy.sparse.issparse(X)](X, self.n_rows)
         self.subsample = None if scipy.sparse.issparse(X) else hessian_rows(X.shape[0])
         self.hessian_passes = self.rows if self.subsample is None else \
             RowPasses(X[self.subsample])
         self.hessian_scale = 1.0 if self.subsample is None else \
-            X.shape[0] / self.subsample.shape[0]
+            hessian_scale(X.shape[0], self.subsample, sample_weight)
         self.n_features = X.shape[1]
         self.C = float(C)
         self.binary = n_classes == 2
-        self.y = (np.asarray(y_index) == 1).astype(np.float64) if self.binary else \
+        y = (np.asarray(y_index) == 1).astype(np.float64) if self.binary else \
             np.ascontiguousarray(y_index, dtype=np.int64)
+        weight = None if sample_weight is None else \
+            np.ascontiguousarray(sample_weight, dtype=np.float64)
+        self.targets = Targets(y, weight)
+        #: the weights of the rows the Hessian-vector products read
+        self.hessian_weight = weight if weight is None or self.subsample is None else \
+            np.ascontiguousarray(weight[self.subsample])
         mask = np.ones((self.n_rows, self.n_features + 1))
         mask[:, -1] = 0.0
         self.penalised = mask.ravel()      # 1 on weights, 0 on intercepts
@@ -292,10 +309,10 @@ class LogisticProblem:
         n = self.rows.n_samples
         if self.binary:
             curvature = np.empty(n)
-            loss, grad, diag = self.rows.binary_gradient(self.y, scores, curvature)
+            loss, grad, diag = self.rows.binary_gradient(self.targets, scores, curvature)
         else:
             curvature = np.empty((n, self.n_rows))
-            loss, grad, diag = self.rows.multinomial_gradient(self.y, scores, curvature)
+            loss, grad, diag = self.rows.multinomial_gradient(self.targets, scores, curvature)
         return loss, grad, diag, curvature
 
     def dense_gradient(self, W):
@@ -303,12 +320,12 @@ class LogisticProblem:
         n = self.rows.n_samples
         if self.binary:
             curvature = np.empty(n)
-            loss, grad, diag = self.rows.binary_gradient(self.y, np.ascontiguousarray(W[0, :-1]),
-                                                         float(W[0, -1]), curvature)
+            loss, grad, diag = self.rows.binary_gradient(self.targets,
+                                                         np.ascontiguousarray(W[0]), curvature)
         else:
             curvature = np.empty((n, self.n_rows))
-            loss, grad, diag = self.rows.multinomial_gradient(self.y, np.ascontiguousarray(W),
-                                                              curvature)
+            loss, grad, diag = self.rows.multinomial_gradient(self.targets,
+                                                              np.ascontiguousarray(W), curvature)
         return loss, grad, diag, curvature
 
     def path(self, point):
@@ -324,12 +341,14 @@ class LogisticProblem:
                 Hv = self.rows.binary_hessian(point.curvature, v, XV)
             else:
                 Hv = self.rows.multinomial_hessian(
-                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T))
+                    point.curvature, np.ascontiguousarray(v.reshape(self.shape).T),
+                    self.hessian_weight)
         elif self.binary:
             Hv = self.hessian_passes.binary_hessian(point.curvature, v)
         else:
             Hv = self.hessian_passes.multinomial_hessian(
-                point.curvature, np.ascontiguousarray(v.reshape(self.shape)))
+                point.curvature, np.ascontiguousarray(v.reshape(self.shape)),
+                self.hessian_weight)
         return v * self.penalised + (self.C * self.hessian_scale) * Hv.ravel()
 
 

@@ -1,6 +1,6 @@
 """Summed log-loss and gradient of logistic regression over sparse rows.
 
-The compiled passes of :mod:`._sparse_loss_kernels` read each row's
+The compiled passes of :mod:`._logistic_kernels` read each CSR row's
 nonzeros once per evaluation (score, loss and gradient together); the rows
 are split into a number of blocks fixed by the data's size, each block
 summed into its own buffer in parallel and the buffers added in block order,
@@ -12,14 +12,16 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from ._sparse_loss_kernels import (
-    binary_csr_blocks,
-    binary_csr_rows,
-    multinomial_csr_blocks,
-    multinomial_csr_rows,
+from ._logistic_kernels import (
+    BLOCK_ENTRIES,
+    MAX_BLOCKS,
+    binary_blocks,
+    binary_rows,
+    csr_multinomial_rows,
+    dense_row_blocks,
+    multinomial_blocks,
 )
-from ._logistic_kernels import BLOCK_ENTRIES, MAX_BLOCKS, dense_row_blocks
-from ._state import ColumnChunks, CSRRows
+from ._state import ColumnChunks, CSRRows, Targets
 
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
@@ -89,8 +91,8 @@ def chunked_columns(X, n_chunks):
     return ColumnChunks(C.data, C.indices, offsets[starts])
 
 
-def csr_loss_grad(X, y, coef, intercept):
-    """``Σ_n ℓ_n`` and its gradient over the rows of a canonical CSR ``X``.
+def csr_loss_grad(X, y, coef, intercept, weight=None):
+    """``Σ_n s_n ℓ_n`` and its gradient over the rows of a canonical CSR ``X``.
 
     Parameters
     ----------
@@ -100,6 +102,8 @@ def csr_loss_grad(X, y, coef, intercept):
         class indices for more.
     coef : ndarray of shape (n_rows, n_features)
     intercept : ndarray of shape (n_rows,)
+    weight : ndarray of shape (n_samples,) or None
+        The rows' weights ``s_n`` (None: all 1).
 
     Returns
     -------
@@ -108,20 +112,21 @@ def csr_loss_grad(X, y, coef, intercept):
     grad_intercept : ndarray of shape (n_rows,)
     """
     rows = CSRRows.of(X)
+    targets = Targets(y, weight)
     n_classes = coef.shape[0]
     if n_classes == 1:
         w = np.append(coef[0], intercept[0])
-        blocks, single, grad = binary_csr_blocks, binary_csr_rows, np.zeros(w.shape[0])
+        blocks, single, grad = binary_blocks, binary_rows, np.zeros(w.shape[0])
     else:
         w = np.empty((coef.shape[1] + 1, n_classes))
         w[:-1] = coef.T
         w[-1] = intercept
-        blocks, single, grad = multinomial_csr_blocks, multinomial_csr_rows, np.zeros(w.shape)
+        blocks, single, grad = multinomial_blocks, csr_multinomial_rows, np.zeros(w.shape)
     n_blocks = row_blocks(X.nnz, w.size)
     if n_blocks == 1:
-        loss = single(rows, y, w, 0, X.shape[0], grad)
+        loss = single(rows, targets, w, 0, X.shape[0], grad)
     else:
-        loss, grad = blocks(rows, y, w, n_blocks)
+        loss, grad = blocks(rows, targets, w, n_blocks)
     grad = grad.reshape(grad.shape[0], n_classes).T
     return loss, grad[:, :-1], grad[:, -1]
 

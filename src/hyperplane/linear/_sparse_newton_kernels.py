@@ -11,9 +11,11 @@ a dot product of column j with ``u``:
 
 * the *row phase* reads the CSR rows: per row, the score ``z_n = w̃·x̃_n``
   (or ``u_n = x̃_n·v``, kept as the image ``X̃v`` of the direction), then
-  what follows from it alone — the log-loss, the residual ``r_n = p_n − y_n``,
-  the curvature ``D_n = σ(z_n)(1 − σ(z_n))`` (softmax: ``p_nk``, and
-  ``p_nk (u_nk − Σ_j p_nj u_nj)``, Bishop, PRML eq. 4.110). The terms are
+  what follows from it alone by the rules of :mod:`._logistic_row_kernels`
+  (shared with the dense passes) — the weighted log-loss, the residual
+  ``r_n = s_n (p_n − y_n)``, the curvature ``D_n = s_n σ(z_n)(1 − σ(z_n))``
+  (softmax: ``p_nk``, and ``s_n p_nk (u_nk − Σ_j p_nj u_nj)``, Bishop, PRML
+  eq. 4.110). The terms are
   computed from stored scores, so that a gradient pass whose scores are
   already known (those of the last point plus the image ``X̃s`` of the
   step) does not read the rows at all. The row phase also sums these terms
@@ -47,9 +49,16 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._math_kernels import binary_log_loss
 from .._numba import jit_fast, jit_parallel
-from ._newton_kernels import block_total, block_totals, softmax_row
+from ._logistic_row_kernels import (
+    binary_terms,
+    row_weight,
+    softmax_curvature,
+    softmax_loss,
+    softmax_row,
+    softmax_terms,
+)
+from ._newton_kernels import block_total, block_totals
 
 
 # --------------------------------------------------------------------------
@@ -98,39 +107,42 @@ def multinomial_row_scores(rows, V, start, stop, Z):
 
 
 @jit_fast
-def binary_score_terms(y, z, start, stop, RD, D, total):
-    """``Σ_n log(1 + e^{z_n}) − y_n z_n`` over rows ``start:stop`` (``z_n =
-    z[n]``); stores ``D_n = σ(z_n)(1 − σ(z_n))`` in ``D`` and ``(r_n, D_n)``,
-    ``r_n = σ(z_n) − y_n``, in row n of ``RD``, and adds them to ``total``."""
+def binary_score_terms(targets, z, start, stop, RD, D, total):
+    """``Σ_n s_n ℓ_n`` over rows ``start:stop`` from their scores ``z[n]``
+    (:func:`~._logistic_row_kernels.binary_terms`); stores the curvature
+    ``D_n = s_n σ(z_n)(1 − σ(z_n))`` in ``D`` and ``(r_n, D_n)``,
+    ``r_n = s_n (σ(z_n) − y_n)``, in row n of ``RD``, and adds them to ``total``."""
+    y, weight = targets
     loss = 0.0
     for i in range(start, stop):
-        ell, p = binary_log_loss(z[i], y[i])
+        ell, r, c = binary_terms(row_weight(weight, i), z[i], y[i])
         loss += ell
-        D[i] = p * (1.0 - p)
-        RD[i, 0] = p - y[i]
-        RD[i, 1] = D[i]
+        D[i] = c
+        RD[i, 0] = r
+        RD[i, 1] = c
         total[0] += RD[i, 0]
         total[1] += RD[i, 1]
     return loss
 
 
 @jit_fast
-def multinomial_score_terms(y_index, Z, start, stop, RD, P, total):
-    """``Σ_n log Σ_k e^{z_nk} − z_{n,y_n}`` over rows ``start:stop`` (``z_nk =
-    Z[n, k]``); stores ``p_nk`` in ``P``, ``p_nk − [y_n = k]`` in ``RD[n, k]``
-    and ``p_nk(1 − p_nk)`` in ``RD[n, K + k]``, and adds row n of ``RD`` to
+def multinomial_score_terms(targets, Z, start, stop, RD, P, total):
+    """``Σ_n s_n (log Σ_k e^{z_nk} − z_{n,y_n})`` over rows ``start:stop``
+    from their scores ``Z[n, k]`` (:func:`~._logistic_row_kernels.softmax_loss`);
+    stores ``p_nk`` in ``P``, ``s_n (p_nk − [y_n = k])`` in ``RD[n, k]`` and
+    ``s_n p_nk(1 − p_nk)`` in ``RD[n, K + k]``, and adds row n of ``RD`` to
     ``total``."""
+    y_index, weight = targets
     n_classes = Z.shape[1]
     loss = 0.0
     for i in range(start, stop):
+        s = row_weight(weight, i)
         p = P[i]
         for k in range(n_classes):
             p[k] = Z[i, k]
-        loss += softmax_row(p) - Z[i, y_index[i]]
+        loss += softmax_loss(s, softmax_row(p), Z[i, y_index[i]])
         for k in range(n_classes):
-            RD[i, k] = p[k]
-            RD[i, n_classes + k] = p[k] * (1.0 - p[k])
-        RD[i, y_index[i]] -= 1.0
+            RD[i, k], RD[i, n_classes + k] = softmax_terms(s, p[k], k == y_index[i])
         for c in range(2 * n_classes):
             total[c] += RD[i, c]
     return loss
@@ -160,22 +172,24 @@ CURVATURE_ROWS = 256
 
 
 @jit_fast
-def multinomial_curvature_rows(rows, P, V, start, stop, U, total):
-    """``U_nk = p_nk (u_nk − Σ_j p_nj u_nj)``, ``u_nk = V[:, k]·x̃_n`` (``V``
-    feature-major, :func:`multinomial_row_scores`), over rows ``start:stop``,
-    added to ``total``; :data:`CURVATURE_ROWS` rows at a time, so that their
-    ``u`` is read back from cache."""
+def multinomial_curvature_rows(rows, P, V, weight, start, stop, U, total):
+    """``U_nk = s_n p_nk (u_nk − Σ_j p_nj u_nj)``, ``u_nk = V[:, k]·x̃_n`` (``V``
+    feature-major, :func:`multinomial_row_scores`;
+    :func:`~._logistic_row_kernels.softmax_curvature`), over rows
+    ``start:stop``, added to ``total``; :data:`CURVATURE_ROWS` rows at a
+    time, so that their ``u`` is read back from cache."""
     n_classes = V.shape[1]
     for lo in range(start, stop, CURVATURE_ROWS):
         hi = min(stop, lo + CURVATURE_ROWS)
         multinomial_row_scores(rows, V, lo, hi, U)
         for i in range(lo, hi):
             u = U[i]
+            s = row_weight(weight, i)
             mean = 0.0
             for k in range(n_classes):
                 mean += P[i, k] * u[k]
             for k in range(n_classes):
-                u[k] = P[i, k] * (u[k] - mean)
+                u[k] = softmax_curvature(s, P[i, k], u[k], mean)
                 total[k] += u[k]
 
 
@@ -278,27 +292,27 @@ def multinomial_score_blocks(rows, V, Z, n_blocks):
 
 
 @jit_parallel
-def binary_terms_blocks(y, z, RD, D, n_blocks):
+def binary_terms_blocks(targets, z, RD, D, n_blocks):
     """:func:`binary_score_terms` over all rows; returns the summed log-loss and
     the column sums of ``RD`` (the intercept's gradient and curvature)."""
     n = z.shape[0]
     losses = np.zeros(n_blocks)
     totals = np.zeros((n_blocks, 2))
     for blk in prange(n_blocks):
-        losses[blk] = binary_score_terms(y, z, blk * n // n_blocks, (blk + 1) * n // n_blocks,
-                                         RD, D, totals[blk])
+        losses[blk] = binary_score_terms(targets, z, blk * n // n_blocks,
+                                         (blk + 1) * n // n_blocks, RD, D, totals[blk])
     return block_total(losses), block_totals(totals)
 
 
 @jit_parallel
-def multinomial_terms_blocks(y_index, Z, RD, P, n_blocks):
+def multinomial_terms_blocks(targets, Z, RD, P, n_blocks):
     """:func:`multinomial_score_terms` over all rows; returns the summed
     log-loss and the column sums of ``RD``."""
     n = Z.shape[0]
     losses = np.zeros(n_blocks)
     totals = np.zeros((n_blocks, RD.shape[1]))
     for blk in prange(n_blocks):
-        losses[blk] = multinomial_score_terms(y_index, Z, blk * n // n_blocks,
+        losses[blk] = multinomial_score_terms(targets, Z, blk * n // n_blocks,
                                               (blk + 1) * n // n_blocks, RD, P, totals[blk])
     return block_total(losses), block_totals(totals)
 
@@ -315,12 +329,12 @@ def binary_curvature_blocks(rows, D, v, XV, U, n_blocks):
 
 
 @jit_parallel
-def multinomial_curvature_blocks(rows, P, V, U, n_blocks):
+def multinomial_curvature_blocks(rows, P, V, weight, U, n_blocks):
     """:func:`multinomial_curvature_rows` over all rows; returns the column sums of ``U``."""
     n = rows.indptr.shape[0] - 1
     totals = np.zeros((n_blocks, U.shape[1]))
     for blk in prange(n_blocks):
-        multinomial_curvature_rows(rows, P, V, blk * n // n_blocks,
+        multinomial_curvature_rows(rows, P, V, weight, blk * n // n_blocks,
                                    (blk + 1) * n // n_blocks, U, totals[blk])
     return block_totals(totals)
 

@@ -6,8 +6,9 @@ a field access to a plain load): sparse training rows (:class:`CSRRows`),
 the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
 1999; Collins 2002), the record of an epoch's updates (:class:`Trace`) and
 what a gradient pass of the trust-region Newton method writes
-(:class:`GradientPass`, Lin, Weng & Keerthi 2008) and the columns its sparse
-passes read, per chunk of rows (:class:`ColumnChunks`).
+(:class:`GradientPass`, Lin, Weng & Keerthi 2008), the columns its sparse
+passes read, per chunk of rows (:class:`ColumnChunks`), and what every
+logistic pass reads of a row besides ``x_n`` (:class:`Targets`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 from .._csr_rows import CSRRows
 
-__all__ = ["Averages", "ColumnChunks", "CSRRows", "GradientPass", "Trace"]
+__all__ = ["Averages", "ColumnChunks", "CSRRows", "GradientPass", "Targets", "Trace"]
 
 
 class Averages(NamedTuple):
@@ -72,3 +73,17 @@ class ColumnChunks(NamedTuple):
     data: np.ndarray
     indices: np.ndarray
     indptr: np.ndarray
+
+
+class Targets(NamedTuple):
+    """What a logistic pass reads of row n besides ``x_n``: its target and its weight.
+
+    ``y`` holds float64 1/0 (positive class or not) for two classes, int64
+    class indices for more; ``weight`` the rows' weights ``s_n`` (sample
+    weight times class weight), or None when every row weighs 1 (the passes
+    are then compiled without the multiplications,
+    :func:`~._logistic_row_kernels.row_weight`).
+    """
+
+    y: np.ndarray
+    weight: np.ndarray | None
