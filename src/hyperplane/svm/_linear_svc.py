@@ -33,6 +33,7 @@ from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
+from ._base import keep_parameters
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
 from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
@@ -441,16 +442,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
                  fit_intercept=True, intercept_scaling=1.0, multi_class="ovr",
                  class_weight=None, random_state=None):
-        self.C = C
-        self.loss = loss
-        self.penalty = penalty
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.multi_class = multi_class
-        self.class_weight = class_weight
-        self.random_state = random_state
+        keep_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
