@@ -33,7 +33,7 @@ import numpy as np
 from .._numba import jit
 from .._row_kernels import by_layout
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
-from ._linear_svr_kernels import soft_newton_step, violation_test, within_relative_tol
+from ._linear_svr_kernels import after_epoch, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -207,11 +207,6 @@ def cdn_epochs(problem, state, bounds, limits):
     """Up to ``limits.max_epochs`` epochs of :func:`cdn_epoch`, with
     ``bounds`` and the return value as :func:`~._linear_svr_kernels.svr_epochs`."""
     for epoch in range(1, limits.max_epochs + 1):
-        n_active, Gmax, Gnorm1 = cdn_epoch(problem, state, int(bounds[0]), bounds[1])
-        bounds[0] = n_active
-        if bounds[2] < 0.0:
-            bounds[2] = Gnorm1
-        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
+        if after_epoch(cdn_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
-        bounds[1] = Gmax
     return limits.max_epochs, GO_ON

@@ -153,18 +153,29 @@ def within_relative_tol(Gnorm1, Gnorm1_init, tol):
 
 
 @jit
+def after_epoch(outcome, bounds, tol):
+    """Keep an epoch's ``outcome = (n_active, Gmax, Gnorm1)`` in ``bounds`` =
+    [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the
+    state one epoch leaves for the next; returns whether the epoch was
+    :func:`within_relative_tol` (then the caller unshrinks or stops, and
+    ``Gmax_old`` stays). LIBLINEAR's outer loop of its SVR dual and L1 primal
+    solvers."""
+    n_active, Gmax, Gnorm1 = outcome
+    bounds[0] = n_active
+    if bounds[2] < 0.0:
+        bounds[2] = Gnorm1
+    if within_relative_tol(Gnorm1, bounds[2], tol):
+        return True
+    bounds[1] = Gmax
+    return False
+
+
+@jit
 def svr_epochs(problem, state, bounds, limits):
-    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`; ``bounds`` =
-    [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)] is
-    the state one epoch leaves for the next. Returns ``(epochs run, event)``
-    after the first epoch :func:`within_relative_tol` (:data:`WITHIN_TOL`:
-    the caller unshrinks or stops), else ``(max_epochs, GO_ON)``."""
+    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`, each followed
+    by :func:`after_epoch`. Returns ``(epochs run, event)`` after the first
+    epoch within tol (:data:`WITHIN_TOL`), else ``(max_epochs, GO_ON)``."""
     for epoch in range(1, limits.max_epochs + 1):
-        n_active, Gmax, Gnorm1 = svr_epoch(problem, state, int(bounds[0]), bounds[1])
-        bounds[0] = n_active
-        if bounds[2] < 0.0:
-            bounds[2] = Gnorm1
-        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
+        if after_epoch(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
-        bounds[1] = Gmax
     return limits.max_epochs, GO_ON

@@ -226,13 +226,15 @@ class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
 
         Examples
         --------
+        Three classes (pairwise coupling):
+
         >>> import numpy as np
+        >>> from sklearn.datasets import load_iris
         >>> from hyperplane.svm import SVC
-        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
-        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
-        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
-        >>> bool(np.all(svc.predict_log_proba(X) < 0))
-        True
+        >>> X, y = load_iris(return_X_y=True)
+        >>> log_p = SVC(probability=True, random_state=0).fit(X, y).predict_log_proba(X[:2])
+        >>> log_p.shape, bool(np.all(log_p < 0)), np.allclose(np.exp(log_p).sum(axis=1), 1.0)
+        ((2, 3), True, True)
         """
         return np.log(self.predict_proba(X))
 
