@@ -29,9 +29,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, prefetch
+from .._numba import jit
 from .._row_kernels import by_layout
-from ._linear_svc_kernels import AHEAD, PG_ZERO, prefetch_span, shuffle_prefix
+from ._linear_svc_kernels import PG_ZERO, prefetch_ahead, shuffle_prefix
 
 #: What an epoch reads: samples ``X`` (n, d; or CSR rows), labels ``y``
 #: (class numbers), ``C`` (per sample), the bias feature's value ``B`` and
@@ -91,35 +91,9 @@ def csr_row_classes(X, i, W, classes, values, n, scores):
                 W[f, classes[m]] += values[m] * v
 
 
-@jit
-def dense_prefetch(X, W, order, s, n_samples):
-    """Ask the cache for the row of the sample ``AHEAD`` visits ahead."""
-    if s + AHEAD < n_samples:
-        t = order[s + AHEAD]
-        prefetch_span(X, t * X.shape[1], (t + 1) * X.shape[1])
-
-
-@jit
-def csr_prefetch(X, W, order, s, n_samples):
-    """Ask the cache for the CSR row of the sample ``2 AHEAD`` visits ahead,
-    and for the rows of ``W`` that the sample ``AHEAD`` ahead reads (its
-    nonzeros' columns; Mowry, Lam & Gupta, ASPLOS 1992)."""
-    data, indices, indptr = X
-    if s + 2 * AHEAD < n_samples:
-        t = order[s + 2 * AHEAD]
-        prefetch_span(data, indptr[t], indptr[t + 1])
-        prefetch_span(indices, indptr[t], indptr[t + 1])
-    if s + AHEAD < n_samples:
-        t = order[s + AHEAD]
-        for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
-            prefetch(W, np.uint64(indices[p]) * np.uint64(W.shape[1]))
-
-
 #: the scores ``G[m] += x_i . W[:, classes[m]]`` or the update
 #: ``W[:, classes[m]] += delta[m] x_i`` on either layout
 row_classes = by_layout(dense_row_classes, csr_row_classes)
-#: the prefetches ahead of a sample's step on either layout
-prefetch_ahead = by_layout(dense_prefetch, csr_prefetch)
 
 
 @jit
@@ -228,7 +202,7 @@ def cs_epoch(problem, state, active):
     stopping = -np.inf
     s = 0
     while s < n_samples[0]:
-        prefetch_ahead(X, W, order, s, n_samples[0])
+        prefetch_ahead(X, order, s, n_samples[0], W, K)        # W's rows the sample ahead reads
         i = order[s]
         A = QD[i]
         if A <= 0.0:

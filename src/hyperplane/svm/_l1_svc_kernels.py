@@ -32,7 +32,8 @@ import numpy as np
 
 from .._numba import jit
 from .._row_kernels import by_layout
-from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
+from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
+                                  shuffle_prefix)
 from ._linear_svr_kernels import after_epoch, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
@@ -116,9 +117,17 @@ def csr_column_shift(Xc, j, b, C, delta):
     return before, after
 
 
+@jit
+def dense_no_prefetch(Xc, order, k, n, target, stride):
+    """Nothing: a dense column is long and read in order, which the hardware
+    prefetches by itself."""
+
+
 #: the per-column passes on either layout of the columns
 column_terms = by_layout(dense_column_terms, csr_column_terms)
 column_shift = by_layout(dense_column_shift, csr_column_shift)
+#: the prefetches ahead of a step: a CSR column and the margins it reads
+prefetch_columns = by_layout(dense_no_prefetch, csr_prefetch_ahead)
 
 
 @jit
@@ -181,6 +190,7 @@ def cdn_epoch(problem, state, n_active, Gmax_old):
     Gnorm1 = 0.0
     k = 0
     while k < n_active:
+        prefetch_columns(Xc, active, k, n_active, b, 1)
         j = active[k]
         g, h = column_terms(Xc, j, b, C)
         G_loss = -2.0 * g

@@ -29,7 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
 #: What an epoch reads: samples ``X`` (n, d; or CSR rows), targets ``y``,
@@ -125,6 +125,7 @@ def svr_epoch(problem, state, n_active, Gmax_old):
     Gnorm1 = 0.0
     k = 0
     while k < n_active:
+        prefetch_ahead(X, active, k, n_active, w, 1)
         i = active[k]
         G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
         shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
