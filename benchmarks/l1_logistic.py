@@ -11,11 +11,11 @@ single-threaded), the objectives and their relative gap, and the nonzeros.
 
 Both solvers shuffle the coordinates of every coordinate-descent pass, and the
 passes a Newton direction needs vary widely with that order on the same data
-(dense 6000x50: 38 to 575 passes in all, LIBLINEAR's ``random_state`` 0 to 7;
-the same spread for hyperplane's seeds), so each side is fitted with
-``--seeds`` seeds (``seed`` / ``random_state`` 0, 1, ...) and the CPU times
-summed over them (the best of ``--repeat`` per seed); the objective and the
-nonzeros are those of seed 0.
+(dense 6000x50: 38 to 575 passes in all for LIBLINEAR's ``random_state`` 0 to
+7, 121 to 639 for hyperplane's seeds 0 to 5; 2262 and 2413 over seeds 0 to 7),
+so each side is fitted with ``--seeds`` seeds (``seed`` / ``random_state`` 0,
+1, ...) and the CPU times summed over them (the best of ``--repeat`` per
+seed); the objective and the nonzeros are those of seed 0.
 
     PYTHONPATH=src python benchmarks/l1_logistic.py
     PYTHONPATH=src python benchmarks/l1_logistic.py --scale 0.2   # quick look
