@@ -135,8 +135,8 @@ def csr_row_weighted_dot(X, t, a, b):
     """:func:`dense_row_weighted_dot` over the CSR row's nonzeros."""
     data, indices, indptr = X
     acc = 0.0
-    for p in range(indptr[t], indptr[t + 1]):
-        f = indices[p]
+    for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
+        f = np.uint64(indices[p])
         acc += data[p] * a[f] * b[f]
     return acc
 
@@ -155,8 +155,8 @@ def csr_row_weighted_square(X, t, a):
     """:func:`dense_row_weighted_square` over the CSR row's nonzeros."""
     data, indices, indptr = X
     acc = 0.0
-    for p in range(indptr[t], indptr[t + 1]):
-        acc += a[indices[p]] * data[p] * data[p]
+    for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
+        acc += a[np.uint64(indices[p])] * data[p] * data[p]
     return acc
 
 

@@ -16,7 +16,7 @@ from hyperplane.kernels import (
     is_psd,
     resolve_kernel,
 )
-from hyperplane.kernels._gram import neg_scaled_dist, neg_scaled_sq_dist
+from hyperplane.kernels._gram import neg_scaled_dist
 
 
 def naive_gram(k, X, Y):
@@ -117,8 +117,9 @@ def test_compiled_distance_steps_equal_numpy(X, Y, sigma):
     X, Y = X[:, :d].copy(), Y[:, :d].copy()
     sq = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
     sx, sy = (X ** 2).sum(1), (Y ** 2).sum(1)
-    got_sq = neg_scaled_sq_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / (2 * sigma ** 2))
-    got = neg_scaled_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / sigma)
+    got_sq = neg_scaled_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / (2 * sigma ** 2),
+                             True)
+    got = neg_scaled_dist(np.ascontiguousarray(X @ Y.T), X, Y, sx, sy, 1 / sigma, False)
     # entries where |x|^2 + |y|^2 - 2xy cancels are recomputed directly
     np.testing.assert_allclose(got_sq, -sq / (2 * sigma ** 2), rtol=1e-7, atol=1e-12)
     np.testing.assert_allclose(got, -np.sqrt(sq) / sigma, rtol=1e-7, atol=1e-12)

@@ -11,7 +11,8 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._crammer_singer_kernels import block_minimiser, block_violation
+from hyperplane.svm._crammer_singer_kernels import (block_extremes, block_minimiser,
+                                                  block_violation, shrink_block)
 
 
 def cs_objective(coef, intercept, X, y, C):
@@ -117,3 +118,44 @@ def test_check_estimator():
         "check_sample_weight_equivalence_on_sparse_data":
             "coordinate descent visits samples in a random order (as sklearn.svm.LinearSVC)",
     })
+
+
+def shrink_block_reference(G, alpha, y, C_y, minG):
+    """The variables that stay: not (at their bound and G_m < minG)."""
+    bound = np.where(np.arange(len(G)) == y, C_y, 0.0)
+    return {m for m in range(len(G)) if not (alpha[m] == bound[m] and G[m] < minG)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 10_000), K=st.integers(2, 7))
+def test_shrink_block_keeps_exactly_the_variables_that_may_move(seed, K):
+    """Keerthi et al. 2008 §4: a variable at its bound with G_m below the free
+    variables' smallest gradient leaves the block; the others come first, with
+    their G, alpha and class moved together and the label's position tracked."""
+    rng = np.random.default_rng(seed)
+    y, C_y = int(rng.integers(0, K)), 1.5
+    alpha = np.where(rng.random(K) < 0.5, 0.0, -rng.random(K))
+    alpha[y] = C_y if rng.random() < 0.5 else 0.7
+    G = rng.normal(size=K)
+    minG, _ = block_extremes(G, alpha, y, C_y)
+    classes = np.arange(K, dtype=np.int64)
+    G2, alpha2 = G.copy(), alpha.copy()
+    n, y2 = shrink_block(G2, alpha2, classes, K, y, C_y, minG)
+    assert set(classes[:n].tolist()) == shrink_block_reference(G, alpha, y, C_y, minG)
+    np.testing.assert_array_equal(G2, G[classes])
+    np.testing.assert_array_equal(alpha2, alpha[classes])
+    assert classes[y2] == y
+
+
+def test_shrinking_stops_at_the_objective_of_a_tighter_peer():
+    """The blocks shrink, yet the stopping test is taken over all variables: at
+    tol = 1e-6 the objective equals scikit-learn's solved at tol = 1e-10."""
+    X, y = make_classification(n_samples=400, n_features=6, n_informative=4, n_classes=4,
+                               random_state=3)
+    model = LinearSVC(multi_class="crammer_singer", C=0.5, tol=1e-6, max_iter=100_000).fit(X, y)
+    peer = LibLinearSVC(multi_class="crammer_singer", C=0.5, tol=1e-10, max_iter=1_000_000,
+                        random_state=0).fit(X, y)
+    assert model.converged_
+    f_ours = cs_objective(model.coef_, model.intercept_, X, y, 0.5)
+    f_peer = cs_objective(peer.coef_, peer.intercept_, X, y, 0.5)
+    assert abs(f_ours - f_peer) <= 1e-6 * abs(f_peer)

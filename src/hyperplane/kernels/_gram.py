@@ -95,22 +95,13 @@ def sq_dist_csr(G, X, Y, sq_x, sq_y):
 
 
 @jit_parallel
-def neg_scaled_sq_dist(G, X, Y, sq_x, sq_y, scale):
-    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖²`` from ``G = X @ Y.T``."""
+def neg_scaled_dist(G, X, Y, sq_x, sq_y, scale, squared):
+    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖²`` (``squared``; the RBF
+    kernel's exponent) or ``-scale · ‖x_i - y_j‖`` (the Laplace kernel's),
+    from ``G = X @ Y.T``."""
     sq_dist(G, X, Y, sq_x, sq_y)
     n, m = G.shape
     for i in prange(n):
         for j in range(m):
-            G[i, j] = -scale * G[i, j]
-    return G
-
-
-@jit_parallel
-def neg_scaled_dist(G, X, Y, sq_x, sq_y, scale):
-    """In place: ``G[i, j] <- -scale · ‖x_i - y_j‖`` from ``G = X @ Y.T``."""
-    sq_dist(G, X, Y, sq_x, sq_y)
-    n, m = G.shape
-    for i in prange(n):
-        for j in range(m):
-            G[i, j] = -scale * math.sqrt(G[i, j])
+            G[i, j] = -scale * (G[i, j] if squared else math.sqrt(G[i, j]))
     return G

@@ -11,40 +11,27 @@ from sklearn.utils import check_random_state
 
 from .._serial import serial_dot
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
-from ._kernels import (
-    RBF,
-    FunctionKernel,
-    Kernel,
-    Laplace,
-    Linear,
-    Polynomial,
-    ProductKernel,
-    ScaledKernel,
-    Sigmoid,
-    SumKernel,
-    WarpedKernel,
-    as_csr,
-)
+from . import _kernels
 
 
 def _linear(gamma, degree, coef0):
-    return Linear()
+    return _kernels.Linear()
 
 
 def _poly(gamma, degree, coef0):
-    return Polynomial(degree, gamma=gamma, coef0=coef0)
+    return _kernels.Polynomial(degree, gamma=gamma, coef0=coef0)
 
 
 def _rbf(gamma, degree, coef0):
-    return RBF(sigma=float(np.sqrt(1.0 / (2.0 * gamma))))
+    return _kernels.RBF(sigma=float(np.sqrt(1.0 / (2.0 * gamma))))
 
 
 def _laplace(gamma, degree, coef0):
-    return Laplace(sigma=1.0 / gamma)
+    return _kernels.Laplace(sigma=1.0 / gamma)
 
 
 def _sigmoid(gamma, degree, coef0):
-    return Sigmoid(beta=gamma, theta=coef0)
+    return _kernels.Sigmoid(beta=gamma, theta=coef0)
 
 
 #: name -> factory(gamma, degree, coef0), in scikit-learn's parametrisation:
@@ -60,7 +47,7 @@ KERNELS = {
 
 #: the declared rules of the kernel parameters every kernel estimator shares
 KERNEL_PARAMETER_RULES = {
-    "kernel": Either(Options(KERNELS), Instance(Kernel, description="a hyperplane.kernels.Kernel"),
+    "kernel": Either(Options(KERNELS), Instance(_kernels.Kernel, description="a hyperplane.kernels.Kernel"),
                      Instance(Callable, description="a function k(A, B) -> Gram matrix")),
     "gamma": Either(Options(("scale", "auto")), POSITIVE),
     "degree": POSITIVE_INT,
@@ -75,7 +62,7 @@ def entry_variance(X):
     if n_entries == 0:
         return 0.0
     if sp.issparse(X):                  # canonical CSR: each entry stored once
-        values = as_csr(X).data
+        values = _kernels.as_csr(X).data
         mean = float(values.sum()) / n_entries
         return max(serial_dot(values, values) / n_entries - mean * mean, 0.0)
     return float(np.var(X))
@@ -183,10 +170,10 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
     >>> resolve_kernel("rbf", gamma=0.5)
     RBF(sigma=1.0)
     """
-    if isinstance(kernel, Kernel):
+    if isinstance(kernel, _kernels.Kernel):
         return kernel
     if callable(kernel):
-        return FunctionKernel(kernel)
+        return _kernels.FunctionKernel(kernel)
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"kernel must be a hyperplane.kernels.Kernel or one of "
                          f"{sorted(KERNELS)}; got {kernel!r}")
@@ -210,14 +197,14 @@ def resolve_kernel(kernel, X=None, *, gamma="scale", degree=3, coef0=0.0):
 #: (Mercer: 周志华 定理6.1, 表6.1; the closure rules 式6.25-6.27). Types not
 #: listed (Sigmoid, a user's kernel) are checked on the data.
 KNOWN_PSD = {
-    Linear: lambda k: True,
-    RBF: lambda k: True,
-    Laplace: lambda k: True,
-    Polynomial: lambda k: k.coef0 >= 0,
-    SumKernel: lambda k: known_psd(k.k1) and known_psd(k.k2),
-    ProductKernel: lambda k: known_psd(k.k1) and known_psd(k.k2),
-    ScaledKernel: lambda k: known_psd(k.kernel),
-    WarpedKernel: lambda k: known_psd(k.kernel),
+    _kernels.Linear: lambda k: True,
+    _kernels.RBF: lambda k: True,
+    _kernels.Laplace: lambda k: True,
+    _kernels.Polynomial: lambda k: k.coef0 >= 0,
+    _kernels.SumKernel: lambda k: known_psd(k.k1) and known_psd(k.k2),
+    _kernels.ProductKernel: lambda k: known_psd(k.k1) and known_psd(k.k2),
+    _kernels.ScaledKernel: lambda k: known_psd(k.kernel),
+    _kernels.WarpedKernel: lambda k: known_psd(k.kernel),
 }
 #: rows of the data on which a kernel of unknown kind is checked
 PSD_CHECK_ROWS = 300
@@ -229,6 +216,7 @@ def known_psd(kernel):
 
     Examples
     --------
+    >>> from hyperplane.kernels import RBF, Linear, Sigmoid
     >>> known_psd(RBF() + 2.0 * Linear()), known_psd(Sigmoid())
     (True, False)
     """
@@ -273,6 +261,7 @@ def warn_if_not_psd(kernel, X, random_state=None):
     Examples
     --------
     >>> import warnings
+    >>> from hyperplane.kernels import Sigmoid
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -307,6 +296,7 @@ def is_psd(kernel, X, tol=1e-8):
     --------
     >>> import numpy as np
     >>> X = np.random.default_rng(0).normal(size=(20, 3))
+    >>> from hyperplane.kernels import RBF, Sigmoid
     >>> is_psd(RBF(), X), is_psd(Sigmoid(beta=1.0, theta=1.0), X)
     (True, False)
     """

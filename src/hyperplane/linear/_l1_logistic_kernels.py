@@ -37,6 +37,7 @@ from .._row_kernels import row_axpy as column_axpy
 from .._row_kernels import row_dot as column_dot
 from .._row_kernels import row_weighted_dot as column_weighted_dot
 from .._row_kernels import row_weighted_square as column_weighted_square
+from ..svm._l1_svc_kernels import prefetch_columns
 from ..svm._linear_svr_kernels import soft_newton_step
 
 
@@ -110,6 +111,7 @@ def quadratic_sweep(cols, state, order, n_active, nu, margin):
     violation, worst = 0.0, 0.0
     k = 0
     while k < n_active:
+        prefetch_columns(cols.XT, order, k, n_active, state.Xd, 1)   # CSR: the column ahead
         j = order[k]
         g = cols.grad[j] + column_weighted_dot(cols.XT, j, cols.D, state.Xd) + nu * state.d[j]
         h = cols.hess[j]

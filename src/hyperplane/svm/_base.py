@@ -40,6 +40,15 @@ MIN_SCALE = 1e-15
 BLOCK_ENTRIES = 2 ** 22
 
 
+def keep_parameters(estimator, parameters):
+    """Store an estimator's constructor arguments unchanged as attributes of
+    the same names (scikit-learn's convention: ``__init__`` only records,
+    ``fit`` validates); ``parameters`` is the constructor's ``locals()``."""
+    for name, value in parameters.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
 def check_scale(X, name):
     """Refuse data whose scale the SVM cannot represent: the SVM is not
     scale-invariant, and its kernel rows are computed in float32, so the

@@ -32,8 +32,9 @@ import numpy as np
 
 from .._numba import jit
 from .._row_kernels import by_layout
-from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
-from ._linear_svr_kernels import soft_newton_step, violation_test, within_relative_tol
+from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
+                                  shuffle_prefix)
+from ._linear_svr_kernels import after_epoch, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -116,9 +117,17 @@ def csr_column_shift(Xc, j, b, C, delta):
     return before, after
 
 
+@jit
+def dense_no_prefetch(Xc, order, k, n, target, stride):
+    """Nothing: a dense column is long and read in order, which the hardware
+    prefetches by itself."""
+
+
 #: the per-column passes on either layout of the columns
 column_terms = by_layout(dense_column_terms, csr_column_terms)
 column_shift = by_layout(dense_column_shift, csr_column_shift)
+#: the prefetches ahead of a step: a CSR column and the margins it reads
+prefetch_columns = by_layout(dense_no_prefetch, csr_prefetch_ahead)
 
 
 @jit
@@ -181,6 +190,7 @@ def cdn_epoch(problem, state, n_active, Gmax_old):
     Gnorm1 = 0.0
     k = 0
     while k < n_active:
+        prefetch_columns(Xc, active, k, n_active, b, 1)
         j = active[k]
         g, h = column_terms(Xc, j, b, C)
         G_loss = -2.0 * g
@@ -207,11 +217,6 @@ def cdn_epochs(problem, state, bounds, limits):
     """Up to ``limits.max_epochs`` epochs of :func:`cdn_epoch`, with
     ``bounds`` and the return value as :func:`~._linear_svr_kernels.svr_epochs`."""
     for epoch in range(1, limits.max_epochs + 1):
-        n_active, Gmax, Gnorm1 = cdn_epoch(problem, state, int(bounds[0]), bounds[1])
-        bounds[0] = n_active
-        if bounds[2] < 0.0:
-            bounds[2] = Gnorm1
-        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
+        if after_epoch(cdn_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
-        bounds[1] = Gmax
     return limits.max_epochs, GO_ON

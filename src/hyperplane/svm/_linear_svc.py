@@ -34,7 +34,8 @@ from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
-from ._crammer_singer_kernels import CSProblem, CSState, cs_epochs
+from ._base import keep_parameters
+from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
 from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   copy_csr_rows,
@@ -305,9 +306,9 @@ def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
 
 def solve_crammer_singer(X, y_index, n_classes, C, B, tol, max_iter, rng):
     """The sequential dual method for Crammer & Singer's multi-class SVM
-    (Keerthi et al., KDD 2008; LIBLINEAR's ``Solver_MCSVM_CS``, here without
-    its shrinking): epochs of :func:`~._crammer_singer_kernels.cs_epoch` until
-    one's largest block violation is below ``tol``. Returns ``(W, epochs,
+    (Keerthi et al., KDD 2008; LIBLINEAR's ``Solver_MCSVM_CS``, with its
+    shrinking): epochs of :func:`~._crammer_singer_kernels.cs_epoch` until
+    one over all variables has its largest block violation below ``tol``. Returns ``(W, epochs,
     converged)``, ``W`` of shape (d + 1, K) (the last row multiplies B)."""
     if sp.issparse(X):
         rows = csr_samples(X)
@@ -319,9 +320,11 @@ def solve_crammer_singer(X, y_index, n_classes, C, B, tol, max_iter, rng):
                         float(B), norms + float(B) ** 2)
     state = CSState(np.zeros((X.shape[0], n_classes)), np.zeros((X.shape[1] + 1, n_classes)),
                     np.arange(X.shape[0], dtype=np.int64), generator_state(rng))
+    active = cs_active(X.shape[0], n_classes, float(tol))
+    active.y_slot[:] = problem.y
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
-        ran, converged = cs_epochs(problem, state, float(tol),
+        ran, converged = cs_epochs(problem, state, active, float(tol),
                                    min(EPOCHS_PER_CALL, max_iter - epochs))
         epochs += ran
     return state.W, epochs, converged
@@ -421,16 +424,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
                  fit_intercept=True, intercept_scaling=1.0, multi_class="ovr",
                  class_weight=None, random_state=None):
-        self.C = C
-        self.loss = loss
-        self.penalty = penalty
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.multi_class = multi_class
-        self.class_weight = class_weight
-        self.random_state = random_state
+        keep_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

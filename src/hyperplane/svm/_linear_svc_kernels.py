@@ -116,6 +116,36 @@ def prefetch_span(array, start, stop):
 
 
 @jit
+def dense_prefetch_ahead(X, order, k, n, target, stride):
+    """Ask the cache for the dense row ``order[k + AHEAD]`` (its reads of
+    ``target`` run in order, which the hardware prefetches by itself)."""
+    if k + AHEAD < n:
+        t = order[k + AHEAD]
+        prefetch_span(X, t * X.shape[1], (t + 1) * X.shape[1])
+
+
+@jit
+def csr_prefetch_ahead(X, order, k, n, target, stride):
+    """Ask the cache for the CSR row ``order[k + 2 AHEAD]``, and for the
+    entries ``target[stride * c]`` that the row ``order[k + AHEAD]`` reads
+    (c its columns): the two stages of software prefetching for a pass that
+    visits ``order[:n]`` (Mowry, Lam & Gupta, ASPLOS 1992)."""
+    data, indices, indptr = X
+    if k + 2 * AHEAD < n:
+        t = order[k + 2 * AHEAD]
+        prefetch_span(data, indptr[t], indptr[t + 1])
+        prefetch_span(indices, indptr[t], indptr[t + 1])
+    if k + AHEAD < n:
+        t = order[k + AHEAD]
+        for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
+            prefetch(target, np.uint64(indices[p]) * np.uint64(stride))
+
+
+#: the prefetches ahead of step k of a pass over rows (:func:`by_layout`)
+prefetch_ahead = by_layout(dense_prefetch_ahead, csr_prefetch_ahead)
+
+
+@jit
 def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
     """The projected-gradient test and update of one dual variable.
 

@@ -25,6 +25,7 @@ from .._validation import (
 )
 from ._linear_svc import EPOCHS_PER_CALL, csr_samples, generator_state
 from ._linear_svc_kernels import WITHIN_TOL
+from ._base import keep_parameters
 from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
@@ -139,14 +140,7 @@ class LinearSVR(RegressorMixin, BaseEstimator):
 
     def __init__(self, *, epsilon=0.0, C=1.0, loss="epsilon_insensitive", tol=1e-4,
                  max_iter=1000, fit_intercept=True, intercept_scaling=1.0, random_state=None):
-        self.epsilon = epsilon
-        self.C = C
-        self.loss = loss
-        self.tol = tol
-        self.max_iter = max_iter
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.random_state = random_state
+        keep_parameters(self, locals())
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -29,7 +29,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, shuffle_prefix
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
 #: What an epoch reads: samples ``X`` (n, d; or CSR rows), targets ``y``,
@@ -125,6 +125,7 @@ def svr_epoch(problem, state, n_active, Gmax_old):
     Gnorm1 = 0.0
     k = 0
     while k < n_active:
+        prefetch_ahead(X, active, k, n_active, w, 1)
         i = active[k]
         G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
         shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
@@ -153,18 +154,29 @@ def within_relative_tol(Gnorm1, Gnorm1_init, tol):
 
 
 @jit
+def after_epoch(outcome, bounds, tol):
+    """Keep an epoch's ``outcome = (n_active, Gmax, Gnorm1)`` in ``bounds`` =
+    [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the
+    state one epoch leaves for the next; returns whether the epoch was
+    :func:`within_relative_tol` (then the caller unshrinks or stops, and
+    ``Gmax_old`` stays). LIBLINEAR's outer loop of its SVR dual and L1 primal
+    solvers."""
+    n_active, Gmax, Gnorm1 = outcome
+    bounds[0] = n_active
+    if bounds[2] < 0.0:
+        bounds[2] = Gnorm1
+    if within_relative_tol(Gnorm1, bounds[2], tol):
+        return True
+    bounds[1] = Gmax
+    return False
+
+
+@jit
 def svr_epochs(problem, state, bounds, limits):
-    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`; ``bounds`` =
-    [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)] is
-    the state one epoch leaves for the next. Returns ``(epochs run, event)``
-    after the first epoch :func:`within_relative_tol` (:data:`WITHIN_TOL`:
-    the caller unshrinks or stops), else ``(max_epochs, GO_ON)``."""
+    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`, each followed
+    by :func:`after_epoch`. Returns ``(epochs run, event)`` after the first
+    epoch within tol (:data:`WITHIN_TOL`), else ``(max_epochs, GO_ON)``."""
     for epoch in range(1, limits.max_epochs + 1):
-        n_active, Gmax, Gnorm1 = svr_epoch(problem, state, int(bounds[0]), bounds[1])
-        bounds[0] = n_active
-        if bounds[2] < 0.0:
-            bounds[2] = Gnorm1
-        if within_relative_tol(Gnorm1, bounds[2], limits.tol):
+        if after_epoch(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
-        bounds[1] = Gmax
     return limits.max_epochs, GO_ON

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import Real
-from ._base import BaseSVM
+from ._base import BaseSVM, keep_parameters
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._svc import BaseOneVsOneSVC
 from ._svr import BaseTubeSVR
@@ -151,22 +151,7 @@ class NuSVC(BaseOneVsOneSVC):
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  class_weight=None, probability=False, decision_function_shape="ovr",
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
-        self.nu = nu
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.class_weight = class_weight
-        self.probability = probability
-        self.decision_function_shape = decision_function_shape
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     def _check_pairs(self, kernel, X, y_index, weight):
         """Every pair must admit nu (:func:`check_nu_feasible`)."""
@@ -247,20 +232,7 @@ class NuSVR(BaseTubeSVR):
     def __init__(self, *, nu=0.5, C=1.0, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
-        self.nu = nu
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     def _tube_problem(self, z, C):
         """LIBSVM's ``solve_nu_svr``: p = (-z, z), both halves started by

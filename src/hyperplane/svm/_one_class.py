@@ -10,7 +10,7 @@ from sklearn.base import OutlierMixin
 
 from .._threads import uses_threads
 from .._validation import Real, check_sample_weight_vector
-from ._base import BaseSVM
+from ._base import BaseSVM, keep_parameters
 from ._nu import fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
@@ -99,19 +99,7 @@ class OneClassSVM(OutlierMixin, BaseSVM):
     def __init__(self, *, nu=0.5, kernel="rbf", gamma="scale", degree=3, coef0=0.0,
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
-        self.nu = nu
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     @uses_threads
     def fit(self, X, y=None, sample_weight=None):

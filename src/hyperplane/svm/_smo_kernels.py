@@ -224,6 +224,15 @@ def select_i(var, n_active):
 
 
 @jit
+def wss3_decrease(b, QD_i, QD_t, K_it):
+    """``-b^2 / eta``, ``eta = K_ii + K_tt - 2 K_it`` floored at :data:`TAU`:
+    the objective's decrease that the pair (i, t) guarantees (Fan, Chen & Lin,
+    JMLR 2005, eq. 18), smallest best."""
+    eta = max(QD_i + QD_t - 2.0 * K_it, TAU)
+    return -(b * b) / eta
+
+
+@jit
 def select_j(var, n_active, i, m, K_i):
     """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
     b_it = m - score_t > 0, the one of largest guaranteed decrease
@@ -241,8 +250,7 @@ def select_j(var, n_active, i, m, K_i):
                 M = s
             b = m - s
             if b > 0.0:
-                eta = max(qd_i + QD[t] - 2.0 * K_i[kidx[t]], TAU)
-                decrease = -(b * b) / eta
+                decrease = wss3_decrease(b, qd_i, QD[t], K_i[kidx[t]])
                 if decrease <= best:
                     best = decrease
                     j = t
@@ -348,22 +356,15 @@ def second_by_label(halves, var, n_active, first, K_pos, K_neg):
             s = score[t]
             if y[t] > 0:
                 M_pos = min(M_pos, s)
-                b = first.m_pos - s
-                if b > 0.0:
-                    eta = max(QD[first.i_pos] + QD[t] - 2.0 * K_pos[kidx[t]], TAU)
-                    decrease = -(b * b) / eta
-                    if decrease <= best:
-                        best = decrease
-                        j = t
+                b, i, K_i = first.m_pos - s, first.i_pos, K_pos
             else:
                 M_neg = min(M_neg, s)
-                b = first.m_neg - s
-                if b > 0.0:
-                    eta = max(QD[first.i_neg] + QD[t] - 2.0 * K_neg[kidx[t]], TAU)
-                    decrease = -(b * b) / eta
-                    if decrease <= best:
-                        best = decrease
-                        j = t
+                b, i, K_i = first.m_neg - s, first.i_neg, K_neg
+            if b > 0.0:
+                decrease = wss3_decrease(b, QD[i], QD[t], K_i[kidx[t]])
+                if decrease <= best:
+                    best = decrease
+                    j = t
     gap = max(first.m_pos - M_pos, first.m_neg - M_neg)
     if j < 0:
         return -1, -1, gap

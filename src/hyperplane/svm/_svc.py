@@ -22,7 +22,7 @@ from .._validation import (
     encode_labels,
 )
 from ..kernels import Linear
-from ._base import BLOCK_ENTRIES, BaseSVM
+from ._base import BLOCK_ENTRIES, BaseSVM, keep_parameters
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._probability import (
     FoldShuffle,
@@ -226,13 +226,15 @@ class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
 
         Examples
         --------
+        Three classes (pairwise coupling):
+
         >>> import numpy as np
+        >>> from sklearn.datasets import load_iris
         >>> from hyperplane.svm import SVC
-        >>> X = np.r_[np.random.RandomState(0).normal(size=(20, 2)) - 1,
-        ...           np.random.RandomState(1).normal(size=(20, 2)) + 1]
-        >>> svc = SVC(probability=True, random_state=0).fit(X, [0] * 20 + [1] * 20)
-        >>> bool(np.all(svc.predict_log_proba(X) < 0))
-        True
+        >>> X, y = load_iris(return_X_y=True)
+        >>> log_p = SVC(probability=True, random_state=0).fit(X, y).predict_log_proba(X[:2])
+        >>> log_p.shape, bool(np.all(log_p < 0)), np.allclose(np.exp(log_p).sum(axis=1), 1.0)
+        ((2, 3), True, True)
         """
         return np.log(self.predict_proba(X))
 
@@ -408,22 +410,7 @@ class SVC(BaseOneVsOneSVC):
                  tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  class_weight=None, probability=False, decision_function_shape="ovr",
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
-        self.C = C
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.class_weight = class_weight
-        self.probability = probability
-        self.decision_function_shape = decision_function_shape
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     def _solve_pair(self, kernel, X, y, weight, index=None, record=True):
         """The soft-margin dual of one pair: C_i = C w_i, p = -1, from a = 0

@@ -8,7 +8,7 @@ from sklearn.base import RegressorMixin
 from .._numerics import check_target_magnitude
 from .._threads import uses_threads
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
-from ._base import BaseSVM
+from ._base import BaseSVM, keep_parameters
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
@@ -144,20 +144,7 @@ class SVR(BaseTubeSVR):
     def __init__(self, *, C=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=0.0, tol=1e-3, max_iter=None, cache_size=200, shrinking=True,
                  random_state=None, verbose=False, record_trace=False, n_jobs=None):
-        self.C = C
-        self.epsilon = epsilon
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.tol = tol
-        self.max_iter = max_iter
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     def _tube_problem(self, z, C):
         """p = (eps - z, eps + z) of 式6.51, from a = 0, one constraint."""
