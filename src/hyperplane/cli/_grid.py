@@ -121,6 +121,27 @@ def grid_axes(estimator, C, gamma, extra):
 BACKENDS = ("threading", "loky")
 
 
+def correct_count(estimator, X, y):
+    """The number of rows of ``(X, y)`` that ``estimator`` predicts right: the
+    score of one fold for LIBSVM's ``-v`` rate (summed over the folds, over n).
+
+    A plain callable rather than ``make_scorer(accuracy_score,
+    normalize=False)``: the same integer, without the scorer's per-call
+    checks of the target type and response method (about 1 ms a fold,
+    a tenth of a fit on heart_scale's 216 training rows).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Always:
+    ...     def predict(self, X):
+    ...         return np.ones(len(X))
+    >>> correct_count(Always(), np.zeros((3, 1)), np.array([1.0, 0.0, 1.0]))
+    2
+    """
+    return int(np.count_nonzero(estimator.predict(X) == np.asarray(y)))
+
+
 def search(model, X, y, axes, *, folds, seed, n_jobs, prefix="", backend="threading"):
     """Cross-validated score of every grid point (GridSearchCV, refit=False):
     stratified ``folds``-fold CV shuffled with ``seed`` and, for a classifier,
@@ -129,14 +150,12 @@ def search(model, X, y, axes, *, folds, seed, n_jobs, prefix="", backend="thread
     and the mean of the folds' squared errors. Ties go to the first point
     in the grid's order (C ascending, then the other axes as given)."""
     from sklearn.base import is_classifier
-    from sklearn.metrics import accuracy_score, make_scorer
     from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 
     classifier = is_classifier(model)
     splitter = (StratifiedKFold if classifier else KFold)(folds, shuffle=True,
                                                           random_state=seed)
-    scoring = (make_scorer(accuracy_score, normalize=False) if classifier
-               else "neg_mean_squared_error")
+    scoring = correct_count if classifier else "neg_mean_squared_error"
     grid = {prefix + a.name: a.values for a in axes}
     cv = GridSearchCV(model, grid, scoring=scoring, cv=splitter, n_jobs=n_jobs, refit=False,
                       error_score="raise")
