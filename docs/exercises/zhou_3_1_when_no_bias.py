@@ -29,6 +29,15 @@ targets :math:`\pm1`, PRML §4.1.3) on 西瓜数据集3.0α: fitted with and wit
 centring, the weights agree and the fitted :math:`b` is :math:`\bar y`; without centring, leaving
 :math:`b` out changes the model; a column of ones restores it. The same is checked against
 NumPy's ``lstsq``.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（GitHub 上 han1057578619 的西瓜书习题集 MachineLearning_Zhouzhihua_ProblemSets）只给出上面的第 2 种情形：某个属性恒为常数时，它的权重就起了偏置的作用。这一点与本页一致，但不完整：数据中心化后最优的 b 为 0（本页用最小二乘验证了这一点），任务本身要求 f(0)=0 或只关心差值时也不需要 b。
+
+The public solution set of GitHub user han1057578619 (MachineLearning_Zhouzhihua_ProblemSets) gives
+only case 2 above: when one attribute is constant, its weight plays the role of b. That agrees with
+this page but is incomplete: after centring, the optimal b is 0 (checked below with least squares),
+and a task that fixes f(0)=0 or uses only differences needs no b either.
 """
 
 import matplotlib.pyplot as plt

@@ -30,6 +30,13 @@ and KLDA separates the rings; the page recomputes KLDA's :math:`\alpha` from 式
 and compares directions, and compares linear LDA with scikit-learn's
 ``LinearDiscriminantAnalysis``. Polynomial features :math:`(x_1^2, x_2^2, x_1x_2)` with plain LDA
 work here too.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）同样指向核线性判别分析（书中 §6.6 的 KLDA），只给出方向，没有推导或实验；与本页一致。
+
+The public solution set of han1057578619 also points to kernelized LDA (KLDA, §6.6), without
+derivation or experiment; it agrees with this page.
 """
 
 import matplotlib.pyplot as plt

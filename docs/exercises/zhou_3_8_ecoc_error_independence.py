@@ -29,6 +29,15 @@ the learners' confidences rather than hard bits.
 The page measures both on four Gaussian classes at the corners of a square, with all 7 different
 columns of the exhaustive code learned by a linear :class:`hyperplane.svm.SVC`: the per-column
 test error rates and the correlation between the error indicators of the columns.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）把条件拆成“出错概率相当”与“相互独立”两条，认为前者取决于各列二分类问题的难度、实际上很难满足，后者在类别少时难以满足；与本页的结论一致（本页还用实验给出各列错误率的差别与错误的相关性）。
+
+The public solution set of han1057578619 splits the condition into equal error rates and
+independence, and finds the first hard to meet because the columns' binary problems differ in
+difficulty, the second hard with few classes; this agrees with this page, which also measures the
+spread of the columns' error rates and the correlation of their errors.
 """
 
 import itertools

@@ -23,6 +23,14 @@ three binary :class:`hyperplane.linear.LogisticRegression` tasks, and compares b
 cross-validation (a) the OvR decision by the largest :math:`p(+|x)` and (b) the same with every
 task rescaled by 式3.48: the two decisions nearly coincide. The figure shows, per task and fold,
 how often the task alone says "positive" at the threshold 0.5 against its class's share.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）引用书中 §3.5 的说法：OvR、MvM 对每个类作相同处理，拆出的二分类任务中类别不平衡的影响相互抵消。与本页一致；本页还用实验检验了这一点。
+
+The public solution set of han1057578619 quotes §3.5: OvR and MvM treat every class alike, so the
+imbalance of their binary tasks cancels. This agrees with this page, which also checks it by
+experiment.
 """
 
 import matplotlib.pyplot as plt

@@ -21,6 +21,13 @@ with random jumps. Discrete attributes are one-hot encoded.
 The page prints every node's test, routes the 17 melons through those tests by hand (NumPy) to
 check the leaf counts the library stores, and compares the number of leaves with the univariate
 :class:`hyperplane.tree.DecisionTreeClassifier` on the same columns.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成。本页用库中的 OC1 斜决策树给出了结果。
+
+The public solution set of han1057578619 leaves this exercise unfinished; this page gives the result
+of the library's OC1 oblique tree.
 """
 
 import matplotlib.pyplot as plt

@@ -27,6 +27,15 @@ errors left by each attribute next to information gain and Gini gain from
 :func:`hyperplane.tree.split_table` (and recomputes the error by hand), showing the ties and a
 split with positive gain but no error decrease; on an XOR-like table no single split lowers the
 error at all, while the tree grown by information gain reaches zero error.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有给出答案，只提到网上常见的“会过拟合”之说。那是本页的第 1 点；本页的第 2 点（训练误差只在子结点多数类改变时才变化，许多划分得分相同）才是它比信息增益、基尼指数更差的具体原因，本页用例子验证了这一点。
+
+The public solution set of han1057578619 leaves this open and mentions only the common answer "it
+overfits". That is point 1 of this page; point 2 (the training error changes only when a child's
+majority changes, so many splits tie) is the specific reason it is worse than information gain or
+the Gini index, and the page checks it on an example.
 """
 
 import matplotlib.pyplot as plt

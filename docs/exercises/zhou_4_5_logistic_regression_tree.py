@@ -21,6 +21,16 @@ against the 5 leaves of the univariate information-gain tree of 习题4.3. With 
 penalty) the root's hyperplane alone separates the 17 melons (2 leaves): the data are linearly
 separable once the discrete attributes are one-hot encoded. The page checks every node's split
 against scikit-learn's ``LogisticRegression`` on the same encoded rows.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有实现，只提出用对率回归权重最大的属性作单变量划分，并指出独热编码后权重难以归到属性上。本页做法不同：直接以对率回归的超平面 p(好瓜|x) ≥ 1/2 作多变量划分，避开了权重归属的问题；权重大小还依赖属性的尺度，用它挑属性并不可靠。
+
+The public solution set of han1057578619 leaves this unimplemented; it suggests splitting on the
+attribute with the largest logistic-regression weight and notes that one-hot encoding makes weights
+hard to assign to attributes. This page does otherwise: the regression's hyperplane p(好瓜|x) ≥ 1/2
+itself is the (multivariate) split, which avoids the question; a weight's size also depends on the
+attribute's scale, so choosing attributes by it is unreliable.
 """
 
 import matplotlib.pyplot as plt

@@ -38,6 +38,14 @@ writes the queue version in Python, choosing attributes with the library's
 :func:`hyperplane.tree.split_table`, and checks that for MaxDepth = 1, 2, 3 and unlimited it makes
 the same predictions as the library's tree with ``max_depth`` on every one of the
 :math:`3^5\times2=486` combinations of 西瓜数据集2.0's attribute values (so empty branches count).
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）用三个队列（结点、数据、属性集）逐层处理，并用计数记录每层结点数以得到深度；本页把深度与结点一起放进队列。两者等价，都与图4.2 生成同一棵树。
+
+The public solution set of han1057578619 keeps three queues (nodes, data, attribute sets) and
+processes one level at a time, counting each level's nodes to know the depth; this page stores the
+depth with each queued node. The two are equivalent and both give 图4.2's tree.
 """
 
 import itertools

@@ -37,6 +37,17 @@ one level down in the branch 纹理 = 清晰 (where the melons with an unknown �
 smallest Gini_index (0, on its known rows) but only 75% of the weight is known, and
 :math:`\Delta\operatorname{Gini}` chooses 根蒂 (known for every melon) instead; minimising
 :math:`\rho\times\operatorname{Gini\_index}` would choose 脐部.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）给出 Gini_index(D, a) = ρ × Gini_index(D̃, a) 并取最小者。这与本页不同，本页是对的：ρ 乘在加权不纯度上再取最小，缺失越多的属性 ρ 越小、得分越低，反而越容易被选中，与 §4.4.2 的本意（缺失多的属性应受惩罚）相反；书中式4.12 把 ρ 乘在增益上，相应地本页把 ρ 乘在基尼指数的减少量 Gini(D̃) - Gini_index(D̃, a) 上再取最大。
+
+The public solution set of han1057578619 gives Gini_index(D, a) = ρ × Gini_index(D̃, a) and picks
+the smallest. This page differs and is right: multiplying the weighted impurity by ρ and minimising
+favours the attribute with the most missing values (the smaller ρ, the smaller its score), the
+opposite of §4.4.2's intent that missing values count against an attribute; 式4.12 multiplies the
+gain by ρ, and accordingly this page multiplies the decrease Gini(D̃) - Gini_index(D̃, a) by ρ and
+takes the largest.
 """
 
 import matplotlib.pyplot as plt

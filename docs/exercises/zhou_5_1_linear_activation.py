@@ -28,6 +28,15 @@ the best affine function of XOR (least squares, NumPy) predicts 0.5 everywhere; 
 :class:`hyperplane.neural.MLPClassifier` with a sigmoid hidden layer learns XOR while the same
 network without a hidden layer (``hidden_layer_sizes=()``, a single sigmoid neuron: a linear
 boundary) cannot.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）指出：用线性激活函数时，无论多少层，输出前的值仍是输入的线性组合，网络等价于对率回归（输出层用 Sigmoid）或线性回归（输出层也线性）。与本页第 1 点一致。
+
+The public solution set of han1057578619 notes that with linear activations the value before the
+output is a linear combination of the inputs however many layers there are, so the network is
+logistic regression (sigmoid output) or linear regression (linear output). It agrees with point 1 of
+this page.
 """
 
 import matplotlib.pyplot as plt

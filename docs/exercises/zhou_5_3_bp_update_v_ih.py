@@ -40,6 +40,13 @@ The page checks the result on a network trained by :class:`hyperplane.neural.MLP
 fitted :math:`v, \gamma, w, \theta` (``coefs_``; ``intercepts_`` are :math:`-\gamma, -\theta`), the
 hidden outputs :math:`b_h` written in NumPy equal :func:`hyperplane.neural.hidden_outputs`, and
 :math:`-e_hx_i` equals the central finite difference of :math:`E_k` in every :math:`v_{ih}`.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）的链式求导与本页相同：v_ih 只经由 b_h 影响 E_k，得到 ∂E_k/∂v_ih = -e_h x_i，即式5.13。两者一致。
+
+The public solution set of han1057578619 uses the same chain rule: v_ih reaches E_k only through
+b_h, so ∂E_k/∂v_ih = -e_h x_i, which is 式5.13. The two agree.
 """
 
 import matplotlib.pyplot as plt

@@ -25,6 +25,14 @@ The page trains the same network, :class:`hyperplane.neural.MLPClassifier` (5 si
 neurons, accumulated BP on 式5.16's :math:`E`, ``loss="squared_error"``) on 西瓜数据集3.0α with
 :math:`\eta` from 0.01 to 200 from the same initial weights, and prints the final error and
 training accuracy; the loss curves are in the figure.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）的结论与本页一致：学习率太大时误差来回振荡、不收敛，太小时收敛太慢。本页还指出大学习率会使 Sigmoid 单元饱和，并用实验画出了不同学习率下的误差曲线。
+
+The public solution set of han1057578619 reaches the same conclusion: too large a rate makes the
+error oscillate and not converge, too small a rate converges slowly. This page also notes that a
+large rate saturates the sigmoid units, and draws the error curves of several rates.
 """
 
 import warnings

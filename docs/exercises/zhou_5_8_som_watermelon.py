@@ -19,6 +19,13 @@ the data and keeps its topology (neighbouring neurons have neighbouring weights)
 error (mean distance of a melon to its BMU) falls from 0.28 to about 0.06, and melons that share a
 neuron are of one class (the labels were not used). With 16 neurons for 17 melons most neurons hold one
 melon; a smaller map would merge more of them and show where the classes mix.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成（只讨论了 SOM 的输出结点数需要事先给定，这一点与本页的 4×4 网格一致）。
+
+The public solution set of han1057578619 leaves this unfinished (it only notes that the number of
+SOM output nodes must be chosen beforehand, as this page's 4×4 grid is).
 """
 
 import matplotlib.pyplot as plt

@@ -44,6 +44,14 @@ hyperplane has no recurrent network; the page writes the forward pass and BPTT i
 network with 2 inputs, 3 hidden neurons and 1 output on a random sequence of length 6, checks
 every component of :math:`-\Delta/\eta` against central finite differences of :math:`E`, and shows
 that the truncated (Elman) gradient of :math:`u` differs from it.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有推导，只给出循环神经网络 BP 的参考链接。本页给出了随时间反向传播（BPTT）的完整推导，并用数值梯度验证。
+
+The public solution set of han1057578619 gives no derivation, only links about back-propagation in
+recurrent networks. This page derives back-propagation through time in full and checks it against
+numerical gradients.
 """
 
 import matplotlib.pyplot as plt

@@ -28,6 +28,12 @@ centres is poor at small :math:`k` (the centres should themselves be optimised, 
 gradient descent); (b) keeps within about 2 points of the full SVM from :math:`k=20` (about 5× fewer
 kernel evaluations) — a real but not free saving, which is the honest answer to "without markedly
 lowering" on this data.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成。
+
+The public solution set of han1057578619 leaves this exercise unfinished.
 """
 
 import matplotlib.pyplot as plt

@@ -27,6 +27,14 @@ The page takes a Gaussian :class:`hyperplane.svm.SVC` on 西瓜数据集3.0α, r
 function as an RBF network in NumPy from ``support_vectors_``, ``alpha_`` and ``intercept_``, and
 checks it against ``decision_function``; then it keeps the same centres and width and trains only
 the output layer by least squares (the RBF-network way) and compares the two boundaries.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）与本页一致：把 RBF 网络的隐层神经元数设为训练样本数、以每个样本为中心时，其形式与高斯核 SVM 的决策函数相同；两者的训练目标与方法不同。
+
+The public solution set of han1057578619 agrees with this page: an RBF network with one hidden
+neuron per training sample, centred on it, has the form of the Gaussian-kernel SVM's decision
+function; the two differ in their training objective and method.
 """
 
 import matplotlib.pyplot as plt

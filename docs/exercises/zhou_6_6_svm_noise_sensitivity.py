@@ -29,6 +29,15 @@ the boundary, still separable, becomes a support vector with a large :math:`\alp
 hyperplane turns by about 43°, the margin halves and two correct samples are now misclassified.
 The far one lands at :math:`\alpha_i=C` and changes the margin and the support vectors. With
 :math:`C=0.1` either flip turns :math:`w` by only about 6°.
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）只给出一点：SVM 的决策只由少量支持向量决定，噪声样本一旦成为支持向量就会影响决策。这是本页的第 1 点；本页还讨论了硬间隔与无界的 hinge 损失，并用实验显示了标签噪声的影响。
+
+The public solution set of han1057578619 gives one reason: the SVM's decision rests on a few support
+vectors, so a noisy sample that becomes one moves it. That is point 1 of this page, which also
+discusses the hard margin and the unbounded hinge loss and shows the effect of label noise by
+experiment.
 """
 
 import matplotlib.pyplot as plt
