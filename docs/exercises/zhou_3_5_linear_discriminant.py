@@ -13,6 +13,8 @@ set 3.0α.
 published answer for this exercise is :math:`w=(-0.1465, -0.7387)` (up to sign, which depends on
 which class is :math:`\\mu_0`); ``tests/linear/test_fisher.py`` checks it.
 
+**答案（中文）**：线性判别分析最大化广义瑞利商 J = wᵀS_b w / wᵀS_w w（式3.35），两类时的解为 w = S_w⁻¹(μ₀ − μ₁)（式3.39）。在西瓜数据集 3.0α 上 w = (−0.1465, −0.7387)（符号取决于哪一类记为 μ₀）；本页用库中的 FisherDiscriminant 求得，并用 NumPy 按公式复算。
+
 **与公开解答比较 / Compared with public solutions**
 
 公开解答（han1057578619 的习题集）用的是同一个公式 w = S_w⁻¹(μ₀-μ₁)（式3.39），按投影后离哪一类中心近来分类，并说其预测与对率回归相同。本页最后一节用库中的两个模型检验：在西瓜数据集 3.0α 上两者对 17 个瓜的预测完全相同（都对 12 个）。这一点成立，但只是这份数据上的结果，并非一般结论：两者的方向与阈值由不同的准则决定。
