@@ -11,6 +11,8 @@ watermelon data set 3.0α and compare their support vectors.
 of 表6.1; here it stands in for LIBSVM, and we check it against LIBSVM itself (scikit-learn's
 ``SVC`` wraps LIBSVM): same support vectors, same :math:`\\alpha`.
 
+**答案（中文）**：库中的 SVC 用 SMO（§6.2.2）解软间隔对偶问题（式6.40），核函数取自表6.1；这里它代替 LIBSVM，并与 LIBSVM 本身（scikit-learn 的 SVC 封装了 LIBSVM）核对：支持向量相同，α 相同。西瓜数据集 3.0α 线性不可分，所以线性核 SVM 把大多数瓜留作支持向量（许多 α_i = C），仍有几个分错；高斯核使边界绕着各类弯曲，拟合训练集，留下另一组支持向量。
+
 **与公开解答比较 / Compared with public solutions**
 
 公开解答（han1057578619 的习题集）用 scikit-learn 的 SVC（当时默认 gamma = 1/属性数 = 0.5）列出了 C = 100 与 C = 10000 时两种核的支持向量，并说 C 大时高斯核的支持向量变少、线性核几乎不变。本页最后一节用库中的 SVC 复算：四组支持向量与公开解答完全相同（C = 100 时两种核都是 13 个；C = 10000 时高斯核 6 个、线性核 12 个），结论一致。
