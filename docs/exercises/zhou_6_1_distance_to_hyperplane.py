@@ -27,7 +27,7 @@ hyperplane (scipy's SLSQP) for random :math:`w, b, x` in 5 dimensions, and on th
 式6.4: the support vectors of :class:`hyperplane.svm.SVC` lie at distance :math:`1/\|w\|` (the
 margin is :math:`\gamma=2/\|w\|`), the other points farther.
 
-**答案（中文）**：w 是超平面的法向量：对超平面上的两点 x₁、x₂，wᵀ(x₁ − x₂) = (−b) − (−b) = 0。设 x₀ 为 x 在超平面上的正交投影，则 x − x₀ 平行于 w，x = x₀ + r w/‖w‖（r 带符号），距离为 |r|。两边乘以 wᵀ 再加 b：wᵀx + b = (wᵀx₀ + b) + r wᵀw/‖w‖ = r‖w‖，所以 |r| = |wᵀx + b| / ‖w‖，即式6.2。
+**答案（中文）**：w 是超平面的法向量：对超平面上的两点 x₁、x₂，wᵀ(x₁ − x₂) = (−b) − (−b) = 0。设 x₀ 为 x 在超平面上的正交投影，则 x − x₀ 平行于 w，x = x₀ + r w/‖w‖（r 带符号），距离为 r 的绝对值。两边乘以 wᵀ 再加 b：wᵀx + b = (wᵀx₀ + b) + r wᵀw/‖w‖ = r‖w‖，所以 r = (wᵀx + b)/‖w‖，取绝对值即得式6.2。
 
 **与公开解答比较 / Compared with public solutions**
 
