@@ -13,6 +13,8 @@ Our data: positive points :math:`x_1=(2,4)^T`, :math:`x_2=(4,3)^T`, negative poi
 :class:`hyperplane.linear.DualPerceptron`), print their update tables the way 表2.1 and 表2.2 do,
 and check that both end at the same hyperplane and within Novikoff's bound (定理2.1).
 
+**答案（中文）**：本页取正例 x₁ = (2, 4)ᵀ、x₂ = (4, 3)ᵀ，负例 x₃ = (1, 1)ᵀ、x₄ = (3, 1)ᵀ，学习率 η = 1，初值 w₀ = 0、b₀ = 0，按顺序访问样本；分别用算法2.1（原始形式，库中的 Perceptron）与算法2.2（对偶形式，库中的 DualPerceptron）求解，按表2.1、表2.2 的样式打印更新过程，并验证两者得到同一个超平面、更新次数不超过 Novikoff 界（定理2.1）。
+
 **与公开解答比较 / Compared with public solutions**
 
 datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）没有另造数据，而是用例2.1 自己的三个点（η = 1）运行算法2.1，经 7 次更新得到 w = (1, 1)ᵀ、b = -3，即书中表2.1 的结果。本页最后一节用库中的感知机复算，得到同样的 7 次更新。题目要求“模仿例题”构建新的例子，所以本页另取了四个点，并同时给出原始形式与对偶形式；两份解答的算法一致，只是例子不同。

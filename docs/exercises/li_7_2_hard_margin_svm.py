@@ -15,6 +15,8 @@ The hard-margin SVM (李航 算法7.1, and its dual 算法7.2) is :class:`hyperp
 :math:`w=(-1,2)^T,\\ b=-2`, i.e. :math:`f(x)=\\mathrm{sign}(-x^{(1)}+2x^{(2)}-2)`, with support
 vectors :math:`x_1, x_3, x_5` on the margins :math:`w\\cdot x+b=\\pm1`.
 
+**答案（中文）**：硬间隔 SVM（李航 算法7.1 及其对偶算法7.2）即库中 kernel="linear"、C = ∞ 的 SVC。手算的答案为 w = (−1, 2)ᵀ、b = −2，即 f(x) = sign(−x⁽¹⁾ + 2x⁽²⁾ − 2)，支持向量为位于间隔边界 w·x + b = ±1 上的 x₁、x₃、x₅。
+
 **与公开解答比较 / Compared with public solutions**
 
 datawhale 的《统计学习方法》习题解答用 scikit-learn 的 SVC(kernel='linear', C=10000) 求解，得到 w = (-1, 2)ᵀ、b = -2，支持向量为 x₅、x₁、x₃，与本页的答案一致。它用很大的 C 近似硬间隔；本页用 C = ∞，即算法7.1 的硬间隔本身。本页最后一节检验：这组数据上 C = 10000 与 C = ∞ 得到同一个超平面，因为硬间隔解的 α 远小于 10000（上界不起作用）。
