@@ -75,7 +75,7 @@ plt.show()
 
 # %%
 # 与公开解答比较 / Against the datawhale solutions manual
-# ------------------------------------------------------
+# -------------------------------------------------------
 # The manual runs 算法2.1 on 例2.1's own three points (η = 1) and prints seven updates ending at
 # w = (1, 1), b = -3. The library makes the same seven updates.
 book_X = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])

@@ -56,7 +56,7 @@ plt.show()
 
 # %%
 # 与公开解答比较 / Against the datawhale solutions manual (C = 10000)
-# -----------------------------------------------------------------
+# -------------------------------------------------------------------
 # The manual takes a large finite C. The hard-margin multipliers are far below it, so the soft
 # margin with C = 10000 is the same problem's solution.
 large_C = SVC(kernel="linear", C=10000.0, tol=1e-10).fit(X, y)
