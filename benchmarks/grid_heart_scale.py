@@ -10,6 +10,12 @@ the two tools alternating (the machine may be shared: compare the ratios).
 
     PYTHONPATH=src python benchmarks/grid_heart_scale.py --cores 1 2 --repeat 3
 
+Each figure is also given as CPU seconds (user + system of the command and
+its children, from ``getrusage``), which a busy machine inflates far less
+than the wall time. ``--baseline-src DIR`` also times ``hyperplane grid``
+from another source tree (e.g. the main checkout) in the same alternation,
+for before/after figures of one run.
+
 ``--fits`` also times, in this process, the 110 fits of the grid on all 270
 rows, hyperplane's SVC against scikit-learn's (LIBSVM), to separate the
 solvers from the cross-validation machinery around them.
@@ -20,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -47,13 +54,21 @@ def grid_py(directory, workers):
     return path
 
 
+def children_cpu():
+    """CPU seconds (user + system) of every finished child process so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(command, env=None):
+    """(wall seconds, CPU seconds, last line of output) of one run of ``command``."""
+    cpu = children_cpu()
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"{command} failed:\n{result.stderr}")
-    return elapsed, result.stdout.strip().splitlines()[-1]
+    return elapsed, children_cpu() - cpu, result.stdout.strip().splitlines()[-1]
 
 
 def single_fits():
@@ -84,6 +99,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--fits", action="store_true")
     parser.add_argument("--backend", default="threading", choices=["threading", "loky"])
+    parser.add_argument("--baseline-src", default=None,
+                        help="another source tree whose hyperplane grid is timed too")
     args = parser.parse_args()
     if args.fits:
         ours, theirs = single_fits()
@@ -102,20 +119,26 @@ def main():
                           "--jobs", str(cores), "--backend", args.backend]
             theirs = pin + [sys.executable, str(grid_py(directory, cores)), "-svmtrain",
                             svm_train, "-gnuplot", "null", "-out", "null", str(data)]
-            times = {"hyperplane": [], "grid.py": []}
+            tools = {"hyperplane": (ours, env), "grid.py": (theirs, env)}
+            if args.baseline_src:
+                tools["baseline"] = (ours, dict(env, PYTHONPATH=args.baseline_src))
+            times = {name: [] for name in tools}
+            cpus = {name: [] for name in tools}
             last = {}
             for _ in range(args.repeat):
-                for name, command in (("hyperplane", ours), ("grid.py", theirs)):
-                    elapsed, line = timed(command, env)
+                for name, (command, variables) in tools.items():
+                    elapsed, cpu, line = timed(command, variables)
                     times[name].append(elapsed)
+                    cpus[name].append(cpu)
                     last[name] = line
             best = {name: min(t) for name, t in times.items()}
-            print(f"{cores} core(s): hyperplane {best['hyperplane']:.2f} s, grid.py "
-                  f"{best['grid.py']:.2f} s, ratio {best['hyperplane'] / best['grid.py']:.2f} "
-                  f"(all runs: {', '.join(f'{t:.2f}' for t in times['hyperplane'])} / "
-                  f"{', '.join(f'{t:.2f}' for t in times['grid.py'])})")
-            print(f"  hyperplane: {last['hyperplane']}")
-            print(f"  grid.py:    {last['grid.py']}")
+            least = {name: min(c) for name, c in cpus.items()}
+            for name in tools:
+                print(f"{cores} core(s): {name:10s} wall {best[name]:6.2f} s, CPU {least[name]:6.2f} s "
+                      f"(grid.py / this {best['grid.py'] / best[name]:.2f}x; all runs: "
+                      f"{', '.join(f'{t:.2f}' for t in times[name])})")
+            for name in tools:
+                print(f"  {name:10s}: {last[name]}")
         print(f"load: {os.getloadavg()}")
 
 

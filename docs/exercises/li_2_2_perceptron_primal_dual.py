@@ -12,6 +12,19 @@ Our data: positive points :math:`x_1=(2,4)^T`, :math:`x_2=(4,3)^T`, negative poi
 :class:`hyperplane.linear.Perceptron`) and 算法2.2 (dual form, class
 :class:`hyperplane.linear.DualPerceptron`), print their update tables the way 表2.1 and 表2.2 do,
 and check that both end at the same hyperplane and within Novikoff's bound (定理2.1).
+
+**答案（中文）**：本页取正例 x₁ = (2, 4)ᵀ、x₂ = (4, 3)ᵀ，负例 x₃ = (1, 1)ᵀ、x₄ = (3, 1)ᵀ，学习率 η = 1，初值 w₀ = 0、b₀ = 0，按顺序访问样本；分别用算法2.1（原始形式，库中的 Perceptron）与算法2.2（对偶形式，库中的 DualPerceptron）求解，按表2.1、表2.2 的样式打印更新过程，并验证两者得到同一个超平面、更新次数不超过 Novikoff 界（定理2.1）。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）没有另造数据，而是用例2.1 自己的三个点（η = 1）运行算法2.1，经 7 次更新得到 w = (1, 1)ᵀ、b = -3，即书中表2.1 的结果。本页最后一节用库中的感知机复算，得到同样的 7 次更新。题目要求“模仿例题”构建新的例子，所以本页另取了四个点，并同时给出原始形式与对偶形式；两份解答的算法一致，只是例子不同。
+
+The datawhale solutions manual (statistical-learning-method-solutions-manual) does not build new
+data: it runs 算法2.1 on 例2.1's own three points (η = 1) and reaches w = (1, 1)ᵀ, b = -3 after seven
+updates, the result of 表2.1. The last section of this page reruns that with the library's perceptron
+and gets the same seven updates. The question asks for an example built in the manner of 例2.1, so
+this page takes four new points and gives both the primal and the dual form; the two answers run the
+same algorithm on different examples.
 """
 
 import matplotlib.pyplot as plt
@@ -59,3 +72,16 @@ assert len(primal.trace_) == len(dual.trace_) <= bound.bound
 figure = plot_perceptron_updates(primal, X, y)
 apply_cjk_font(figure)
 plt.show()
+
+# %%
+# 与公开解答比较 / Against the datawhale solutions manual
+# -------------------------------------------------------
+# The manual runs 算法2.1 on 例2.1's own three points (η = 1) and prints seven updates ending at
+# w = (1, 1), b = -3. The library makes the same seven updates.
+book_X = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
+book_y = np.array([1, 1, -1])
+example = Perceptron(eta=1.0, record_trace=True).fit(book_X, book_y)
+print(example.trace_.to_string(index=False))
+assert example.trace_["sample"].tolist() == [0, 2, 2, 2, 0, 2, 2]
+np.testing.assert_array_equal(example.coef_[0], [1.0, 1.0])
+assert example.intercept_[0] == -3.0

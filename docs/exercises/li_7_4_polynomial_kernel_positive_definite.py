@@ -38,6 +38,8 @@ NumPy for :math:`n=3, p=1..4`; the smallest eigenvalue of Gram matrices of
 :func:`hyperplane.kernels.is_psd`; and, as a contrast, that a non-integer power such as
 :math:`(x\cdot z)^{1/2}` (where :math:`x\cdot z` may be negative, taken on :math:`|x\cdot z|`) or
 an odd power of a shifted product :math:`(x\cdot z-1)^3` is not positive semidefinite.
+
+**答案（中文）**：由定理7.5，只需 K 对称（显然）且任意 Gram 矩阵 [K(x_i, x_j)] 半正定。两种证明。特征映射：由多项式定理，(x·z)^p = φ(x)·φ(z)，φ 的每个坐标对应一个多重指标 J = (j_1, …, j_n)，于是对任意 c 有 Σ_{i,j} c_i c_j K(x_i, x_j) = ‖Σ_i c_i φ(x_i)‖² ≥ 0。归纳（Schur 积定理）：K₁(x, z) = x·z 的 Gram 矩阵 XXᵀ 半正定；若 (x·z)^(p−1) 的 Gram 矩阵 A 半正定，则 (x·z)^p 的 Gram 矩阵是逐元素乘积 A ∘ XXᵀ，由 Schur 积定理半正定。与 datawhale 的解答比较：它给出归纳证明，由 p 的特征映射构造 p + 1 的特征映射，并引用 Schur 积定理（Horn 与 Johnson，定理7.5.3）；两者一致。
 """
 
 import itertools

@@ -44,6 +44,16 @@ the true class (they agree everywhere), a consistent one (rank 2: they agree whe
 posteriors matter, and differ only near the point where the three regions meet) and an
 inconsistent one (rank 3: no :math:`w` works; the nearest weights disagree on a larger part of the
 plane, also where only two classes compete).
+
+**答案（中文）**：记 cost_ij 为把第 i 类样本预测为第 j 类的代价（cost_ii = 0）。再缩放给每类一个权重 w_i > 0，预测 argmax_i w_i p(i | x)。要与期望代价最小的决策在每一对类别的边界上一致，需对所有 i ≠ j 有 w_i / w_j = cost_ij / cost_ji，即齐次线性方程组 w_i cost_ji − w_j cost_ij = 0 有全为正的解，亦即其系数矩阵的秩小于类别数 N（Zhou 与 Liu 2006）；等价地，任意三类满足 cost_ij cost_jk cost_ki = cost_ji cost_kj cost_ik。两类时总成立；条件不成立时再缩放只是近似。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）同样依据 Zhou 与 Liu (2006) 的论文，得出同一条件：由 w_i cost_ji = w_j cost_ij 组成的齐次线性方程组有非零解，即系数矩阵的秩小于类别数。与本页一致。
+
+The public solution set of han1057578619 also follows Zhou & Liu (2006) and reaches the same
+condition: the homogeneous system w_i cost_ji = w_j cost_ij has a non-zero solution, i.e. its
+coefficient matrix has rank below the number of classes. It agrees with this page.
 """
 
 import itertools

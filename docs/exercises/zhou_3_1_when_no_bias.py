@@ -29,6 +29,17 @@ targets :math:`\pm1`, PRML §4.1.3) on 西瓜数据集3.0α: fitted with and wit
 centring, the weights agree and the fitted :math:`b` is :math:`\bar y`; without centring, leaving
 :math:`b` out changes the model; a column of ones restores it. The same is checked against
 NumPy's ``lstsq``.
+
+**答案（中文）**：b 使超平面离开原点；以下情形可不考虑 b。(1) 数据已中心化（x、y 都减去均值）：最小二乘的最优 b 为 0，w 不变，b = ȳ − wᵀx̄ 可事后恢复。(2) 有一个恒为常数的属性（如式3.10 的 x̂ = (x; 1)，或某个离散属性独热编码后各列之和恒为 1）：它的权重就是偏置，再加 b 会使正规方程奇异。(3) 任务本身要求 f(0) = 0（正比关系），或只关心差值 f(x_i) − f(x_j)（如排序）：b 被消去。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（GitHub 上 han1057578619 的西瓜书习题集 MachineLearning_Zhouzhihua_ProblemSets）只给出上面的第 2 种情形：某个属性恒为常数时，它的权重就起了偏置的作用。这一点与本页一致，但不完整：数据中心化后最优的 b 为 0（本页用最小二乘验证了这一点），任务本身要求 f(0)=0 或只关心差值时也不需要 b。
+
+The public solution set of GitHub user han1057578619 (MachineLearning_Zhouzhihua_ProblemSets) gives
+only case 2 above: when one attribute is constant, its weight plays the role of b. That agrees with
+this page but is incomplete: after centring, the optimal b is 0 (checked below with least squares),
+and a task that fixes f(0)=0 or uses only differences needs no b either.
 """
 
 import matplotlib.pyplot as plt

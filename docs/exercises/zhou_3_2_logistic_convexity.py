@@ -34,6 +34,17 @@ The page checks on 西瓜数据集3.0α: the Hessian of 式3.31 against central 
 midpoint-convexity of :math:`\ell` along random segments, a violated midpoint inequality for
 式3.18, and that no random :math:`\beta` beats the minimiser returned by
 :class:`hyperplane.linear.LogisticRegression` (``C=1e12``, i.e. no penalty).
+
+**答案（中文）**：记 z = wᵀx + b、y = σ(z)，则式3.18 对 w 的 Hessian 为 y(1 − y)(1 − 2y) x xᵀ：在 y < 1/2 处半正定，在 y > 1/2 处半负定，所以式3.18 关于 w 非凸。式3.27 的 Hessian 是式3.31，即 Σ x̂_i x̂_iᵀ p₁(1 − p₁)，为非负权重的半正定矩阵之和：对任意 v 有 vᵀHv = Σ p₁(1 − p₁)(vᵀx̂_i)² ≥ 0，所以式3.27 是凸的，牛顿法（式3.29）与库中的求解器都能到达其全局最小。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）的证明与本页相同：式3.18 对 w 的 Hessian 为秩一矩阵 x xᵀ 乘以 y(1-y)(1-2y)，其符号随 y 是否大于 1/2 改变，故非凸；式3.27 的 Hessian 为 X P Xᵀ（P 为对角元 p₁(1-p₁) 的对角阵），半正定，故凸。两者一致。
+
+The public solution set of han1057578619 proves it the same way: the Hessian of 式3.18 in w is the
+rank-one matrix x xᵀ times y(1-y)(1-2y), whose sign changes at y = 1/2, so 式3.18 is not convex; the
+Hessian of 式3.27 is X P Xᵀ with P diagonal, entries p₁(1-p₁) ≥ 0, hence positive semidefinite. The
+two answers agree.
 """
 
 import matplotlib.pyplot as plt

@@ -30,6 +30,15 @@ and KLDA separates the rings; the page recomputes KLDA's :math:`\alpha` from 式
 and compares directions, and compares linear LDA with scikit-learn's
 ``LinearDiscriminantAnalysis``. Polynomial features :math:`(x_1^2, x_2^2, x_1x_2)` with plain LDA
 work here too.
+
+**答案（中文）**：把样本映射到类别可分的特征空间，在那里做 LDA；用核技巧则不必显式计算映射，这就是核线性判别分析（KLDA，§6.6）。由表示定理 w = Σ α_i φ(x_i)，问题化为 max_α αᵀMα / αᵀNα（式6.64–6.66，M、N 由核矩阵构成），其解为 α ∝ (N + λI)⁻¹(μ̂₁ − μ̂₀)，λ 使 N 可逆。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）同样指向核线性判别分析（书中 §6.6 的 KLDA），只给出方向，没有推导或实验；与本页一致。
+
+The public solution set of han1057578619 also points to kernelized LDA (KLDA, §6.6), without
+derivation or experiment; it agrees with this page.
 """
 
 import matplotlib.pyplot as plt

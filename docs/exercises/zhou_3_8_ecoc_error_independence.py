@@ -29,6 +29,17 @@ the learners' confidences rather than hard bits.
 The page measures both on four Gaussian classes at the corners of a square, with all 7 different
 columns of the exhaustive code learned by a linear :class:`hyperplane.svm.SVC`: the per-column
 test error rates and the correlation between the error indicators of the columns.
+
+**答案（中文）**：两条都不太可能满足。各列把类别分组的方式不同，得到的二分类问题难度不同，错误率可以从接近 0 到接近 50%，所以出错概率并不“相当”；所有学习器看到同样的样本与属性，一个不典型（靠近别的类、标错或有噪声）的样本会被所有区分这两类的列同时分错，错误正相关，并不“独立”。后果是：按码的最小距离 d 计算的纠错能力高估了实际的保护，相关的错误会落在同一个码字的多个位上。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）把条件拆成“出错概率相当”与“相互独立”两条，认为前者取决于各列二分类问题的难度、实际上很难满足，后者在类别少时难以满足；与本页的结论一致（本页还用实验给出各列错误率的差别与错误的相关性）。
+
+The public solution set of han1057578619 splits the condition into equal error rates and
+independence, and finds the first hard to meet because the columns' binary problems differ in
+difficulty, the second hard with few classes; this agrees with this page, which also measures the
+spread of the columns' error rates and the correlation of their errors.
 """
 
 import itertools

@@ -23,6 +23,16 @@ three binary :class:`hyperplane.linear.LogisticRegression` tasks, and compares b
 cross-validation (a) the OvR decision by the largest :math:`p(+|x)` and (b) the same with every
 task rescaled by 式3.48: the two decisions nearly coincide. The figure shows, per task and fold,
 how often the task alone says "positive" at the threshold 0.5 against its class's share.
+
+**答案（中文）**：OvR 拆出的每个二分类任务（一类对其余 N − 1 类）本身是不平衡的，但拆分对每个类作同样的处理：每个类恰好在一个任务中是较小的“正类”，各分类器的输出向“负类”偏移的程度相近，而最终决策比较的是各分类器之间的置信度（§3.5：取置信度最大的正类），共同的偏移在比较中抵消。MvM 的编码若使每个类在正、负两侧出现的次数相当，道理相同。对每个任务做式3.48 的再缩放会使所有输出同向移动，改变不大。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）引用书中 §3.5 的说法：OvR、MvM 对每个类作相同处理，拆出的二分类任务中类别不平衡的影响相互抵消。与本页一致；本页还用实验检验了这一点。
+
+The public solution set of han1057578619 quotes §3.5: OvR and MvM treat every class alike, so the
+imbalance of their binary tasks cancels. This agrees with this page, which also checks it by
+experiment.
 """
 
 import matplotlib.pyplot as plt

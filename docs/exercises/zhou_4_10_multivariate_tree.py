@@ -21,6 +21,15 @@ with random jumps. Discrete attributes are one-hot encoded.
 The page prints every node's test, routes the 17 melons through those tests by hand (NumPy) to
 check the leaf counts the library stores, and compares the number of leaves with the univariate
 :class:`hyperplane.tree.DecisionTreeClassifier` on the same columns.
+
+**答案（中文）**：库中的 ObliqueTreeClassifier 是 OC1（Murthy、Kasif 与 Salzberg 1994），属于 §4.5 的多变量决策树：每个内部结点检验属性的线性组合 Σ w_i a_i ≤ t（图4.12–4.13），以基尼指数为准则逐个系数爬山并随机跳出。离散属性独热编码。只用两个连续属性（密度、含糖率）时树有 3 个叶结点：根结点的斜划分 −0.287 密度 + 0.958 含糖率 ≤ 0.0028 分出 7 个坏瓜，再以 密度 ≤ 0.3815 分开其余，训练误差为 0；同样两列上的单变量基尼树需要 5 个叶结点，是与坐标轴平行的阶梯形边界（§4.5 的要点）。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成。本页用库中的 OC1 斜决策树给出了结果。
+
+The public solution set of han1057578619 leaves this exercise unfinished; this page gives the result
+of the library's OC1 oblique tree.
 """
 
 import matplotlib.pyplot as plt

@@ -27,6 +27,17 @@ errors left by each attribute next to information gain and Gini gain from
 :func:`hyperplane.tree.split_table` (and recomputes the error by hand), showing the ties and a
 split with positive gain but no error decrease; on an XOR-like table no single split lowers the
 error at all, while the tree grown by information gain reaches zero error.
+
+**答案（中文）**：(1) 过拟合：降低训练误差正是完全生长的树本来就做到的（习题4.1：无冲突时误差为 0），以它为准则对泛化没有帮助，比其他准则更依赖剪枝（§4.3）。(2) 粗糙、常常持平：结点的训练误差只在某个子结点的多数类改变时才变化，使子结点更纯但多数类不变的划分毫无改进，许多属性并列为 0，贪心生长会停滞或随意选择；信息熵与基尼指数是类别比例的严格凹函数，任何改变比例的划分都使它们下降（异或型数据上，单次划分都不能降低误差）。(3) 它不管叶结点中的类别分布，而这对概率估计和之后的划分都重要。本页在西瓜数据集 2.0 与表4.2 的训练集上逐属性比较了训练误差与信息增益、基尼增益。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有给出答案，只提到网上常见的“会过拟合”之说。那是本页的第 1 点；本页的第 2 点（训练误差只在子结点多数类改变时才变化，许多划分得分相同）才是它比信息增益、基尼指数更差的具体原因，本页用例子验证了这一点。
+
+The public solution set of han1057578619 leaves this open and mentions only the common answer "it
+overfits". That is point 1 of this page; point 2 (the training error changes only when a child's
+majority changes, so many splits tie) is the specific reason it is worse than information gain or
+the Gini index, and the page checks it on an example.
 """
 
 import matplotlib.pyplot as plt

@@ -13,6 +13,16 @@ attributes and the numeric 密度 and 含糖率).
 §4.4.1). The book's figures: at the root, Gain(D, 纹理) = 0.381 is the largest, Gain(D, 密度) =
 0.262 at threshold 0.381 (the midpoint 0.3815 of 0.360 and 0.403, printed to three decimals) and
 Gain(D, 含糖率) = 0.349 at 0.126; the tree is 图4.8.
+
+**答案（中文）**：库中的 DecisionTreeClassifier(criterion="info_gain") 就是图4.2 的 TreeGenerate，连续属性在相邻取值的中点中选最优切分（式4.7，§4.4.1）。根结点上 Gain(D, 纹理) = 0.381 最大，Gain(D, 密度) = 0.262（切分点 0.381），Gain(D, 含糖率) = 0.349（切分点 0.126），与书中数字一致，生成的树即图4.8。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）说因信息增益可能相同，生成的树可能与书中不同。在西瓜数据集 3.0 的根结点上没有并列：纹理的增益 0.381 最大（含糖率 0.349），所以根必须是纹理；本页算出的增益与书中的数字一致，树为图4.8。
+
+The public solution set of han1057578619 warns that ties in the gain may give a tree other than the
+book's. At the root of 西瓜数据集3.0 there is no tie: 纹理's gain 0.381 is the largest (含糖率 0.349), so the
+root must be 纹理; the gains this page computes match the book's figures and the tree is 图4.8.
 """
 
 import matplotlib.pyplot as plt

@@ -21,6 +21,18 @@ against the 5 leaves of the univariate information-gain tree of 习题4.3. With 
 penalty) the root's hyperplane alone separates the 17 melons (2 leaves): the data are linearly
 separable once the discrete attributes are one-hot encoded. The page checks every node's split
 against scikit-learn's ``LogisticRegression`` on the same encoded rows.
+
+**答案（中文）**：hyperplane 没有对率回归树，本页按图4.2 的递归写出这棵树，每个内部结点用库中的 LogisticRegression（§3.3）在该结点的样本上拟合（离散属性独热编码，连续属性标准化），p(好瓜 | x) ≥ 1/2 的样本进入左子结点：这是多变量划分，是属性空间中的一个超平面（如图4.10–4.13）。结点纯、回归把所有样本分到同一侧或达到深度上限时成为叶结点。C = 10 时根结点的回归分错 编号7 与 编号15，每个子结点再做一次回归即可分开；C = 100 时根结点的超平面单独就分开了 17 个瓜（独热编码后数据线性可分）。每个结点的划分都与 scikit-learn 的 LogisticRegression 核对过。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有实现，只提出用对率回归权重最大的属性作单变量划分，并指出独热编码后权重难以归到属性上。本页做法不同：直接以对率回归的超平面 p(好瓜|x) ≥ 1/2 作多变量划分，避开了权重归属的问题；权重大小还依赖属性的尺度，用它挑属性并不可靠。
+
+The public solution set of han1057578619 leaves this unimplemented; it suggests splitting on the
+attribute with the largest logistic-regression weight and notes that one-hot encoding makes weights
+hard to assign to attributes. This page does otherwise: the regression's hyperplane p(好瓜|x) ≥ 1/2
+itself is the (multivariate) split, which avoids the question; a weight's size also depends on the
+attribute's scale, so choosing attributes by it is unreliable.
 """
 
 import matplotlib.pyplot as plt

@@ -38,6 +38,16 @@ writes the queue version in Python, choosing attributes with the library's
 :func:`hyperplane.tree.split_table`, and checks that for MaxDepth = 1, 2, 3 and unlimited it makes
 the same predictions as the library's tree with ``max_depth`` on every one of the
 :math:`3^5\times2=486` combinations of 西瓜数据集2.0's attribute values (so empty branches count).
+
+**答案（中文）**：用一个队列保存待处理的结点，每个结点带着它的样本集 D、剩余属性集 A 与深度。每次从队首取出结点：样本同属一类时成为该类叶结点；A 为空、D 在 A 上取值相同或深度达到 MaxDepth 时成为多数类叶结点；否则按信息增益选最优属性 a*，为它的每个取值建子结点（样本为空的子结点取父结点的多数类），把非空的子结点连同深度加 1 放入队尾。这样生成的树与图4.2 的递归完全相同（递归就是以调用栈为后进先出的同一算法），只是按层展开，不用调用栈。本页在西瓜数据集 2.0 的全部 486 种属性取值组合上验证，MaxDepth = 1、2、3 与不限时，它与库中带 max_depth 的树预测相同。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）用三个队列（结点、数据、属性集）逐层处理，并用计数记录每层结点数以得到深度；本页把深度与结点一起放进队列。两者等价，都与图4.2 生成同一棵树。
+
+The public solution set of han1057578619 keeps three queues (nodes, data, attribute sets) and
+processes one level at a time, counting each level's nodes to know the depth; this page stores the
+depth with each queued node. The two are equivalent and both give 图4.2's tree.
 """
 
 import itertools

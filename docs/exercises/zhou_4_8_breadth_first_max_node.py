@@ -37,6 +37,20 @@ budget; the page implements both orders with MaxNode in Python (attributes chose
 unbounded tree of :class:`hyperplane.tree.DecisionTreeClassifier`, and compares node counts,
 peak pending nodes and held-out accuracy under small budgets on a synthetic table of 600 rows
 with 6 three-valued attributes (and 300 test rows).
+
+**答案（中文）**：在习题4.7 的循环中从队首取结点（先进先出，即广度优先；从队尾取是后进先出，即递归的深度优先），并记录已建的结点数：只有子结点数加上已有结点数不超过 MaxNode 时才划分，否则该结点成为多数类叶结点，预算用完后所有等待的结点也都成为叶结点。哪种更易控制内存：树的内存就是结点数，MaxDepth 只限深度，深度为 d、分支数为 b 的树可有 b^d 个结点，事先不知道；MaxNode 直接限定结点数。广度优先把预算按层均匀地花在靠近根的划分上，得到平衡的树；深度优先把预算花在最先的分支上。两种顺序的队列或栈都受 MaxNode 约束，所以以 MaxNode 控制的广度优先更容易把树控制在内存之内。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）指出 4.7 的队列算法本来就是广度优先，其 MaxNode 版本在划分后才计数，结点数可能超过 MaxNode（它说最多 MaxNode+2）；并认为属性取值多（树宽）时广度优先更省内存、取值少时深度优先更省。本页在划分前检查预算，结点数从不超过 MaxNode；至于内存，MaxNode 对两种顺序都给出同一个上界，区别只在预算花在何处，所以本页认为以 MaxNode 控制的广度优先更容易控制内存，与公开解答“视树形而定”的说法不同。
+
+The public solution set of han1057578619 notes that 习题4.7's queue algorithm is already breadth
+first; its MaxNode version counts after splitting, so the tree can exceed MaxNode (by up to two
+nodes, it says), and it holds that breadth first saves memory on wide trees (many values per
+attribute) and depth first on narrow ones. This page checks the budget before a split, so the count
+never exceeds MaxNode; and since MaxNode bounds both orders by the same number, the orders differ
+only in where the budget goes, so this page finds breadth first with MaxNode the easier to keep
+within memory, where the solution set says it depends on the tree's shape.
 """
 
 from collections import deque

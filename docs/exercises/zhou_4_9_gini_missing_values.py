@@ -37,6 +37,21 @@ one level down in the branch 纹理 = 清晰 (where the melons with an unknown �
 smallest Gini_index (0, on its known rows) but only 75% of the weight is known, and
 :math:`\Delta\operatorname{Gini}` chooses 根蒂 (known for every melon) instead; minimising
 :math:`\rho\times\operatorname{Gini\_index}` would choose 脐部.
+
+**答案（中文）**：沿用 §4.4.2 的记号：样本权重 w_x，D̃ 为属性 a 上无缺失的样本，ρ、p̃_k、r̃_v 如式4.9–4.11。仿照式4.12，令 Gini(D̃) = 1 − Σ_k p̃_k²，Gini_index(D̃, a) = Σ_v r̃_v Gini(D̃^v)，ΔGini(D, a) = ρ × (Gini(D̃) − Gini_index(D̃, a))，选 ΔGini 最大的属性。ρ 必须乘在不纯度的减少量上：若把式4.6 的 Gini_index 本身乘以 ρ 再取最小，缺失越多的属性反而越占便宜。缺失值样本的划分与 §4.4.2 相同：以权重 r̃_v · w_x 进入每个分支 D̃^v。库中的 DecisionTreeClassifier（criterion="gini"）与 split_table 使用这些规则，本页在西瓜数据集 2.0α（表4.4）上手算核对。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）给出 Gini_index(D, a) = ρ × Gini_index(D̃, a) 并取最小者。这与本页不同，本页是对的：ρ 乘在加权不纯度上再取最小，缺失越多的属性 ρ 越小、得分越低，反而越容易被选中，与 §4.4.2 的本意（缺失多的属性应受惩罚）相反；书中式4.12 把 ρ 乘在增益上，相应地本页把 ρ 乘在基尼指数的减少量 Gini(D̃) - Gini_index(D̃, a) 上再取最大。本页在 纹理 = 清晰 分支中算出了区别：最小化 ρ × Gini_index 会选已知部分不纯度为 0、但只有 75% 权重已知的 脐部，本页的规则选每个瓜都已知的 根蒂。
+
+The public solution set of han1057578619 gives Gini_index(D, a) = ρ × Gini_index(D̃, a) and picks
+the smallest. This page differs and is right: multiplying the weighted impurity by ρ and minimising
+favours the attribute with the most missing values (the smaller ρ, the smaller its score), the
+opposite of §4.4.2's intent that missing values count against an attribute; 式4.12 multiplies the
+gain by ρ, and accordingly this page multiplies the decrease Gini(D̃) - Gini_index(D̃, a) by ρ and
+takes the largest. The page shows
+the difference in the branch 纹理 = 清晰: minimising ρ × Gini_index would choose 脐部 (impurity 0 on its
+known rows, but only 75% of the weight known), this page's rule chooses 根蒂, known for every melon.
 """
 
 import matplotlib.pyplot as plt

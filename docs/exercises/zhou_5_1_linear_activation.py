@@ -28,6 +28,17 @@ the best affine function of XOR (least squares, NumPy) predicts 0.5 everywhere; 
 :class:`hyperplane.neural.MLPClassifier` with a sigmoid hidden layer learns XOR while the same
 network without a hidden layer (``hidden_layer_sizes=()``, a single sigmoid neuron: a linear
 boundary) cannot.
+
+**答案（中文）**：(1) 加深没有用：一层线性神经元算出 b = Vx − γ，下一层 y = Wb − θ = (WV)x − (Wγ + θ)，仿射映射的复合仍是仿射映射，多层线性网络就是单层线性模型（§3.2 的线性回归），无论多少隐层都不能表示异或等非线性边界；§5.2 隐层的作用与万有逼近性（Hornik 等 1989）都依赖非线性的激活函数。(2) 输出无界：没有图5.2 阶跃函数或 Sigmoid 那样把输出压到 (0, 1) 的作用，式5.4 的平方误差会被离群点无限放大。(3) 梯度与神经元的状态无关：f′ 是常数，BP 的梯度不带有神经元离决策有多远的信息，比直接拟合等价的单个线性模型没有任何好处。本页用数值验证了第 1 点。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）指出：用线性激活函数时，无论多少层，输出前的值仍是输入的线性组合，网络等价于对率回归（输出层用 Sigmoid）或线性回归（输出层也线性）。与本页第 1 点一致。
+
+The public solution set of han1057578619 notes that with linear activations the value before the
+output is a linear combination of the inputs however many layers there are, so the network is
+logistic regression (sigmoid output) or linear regression (linear output). It agrees with point 1 of
+this page.
 """
 
 import matplotlib.pyplot as plt

@@ -23,6 +23,19 @@ The page trains one sigmoid neuron, :class:`hyperplane.neural.MLPClassifier` wit
 compares it with :class:`hyperplane.linear.LogisticRegression` (Newton's method, ``C=1e12``):
 with the cross-entropy the weights agree to within 1e-3 (习题3.3's
 :math:`\beta=(3.1583, 12.5212; -4.4289)`), with the squared error they do not.
+
+**答案（中文）**：图5.1 的 M-P 神经元用 Sigmoid 激活时输出 y = sigmoid(wᵀx − θ)，这正是式3.18 的对率回归模型（b = −θ）：同一个函数。两者只在参数的拟合方式上不同：用交叉熵（式3.27 的负对数似然）训练时，这个神经元就是对率回归，梯度下降收敛到同一个极大似然解（目标是凸的，习题3.2）；用式5.4 的平方误差训练时，目标非凸，得到的 (w, b) 一般不同。反过来，由这种神经元组成的网络是对率回归的复合。本页在西瓜数据集 3.0α 上分别用两种损失训练单个 Sigmoid 神经元，并与库中的对率回归比较：交叉熵时权重在 1e-3 内一致，平方误差时不一致。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）说两者几乎相同，只是对率回归在 sigmoid 大于 0.5 时输出 1，而神经元直接输出 sigmoid 值。这与本页不同，本页是对的：式3.18 的对率回归本身输出的就是概率 sigmoid(wᵀx+b)，以 0.5 为阈值是两者共用的分类规则；两者的真正区别在于参数如何拟合，对率回归最大化似然（式3.27），而 BP 中的神经元最小化平方误差（式5.4），本页用实验显示了这一区别。
+
+The public solution set of han1057578619 says the two are nearly the same except that logistic
+regression outputs 1 when the sigmoid exceeds 0.5 while the neuron outputs the sigmoid itself. This
+page differs and is right: logistic regression (式3.18) outputs the probability sigmoid(wᵀx+b) too,
+and the threshold 0.5 is a classification rule both can use; they differ in how the parameters are
+fitted, logistic regression by maximum likelihood (式3.27), the neuron of BP by the squared error
+(式5.4), as this page shows by experiment.
 """
 
 import matplotlib.pyplot as plt

@@ -40,6 +40,15 @@ The page checks the result on a network trained by :class:`hyperplane.neural.MLP
 fitted :math:`v, \gamma, w, \theta` (``coefs_``; ``intercepts_`` are :math:`-\gamma, -\theta`), the
 hidden outputs :math:`b_h` written in NumPy equal :func:`hyperplane.neural.hidden_outputs`, and
 :math:`-e_hx_i` equals the central finite difference of :math:`E_k` in every :math:`v_{ih}`.
+
+**答案（中文）**：图5.7 中隐层神经元 h 的输入为 α_h = Σ_i v_ih x_i，输出 b_h = f(α_h − γ_h)；v_ih 只经由 α_h、b_h 再经各输出神经元影响 E_k。由链式法则，∂E_k/∂v_ih = Σ_j (∂E_k/∂β_j)(∂β_j/∂b_h)(∂b_h/∂α_h)(∂α_h/∂v_ih) = −Σ_j g_j w_hj · f′(α_h − γ_h) · x_i，而 Sigmoid 的 f′ = b_h(1 − b_h)，记 e_h = b_h(1 − b_h) Σ_j w_hj g_j（式5.15），得 Δv_ih = −η ∂E_k/∂v_ih = η e_h x_i，即式5.13。本页用有限差分验证了这个梯度。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）的链式求导与本页相同：v_ih 只经由 b_h 影响 E_k，得到 ∂E_k/∂v_ih = -e_h x_i，即式5.13。两者一致。
+
+The public solution set of han1057578619 uses the same chain rule: v_ih reaches E_k only through
+b_h, so ∂E_k/∂v_ih = -e_h x_i, which is 式5.13. The two agree.
 """
 
 import matplotlib.pyplot as plt

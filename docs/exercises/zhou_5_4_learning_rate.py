@@ -25,6 +25,16 @@ The page trains the same network, :class:`hyperplane.neural.MLPClassifier` (5 si
 neurons, accumulated BP on 式5.16's :math:`E`, ``loss="squared_error"``) on 西瓜数据集3.0α with
 :math:`\eta` from 0.01 to 200 from the same initial weights, and prints the final error and
 training accuracy; the loss curves are in the figure.
+
+**答案（中文）**：η 决定沿负梯度方向走多远。太小：每步很短，需要很多轮，可能在到达极小点前就因 tol 或 max_iter 停止，也容易停在最近的局部极小或平台。太大：沿陡峭方向越过极小点，误差振荡甚至增大（发散），还会把 Sigmoid 单元推入饱和区，f′ ≈ 0，学习停滞（式5.15 的 e_h 趋于 0）。对二次函数，收敛要求 η < 2/λ_max（Hessian 的最大特征值）。常用办法：逐渐减小的学习率、各层不同的学习率、动量，或训练中自适应调整（习题5.6）。本页在西瓜数据集 3.0α 上从同一初始权重以 η 从 0.01 到 200 训练同一个网络，比较最终误差与训练精度。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）的结论与本页一致：学习率太大时误差来回振荡、不收敛，太小时收敛太慢。本页还指出大学习率会使 Sigmoid 单元饱和，并用实验画出了不同学习率下的误差曲线。
+
+The public solution set of han1057578619 reaches the same conclusion: too large a rate makes the
+error oscillate and not converge, too small a rate converges slowly. This page also notes that a
+large rate saturates the sigmoid units, and draws the error curves of several rates.
 """
 
 import warnings

@@ -26,6 +26,20 @@ each (3000 passes of accumulated BP, about 176 of standard BP) both stand near 0
 accumulated update costs a whole pass over the data. Public solutions (e.g. the datawhale
 南瓜书 notes on §5.3 and community notebooks for 习题5.5) draw the same two curves; their exact
 numbers depend on the random initial weights.
+
+**答案（中文）**：两个网络都是书中的：Sigmoid 隐层与输出单元、式5.4 的误差、权重与阈值在 (0, 1) 内均匀初始化（图5.8 第 1 步）、按表中顺序访问样本、η = 0.1，各训练 3000 轮。按轮计，标准 BP 的误差下降快得多，最后约 0.002 且全部判对；累积 BP 每轮只更新一次，在 E ≈ 0.125（预测类别比例时的误差）的平台上停留数百轮，最后约 0.05。按更新次数计两者相当：各更新 3000 次后都在 0.05 左右，但累积 BP 的每次更新要遍历全部数据。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）把标准 BP 说成“标准梯度下降”、累积 BP 说成“随机梯度下降”，接着又说后者每次用全部数据、前者每次用一个样本。名称说反了：标准 BP（式5.11–5.14）每个样本更新一次，是随机梯度下降；累积 BP（式5.16）每轮用全部样本更新一次，是（批量）梯度下降。它的随机梯度下降每步随机抽样，而图5.8 按顺序遍历样本。它的结论（累积 BP 更平稳，迭代次数相同时两者结果相近）与本页按更新次数计的比较一致。
+
+The public solution set of han1057578619 calls standard BP "standard gradient descent" and
+accumulated BP "stochastic gradient descent", then says the latter uses all the data per step and
+the former one sample. The names are swapped: standard BP (式5.11–5.14) updates after every sample,
+i.e. stochastic gradient descent; accumulated BP (式5.16) updates once per pass over all samples,
+i.e. (batch) gradient descent. Its stochastic version also draws a random sample per step, where
+图5.8 visits the samples in order. Its conclusion (accumulated BP is smoother, and after the same
+number of updates the two end close) agrees with this page's count per update.
 """
 
 import warnings

@@ -25,6 +25,17 @@ its epochs cost as many updates as there are samples; the page counts both. Resu
 rule reaches the target error in a fraction of the epochs of the same algorithm at a fixed rate;
 standard BP needs fewer epochs still (on these small sets, one pass of per-sample updates goes a
 long way), but many times more weight updates: the adaptive rule makes one per epoch.
+
+**答案（中文）**：在累积 BP 上用“bold driver”规则（Vogl 等 1988；Battiti 1989）：每轮对 E（式5.16）走一步后，若 E 下降则接受并把 η 乘以 1.1，若上升则撤销这一步并把 η 减半。误差曲面平缓时学习率按几何级数增大（正是固定小 η 爬得很慢的平台），一步越过极小点时立即缩小，因此不会发散，也不需要调 η。库中的 MLPClassifier 只有固定学习率，所以本页用 NumPy 写出这个规则（梯度用有限差分核对），在 UCI 的 Iris（versicolor 对 virginica）与 Breast Cancer Wisconsin (Diagnostic) 上与库中的标准 BP 及固定 η 的累积 BP 比较：自适应规则达到目标误差所需的轮数只是固定学习率时的一小部分。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）实现了 Adam，只在 Iris 一个数据集上与固定学习率比较，题目要求两个 UCI 数据集。本页用的是另一种动态学习率（bold driver），在两个 UCI 数据集上比较。两种设计都可行：Adam 为每个参数单独调整步长，bold driver 只调整一个全局学习率、且保证累积误差不上升。
+
+The public solution set of han1057578619 implements Adam and compares it with a fixed rate on Iris
+only, where the question asks for two UCI data sets. This page uses another adaptive rate (the bold
+driver) and compares on two UCI data sets. Both designs answer the question: Adam adapts a step per
+parameter, the bold driver one global rate, and never lets the accumulated error rise.
 """
 
 import warnings

@@ -25,6 +25,17 @@ hyperplane has no RBF network, so the page builds both networks in NumPy. For co
 Gaussian-kernel :class:`hyperplane.svm.SVC` is also an RBF network of this form (习题6.5): its
 centres are the support vectors and its weights :math:`\alpha_iy_i`; on XOR all four points are
 support vectors.
+
+**答案（中文）**：RBF 网络为 φ(x) = Σ_i w_i ρ(x, c_i)（式5.18），ρ(x, c_i) = exp(−β_i ‖x − c_i‖²)（式5.19）。取异或的四个点为中心、β = 1、标记 y = (0, 1, 1, 0)。矩阵 Φ_ki = ρ(x_k, c_i) 是互异点的高斯核矩阵，正定可逆，故 w = Φ⁻¹y 精确插值：φ(x_k) = y_k，用 φ(x) 与 1/2 比较即可正确分类异或。也可以只用两个中心 (0, 0)、(1, 1) 再加一个常数单元 w_0：由对称性得 w ≈ −2.5027、w_0 ≈ 2.8413，同样精确插值。hyperplane 没有 RBF 网络，本页用 NumPy 构造这两个网络。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）同样以四个异或点为中心，但另加了书中没有的偏置项，并用梯度下降最小化平方误差，输出约为 (1, 1, 0, 0)，是近似解。本页直接解 w = Φ⁻¹y：高斯核矩阵正定可逆，插值精确，不需要偏置和迭代。两者都解决了异或问题。
+
+The public solution set of han1057578619 also takes the four XOR points as centres, adds a bias the
+book's 式5.18 does not have, and minimises the squared error by gradient descent, reaching outputs of
+about (1, 1, 0, 0), an approximation. This page solves w = Φ⁻¹y directly: the Gaussian kernel matrix
+is positive definite, so the interpolation is exact, without bias or iterations. Both solve XOR.
 """
 
 import matplotlib.pyplot as plt

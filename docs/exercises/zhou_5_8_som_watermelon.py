@@ -19,6 +19,15 @@ the data and keeps its topology (neighbouring neurons have neighbouring weights)
 error (mean distance of a melon to its BMU) falls from 0.28 to about 0.06, and melons that share a
 neuron are of one class (the labels were not used). With 16 neurons for 17 melons most neurons hold one
 melon; a smaller map would merge more of them and show where the classes mix.
+
+**答案（中文）**：hyperplane 没有 SOM，本页用 NumPy 实现 Kohonen 的在线算法：4 × 4 的输出神经元网格，权向量位于（密度，含糖率）平面；每个样本找到最佳匹配单元（最近的权向量），它与网格上的邻居向样本移动，m_u ← m_u + η(t) h(u, BMU; t)(x − m_u)，邻域半径与学习率随训练缩小（§5.5.3）。结果：网格在数据上展开并保持拓扑（相邻神经元的权向量相邻），量化误差（瓜到其最佳匹配单元的平均距离）从 0.28 降到约 0.06，共享一个神经元的瓜属于同一类（训练时没有用到标记）。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成（只讨论了 SOM 的输出结点数需要事先给定，这一点与本页的 4×4 网格一致）。
+
+The public solution set of han1057578619 leaves this unfinished (it only notes that the number of
+SOM output nodes must be chosen beforehand, as this page's 4×4 grid is).
 """
 
 import matplotlib.pyplot as plt

@@ -44,6 +44,16 @@ hyperplane has no recurrent network; the page writes the forward pass and BPTT i
 network with 2 inputs, 3 hidden neurons and 1 output on a random sequence of length 6, checks
 every component of :math:`-\Delta/\eta` against central finite differences of :math:`E`, and shows
 that the truncated (Elman) gradient of :math:`u` differs from it.
+
+**答案（中文）**：记号同图5.7，另加从 t − 1 时刻隐层神经元 h′ 到 t 时刻 h 的循环权重 u_h′h：b_h⁽ᵗ⁾ = f(Σ_i v_ih x_i⁽ᵗ⁾ + Σ_h′ u_h′h b_h′⁽ᵗ⁻¹⁾ − γ_h)，ŷ_j⁽ᵗ⁾ = f(Σ_h w_hj b_h⁽ᵗ⁾ − θ_j)，E = Σ_t ½ Σ_j (ŷ_j⁽ᵗ⁾ − y_j⁽ᵗ⁾)²。随时间反向传播（BPTT）：每一时刻的输出项与式5.10 相同；隐层项除了来自本时刻的输出，还要加上经循环权重从 t + 1 时刻传回的项；各权重的更新是所有时刻贡献之和。hyperplane 没有循环网络，本页用 NumPy 写出前向与 BPTT，并用有限差分逐分量核对梯度。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有推导，只给出循环神经网络 BP 的参考链接。本页给出了随时间反向传播（BPTT）的完整推导，并用数值梯度验证。
+
+The public solution set of han1057578619 gives no derivation, only links about back-propagation in
+recurrent networks. This page derives back-propagation through time in full and checks it against
+numerical gradients.
 """
 
 import matplotlib.pyplot as plt

@@ -28,6 +28,14 @@ centres is poor at small :math:`k` (the centres should themselves be optimised, 
 gradient descent); (b) keeps within about 2 points of the full SVM from :math:`k=20` (about 5× fewer
 kernel evaluations) — a real but not free saving, which is the honest answer to "without markedly
 lowering" on this data.
+
+**答案（中文）**：用“约简集”方法（Burges 1996；Burges 与 Schölkopf 1997）：训练后的 SVM 为 f(x) = Σ_i α_i y_i κ(x_i, x) + b，对应特征空间中的向量 Ψ = Σ_i α_i y_i φ(x_i)。用少得多的展开点 z_1, …, z_k（k 远小于支持向量数）近似它：Ψ′ = Σ_j β_j φ(z_j)，使 ‖Ψ − Ψ′‖² 最小；z_j 固定时这是关于 β 的线性最小二乘问题 K_zz β = K_zx (α ∘ y)。z_j 可取支持向量的 k-均值中心。预测时只需 k 次核计算。本页在 UCI 的 Breast Cancer Wisconsin (Diagnostic) 上训练高斯核 SVC（95 个支持向量，留出精度 95.8%），再用 k = 5 到 40 个 k-均值中心替换支持向量，比较留出精度。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）此题未完成。
+
+The public solution set of han1057578619 leaves this exercise unfinished.
 """
 
 import matplotlib.pyplot as plt

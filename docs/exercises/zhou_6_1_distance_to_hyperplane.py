@@ -26,6 +26,16 @@ The page checks the formula against a numerical minimisation of :math:`\|x-z\|` 
 hyperplane (scipy's SLSQP) for random :math:`w, b, x` in 5 dimensions, and on the SVM of 例7.1 /
 式6.4: the support vectors of :class:`hyperplane.svm.SVC` lie at distance :math:`1/\|w\|` (the
 margin is :math:`\gamma=2/\|w\|`), the other points farther.
+
+**答案（中文）**：w 是超平面的法向量：对超平面上的两点 x₁、x₂，wᵀ(x₁ − x₂) = (−b) − (−b) = 0。设 x₀ 为 x 在超平面上的正交投影，则 x − x₀ 平行于 w，x = x₀ + r w/‖w‖（r 带符号），距离为 r 的绝对值。两边乘以 wᵀ 再加 b：wᵀx + b = (wᵀx₀ + b) + r wᵀw/‖w‖ = r‖w‖，所以 r = (wᵀx + b)/‖w‖，取绝对值即得式6.2。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）用同样的正交投影论证：点到超平面的向量平行于 w，代入超平面方程得 γ = (wᵀx+b)/‖w‖。它得到的是带符号的距离，没有取绝对值；式6.2 的距离是其绝对值，本页的推导给出了这一步。
+
+The public solution set of han1057578619 uses the same orthogonal projection: the vector from the
+hyperplane to the point is parallel to w, and the hyperplane's equation gives γ = (wᵀx+b)/‖w‖. That
+is the signed distance; 式6.2's distance is its absolute value, the step this page's derivation adds.
 """
 
 import matplotlib.pyplot as plt

@@ -34,6 +34,20 @@ The page checks both directions with :class:`hyperplane.linear.FisherDiscriminan
 :math:`w` is the mean difference, far from LDA's (cosine 0.55); at other :math:`C` it can come close
 to LDA's direction by chance (here at :math:`C=1`), with no guarantee. After whitening, once every
 :math:`\alpha_i=C` the two directions coincide.
+
+**答案（中文）**：两者都给出线性规则 sign(wᵀx + b)，比较它们的 w。LDA（式3.39）：w ∝ S_w⁻¹(μ₁ − μ₀)，由类均值与全部样本的类内散度决定；软间隔 SVM（式6.37–6.40）：w = Σ α_i y_i x_i，0 ≤ α_i ≤ C，只由支持向量决定。一般二者不同。它们在以下条件下一致：(1) 每个样本都是取到上界的支持向量（α_i = C，例如 C 很小且两类样本数相等），此时 w = C Σ y_i x_i ∝ μ₁ − μ₀；(2) 且均值差正是 LDA 的方向，即 μ₁ − μ₀ 是 S_w 的特征向量（例如 S_w ∝ I，或用 S_w^(−1/2) 白化之后）。两类样本数相等时阈值也一致。满足 1 和 2 时 SVM 的 w 平行于 LDA 的 w。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）没有给出明确答案：它把“等价”理解为决策边界重合，并认为当 SVM 的 w 与 LDA 的投影方向 w 垂直、且边界过两类中心投影的中点时二者等价。“垂直”是错的：LDA 的决策边界垂直于其投影方向 w，SVM 的边界垂直于其 w，所以边界重合要求两个 w 平行（同向或反向）且阈值相同。本页给出了在什么数据条件下这种情形成立，并用库中的两个模型检验。
+
+The public solution set of han1057578619 gives no definite answer: it reads "equivalent" as "the
+same decision boundary" and says this happens when the SVM's w is perpendicular to LDA's projection
+direction and the boundary passes through the midpoint of the projected class means. "Perpendicular"
+is wrong: LDA's boundary is perpendicular to its direction w and the SVM's boundary to its own w, so
+the boundaries coincide when the two w are parallel (same or opposite sign) with the same threshold.
+This page states data conditions under which that happens and checks them with the library's two
+models.
 """
 
 import matplotlib.pyplot as plt

@@ -27,6 +27,16 @@ The page takes a Gaussian :class:`hyperplane.svm.SVC` on 西瓜数据集3.0α, r
 function as an RBF network in NumPy from ``support_vectors_``, ``alpha_`` and ``intercept_``, and
 checks it against ``decision_function``; then it keeps the same centres and width and trains only
 the output layer by least squares (the RBF-network way) and compares the two boundaries.
+
+**答案（中文）**：高斯核 SVM 的决策函数 f(x) = Σ_{i∈SV} α_i y_i exp(−‖x − x_i‖²/(2σ²)) + b 与 RBF 网络（式5.18–5.19）的形式完全相同：每个支持向量一个隐层神经元，中心 c_i = x_i，宽度 β = 1/(2σ²)，输出权重 w_i = α_i y_i，外加偏置。两者的区别在于如何得到这个网络：SVM 通过最大化间隔同时决定隐层神经元的个数、中心（样本的一个子集）与输出权重（凸问题，没有局部极小）；RBF 网络通常先定中心（随机样本或聚类），再用最小二乘或 BP 训练权重。反之，以全部样本为中心、用间隔损失加范数罚项训练的 RBF 网络就是 SVM。本页用库中高斯核 SVC 的支持向量、α 与截距重建出 RBF 网络并与 decision_function 核对。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）与本页一致：把 RBF 网络的隐层神经元数设为训练样本数、以每个样本为中心时，其形式与高斯核 SVM 的决策函数相同；两者的训练目标与方法不同。
+
+The public solution set of han1057578619 agrees with this page: an RBF network with one hidden
+neuron per training sample, centred on it, has the form of the Gaussian-kernel SVM's decision
+function; the two differ in their training objective and method.
 """
 
 import matplotlib.pyplot as plt

@@ -29,6 +29,17 @@ the boundary, still separable, becomes a support vector with a large :math:`\alp
 hyperplane turns by about 43°, the margin halves and two correct samples are now misclassified.
 The far one lands at :math:`\alpha_i=C` and changes the margin and the support vectors. With
 :math:`C=0.1` either flip turns :math:`w` by only about 6°.
+
+**答案（中文）**：(1) 解由少数样本决定：w = Σ α_i y_i x_i 只取决于支持向量，即间隔上或间隔内的样本，而标错或有噪声的样本恰好在那里；一个这样的样本成为支持向量就会移动超平面，远离边界的大量正确样本却不起作用。(2) 硬间隔：ξ_i = 0（式6.6）时，一个标错的样本就可能使数据不可分（无解），或把超平面逼到它旁边、间隔极小。(3) hinge 损失无界（式6.34，图6.5）：分错一侧的样本代价 1 − y_i f(x_i) 随距离线性增长，远处的离群点取到最大的 α_i = C，持续拉动超平面，C 越大拉力越强；有界损失（ramp 损失或式6.29 的 0/1 损失）没有这个问题，代价是非凸。(4) 核函数增加了灵活性：γ 很大的高斯核可以绕过噪声样本把它拟合进去，即过拟合。本页用实验显示：C = 1000 时翻转边界附近一个样本的标记，超平面转过约 43°，间隔减半。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）只给出一点：SVM 的决策只由少量支持向量决定，噪声样本一旦成为支持向量就会影响决策。这是本页的第 1 点；本页还讨论了硬间隔与无界的 hinge 损失，并用实验显示了标签噪声的影响。
+
+The public solution set of han1057578619 gives one reason: the SVM's decision rests on a few support
+vectors, so a noisy sample that becomes one moves it. That is point 1 of this page, which also
+discusses the hard margin and the unbounded hinge loss and shows the effect of label noise by
+experiment.
 """
 
 import matplotlib.pyplot as plt

@@ -47,6 +47,17 @@ The page fits :class:`hyperplane.svm.SVR` (Gaussian kernel, ``tol=1e-8``) to noi
 :math:`\xi_i=\max(0,f(x_i)-y_i-\epsilon)`, :math:`\hat\xi_i=\max(0,y_i-f(x_i)-\epsilon)`,
 :math:`\mu_i=C-\alpha_i`, :math:`\hat\mu_i=C-\hat\alpha_i`, recomputes :math:`f` from the stationarity
 condition, and checks every condition above to within the solver's tolerance.
+
+**答案（中文）**：SVR 的原问题（式6.45）为 min ½‖w‖² + C Σ_i(ξ_i + ξ̂_i)，约束 f(x_i) − y_i ≤ ε + ξ_i，y_i − f(x_i) ≤ ε + ξ̂_i，ξ_i ≥ 0，ξ̂_i ≥ 0。引入乘子 α_i、α̂_i、μ_i、μ̂_i ≥ 0（式6.46），完整的 KKT 条件为：驻点条件（式6.47–6.50）w = Σ_i(α̂_i − α_i)x_i，Σ_i(α̂_i − α_i) = 0，C = α_i + μ_i，C = α̂_i + μ̂_i；原始可行性（上面的四个约束）；对偶可行性 α_i、α̂_i、μ_i、μ̂_i ≥ 0；互补松弛 α_i(f(x_i) − y_i − ε − ξ_i) = 0，α̂_i(y_i − f(x_i) − ε − ξ̂_i) = 0，μ_i ξ_i = 0，μ̂_i ξ̂_i = 0。由此推出式6.52 中的 α_i α̂_i = 0 与 ξ_i ξ̂_i = 0。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）写出了两组互补松弛条件、乘子非负与原始可行性，并指出驻点条件即式6.47–6.50；与本页一致。式6.52 中的 α_i α̂_i = 0 与 ξ_i ξ̂_i = 0 由这些条件推出，本页给出了推导。
+
+The public solution set of han1057578619 writes out the complementary slackness, non-negativity of
+the multipliers and primal feasibility, and names the stationarity conditions 式6.47–6.50; it agrees
+with this page. The conditions α_i α̂_i = 0 and ξ_i ξ̂_i = 0 of 式6.52 follow from them, as this page
+derives.
 """
 
 import matplotlib.pyplot as plt

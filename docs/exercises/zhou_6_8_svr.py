@@ -10,6 +10,17 @@ as output, train an SVR with LIBSVM.
 :class:`hyperplane.svm.SVR` solves the dual of the ε-insensitive problem (式6.43–6.47, §6.5) with
 the same SMO solver as :class:`hyperplane.svm.SVC`. We fit a Gaussian-kernel SVR and check it
 against LIBSVM (scikit-learn's ``SVR``): same support vectors and the same predictions.
+
+**答案（中文）**：库中的 SVR 用与 SVC 相同的 SMO 求解器解 ε-不敏感问题的对偶（式6.43–6.47，§6.5）。本页以西瓜数据集 3.0α 的密度为输入、含糖率为输出拟合高斯核 SVR，并与 LIBSVM（scikit-learn 的 SVR）核对：支持向量相同，预测相同。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）用 scikit-learn 的 SVR 画出不同 γ、C 下的拟合曲线，没有给出数字；它观察到密度与含糖率关系不明显、拟合都不好，γ 或 C 增大时模型更复杂。与本页一致；本页还检验了库中的 SVR 与 LIBSVM 的支持向量和预测相同。
+
+The public solution set of han1057578619 plots scikit-learn's SVR for several γ and C without
+numbers; it observes that 密度 says little about 含糖率, so no fit is good, and that larger γ or C gives
+a more complex model. This agrees with this page, which also checks that the library's SVR has
+LIBSVM's support vectors and predictions.
 """
 
 import matplotlib.pyplot as plt

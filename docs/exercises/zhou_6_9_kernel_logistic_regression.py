@@ -39,6 +39,17 @@ hyperplane has no kernel logistic regression estimator; two honest routes on the
 
 On two interleaved half-moons (not linearly separable) both give the same decision values, and
 the Gaussian-kernel model separates the moons where linear logistic regression cannot.
+
+**答案（中文）**：把 x 映射为 φ(x)，在特征空间中做带 L2 罚项的对率回归（式6.57 取对率损失）：min_{w,b} Σ_i(−y_i(wᵀφ(x_i) + b) + ln(1 + exp(wᵀφ(x_i) + b))) + (λ/2)‖w‖²。由表示定理（定理6.2），最优 w = Σ_j β_j φ(x_j)，于是 wᵀφ(x) = Σ_j β_j κ(x_j, x)，‖w‖² = βᵀKβ，问题化为关于 β ∈ R^m 与 b 的凸问题，只用到核矩阵 K，可用牛顿法或拟牛顿法求解。
+
+**与公开解答比较 / Compared with public solutions**
+
+公开解答（han1057578619 的习题集）用表示定理（对 L2 正则化的线性模型，最优 w 是样本的线性组合）得出核对率回归的形式，没有写代码，并指出核对率回归的系数不稀疏、需要保存全部训练样本。与本页一致。
+
+The public solution set of han1057578619 derives the kernel form from the representer theorem (for
+an L2-regularised linear model the optimal w is a combination of the samples), without code, and
+notes that kernel logistic regression is not sparse and keeps every training sample. It agrees with
+this page.
 """
 
 import matplotlib.pyplot as plt

@@ -4,13 +4,14 @@ import json
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.preprocessing import MaxAbsScaler, MinMaxScaler
 from sklearn.svm import SVC as LibSVC
 from typer.testing import CliRunner
 
 from hyperplane.cli import app
-from hyperplane.cli._grid import parse_axis
+from hyperplane.cli._grid import correct_count, parse_axis, search_layout
 from hyperplane.cli._models import UserError
 from hyperplane.datasets import load_heart_scale, load_watermelon
 from hyperplane.io import load
@@ -55,6 +56,30 @@ def test_grid_svc_heart_scale_through_the_entry_point(cli, tmp_path):
     assert report["best"] == {"C": best["C"], "gamma": best["gamma"]}
     assert report["cv_accuracy"] == best["cv_accuracy"]
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_search_layout_densifies_only_mostly_nonzero_matrices():
+    """heart_scale (96% nonzero: its dense array is smaller than its CSR arrays)
+    is searched dense, with the same values; a 5%-dense matrix stays sparse, and
+    a dense array is passed through."""
+    X, _ = load_heart_scale()
+    dense = search_layout(X)
+    assert isinstance(dense, np.ndarray)
+    np.testing.assert_array_equal(dense, X.toarray())
+    text_like = sp.random(50, 400, density=0.05, format="csr", random_state=0)
+    assert search_layout(text_like) is text_like
+    assert search_layout(dense) is dense
+
+
+def test_correct_count_is_accuracy_times_n():
+    """The fold score is the number of right predictions (scikit-learn's
+    accuracy_score with normalize=False)."""
+    from sklearn.metrics import accuracy_score
+
+    X, y = load_heart_scale()
+    model = LibSVC().fit(X[:200], y[:200])
+    assert correct_count(model, X[200:], y[200:]) == accuracy_score(
+        y[200:], model.predict(X[200:]), normalize=False)
 
 
 def test_grid_prints_grid_py_lines(cli_here):

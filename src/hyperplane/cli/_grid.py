@@ -121,22 +121,77 @@ def grid_axes(estimator, C, gamma, extra):
 BACKENDS = ("threading", "loky")
 
 
+def correct_count(estimator, X, y):
+    """The number of rows of ``(X, y)`` that ``estimator`` predicts right: the
+    score of one fold for LIBSVM's ``-v`` rate (summed over the folds, over n).
+
+    A plain callable rather than ``make_scorer(accuracy_score,
+    normalize=False)``: the same integer, without the scorer's per-call
+    checks of the target type and response method (about 1 ms a fold,
+    a tenth of a fit on heart_scale's 216 training rows).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class Always:
+    ...     def predict(self, X):
+    ...         return np.ones(len(X))
+    >>> correct_count(Always(), np.zeros((3, 1)), np.array([1.0, 0.0, 1.0]))
+    2
+    """
+    return int(np.count_nonzero(estimator.predict(X) == np.asarray(y)))
+
+
+def search_layout(X):
+    """``X`` as the search passes it to the folds: a sparse matrix whose dense
+    array takes no more memory than its CSR arrays (values, column indices,
+    row pointers: about two thirds of the entries or more nonzero) is made
+    dense; anything else is returned as it is.
+
+    The search fits and scores every point on every fold, and on a mostly
+    nonzero matrix the dense layout is the cheaper one throughout: slicing the
+    folds, the kernel rows of the SMO and the kernel block of each
+    prediction (measured on heart_scale's 270 x 13, 96% nonzero: the 550
+    fits and predictions of the default grid take about 30% less CPU). The
+    values are the same; sums over the nonzeros in another order may differ
+    in the last bits (1e-10 on heart_scale's decision values, no CV accuracy
+    of its default grid changes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> type(search_layout(sp.csr_matrix(np.ones((4, 3))))).__name__
+    'ndarray'
+    >>> sp.issparse(search_layout(sp.eye(100, format="csr")))
+    True
+    """
+    import scipy.sparse as sp
+
+    if not sp.issparse(X):
+        return X
+    rows = X.tocsr()
+    stored = rows.data.nbytes + rows.indices.nbytes + rows.indptr.nbytes
+    if rows.shape[0] * rows.shape[1] * rows.dtype.itemsize <= stored:
+        return rows.toarray()
+    return X
+
+
 def search(model, X, y, axes, *, folds, seed, n_jobs, prefix="", backend="threading"):
     """Cross-validated score of every grid point (GridSearchCV, refit=False):
     stratified ``folds``-fold CV shuffled with ``seed`` and, for a classifier,
     the accuracy over all rows as LIBSVM's ``-v`` (correct predictions of
     all folds / n, not the mean of the folds' rates); for a regressor K-fold
     and the mean of the folds' squared errors. Ties go to the first point
-    in the grid's order (C ascending, then the other axes as given)."""
+    in the grid's order (C ascending, then the other axes as given). A
+    mostly nonzero sparse ``X`` is searched dense (:func:`search_layout`)."""
     from sklearn.base import is_classifier
-    from sklearn.metrics import accuracy_score, make_scorer
     from sklearn.model_selection import GridSearchCV, KFold, StratifiedKFold
 
     classifier = is_classifier(model)
     splitter = (StratifiedKFold if classifier else KFold)(folds, shuffle=True,
                                                           random_state=seed)
-    scoring = (make_scorer(accuracy_score, normalize=False) if classifier
-               else "neg_mean_squared_error")
+    scoring = correct_count if classifier else "neg_mean_squared_error"
     grid = {prefix + a.name: a.values for a in axes}
     cv = GridSearchCV(model, grid, scoring=scoring, cv=splitter, n_jobs=n_jobs, refit=False,
                       error_score="raise")
@@ -144,6 +199,7 @@ def search(model, X, y, axes, *, folds, seed, n_jobs, prefix="", backend="thread
 
     if backend not in BACKENDS:
         raise UserError(f"--backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    X = search_layout(X)
     try:
         with parallel_config(backend=backend):
             cv.fit(X, y)
