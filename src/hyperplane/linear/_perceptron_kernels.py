@@ -72,7 +72,8 @@ def online_epoch(X, y, w, b, eta, order, trace):
             b += step
             trace.updated[n_updates] = i
             if record:
-                trace.w[n_updates, :] = w
+                for f in range(w.shape[0]):
+                    trace.w[n_updates, f] = w[f]
                 trace.b[n_updates] = b
             n_updates += 1
     return b, n_updates
@@ -104,7 +105,8 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
             ub += c * step
             trace.updated[n_updates] = i
             if record:
-                trace.w[n_updates, :] = w
+                for f in range(w.shape[0]):
+                    trace.w[n_updates, f] = w[f]
                 trace.b[n_updates] = b
             n_updates += 1
         c += 1.0
