@@ -17,29 +17,19 @@ from __future__ import annotations
 
 import numpy as np
 from numba import types
-from numba.extending import overload
 
-from ._numba import jit, jit_fast
+from ._numba import by_first_type, jit, jit_fast
 
 
 def by_layout(dense, csr):
     """A function for compiled code that calls ``dense(X, ...)`` when its
     first argument ``X`` is a dense array and ``csr(X, ...)`` when it is CSR
     rows; numba makes the choice when it types ``X``, so the caller is one
-    function compiled once per layout and the call costs nothing at run time.
-    Called from Python it raises :class:`NotImplementedError`."""
-    #: (the samples are a dense array) -> the function for them
-    by_dense = {True: dense, False: csr}
-
-    def call(X, *args):
-        raise NotImplementedError(f"{dense.__name__} / {csr.__name__}: compiled code only")
-
-    @overload(call)
-    def _of_layout(X, *args):
-        chosen = by_dense[isinstance(X, types.Array)]
-        return lambda X, *args: chosen(X, *args)
-
-    return call
+    function compiled once per layout and the call costs nothing at run time
+    (:func:`~hyperplane._numba.by_first_type`). Called from Python it raises
+    :class:`NotImplementedError`."""
+    return by_first_type(lambda X: dense if isinstance(X, types.Array) else csr,
+                         f"{dense.__name__} / {csr.__name__}")
 
 
 @jit
