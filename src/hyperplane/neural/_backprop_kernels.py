@@ -172,13 +172,15 @@ def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
     n_layers = net.sizes.shape[0] - 1
     u_off = net.u_off
-    out[u_off[0]:u_off[1]] = x
+    for i in range(x.shape[0]):
+        out[u_off[0] + i] = x[i]
     for l in range(n_layers):
         W = layer_weights(net.packed, net, l)
         bias = layer_bias(net.packed, net, l)
         a_in = out[u_off[l]:u_off[l + 1]]
         a_out = out[u_off[l + 1]:u_off[l + 2]]
-        a_out[:] = bias
+        for j in range(a_out.shape[0]):
+            a_out[j] = bias[j]
         for i in range(a_in.shape[0]):
             a_i = a_in[i]
             for j in range(a_out.shape[0]):
@@ -340,7 +342,10 @@ def gradient_from(net, loss, acts, Y, grad, start):
                 delta[r, j] *= derivative(Y_hat[r, j], net.out_act)
     for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, net, l)
-        gW[:, :] = np.dot(acts[l - start].T, delta)
+        product = np.dot(acts[l - start].T, delta)
+        for i in range(gW.shape[0]):
+            for j in range(gW.shape[1]):
+                gW[i, j] = product[i, j]
         gb = layer_bias(grad, net, l)
         gb[:] = 0.0
         for r in range(delta.shape[0]):
