@@ -64,19 +64,27 @@ def online_epoch(X, y, w, b, eta, order, trace):
     ``(b, n_updates)``.
     """
     n_updates = 0
-    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta[i] * y[i]
             row_axpy(X, i, w, step)
             b += step
-            trace.updated[n_updates] = i
-            if record:
-                for f in range(w.shape[0]):
-                    trace.w[n_updates, f] = w[f]
-                trace.b[n_updates] = b
+            record_update(trace, n_updates, i, w, b)
             n_updates += 1
     return b, n_updates
+
+
+@jit_fast
+def record_update(trace, k, i, w, b):
+    """Row ``k`` of the :class:`._state.Trace`: the updated sample ``i`` and,
+    when the trace keeps weights (``trace.w`` has rows), ``w`` and the bias
+    ``b`` after the update (copied element by element: a slice assignment
+    would compile numba's shape-mismatch message into every epoch)."""
+    trace.updated[k] = i
+    if trace.w.shape[0] > 0:
+        for f in range(w.shape[0]):
+            trace.w[k, f] = w[f]
+        trace.b[k] = b
 
 
 @jit_fast
@@ -95,7 +103,6 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     ub = averages.ub
     c = averages.c
     n_updates = 0
-    record = trace.w.shape[0] > 0
     for i in order:
         if y[i] * margin(X, i, w, b) <= 0.0:
             step = eta[i] * y[i]
@@ -103,11 +110,7 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
             row_axpy(X, i, u, c * step)
             b += step
             ub += c * step
-            trace.updated[n_updates] = i
-            if record:
-                for f in range(w.shape[0]):
-                    trace.w[n_updates, f] = w[f]
-                trace.b[n_updates] = b
+            record_update(trace, n_updates, i, w, b)
             n_updates += 1
         c += 1.0
     return b, ub, c, n_updates

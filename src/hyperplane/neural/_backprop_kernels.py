@@ -172,15 +172,13 @@ def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
     n_layers = net.sizes.shape[0] - 1
     u_off = net.u_off
-    for i in range(x.shape[0]):
-        out[u_off[0] + i] = x[i]
+    out[u_off[0]:u_off[1]] = x
     for l in range(n_layers):
         W = layer_weights(net.packed, net, l)
         bias = layer_bias(net.packed, net, l)
         a_in = out[u_off[l]:u_off[l + 1]]
         a_out = out[u_off[l + 1]:u_off[l + 2]]
-        for j in range(a_out.shape[0]):
-            a_out[j] = bias[j]
+        a_out[:] = bias
         for i in range(a_in.shape[0]):
             a_i = a_in[i]
             for j in range(a_out.shape[0]):
