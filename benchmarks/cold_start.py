@@ -13,6 +13,9 @@ cache filled (what a user sees from the second run on). Each run reports wall
 seconds, the process's CPU seconds, the CPU seconds spent inside numba's
 outermost compilations (``numba:compile`` events; CPU, not wall, so that a
 loaded machine does not inflate them) and how many functions were compiled. ``--repeats`` takes the best warm run.
+``--detail N`` then lists, per cold fit, the N compilations that cost the
+most CPU of their own (a function's compilation less that of the callees
+compiled inside it) and the functions compiled for several signatures.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 
 from _table import header, row
 
@@ -43,20 +47,27 @@ import json, sys, time, resource
 start = time.perf_counter()
 from numba.core import event
 
+# outermost compilations (CPU s), and per compiled (function, signature) its
+# own CPU seconds: its compilation less that of the callees compiled inside it
 class Compiles(event.Listener):
     def __init__(self):
-        self.depth = 0
+        self.stack = []
         self.functions = 0
         self.seconds = 0.0
+        self.each = []
     def on_start(self, ev):
-        if self.depth == 0:
-            self.t0 = time.process_time()
-        self.depth += 1
+        func = getattr(ev.data["dispatcher"], "py_func", None)
+        name = f"{func.__module__}.{func.__qualname__}" if func else str(ev.data["dispatcher"])
+        self.stack.append([name, str(ev.data["args"]), time.process_time(), 0.0])
         self.functions += 1
     def on_end(self, ev):
-        self.depth -= 1
-        if self.depth == 0:
-            self.seconds += time.process_time() - self.t0
+        name, args, t0, inner = self.stack.pop()
+        spent = time.process_time() - t0
+        if self.stack:
+            self.stack[-1][3] += spent
+        else:
+            self.seconds += spent
+        self.each.append((round(spent - inner, 3), name, args))
 
 compiles = Compiles()
 event.register("numba:compile", compiles)
@@ -70,7 +81,8 @@ except SystemExit as stop:
 usage = resource.getrusage(resource.RUSAGE_SELF)
 print("COLD_START " + json.dumps({
     "wall": time.perf_counter() - start, "cpu": usage.ru_utime + usage.ru_stime,
-    "compile": compiles.seconds, "functions": compiles.functions}))
+    "compile": compiles.seconds, "functions": compiles.functions,
+    "each": sorted(compiles.each, reverse=True)}))
 """
 
 
@@ -96,7 +108,12 @@ def main():
     parser.add_argument("--repeats", type=int, default=2, help="warm runs (best kept)")
     parser.add_argument("--src", action="append", default=None,
                         help="a source tree to time (repeatable: the trees take turns)")
+    parser.add_argument("--detail", type=int, default=0, metavar="N",
+                        help="after the table, the N costliest compilations of each cold "
+                             "fit: own CPU s, function, signature, and the functions "
+                             "compiled for more than one signature")
     args = parser.parse_args()
+    details = []
     sources = args.src or [None]
     print(f"## cold start of `hyperplane fit` ({os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f})\n")
@@ -116,6 +133,14 @@ def main():
                       f"{cold['process']:.1f}", f"{cold['cpu']:.1f}", f"{cold['compile']:.1f}",
                       cold["functions"], f"{warm['process']:.2f}", f"{warm['cpu']:.2f}"),
                   flush=True)
+            details.append((family, src or "installed", cold["each"]))
+    for family, src, each in details[:len(details) if args.detail else 0]:
+        print(f"\n### {family} ({src}): {len(each)} compilations, own CPU s\n")
+        for seconds, name, signature in each[:args.detail]:
+            print(f"    {seconds:6.2f}  {name} {signature[:160]}")
+        names = Counter(name for _, name, _ in each)
+        repeated = {name: n for name, n in names.items() if n > 1}
+        print(f"    compiled for several signatures: {repeated or 'none'}")
 
 
 if __name__ == "__main__":

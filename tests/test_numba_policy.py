@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from numba import prange
 
-from hyperplane._numba import jit, jit_fast, jit_parallel_exact, maxnum, minnum
+from hyperplane._numba import by_none, jit, jit_fast, jit_parallel_exact, maxnum, minnum
 
 
 @jit_fast
@@ -74,3 +74,83 @@ def test_omp_workers_sleep_unless_the_user_chose_otherwise():
     env["OMP_WAIT_POLICY"] = "ACTIVE"
     theirs = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert theirs.stdout.strip() == "ACTIVE", theirs.stderr
+
+
+@jit
+def _scaled(x, factor):
+    return x * factor
+
+
+@jit
+def _scaled_twice(x):
+    return _scaled(x, 2) + _scaled(x, 3)
+
+
+@jit
+def _pick(pair, k):
+    return pair[k]
+
+
+@jit
+def _first_of_mixed(x):
+    return _pick((x, "label"), 0)
+
+
+def _compiled_signatures(call):
+    """The (dispatcher name, argument types) numba compiles while ``call()`` runs."""
+    from numba.core import event
+
+    seen = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            seen.append((ev.data["dispatcher"].py_func.__name__, ev.data["args"]))
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Listener()):
+        call()
+    return seen
+
+
+def test_a_constant_argument_compiles_the_callee_once_for_its_plain_type():
+    """numba types ``_scaled(x, 2)`` with ``Literal[int](2)``; the package's
+    dispatcher compiles the callee once, for int64, instead of once per constant."""
+    from numba.core import types
+
+    assert _scaled_twice(1.5) == 1.5 * 2 + 1.5 * 3
+    assert [sig.args for sig in _scaled.nopython_signatures] == [(types.float64, types.int64)]
+
+
+def test_a_kernel_that_needs_the_literal_still_gets_it():
+    """A constant index into a tuple of mixed types types only as a literal."""
+    assert _first_of_mixed(2.5) == 2.5
+
+
+@jit
+def _when_none(arg, y):
+    return y
+
+
+@jit
+def _when_given(arg, y):
+    return arg + y
+
+
+_chosen = by_none(_when_none, _when_given)
+
+
+@jit
+def _use_chosen(arg, y):
+    return _chosen(arg, y)
+
+
+def test_by_none_calls_the_chosen_function_directly():
+    """Only the caller and the chosen function are compiled: no forwarding
+    function of its own, and not the other function."""
+    compiled = _compiled_signatures(lambda: _use_chosen(None, 2.0))
+    if compiled:  # empty when numba's cache served every function
+        assert sorted(name for name, _ in compiled) == ["_use_chosen", "_when_none"]
+    assert _use_chosen(None, 2.0) == 2.0
+    assert _use_chosen(3.0, 2.0) == 5.0

@@ -41,17 +41,55 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
 
+from numba.core import errors, types  # noqa: E402
+from numba.core.registry import CPUDispatcher  # noqa: E402
+
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 
-jit = numba.njit(cache=True, nogil=True)
-jit_fast = numba.njit(cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS))
-jit_parallel = numba.njit(
-    cache=True, nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True
-)
-jit_parallel_exact = numba.njit(cache=True, nogil=True, parallel=True)
 
-__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS", "by_none",
-           "maxnum", "minnum", "prefetch"]
+class KernelDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, which compiles a kernel called from compiled
+    code for the plain types of its arguments.
+
+    numba types a constant argument (``f(x, 0)``, ``g(x, True)``) as a literal,
+    and a dispatcher compiles a separate version of the callee, and of every
+    function it calls with that argument, for each literal value and once more
+    for the plain type (``int64``, ``bool``) -- the same machine code up to a
+    folded constant, several times the compilation of a first fit. This one
+    first asks for the plain types; only a kernel that cannot be typed
+    without the literal (a constant tuple index) gets the literal version.
+    """
+
+    def get_call_template(self, args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if self._can_compile and (plain != tuple(args) or plain_kws != kws):
+            try:
+                return super().get_call_template(plain, plain_kws)
+            except errors.TypingError:
+                pass
+        return super().get_call_template(args, kws)
+
+
+def _compiler(**options):
+    """A decorator compiling with numba's ``nopython`` mode, ``cache=True``
+    and ``options``, into a :class:`KernelDispatcher`."""
+    targetoptions = dict(nopython=True, boundscheck=None, **options)
+
+    def decorate(func):
+        dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(targetoptions))
+        dispatcher.enable_caching()
+        return dispatcher
+    return decorate
+
+
+jit = _compiler(nogil=True)
+jit_fast = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS))
+jit_parallel = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True)
+jit_parallel_exact = _compiler(nogil=True, parallel=True)
+
+__all__ = ["jit", "jit_fast", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
+           "KernelDispatcher", "by_none", "by_first_type", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise):
@@ -80,17 +118,60 @@ def by_none(when_none, otherwise):
     >>> use(None, 2), use(3, 2)
     (2, 5)
     """
-    from numba.core import types
-    from numba.extending import overload
+    return by_first_type(
+        lambda arg: when_none if isinstance(arg, types.NoneType) else otherwise,
+        f"{when_none.__name__} / {otherwise.__name__}")
+
+
+def by_first_type(choose, name):
+    """A function for compiled code, ``call(arg, *args)``, that runs
+    ``choose(numba type of arg)(arg, *args)``: numba makes the choice when it
+    types ``arg``, so the call costs nothing at run time and the caller is
+    compiled with the chosen function only (:func:`by_none`; the row layer's
+    ``by_layout``). Called from Python it raises :class:`NotImplementedError`
+    naming ``name``.
+
+    The call is typed and lowered as a direct call of the chosen function:
+    an ``@overload`` would compile a forwarding function of its own, one more
+    compiled library, which links, optimises and generates code for the whole
+    chosen function once more.
+
+    Examples
+    --------
+    >>> import numba
+    >>> from numba.core import types
+    >>> from hyperplane._numba import by_first_type
+    >>> as_float = numba.njit(lambda x: float(x))
+    >>> halved = numba.njit(lambda x: x / 2)
+    >>> number = by_first_type(
+    ...     lambda t: as_float if isinstance(t, types.Integer) else halved, "number")
+    >>> use = numba.njit(lambda x: number(x))
+    >>> use(3), use(3.0)
+    (3.0, 1.5)
+    """
+    from numba.core.imputils import lower_builtin
+    from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
     def call(arg, *args):
-        raise NotImplementedError(f"{when_none.__name__} / {otherwise.__name__}: "
-                                  "compiled code only")
+        raise NotImplementedError(f"{name}: compiled code only")
 
-    @overload(call)
-    def _chosen(arg, *args):
-        chosen = when_none if isinstance(arg, types.NoneType) else otherwise
-        return lambda arg, *args: chosen(arg, *args)
+    def chosen_type(context, arg):
+        return context.resolve_value_type(choose(arg))
+
+    class Typing(AbstractTemplate):
+        key = call
+
+        def generic(self, args, kws):
+            chosen = chosen_type(self.context, args[0]).get_call_type(self.context, args, kws)
+            return signature(chosen.return_type, *chosen.args)
+
+    infer_global(call, types.Function(Typing))
+
+    @lower_builtin(call, types.VarArg(types.Any))
+    def _call_chosen(context, builder, sig, args):
+        typing = context.typing_context
+        fnty = chosen_type(typing, sig.args[0])
+        return context.get_function(fnty, fnty.get_call_type(typing, sig.args, {}))(builder, args)
 
     return call
 

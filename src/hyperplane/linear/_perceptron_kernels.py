@@ -53,11 +53,13 @@ margin = by_layout(dense_margin, csr_margin)
 @jit_fast
 def recorded(trace, n_updates, i, w, b):
     """Note update number ``n_updates`` (of sample ``i``) in ``trace``, and
-    ``w`` and ``b`` after it when the trace keeps weights; returns the count
-    of updates so far."""
+    ``w`` and ``b`` after it when the trace keeps weights (copied element by
+    element: a slice assignment would compile numba's shape-mismatch message
+    into every epoch); returns the count of updates so far."""
     trace.updated[n_updates] = i
     if trace.w.shape[0] > 0:
-        trace.w[n_updates, :] = w
+        for f in range(w.shape[0]):
+            trace.w[n_updates, f] = w[f]
         trace.b[n_updates] = b
     return n_updates + 1
 
@@ -83,6 +85,8 @@ def online_epoch(X, y, w, b, eta, order, trace):
             b += step
             n_updates = recorded(trace, n_updates, i, w, b)
     return b, n_updates
+
+
 
 
 @jit_fast

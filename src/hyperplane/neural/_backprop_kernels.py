@@ -361,7 +361,10 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
         output_gradient(Y_hat[r], Y[r], loss, net.out_act, delta[r], -weights[r])
     for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, net, l)
-        gW[:, :] = np.dot(acts[l - start].T, delta)
+        product = np.dot(acts[l - start].T, delta)
+        for i in range(gW.shape[0]):
+            for j in range(gW.shape[1]):
+                gW[i, j] = product[i, j]
         gb = layer_bias(grad, net, l)
         gb[:] = 0.0
         for r in range(delta.shape[0]):

@@ -337,7 +337,8 @@ def feature_major_products(samples, r, lo, hi):
     compiled (on ``samples.buf`` directly they did only when inlined)."""
     acc = np.zeros(hi - lo)
     feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
-    samples.buf[lo:hi] = acc
+    for k in range(hi - lo):
+        samples.buf[lo + k] = acc[k]
 
 
 @jit_fast

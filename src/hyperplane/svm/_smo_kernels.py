@@ -449,10 +449,21 @@ def permute_variables(var, order):
     """Reorder the dual variables: position ``k`` receives variable ``order[k]``
     (``H`` is per sample and stays)."""
     for arr in (var.alpha, var.score, var.y, var.p, var.C, var.QD):
-        arr[:order.shape[0]] = arr[order]
+        take_in_place(arr, order)
     for arr in (var.kidx, var.perm):
-        arr[:order.shape[0]] = arr[order]
-    var.status[:order.shape[0]] = var.status[order]
+        take_in_place(arr, order)
+    take_in_place(var.status, order)
+
+
+@jit
+def take_in_place(arr, order):
+    """``arr[:m] = arr[order]`` (``m = order.shape[0]``), element by element:
+    numba compiles a slice assignment from an array with a formatted
+    shape-mismatch message, whose string code is most of a small kernel's
+    compilation."""
+    taken = arr[order]
+    for k in range(order.shape[0]):
+        arr[k] = taken[k]
 
 
 @jit_fast

@@ -47,7 +47,8 @@ BLOCK = 16
 def blocked_edges(edges, n_edges):
     """``edges[:n_edges]`` padded with +inf to ``BLOCK**2`` values (``n_edges <= BLOCK**2``)."""
     out = np.full(BLOCK * BLOCK, np.inf)
-    out[:n_edges] = edges[:n_edges]
+    for e in range(n_edges):
+        out[e] = edges[e]
     return out
 
 

@@ -25,7 +25,8 @@ from ._traverse_kernels import next_leaf, start_walk
 def _grown(buffer, size):
     """``buffer`` copied into one twice as large (the first ``size`` entries kept)."""
     out = np.empty(2 * buffer.shape[0], dtype=buffer.dtype)
-    out[:size] = buffer[:size]
+    for t in range(size):
+        out[t] = buffer[t]
     return out
 
 

@@ -269,7 +269,8 @@ def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc)
         return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
     base = impurity(known, w_known, criterion)
     left[:] = 0.0
-    right[:] = known
+    for k in range(n_classes):
+        right[k] = known[k]
     w_left = 0.0
     n_known = 0
     for e in range(d):

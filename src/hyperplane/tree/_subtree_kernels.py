@@ -190,7 +190,8 @@ def small_node_scores(columns, node, rules, lookup, scratch):
     m = rows.shape[0]
     node_codes = np.empty((columns.codes_rows.shape[1], m), dtype=columns.codes_rows.dtype)
     for pos in range(m):
-        node_codes[:, pos] = columns.codes_rows[rows[pos]]
+        for j in range(node_codes.shape[0]):
+            node_codes[j, pos] = columns.codes_rows[rows[pos], j]
     splits = new_splits(columns.kind.shape[0])
     missing = np.empty(n_classes)
     for j in range(columns.kind.shape[0]):
