@@ -101,8 +101,11 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     splitter : {"best", "hist"}, default="best"
         ``"best"`` tries every midpoint (exact). ``"hist"`` bins each numeric
         attribute into at most ``max_bins`` quantile bins once and only cuts
-        between bins: approximate (exact when an attribute has at most
-        ``max_bins`` distinct values), much faster on large data. The bin
+        between bins, by the exact scan's rules (midpoint thresholds between
+        the training values either side; C4.5's numeric rules with
+        ``"gain_ratio"``): approximate, and the ``"best"`` tree when an
+        attribute has at most ``max_bins`` distinct values; much faster on
+        large data. The bin
         edges are weighted quantiles of all training rows when there are at
         most 200 000 of them, and of 200 000 rows drawn uniformly without
         replacement (seeded by ``random_state``; 0 when it is None) above

@@ -20,7 +20,8 @@ from numba import prange
 
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
-from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
+from ._numeric_cut_kernels import ordered_cut
+from ._split_kernels import CATEGORICAL, table_split_score
 from ._state import Columns, GrowRules, Scratch, Splits
 from ._table_kernels import table_slot
 from ._traverse_kernels import MISSING
@@ -32,7 +33,7 @@ def new_scratch(width, sort_rows, n_classes):
     of fewer than ``sort_rows`` rows."""
     size = max(width, sort_rows)
     return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                   np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                   np.empty(size, dtype=np.int64), np.empty((5, n_classes)),
                    np.empty(sort_rows, dtype=np.int64))
 
 
@@ -49,13 +50,12 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     """The split-table entry of coded attribute ``j`` from the node's tables: a
     multiway split (:func:`~._split_kernels.table_split_score`) or, binned, the
     best cut over its non-empty bins, gathered into ``scratch``
-    (:func:`~._split_kernels.ordered_cut`)."""
+    (:func:`~._numeric_cut_kernels.ordered_cut`)."""
     c = columns.col[j]
     n_codes = columns.codes_count[c]
     if columns.kind[j] == CATEGORICAL:
-        s, g, a, r, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
-                                           rules.criterion, rules.min_leaf, rules.c45)
-        return s, g, a, r, np.nan, -1, ok
+        return table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
+                                 rules.criterion, rules.min_leaf, rules.c45)
     d = 0
     for v in range(n_codes):
         if counts[c, v] > 0:
@@ -63,8 +63,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
             scratch.bin_table[d] = table[c, v]
             scratch.bin_rows[d] = counts[c, v]
             d += 1
-    return ordered_cut(d, scratch, table[c, n_codes], n_codes, columns.edges[c],
-                       rules.criterion, rules.min_leaf, lookup)
+    return ordered_cut(d, scratch, table[c, n_codes], columns.bin_range[c], rules, lookup)
 
 
 @jit_parallel_exact
@@ -79,13 +78,13 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup):
     splits = new_splits(p)
     width = table.shape[1]
     n_classes = table.shape[2]
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(p):
         if avail[j]:
             entry = score_coded_attribute(
-                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges,
+                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range,
                                        c_y), j,
                 GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value),
                 lookup, new_scratch(width, 0, n_classes))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
+from ._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from ._state import Children, Splits
 from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, numeric_cut, partition_node
@@ -73,11 +73,11 @@ def new_splits(p):
 
 @jit
 def put_split(splits, j, entry):
-    """Entry ``j`` of a split table from ``(score, ratio, after, rho, threshold,
-    cut_bin, valid)``, the tuple the split searches return."""
-    s, g, a, r, t, b, ok = entry
-    splits.score[j], splits.ratio[j], splits.after[j], splits.rho[j] = s, g, a, r
-    splits.threshold[j], splits.cut_bin[j], splits.valid[j] = t, b, ok
+    """Entry ``j`` of a split table from the :class:`~._state.Split` a split search returns."""
+    splits.score[j], splits.ratio[j] = entry.score, entry.ratio
+    splits.after[j], splits.rho[j] = entry.after, entry.rho
+    splits.threshold[j], splits.cut_bin[j], splits.valid[j] = (entry.threshold, entry.cut_bin,
+                                                               entry.valid)
 
 
 @jit
@@ -281,6 +281,9 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
         return no_children(node, n_stats), np.zeros(0), False
     if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
         splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
+                                                 splits.threshold[j])
+    elif rules.cut_at_training_value and columns.kind[j] == BINNED:  # the bins' values
+        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
                                                  splits.threshold[j])
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]

@@ -38,7 +38,9 @@ class Columns(NamedTuple):
     codes_count: np.ndarray  # (p_coded,) codes of each coded column
     kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
     col: np.ndarray  # (p,) row of attribute j in num_T or codes_T
-    edges: np.ndarray  # (p_coded, max_edges) thresholds of binned attributes
+    #: (p_coded, 2, width) smallest [c, 0, b] and largest [c, 1, b] training value of
+    #: bin b of binned column c (NaN: a bin without one); where a binned cut's threshold lies
+    bin_range: np.ndarray
     y: np.ndarray  # (n,) class index
 
 
@@ -73,6 +75,29 @@ class Splits(NamedTuple):
     threshold: np.ndarray  # numeric cut (NaN: categorical)
     cut_bin: np.ndarray  # binned cut: code <= cut_bin goes first
     valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
+
+
+class Split(NamedTuple):
+    """One attribute's entry of a split table (what every scan returns)."""
+
+    score: float
+    ratio: float
+    after: float
+    rho: float
+    threshold: float  # numeric cut x <= threshold (NaN: categorical)
+    cut_bin: int  # binned cut code <= cut_bin (-1: none)
+    valid: bool
+
+
+class CutBounds(NamedTuple):
+    """What an ordered scan of one node's attribute compares its cuts with
+    (:func:`~._numeric_cut_kernels.cut_bounds`)."""
+
+    tie: float  # a cut replaces the best so far when better by more than this
+    equal: float  # values closer than this are one value (no cut between them)
+    min_side: float  # C4.5: the least weight of either side
+    floor: float  # a side lighter than this is empty
+    possible: bool  # enough known rows for any admissible cut
 
 
 class Children(NamedTuple):
@@ -154,5 +179,5 @@ class Scratch(NamedTuple):
     bins: np.ndarray  # non-empty bins of one attribute
     bin_table: np.ndarray  # their class weights
     bin_rows: np.ndarray  # their row counts
-    work: np.ndarray  # (4, K) for :func:`~._split_kernels.ordered_cut`
+    work: np.ndarray  # (5, K) for :func:`~._numeric_cut_kernels.ordered_cut`
     keys: np.ndarray  # sort keys of a small node

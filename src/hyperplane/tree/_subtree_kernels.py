@@ -39,7 +39,8 @@ from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._regression_kernels import expand_regression_node, squared_error_scores
-from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
+from ._numeric_cut_kernels import ordered_cut
+from ._split_kernels import CATEGORICAL, table_split_score
 from ._state import Node, Scan
 from ._sum_kernels import numpy_sum
 from ._table_kernels import table_slot
@@ -139,7 +140,7 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
     rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
-    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut`
+    (first ``d`` entries) and ``missing`` as :func:`~._numeric_cut_kernels.ordered_cut`
     takes them and returns ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
@@ -204,15 +205,12 @@ def small_node_scores(columns, node, rules, lookup, scratch):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]
                 n_rows[code] += 1
-            s, g, a, r, ok = table_split_score(table, n_rows, rules.criterion, rules.min_leaf,
-                                               rules.c45)
-            t, b = np.nan, -1
+            put_split(splits, j, table_split_score(table, n_rows, rules.criterion,
+                                                   rules.min_leaf, rules.c45))
         else:
             d = sorted_bins(node_codes[c], columns.y, rows, w, scratch, missing)
-            s, g, a, r, t, b, ok = ordered_cut(d, scratch, missing, columns.codes_count[c],
-                                               columns.edges[c], rules.criterion,
-                                               rules.min_leaf, lookup)
-        put_split(splits, j, (s, g, a, r, t, b, ok))
+            put_split(splits, j, ordered_cut(d, scratch, missing, columns.bin_range[c], rules,
+                                             lookup))
     return splits
 
 

@@ -4,7 +4,7 @@ For a categorical or binned attribute a node needs only, per code (and one
 row for a missing value), the weight of each class and the number of rows.
 These tables add up over disjoint sets of rows, so the in-memory builder
 computes them per node and a Dask fit sums them over chunks
-(:mod:`._levels`); :func:`~._split_kernels.score_table`
+(:mod:`._levels`); :func:`~._numeric_cut_kernels.score_table`
 turns a table into a split.
 """
 
