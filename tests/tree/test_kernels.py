@@ -244,7 +244,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
     no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
-    child_rows, child_w, child_order, child_x, offsets, _ = partition_node(
+    child_rows, child_w, child_order, child_x, offsets, _, _ = partition_node(
         rows, w, branch, r, (order, x[order]), no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
@@ -252,10 +252,10 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     both = np.vstack([order, order[:, ::-1]])
     parallel = partition_node(rows, w, branch, r, (both, x[both]), no_spare,
                               np.zeros(n, dtype=np.int64), True)
-    assert np.array_equal(parallel[4], offsets)
-    np.testing.assert_array_equal(parallel[3], x[parallel[2]])
+    assert np.array_equal(parallel.offsets, offsets)
+    np.testing.assert_array_equal(parallel.sorted_x, x[parallel.order])
     for v in range(n_branches):
-        assert np.array_equal(child_block(parallel[2], offsets, v, 2)[0],
+        assert np.array_equal(child_block(parallel.order, offsets, v, 2)[0],
                               child_block(child_order, offsets, v, 1)[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]

@@ -27,8 +27,7 @@ from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
-from ._tree_api import TreeMethods, parallel_predict
-from ._traverse_kernels import tree_proba, tree_proba_parallel
+from ._tree_api import TreeMethods
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
@@ -283,13 +282,6 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self.categorical_split = categorical_split
         self.n_jobs = n_jobs
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True      # multiway splits on category columns
-        tags.input_tags.sparse = True           # densified (see _encode.densify)
-        return tags
-
     # ------------------------------------------------------------------ fit
     _parameter_rules = {
         "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
@@ -487,10 +479,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
 
     # -------------------------------------------------------------- predict
     def _proba(self, X):
-        check_is_fitted(self)
-        X_enc = self._encode(X)
-        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
-        return walk(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
+        return self._walk(X, "_leaf_proba")
 
     def predict_proba(self, X):
         """Class distribution of the leaf (mixed by r_v over branches where a value is missing).

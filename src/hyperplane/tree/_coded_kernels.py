@@ -22,8 +22,8 @@ from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from ._state import Columns, GrowRules, Scratch, Splits
-from ._table_kernels import table_slot
+from ._state import Columns, GrowRules, Node, Scratch, Splits
+from ._table_kernels import tally_row
 from ._traverse_kernels import MISSING
 
 
@@ -43,6 +43,39 @@ def weight_taken_out(b, w, r_keep):
     it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
     the kept child with ``r_keep · w``)."""
     return w * (1.0 - r_keep) if b == MISSING else w
+
+
+@jit
+def rows_taken_out(b):
+    """The rows a row of branch ``b`` takes out of the kept child's counts: −1, or
+    none for a row missing the tested value (it is counted in every child)."""
+    return 0 if b == MISSING else -1
+
+
+@jit
+def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
+    """Add ``rows`` (weights ``w`` by position) into the class tables of coded
+    columns ``span[0]`` to ``span[1] − 1``, in the rows' order (:func:`tally_row`)."""
+    for pos in range(rows.shape[0]):
+        i = rows[pos]
+        tally_row(codes_rows[i], codes_count, y[i], w[pos], 1, span, table, counts)
+
+
+@jit
+def take_out_rows(columns, node, branch, kept, span, table, counts):
+    """Take the rows of ``node`` that leave its child ``kept = (keep, r_keep)`` out
+    of the class tables of coded columns ``span[0]`` to ``span[1] − 1``, in the
+    rows' order: a row of another branch entirely, a row missing the tested value
+    (``branch == MISSING``) by :func:`weight_taken_out` and not in the counts
+    (:func:`rows_taken_out`)."""
+    keep, r_keep = kept
+    for pos in range(node.rows.shape[0]):
+        b = branch[pos]
+        if b != keep:
+            i = node.rows[pos]
+            tally_row(columns.codes_rows[i], columns.codes_count, columns.y[i],
+                      -weight_taken_out(b, node.w[pos], r_keep), rows_taken_out(b), span,
+                      table, counts)
 
 
 @jit
@@ -109,36 +142,20 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
     p = codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
     for g in prange(n_groups):
-        lo, hi = column_group(g, n_groups, p)
-        for pos in range(rows.shape[0]):
-            i = rows[pos]
-            k = y[i]
-            wi = w[pos]
-            for c in range(lo, hi):
-                code = table_slot(codes_rows[i, c], codes_count[c])
-                table[c, code, k] += wi
-                counts[c, code] += 1
+        add_rows(codes_rows, codes_count, y, rows, w, column_group(g, n_groups, p), table,
+                 counts)
 
 
 @jit_parallel_exact
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
     """:func:`~._subtree_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""
-    codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
-                                           node.rows, node.w)
-    p = codes_rows.shape[1]
+    p = columns.codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
+    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     for g in prange(n_groups):
-        lo, hi = column_group(g, n_groups, p)
-        for pos in range(rows.shape[0]):
-            b = branch[pos]
-            if b == keep:
-                continue
-            i = rows[pos]
-            k = y[i]
-            wi = weight_taken_out(b, w[pos], r_keep)
-            for c in range(lo, hi):
-                code = table_slot(codes_rows[i, c], codes_count[c])
-                table[c, code, k] -= wi
-                if b != MISSING:
-                    counts[c, code] -= 1
+        take_out_rows(Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
+                      Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
+                           n_spare, n_spare_x),
+                      branch, (keep, r_keep), column_group(g, n_groups, p), table, counts)

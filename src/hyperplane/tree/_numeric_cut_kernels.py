@@ -107,6 +107,18 @@ def entropy_quality(terms, w_left, w_right):
 
 
 @jit
+def kept_as_best(quality, best, bounds, left, best_left):
+    """Whether a cut of ``quality`` replaces the best so far (better by more than
+    ``bounds.tie``: between tied cuts the smaller threshold stays); if so its left
+    side's class weights ``left`` are kept in ``best_left``."""
+    if quality > best + bounds.tie:
+        for k in range(left.shape[0]):
+            best_left[k] = left[k]
+        return True
+    return False
+
+
+@jit
 def cut_threshold(x_here, x_next):
     """The threshold of a cut between adjacent values ``x_here < x_next``: their
     midpoint (周志华 4.7), or ``x_here`` when the midpoint rounds up to ``x_next``."""
@@ -298,10 +310,8 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
                 quality += terms[0, k]
                 quality += terms[1, k]
             quality = entropy_quality(quality, w_left, w_right)
-        if quality > best + bounds.tie:
+        if kept_as_best(quality, best, bounds, left, best_left):
             best, best_pos, best_w_left = quality, pos, w_left
-            for k in range(n_classes):
-                best_left[k] = left[k]
     if best_pos < 0:
         return no_split()
     return finish_cut(table, best_w_left, w_known, w_total, n_cuts,
@@ -393,10 +403,8 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
                 quality += xlog2x(left[k])
                 quality += xlog2x(right[k])
             quality = entropy_quality(quality, w_left, w_right)
-        if quality > best + bounds.tie:
+        if kept_as_best(quality, best, bounds, left, best_left):
             best, best_e, best_w_left = quality, e, w_left
-            for k in range(n_classes):
-                best_left[k] = left[k]
     if best_e < 0:
         return no_split()
     b = bins[best_e]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._expand_kernels import (CONSTANT_TARGET, EMPTY_BRANCH, empty_branch_leaf, limits_reason,
-                              new_splits, put_split, split_node)
+from ._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
+                              put_split, split_node)
 from ._moments_kernels import (add_row, as_moments, cut_quality, less, mean_squared_error,
                                no_moments, put_moments, squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
@@ -137,25 +137,21 @@ def expand_regression_node(node, splits, columns, rules, dest, parallel_rows):
                                                    parallel_rows, 3)
     if children.attribute < 0:
         return children
-    offsets, child_rows, child_w = children.offsets, children.rows, children.w
-    for v in range(w_branch.shape[0]):
-        if w_branch[v] <= 0.0:
-            empty_branch_leaf(children.value, children.weight, v, node.value)
-            children.reason[v] = EMPTY_BRANCH
-            continue
+    for v in known_branches(children, w_branch, node.value):
         m = no_moments()
         low = np.inf
         high = -np.inf
-        for pos in range(offsets[v], offsets[v + 1]):
-            y = columns.y[child_rows[pos]]
-            m = add_row(m, y, child_w[pos])
+        for pos in range(children.offsets[v], children.offsets[v + 1]):
+            y = columns.y[children.rows[pos]]
+            m = add_row(m, y, children.w[pos])
             low = min(low, y)
             high = max(high, y)
-            if child_w[pos] != 1.0:
+            if children.w[pos] != 1.0:
                 children.unit[v] = False
         put_moments(children.value[v], m)
         children.weight[v] = m.w
-        children.reason[v] = regression_leaf_reason(m, low == high, offsets[v + 1] - offsets[v],
+        children.reason[v] = regression_leaf_reason(m, low == high,
+                                                    children.offsets[v + 1] - children.offsets[v],
                                                     node.depth + 1, any_attribute, rules)
     return children
 

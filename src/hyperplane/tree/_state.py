@@ -119,6 +119,38 @@ class Children(NamedTuple):
     spare_x: np.ndarray  # p_num) is child v's spare region (Node.spare_order, Node.spare_x)
 
 
+class Partition(NamedTuple):
+    """A node's rows dealt to its branches (:func:`~._traverse_kernels.partition_node`):
+    child ``v`` owns ``rows[offsets[v]:offsets[v + 1]]`` (and ``w``), its
+    ``(p_num, size)`` block of the flat ``order`` and ``sorted_x``
+    (:func:`~._traverse_kernels.child_block`) and the same part of ``spare_order``
+    / ``spare_x`` (empty: none) as its spare region."""
+
+    rows: np.ndarray
+    w: np.ndarray
+    order: np.ndarray
+    sorted_x: np.ndarray
+    offsets: np.ndarray
+    spare_order: np.ndarray
+    spare_x: np.ndarray
+
+
+class Subtree(NamedTuple):
+    """A subtree grown in one compiled call (:func:`~._subtree_kernels.grow_subtree`),
+    as local node arrays: node 0 is its root, the children of node ``t`` are
+    ``first_child[t] .. first_child[t] + n_child[t] − 1``."""
+
+    feature: np.ndarray  # tested attribute, -1 at a leaf
+    cut: np.ndarray  # threshold of a numeric test (NaN: categorical)
+    first_child: np.ndarray
+    n_child: np.ndarray
+    branch_r: np.ndarray  # r_v of the branch leading to each node
+    value: np.ndarray  # (n_nodes, K) class weights (a regression tree: moments)
+    weight: np.ndarray
+    depth: np.ndarray
+    leaf_weight: float  # the total weight that ended in leaves
+
+
 class TreeArrays(NamedTuple):
     """A tree as flat arrays: the children of node ``t`` are
     ``children[child_start[t]:child_start[t] + n_child[t]]``."""

@@ -24,6 +24,19 @@ def table_slot(code, n_codes):
 
 
 @jit
+def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
+    """Add weight ``w`` of class ``k`` and ``step`` rows to the cells of one row's
+    codes ``codes_row`` in the class tables of coded columns ``span[0]`` to
+    ``span[1] − 1`` (``table[c, code, k]``, ``counts[c, code]``; a missing code:
+    the last slot, :func:`table_slot`). A negative ``w`` and ``step`` take a
+    row out (histogram subtraction)."""
+    for c in range(span[0], span[1]):
+        code = table_slot(codes_row[c], codes_count[c])
+        table[c, code, k] += w
+        counts[c, code] += step
+
+
+@jit
 def accumulate_class_table(codes, y, w, rows, table, n_rows):
     """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
 
