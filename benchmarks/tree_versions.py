@@ -3,6 +3,8 @@
 Usage (from the repository root; ``/tmp/old`` a ``git worktree`` of an earlier commit)::
 
     python benchmarks/tree_versions.py --checkout d39db94=/tmp/old/src --checkout new=src
+    python benchmarks/tree_versions.py --checkout old=/tmp/old/src --checkout new=src \
+        --splitters best hist --criteria gini gain_ratio --shapes "20k×10"
 
 Each fit runs in its own subprocess with ``PYTHONPATH`` pointed at one
 checkout, taking the checkouts in turn ``--repeats`` times per case, so load
@@ -33,7 +35,7 @@ import json, sys, time
 import numpy as np, pandas as pd
 from sklearn.datasets import make_classification
 from hyperplane.tree import DecisionTreeClassifier
-n, p, n_cat, missing, criterion = json.loads(sys.argv[1])
+n, p, n_cat, missing, criterion, splitter = json.loads(sys.argv[1])
 X, y = make_classification(n, p, random_state=0)
 rng = np.random.default_rng(0)
 if missing:
@@ -46,9 +48,9 @@ if n_cat:
         X.loc[rng.random(n) < missing, f"c{c}"] = None
     y = np.where(X["c0"] == "a", 1 - y, y)
 warm = slice(0, min(n, 25000))
-DecisionTreeClassifier(criterion=criterion).fit(X[warm], y[warm])
+DecisionTreeClassifier(criterion=criterion, splitter=splitter).fit(X[warm], y[warm])
 cpu, wall = time.process_time(), time.perf_counter()
-model = DecisionTreeClassifier(criterion=criterion).fit(X, y)
+model = DecisionTreeClassifier(criterion=criterion, splitter=splitter).fit(X, y)
 print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, model.tree_.n_nodes]))
 """
 
@@ -70,6 +72,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--shapes", nargs="*", default=list(SHAPES))
     parser.add_argument("--criteria", nargs="*", default=["gini", "info_gain"])
+    parser.add_argument("--splitters", nargs="*", default=["best"], choices=["best", "hist"])
     args = parser.parse_args()
     checkouts = dict(item.split("=", 1) for item in args.checkout)
     names = list(checkouts)
@@ -78,8 +81,8 @@ def main():
           + " | ".join(f"{k} wall s" for k in names) + " | nodes |")
     print("|---" * (3 + 3 * len(names) - 1) + "|")
     for shape in args.shapes:
-        for criterion in args.criteria:
-            case = [*SHAPES[shape], criterion]
+        for criterion, splitter in ((c, s) for c in args.criteria for s in args.splitters):
+            case = [*SHAPES[shape], criterion, splitter]
             runs = {k: [] for k in names}
             for _ in range(args.repeats):
                 for k in names:
@@ -87,7 +90,8 @@ def main():
             cpu = {k: min(r[0] for r in runs[k]) for k in names}
             wall = {k: min(r[1] for r in runs[k]) for k in names}
             nodes = sorted({r[2] for k in names for r in runs[k]})
-            print(f"| {shape} | {criterion} | " + " | ".join(f"{cpu[k]:.2f}" for k in names)
+            print(f"| {shape} | {criterion}, {splitter} | "
+                  + " | ".join(f"{cpu[k]:.2f}" for k in names)
                   + " | " + " | ".join(f"{cpu[k] / cpu[names[0]]:.2f}" for k in names[1:])
                   + " | " + " | ".join(f"{wall[k]:.2f}" for k in names)
                   + f" | {', '.join(map(str, nodes))} |", flush=True)

@@ -64,20 +64,20 @@ def test_children_go_into_the_spare_region_unless_they_outgrow_it(split):
     shared = partition(x, rows, order, branch, r, spare)
     for a, b in zip(fresh[:5], shared[:5]):
         np.testing.assert_array_equal(a, b)
-    child_order, child_x, _, _ = shared[2], shared[3], shared[4], shared[5]
+    child_order, child_x = shared.order, shared.sorted_x
     outgrown = np.any(branch == MISSING)
     assert np.shares_memory(child_order, buffer_order) != outgrown
     assert np.shares_memory(child_x, buffer_x) != outgrown
     outside = np.r_[buffer_order[:at], buffer_order[at + size:]]
     assert np.all(outside == GARBAGE_ORDER)
     assert np.all(np.r_[buffer_x[:at], buffer_x[at + size:]] == np.inf)
-    child_spare = shared[5]
+    child_spare = (shared.spare_order, shared.spare_x)
     if outgrown:
         assert child_spare[0].size == 0 and child_spare[1].size == 0
         assert np.all(buffer_order == GARBAGE_ORDER)
         return
     assert np.shares_memory(child_spare[0], order) and child_spare[0].size == size
-    offsets = shared[4]
+    offsets = shared.offsets
     for v in range(r.size):  # child v's block and spare region: the same slice of both buffers
         block = child_block(child_order, offsets, v, order.shape[0])
         region = child_region(child_spare[0], offsets, v, order.shape[0])

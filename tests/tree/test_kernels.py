@@ -5,9 +5,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree._numeric_cut_kernels import best_numeric_cut
-from hyperplane.tree._split_kernels import (ENTROPY, GINI, c_log2_c, impurity, ordered_table_cut,
-                                            table_split_score)
+from hyperplane.tree._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
+from hyperplane.tree._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
 from hyperplane.tree._state import GrowRules, Scan
 from hyperplane.tree._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
@@ -78,7 +77,7 @@ def test_class_tables_add_up_over_chunks(data, cut):
 def test_multiway_score(data, criterion):
     codes, y, w, n_codes, n_classes = data
     table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
-    score, ratio, after, rho, valid = table_split_score(table, n_rows, criterion, 1.0)
+    score, ratio, after, rho, _, _, valid = table_split_score(table, n_rows, criterion, 1.0)
     present = [v for v in range(n_codes) if np.any(codes == v)]
     assert valid == (len(present) >= 2)
     if not valid:
@@ -93,9 +92,11 @@ def test_multiway_score(data, criterion):
 def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
     codes, y, w, n_codes, n_classes = data
     table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
-    edges = np.arange(n_codes - 1) + 0.5
+    values = np.arange(n_codes, dtype=float)  # bin v holds the value v
+    bin_range = np.vstack([values, values])
+    rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
     score, ratio, after, rho, threshold, cut_bin, valid = ordered_table_cut(
-        table, n_rows, edges, criterion, 1.0, c_log2_c(0))
+        table, n_rows, bin_range, rules, c_log2_c(0))
     known = codes >= 0
     candidates = []
     for b in range(n_codes - 1):
@@ -106,14 +107,15 @@ def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
                                             w[~known].sum(), n_classes, criterion)))
     assert valid == bool(candidates)
     if np.all(w == 1.0):  # integer counts: the c·log2(c) lookup gives the same cut
-        looked_up = ordered_table_cut(table, n_rows, edges, criterion, 1.0, c_log2_c(w.size))
+        looked_up = ordered_table_cut(table, n_rows, bin_range, rules, c_log2_c(w.size))
         assert looked_up[5] == cut_bin and np.isclose(looked_up[0], score)
     if valid:
         best = max(c[1][0] for c in candidates)
         assert np.isclose(score, best)
         # smallest cut among the equally good ones (same partition of known rows counts once)
         first = min(b for b, s in candidates if np.isclose(s[0], best, rtol=1e-9, atol=1e-12))
-        assert cut_bin == first and threshold == edges[first]
+        following = min(v for v in range(first + 1, n_codes) if n_rows[v] > 0)
+        assert cut_bin == first and threshold == (first + following) / 2
 
 
 @st.composite
@@ -141,13 +143,13 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
     rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
-    score, ratio, after, rho, t, valid = best_numeric_cut(x[order], order, y, value,
-                                                          Scan(w, False, c_log2_c(0)), rules,
-                                                          NO_SCRATCH)
+    score, ratio, after, rho, t, _, valid = best_numeric_cut(x[order], order, y, value,
+                                                             Scan(w, False, c_log2_c(0)), rules,
+                                                             NO_SCRATCH)
     # gathering into a longer scratch (its former contents do not matter): the same cut
     scratch = (np.full(x.size + 3, 7, dtype=np.int32), np.full(x.size + 3, np.nan))
     assert_same_cut(best_numeric_cut(x[order], order, y, value, Scan(w, False, c_log2_c(0)),
-                                     rules, scratch), (score, ratio, after, rho, t, valid))
+                                     rules, scratch), (score, ratio, after, rho, t, -1, valid))
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
     ones = np.ones_like(w)
     counts = np.bincount(y, minlength=3).astype(float)
@@ -155,7 +157,8 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
                                NO_SCRATCH)
     fast = best_numeric_cut(x[order], order, y, counts, Scan(ones, True, c_log2_c(x.size)), rules,
                             NO_SCRATCH)
-    assert general[5] == fast[5] and general[4] == fast[4] or np.isnan(general[4])
+    assert general.valid == fast.valid and general.threshold == fast.threshold or np.isnan(
+        general.threshold)
     assert np.allclose(general[:4], fast[:4])
     if criterion == GINI:  # sums of squared integer counts are exact: the very same cut
         assert general[:4] == fast[:4]
@@ -184,7 +187,7 @@ def test_c45_numeric_cut_counts_weights_and_charges_mdl(data, min_leaf):
     x, y, w = data
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
-    score, ratio, after, rho, t, valid = best_numeric_cut(
+    score, ratio, after, rho, t, _, valid = best_numeric_cut(
         x[order], order, y, value, Scan(w, False, c_log2_c(0)),
         GrowRules(ENTROPY, True, np.inf, 2.0, min_leaf, 0.0), NO_SCRATCH)
     known = ~np.isnan(x)
@@ -219,7 +222,8 @@ def test_c45_multiway_split_needs_two_heavy_branches(data, min_leaf):
     missing weight as one more branch."""
     codes, y, w, n_codes, n_classes = data
     table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
-    score, ratio, after, rho, valid = table_split_score(table, n_rows, ENTROPY, min_leaf, True)
+    score, ratio, after, rho, _, _, valid = table_split_score(table, n_rows, ENTROPY, min_leaf,
+                                                              True)
     book = table_split_score(table, n_rows, ENTROPY, min_leaf)
     assert np.allclose((score, after, rho), book[0:1] + book[2:4])
     sizes = table.sum(axis=1)
@@ -240,7 +244,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
     no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
-    child_rows, child_w, child_order, child_x, offsets, _ = partition_node(
+    child_rows, child_w, child_order, child_x, offsets, _, _ = partition_node(
         rows, w, branch, r, (order, x[order]), no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
@@ -248,10 +252,10 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     both = np.vstack([order, order[:, ::-1]])
     parallel = partition_node(rows, w, branch, r, (both, x[both]), no_spare,
                               np.zeros(n, dtype=np.int64), True)
-    assert np.array_equal(parallel[4], offsets)
-    np.testing.assert_array_equal(parallel[3], x[parallel[2]])
+    assert np.array_equal(parallel.offsets, offsets)
+    np.testing.assert_array_equal(parallel.sorted_x, x[parallel.order])
     for v in range(n_branches):
-        assert np.array_equal(child_block(parallel[2], offsets, v, 2)[0],
+        assert np.array_equal(child_block(parallel.order, offsets, v, 2)[0],
                               child_block(child_order, offsets, v, 1)[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
@@ -269,7 +273,7 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     from hyperplane.tree._builder import layout
     from hyperplane.tree._node_kernels import node_scores
     from hyperplane.tree._state import Node
-    from hyperplane.tree._split_kernels import score_table
+    from hyperplane.tree._numeric_cut_kernels import score_table
     from hyperplane.tree._table_kernels import level_class_tables
 
     rng = np.random.default_rng(0)
@@ -294,7 +298,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     for j in range(3):
         c = data.col[j]
         got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
-                          data.kind[j] == 1, data.edges[c], ENTROPY, 1.0, c_log2_c(0))
+                          data.kind[j] == 1, data.bin_range[c],
+                          GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0), c_log2_c(0))
         assert np.allclose(got[:4], [splits.score[j], splits.ratio[j], splits.after[j],
                                      splits.rho[j]])
         assert got[5] == splits.cut_bin[j] and got[6] == splits.valid[j]

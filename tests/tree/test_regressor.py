@@ -105,7 +105,7 @@ def reference_cut(x, y, w, min_leaf):
 def test_best_squared_cut_equals_brute_force(case):
     x, y, w, min_leaf = (np.array(case[0]), np.array(case[1]), np.array(case[2]), case[3])
     order = np.argsort(x, kind="stable").astype(np.int32)
-    score, _, _, rho, threshold, valid = best_squared_cut(x[order], order, y, w, min_leaf)
+    score, _, _, rho, threshold, _, valid = best_squared_cut(x[order], order, y, w, min_leaf)
     expected = reference_cut(x, y, w, min_leaf)
     assert valid == (expected is not None)
     if valid:

@@ -80,7 +80,7 @@ def test_histogram_subtraction_gives_the_child_tables(data, seed):
     accumulate_rows(codes, n_codes, y, rows, w, table, counts)
     columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
                       n_codes, np.zeros(codes.shape[1], dtype=np.int64),
-                      np.arange(codes.shape[1]), np.zeros((codes.shape[1], 0)), y)
+                      np.arange(codes.shape[1]), np.zeros((codes.shape[1], 2, 0)), y)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64),
                 np.zeros(n_classes), 0, np.ones(codes.shape[1], dtype=bool),
@@ -97,6 +97,12 @@ def test_histogram_subtraction_gives_the_child_tables(data, seed):
     assert np.all(table[counts == 0] == 0.0)
 
 
+def value_ranges(n_codes, p):
+    """Bin value ranges of ``p`` coded columns: bin ``b`` holds the one value ``b``."""
+    values = np.arange(n_codes.max() + 1, dtype=np.float64)
+    return np.tile(np.stack([values, values]), (p, 1, 1))
+
+
 def reference_bins(codes, y, rows, w, n_classes):
     present = np.unique(codes[codes >= 0])
     table = np.array([np.bincount(y[rows][codes == v], weights=w[codes == v],
@@ -111,7 +117,7 @@ def test_sorted_bins_are_the_non_empty_table_rows(data):
     codes, n_codes, y, rows, w, n_classes = data
     m = rows.size
     scratch = Scratch(np.empty(m, dtype=np.int64), np.empty((m, n_classes)),
-                      np.empty(m, dtype=np.int64), np.empty((4, n_classes)),
+                      np.empty(m, dtype=np.int64), np.empty((5, n_classes)),
                       np.empty(m, dtype=np.int64))
     bins, table, n_rows, missing = (scratch.bins, scratch.bin_table, scratch.bin_rows,
                                     np.empty(n_classes))
@@ -135,16 +141,16 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     if categorical:
         kind[0] = CATEGORICAL
     col = np.arange(p)
-    edges = np.tile(np.arange(n_codes.max(), dtype=np.float64) + 0.5, (p, 1))
+    bin_range = value_ranges(n_codes, p)
     avail = np.ones(p, dtype=bool)
     unit = bool(np.all(w == 1.0))
     lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
     size = max(n_codes.max(), rows.size)
     scratch = Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                      np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                      np.empty(size, dtype=np.int64), np.empty((5, n_classes)),
                       np.empty(rows.size, dtype=np.int64))
     columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
-                      n_codes, kind, col, edges, y)
+                      n_codes, kind, col, bin_range, y)
     rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64),
@@ -413,9 +419,9 @@ def test_parallel_accumulated_tables_are_the_serial_ones_bit_for_bit(data, group
 def coded_columns(codes, n_codes, y, kind=None):
     p = codes.shape[1]
     kind = np.full(p, BINNED, dtype=np.int64) if kind is None else kind
-    edges = np.tile(np.arange(n_codes.max(), dtype=np.float64) + 0.5, (p, 1))
+    bin_range = value_ranges(n_codes, p)
     return Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
-                   n_codes, kind, np.arange(p), edges, y)
+                   n_codes, kind, np.arange(p), bin_range, y)
 
 
 @given(node_data(), st.integers(0, 2**32 - 1), st.integers(1, 6))

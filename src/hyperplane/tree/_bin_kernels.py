@@ -9,7 +9,8 @@ comparisons, which vectorise); beyond, a branch-free binary search
 (:func:`lower_bound`, Knuth, TAOCP vol. 3, 6.2.1, with conditional moves).
 :func:`codes_by_column` and :func:`columns_by_row` lay the codes and the
 exact numeric attributes out one attribute per row, in parallel row blocks;
-:func:`column_ranges` gives every column's smallest and largest known value.
+:func:`column_ranges` gives every column's smallest and largest known value,
+:func:`bin_ranges` every bin's (where a cut between bins lies).
 """
 
 from __future__ import annotations
@@ -165,3 +166,26 @@ def column_ranges(X):
             low[j] = minnum(low[j], lows[b, j])
             high[j] = maxnum(high[j], highs[b, j])
     return low, high
+
+
+@jit_parallel_exact
+def bin_ranges(X, columns, codes_T, slots, width):
+    """``out[t, 0, b]`` / ``out[t, 1, b]``: the smallest / largest value of
+    ``X[:, columns[t]]`` whose code ``codes_T[slots[t]]`` is ``b`` (NaN: no
+    such value), for ``b < width``; where a cut between two bins lies.
+
+    One column per task; min and max are exact, so the order does not matter
+    and a Dask fit merges its chunks' ranges with ``numpy.fmin``/``fmax``.
+    """
+    n_columns = columns.shape[0]
+    out = np.full((n_columns, 2, width), np.nan)
+    for t in prange(n_columns):
+        j = columns[t]
+        codes = codes_T[slots[t]]
+        for i in range(X.shape[0]):
+            b = codes[i]
+            if b >= 0:
+                x = X[i, j]
+                out[t, 0, b] = minnum(out[t, 0, b], x)
+                out[t, 1, b] = maxnum(out[t, 1, b], x)
+    return out

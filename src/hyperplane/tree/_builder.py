@@ -18,7 +18,7 @@ from typing import Callable, NamedTuple
 import numba
 import numpy as np
 
-from ._bin_kernels import bin_rows, codes_by_column, columns_by_row
+from ._bin_kernels import bin_ranges, bin_rows, codes_by_column, columns_by_row
 from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
@@ -48,6 +48,7 @@ class TreeData:
     codes_T: np.ndarray  # (p_coded, n) int32, -1 missing
     codes_rows: np.ndarray  # (n, p_coded) the same codes row-major, smallest int type
     edges: np.ndarray  # (p_coded, max_edges) thresholds of BINNED attributes
+    bin_range: np.ndarray  # (p_coded, 2, width) each bin's smallest and largest training value
     n_classes: int
 
     @property
@@ -62,7 +63,7 @@ class TreeData:
     def columns(self):
         """The arrays the kernels read, as one :class:`~._state.Columns`."""
         return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
-                       self.col, self.edges, self.y)
+                       self.col, self.bin_range, self.y)
 
 
 def attribute_kinds(categorical, splitter):
@@ -77,7 +78,9 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
     Bin edges are :func:`~._encode.quantile_edges` of the rows
     :func:`~._encode.bin_sample_rows` picks (all rows up to
     ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above); the codes
-    of all binned columns come from one pass of :func:`~._bin_kernels.bin_rows`.
+    of all binned columns come from one pass of :func:`~._bin_kernels.bin_rows`,
+    and each bin's smallest and largest training value (the values either side
+    of a cut) from :func:`~._bin_kernels.bin_ranges`.
     """
     n, p = X.shape
     kind = attribute_kinds(categorical, splitter)
@@ -102,8 +105,11 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
         bin_rows(X, binned, col[binned], edges[col[binned]], n_edges, codes_rows)
     codes_T = codes_by_column(codes_rows)
     num_T = columns_by_row(X, numeric)
+    bin_range = np.full((coded.size, 2, widest), np.nan)
+    if binned.size:
+        bin_range[col[binned]] = bin_ranges(X, binned, codes_T, col[binned], widest)
     return TreeData(X, y, w, kind.astype(np.int64), col, codes_count, num_T, codes_T,
-                    codes_rows, edges, n_classes)
+                    codes_rows, edges, bin_range, n_classes)
 
 
 #: at most this many columns per task of the edge computation (one task per
@@ -274,10 +280,10 @@ def c45_split_floor(kind, rules):
     needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._numeric_cut_kernels.
     best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
     weighing less than ``2 min(25, M)`` (less those tests' ``WEIGHT_TOL``, and
-    one more for round-off) stays a leaf whatever its rows; binned attributes
-    count rows instead, so there is no bound when one is present.
+    one more for round-off) stays a leaf whatever its rows; a binned cut obeys
+    the same rules (:func:`~._numeric_cut_kernels.ordered_cut`).
     """
-    if not rules.c45 or np.any(kind == BINNED):
+    if not rules.c45:
         return 0.0
     return 2.0 * (min(C45_MIN_SIDE_CAP, float(rules.min_leaf)) - WEIGHT_TOL) - WEIGHT_TOL
 

@@ -153,8 +153,7 @@ def branches(model, node):
     --------
     >>> from hyperplane.datasets import load_watermelon
     >>> from hyperplane.tree import DecisionTreeClassifier
-    >>> X, y = load_watermelon("2.0alpha")
-    >>> model = DecisionTreeClassifier().fit(X, y)
+    >>> model = DecisionTreeClassifier().fit(*load_watermelon("2.0alpha"))
     >>> (branches(model, 0)["r_v"] * 15).round(6).tolist()
     [7.0, 5.0, 3.0]
     """

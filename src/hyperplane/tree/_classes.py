@@ -27,8 +27,7 @@ from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._trace import Tracer
-from ._tree_api import TreeMethods, parallel_predict
-from ._traverse_kernels import tree_proba, tree_proba_parallel
+from ._tree_api import TreeMethods
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
@@ -101,8 +100,11 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     splitter : {"best", "hist"}, default="best"
         ``"best"`` tries every midpoint (exact). ``"hist"`` bins each numeric
         attribute into at most ``max_bins`` quantile bins once and only cuts
-        between bins: approximate (exact when an attribute has at most
-        ``max_bins`` distinct values), much faster on large data. The bin
+        between bins, by the exact scan's rules (midpoint thresholds between
+        the training values either side; C4.5's numeric rules with
+        ``"gain_ratio"``): approximate, and the ``"best"`` tree when an
+        attribute has at most ``max_bins`` distinct values; much faster on
+        large data. The bin
         edges are weighted quantiles of all training rows when there are at
         most 200 000 of them, and of 200 000 rows drawn uniformly without
         replacement (seeded by ``random_state``; 0 when it is None) above
@@ -279,13 +281,6 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self.cut_point = cut_point
         self.categorical_split = categorical_split
         self.n_jobs = n_jobs
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True      # multiway splits on category columns
-        tags.input_tags.sparse = True           # densified (see _encode.densify)
-        return tags
 
     # ------------------------------------------------------------------ fit
     _parameter_rules = {
@@ -484,10 +479,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
 
     # -------------------------------------------------------------- predict
     def _proba(self, X):
-        check_is_fitted(self)
-        X_enc = self._encode(X)
-        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
-        return walk(X_enc, self.tree_.arrays, self._leaf_proba, self._stack_size)
+        return self._walk(X, "_leaf_proba")
 
     def predict_proba(self, X):
         """Class distribution of the leaf (mixed by r_v over branches where a value is missing).

@@ -20,9 +20,10 @@ from numba import prange
 
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
-from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._state import Columns, GrowRules, Scratch, Splits
-from ._table_kernels import table_slot
+from ._numeric_cut_kernels import ordered_cut
+from ._split_kernels import CATEGORICAL, table_split_score
+from ._state import Columns, GrowRules, Node, Scratch, Splits
+from ._table_kernels import tally_row
 from ._traverse_kernels import MISSING
 
 
@@ -32,7 +33,7 @@ def new_scratch(width, sort_rows, n_classes):
     of fewer than ``sort_rows`` rows."""
     size = max(width, sort_rows)
     return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                   np.empty(size, dtype=np.int64), np.empty((4, n_classes)),
+                   np.empty(size, dtype=np.int64), np.empty((5, n_classes)),
                    np.empty(sort_rows, dtype=np.int64))
 
 
@@ -45,17 +46,49 @@ def weight_taken_out(b, w, r_keep):
 
 
 @jit
+def rows_taken_out(b):
+    """The rows a row of branch ``b`` takes out of the kept child's counts: −1, or
+    none for a row missing the tested value (it is counted in every child)."""
+    return 0 if b == MISSING else -1
+
+
+@jit
+def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
+    """Add ``rows`` (weights ``w`` by position) into the class tables of coded
+    columns ``span[0]`` to ``span[1] − 1``, in the rows' order (:func:`tally_row`)."""
+    for pos in range(rows.shape[0]):
+        i = rows[pos]
+        tally_row(codes_rows[i], codes_count, y[i], w[pos], 1, span, table, counts)
+
+
+@jit
+def take_out_rows(columns, node, branch, kept, span, table, counts):
+    """Take the rows of ``node`` that leave its child ``kept = (keep, r_keep)`` out
+    of the class tables of coded columns ``span[0]`` to ``span[1] − 1``, in the
+    rows' order: a row of another branch entirely, a row missing the tested value
+    (``branch == MISSING``) by :func:`weight_taken_out` and not in the counts
+    (:func:`rows_taken_out`)."""
+    keep, r_keep = kept
+    for pos in range(node.rows.shape[0]):
+        b = branch[pos]
+        if b != keep:
+            i = node.rows[pos]
+            tally_row(columns.codes_rows[i], columns.codes_count, columns.y[i],
+                      -weight_taken_out(b, node.w[pos], r_keep), rows_taken_out(b), span,
+                      table, counts)
+
+
+@jit
 def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     """The split-table entry of coded attribute ``j`` from the node's tables: a
     multiway split (:func:`~._split_kernels.table_split_score`) or, binned, the
     best cut over its non-empty bins, gathered into ``scratch``
-    (:func:`~._split_kernels.ordered_cut`)."""
+    (:func:`~._numeric_cut_kernels.ordered_cut`)."""
     c = columns.col[j]
     n_codes = columns.codes_count[c]
     if columns.kind[j] == CATEGORICAL:
-        s, g, a, r, ok = table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
-                                           rules.criterion, rules.min_leaf, rules.c45)
-        return s, g, a, r, np.nan, -1, ok
+        return table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
+                                 rules.criterion, rules.min_leaf, rules.c45)
     d = 0
     for v in range(n_codes):
         if counts[c, v] > 0:
@@ -63,8 +96,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
             scratch.bin_table[d] = table[c, v]
             scratch.bin_rows[d] = counts[c, v]
             d += 1
-    return ordered_cut(d, scratch, table[c, n_codes], n_codes, columns.edges[c],
-                       rules.criterion, rules.min_leaf, lookup)
+    return ordered_cut(d, scratch, table[c, n_codes], columns.bin_range[c], rules, lookup)
 
 
 @jit_parallel_exact
@@ -79,13 +111,13 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup):
     splits = new_splits(p)
     width = table.shape[1]
     n_classes = table.shape[2]
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(p):
         if avail[j]:
             entry = score_coded_attribute(
-                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges,
+                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range,
                                        c_y), j,
                 GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value),
                 lookup, new_scratch(width, 0, n_classes))
@@ -110,36 +142,20 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
     p = codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
     for g in prange(n_groups):
-        lo, hi = column_group(g, n_groups, p)
-        for pos in range(rows.shape[0]):
-            i = rows[pos]
-            k = y[i]
-            wi = w[pos]
-            for c in range(lo, hi):
-                code = table_slot(codes_rows[i, c], codes_count[c])
-                table[c, code, k] += wi
-                counts[c, code] += 1
+        add_rows(codes_rows, codes_count, y, rows, w, column_group(g, n_groups, p), table,
+                 counts)
 
 
 @jit_parallel_exact
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
     """:func:`~._subtree_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""
-    codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
-                                           node.rows, node.w)
-    p = codes_rows.shape[1]
+    p = columns.codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
+    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     for g in prange(n_groups):
-        lo, hi = column_group(g, n_groups, p)
-        for pos in range(rows.shape[0]):
-            b = branch[pos]
-            if b == keep:
-                continue
-            i = rows[pos]
-            k = y[i]
-            wi = weight_taken_out(b, w[pos], r_keep)
-            for c in range(lo, hi):
-                code = table_slot(codes_rows[i, c], codes_count[c])
-                table[c, code, k] -= wi
-                if b != MISSING:
-                    counts[c, code] -= 1
+        take_out_rows(Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
+                      Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
+                           n_spare, n_spare_x),
+                      branch, (keep, r_keep), column_group(g, n_groups, p), table, counts)

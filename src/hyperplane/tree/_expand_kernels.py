@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._split_kernels import C45_TIE, CATEGORICAL, NUMERIC
+from ._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from ._state import Children, Splits
 from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, numeric_cut, partition_node
@@ -73,11 +73,11 @@ def new_splits(p):
 
 @jit
 def put_split(splits, j, entry):
-    """Entry ``j`` of a split table from ``(score, ratio, after, rho, threshold,
-    cut_bin, valid)``, the tuple the split searches return."""
-    s, g, a, r, t, b, ok = entry
-    splits.score[j], splits.ratio[j], splits.after[j], splits.rho[j] = s, g, a, r
-    splits.threshold[j], splits.cut_bin[j], splits.valid[j] = t, b, ok
+    """Entry ``j`` of a split table from the :class:`~._state.Split` a split search returns."""
+    splits.score[j], splits.ratio[j] = entry.score, entry.ratio
+    splits.after[j], splits.rho[j] = entry.after, entry.rho
+    splits.threshold[j], splits.cut_bin[j], splits.valid[j] = (entry.threshold, entry.cut_bin,
+                                                               entry.valid)
 
 
 @jit
@@ -252,6 +252,18 @@ def empty_branch_leaf(value, weight, v, parent_value):
 
 
 @jit
+def known_branches(children, w_branch, parent_value):
+    """The branches that some row with a known value reaches (``w_branch > 0``);
+    every other branch becomes a leaf with its parent's statistics
+    (:func:`empty_branch_leaf`, reason ``EMPTY_BRANCH``)."""
+    for v in range(w_branch.shape[0]):
+        if w_branch[v] <= 0.0:
+            empty_branch_leaf(children.value, children.weight, v, parent_value)
+            children.reason[v] = EMPTY_BRANCH
+    return np.flatnonzero(w_branch > 0.0)
+
+
+@jit
 def no_children(node, n_classes):
     """The expansion of a node that stays a leaf."""
     empty_i = np.zeros(0, dtype=np.int64)
@@ -282,18 +294,20 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
         splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
                                                  splits.threshold[j])
+    elif rules.cut_at_training_value and columns.kind[j] == BINNED:  # the bins' values
+        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
+                                                 splits.threshold[j])
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
-    child_rows, child_w, child_order, child_x, offsets, spare = partition_node(
-        node.rows, node.w, branch, r, (node.order, node.sorted_x),
-        (node.spare_order, node.spare_x), dest, parallel_rows)
+    part = partition_node(node.rows, node.w, branch, r, (node.order, node.sorted_x),
+                          (node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
-    children = Children(j, branch, r, child_rows, child_w, child_order, child_x, offsets,
-                        np.zeros((n_branches, n_stats)), np.zeros(n_branches),
+    children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
+                        part.offsets, np.zeros((n_branches, n_stats)), np.zeros(n_branches),
                         np.zeros(n_branches, dtype=np.int64),
-                        np.ones(n_branches, dtype=np.bool_), spare[0], spare[1])
+                        np.ones(n_branches, dtype=np.bool_), part.spare_order, part.spare_x)
     return children, w_branch, any_attribute
 
 
@@ -309,11 +323,7 @@ def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
     if children.attribute < 0:
         return children
     offsets, child_rows, child_w = children.offsets, children.rows, children.w
-    for v in range(w_branch.shape[0]):
-        if w_branch[v] <= 0.0:
-            empty_branch_leaf(children.value, children.weight, v, node.value)
-            children.reason[v] = EMPTY_BRANCH
-            continue
+    for v in known_branches(children, w_branch, node.value):
         n_rows = offsets[v + 1] - offsets[v]
         if node.count.shape[0] > 0:
             n_rows = 0

@@ -5,10 +5,12 @@ of ``X``, ``y`` and the weights (:func:`row_blocks`) and returns what the
 client needs to grow the tree from class tables alone: the feature encoding
 and classes (:func:`scan`), the rows the hist bin edges are computed from
 (:func:`sample_plan`, :func:`fetch_sample`) and each chunk as integer codes
-(:func:`encode_chunk`).
+with its bins' value ranges (:func:`encode_chunk`, merged by :func:`merge_bin_ranges`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -17,6 +19,7 @@ from .._validation import is_dask_collection
 from ..distributed._dask import as_dask_array, import_dask
 from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
                       bin_column, bin_sample_rows)
+from ._bin_kernels import bin_ranges, codes_by_column
 from ._split_kernels import BINNED
 
 
@@ -245,8 +248,19 @@ def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
 
 
 # --------------------------------------------------------------- 3. encode
+class Chunk(NamedTuple):
+    """An encoded chunk of the training rows (its positive-weight rows)."""
+
+    codes: np.ndarray  # (n, p) category index or bin, -1 missing
+    y: np.ndarray  # (n,) class index
+    w: np.ndarray  # (n,) weight
+    bin_range: np.ndarray  # (p_binned, 2, width): :func:`~._bin_kernels.bin_ranges` of the chunk
+
+
 def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
-    """A chunk as ``(codes (n, p), class index, weight)`` over its positive-weight rows."""
+    """A chunk as a :class:`Chunk` over its positive-weight rows: codes, class
+    index, weight, and the smallest and largest value in each bin of each
+    binned column (in column order; width: the most bins of one)."""
     frame = _frame(X_block, columns)
     n = frame.shape[0]
     w = _chunk_weights(w_block, n)
@@ -259,9 +273,22 @@ def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes,
         else:
             codes[:, j] = np.where(np.isnan(X_enc[:, j]), -1, X_enc[:, j])
     y = pd.Index(classes).get_indexer(_vector(y_block, n, "y")[keep])
-    return codes, y.astype(np.int64), w[keep]
+    binned = np.flatnonzero(np.asarray(kind) == BINNED)
+    width = max([edges[j].size + 1 for j in binned], default=1)
+    ranges = bin_ranges(X_enc, binned, codes_by_column(codes), binned, width)
+    return Chunk(codes, y.astype(np.int64), w[keep], ranges)
+
+
+def merge_bin_ranges(a, b):
+    """The bins' value ranges of two chunks together (NaN: no value in a chunk)."""
+    return np.stack([np.fmin(a[:, 0], b[:, 0]), np.fmax(a[:, 1], b[:, 1])], axis=1)
+
+
+def chunk_bin_ranges(chunk):
+    """The :attr:`Chunk.bin_range` of an encoded chunk (a task of the merge)."""
+    return chunk.bin_range
 
 
 def class_totals(chunk, n_classes):
     """Class weights of an encoded chunk (its contribution to the root)."""
-    return np.bincount(chunk[1], weights=chunk[2], minlength=n_classes)
+    return np.bincount(chunk.y, weights=chunk.w, minlength=n_classes)

@@ -22,7 +22,7 @@ Panda et al. 2009) never gathers the data:
    :func:`._level_kernels.route_to_frontier`) and returns the tables of the
    frontier nodes (:func:`~._table_kernels.level_class_tables`, the tree's
    own kernel); the tables are summed by a tree reduction on the cluster, the
-   client scores them with the in-memory :func:`~._split_kernels.score_table`
+   client scores them with the in-memory :func:`~._numeric_cut_kernels.score_table`
    and expands each node with :func:`~._expand_kernels.expand_node`, the step
    every grower takes, so the tree is the same.
 
@@ -47,12 +47,13 @@ from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor
 from ._encode import quantile_edges
 from ._expand_kernels import (GROW, NO_SPLIT, PRE_PRUNED, choose_attribute, expand_node,
                               leaf_reason, new_splits, put_split)
-from ._level_chunks import (class_totals, column_dtypes, column_names, encode_chunk,
-                            fetch_sample, positive_counts, row_blocks, sample_plan, scan,
-                            weight_blocks)
+from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
+                            encode_chunk, fetch_sample, merge_bin_ranges, positive_counts,
+                            row_blocks, sample_plan, scan, weight_blocks)
 from ._level_kernels import route_to_frontier
 from ._prune import PrePruner
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c, score_table
+from ._numeric_cut_kernels import score_table
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._state import Columns, Node, TreeArrays
 from ._table_kernels import level_class_tables
 from ._weights import weight_unit
@@ -94,31 +95,31 @@ def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
 
 
 def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
-    codes, y, w = chunk
+    codes, y, w = chunk.codes, chunk.y, chunk.w
     rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
     tables, n_rows = level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots,
                                         n_classes)
     return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
 
 
-def node_splits(tables, n_rows, node, kind, n_codes, edges, rules, lookup):
+def node_splits(tables, n_rows, node, kind, n_codes, bin_range, rules, lookup):
     """The split table of ``node`` from its summed class tables.
 
     ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
     class weights and row counts per value (last: missing); ``lookup`` is the
     ``c log2 c`` table when every row at the node weighs 1 (else empty), as
-    the in-memory builder passes it.
+    the in-memory builder passes it; ``bin_range[j]`` the value range of each of
+    a binned attribute's bins.
     """
     splits = new_splits(kind.shape[0])
     for j in np.flatnonzero(node.avail):
         width = n_codes[j] + 1
         put_split(splits, j, score_table(tables[j, :width], n_rows[j, :width],
-                                         kind[j] == CATEGORICAL, edges[j], rules.criterion,
-                                         rules.min_leaf, lookup, rules.c45))
+                                         kind[j] == CATEGORICAL, bin_range[j], rules, lookup))
     return splits
 
 
-def table_rows(table, n_rows, j, node, kind, n_codes):
+def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     """Attribute ``j``'s summed class table at ``node`` as weighted rows, and
     the :class:`~._state.Columns` they are read from.
 
@@ -135,7 +136,7 @@ def table_rows(table, n_rows, j, node, kind, n_codes):
     codes_T = np.full((p, m), -1, dtype=np.int32)
     codes_T[j] = np.where(value_of == n_values - 1, -1, value_of)
     columns = Columns(np.zeros((0, m)), codes_T, np.zeros((m, 0), dtype=np.int32), n_codes,
-                      kind, np.arange(p, dtype=np.int64), np.zeros((p, 0)), y.astype(np.int64))
+                      kind, np.arange(p, dtype=np.int64), bin_range, y.astype(np.int64))
     rows = Node(np.arange(m, dtype=np.int64), table.ravel()[cells],
                 np.zeros((0, m), dtype=np.int64), np.zeros((0, m)),
                 np.where(first, n_rows[value_of], 0).astype(np.int64), node.value, node.depth,
@@ -147,12 +148,13 @@ def expand_level_node(node, tables, n_rows, splits, context):
     """:func:`~._expand_kernels.expand_node` of a node known by its summed tables:
     ``(children, rows)`` with the weighted rows of :func:`table_rows`, or
     ``(None, node)`` when no attribute is admissible."""
-    kind, n_codes, _, rules, n_classes = context
+    kind, n_codes, bin_range, rules, n_classes = context
     j = choose_attribute(splits, rules.c45)
     if j < 0:
         return None, node
     width = n_codes[j] + 1
-    rows, columns = table_rows(tables[j, :width], n_rows[j, :width], j, node, kind, n_codes)
+    rows, columns = table_rows(tables[j, :width], n_rows[j, :width], j, node, kind, n_codes,
+                               bin_range)
     return expand_node(rows, splits, columns, rules, n_classes, np.zeros(0, dtype=np.int64),
                        None), rows
 
@@ -160,14 +162,14 @@ def expand_level_node(node, tables, n_rows, splits, context):
 def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None):
     """generate_tree level by level; returns the growing storage.
 
-    ``context = (kind, n_codes, edges, rules, n_classes)``; ``root`` the
+    ``context = (kind, n_codes, bin_range, rules, n_classes)``; ``root`` the
     root's :class:`~._state.Node` (its ``count`` holds its row
     count). ``pre_pruner`` (:class:`~._prune.PrePruner`) may veto a split;
     its state is per node, so the level order decides as depth first does.
     ``bar`` (a progress reporter) advances once per level; ``tracer``
     (:class:`~._trace.Tracer`) records every node.
     """
-    kind, n_codes, edges, rules, n_classes = context
+    kind, n_codes, bin_range, rules, n_classes = context
     nodes, cut = _Nodes(), {}
     root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
     n_root = int(root.count.sum())
@@ -187,7 +189,7 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
             tables, counts, not_unit = level_pass(dask, chunks, nodes, cut, group, n_codes,
                                                   n_classes)
             for (node_id, node), table, count, other in zip(group, tables, counts, not_unit):
-                splits = node_splits(table, count, node, kind, n_codes, edges, rules,
+                splits = node_splits(table, count, node, kind, n_codes, bin_range, rules,
                                      clogc if other == 0 else clogc[:0])
                 children, rows = expand_level_node(node, table, count, splits, context)
                 j = -1 if children is None else children.attribute
@@ -275,6 +277,11 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
                                          code_dtype)
               for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
     chunks = list(dask.persist(*chunks))
+    bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
+    if binned.size:   # the values either side of a cut between bins, as in memory
+        ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
+                                                 for c in chunks], merge_bin_ranges))[0]
+        bin_range[binned, :, :ranges.shape[2]] = ranges
     K = classes.size
     root_value = dask.compute(tree_reduce(dask, [dask.delayed(class_totals)(c, K)
                                                  for c in chunks], add_parts))[0]
@@ -291,7 +298,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if tracer is not None:
         tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, chunks, (kind, n_codes, edges, rules, K), root, pre,
+        nodes = grow_levels(dask, chunks, (kind, n_codes, bin_range, rules, K), root, pre,
                             bar=bar, tracer=tracer)
     tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:

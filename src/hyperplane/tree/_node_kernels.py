@@ -9,8 +9,8 @@ from numba import prange
 
 from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
-from ._numeric_cut_kernels import best_numeric_cut
-from ._split_kernels import CATEGORICAL, NUMERIC, score_table
+from ._numeric_cut_kernels import best_numeric_cut, score_table
+from ._split_kernels import CATEGORICAL, NUMERIC
 from ._state import Columns, GrowRules, Node, Scan, Splits
 from ._table_kernels import node_class_tables
 
@@ -25,16 +25,14 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
         return
     c = columns.col[j]
     if columns.kind[j] == NUMERIC:
-        s, g, a, r, t, ok = best_numeric_cut(node.sorted_x[c], node.order[c], columns.y,
-                                             node.value, scan, rules, scan_scratch(node, c))
-        b = -1
+        put_split(splits, j, best_numeric_cut(node.sorted_x[c], node.order[c], columns.y,
+                                              node.value, scan, rules, scan_scratch(node, c)))
     else:
         width = columns.codes_count[c] + 1
         lookup = scan.clogc if scan.unit else scan.clogc[:0]
-        s, g, a, r, t, b, ok = score_table(tables[c, :width], n_rows[c, :width],
-                                           columns.kind[j] == CATEGORICAL, columns.edges[c],
-                                           rules.criterion, rules.min_leaf, lookup, rules.c45)
-    put_split(splits, j, (s, g, a, r, t, b, ok))
+        put_split(splits, j, score_table(tables[c, :width], n_rows[c, :width],
+                                         columns.kind[j] == CATEGORICAL, columns.bin_range[c],
+                                         rules, lookup))
 
 
 @jit
@@ -85,13 +83,13 @@ def node_scores_parallel(columns, node, rules, scan):
     loop body receives their fields and rebuilds them.
     """
     splits, tables, n_rows = _node_tables(columns, node, scan)
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y = columns
+    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
     n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
     wbuf, unit, clogc = scan
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
-        _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_edges, c_y),
+        _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
                          Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
                               n_spare, n_spare_x),
                          GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,

@@ -23,11 +23,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._expand_kernels import (CONSTANT_TARGET, EMPTY_BRANCH, empty_branch_leaf, limits_reason,
-                              new_splits, put_split, split_node)
+from ._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
+                              put_split, split_node)
 from ._moments_kernels import (add_row, as_moments, cut_quality, less, mean_squared_error,
                                no_moments, put_moments, squared_error_decrease)
+from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import NUMERIC, ROUND_OFF
+from ._state import Split
 
 #: a node whose mean squared error is at most this is a leaf (scikit-learn's ``EPSILON``),
 #: and a split must decrease the weighted impurity by ``min_impurity_decrease`` less this
@@ -46,9 +48,10 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
     are the known rows' less the left's, and the cut of the largest
     :func:`~._moments_kernels.cut_quality` (least squared error) wins, the
     smaller ``s`` between cuts equal up to round-off.
-    Returns ``(score, ratio, after, rho, threshold, valid)`` with
+    Returns the attribute's :class:`~._state.Split` with
     ``score = ρ · (MSE(D̃) − Σ_v r̃_v MSE(D̃_v))``, ``after`` the children's
-    part, and ``ratio`` equal to ``score`` (no gain ratio for regression).
+    part, and ``ratio`` equal to ``score`` (no gain ratio for regression); the
+    threshold is the classifier's (:func:`~._numeric_cut_kernels.cut_threshold`).
     """
     m = order.shape[0]
     total = no_moments()
@@ -59,7 +62,7 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
     while n_known > 0 and np.isnan(xs[n_known - 1]):
         n_known -= 1
     if n_known < 2:
-        return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        return no_split()
     known = total
     if n_known < m:
         known = no_moments()
@@ -67,7 +70,7 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
             i = order[pos]
             known = add_row(known, y[i], wbuf[i])
     if known.w <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, np.nan, False
+        return no_split()
     floor = ROUND_OFF * known.w
     left = no_moments()
     best_left = left
@@ -87,15 +90,11 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
         if best_pos < 0 or quality > best + ROUND_OFF * abs(best):
             best, best_pos, best_left = quality, pos, left
     if best_pos < 0:
-        return 0.0, 0.0, 0.0, 0.0, np.nan, False
-    x_here = xs[best_pos]
-    x_next = xs[best_pos + 1]
-    threshold = x_here + (x_next - x_here) / 2.0
-    if threshold >= x_next:
-        threshold = x_here
+        return no_split()
     decrease, after = squared_error_decrease(known, best_left)
     score = known.w / total.w * decrease
-    return score, score, after, known.w / total.w, threshold, True
+    return Split(score, score, after, known.w / total.w,
+                 cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, True)
 
 
 @jit
@@ -119,11 +118,10 @@ def squared_error_scores(columns, node, min_leaf, wbuf, min_decrease):
         if not node.avail[j] or columns.kind[j] != NUMERIC:
             continue
         c = columns.col[j]
-        s, g, a, r, t, ok = best_squared_cut(node.sorted_x[c], node.order[c], columns.y, wbuf,
-                                             min_leaf)
-        if ok and share * s + EPSILON < least:
-            ok = False
-        put_split(splits, j, (s, g, a, r, t, -1, ok))
+        cut = best_squared_cut(node.sorted_x[c], node.order[c], columns.y, wbuf, min_leaf)
+        put_split(splits, j, cut)
+        if cut.valid and share * cut.score + EPSILON < least:
+            splits.valid[j] = False
     return splits
 
 
@@ -139,25 +137,21 @@ def expand_regression_node(node, splits, columns, rules, dest, parallel_rows):
                                                    parallel_rows, 3)
     if children.attribute < 0:
         return children
-    offsets, child_rows, child_w = children.offsets, children.rows, children.w
-    for v in range(w_branch.shape[0]):
-        if w_branch[v] <= 0.0:
-            empty_branch_leaf(children.value, children.weight, v, node.value)
-            children.reason[v] = EMPTY_BRANCH
-            continue
+    for v in known_branches(children, w_branch, node.value):
         m = no_moments()
         low = np.inf
         high = -np.inf
-        for pos in range(offsets[v], offsets[v + 1]):
-            y = columns.y[child_rows[pos]]
-            m = add_row(m, y, child_w[pos])
+        for pos in range(children.offsets[v], children.offsets[v + 1]):
+            y = columns.y[children.rows[pos]]
+            m = add_row(m, y, children.w[pos])
             low = min(low, y)
             high = max(high, y)
-            if child_w[pos] != 1.0:
+            if children.w[pos] != 1.0:
                 children.unit[v] = False
         put_moments(children.value[v], m)
         children.weight[v] = m.w
-        children.reason[v] = regression_leaf_reason(m, low == high, offsets[v + 1] - offsets[v],
+        children.reason[v] = regression_leaf_reason(m, low == high,
+                                                    children.offsets[v + 1] - children.offsets[v],
                                                     node.depth + 1, any_attribute, rules)
     return children
 

@@ -10,8 +10,8 @@ from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Either, Integer,
-                           Options, Real, _numeric_target, check_is_fitted,
-                           check_sample_weight_vector, is_dask_collection, validate_params)
+                           Options, Real, _numeric_target, check_sample_weight_vector,
+                           is_dask_collection, validate_params)
 from ._builder import Growth, grow, layout
 from ._classes import _count_or_fraction, _importances
 from ._encode import encode_fit, value_indicators
@@ -22,8 +22,7 @@ from ._regression_kernels import (expand_regression_node, moments_of, root_reaso
 from ._split_kernels import SQUARED_ERROR
 from ._state import GrowRules
 from ._trace import Tracer
-from ._traverse_kernels import tree_proba, tree_proba_parallel
-from ._tree_api import TreeMethods, parallel_predict
+from ._tree_api import TreeMethods
 from ._weights import relative_weights
 
 #: criterion name -> impurity code
@@ -162,13 +161,6 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         self.record_trace = record_trace
         self.n_jobs = n_jobs
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True      # CART's tests A = a on category columns
-        tags.input_tags.sparse = True           # densified (see _encode.densify)
-        return tags
-
     _parameter_rules = {
         "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
         "max_depth": Either(NONE, POSITIVE_INT),
@@ -261,10 +253,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     def predict(self, X):
         """The mean of the leaf each row reaches (李航 式5.17); a row missing a tested
         value gets the branches' means mixed by ``r̃_v`` (周志华 §4.4.2)."""
-        check_is_fitted(self)
-        X_enc = self._encode(X)
-        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
-        return walk(X_enc, self.tree_.arrays, self._leaf_value, self._stack_size)[:, 0]
+        return self._walk(X, "_leaf_value")[:, 0]
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """Effective alphas of minimal cost-complexity pruning (李航 算法5.7), like scikit-learn's.

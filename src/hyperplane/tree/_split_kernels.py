@@ -8,12 +8,13 @@ value is ``v``; the last row ``T[n_codes, k]`` holds the samples whose value
 is missing. Tables of two data chunks add up (:func:`accumulate_class_table`
 only ever adds), so a distributed fit can grow a tree level by level by
 summing per-chunk tables and calling :func:`table_split_score` /
-:func:`ordered_table_cut` on the sum.
+:func:`~._numeric_cut_kernels.ordered_table_cut` on the sum.
 
-Exact numeric attributes are scanned in the order of their sorted values
-(:func:`~._numeric_cut_kernels.best_numeric_cut`); the order is computed
-once at the root and partitioned, never re-sorted, as the tree grows. Scoring every attribute of
-a node is :mod:`._node_kernels`.
+Numeric attributes, exact or binned, are scanned in the order of their values
+(:mod:`._numeric_cut_kernels`: the two ordered scans and their shared rules);
+an exact attribute's order is computed once at the root and partitioned,
+never re-sorted, as the tree grows. Scoring every attribute of a node is
+:mod:`._node_kernels`.
 
 Scores follow 周志华《机器学习》4.2 and 4.4.2: with ρ the weight fraction of
 samples whose value is known and ``r_v`` the fraction of known weight in
@@ -32,7 +33,7 @@ import numpy as np
 
 from .._numba import jit
 from ._moments_kernels import as_moments, mean_squared_error
-from ._state import Scratch
+from ._state import Split
 
 ENTROPY = 0
 GINI = 1
@@ -130,7 +131,7 @@ def c45_split_info(w_branches, w_missing):
 def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
-    Returns ``(score, gain_ratio, after, rho, valid)``; a split is valid when
+    Returns the attribute's :class:`~._state.Split` (no threshold, no bin); a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
     least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
     ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
@@ -140,7 +141,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     n_codes = table.shape[0] - 1
     known, w_known, w_total = _known_part(table)
     if w_known <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, False
+        return Split(0.0, 0.0, 0.0, 0.0, np.nan, -1, False)
     after = 0.0
     iv = 0.0
     n_nonempty = 0
@@ -167,7 +168,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
         iv = c45_split_info(w_branches, w_total - w_known)
         valid = n_heavy >= 2
     ratio = score / iv if iv > 0.0 else 0.0
-    return score, ratio, after, rho, valid and n_nonempty >= 2
+    return Split(score, ratio, after, rho, np.nan, -1, valid and n_nonempty >= 2)
 
 
 @jit
@@ -210,146 +211,9 @@ def value_split_score(table, n_rows, a, criterion, min_leaf):
     return w_known / w_total * decrease, after, True
 
 
-@jit
-def _weighted_purity(counts, total, criterion):
-    """−total · I(counts): cheap to update during a scan, larger is purer.
-
-    Gini: Σ c²/W − W; entropy: Σ c log2 c − W log2 W.
-    """
-    acc = 0.0
-    if criterion == GINI:
-        for c in counts:
-            acc += c * c
-        return acc / total - total
-    for c in counts:
-        if c > 0.0:
-            acc += c * np.log2(c)
-    return acc - total * np.log2(total)
-
-
-@jit
-def ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc):
-    """Best two-way cut ``code <= b`` of an ordered (binned) attribute's table.
-
-    ``edges[b]`` is the real threshold of the cut after bin ``b``. Between
-    equally good cuts the smaller threshold wins. ``clogc``: the table
-    ``c log2 c`` when every weight is 1 (entropy terms looked up), else empty.
-    The scan itself is :func:`ordered_cut` over the non-empty bins.
-    Returns
-    ``(score, gain_ratio, after, rho, threshold, cut_bin, valid)``.
-    """
-    n_codes = table.shape[0] - 1
-    bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((4, table.shape[1])), bins[:0])
-    return ordered_cut(bins.size, scratch, table[n_codes], n_codes, edges, criterion, min_leaf,
-                       clogc)
-
-
-@jit
-def ordered_cut(d, scratch, missing, n_codes, edges, criterion, min_leaf, clogc):
-    """:func:`ordered_table_cut` from the non-empty bins only.
-
-    In the :class:`~._state.Scratch` ``scratch``, ``bins[:d]`` are the
-    non-empty bins in increasing order, ``bin_table[e]`` / ``bin_rows[e]``
-    the class weights / rows of bin ``bins[e]`` (of ``n_codes``)
-    and ``missing`` the class weights of the rows missing the value. The scan
-    visits the bins in order, so it costs the node's distinct values, not the
-    number of bins. ``work``: scratch of shape ``(4, K)`` (no allocation per call).
-    """
-    bins, table, n_rows, work = scratch.bins, scratch.bin_table, scratch.bin_rows, scratch.work
-    n_classes = table.shape[1]
-    known, left, right, best_left = work[0], work[1], work[2], work[3]
-    known[:] = 0.0
-    for e in range(d):
-        for k in range(n_classes):
-            known[k] += table[e, k]
-    w_known = known.sum()
-    w_total = w_known + missing.sum()
-    if w_known <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
-    base = impurity(known, w_known, criterion)
-    left[:] = 0.0
-    for k in range(n_classes):
-        right[k] = known[k]
-    w_left = 0.0
-    n_known = 0
-    for e in range(d):
-        n_known += n_rows[e]
-    n_left = 0
-    best = -np.inf
-    best_bin = -1
-    best_w_left = 0.0
-    best_left[:] = 0.0
-    lookup = criterion == ENTROPY and clogc.shape[0] > w_known
-    gini = criterion == GINI
-    tie = ROUND_OFF * w_known
-    for e in range(d):
-        if bins[e] >= n_codes - 1:  # no cut after the last bin
-            break
-        w_b = 0.0
-        for k in range(n_classes):
-            w_b += table[e, k]
-        if w_b <= 0.0:
-            continue
-        for k in range(n_classes):
-            left[k] += table[e, k]
-            right[k] -= table[e, k]
-        w_left += w_b
-        n_left += n_rows[e]
-        w_right = w_known - w_left
-        if w_right <= ROUND_OFF * w_known:
-            break
-        if n_left < min_leaf or n_known - n_left < min_leaf:
-            continue
-        # quality = −(W_L I(L) + W_R I(R)) as in _weighted_purity, larger is better
-        quality = 0.0
-        if gini:
-            sq_l, sq_r = squared_sums(left, right)
-            quality = (sq_l / w_left - w_left) + (sq_r / w_right - w_right)
-        elif lookup:
-            quality = -(clogc[np.int64(w_left)] + clogc[np.int64(w_right)])
-            for k in range(n_classes):
-                quality += clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
-        else:
-            quality = (_weighted_purity(left, w_left, criterion)
-                       + _weighted_purity(right, w_right, criterion))
-        if quality > best + tie:
-            best, best_bin = quality, bins[e]
-            best_w_left = w_left
-            for k in range(n_classes):
-                best_left[k] = left[k]
-    if best_bin < 0:
-        return 0.0, 0.0, 0.0, 0.0, np.nan, -1, False
-    for k in range(n_classes):
-        right[k] = known[k] - best_left[k]
-    best, best_after, best_iv = _binary_score(best_left, right, best_w_left,
-                                              w_known - best_w_left, base, criterion)
-    rho = w_known / w_total
-    score = rho * best
-    ratio = score / best_iv if best_iv > 0.0 else 0.0
-    return score, ratio, best_after, rho, edges[best_bin], best_bin, True
-
-
 def c_log2_c(n):
     """The table ``c log2 c`` for ``c = 0..n`` used by unit-weight entropy scans."""
     c = np.arange(n + 1, dtype=np.float64)
     out = np.zeros(n + 1)
     out[1:] = c[1:] * np.log2(c[1:])
     return out
-
-
-@jit
-def score_table(table, n_rows, is_categorical, edges, criterion, min_leaf, clogc, c45=False):
-    """Score a coded attribute from its (summed) class-weight table.
-
-    Categorical: multiway split; binned numeric: best cut between bins.
-    ``clogc``: :func:`c_log2_c` table when every weight is 1, else empty.
-    Returns ``(score, ratio, after, rho, threshold, cut_bin, valid)``. This is
-    all a node needs of a coded attribute, so tables summed over data chunks
-    give exactly the single-process hist/categorical split. ``c45``: J48's
-    rules for a multiway split (see :func:`table_split_score`).
-    """
-    if is_categorical:
-        s, g, a, r, ok = table_split_score(table, n_rows, criterion, min_leaf, c45)
-        return s, g, a, r, np.nan, -1, ok
-    return ordered_table_cut(table, n_rows, edges, criterion, min_leaf, clogc)

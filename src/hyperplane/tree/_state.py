@@ -38,7 +38,9 @@ class Columns(NamedTuple):
     codes_count: np.ndarray  # (p_coded,) codes of each coded column
     kind: np.ndarray  # (p,) NUMERIC / CATEGORICAL / BINNED
     col: np.ndarray  # (p,) row of attribute j in num_T or codes_T
-    edges: np.ndarray  # (p_coded, max_edges) thresholds of binned attributes
+    #: (p_coded, 2, width) smallest [c, 0, b] and largest [c, 1, b] training value of
+    #: bin b of binned column c (NaN: a bin without one); where a binned cut's threshold lies
+    bin_range: np.ndarray
     y: np.ndarray  # (n,) class index
 
 
@@ -75,6 +77,29 @@ class Splits(NamedTuple):
     valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
 
 
+class Split(NamedTuple):
+    """One attribute's entry of a split table (what every scan returns)."""
+
+    score: float
+    ratio: float
+    after: float
+    rho: float
+    threshold: float  # numeric cut x <= threshold (NaN: categorical)
+    cut_bin: int  # binned cut code <= cut_bin (-1: none)
+    valid: bool
+
+
+class CutBounds(NamedTuple):
+    """What an ordered scan of one node's attribute compares its cuts with
+    (:func:`~._numeric_cut_kernels.cut_bounds`)."""
+
+    tie: float  # a cut replaces the best so far when better by more than this
+    equal: float  # values closer than this are one value (no cut between them)
+    min_side: float  # C4.5: the least weight of either side
+    floor: float  # a side lighter than this is empty
+    possible: bool  # enough known rows for any admissible cut
+
+
 class Children(NamedTuple):
     """The expansion of a node on ``attribute`` (−1: the node stays a leaf)."""
 
@@ -92,6 +117,38 @@ class Children(NamedTuple):
     unit: np.ndarray  # every row of the child weighs 1
     spare_order: np.ndarray  # flat, as order (or empty): child_region(spare_order, offsets, v,
     spare_x: np.ndarray  # p_num) is child v's spare region (Node.spare_order, Node.spare_x)
+
+
+class Partition(NamedTuple):
+    """A node's rows dealt to its branches (:func:`~._traverse_kernels.partition_node`):
+    child ``v`` owns ``rows[offsets[v]:offsets[v + 1]]`` (and ``w``), its
+    ``(p_num, size)`` block of the flat ``order`` and ``sorted_x``
+    (:func:`~._traverse_kernels.child_block`) and the same part of ``spare_order``
+    / ``spare_x`` (empty: none) as its spare region."""
+
+    rows: np.ndarray
+    w: np.ndarray
+    order: np.ndarray
+    sorted_x: np.ndarray
+    offsets: np.ndarray
+    spare_order: np.ndarray
+    spare_x: np.ndarray
+
+
+class Subtree(NamedTuple):
+    """A subtree grown in one compiled call (:func:`~._subtree_kernels.grow_subtree`),
+    as local node arrays: node 0 is its root, the children of node ``t`` are
+    ``first_child[t] .. first_child[t] + n_child[t] − 1``."""
+
+    feature: np.ndarray  # tested attribute, -1 at a leaf
+    cut: np.ndarray  # threshold of a numeric test (NaN: categorical)
+    first_child: np.ndarray
+    n_child: np.ndarray
+    branch_r: np.ndarray  # r_v of the branch leading to each node
+    value: np.ndarray  # (n_nodes, K) class weights (a regression tree: moments)
+    weight: np.ndarray
+    depth: np.ndarray
+    leaf_weight: float  # the total weight that ended in leaves
 
 
 class TreeArrays(NamedTuple):
@@ -154,5 +211,5 @@ class Scratch(NamedTuple):
     bins: np.ndarray  # non-empty bins of one attribute
     bin_table: np.ndarray  # their class weights
     bin_rows: np.ndarray  # their row counts
-    work: np.ndarray  # (4, K) for :func:`~._split_kernels.ordered_cut`
+    work: np.ndarray  # (5, K) for :func:`~._numeric_cut_kernels.ordered_cut`
     keys: np.ndarray  # sort keys of a small node

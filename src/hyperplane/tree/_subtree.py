@@ -219,14 +219,16 @@ def _push(pending, job, queued):
 def _graft_and_report(nodes, node, result, kind, bar):
     base = graft(nodes, node, result, kind)
     if bar is not None:
-        bar.advance(result[-1], nodes=len(nodes.value))
+        bar.advance(result.leaf_weight, nodes=len(nodes.value))
     return base
 
 
 def graft(nodes, node, result, kind):
-    """Append a grown subtree (local node 0 = ``node``) to the growing storage;
-    local node ``t > 0`` becomes ``base + t``, ``base`` is returned."""
-    feature, cut, first_child, n_child, branch_r, value, weight, depth, _ = result
+    """Append a grown :class:`~._state.Subtree` ``result`` (local node 0 = ``node``)
+    to the growing storage; local node ``t > 0`` becomes ``base + t``, ``base``
+    is returned."""
+    feature, cut, first_child, n_child = (result.feature, result.cut, result.first_child,
+                                          result.n_child)
     base = len(nodes.feature) - 1  # local node t > 0 becomes base + t
     internal = feature >= 0
     numeric = np.zeros(feature.size, dtype=bool)
@@ -241,8 +243,8 @@ def graft(nodes, node, result, kind):
     nodes.is_numeric.extend(numeric[1:].tolist())
     nodes.threshold.extend(cut[1:].tolist())
     nodes.kids.extend(kids[1:])
-    nodes.branch_r.extend(branch_r[1:].tolist())
-    nodes.value.extend(list(value[1:]))
-    nodes.weight.extend(weight[1:].tolist())
-    nodes.depth.extend(depth[1:].tolist())
+    nodes.branch_r.extend(result.branch_r[1:].tolist())
+    nodes.value.extend(list(result.value[1:]))
+    nodes.weight.extend(result.weight[1:].tolist())
+    nodes.depth.extend(result.depth[1:].tolist())
     return base

@@ -33,17 +33,19 @@ from typing import NamedTuple
 import numpy as np
 
 from .._numba import by_none, jit
-from ._coded_kernels import (accumulate_rows_parallel, new_scratch, score_coded_attribute,
-                             score_coded_parallel, take_out_siblings_parallel, weight_taken_out)
+from ._coded_kernels import (accumulate_rows_parallel, add_rows, new_scratch,
+                             score_coded_attribute, score_coded_parallel,
+                             take_out_siblings_parallel, take_out_rows)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._regression_kernels import expand_regression_node, squared_error_scores
-from ._split_kernels import CATEGORICAL, ordered_cut, table_split_score
-from ._state import Node, Scan
+from ._numeric_cut_kernels import ordered_cut
+from ._split_kernels import CATEGORICAL, table_split_score
+from ._state import Node, Scan, Subtree
 from ._sum_kernels import numpy_sum
 from ._table_kernels import table_slot
-from ._traverse_kernels import MISSING, child_block, child_region
+from ._traverse_kernels import child_block, child_region
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -56,15 +58,7 @@ SORT_ROWS = 64
 def accumulate_rows(codes_rows, codes_count, y, rows, w, table, counts):
     """Add rows ``rows`` (weights ``w`` by position) into every coded attribute's
     table ``table[c, code, y]`` and ``counts[c, code]`` (missing: slot ``codes_count[c]``)."""
-    p = codes_rows.shape[1]
-    for pos in range(rows.shape[0]):
-        i = rows[pos]
-        k = y[i]
-        wi = w[pos]
-        for c in range(p):
-            code = table_slot(codes_rows[i, c], codes_count[c])
-            table[c, code, k] += wi
-            counts[c, code] += 1
+    add_rows(codes_rows, codes_count, y, rows, w, (0, codes_rows.shape[1]), table, counts)
 
 
 @jit
@@ -89,21 +83,8 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
     ``(1 − r_keep) · w`` of its weight and is still counted
     (:func:`weight_taken_out`).
     """
-    codes_rows, codes_count, y, rows, w = (columns.codes_rows, columns.codes_count, columns.y,
-                                           node.rows, node.w)
-    p = codes_rows.shape[1]
-    for pos in range(rows.shape[0]):
-        b = branch[pos]
-        if b == keep:
-            continue
-        i = rows[pos]
-        k = y[i]
-        wi = weight_taken_out(b, w[pos], r_keep)
-        for c in range(p):
-            code = table_slot(codes_rows[i, c], codes_count[c])
-            table[c, code, k] -= wi
-            if b != MISSING:
-                counts[c, code] -= 1
+    take_out_rows(columns, node, branch, (keep, r_keep), (0, columns.codes_rows.shape[1]),
+                  table, counts)
 
 
 @jit
@@ -139,7 +120,7 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
     rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
-    (first ``d`` entries) and ``missing`` as :func:`~._split_kernels.ordered_cut`
+    (first ``d`` entries) and ``missing`` as :func:`~._numeric_cut_kernels.ordered_cut`
     takes them and returns ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
@@ -205,15 +186,12 @@ def small_node_scores(columns, node, rules, lookup, scratch):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]
                 n_rows[code] += 1
-            s, g, a, r, ok = table_split_score(table, n_rows, rules.criterion, rules.min_leaf,
-                                               rules.c45)
-            t, b = np.nan, -1
+            put_split(splits, j, table_split_score(table, n_rows, rules.criterion,
+                                                   rules.min_leaf, rules.c45))
         else:
             d = sorted_bins(node_codes[c], columns.y, rows, w, scratch, missing)
-            s, g, a, r, t, b, ok = ordered_cut(d, scratch, missing, columns.codes_count[c],
-                                               columns.edges[c], rules.criterion,
-                                               rules.min_leaf, lookup)
-        put_split(splits, j, (s, g, a, r, t, b, ok))
+            put_split(splits, j, ordered_cut(d, scratch, missing, columns.bin_range[c], rules,
+                                             lookup))
     return splits
 
 
@@ -482,11 +460,8 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
-    Returns local node arrays ``(feature, cut, first_child, n_child, branch_r,
-    value, weight, depth, leaf_weight)``: node 0 is ``root``, the children of
-    node ``t`` are ``first_child[t] .. first_child[t] + n_child[t] − 1``,
-    ``cut`` is the threshold of a binned test (NaN: categorical) and
-    ``leaf_weight`` the total weight that ended in leaves. Nodes below
+    Returns the grown :class:`~._state.Subtree` (node 0 is ``root``) and the
+    deferred nodes. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
     returned as ``(ids, nodes, tables)`` lists, to be grown by further calls
     (side by side, as they are independent): those of at least
@@ -586,6 +561,7 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     value_out = np.empty((n_nodes, n_classes))
     for t in range(n_nodes):
         value_out[t] = values[t]
-    nodes = (np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
-             np.array(branch_r), value_out, np.array(weight), np.array(depths), leaf_weight)
+    nodes = Subtree(np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
+                    np.array(branch_r), value_out, np.array(weight), np.array(depths),
+                    leaf_weight)
     return nodes, (deferred_ids, deferred, deferred_tables)

@@ -4,7 +4,7 @@ For a categorical or binned attribute a node needs only, per code (and one
 row for a missing value), the weight of each class and the number of rows.
 These tables add up over disjoint sets of rows, so the in-memory builder
 computes them per node and a Dask fit sums them over chunks
-(:mod:`._levels`); :func:`~._split_kernels.score_table`
+(:mod:`._levels`); :func:`~._numeric_cut_kernels.score_table`
 turns a table into a split.
 """
 
@@ -21,6 +21,19 @@ def table_slot(code, n_codes):
     the code itself, or the extra last row ``n_codes`` for a missing value
     (a negative code)."""
     return np.int64(n_codes) if code < 0 else np.int64(code)
+
+
+@jit
+def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
+    """Add weight ``w`` of class ``k`` and ``step`` rows to the cells of one row's
+    codes ``codes_row`` in the class tables of coded columns ``span[0]`` to
+    ``span[1] − 1`` (``table[c, code, k]``, ``counts[c, code]``; a missing code:
+    the last slot, :func:`table_slot`). A negative ``w`` and ``step`` take a
+    row out (histogram subtraction)."""
+    for c in range(span[0], span[1]):
+        code = table_slot(codes_row[c], codes_count[c])
+        table[c, code, k] += w
+        counts[c, code] += step
 
 
 @jit

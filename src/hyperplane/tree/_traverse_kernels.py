@@ -15,7 +15,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_parallel_exact
-from ._state import Walk
+from ._state import Partition, Walk
 
 MISSING = -1
 
@@ -111,11 +111,10 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     (:func:`children_regions`). ``dest`` is scratch indexed by row.
     From ``parallel_rows`` rows (``None``: never) the attributes are split
     side by side, the rows beside them (:func:`split_orders_parallel`; the
-    same arrays). Returns ``(child_rows,
-    child_w, child_order, child_x, offsets, child_spare)``; child ``v`` owns
+    same arrays). Returns the :class:`~._state.Partition`; child ``v`` owns
     the slice ``offsets[v]:offsets[v + 1]`` of the rows and
-    ``child_region(child_spare[0], offsets, v, n_num)`` (and of
-    ``child_spare[1]``) as its own spare region.
+    ``child_region(spare_order, offsets, v, n_num)`` (and of ``spare_x``) as
+    its own spare region.
     """
     order, sorted_x = presorted
     m = rows.shape[0]
@@ -124,7 +123,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
         child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
                                                              offsets[-1])
-        return child_rows, child_w, child_order, child_x, offsets, child_spare
+        return Partition(child_rows, child_w, child_order, child_x, offsets, child_spare[0],
+                     child_spare[1])
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel_rows is not None and m >= parallel_rows:
@@ -142,7 +142,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
         for f in range(n_num):
             split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
                         child_order, child_x)
-    return child_rows, child_w, child_order, child_x, offsets, child_spare
+    return Partition(child_rows, child_w, child_order, child_x, offsets, child_spare[0],
+                     child_spare[1])
 
 
 @jit
@@ -304,21 +305,18 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
         leaf, weight, top = next_leaf(x, tree, walk, top)
 
 
-@jit
-def tree_proba(X, tree, leaf_proba, stack_size):
-    """:func:`row_proba` of every row of ``X``, one after the other."""
-    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
-    for i in range(X.shape[0]):
-        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
-    return out
-
-
 @jit_parallel_exact
-def tree_proba_parallel(X, tree, leaf_proba, stack_size):
-    """:func:`tree_proba` with the rows side by side (many rows)."""
+def tree_proba(X, tree, leaf_proba, stack_size, parallel_rows):
+    """:func:`row_proba` of every row of ``X``: side by side from ``parallel_rows``
+    rows, else one after the other (``None``: always, and numba compiles no
+    parallel region)."""
     out = np.zeros((X.shape[0], leaf_proba.shape[1]))
-    for i in prange(X.shape[0]):
-        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    if parallel_rows is not None and X.shape[0] >= parallel_rows:
+        for i in prange(X.shape[0]):
+            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    else:
+        for i in range(X.shape[0]):
+            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 

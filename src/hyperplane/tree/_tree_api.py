@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import check_is_fitted
 from ._encode import encode_predict, value_indicators
-from ._traverse_kernels import tree_apply
+from ._traverse_kernels import tree_apply, tree_proba
 
 #: predictions of fewer rows walk the tree on one thread: a parallel region
 #: costs more than it saves there, and a small call compiles no parallel kernel
@@ -42,6 +42,23 @@ def parallel_predict(n_rows):
 
 class TreeMethods:
     """The methods of a fitted tree (``tree_``, ``_input_spec`` or ``_spec``, ``_source``)."""
+
+    def _walk(self, X, leaf_values):
+        """``X`` down the fitted tree: each row's leaf's row of the fitted attribute
+        named ``leaf_values``, the leaves' mixed by ``r̃_v`` where a tested value is
+        missing (周志华 4.4.2); many rows side by side (:func:`parallel_predict`)."""
+        check_is_fitted(self)
+        X_enc = self._encode(X)
+        parallel = PARALLEL_PREDICT_ROWS if parallel_predict(X_enc.shape[0]) else None
+        return tree_proba(X_enc, self.tree_.arrays, getattr(self, leaf_values),
+                          self._stack_size, parallel)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True        # missing values: 周志华 4.4.2
+        tags.input_tags.categorical = True      # category columns (multiway or CART's A = a)
+        tags.input_tags.sparse = True           # densified (see _encode.densify)
+        return tags
 
     def _encode(self, X):
         """``X`` encoded as the tree was grown on it (CART's indicator columns in binary mode)."""
