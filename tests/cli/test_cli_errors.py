@@ -145,7 +145,8 @@ def test_registry_names_spec_classes():
                 "tree": "DecisionTreeClassifier", "oblique-tree": "ObliqueTreeClassifier",
                 "svc": "SVC", "linear-svc": "LinearSVC", "svr": "SVR", "linear-svr": "LinearSVR",
                 "nusvc": "NuSVC", "nusvr": "NuSVR", "mlp": "MLPClassifier",
-                "mlp-regressor": "MLPRegressor", "tree-regressor": "DecisionTreeRegressor"}
+                "mlp-regressor": "MLPRegressor", "tree-regressor": "DecisionTreeRegressor",
+                "one-class-svm": "OneClassSVM"}
     assert {name: target.split(":")[1] for name, target in _models.MODELS.items()} == expected
 
 

@@ -422,9 +422,9 @@ class Sigmoid(Kernel):
 class PairKernel(Kernel):
     """Two kernels combined value by value: ``combine(k1(x, y), k2(x, y))``
     (a sum or a product of kernels is a kernel: 周志华 §6.6, 式6.25-6.26).
-    Subclasses name ``combine`` (a NumPy ufunc) and its ``symbol``."""
+    Subclasses name ``_combine`` (a NumPy ufunc) and its ``symbol``."""
 
-    combine = None
+    _combine = None
     symbol = ""
 
     def __init__(self, k1, k2):
@@ -435,10 +435,10 @@ class PairKernel(Kernel):
         return self.k1.accepts_sparse and self.k2.accepts_sparse
 
     def _gram(self, X, Y):
-        return type(self).combine(self.k1._gram(X, Y), self.k2._gram(X, Y))
+        return type(self)._combine(self.k1._gram(X, Y), self.k2._gram(X, Y))
 
     def diag(self, X):
-        return type(self).combine(self.k1.diag(X), self.k2.diag(X))
+        return type(self)._combine(self.k1.diag(X), self.k2.diag(X))
 
     def _params(self):
         return {"k1": self.k1, "k2": self.k2}
@@ -463,7 +463,7 @@ class SumKernel(PairKernel):
     2.367879
     """
 
-    combine = np.add
+    _combine = np.add
     symbol = "+"
 
 
@@ -480,7 +480,7 @@ class ProductKernel(PairKernel):
     (True, 1.471518)
     """
 
-    combine = np.multiply
+    _combine = np.multiply
     symbol = "*"
 
 
