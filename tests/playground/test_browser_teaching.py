@@ -248,6 +248,11 @@ def test_pseudocode_of_smo_tree_and_bp(page):
     assert [line.get_attribute("data-line") for line in _current(page).all()] == \
         ["select", "clip"]
     assert "(x2, x3)" in _current(page).first.inner_text()
+    # 李航 算法7.5 on 例2.1's points from α = 0, b = 0: E₂ = −y₂ = −1, E₃ = −y₃ = 1,
+    # η = K₂₂ + K₃₃ − 2K₂₃ = 25 + 2 − 14 = 13; α₂ = α₃ = 2/13, so 式7.115-7.116 give
+    # b₁ = 1 − (25 − 7)·2/13 = −23/13 and b₂ = −1 − (7 − 2)·2/13 = −23/13
+    assert "E_i = -1, E_j = 1, η = 13" in _current(page).first.inner_text()
+    assert "b₁ = -1.7692, b₂ = -1.7692" in _current(page).last.inner_text()
     assert "b = -1.7692" in _current(page).last.inner_text()
 
     _open(page, "tree", "watermelon-2.0")

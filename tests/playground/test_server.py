@@ -382,3 +382,40 @@ def test_formulation_errors_name_the_field(client, params, code):
     assert response.status_code == 400
     answer = response.get_json()
     assert answer["code"] == code and answer["field"] in ("nu", "formulation")
+
+
+def test_smo_steps_carry_li_hang_s_E_eta_b1_b2(client):
+    """Each C-SVC step carries 李航 算法7.5's numbers: E_k = g(x_k) − y_k before the step
+    (re-stated here from the trace's α and the Gram matrix), η = K_ii + K_jj − 2K_ij,
+    and b₁, b₂ of 式7.115-7.116, which agree whenever both new α lie inside (0, C)."""
+    import numpy as np
+
+    from hyperplane.datasets import load_watermelon
+
+    X, y = load_watermelon("3.0alpha")
+    X = np.asarray(X, float)
+    C, gamma = 10.0, 1.0 / (2 * 0.5 ** 2)
+    start = _start(client, "svm", "watermelon-3.0alpha", kernel="rbf", sigma=0.5, C=str(C))
+    steps = [s for s in _all_steps(client, start["run"]) if "smo" in s]
+    classes = np.unique(y)
+    s = np.where(y == classes[1], 1.0, -1.0)
+    K = np.exp(-gamma * ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2))
+    alpha, b, both_free = np.zeros(len(y)), 0.0, 0
+    for step in steps:
+        i, j = (int(t[1:]) - 1 for t in step["row"][0].strip("()").split(", "))
+        E = K @ (alpha * s) + b - s
+        numbers = step["smo"]
+        assert abs(float(numbers["E_i"]) - E[i]) < 1e-3 and abs(float(numbers["E_j"]) - E[j]) < 1e-3
+        assert abs(float(numbers["eta"]) - (K[i, i] + K[j, j] - 2 * K[i, j])) < 1e-3
+        alpha[i], alpha[j] = float(step["row"][4]), float(step["row"][5])
+        b = float(step["row"][6])
+        if 1e-3 < alpha[i] < C - 1e-3 and 1e-3 < alpha[j] < C - 1e-3:
+            both_free += 1
+            assert abs(float(numbers["b1"]) - float(numbers["b2"])) < 2e-3 * max(1.0, abs(b))
+    assert both_free > 0
+
+
+def test_other_duals_do_not_pretend_to_have_the_book_s_b(client):
+    start = _start(client, "svm", "sine", kernel="rbf", C="10")
+    step = _all_steps(client, start["run"])[0]
+    assert step["smo"]["b1"] == "—" and step["smo"]["E_i"] == "—"

@@ -57,19 +57,64 @@ def _fit(model, X, y):
         return model.fit(X, y)
 
 
-def smo_rows(model, X=None, signs=None, frame=None):
+#: a step's book numbers where 李航's formulas do not apply (SVR, ν, one-class duals)
+NO_BOOK_NUMBERS = {"E_i": "—", "E_j": "—", "eta": "—", "b1": "—", "b2": "—"}
+
+
+def book_numbers(gram, signs, alpha, b_old, row):
+    """李航 算法7.5's numbers of one SMO step on the pair (i, j) = (1, 2) of the
+    book: E_k = g(x_k) − y_k with g(x) = Σ α_l y_l K(x_l, x) + b before the step
+    (式7.105), η = K_ii + K_jj − 2K_ij (式7.107), and the two candidates for the
+    new b (式7.115, 7.116)::
+
+        b₁ = −E_i − y_i K_ii (α_i^new − α_i) − y_j K_ji (α_j^new − α_j) + b
+        b₂ = −E_j − y_i K_ij (α_i^new − α_i) − y_j K_jj (α_j^new − α_j) + b
+
+    ``alpha``: the multipliers before the step; ``b_old``: b before it (the
+    previous step's, 0 at the start as α⁽⁰⁾ = 0). When both new multipliers are
+    inside (0, C) the book shows b₁ = b₂; hyperplane's own b (the table's column)
+    is LIBSVM's, from the KKT conditions of all free multipliers.
+
+    Examples
+    --------
+    >>> gram = np.array([[18.0, 21.0], [21.0, 25.0]])
+    >>> row = {"i": 0, "j": 1, "alpha_i": 0.5, "alpha_j": 0.5, "eta": 1.0}
+    >>> book_numbers(gram, np.array([1.0, -1.0]), np.zeros(2), 0.0, row)["E_i"]
+    '-1'
+    """
+    i, j = int(row["i"]), int(row["j"])
+    y_i, y_j = signs[i], signs[j]
+    g = gram @ (alpha * signs) + b_old
+    E_i, E_j = g[i] - y_i, g[j] - y_j
+    d_i, d_j = row["alpha_i"] - alpha[i], row["alpha_j"] - alpha[j]
+    b1 = -E_i - y_i * gram[i, i] * d_i - y_j * gram[j, i] * d_j + b_old
+    b2 = -E_j - y_i * gram[i, j] * d_i - y_j * gram[j, j] * d_j + b_old
+    return {"E_i": number(E_i), "E_j": number(E_j), "eta": number(row["eta"]),
+            "b1": number(b1), "b2": number(b2)}
+
+
+def smo_rows(model, X=None, signs=None, frame=None, gram=None):
     """One step per SMO iteration of ``model.trace_``: the pair, its KKT violation
     m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
     The α drawn on the plane are the trace's new α_i, α_j, carried forward;
     given the samples ``X`` and the labels' ``signs`` (±1) of a linear-kernel
     SVC, each step also has w = Σ α_i y_i x_i, b and the margin 2/‖w‖, and
-    (given the drawing box ``frame = (low, high)``) its line and margins."""
+    (given the drawing box ``frame = (low, high)``) its line and margins. Given
+    the ``gram`` matrix and ``signs`` of a two-class C-SVC, each step carries
+    李航 算法7.5's E_i, E_j, η, b₁, b₂ (:func:`book_numbers`) for the pseudocode."""
     alpha = {}
     dense = None if X is None else np.zeros(len(X))
+    book_alpha = None if gram is None else np.zeros(gram.shape[0])
+    b_old = 0.0
     trace = model.trace_
     omitted = len(trace) - TRACE_HEAD - TRACE_TAIL
     for position, (_, row) in enumerate(trace.iterrows()):
         i, j = int(row["i"]), int(row["j"])
+        numbers = (NO_BOOK_NUMBERS if book_alpha is None
+                   else book_numbers(gram, signs, book_alpha, b_old, row))
+        if book_alpha is not None:
+            book_alpha[i], book_alpha[j] = row["alpha_i"], row["alpha_j"]
+            b_old = float(row["b"])
         alpha[i], alpha[j] = row["alpha_i"], row["alpha_j"]   # SVR: the multiplier that moved
         if dense is not None:
             dense[i], dense[j] = row["alpha_i"], row["alpha_j"]
@@ -83,7 +128,7 @@ def smo_rows(model, X=None, signs=None, frame=None):
                         number(row["alpha_i"]), number(row["alpha_j"]), number(row["b"])],
                 "plot": {"mark": [i, j],
                          "labels": {t: f"α={number(a)}" for t, a in alpha.items() if a > 0}},
-                "line": ["select", "clip"]}
+                "line": ["select", "clip"], "smo": numbers}
         if dense is not None:
             w = linear_weights([dense * signs], X)[0]
             step["summary"] = margin_summary(w, row["b"])
@@ -100,7 +145,9 @@ def svc_steps(model, X, y, low, high):
         # ν-SVC's steps move the unscaled α of its dual (LIBSVM divides them by r at the
         # end): w of a step is not the final model's, so only the final summary has it
         per_step = linear and not isinstance(model, NuSVC)
-        yield from smo_rows(model, X if per_step else None, signs, (low, high))
+        # 李航's E, b₁, b₂ are those of the C-SVC dual (ν-SVC's α are unscaled)
+        gram = None if isinstance(model, NuSVC) else np.asarray(model.kernel_(X, X))
+        yield from smo_rows(model, X if per_step else None, signs, (low, high), gram)
     alpha = np.ravel(model.alpha_)
     support = model.support_.tolist()
     labels = {int(i): f"α={number(alpha[i])}" for i in support}

@@ -50,7 +50,7 @@ function stepNumbers(step) {
   const columns = state.info.columns || [];
   const cells = [String(step.k)].concat(step.row || []);
   columns.forEach((c, i) => { if (cells[i] !== undefined) out[c] = cellText(cells[i]); });
-  Object.assign(out, step.summary || {});
+  Object.assign(out, step.summary || {}, step.smo || {});
   if (step.node) {
     out.label = step.node.label;
     out.branch = step.node.branch;
