@@ -432,20 +432,11 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             del self.trace_
 
     def _set_tree(self, tree):
-        self.tree_ = tree
-        self.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
-        self.depth_ = int(tree.depth.max())
-        importances = _importances(tree, len(self._spec.names))
-        if self._source is not None:   # an attribute's tests A = a add up to its importance
-            importances = np.bincount(self._source, weights=importances,
-                                      minlength=self.n_features_in_)
-        self.feature_importances_ = importances
+        set_tree_structure(self, tree)
         leaf_value = tree.value.copy()
         sums = leaf_value.sum(axis=1, keepdims=True)
         self._leaf_proba = np.divide(leaf_value, sums, out=np.full_like(leaf_value, 1.0 /
                                      leaf_value.shape[1]), where=sums > 0)
-        fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
-        self._stack_size = int(self.depth_ * max(fan_out, 1) + 2)
 
     def _label_of(self, value):
         """Majority class of a weight vector; ties → the tie rule (declared or first-seen order)."""
@@ -539,6 +530,23 @@ def _declared_order(classes, declared):
     ``Categorical`` target)."""
     position = {c: i for i, c in enumerate(declared)}
     return np.argsort([position[c] for c in classes.tolist()], kind="stable")
+
+
+def set_tree_structure(estimator, tree):
+    """What a fitted tree estimator (classifier or regressor) holds of ``tree``
+    whatever its leaves predict: ``tree_``, ``n_leaves_``, ``depth_``,
+    ``feature_importances_`` (an attribute's binary tests ``A = a`` summed into
+    its own importance) and the stack size of the prediction walk."""
+    estimator.tree_ = tree
+    estimator.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
+    estimator.depth_ = int(tree.depth.max())
+    importances = _importances(tree, len(estimator._spec.names))
+    if estimator._source is not None:   # an attribute's tests A = a add up to its importance
+        importances = np.bincount(estimator._source, weights=importances,
+                                  minlength=estimator.n_features_in_)
+    estimator.feature_importances_ = importances
+    fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
+    estimator._stack_size = int(estimator.depth_ * max(fan_out, 1) + 2)
 
 
 def _importances(tree, n_features):

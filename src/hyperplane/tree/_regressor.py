@@ -13,7 +13,7 @@ from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Eith
                            Options, Real, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
 from ._builder import Growth, grow, layout
-from ._classes import _count_or_fraction, _importances
+from ._classes import _count_or_fraction, set_tree_structure
 from ._encode import encode_fit, value_indicators
 from ._moments_kernels import N_MOMENTS
 from ._prune import cost_complexity_path, cost_complexity_prune
@@ -236,19 +236,10 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         return self
 
     def _set_tree(self, tree):
-        self.tree_ = tree
-        self.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
-        self.depth_ = int(tree.depth.max())
-        importances = _importances(tree, len(self._spec.names))
-        if self._source is not None:   # an attribute's tests A = a add up to its importance
-            importances = np.bincount(self._source, weights=importances,
-                                      minlength=self.n_features_in_)
-        self.feature_importances_ = importances
+        set_tree_structure(self, tree)
         w = tree.value[:, 0]
         means = np.divide(tree.value[:, 1], w, out=np.zeros_like(w), where=w > 0)
         self._leaf_value = means.reshape(-1, 1)
-        fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
-        self._stack_size = int(self.depth_ * max(fan_out, 1) + 2)
 
     def predict(self, X):
         """The mean of the leaf each row reaches (李航 式5.17); a row missing a tested
