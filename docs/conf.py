@@ -52,7 +52,9 @@ templates_path = ["_templates"]
 # tables and code scroll inside their own box instead of being cut at a fixed page width
 html_theme = "furo"
 html_title = f"hyperplane {release}"
-html_static_path = []
+# _static/playground/*.png: the screenshots of Getting started, which link to themselves at full
+# size, so the files must be served beside the pages
+html_static_path = ["_static"]
 
 autosummary_generate = True
 autodoc_default_options = {"member-order": "bysource"}
@@ -87,8 +89,9 @@ def _describe_instances(app, what, name, obj, options, lines):
 
 
 def setup(app):
-    from gallery_hooks import title_example_page
+    from gallery_hooks import link_gallery_figures, title_example_page
 
     app.connect("source-read", title_example_page)
+    app.connect("doctree-resolved", link_gallery_figures)
     app.connect("autodoc-skip-member", _skip_inherited_sklearn_member)
     app.connect("autodoc-process-docstring", _describe_instances)

@@ -18,6 +18,8 @@ STATUSES = {
 #: every exercise of the covered chapters: 李航 chapters 2, 5, 7 and 周志华 chapters 3-6
 EXERCISES = ([("李航", f"习题{c}.{n}") for c, last in ((2, 3), (5, 4), (7, 4)) for n in range(1, last + 1)]
              + [("周志华", f"习题{c}.{n}") for c in (3, 4, 5, 6) for n in range(1, 11)])
+#: where ``hyperplane playground --port 8765`` serves the playground; the map's presets link there
+PLAYGROUND_ADDRESS = "http://127.0.0.1:8765/"
 HEADERS = {
     "en": ("Book", "Item", "What", "Status", "Code", "Page", "Playground", "Checked by"),
     "zh": ("书", "条目", "内容", "状态", "代码", "页面", "交互演示", "检验它的测试"),
@@ -116,7 +118,8 @@ def _table(rows, language):
         code = f":py:obj:`{row['object']}`"
         if row["parameters"].strip():
             code += f" ``{row['parameters'].strip()}``"
-        playground = f"``#{row['playground'].strip()}``" if row["playground"].strip() else "—"
+        preset = row["playground"].strip()
+        playground = f"`#{preset} <{PLAYGROUND_ADDRESS}#{preset}>`__" if preset else "—"
         cells = [row["book"], row["ref"], _cell(row[what]), _cell(_status(row, language)), code,
                  _gallery(row), playground, f"``{row['test']}``"]
         lines.append("   * - " + "\n     - ".join(cells))

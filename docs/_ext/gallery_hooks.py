@@ -51,3 +51,33 @@ def title_example_page(app, docname, source):
     if rest.startswith(("=", "-", "~")):
         return
     source[0] = text[:end] + "\n" + "=" * _display_width(title) + "\n" + rest
+
+
+def link_gallery_figures(app, doctree, docname):
+    """Make every figure of a gallery page a link to the full-size image.
+
+    sphinx-gallery writes its figures as ``image-sg`` nodes, which Sphinx's own
+    "scaled image link" never wraps; a reader clicking a figure should get it at
+    full size (``_images/<name>``, where sphinx-gallery copies it), as the
+    screenshots of Getting started do.
+    """
+    import posixpath
+
+    from docutils import nodes
+    from sphinx.util.osutil import relative_uri
+    from sphinx_gallery.directives import imgsgnode
+
+    if app.builder.format != "html":
+        return
+    page = app.builder.get_target_uri(docname)
+    for figure in list(doctree.findall(imgsgnode)):
+        if isinstance(figure.parent, nodes.reference):
+            continue
+        name = posixpath.basename(figure["uri"])
+        link = nodes.reference("", "", refuri=relative_uri(page, f"{app.builder.imagedir}/{name}"),
+                               internal=True, classes=["image-reference"])
+        # a link directly under a list item or section must hold a plain image in Sphinx's
+        # HTML writer; inside a paragraph it may hold any inline content
+        holder = nodes.paragraph("", "", link, classes=["sphx-glr-figure-link"])
+        figure.replace_self(holder)
+        link.append(figure)

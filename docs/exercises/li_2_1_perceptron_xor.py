@@ -27,11 +27,16 @@ making mistakes and cycles through the same four hyperplanes; a linear program f
 :math:`(w,b)` with margin 1 (scipy's ``linprog``, an independent computation); and the same
 perceptron in the dual form with a degree-2 polynomial kernel, which adds the product
 :math:`x^{(1)}x^{(2)}`, does separate XOR.
-The datawhale solutions manual gives a contradiction of the same kind (from :math:`b<0` and
-:math:`w_1,w_2>-b` it gets :math:`w_1+w_2+b>0` at :math:`(1,1)`) and shows scikit-learn's
-perceptron stopping at :math:`w=0`.
 
-**答案（中文）**：异或的四个点线性不可分，而感知机 f(x) = sign(w·x + b)（式2.1）只能分开线性可分的集合。假设某个 w = (w₁, w₂)、b 能做到，(1, 0)、(0, 1) 为正例，(0, 0)、(1, 1) 为负例：由 w₁ + b > 0、w₂ + b > 0 得 w₁ + w₂ + 2b > 0；由 b < 0、w₁ + w₂ + b < 0 得 w₁ + w₂ + 2b < 0，矛盾（按李航 sign(0) = +1 的约定，前两个不等式变为 ≥ 0，矛盾依然成立）。几何上，连接两个正例与两个负例的线段交于 (1/2, 1/2)，两类的凸包相交（习题2.3）。与 datawhale 的解答比较：它给出同类的反证（由 b < 0 与 w₁、w₂ > −b 推出 (1, 1) 处 w₁ + w₂ + b > 0），并展示 scikit-learn 的感知机停在 w = 0；两者一致。
+**答案（中文）**：异或的四个点线性不可分，而感知机 f(x) = sign(w·x + b)（式2.1）只能分开线性可分的集合。假设某个 w = (w₁, w₂)、b 能做到，(1, 0)、(0, 1) 为正例，(0, 0)、(1, 1) 为负例：由 w₁ + b > 0、w₂ + b > 0 得 w₁ + w₂ + 2b > 0；由 b < 0、w₁ + w₂ + b < 0 得 w₁ + w₂ + 2b < 0，矛盾（按李航 sign(0) = +1 的约定，前两个不等式变为 ≥ 0，矛盾依然成立）。几何上，连接两个正例与两个负例的线段交于 (1/2, 1/2)，两类的凸包相交（习题2.3）。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它给出同类的反证（由 b < 0 与 w₁、w₂ > −b 推出 (1, 1) 处 w₁ + w₂ + b > 0），并展示 scikit-learn 的感知机停在 w = 0；两者一致。
+
+The datawhale solutions manual gives a contradiction of the same kind (from :math:`b<0` and
+:math:`w_1,w_2>-b` it gets :math:`w_1+w_2+b>0` at :math:`(1,1)`) and shows scikit-learn's perceptron
+stopping at :math:`w=0`.
 """
 
 import warnings

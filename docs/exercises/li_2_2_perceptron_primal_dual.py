@@ -13,7 +13,12 @@ Our data: positive points :math:`x_1=(2,4)^T`, :math:`x_2=(4,3)^T`, negative poi
 :class:`hyperplane.linear.DualPerceptron`), print their update tables the way 表2.1 and 表2.2 do,
 and check that both end at the same hyperplane and within Novikoff's bound (定理2.1).
 
-**答案（中文）**：本页取正例 x₁ = (2, 4)ᵀ、x₂ = (4, 3)ᵀ，负例 x₃ = (1, 1)ᵀ、x₄ = (3, 1)ᵀ，学习率 η = 1，初值 w₀ = 0、b₀ = 0，按顺序访问样本；分别用算法2.1（原始形式，库中的 Perceptron）与算法2.2（对偶形式，库中的 DualPerceptron）求解，按表2.1、表2.2 的样式打印更新过程，并验证两者得到同一个超平面、更新次数不超过 Novikoff 界（定理2.1）。
+**答案 / Answer**: both forms make the same nine updates, on x₁, x₃, x₄, x₂, x₃, x₄, x₂, x₃, x₄, and
+stop at w = (−2, 4)ᵀ, b = −3, i.e. f(x) = sign(−2x⁽¹⁾ + 4x⁽²⁾ − 3). The dual form ends at
+α = (1, 2, 3, 3) (with η = 1, the number of updates made on each point), and Σ αᵢyᵢxᵢ is the same w.
+Nine updates are within Novikoff's bound (R/γ)² = 130 (R = 5.099, γ = 0.447).
+
+**答案（中文）**：本页取正例 x₁ = (2, 4)ᵀ、x₂ = (4, 3)ᵀ，负例 x₃ = (1, 1)ᵀ、x₄ = (3, 1)ᵀ，学习率 η = 1，初值 w₀ = 0、b₀ = 0，按顺序访问样本；分别用算法2.1（原始形式，库中的 Perceptron）与算法2.2（对偶形式，库中的 DualPerceptron）求解，按表2.1、表2.2 的样式打印更新过程，并验证两者得到同一个超平面、更新次数不超过 Novikoff 界（定理2.1）。本页的两种形式做同样的 9 次更新（依次在 x₁、x₃、x₄、x₂、x₃、x₄、x₂、x₃、x₄ 上），停在 w = (−2, 4)ᵀ、b = −3，即 f(x) = sign(−2x⁽¹⁾ + 4x⁽²⁾ − 3)；对偶形式得 α = (1, 2, 3, 3)（η = 1 时即各点上的更新次数），Σ α_i y_i x_i 给出同一个 w；9 次不超过 Novikoff 界 (R/γ)² = 130（R = 5.099，γ = 0.447）。
 
 **与公开解答比较 / Compared with public solutions**
 

@@ -24,16 +24,20 @@ hull, and :math:`\frac{d}{dt}\|p+t(x-p)-q\|^2\big|_{t=0}=2w\cdot(x-p)` must be :
 (otherwise a point nearer to :math:`q` exists), so :math:`w\cdot x+b\ge w\cdot p+b>0`. The same
 argument with :math:`q` gives :math:`w\cdot x+b<0` on the negative hull: :math:`(w,b)` separates.
 
-The datawhale solutions manual proves sufficiency with the same nearest pair :math:`(x_+, x_-)` and
-bisecting hyperplane, but concludes only :math:`f(x)\ge0` on the positive hull; the strict
-inequality that 定义2.2 requires follows from the :math:`\|x_+-x_-\|^2/2>0` term of its own
-expansion, as above.
-
 The page checks the equivalence on random sample sets: "separable" decided by
 :class:`hyperplane.linear.Perceptron` converging (定理2.1 guarantees it on separable data) against
 "the hulls intersect" decided by a linear program in the :math:`\lambda, \mu` weights (scipy).
 
-**答案（中文）**：（凸包 conv(S) 为 S 中点的全部凸组合。）必要性：若 w·x_i + b 对所有正例大于 0、对所有负例小于 0，则正例的任意凸组合也使 w·x + b > 0，负例的凸组合使其小于 0，公共点不可能存在，凸包不相交。充分性：两个凸包都是紧凸集，若不相交，它们之间的距离在某对点 p（正例凸包中）、q（负例凸包中）处取到，p ≠ q。取 p、q 的垂直平分超平面 w = p − q、b = −(‖p‖² − ‖q‖²)/2，则 w·p + b = ‖p − q‖²/2 > 0；对正例凸包中的任意 x，线段 p + t(x − p) 留在凸包内，由 p 是离 q 最近的点得 w·(x − p) ≥ 0，故 w·x + b ≥ ‖p − q‖²/2 > 0；对负例凸包同理得 w·x + b < 0，所以 (w, b) 严格分开两类。与 datawhale 的解答比较：它用同一对最近点与垂直平分超平面证明充分性，但只得出正例凸包上 f(x) ≥ 0；定义2.2 要求的严格不等式来自其展开式中 ‖x₊ − x₋‖²/2 > 0 这一项，如上所示。
+**答案（中文）**：（凸包 conv(S) 为 S 中点的全部凸组合。）必要性：若 w·x_i + b 对所有正例大于 0、对所有负例小于 0，则正例的任意凸组合也使 w·x + b > 0，负例的凸组合使其小于 0，公共点不可能存在，凸包不相交。充分性：两个凸包都是紧凸集，若不相交，它们之间的距离在某对点 p（正例凸包中）、q（负例凸包中）处取到，p ≠ q。取 p、q 的垂直平分超平面 w = p − q、b = −(‖p‖² − ‖q‖²)/2，则 w·p + b = ‖p − q‖²/2 > 0；对正例凸包中的任意 x，线段 p + t(x − p) 留在凸包内，由 p 是离 q 最近的点得 w·(x − p) ≥ 0，故 w·x + b ≥ ‖p − q‖²/2 > 0；对负例凸包同理得 w·x + b < 0，所以 (w, b) 严格分开两类。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它用同一对最近点与垂直平分超平面证明充分性，但只得出正例凸包上 f(x) ≥ 0；定义2.2 要求的严格不等式来自其展开式中 ‖x₊ − x₋‖²/2 > 0 这一项，如上所示。
+
+The datawhale solutions manual proves sufficiency with the same nearest pair :math:`(x_+, x_-)` and
+bisecting hyperplane, but concludes only :math:`f(x)\ge0` on the positive hull; the strict
+inequality that 定义2.2 requires follows from the :math:`\|x_+-x_-\|^2/2>0` term of its own expansion,
+as above.
 """
 
 import warnings

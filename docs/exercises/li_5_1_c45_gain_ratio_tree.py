@@ -21,12 +21,18 @@ the same tree as ID3's in 例5.3. :class:`hyperplane.tree.DecisionTreeClassifier
 both are checked against 式5.7–5.10 written in NumPy below. Note that the library's gain ratio
 follows C4.5 as Quinlan released it (only attributes of at least average gain compete on the
 ratio, 周志华 §4.2.2), while 算法5.3 takes the largest ratio outright; on 表5.1 both pick the same
-attributes, which the page checks. The datawhale solutions manual reaches the same tree shape; its
-code divides :math:`g(D,A)` by the class entropy :math:`H(D)` rather than :math:`H_A(D)`, which
-happens to give the same root ratio (0.4325) because 有自己的房子 splits the rows 6:9 as the
-classes do, and differs elsewhere (有工作: 0.333 against 0.352).
+attributes, which the page checks.
 
-**答案（中文）**：根结点上各属性的信息增益比 g_R(D, A) = g(D, A)/H_A(D)（式5.10）为：年龄 0.052，有工作 0.352，有自己的房子 0.433，信贷情况 0.232，所以根结点检验“有自己的房子”，其“是”分支是纯的（是）。在“否”分支（9 行）上“有工作”的增益比最大（1.0，把分支分成两个纯的部分），得到：有自己的房子 = 是 → 是；有自己的房子 = 否、有工作 = 是 → 是；有自己的房子 = 否、有工作 = 否 → 否，与例5.3 中 ID3 的树相同。库中的 DecisionTreeClassifier(criterion="gain_ratio") 生成这棵树。与 datawhale 的解答比较：树的形状相同，但它的代码用类别熵 H(D) 而不是 H_A(D) 去除 g(D, A)；根结点上恰好得到同一个值 0.4325（“有自己的房子”按 6:9 划分，与类别的比例相同），在别处则不同（有工作：0.333，应为 0.352），本页按式5.10 计算是对的。
+**答案（中文）**：根结点上各属性的信息增益比 g_R(D, A) = g(D, A)/H_A(D)（式5.10）为：年龄 0.052，有工作 0.352，有自己的房子 0.433，信贷情况 0.232，所以根结点检验“有自己的房子”，其“是”分支是纯的（是）。在“否”分支（9 行）上“有工作”的增益比最大（1.0，把分支分成两个纯的部分），得到：有自己的房子 = 是 → 是；有自己的房子 = 否、有工作 = 是 → 是；有自己的房子 = 否、有工作 = 否 → 否，与例5.3 中 ID3 的树相同。库中的 DecisionTreeClassifier(criterion="gain_ratio") 生成这棵树。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：树的形状相同，但它的代码用类别熵 H(D) 而不是 H_A(D) 去除 g(D, A)；根结点上恰好得到同一个值 0.4325（“有自己的房子”按 6:9 划分，与类别的比例相同），在别处则不同（有工作：0.333，应为 0.352），本页按式5.10 计算是对的。
+
+The datawhale solutions manual reaches the same tree shape; its code divides :math:`g(D,A)` by the
+class entropy :math:`H(D)` rather than :math:`H_A(D)`, which happens to give the same root ratio
+(0.4325) because 有自己的房子 splits the rows 6:9 as the classes do, and differs elsewhere (有工作: 0.333
+against 0.352).
 """
 
 import matplotlib.pyplot as plt

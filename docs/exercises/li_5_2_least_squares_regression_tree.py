@@ -19,14 +19,18 @@ is below 0.2 (an arbitrary stopping rule: the book leaves it open), the tree is
    f(x)=\begin{cases}4.72 & x\le 3\\ 5.57 & 3<x\le 5\\ 7.05 & 5<x\le 6\\ 7.90 & 6<x\le 7\\
    8.23 & 7<x\le 8\\ 8.85 & x>8\end{cases}
 
-which is the tree the datawhale solutions manual prints for its threshold 0.2 (it tests the
-loss of the split, we test the error of the region; here they stop at the same regions).
-
 The page writes 算法5.5 in NumPy, then grows the same root with the library's
 :class:`hyperplane.tree.DecisionTreeRegressor` and with scikit-learn's (squared error, the same
 criterion); both put the thresholds at the midpoints 5.5 etc. of the same cuts.
 
-**答案（中文）**：算法5.5 选择使式5.21 最小的切分点 s，每个区域的 c_m 取其均值。根结点的切分为 x ≤ 5（c₁ = 5.06，c₂ = 8.176，损失 3.359，不切分时为 27.632）。继续生长直到区域的平方误差小于 0.2（书中未规定停止条件，这是一个任意的选择），得到的树为：x ≤ 3 时 4.72；3 < x ≤ 5 时 5.57；5 < x ≤ 6 时 7.05；6 < x ≤ 7 时 7.90；7 < x ≤ 8 时 8.23；x > 8 时 8.85。与 datawhale 的解答比较：它在阈值 0.2 下打印的是同一棵树（它检验切分的损失，本页检验区域的误差；在这份数据上两者停在同样的区域），两者一致。
+**答案（中文）**：算法5.5 选择使式5.21 最小的切分点 s，每个区域的 c_m 取其均值。根结点的切分为 x ≤ 5（c₁ = 5.06，c₂ = 8.176，损失 3.359，不切分时为 27.632）。继续生长直到区域的平方误差小于 0.2（书中未规定停止条件，这是一个任意的选择），得到的树为：x ≤ 3 时 4.72；3 < x ≤ 5 时 5.57；5 < x ≤ 6 时 7.05；6 < x ≤ 7 时 7.90；7 < x ≤ 8 时 8.23；x > 8 时 8.85。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它在阈值 0.2 下打印的是同一棵树（它检验切分的损失，本页检验区域的误差；在这份数据上两者停在同样的区域），两者一致。
+
+The datawhale solutions manual prints this tree for its threshold 0.2 (it tests the loss of the
+split, this page the error of the region; on these data both stop at the same regions).
 """
 
 import matplotlib.pyplot as plt

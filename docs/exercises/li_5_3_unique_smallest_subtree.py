@@ -29,10 +29,7 @@ and :math:`T^*(t)\subseteq T'` whether or not :math:`T^*(t)` is split. A minimis
 every minimiser is the unique smallest one: :math:`T_\alpha=T^*(\text{root})`. (Two different
 minimisers of the same size cannot both be smallest, as each would contain the other.)
 
-This is Breiman et al.'s Theorem 10.7 (*Classification and Regression Trees*, 1984, §10.2), which
-the datawhale solutions manual quotes for 习题5.4; for 习题5.3 it argues by contradiction from two
-optimal subtrees, each of which could be pruned further, whereas the recursion above also shows
-which subtree is the smallest and why the minimisers are nested.
+This is Breiman et al.'s Theorem 10.7 (*Classification and Regression Trees*, 1984, §10.2).
 
 The page enumerates every pruning of a Gini tree grown by
 :class:`hyperplane.tree.DecisionTreeClassifier` on noisy data, finds for many :math:`\alpha` all
@@ -40,7 +37,15 @@ the minimisers of :math:`C_\alpha` (with :math:`C` recomputed by hand from each 
 counts), and checks that one of them lies inside all the others and that it is the tree the library
 prunes to with ``pruning="cost_complexity", ccp_alpha=α`` (算法5.7's weakest-link pruning).
 
-**答案（中文）**：T₀ 的子树就是它的各种剪枝：保留根结点，在每个保留的内部结点处或者把它收缩为叶结点，或者保留它的全部子结点。C(T) 是各叶结点之和，所以 C_α(T) = Σ_叶(C(t) + α) 可加，结点 t 以下分支的最优剪枝可以由其子结点的最优剪枝递归求得：opt(t) = min(C(t) + α, Σ_子结点 opt(c))。令 T*(t) 在 C(t) + α ≤ Σ opt(c) 时为叶结点 t（相等时收缩），否则为 t 连接各 T*(c)。由叶向根归纳可知，T*(t) 使 C_α 最小，并且包含于每一个使 C_α 最小的子树之中，所以最优子树中最小的一棵唯一。与 datawhale 的解答比较：它从两棵都最优的子树出发用反证法（每一棵都还能再剪），本页的递归同时给出了最小的那棵是哪一棵，以及为什么各最优子树是嵌套的。
+**答案（中文）**：T₀ 的子树就是它的各种剪枝：保留根结点，在每个保留的内部结点处或者把它收缩为叶结点，或者保留它的全部子结点。C(T) 是各叶结点之和，所以 C_α(T) = Σ_叶(C(t) + α) 可加，结点 t 以下分支的最优剪枝可以由其子结点的最优剪枝递归求得：opt(t) = min(C(t) + α, Σ_子结点 opt(c))。令 T*(t) 在 C(t) + α ≤ Σ opt(c) 时为叶结点 t（相等时收缩），否则为 t 连接各 T*(c)。由叶向根归纳可知，T*(t) 使 C_α 最小，并且包含于每一个使 C_α 最小的子树之中，所以最优子树中最小的一棵唯一。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它从两棵都最优的子树出发用反证法（每一棵都还能再剪），本页的递归同时给出了最小的那棵是哪一棵，以及为什么各最优子树是嵌套的。
+
+The datawhale solutions manual quotes this theorem for 习题5.4; for 习题5.3 it argues by contradiction from two
+optimal subtrees, each of which could be pruned further, whereas the recursion above also shows
+which subtree is the smallest and why the minimisers are nested.
 """
 
 import itertools

@@ -42,15 +42,19 @@ of the minimal-:math:`g` nodes, and the smallest of them, pruning all of them (s
 every remaining :math:`g` is at least the previous minimum (pruning below :math:`t` replaces
 branches whose :math:`g` was :math:`\le g(t)`), and ties are pruned together.
 
-The datawhale solutions manual proves it the same way from Breiman et al.'s Theorems 10.7 and
-10.9(i) (the nesting of step 1); step 2 it takes from Breiman et al. (p. 368) without proof.
-
 The page checks the statement on a Gini tree of :class:`hyperplane.tree.DecisionTreeClassifier`:
 it runs 算法5.7 by hand (g(t) of 式5.31 from the class counts), compares the :math:`\alpha_i` with
 the library's ``cost_complexity_pruning_path``, and verifies by enumerating every pruning that
 :math:`T_i` minimises :math:`C_\alpha` at 25 values of :math:`\alpha` in each interval.
 
-**答案（中文）**：记 T_α 为 C_α(T) = C(T) + α·(T 的叶结点数) 的唯一最小的最优子树（习题5.3），g(t) = (C(t) − C(T_t))/(T_t 的叶结点数 − 1)（式5.31）。(1) 嵌套：某个结点在 α 处收缩为最优，则在任何更大的 β 处也收缩为最优，所以 T_β ⊆ T_α。(2) 在 α_{i+1} 之前，T_i 的任何真剪枝都不更好：由可加性，剪去互不相交的内部结点 t_1, …, t_m 使 C_α 改变 Σ_k (T_{i,t_k} 的叶结点数 − 1)(g_i(t_k) − α)，当 α < α_{i+1} = min g_i(t) 时大于 0。因此算法5.7 得到的子树序列 T₀ ⊃ T₁ ⊃ … 中，T_i 正是区间 [α_i, α_{i+1}) 上的最优子树。与 datawhale 的解答比较：它同样依据 Breiman 等人的定理 10.7 与 10.9(i) 证明第 1 步，第 2 步则直接引用 Breiman 等人（第 368 页）而未证明；本页给出了这一步的证明。
+**答案（中文）**：记 T_α 为 C_α(T) = C(T) + α·(T 的叶结点数) 的唯一最小的最优子树（习题5.3），g(t) = (C(t) − C(T_t))/(T_t 的叶结点数 − 1)（式5.31）。(1) 嵌套：某个结点在 α 处收缩为最优，则在任何更大的 β 处也收缩为最优，所以 T_β ⊆ T_α。(2) 在 α_{i+1} 之前，T_i 的任何真剪枝都不更好：由可加性，剪去互不相交的内部结点 t_1, …, t_m 使 C_α 改变 Σ_k (T_{i,t_k} 的叶结点数 − 1)(g_i(t_k) − α)，当 α < α_{i+1} = min g_i(t) 时大于 0。因此算法5.7 得到的子树序列 T₀ ⊃ T₁ ⊃ … 中，T_i 正是区间 [α_i, α_{i+1}) 上的最优子树。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它同样依据 Breiman 等人的定理 10.7 与 10.9(i) 证明第 1 步，第 2 步则直接引用 Breiman 等人（第 368 页）而未证明；本页给出了这一步的证明。
+
+The datawhale solutions manual proves it the same way from Breiman et al.'s Theorems 10.7 and
+10.9(i) (the nesting of step 1); step 2 it takes from Breiman et al. (p. 368) without proof.
 """
 
 import itertools

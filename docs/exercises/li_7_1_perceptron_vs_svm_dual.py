@@ -32,11 +32,16 @@ runs :class:`hyperplane.linear.DualPerceptron` in two visiting orders and
 :math:`b=-3` (表2.2) and another hyperplane when the points are visited in another order; the SVM
 gives :math:`\alpha=(\frac14,0,\frac14)`, :math:`w=(\frac12,\frac12)`, :math:`b=-2` (例7.2) in
 any order, and the same SVM solution is checked against scikit-learn's LIBSVM.
-The datawhale solutions manual makes the first three points (linear combination, α solved for,
-any separating vs the maximal-margin hyperplane); sparsity and the dependence on the visiting order
-are added here.
 
-**答案（中文）**：相同之处：两者都写成 w = Σ α_i y_i x_i，f(x) = sign(Σ α_i y_i x_i·x + b)，数据只通过 Gram 矩阵 G = [x_i·x_j] 出现（所以都可以用核）。α 的含义不同：感知机（算法2.2）中 α_i = n_i η 记录在 x_i 上更新的次数，由对误分类点的随机更新得到，b = Σ α_i y_i；SVM（算法7.2，式7.22–7.24）中 α 是凸二次规划的解，b 由某个支持向量求得。超平面不同：感知机停在任意一个分离超平面上，依赖初值与访问顺序（例2.1 的两个答案）；SVM 的超平面是唯一的最大间隔超平面（定理7.1）。稀疏性不同：感知机中凡被误分过的点 α_i > 0；SVM 中只有支持向量的 α_i > 0。与 datawhale 的解答比较：它给出前三点（线性组合、α 的求法、任意分离超平面与最大间隔超平面），稀疏性与对访问顺序的依赖是本页补充的。
+**答案（中文）**：相同之处：两者都写成 w = Σ α_i y_i x_i，f(x) = sign(Σ α_i y_i x_i·x + b)，数据只通过 Gram 矩阵 G = [x_i·x_j] 出现（所以都可以用核）。α 的含义不同：感知机（算法2.2）中 α_i = n_i η 记录在 x_i 上更新的次数，由对误分类点的随机更新得到，b = Σ α_i y_i；SVM（算法7.2，式7.22–7.24）中 α 是凸二次规划的解，b 由某个支持向量求得。超平面不同：感知机停在任意一个分离超平面上，依赖初值与访问顺序（例2.1 的两个答案）；SVM 的超平面是唯一的最大间隔超平面（定理7.1）。稀疏性不同：感知机中凡被误分过的点 α_i > 0；SVM 中只有支持向量的 α_i > 0。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它给出前三点（线性组合、α 的求法、任意分离超平面与最大间隔超平面），稀疏性与对访问顺序的依赖是本页补充的。
+
+The datawhale solutions manual makes the first three points (linear combination, α solved for, any
+separating vs the maximal-margin hyperplane); sparsity and the dependence on the visiting order are
+added here.
 """
 
 import matplotlib.pyplot as plt

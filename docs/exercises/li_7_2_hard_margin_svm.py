@@ -15,6 +15,10 @@ The hard-margin SVM (李航 算法7.1, and its dual 算法7.2) is :class:`hyperp
 :math:`w=(-1,2)^T,\\ b=-2`, i.e. :math:`f(x)=\\mathrm{sign}(-x^{(1)}+2x^{(2)}-2)`, with support
 vectors :math:`x_1, x_3, x_5` on the margins :math:`w\\cdot x+b=\\pm1`.
 
+**答案 / Answer**: w = (−1, 2)ᵀ, b = −2; the separating hyperplane is −x⁽¹⁾ + 2x⁽²⁾ − 2 = 0, the
+decision function f(x) = sign(−x⁽¹⁾ + 2x⁽²⁾ − 2), the margin boundaries −x⁽¹⁾ + 2x⁽²⁾ − 2 = ±1, and
+the support vectors x₁, x₃ (positive) and x₅ (negative), with α = (1/2, 0, 2, 0, 5/2).
+
 **答案（中文）**：硬间隔 SVM（李航 算法7.1 及其对偶算法7.2）即库中 kernel="linear"、C = ∞ 的 SVC。手算的答案为 w = (−1, 2)ᵀ、b = −2，即 f(x) = sign(−x⁽¹⁾ + 2x⁽²⁾ − 2)，支持向量为位于间隔边界 w·x + b = ±1 上的 x₁、x₃、x₅。
 
 **与公开解答比较 / Compared with public solutions**

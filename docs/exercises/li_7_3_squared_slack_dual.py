@@ -42,12 +42,16 @@ primal directly with scipy's SLSQP, on overlapping data: the same :math:`w, b`, 
 :math:`\xi_i=\alpha_i/(2C)`. Without the bias the same objective is LIBLINEAR's L2-loss SVM, which
 scikit-learn's ``LinearSVC(loss="squared_hinge", fit_intercept=False)`` solves: checked too.
 
-The datawhale solutions manual keeps the multipliers :math:`\mu_i` of :math:`\xi_i\ge0` and
-leaves :math:`\frac1{4C}\sum_i(\alpha_i+\mu_i)^2` with the constraint
-:math:`2C\xi_i-\alpha_i-\mu_i=0` in its final dual; since that constraint on :math:`\xi` is
-redundant, :math:`\mu_i=0` at the optimum and its dual reduces to the one above.
+**答案（中文）**：约束 ξ_i ≥ 0 可以去掉：若某个 ξ_i < 0，把它改为 0 仍满足间隔约束且使目标变小。对拉格朗日函数 L = ½‖w‖² + C Σ ξ_i² − Σ α_i (y_i(w·x_i + b) − 1 + ξ_i)（α_i ≥ 0）求导得 w = Σ α_i y_i x_i，Σ α_i y_i = 0，ξ_i = α_i/(2C)。代回得对偶问题：min_α ½ Σ_{i,j} α_i α_j y_i y_j (x_i·x_j + δ_ij/(2C)) − Σ α_i，约束 Σ α_i y_i = 0、α_i ≥ 0，α_i 没有上界（不同于式7.37 的 0 ≤ α_i ≤ C）：它就是以 G + I/(2C) 为 Gram 矩阵的硬间隔对偶（式7.22），因为这个矩阵正定，所以总有解。然后 w = Σ α_i y_i x_i，对任一 α_j > 0 有 b = y_j(1 − α_j/(2C)) − w·x_j。
 
-**答案（中文）**：约束 ξ_i ≥ 0 可以去掉：若某个 ξ_i < 0，把它改为 0 仍满足间隔约束且使目标变小。对拉格朗日函数 L = ½‖w‖² + C Σ ξ_i² − Σ α_i (y_i(w·x_i + b) − 1 + ξ_i)（α_i ≥ 0）求导得 w = Σ α_i y_i x_i，Σ α_i y_i = 0，ξ_i = α_i/(2C)。代回得对偶问题：min_α ½ Σ_{i,j} α_i α_j y_i y_j (x_i·x_j + δ_ij/(2C)) − Σ α_i，约束 Σ α_i y_i = 0、α_i ≥ 0，α_i 没有上界（不同于式7.37 的 0 ≤ α_i ≤ C）：它就是以 G + I/(2C) 为 Gram 矩阵的硬间隔对偶（式7.22），因为这个矩阵正定，所以总有解。然后 w = Σ α_i y_i x_i，对任一 α_j > 0 有 b = y_j(1 − α_j/(2C)) − w·x_j。与 datawhale 的解答比较：它保留了 ξ_i ≥ 0 的乘子 μ_i，最终对偶中留有 (1/(4C)) Σ (α_i + μ_i)² 与约束 2Cξ_i − α_i − μ_i = 0；由于关于 ξ 的那条约束是多余的，最优处 μ_i = 0，它的对偶化为上面的形式，两者一致。
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它保留了 ξ_i ≥ 0 的乘子 μ_i，最终对偶中留有 (1/(4C)) Σ (α_i + μ_i)² 与约束 2Cξ_i − α_i − μ_i = 0；由于关于 ξ 的那条约束是多余的，最优处 μ_i = 0，它的对偶化为上面的形式，两者一致。
+
+The datawhale solutions manual keeps the multipliers :math:`\mu_i` of :math:`\xi_i\ge0` and leaves
+:math:`\frac1{4C}\sum_i(\alpha_i+\mu_i)^2` with the constraint :math:`2C\xi_i-\alpha_i-\mu_i=0` in
+its final dual; since that constraint on :math:`\xi` is redundant, :math:`\mu_i=0` at the optimum
+and its dual reduces to the one above.
 """
 
 import matplotlib.pyplot as plt

@@ -28,9 +28,7 @@ with one coordinate per multi-index :math:`J=(j_1,\dots,j_n)`. Then for any :mat
 matrix :math:`A` of :math:`(x\cdot z)^{p-1}` is PSD, the Gram matrix of :math:`(x\cdot z)^p` is the
 elementwise product :math:`A\circ(XX^T)`, PSD by the Schur product theorem (write
 :math:`A=\sum_k u_ku_k^T`, :math:`XX^T=\sum_l v_lv_l^T`, then
-:math:`A\circ XX^T=\sum_{k,l}(u_k\circ v_l)(u_k\circ v_l)^T`). The datawhale solutions manual gives
-the induction proof, building the feature map of :math:`p+1` from that of :math:`p` and citing the
-Schur product theorem (Horn & Johnson, 定理7.5.3).
+:math:`A\circ XX^T=\sum_{k,l}(u_k\circ v_l)(u_k\circ v_l)^T`).
 
 The page checks the identity :math:`(x\cdot z)^p=\phi(x)\cdot\phi(z)` with the feature map built in
 NumPy for :math:`n=3, p=1..4`; the smallest eigenvalue of Gram matrices of
@@ -39,7 +37,14 @@ NumPy for :math:`n=3, p=1..4`; the smallest eigenvalue of Gram matrices of
 :math:`(x\cdot z)^{1/2}` (where :math:`x\cdot z` may be negative, taken on :math:`|x\cdot z|`) or
 an odd power of a shifted product :math:`(x\cdot z-1)^3` is not positive semidefinite.
 
-**答案（中文）**：由定理7.5，只需 K 对称（显然）且任意 Gram 矩阵 [K(x_i, x_j)] 半正定。两种证明。特征映射：由多项式定理，(x·z)^p = φ(x)·φ(z)，φ 的每个坐标对应一个多重指标 J = (j_1, …, j_n)，于是对任意 c 有 Σ_{i,j} c_i c_j K(x_i, x_j) = ‖Σ_i c_i φ(x_i)‖² ≥ 0。归纳（Schur 积定理）：K₁(x, z) = x·z 的 Gram 矩阵 XXᵀ 半正定；若 (x·z)^(p−1) 的 Gram 矩阵 A 半正定，则 (x·z)^p 的 Gram 矩阵是逐元素乘积 A ∘ XXᵀ，由 Schur 积定理半正定。与 datawhale 的解答比较：它给出归纳证明，由 p 的特征映射构造 p + 1 的特征映射，并引用 Schur 积定理（Horn 与 Johnson，定理7.5.3）；两者一致。
+**答案（中文）**：由定理7.5，只需 K 对称（显然）且任意 Gram 矩阵 [K(x_i, x_j)] 半正定。两种证明。特征映射：由多项式定理，(x·z)^p = φ(x)·φ(z)，φ 的每个坐标对应一个多重指标 J = (j_1, …, j_n)，于是对任意 c 有 Σ_{i,j} c_i c_j K(x_i, x_j) = ‖Σ_i c_i φ(x_i)‖² ≥ 0。归纳（Schur 积定理）：K₁(x, z) = x·z 的 Gram 矩阵 XXᵀ 半正定；若 (x·z)^(p−1) 的 Gram 矩阵 A 半正定，则 (x·z)^p 的 Gram 矩阵是逐元素乘积 A ∘ XXᵀ，由 Schur 积定理半正定。
+
+**与公开解答比较 / Compared with public solutions**
+
+datawhale 的《统计学习方法》习题解答（statistical-learning-method-solutions-manual）：它给出归纳证明，由 p 的特征映射构造 p + 1 的特征映射，并引用 Schur 积定理（Horn 与 Johnson，定理7.5.3）；两者一致。
+
+The datawhale solutions manual gives the induction proof, building the feature map of :math:`p+1`
+from that of :math:`p` and citing the Schur product theorem (Horn & Johnson, 定理7.5.3).
 """
 
 import itertools

@@ -14,6 +14,9 @@ attributes and the numeric 密度 and 含糖率).
 0.262 at threshold 0.381 (the midpoint 0.3815 of 0.360 and 0.403, printed to three decimals) and
 Gain(D, 含糖率) = 0.349 at 0.126; the tree is 图4.8.
 
+**答案 / Answer**: the tree of 图4.8: 纹理 = 清晰 → (密度 ≤ 0.3815 → 否, else 是); 纹理 = 稍糊 →
+(触感 = 硬滑 → 否, 软粘 → 是); 纹理 = 模糊 → 否. It classifies all 17 melons right.
+
 **答案（中文）**：库中的 DecisionTreeClassifier(criterion="info_gain") 就是图4.2 的 TreeGenerate，连续属性在相邻取值的中点中选最优切分（式4.7，§4.4.1）。根结点上 Gain(D, 纹理) = 0.381 最大，Gain(D, 密度) = 0.262（切分点 0.381），Gain(D, 含糖率) = 0.349（切分点 0.126），与书中数字一致，生成的树即图4.8。
 
 **与公开解答比较 / Compared with public solutions**

@@ -11,7 +11,12 @@ watermelon data set 3.0α and compare their support vectors.
 of 表6.1; here it stands in for LIBSVM, and we check it against LIBSVM itself (scikit-learn's
 ``SVC`` wraps LIBSVM): same support vectors, same :math:`\\alpha`.
 
-**答案（中文）**：库中的 SVC 用 SMO（§6.2.2）解软间隔对偶问题（式6.40），核函数取自表6.1；这里它代替 LIBSVM，并与 LIBSVM 本身（scikit-learn 的 SVC 封装了 LIBSVM）核对：支持向量相同，α 相同。西瓜数据集 3.0α 线性不可分，所以线性核 SVM 把大多数瓜留作支持向量（许多 α_i = C），仍有几个分错；高斯核使边界绕着各类弯曲，拟合训练集，留下另一组支持向量。
+**答案 / Answer**: with C = 100, the linear kernel keeps 13 support vectors (编号 3–10, 12–15, 17;
+10 of them at α = C, 3 melons misclassified: 3.0α is not linearly separable), the Gaussian kernel
+(γ = 10) 7 (编号 2, 3, 6, 7, 12, 14, 15; none at α = C, every melon right). Six are support vectors
+of both; LIBSVM finds the same sets.
+
+**答案（中文）**：库中的 SVC 用 SMO（§6.2.2）解软间隔对偶问题（式6.40），核函数取自表6.1；这里它代替 LIBSVM，并与 LIBSVM 本身（scikit-learn 的 SVC 封装了 LIBSVM）核对：支持向量相同，α 相同。西瓜数据集 3.0α 线性不可分，所以线性核 SVM 把大多数瓜留作支持向量（许多 α_i = C），仍有几个分错；高斯核使边界绕着各类弯曲，拟合训练集，留下另一组支持向量。C = 100 时，线性核有 13 个支持向量（编号 3–10、12–15、17；其中 10 个 α = C，3 个瓜分错），高斯核（γ = 10）有 7 个（编号 2、3、6、7、12、14、15；没有 α = C，全部判对），其中 6 个是两者共有的；LIBSVM 得到相同的集合。
 
 **与公开解答比较 / Compared with public solutions**
 

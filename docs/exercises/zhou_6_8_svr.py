@@ -11,7 +11,11 @@ as output, train an SVR with LIBSVM.
 the same SMO solver as :class:`hyperplane.svm.SVC`. We fit a Gaussian-kernel SVR and check it
 against LIBSVM (scikit-learn's ``SVR``): same support vectors and the same predictions.
 
-**答案（中文）**：库中的 SVR 用与 SVC 相同的 SMO 求解器解 ε-不敏感问题的对偶（式6.43–6.47，§6.5）。本页以西瓜数据集 3.0α 的密度为输入、含糖率为输出拟合高斯核 SVR，并与 LIBSVM（scikit-learn 的 SVR）核对：支持向量相同，预测相同。
+**答案 / Answer**: a Gaussian-kernel SVR (C = 10, ε = 0.05, γ = 10) keeps 14 of the 17 melons as
+support vectors (编号 1–4, 6, 7, 9–13, 15–17): 含糖率 depends little on 密度, so most points lie
+outside the ε-tube. LIBSVM keeps the same 14, and the two predictions agree to within 2e-6.
+
+**答案（中文）**：库中的 SVR 用与 SVC 相同的 SMO 求解器解 ε-不敏感问题的对偶（式6.43–6.47，§6.5）。本页以西瓜数据集 3.0α 的密度为输入、含糖率为输出拟合高斯核 SVR，并与 LIBSVM（scikit-learn 的 SVR）核对：支持向量相同，预测相同。高斯核 SVR（C = 10，ε = 0.05，γ = 10）把 17 个瓜中的 14 个留作支持向量（编号 1–4、6、7、9–13、15–17）：含糖率与密度关系不大，多数点落在 ε-间隔带之外。LIBSVM 得到同样的 14 个，两者的预测相差不超过 2e-6。
 
 **与公开解答比较 / Compared with public solutions**
 

@@ -46,6 +46,21 @@ def test_the_map_covers_both_books_and_their_chapters():
         assert (book, item) in refs
 
 
+#: every numbered algorithm and example of the covered chapters (李航 ch. 2, 5, 7; 周志华 ch. 3-6
+#: numbers no algorithms or examples but gives two algorithms as pseudocode figures)
+BOOK_ITEMS = ([("李航", f"算法2.{n}") for n in (1, 2)] + [("李航", f"例2.{n}") for n in (1, 2)]
+              + [("李航", f"算法5.{n}") for n in range(1, 8)] + [("李航", f"例5.{n}") for n in range(1, 5)]
+              + [("李航", f"算法7.{n}") for n in range(1, 6)] + [("李航", f"例7.{n}") for n in range(1, 4)]
+              + [("周志华", "图4.2"), ("周志华", "图5.8")])
+
+
+@pytest.mark.parametrize("book, item", BOOK_ITEMS, ids=[item for _, item in BOOK_ITEMS])
+def test_every_algorithm_and_example_of_the_covered_chapters_has_a_row(book, item):
+    pattern = re.compile(re.escape(item) + r"(?![0-9])")
+    rows = [row for row in ROWS if row["book"] == book and pattern.search(row["ref"])]
+    assert rows, f"{book} {item} has no row in book_map.csv"
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['book']}-{r['ref']}-{n}" for n, r in enumerate(ROWS)])
 def test_row_points_at_an_object_and_a_test_that_exist(row):
     for column in ("book", "ref", "what_en", "what_zh", "object", "test"):

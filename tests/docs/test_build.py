@@ -146,7 +146,72 @@ def test_no_page_loads_anything_from_the_network(html):
 
 def test_math_is_rendered_by_a_local_mathjax(html):
     page = (html / "user_guide" / "svm.html").read_text(encoding="utf-8")
-    assert 'src="../_static/mathjax/tex-chtml.js"' in page
+    # Sphinx may add a checksum query (?v=...) for cache busting
+    assert re.search(r'src="\.\./_static/mathjax/tex-chtml\.js(\?v=[0-9a-f]+)?"', page)
     assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
     fonts = list((html / "_static" / "mathjax" / "output" / "chtml" / "fonts").rglob("*.woff*"))
     assert fonts, "MathJax's CHTML fonts were not copied beside it"
+
+
+_HREF = re.compile(r"<a\b[^>]*\bhref=\"([^\"]+)\"")
+
+
+def _local_target(page, href):
+    """The file a relative link of ``page`` points at (None for a remote, mailto or in-page link)."""
+    if _remote(href) or href.startswith(("#", "mailto:")):
+        return None
+    return (page.parent / href.split("#")[0].split("?")[0]).resolve()
+
+
+def test_every_figure_opens_at_full_size(html):
+    """Gallery figures and the screenshots of Getting started are links to their image file."""
+    def linked_images(text):
+        """(href of the link right around the image or None, src) of every <img>; an alt text
+        may hold a '>' (sphinx-gallery writes it unescaped), so src is read from the tag's start."""
+        found = []
+        for match in re.finditer(r"<img\b", text):
+            src = re.search(r"\bsrc=\"([^\"]+)\"", text[match.start():match.start() + 4000]).group(1)
+            link = re.search(r"<a\b[^>]*\bhref=\"([^\"]+)\"[^>]*>\s*$", text[:match.start()][-600:])
+            found.append((link.group(1) if link else None, src))
+        return found
+
+    pages = [page for folder in ("auto_examples", "auto_exercises")
+             for page in sorted((html / folder).glob("*.html")) if page.name != "index.html"]
+    figures = 0
+    for page in pages:
+        for href, src in linked_images(page.read_text(encoding="utf-8")):
+            if "sphx_glr_" not in src or "thumb" in src:
+                continue
+            assert href == src, f"{page.name}: the figure {src} is not a link to itself"
+            assert _local_target(page, href).is_file(), (page.name, href)
+            figures += 1
+    assert figures >= len(pages)
+    page = html / "getting_started.html"
+    screenshots = [href for href, src in linked_images(page.read_text(encoding="utf-8"))
+                   if src.startswith("_images/")]
+    assert None not in screenshots, "a screenshot of Getting started is not a link"
+    assert len(screenshots) >= 4
+    for href in screenshots:
+        assert _local_target(page, href).is_file(), f"getting_started.html: {href} is not in the build"
+
+
+def test_the_book_map_links_each_row_to_its_api_entry_page_and_preset(html):
+    from docs_pages import PLAYGROUND_ADDRESS
+
+    rows = read_book_map(ROOT / "docs" / "book_map.csv")
+    for page in (html / "book_map.html", html / "zh" / "book_map.html"):
+        text = page.read_text(encoding="utf-8")
+        hrefs = _HREF.findall(text)
+        broken = [href for href in hrefs
+                  if (target := _local_target(page, href)) is not None and not target.is_file()]
+        assert not broken, f"{page.name}: links to nothing: {broken[:5]}"
+        for row in rows:
+            api = f"api/generated/{row['object']}.html#{row['object']}"
+            assert any(href.endswith(api) for href in hrefs), f"{page.name}: no API link {api}"
+            if row["gallery"]:
+                folder, _, script = row["gallery"].partition("/")
+                assert any(href.endswith(f"auto_{folder}/{script}.html") for href in hrefs), \
+                    f"{page.name}: no link to {row['gallery']}"
+            if row["playground"]:
+                preset = escape(f"{PLAYGROUND_ADDRESS}#{row['playground']}")
+                assert f'href="{preset}"' in text, f"{page.name}: no link to the preset {preset}"

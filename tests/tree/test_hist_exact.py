@@ -119,6 +119,36 @@ def test_gain_ratio_on_40_values_per_column_has_the_best_trees_leaves():
 
 
 @pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("seed", range(4))
+def test_hist_grows_the_best_tree_on_random_integer_data_of_fixed_seeds(seed, criterion):
+    """Every criterion on the same few seeds (the hypothesis test above draws its own): columns of
+    2 to 60 distinct integers, every one its own bin; odd seeds with missing values."""
+    rng = np.random.default_rng(seed)
+    n, p = 800, 5
+    distinct = rng.integers(2, 61, p)
+    X = np.column_stack([rng.integers(0, k, n) for k in distinct]).astype(float)
+    score = X[:, 0] / distinct[0] + X[:, 1] / distinct[1] + rng.uniform(0, 0.6, n)
+    y = np.digitize(score, [0.7, 1.3])
+    if seed % 2:
+        X[rng.random(X.shape) < 0.05] = np.nan
+    best, hist = fit_both(X, y, criterion, None)
+    assert best.get_n_leaves() > 10
+    assert_same_tree(best, hist, rng.uniform(-1, 61, size=(200, p)))
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("table", ["3.0alpha", "2.0alpha", "loan"])
+def test_hist_grows_the_best_tree_on_the_books_other_tables(table, criterion):
+    """周志华 西瓜数据集3.0α (numeric), 2.0α (categorical, missing values) and 李航 表5.1."""
+    from hyperplane.datasets import load_loan
+
+    X, y = load_loan() if table == "loan" else load_watermelon(table)
+    best, hist = fit_both(X, y, criterion, None, min_samples_leaf=1)
+    assert_same_tree(best, hist, X)
+    assert export_text(hist) == export_text(best)
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
 @pytest.mark.parametrize("pruning", [None, "pessimistic", "cost_complexity"])
 def test_hist_grows_the_best_tree_on_watermelon_3_0(criterion, pruning):
     """周志华 表4.3: 密度 and 含糖率 binned, one value per bin."""
