@@ -12,7 +12,7 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from sklearn.utils.estimator_checks import check_estimator
 
 from hyperplane.tree import DecisionTreeRegressor, export_graphviz, export_text
-from hyperplane.tree._regression_kernels import best_regression_cut
+from hyperplane.tree._regression_kernels import OrderedValues, best_regression_cut
 from hyperplane.tree._split_kernels import SQUARED_ERROR
 
 #: 李航 习题5.2
@@ -106,7 +106,8 @@ def reference_cut(x, y, w, min_leaf):
 def test_best_squared_cut_equals_brute_force(case):
     x, y, w, min_leaf = (np.array(case[0]), np.array(case[1]), np.array(case[2]), case[3])
     order = np.argsort(x, kind="stable").astype(np.int32)
-    score, _, _, rho, threshold, _, valid = best_regression_cut(x[order], order, y, w, min_leaf,
+    column = OrderedValues(order, x[order], x[order], np.empty(0, dtype=np.int64))
+    score, _, _, rho, threshold, _, valid = best_regression_cut(column, y, w, min_leaf,
                                                                 SQUARED_ERROR)
     expected = reference_cut(x, y, w, min_leaf)
     assert valid == (expected is not None)

@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from hyperplane.tree import DecisionTreeRegressor, export_text
 from hyperplane.tree._median_kernels import absolute_error_profile
-from hyperplane.tree._regression_kernels import best_regression_cut
+from hyperplane.tree._regression_kernels import OrderedValues, best_regression_cut
 from hyperplane.tree._split_kernels import ABSOLUTE_ERROR
 
 from .test_regressor import assert_same_partitions, diabetes
@@ -58,7 +58,8 @@ def test_best_cut_is_the_least_absolute_error_by_hand(rows, min_leaf):
     y = np.array([r[1] for r in rows], dtype=float)
     w = np.array([r[2] for r in rows], dtype=float)
     order = np.argsort(x, kind="stable")
-    cut = best_regression_cut(x[order], order, y, w, min_leaf, ABSOLUTE_ERROR)
+    column = OrderedValues(order, x[order], x[order], np.empty(0, dtype=np.int64))
+    cut = best_regression_cut(column, y, w, min_leaf, ABSOLUTE_ERROR)
     values = np.unique(x)
     errors = {(a + b) / 2: absolute_error(y[x <= a], w[x <= a]) + absolute_error(y[x > a],
                                                                                w[x > a])

@@ -25,6 +25,8 @@ weight, and a row missing the tested value goes down both branches with weight
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
@@ -34,8 +36,21 @@ from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_
 from ._moments_kernels import (add_row, cut_quality, less, no_moments, put_moments,
                                squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
-from ._split_kernels import ABSOLUTE_ERROR, NUMERIC, ROUND_OFF, impurity
+from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
 from ._state import Split
+
+
+class OrderedValues(NamedTuple):
+    """One attribute of a node as a cut scan reads it: the node's rows in the
+    attribute's order (missing values last) and, at each position, the smallest
+    and largest training value its row may hold (an exact value: both the
+    value; a bin of ``splitter="hist"``: the bin's range, NaN when missing);
+    ``code[pos]`` the row's bin (empty for an exact attribute)."""
+
+    order: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    code: np.ndarray
 
 #: a node whose mean squared error is at most this is a leaf (scikit-learn's ``EPSILON``),
 #: and a split must decrease the weighted impurity by ``min_impurity_decrease`` less this
@@ -97,15 +112,17 @@ def regression_decrease(criterion, known, left, profile, pos):
 
 
 @jit
-def best_regression_cut(xs, order, y, wbuf, min_leaf, criterion):
+def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     """Best cut ``x <= s`` of one exact numeric attribute by least squares (李航 式5.21)
     or least absolute deviation (``criterion``).
 
-    ``order``: the node's rows sorted by the attribute (NaN last), ``xs``
-    their values in that order, ``y`` the targets and ``wbuf[i]`` the weight
-    of row ``i`` in this node. The candidates are the midpoints between
-    adjacent distinct known values with at least ``min_leaf`` rows on each
-    side; the left side's moments grow one row at a time and the right side's
+    ``column``: the node's rows in the attribute's order (:class:`OrderedValues`,
+    missing values last), ``y`` the targets and ``wbuf[i]`` the weight of row
+    ``i`` in this node. The candidates are the midpoints between adjacent
+    distinct known values (for bins: the largest value of one non-empty bin
+    and the smallest of the next, so that with one value per bin the bins
+    give the exact scan's cuts, and its sums in the same order) with at least
+    ``min_leaf`` rows on each side; the left side's moments grow one row at a time and the right side's
     are the known rows' less the left's, and the cut of the largest
     :func:`regression_cut_quality` (least error) wins, the smaller ``s``
     between cuts equal up to :func:`cut_tie`.
@@ -113,15 +130,17 @@ def best_regression_cut(xs, order, y, wbuf, min_leaf, criterion):
     ``score = ρ · (I(D̃) − Σ_v r̃_v I(D̃_v))`` (:func:`regression_decrease`),
     ``after`` the children's part, and ``ratio`` equal to ``score`` (no gain
     ratio for regression); the threshold is the classifier's
-    (:func:`~._numeric_cut_kernels.cut_threshold`).
+    (:func:`~._numeric_cut_kernels.cut_threshold`) and, for bins, ``cut_bin``
+    the last bin on the left.
     """
+    order, low, high = column.order, column.low, column.high
     m = order.shape[0]
     total = no_moments()
     for pos in range(m):
         i = order[pos]
         total = add_row(total, y[i], wbuf[i])
     n_known = m
-    while n_known > 0 and np.isnan(xs[n_known - 1]):
+    while n_known > 0 and np.isnan(low[n_known - 1]):
         n_known -= 1
     if n_known < 2:
         return no_split()
@@ -143,7 +162,7 @@ def best_regression_cut(xs, order, y, wbuf, min_leaf, criterion):
     for pos in range(n_known - 1):
         i = order[pos]
         left = add_row(left, y[i], wbuf[i])
-        if xs[pos + 1] <= xs[pos]:
+        if low[pos + 1] <= high[pos]:
             continue
         if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf:
             continue
@@ -157,15 +176,53 @@ def best_regression_cut(xs, order, y, wbuf, min_leaf, criterion):
         return no_split()
     decrease, after = regression_decrease(criterion, known, best_left, profile, best_pos)
     score = known.w / total.w * decrease
+    cut_bin = column.code[best_pos] if column.code.shape[0] > 0 else -1
     return Split(score, score, after, known.w / total.w,
-                 cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, True)
+                 cut_threshold(high[best_pos], low[best_pos + 1]), cut_bin, True)
+
+
+@jit
+def binned_values(columns, c, rows, index_type):
+    """The :class:`OrderedValues` of binned column ``c`` over ``rows`` (positions
+    in an array of the type of ``index_type``, the exact attributes' orders): the rows
+    sorted by bin by counting (stable, so rows of one bin keep their order, as
+    the exact scan's stable sort keeps rows of one value), missing ones last,
+    each with its bin's smallest and largest training value."""
+    codes = columns.codes_T[c]
+    n_bins = columns.codes_count[c]
+    start = np.zeros(n_bins + 2, dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        code = np.int64(codes[rows[pos]])
+        start[(code if code >= 0 else n_bins) + 1] += 1
+    for b in range(n_bins + 1):
+        start[b + 1] += start[b]
+    m = rows.shape[0]
+    order = np.empty(m, dtype=index_type.dtype)
+    low = np.empty(m)
+    high = np.empty(m)
+    code_at = np.empty(m, dtype=np.int64)
+    for pos in range(m):
+        i = rows[pos]
+        code = np.int64(codes[i])
+        b = code if code >= 0 else n_bins
+        at = start[b]
+        start[b] += 1
+        order[at] = i
+        code_at[at] = code
+        if code >= 0:
+            low[at] = columns.bin_range[c, 0, code]
+            high[at] = columns.bin_range[c, 1, code]
+        else:
+            low[at] = np.nan
+            high[at] = np.nan
+    return OrderedValues(order, low, high, code_at)
 
 
 @jit
 def regression_scores(columns, node, rules, wbuf, min_decrease):
-    """The split table of ``node``: every available exact numeric attribute
-    scanned by :func:`best_regression_cut` with ``rules.min_leaf`` and
-    ``rules.criterion``.
+    """The split table of ``node``: every available numeric attribute, exact or
+    binned (:func:`binned_values`), scanned by :func:`best_regression_cut`
+    with ``rules.min_leaf`` and ``rules.criterion``.
 
     ``wbuf``: scratch indexed by row (the node's weights are spread into it).
     ``min_decrease = (min_impurity_decrease, W)``: a cut is admissible only
@@ -180,11 +237,15 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
     least, root_weight = min_decrease
     share = node.value[0] / root_weight
     for j in range(p):
-        if not node.avail[j] or columns.kind[j] != NUMERIC:
+        if not node.avail[j] or columns.kind[j] == CATEGORICAL:
             continue
         c = columns.col[j]
-        cut = best_regression_cut(node.sorted_x[c], node.order[c], columns.y, wbuf,
-                                  rules.min_leaf, rules.criterion)
+        if columns.kind[j] == NUMERIC:
+            column = OrderedValues(node.order[c], node.sorted_x[c], node.sorted_x[c],
+                                   np.empty(0, dtype=np.int64))
+        else:
+            column = binned_values(columns, c, node.rows, node.order)
+        cut = best_regression_cut(column, columns.y, wbuf, rules.min_leaf, rules.criterion)
         put_split(splits, j, cut)
         if cut.valid and share * cut.score + EPSILON < least:
             splits.valid[j] = False

@@ -7,14 +7,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import uses_threads
-from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Either, Integer,
-                           Options, Real, _numeric_target, check_sample_weight_vector,
+from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
 from ._builder import Growth, grow, layout
-from ._classes import _count_or_fraction, set_tree_structure
+from ._classes import GROWTH_PARAMETER_RULES, _count_or_fraction, set_tree_structure
 from ._encode import encode_fit, value_indicators
 from ._moments_kernels import N_MOMENTS
 from ._prune import cost_complexity_path, cost_complexity_prune
@@ -28,7 +26,7 @@ from ._weights import relative_weights
 
 #: criterion name -> impurity code
 CRITERIA = {"squared_error": SQUARED_ERROR, "absolute_error": ABSOLUTE_ERROR}
-SPLITTERS = ("best",)
+SPLITTERS = ("best", "hist")
 
 
 def regression_growth(criterion, min_impurity_decrease, root_weight, y):
@@ -88,8 +86,15 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         ``m`` of its targets (the mid-point of the two middle targets when
         the weight splits exactly in half) and its impurity is the mean
         absolute deviation ``Σw|y − m|/Σw``.
-    splitter : {"best"}, default="best"
-        Every cut point of every attribute is tried (exact).
+    splitter : {"best", "hist"}, default="best"
+        ``"best"``: every cut point of every attribute is tried (exact).
+        ``"hist"``: each numeric attribute is binned once into at most
+        ``max_bins`` quantile bins (as the classifier's ``"hist"``) and only
+        cuts between bins are tried, by the exact scan itself: a node's rows
+        are ordered by bin (counting sort) and a cut between two bins lies
+        midway between the largest training value of one and the smallest of
+        the next, so that when an attribute has at most ``max_bins`` distinct
+        values ``"hist"`` grows the ``"best"`` tree. Both criteria.
     max_depth : int or None, default=None
     min_samples_split : int or float, default=2
         Minimum number of rows to split a node (a float is a fraction of the
@@ -105,6 +110,11 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         the grown tree's weakest links are pruned while their ``α`` is at
         most ``ccp_alpha``, with ``C(T)`` the weighted mean squared error of
         the leaves as scikit-learn measures it. 0: no pruning.
+    max_bins : int, default=256
+        Bins per numeric attribute for ``splitter="hist"`` (2..65535).
+    random_state : int, RandomState or None, default=None
+        Chooses the rows that define the ``"hist"`` bin edges on more than
+        200 000 rows (as the classifier's).
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves.
     record_trace : bool, default=False
@@ -166,7 +176,8 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 ccp_alpha=0.0, verbose=False, record_trace=False, n_jobs=None):
+                 ccp_alpha=0.0, max_bins=256, random_state=None, verbose=False,
+                 record_trace=False, n_jobs=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -174,17 +185,16 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         self.min_samples_leaf = min_samples_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
+        self.max_bins = max_bins
+        self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
         self.n_jobs = n_jobs
 
     _parameter_rules = {
+        **GROWTH_PARAMETER_RULES,
         "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
-        "max_depth": Either(NONE, POSITIVE_INT),
-        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
-        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
-        "min_impurity_decrease": NON_NEGATIVE, "ccp_alpha": NON_NEGATIVE,
-        "verbose": VERBOSE, "record_trace": FLAG, "n_jobs": N_JOBS,
+        "min_impurity_decrease": NON_NEGATIVE,
     }
 
     def _rules(self, n_rows):
@@ -236,7 +246,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         X_train, y_train, w_train = X_enc[positive], y[positive], w[positive]
         rules = self._rules(X_train.shape[0])
         data = layout(X_train, y_train, w_train, self._spec.categorical, self._spec.n_codes,
-                      N_MOMENTS, "best", 256)
+                      N_MOMENTS, self.splitter, self.max_bins, self.random_state)
         tracer = Tracer(self._spec.names, self.criterion) if self.record_trace else None
         growth = regression_growth(rules.criterion, self.min_impurity_decrease, w_train.sum(),
                                    y_train)
