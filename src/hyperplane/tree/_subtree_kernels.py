@@ -449,8 +449,8 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python (a regression tree's, ``tuning.least`` not None:
     :func:`~._regression_kernels.regression_scores` and
-    :func:`~._regression_kernels.expand_regression_node`, exact numeric
-    attributes only). With exact numeric attributes a node is scored from its
+    :func:`~._regression_kernels.expand_regression_node`, exact or binned
+    attributes, always with a ``workspace`` and never class tables). With exact numeric attributes a node is scored from its
     presorted orders and values (:func:`_exact_scores`, scratch in
     ``workspace``), its children's partitioned from its own. Otherwise
     (``workspace`` None; numba compiles only the kind of scoring the tree
