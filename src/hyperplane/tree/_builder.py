@@ -410,7 +410,7 @@ class Growth(NamedTuple):
 
     A classifier's node statistic is its class weights (:data:`CLASS_WEIGHTS`),
     a regression tree's the moments of its targets
-    (:func:`~._regressor.squared_error_growth`).
+    (:func:`~._regressor.regression_growth`).
     """
 
     statistic: Callable  # (data, rows, w) -> the root's value

@@ -51,6 +51,17 @@ AFTER_GROWTH = {
 }
 #: fraction of the training data held out for pre/post pruning without validation_data
 HOLDOUT_FRACTION = 1 / 3
+#: the parameters every tree estimator declares alike (the growth limits of
+#: 周志华 §4.3.1, cost-complexity pruning, the "hist" bins, tracing and threads)
+GROWTH_PARAMETER_RULES = {
+    "max_depth": Either(NONE, POSITIVE_INT),
+    "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
+    "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
+    "ccp_alpha": NON_NEGATIVE, "max_bins": Integer(low=2, high=65535), "random_state": SEED,
+    "verbose": VERBOSE, "record_trace": FLAG, "n_jobs": N_JOBS,
+}
+
+
 class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     """Decision tree classifier: generate_tree of 周志华《机器学习》4.1 with ID3, C4.5 and CART choices.
 
@@ -284,17 +295,12 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
     _parameter_rules = {
+        **GROWTH_PARAMETER_RULES,
         "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
         "pruning": Either(NONE, Options(PRUNINGS[1:])),
-        "max_depth": Either(NONE, POSITIVE_INT),
-        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
-        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
-        "confidence": Real(low=0, high=0.5, low_open=True), "ccp_alpha": NON_NEGATIVE,
-        "max_bins": Integer(low=2, high=65535), "class_weight": CLASS_WEIGHT,
-        "random_state": SEED, "verbose": VERBOSE,
-        "subtree_raising": FLAG, "record_trace": FLAG,
-        "cut_point": Either(NONE, Options(CUT_POINTS)),
-        "categorical_split": Options(CATEGORICAL_SPLITS), "n_jobs": N_JOBS,
+        "confidence": Real(low=0, high=0.5, low_open=True), "class_weight": CLASS_WEIGHT,
+        "subtree_raising": FLAG, "cut_point": Either(NONE, Options(CUT_POINTS)),
+        "categorical_split": Options(CATEGORICAL_SPLITS),
     }
 
     def _check_params(self, total_weight):

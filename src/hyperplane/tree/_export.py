@@ -153,7 +153,7 @@ def _branch_names(est, t):
 
 
 def _leaf_label(est, t):
-    """A classifier's leaf class; a regression tree's leaf mean (李航 式5.17)."""
+    """A classifier's leaf class; a regression tree's leaf mean (李航 式5.17) or median."""
     if hasattr(est, "_leaf_value"):
         return f"{est._leaf_value[t, 0]:.6g}"
     return est.classes_[est._label_of(est.tree_.value[t])]
@@ -161,10 +161,11 @@ def _leaf_label(est, t):
 
 def _leaf_weights(est, t):
     """The training statistics of leaf ``t``: class weights, or a regression
-    tree's weight and mean squared error."""
+    tree's weight and impurity (mean squared error, or mean absolute deviation)."""
     nodes = est.tree_
     if hasattr(est, "_leaf_value"):
-        return f"weight: {nodes.value[t, 0]:.3g}, mse: {nodes.impurity[t]:.3g}"
+        name = "mae" if getattr(est, "criterion", None) == "absolute_error" else "mse"
+        return f"weight: {nodes.value[t, 0]:.3g}, {name}: {nodes.impurity[t]:.3g}"
     return ", ".join(f"{c}: {v:.3g}" for c, v in zip(est.classes_, nodes.value[t]))
 
 

@@ -1,16 +1,21 @@
-"""Compiled steps of a least-squares regression tree (李航《统计学习方法》§5.5.1, 算法5.5).
+"""Compiled steps of a regression tree: CART's least squares (李航《统计学习方法》§5.5.1,
+算法5.5) or least absolute deviation (Breiman et al. 1984, §8.11), by ``rules.criterion``.
 
-* :func:`best_squared_cut` -- for one exact numeric attribute ``j``, the cut
+* :func:`best_regression_cut` -- for one exact numeric attribute ``j``, the cut
   point ``s`` (a midpoint between adjacent distinct values, ``x <= s`` first)
-  whose two regions have the least squared error (式5.21), scanning the node's
+  whose two regions have the least error (式5.21's squared error, or the
+  absolute error from each region's weighted median), scanning the node's
   rows in the attribute's sorted order and updating the left side's
-  :class:`~._moments_kernels.Moments` one row at a time;
-* :func:`squared_error_scores` -- every available attribute of a node scanned,
+  :class:`~._moments_kernels.Moments` one row at a time; the criterion
+  enters through :func:`regression_cut_quality` and :func:`regression_decrease`
+  only (one scan for both);
+* :func:`regression_scores` -- every available attribute of a node scanned,
   as the split table (:class:`~._state.Splits`) the growers share with the
   classifier;
 * :func:`expand_regression_node` -- the node split on the best attribute by the
   classifier's own step (:func:`~._expand_kernels.split_node`: the choice, the
-  routing, 周志华 4.4.2's missing values, the partition) and its children's moments.
+  routing, 周志华 4.4.2's missing values, the partition) and its children's
+  statistics (:func:`put_regression_value`).
 
 Missing values are handled as in the classifier (周志华 4.4.2): a cut is
 scored on the rows whose value is known, times ρ their share of the node's
@@ -20,16 +25,32 @@ weight, and a row missing the tested value goes down both branches with weight
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
 from ._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
-from ._moments_kernels import (add_row, as_moments, cut_quality, less, mean_squared_error,
-                               no_moments, put_moments, squared_error_decrease)
+from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
+from ._moments_kernels import (add_row, cut_quality, less, no_moments, put_moments,
+                               squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
-from ._split_kernels import NUMERIC, ROUND_OFF
+from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
 from ._state import Split
+
+
+class OrderedValues(NamedTuple):
+    """One attribute of a node as a cut scan reads it: the node's rows in the
+    attribute's order (missing values last) and, at each position, the smallest
+    and largest training value its row may hold (an exact value: both the
+    value; a bin of ``splitter="hist"``: the bin's range, NaN when missing);
+    ``code[pos]`` the row's bin (empty for an exact attribute)."""
+
+    order: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    code: np.ndarray
 
 #: a node whose mean squared error is at most this is a leaf (scikit-learn's ``EPSILON``),
 #: and a split must decrease the weighted impurity by ``min_impurity_decrease`` less this
@@ -37,29 +58,89 @@ EPSILON = float(np.finfo(np.float64).eps)
 
 
 @jit
-def best_squared_cut(xs, order, y, wbuf, min_leaf):
-    """Best cut ``x <= s`` of one exact numeric attribute by least squares (李航 式5.21).
+def cut_profile(criterion, order, n_known, y, wbuf):
+    """What a cut scan reads beside the left side's moments: for
+    ``ABSOLUTE_ERROR`` the :class:`~._median_kernels.ErrorProfile` of the
+    known rows in the attribute's order (prefix and suffix absolute errors);
+    for ``SQUARED_ERROR`` an empty one (the moments say everything)."""
+    if criterion != ABSOLUTE_ERROR:
+        return ErrorProfile(np.empty(0), np.empty(0), np.empty(0))
+    y_seq = np.empty(n_known)
+    w_seq = np.empty(n_known)
+    for pos in range(n_known):
+        y_seq[pos] = y[order[pos]]
+        w_seq[pos] = wbuf[order[pos]]
+    return absolute_error_profile(y_seq, w_seq)
 
-    ``order``: the node's rows sorted by the attribute (NaN last), ``xs``
-    their values in that order, ``y`` the targets and ``wbuf[i]`` the weight
-    of row ``i`` in this node. The candidates are the midpoints between
-    adjacent distinct known values with at least ``min_leaf`` rows on each
-    side; the left side's moments grow one row at a time and the right side's
-    are the known rows' less the left's, and the cut of the largest
-    :func:`~._moments_kernels.cut_quality` (least squared error) wins, the
-    smaller ``s`` between cuts equal up to round-off.
-    Returns the attribute's :class:`~._state.Split` with
-    ``score = ρ · (MSE(D̃) − Σ_v r̃_v MSE(D̃_v))``, ``after`` the children's
-    part, and ``ratio`` equal to ``score`` (no gain ratio for regression); the
-    threshold is the classifier's (:func:`~._numeric_cut_kernels.cut_threshold`).
+
+@jit
+def regression_cut_quality(criterion, left, right, profile, pos):
+    """The quality of cutting after the ``pos``-th known row (larger: less error).
+
+    ``SQUARED_ERROR``: :func:`~._moments_kernels.cut_quality` of the sides'
+    moments (李航 式5.21's error is ``Σwy²`` less it); ``ABSOLUTE_ERROR``:
+    minus the sides' absolute errors from their weighted medians,
+    ``−(W_R · MAE_R + W_L · MAE_L)`` with ``MAE = Σw|y − m| / W`` (scikit-learn's
+    arithmetic, so that cuts of equal error are told apart by the same
+    round-off).
     """
+    if criterion == ABSOLUTE_ERROR:
+        return (-right.w * (profile.right[pos + 1] / right.w)
+                - left.w * (profile.left[pos] / left.w))
+    return cut_quality(left, right)
+
+
+@jit
+def cut_tie(criterion):
+    """Relative margin by which a later cut of one attribute must beat the best so far:
+    ``ROUND_OFF`` for squared errors (cuts equal up to round-off go to the smaller
+    threshold), none for absolute errors, whose error is piecewise linear in the
+    cut, so that exact ties are common and, as in scikit-learn, round-off decides."""
+    return 0.0 if criterion == ABSOLUTE_ERROR else ROUND_OFF
+
+
+@jit
+def regression_decrease(criterion, known, left, profile, pos):
+    """``(I(D̃) − Σ_v W_v/W̃ I(D̃_v), Σ_v W_v/W̃ I(D̃_v))`` of the cut after the
+    ``pos``-th known row, ``I`` the mean squared error
+    (:func:`~._moments_kernels.squared_error_decrease`) or the mean absolute
+    deviation from the weighted median."""
+    if criterion == ABSOLUTE_ERROR:
+        after = (profile.left[pos] + profile.right[pos + 1]) / known.w
+        return profile.right[0] / known.w - after, after
+    return squared_error_decrease(known, left)
+
+
+@jit
+def best_regression_cut(column, y, wbuf, min_leaf, criterion):
+    """Best cut ``x <= s`` of one exact numeric attribute by least squares (李航 式5.21)
+    or least absolute deviation (``criterion``).
+
+    ``column``: the node's rows in the attribute's order (:class:`OrderedValues`,
+    missing values last), ``y`` the targets and ``wbuf[i]`` the weight of row
+    ``i`` in this node. The candidates are the midpoints between adjacent
+    distinct known values (for bins: the largest value of one non-empty bin
+    and the smallest of the next, so that with one value per bin the bins
+    give the exact scan's cuts, and its sums in the same order) with at least
+    ``min_leaf`` rows on each side; the left side's moments grow one row at a time and the right side's
+    are the known rows' less the left's, and the cut of the largest
+    :func:`regression_cut_quality` (least error) wins, the smaller ``s``
+    between cuts equal up to :func:`cut_tie`.
+    Returns the attribute's :class:`~._state.Split` with
+    ``score = ρ · (I(D̃) − Σ_v r̃_v I(D̃_v))`` (:func:`regression_decrease`),
+    ``after`` the children's part, and ``ratio`` equal to ``score`` (no gain
+    ratio for regression); the threshold is the classifier's
+    (:func:`~._numeric_cut_kernels.cut_threshold`) and, for bins, ``cut_bin``
+    the last bin on the left.
+    """
+    order, low, high = column.order, column.low, column.high
     m = order.shape[0]
     total = no_moments()
     for pos in range(m):
         i = order[pos]
         total = add_row(total, y[i], wbuf[i])
     n_known = m
-    while n_known > 0 and np.isnan(xs[n_known - 1]):
+    while n_known > 0 and np.isnan(low[n_known - 1]):
         n_known -= 1
     if n_known < 2:
         return no_split()
@@ -71,6 +152,8 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
             known = add_row(known, y[i], wbuf[i])
     if known.w <= 0.0:
         return no_split()
+    profile = cut_profile(criterion, order, n_known, y, wbuf)
+    tie = cut_tie(criterion)
     floor = ROUND_OFF * known.w
     left = no_moments()
     best_left = left
@@ -79,28 +162,67 @@ def best_squared_cut(xs, order, y, wbuf, min_leaf):
     for pos in range(n_known - 1):
         i = order[pos]
         left = add_row(left, y[i], wbuf[i])
-        if xs[pos + 1] <= xs[pos]:
+        if low[pos + 1] <= high[pos]:
             continue
         if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf:
             continue
         right = less(known, left)
         if left.w <= 0.0 or right.w <= floor:
             continue
-        quality = cut_quality(left, right)
-        if best_pos < 0 or quality > best + ROUND_OFF * abs(best):
+        quality = regression_cut_quality(criterion, left, right, profile, pos)
+        if best_pos < 0 or quality > best + tie * abs(best):
             best, best_pos, best_left = quality, pos, left
     if best_pos < 0:
         return no_split()
-    decrease, after = squared_error_decrease(known, best_left)
+    decrease, after = regression_decrease(criterion, known, best_left, profile, best_pos)
     score = known.w / total.w * decrease
+    cut_bin = column.code[best_pos] if column.code.shape[0] > 0 else -1
     return Split(score, score, after, known.w / total.w,
-                 cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, True)
+                 cut_threshold(high[best_pos], low[best_pos + 1]), cut_bin, True)
 
 
 @jit
-def squared_error_scores(columns, node, min_leaf, wbuf, min_decrease):
-    """The split table of ``node``: every available exact numeric attribute
-    scanned by :func:`best_squared_cut`.
+def binned_values(columns, c, rows, index_type):
+    """The :class:`OrderedValues` of binned column ``c`` over ``rows`` (positions
+    in an array of the type of ``index_type``, the exact attributes' orders): the rows
+    sorted by bin by counting (stable, so rows of one bin keep their order, as
+    the exact scan's stable sort keeps rows of one value), missing ones last,
+    each with its bin's smallest and largest training value."""
+    codes = columns.codes_T[c]
+    n_bins = columns.codes_count[c]
+    start = np.zeros(n_bins + 2, dtype=np.int64)
+    for pos in range(rows.shape[0]):
+        code = np.int64(codes[rows[pos]])
+        start[(code if code >= 0 else n_bins) + 1] += 1
+    for b in range(n_bins + 1):
+        start[b + 1] += start[b]
+    m = rows.shape[0]
+    order = np.empty(m, dtype=index_type.dtype)
+    low = np.empty(m)
+    high = np.empty(m)
+    code_at = np.empty(m, dtype=np.int64)
+    for pos in range(m):
+        i = rows[pos]
+        code = np.int64(codes[i])
+        b = code if code >= 0 else n_bins
+        at = start[b]
+        start[b] += 1
+        order[at] = i
+        code_at[at] = code
+        if code >= 0:
+            low[at] = columns.bin_range[c, 0, code]
+            high[at] = columns.bin_range[c, 1, code]
+        else:
+            low[at] = np.nan
+            high[at] = np.nan
+    return OrderedValues(order, low, high, code_at)
+
+
+@jit
+def regression_scores(columns, node, rules, wbuf, min_decrease):
+    """The split table of ``node``: every available numeric attribute, exact or
+    binned (:func:`binned_values`), scanned by :func:`best_regression_cut`
+    with ``rules.min_leaf`` and ``rules.criterion``.
 
     ``wbuf``: scratch indexed by row (the node's weights are spread into it).
     ``min_decrease = (min_impurity_decrease, W)``: a cut is admissible only
@@ -113,12 +235,17 @@ def squared_error_scores(columns, node, min_leaf, wbuf, min_decrease):
     p = columns.kind.shape[0]
     splits = new_splits(p)
     least, root_weight = min_decrease
-    share = as_moments(node.value).w / root_weight
+    share = node.value[0] / root_weight
     for j in range(p):
-        if not node.avail[j] or columns.kind[j] != NUMERIC:
+        if not node.avail[j] or columns.kind[j] == CATEGORICAL:
             continue
         c = columns.col[j]
-        cut = best_squared_cut(node.sorted_x[c], node.order[c], columns.y, wbuf, min_leaf)
+        if columns.kind[j] == NUMERIC:
+            column = OrderedValues(node.order[c], node.sorted_x[c], node.sorted_x[c],
+                                   np.empty(0, dtype=np.int64))
+        else:
+            column = binned_values(columns, c, node.rows, node.order)
+        cut = best_regression_cut(column, columns.y, wbuf, rules.min_leaf, rules.criterion)
         put_split(splits, j, cut)
         if cut.valid and share * cut.score + EPSILON < least:
             splits.valid[j] = False
@@ -128,57 +255,69 @@ def squared_error_scores(columns, node, min_leaf, wbuf, min_decrease):
 @jit
 def expand_regression_node(node, splits, columns, rules, dest, parallel_rows):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
-    :func:`~._expand_kernels.split_node`), with each child's moments
-    ``[Σw, Σwy, Σwy²]`` as its ``value`` and why it is a leaf: its targets are
-    all equal (mean squared error at most ``EPSILON``), or a size limit of
+    :func:`~._expand_kernels.split_node`), with each child's statistic
+    (:func:`put_regression_value`) as its ``value`` and why it is a leaf: its
+    targets are all equal (impurity at most ``EPSILON``), or a size limit of
     :func:`~._expand_kernels.limits_reason`; a branch no known row reaches is
-    a leaf with its parent's moments (its mean is the parent's)."""
+    a leaf with its parent's statistic (its prediction is the parent's)."""
     children, w_branch, any_attribute = split_node(node, splits, columns, rules, dest,
                                                    parallel_rows, 3)
     if children.attribute < 0:
         return children
     for v in known_branches(children, w_branch, node.value):
-        m = no_moments()
+        a, b = children.offsets[v], children.offsets[v + 1]
         low = np.inf
         high = -np.inf
-        for pos in range(children.offsets[v], children.offsets[v + 1]):
+        for pos in range(a, b):
             y = columns.y[children.rows[pos]]
-            m = add_row(m, y, children.w[pos])
             low = min(low, y)
             high = max(high, y)
             if children.w[pos] != 1.0:
                 children.unit[v] = False
-        put_moments(children.value[v], m)
-        children.weight[v] = m.w
-        children.reason[v] = regression_leaf_reason(m, low == high,
-                                                    children.offsets[v + 1] - children.offsets[v],
+        put_regression_value(children.value[v], columns.y, children.rows[a:b],
+                             children.w[a:b], rules.criterion)
+        children.weight[v] = children.value[v][0]
+        children.reason[v] = regression_leaf_reason(children.value[v], low == high, b - a,
                                                     node.depth + 1, any_attribute, rules)
     return children
 
 
 @jit
-def regression_leaf_reason(m, equal, n_rows, depth, any_attribute, rules):
-    """Why a node of moments ``m`` stays a leaf: its targets are all equal
-    (``equal``, or, as scikit-learn tests it, a mean squared error of at most
+def regression_leaf_reason(value, equal, n_rows, depth, any_attribute, rules):
+    """Why a node of statistic ``value`` stays a leaf: its targets are all equal
+    (``equal``, or, as scikit-learn tests it, an impurity of at most
     ``EPSILON``), else the size limits of the classifier."""
-    if equal or mean_squared_error(m) <= EPSILON:
+    if equal or impurity(value, 0.0, rules.criterion) <= EPSILON:
         return CONSTANT_TARGET
-    return limits_reason(m.w, n_rows, depth, any_attribute, rules)
+    return limits_reason(value[0], n_rows, depth, any_attribute, rules)
 
 
 @jit
 def root_reason(value, equal, n_rows, rules):
-    """:func:`regression_leaf_reason` of the root (moments row ``value``; ``equal``:
+    """:func:`regression_leaf_reason` of the root (statistic ``value``; ``equal``:
     its targets are all equal)."""
-    return regression_leaf_reason(as_moments(value), equal, n_rows, 0, True, rules)
+    return regression_leaf_reason(value, equal, n_rows, 0, True, rules)
 
 
 @jit
-def moments_of(y, rows, w):
-    """The moments row ``[Σw, Σwy, Σwy²]`` of ``rows`` with weights ``w`` (a root's value)."""
+def put_regression_value(value, y, rows, w, criterion):
+    """Write the statistic of ``rows`` (weights ``w``) into a node's ``value`` row:
+    the moments ``[Σw, Σwy, Σwy²]`` (``SQUARED_ERROR``) or ``[Σw, m, Σw|y − m|]``
+    with ``m`` the weighted median (``ABSOLUTE_ERROR``,
+    :func:`~._median_kernels.put_absolute_error`)."""
+    if criterion == ABSOLUTE_ERROR:
+        put_absolute_error(value, y, rows, w)
+        return
     m = no_moments()
     for pos in range(rows.shape[0]):
         m = add_row(m, y[rows[pos]], w[pos])
-    value = np.empty(3)
     put_moments(value, m)
+
+
+@jit
+def regression_value(y, rows, w, criterion):
+    """The statistic row of ``rows`` with weights ``w`` (a root's value,
+    :func:`put_regression_value`)."""
+    value = np.empty(3)
+    put_regression_value(value, y, rows, w, criterion)
     return value

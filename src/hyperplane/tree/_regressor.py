@@ -1,4 +1,5 @@
-"""DecisionTreeRegressor: CART's least-squares regression tree (李航《统计学习方法》§5.5.1)."""
+"""DecisionTreeRegressor: CART's least-squares regression tree (李航《统计学习方法》§5.5.1)
+and its least-absolute-deviation variant (Breiman et al. 1984, §8.11)."""
 
 from __future__ import annotations
 
@@ -6,35 +7,35 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from .._parameters import N_JOBS
 from .._progress import progress
 from .._threads import uses_threads
-from .._validation import (FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, VERBOSE, Either, Integer,
-                           Options, Real, _numeric_target, check_sample_weight_vector,
+from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
 from ._builder import Growth, grow, layout
-from ._classes import _count_or_fraction, set_tree_structure
+from ._classes import GROWTH_PARAMETER_RULES, _count_or_fraction, set_tree_structure
 from ._encode import encode_fit, value_indicators
 from ._moments_kernels import N_MOMENTS
 from ._prune import cost_complexity_path, cost_complexity_prune
-from ._regression_kernels import (expand_regression_node, moments_of, root_reason,
-                                  squared_error_scores)
-from ._split_kernels import SQUARED_ERROR
+from ._regression_kernels import (expand_regression_node, regression_scores, regression_value,
+                                  root_reason)
+from ._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 from ._state import GrowRules
 from ._trace import Tracer
 from ._tree_api import TreeMethods
 from ._weights import relative_weights
 
 #: criterion name -> impurity code
-CRITERIA = {"squared_error": SQUARED_ERROR}
-SPLITTERS = ("best",)
+CRITERIA = {"squared_error": SQUARED_ERROR, "absolute_error": ABSOLUTE_ERROR}
+SPLITTERS = ("best", "hist")
 
 
-def squared_error_growth(min_impurity_decrease, root_weight, y):
-    """How :func:`~._builder.grow` grows a least-squares tree (李航 算法5.5): a node's
-    statistic is the moments ``[Σw, Σwy, Σwy²]`` of its targets
-    (:func:`~._regression_kernels.moments_of`), its attributes are scanned by
-    :func:`~._regression_kernels.squared_error_scores` and it is split by
+def regression_growth(criterion, min_impurity_decrease, root_weight, y):
+    """How :func:`~._builder.grow` grows a regression tree (李航 算法5.5; ``criterion``:
+    ``SQUARED_ERROR`` or ``ABSOLUTE_ERROR``): a node's statistic is the row
+    :func:`~._regression_kernels.regression_value` of its targets (the moments
+    ``[Σw, Σwy, Σwy²]``, or ``[Σw, m, Σw|y − m|]`` with ``m`` their weighted
+    median), its attributes are scanned by
+    :func:`~._regression_kernels.regression_scores` and it is split by
     :func:`~._regression_kernels.expand_regression_node`; a split must
     decrease the tree's weighted impurity by ``min_impurity_decrease``
     (``root_weight``: the training rows' weight; ``y``: their targets)."""
@@ -45,13 +46,13 @@ def squared_error_growth(min_impurity_decrease, root_weight, y):
         return root_reason(value, equal, n_rows, rules)
 
     def score(data, node, rules, scan):
-        return squared_error_scores(data.columns, node, rules.min_leaf, scan.wbuf, least)
+        return regression_scores(data.columns, node, rules, scan.wbuf, least)
 
     def expand(node, splits, columns, rules, n_stats, dest, parallel_rows):
         return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
 
-    return Growth(lambda data, rows, w: moments_of(data.y, rows, w), lambda value: value[0],
-                  root, score, expand, True, least)
+    return Growth(lambda data, rows, w: regression_value(data.y, rows, w, criterion),
+                  lambda value: value[0], root, score, expand, True, least)
 
 
 class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
@@ -76,11 +77,24 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     Parameters
     ----------
-    criterion : {"squared_error"}, default="squared_error"
-        The least-squares rule of 李航 §5.5.1; a node's impurity is its mean
-        squared error ``Σw(y − ȳ)²/Σw``.
-    splitter : {"best"}, default="best"
-        Every cut point of every attribute is tried (exact).
+    criterion : {"squared_error", "absolute_error"}, default="squared_error"
+        ``"squared_error"``: the least-squares rule of 李航 §5.5.1; a node's
+        impurity is its mean squared error ``Σw(y − ȳ)²/Σw`` and its output
+        the mean. ``"absolute_error"``: least absolute deviation (Breiman et
+        al. 1984, §8.11; scikit-learn's criterion of that name): 式5.21 with
+        ``|y_i − c|`` for ``(y_i − c)²``, so a region outputs a weighted median
+        ``m`` of its targets (the mid-point of the two middle targets when
+        the weight splits exactly in half) and its impurity is the mean
+        absolute deviation ``Σw|y − m|/Σw``.
+    splitter : {"best", "hist"}, default="best"
+        ``"best"``: every cut point of every attribute is tried (exact).
+        ``"hist"``: each numeric attribute is binned once into at most
+        ``max_bins`` quantile bins (as the classifier's ``"hist"``) and only
+        cuts between bins are tried, by the exact scan itself: a node's rows
+        are ordered by bin (counting sort) and a cut between two bins lies
+        midway between the largest training value of one and the smallest of
+        the next, so that when an attribute has at most ``max_bins`` distinct
+        values ``"hist"`` grows the ``"best"`` tree. Both criteria.
     max_depth : int or None, default=None
     min_samples_split : int or float, default=2
         Minimum number of rows to split a node (a float is a fraction of the
@@ -96,6 +110,11 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         the grown tree's weakest links are pruned while their ``α`` is at
         most ``ccp_alpha``, with ``C(T)`` the weighted mean squared error of
         the leaves as scikit-learn measures it. 0: no pruning.
+    max_bins : int, default=256
+        Bins per numeric attribute for ``splitter="hist"`` (2..65535).
+    random_state : int, RandomState or None, default=None
+        Chooses the rows that define the ``"hist"`` bin edges on more than
+        200 000 rows (as the classifier's).
     verbose : bool, default=False
         Show a progress bar of the training weight settled into leaves.
     record_trace : bool, default=False
@@ -122,15 +141,17 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     tree_ : Tree
         The flat node arrays (preorder); ``tree_.value[t]`` holds the moments
         ``[Σw, Σwy, Σwy²]`` of node ``t``'s training rows (weights relative
-        to the lightest row), ``tree_.impurity[t]`` their mean squared error.
+        to the lightest row), or with ``"absolute_error"`` ``[Σw, m, Σw|y − m|]``;
+        ``tree_.impurity[t]`` is their mean squared (absolute) error.
     trace_ : list of NodeTrace
         With ``record_trace=True``: every node of the grown tree in preorder.
 
     Notes
     -----
     Ties: cuts of one attribute whose squared errors agree up to round-off
-    go to the smaller threshold; attributes whose scores agree within 1e-9 go
-    to the first in column order. A node whose targets are all equal (mean
+    go to the smaller threshold (absolute errors: the smaller threshold
+    unless round-off makes a later one smaller, as in scikit-learn); attributes
+    whose scores agree within 1e-9 go to the first in column order. A node whose targets are all equal (mean
     squared error at most one machine epsilon) is a leaf.
 
     Examples
@@ -145,11 +166,18 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     >>> stump = DecisionTreeRegressor(max_depth=1).fit(x, y)
     >>> float(stump.tree_.threshold[0]), stump.predict([[3.0], [8.0]]).round(2).tolist()
     (5.5, [5.06, 8.18])
+
+    With the absolute error each region outputs its median instead:
+
+    >>> lad = DecisionTreeRegressor(criterion="absolute_error", max_depth=1).fit(x, y)
+    >>> float(lad.tree_.threshold[0]), lad.predict([[3.0], [8.0]]).tolist()
+    (5.5, [4.91, 8.23])
     """
 
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
-                 ccp_alpha=0.0, verbose=False, record_trace=False, n_jobs=None):
+                 ccp_alpha=0.0, max_bins=256, random_state=None, verbose=False,
+                 record_trace=False, n_jobs=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -157,17 +185,16 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         self.min_samples_leaf = min_samples_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
+        self.max_bins = max_bins
+        self.random_state = random_state
         self.verbose = verbose
         self.record_trace = record_trace
         self.n_jobs = n_jobs
 
     _parameter_rules = {
+        **GROWTH_PARAMETER_RULES,
         "criterion": Options(CRITERIA), "splitter": Options(SPLITTERS),
-        "max_depth": Either(NONE, POSITIVE_INT),
-        "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
-        "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
-        "min_impurity_decrease": NON_NEGATIVE, "ccp_alpha": NON_NEGATIVE,
-        "verbose": VERBOSE, "record_trace": FLAG, "n_jobs": N_JOBS,
+        "min_impurity_decrease": NON_NEGATIVE,
     }
 
     def _rules(self, n_rows):
@@ -219,9 +246,10 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         X_train, y_train, w_train = X_enc[positive], y[positive], w[positive]
         rules = self._rules(X_train.shape[0])
         data = layout(X_train, y_train, w_train, self._spec.categorical, self._spec.n_codes,
-                      N_MOMENTS, "best", 256)
+                      N_MOMENTS, self.splitter, self.max_bins, self.random_state)
         tracer = Tracer(self._spec.names, self.criterion) if self.record_trace else None
-        growth = squared_error_growth(self.min_impurity_decrease, w_train.sum(), y_train)
+        growth = regression_growth(rules.criterion, self.min_impurity_decrease, w_train.sum(),
+                                   y_train)
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
             tree = grow(data, rules, bar=bar if self.verbose else None, tracer=tracer,
@@ -237,6 +265,9 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     def _set_tree(self, tree):
         set_tree_structure(self, tree)
+        if CRITERIA[self.criterion] == ABSOLUTE_ERROR:     # [Σw, m, Σw|y − m|]
+            self._leaf_value = tree.value[:, 1:2].copy()
+            return
         w = tree.value[:, 0]
         means = np.divide(tree.value[:, 1], w, out=np.zeros_like(w), where=w > 0)
         self._leaf_value = means.reshape(-1, 1)

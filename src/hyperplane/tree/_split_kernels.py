@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
+from ._median_kernels import mean_absolute_error
 from ._moments_kernels import as_moments, mean_squared_error
 from ._state import Split
 
@@ -39,6 +40,9 @@ ENTROPY = 0
 GINI = 1
 #: a regression tree's impurity: the mean squared error of a node's moments ``[Σw, Σwy, Σwy²]``
 SQUARED_ERROR = 2
+#: a least-absolute-deviation tree's impurity: the mean absolute deviation from the weighted
+#: median, from a node's ``[Σw, m, Σw|y − m|]``
+ABSOLUTE_ERROR = 3
 
 #: numeric-kind codes of an attribute
 NUMERIC = 0
@@ -72,9 +76,12 @@ def c45_min_side(min_leaf, w_known, n_classes):
 def impurity(counts, total, criterion):
     """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1); for
     ``SQUARED_ERROR`` ``counts`` are a regression node's moments and ``total`` is unused
-    (:func:`~._moments_kernels.mean_squared_error`)."""
+    (:func:`~._moments_kernels.mean_squared_error`); for ``ABSOLUTE_ERROR`` its
+    ``[Σw, m, Σw|y − m|]`` (:func:`~._median_kernels.mean_absolute_error`)."""
     if criterion == SQUARED_ERROR:
         return mean_squared_error(as_moments(counts))
+    if criterion == ABSOLUTE_ERROR:
+        return mean_absolute_error(counts)
     if total <= 0.0:
         return 0.0
     acc = 0.0

@@ -93,16 +93,17 @@ def compiled_growth_applies(data, pre_pruner):
     return pre_pruner is None
 
 
-def workspace(data):
-    """Row-indexed scratch of one growing thread; ``None`` without exact numeric
-    attributes (coded-only growth needs none, and is compiled without the exact
-    scans).
+def workspace(data, least=None):
+    """Row-indexed scratch of one growing thread; ``None`` for a classifier
+    without exact numeric attributes (coded-only growth needs none, and is
+    compiled without the exact scans; a regression tree, ``least`` not None,
+    scores every node by its rows, binned or not).
 
     The branch of each row (``dest``) is held in the smallest integer type
     that holds every branch index: the partition reads it once per row and
     attribute in sorted order, so a small type keeps it in cache.
     """
-    if not np.any(data.kind == NUMERIC):
+    if least is None and not np.any(data.kind == NUMERIC):
         return None
     n = data.X.shape[0]
     branches = int(data.n_codes[data.kind == CATEGORICAL].max(initial=2))
@@ -141,7 +142,7 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1, least)
     n_rows = sum(job[1].rows.size for job in jobs)
-    exact = bool(np.any(data.kind == NUMERIC))
+    exact = bool(np.any(data.kind == NUMERIC)) or least is not None   # no class tables
     threads = numba.get_num_threads()
     defer = subtree_rows(n_rows, threads, exact)
     split = job_split_rows(n_rows, threads, exact)
@@ -155,7 +156,7 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
         if node.rows.size < defer:
             small.append(job)
             continue
-        output = _grow_one(data, rules, job, top, workspace(data))
+        output = _grow_one(data, rules, job, top, workspace(data, least))
         small.extend(_settle(nodes, job, output, data.kind, bar, split))
     _grow_side_by_side(data, rules, small, tuning,
                        lambda job, output: _settle(nodes, job, output, data.kind, bar, split),
@@ -185,7 +186,7 @@ def _grow_side_by_side(data, rules, jobs, tuning, settle, split=0):
         _push(pending, job, queued)
     workers = numba.get_num_threads()
     if workers <= 1 or len(jobs) <= 1 and split == 0:
-        space = workspace(data)
+        space = workspace(data, tuning.least)
         while pending:
             job = heapq.heappop(pending)[-1]
             for new in settle(job, _grow_one(data, rules, job, _job_tuning(tuning, job, split),
@@ -196,7 +197,7 @@ def _grow_side_by_side(data, rules, jobs, tuning, settle, split=0):
 
     def grow_job(job):
         if not hasattr(local, "space"):
-            local.space = workspace(data)
+            local.space = workspace(data, tuning.least)
         return _grow_one(data, rules, job, _job_tuning(tuning, job, split), local.space)
 
     running = {}

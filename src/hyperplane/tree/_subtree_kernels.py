@@ -39,7 +39,7 @@ from ._coded_kernels import (accumulate_rows_parallel, add_rows, new_scratch,
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
-from ._regression_kernels import expand_regression_node, squared_error_scores
+from ._regression_kernels import expand_regression_node, regression_scores
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
 from ._state import Node, Scan, Subtree
@@ -346,9 +346,9 @@ def _class_scores(least, columns, node, rules, scan, parallel_rows):
 @jit
 def _moment_scores(least, columns, node, rules, scan, parallel_rows):
     """A regression tree's split table
-    (:func:`~._regression_kernels.squared_error_scores`; ``least``:
+    (:func:`~._regression_kernels.regression_scores`; ``least``:
     ``(min_impurity_decrease, root weight)``)."""
-    return squared_error_scores(columns, node, rules.min_leaf, scan.wbuf, least)
+    return regression_scores(columns, node, rules, scan.wbuf, least)
 
 
 #: the split table of an exact node: a classifier's (``least`` None) or a regression tree's
@@ -379,7 +379,7 @@ def _class_weight(least, value):
 
 @jit
 def _moment_weight(least, value):
-    """A regression node's weight: Σw, the first of its moments."""
+    """A regression node's weight: Σw, the first entry of its statistic."""
     return value[0]
 
 
@@ -448,9 +448,9 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python (a regression tree's, ``tuning.least`` not None:
-    :func:`~._regression_kernels.squared_error_scores` and
-    :func:`~._regression_kernels.expand_regression_node`, exact numeric
-    attributes only). With exact numeric attributes a node is scored from its
+    :func:`~._regression_kernels.regression_scores` and
+    :func:`~._regression_kernels.expand_regression_node`, exact or binned
+    attributes, always with a ``workspace`` and never class tables). With exact numeric attributes a node is scored from its
     presorted orders and values (:func:`_exact_scores`, scratch in
     ``workspace``), its children's partitioned from its own. Otherwise
     (``workspace`` None; numba compiles only the kind of scoring the tree

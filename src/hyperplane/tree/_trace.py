@@ -65,6 +65,7 @@ SCORE_COLUMNS = {
                                    "candidate": c45_candidates(s.score, s.valid)[keep]},
     "gini": lambda s, keep: {"gini_index": s.after[keep], "gini_gain": s.score[keep]},
     "squared_error": lambda s, keep: {"mse_after": s.after[keep], "mse_decrease": s.score[keep]},
+    "absolute_error": lambda s, keep: {"mae_after": s.after[keep], "mae_decrease": s.score[keep]},
 }
 
 
@@ -76,7 +77,9 @@ def splits_frame(splits, names, criterion, avail):
     from and ``candidate``, whether that gain is at least the average of the
     valid attributes; ``gini_index`` = Σ_v r̃_v Gini(D̃_v) with ``gini_gain``
     = ρ·(Gini(D̃) − gini_index), which the tree maximises; a regression tree's
-    ``mse_after`` = Σ_v r̃_v MSE(D̃_v) with ``mse_decrease`` = ρ·(MSE(D̃) − mse_after)), then
+    ``mse_after`` = Σ_v r̃_v MSE(D̃_v) with ``mse_decrease`` = ρ·(MSE(D̃) − mse_after), or
+    ``mae_after`` and ``mae_decrease`` alike with the mean absolute deviation from the
+    weighted median), then
     ``threshold``, ``rho`` and ``valid`` (admissible).
     """
     keep = np.flatnonzero(avail)
