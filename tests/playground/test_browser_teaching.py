@@ -237,6 +237,28 @@ def test_pseudocode_marks_the_line_each_step_executes(page):
     assert not page.errors
 
 
+def test_pseudocode_of_the_linear_closed_forms(page):
+    """周志华 式3.11, 3.39 and 3.29–3.31 with 西瓜3.0α's numbers; a drag refits
+    and refills them."""
+    _open(page, "linear")
+    code = page.get_by_test_id("pseudocode")
+    assert code.get_attribute("data-algorithm") == "linear"
+    assert "式3.11" in code.inner_text() and "S_w⁻¹(μ₀ − μ₁)" in code.inner_text()
+    lines = [_current(page).nth(k).get_attribute("data-line")
+             for k in range(_current(page).count())]
+    assert lines == ["ls_gram", "ls_solve", "lda_means", "lda_scatter", "lda_solve",
+                     "lr_gradient", "lr_hessian", "lr_step"]
+    scatter = code.locator("[data-line=lda_scatter]").inner_text()
+    assert re.search(r"S_w = \[\([-\d.]+, [-\d.]+\); \([-\d.]+, [-\d.]+\)\]", scatter), scatter
+    # 西瓜3.0α has 8 good and 9 bad melons: X̂ᵀy's last entry counts the good ones
+    assert re.search(r"X̂ᵀy = \([-\d.]+, [-\d.]+, 8\)",
+                     code.locator("[data-line=ls_gram]").inner_text())
+    page.get_by_test_id("lang-select").select_option("en")
+    assert "chapter 3" in code.inner_text() and "within-class scatter" in code.inner_text()
+    assert "about 0 at the fitted β" in code.locator("[data-line=lr_step]").inner_text()
+    assert not page.errors
+
+
 def test_pseudocode_of_smo_tree_and_bp(page):
     _open(page, "svm", "example-2.1")
     page.get_by_test_id("step-button").click()
