@@ -477,3 +477,34 @@ def test_errors_in_both_languages(page):
     assert page.get_by_test_id("status").inner_text() == \
         "learning rate η: must be > 0; got -1.0"
     assert not page.errors
+
+
+def test_language_switch_while_a_run_streams(page):
+    """中文 → English while the steps of a long run arrive: the table, the
+    pseudocode and the run's final status end up in English."""
+    _open(page, "perceptron", "watermelon-3.0alpha")
+    page.get_by_test_id("param-max_epochs").fill("300")
+    page.get_by_test_id("param-max_epochs").dispatch_event("change")
+    _settle(page)
+    page.get_by_test_id("run-button").click()
+    page.wait_for_function("document.body.dataset.running "
+                           "&& document.querySelectorAll('#trace tbody tr').length > 0",
+                           timeout=TIMEOUT)
+    switched_while_running = page.evaluate("""() => {
+        const running = !!document.body.dataset.running;
+        const select = document.querySelector("[data-testid=lang-select]");
+        select.value = "en";
+        select.dispatchEvent(new Event("change"));
+        return running; }""")
+    assert switched_while_running
+    page.wait_for_function("!document.body.dataset.running", timeout=TIMEOUT)
+    _settle(page)
+    status = page.get_by_test_id("status").inner_text()
+    assert "not converged" in status and "300 epochs" in status, status
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    assert not cjk.search(status), status
+    header = page.get_by_test_id("trace-table").locator("thead").inner_text()
+    assert "misclassified" in header and not cjk.search(header), header
+    assert not cjk.search(_rows(page).last.inner_text())
+    assert "Algorithm 2.1" in page.get_by_test_id("pseudocode").inner_text()
+    assert not page.errors
