@@ -508,3 +508,49 @@ def test_language_switch_while_a_run_streams(page):
     assert not cjk.search(_rows(page).last.inner_text())
     assert "Algorithm 2.1" in page.get_by_test_id("pseudocode").inner_text()
     assert not page.errors
+
+
+def _edge_weights(page, rule):
+    return page.evaluate(f"""() => [...document.querySelectorAll(
+        "[data-testid=bp-network] svg[data-rule={rule}] line")].map((l) => +l.dataset.weight)""")
+
+
+def test_bp_network_drawn_with_its_weights_at_every_step(page):
+    """周志华 图5.7 on XOR (2-4-1): every edge v_ih, w_hj drawn with its weight
+    (width: size, colour: sign), every unit with its threshold, redrawn at each
+    step and on stepping back; the weights are those of the same network trained
+    here with MLPClassifier (the book's init, seed 0) for as many epochs."""
+    import numpy as np
+
+    from hyperplane.neural import MLPClassifier
+    from hyperplane.playground._data import load
+
+    X, y = load("xor", {})
+    X = np.asarray(X, dtype=float)
+    nets = {rule: MLPClassifier(hidden_layer_sizes=(4,), bp=rule, loss="squared_error",
+                                activation="sigmoid", init="book", learning_rate=1.0,
+                                shuffle=False, random_state=0) for rule in ("standard", "accumulated")}
+    _open(page, "bp")
+    seen = []
+    for k in (1, 2):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+        _settle(page)
+        drawing = page.get_by_test_id("bp-network")
+        for rule, net in nets.items():
+            net.partial_fit(X, y, classes=np.unique(y))
+            expected = np.concatenate([net.coefs_[0].ravel(), net.coefs_[1].ravel()])
+            np.testing.assert_allclose(_edge_weights(page, rule), expected, atol=1e-4)
+            units = drawing.locator(f"svg[data-rule={rule}] g")
+            assert [units.nth(i).get_attribute("data-layer") for i in range(units.count())] == \
+                ["0", "0", "1", "1", "1", "1", "2"]
+            theta = drawing.locator(f"svg[data-rule={rule}] g[data-layer='2'] text").text_content()
+            assert theta == f"θ1={round(-float(net.intercepts_[1][0]), 4):g}"
+        seen.append(_edge_weights(page, "standard"))
+    assert seen[0] != seen[1]
+    assert page.locator("#plot3 .scatterlayer .trace").count() == 2     # the error curves
+    page.get_by_test_id("back-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    assert _edge_weights(page, "standard") == seen[0]
+    assert not page.errors
