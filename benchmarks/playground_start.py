@@ -45,7 +45,8 @@ def one_start(cache_dir):
         first_step = time.perf_counter() - launched
         lines = []
         while True:
-            with urllib.request.urlopen(url + "api/warmup", timeout=60) as response:
+            # numba holds the GIL while it compiles: on a loaded machine the answer waits
+            with urllib.request.urlopen(url + "api/warmup", timeout=900) as response:
                 if not json.loads(response.read())["pending"]:
                     break
             time.sleep(0.2)
