@@ -141,7 +141,9 @@ function renderNetwork(network) {
         const group = svg("g", { "data-layer": layer, "data-unit": i });
         group.appendChild(svg("circle", { cx: x[layer], cy: y(layer, i), r: 7, fill: "#fff", stroke: "#333" }));
         const threshold = layer === 1 ? `γ${i + 1}=${net.gamma[i]}` : layer === 2 ? `θ${i + 1}=${net.theta[i]}` : `x${i + 1}`;
-        group.appendChild(svg("text", { x: x[layer] + 10, y: y(layer, i) + 4, "font-size": 10 }, threshold));
+        const left = layer === 0;   // inputs are named left of their unit, clear of the edges
+        group.appendChild(svg("text", { x: x[layer] + (left ? -10 : 10), y: y(layer, i) + 4, "font-size": 10,
+                                        "text-anchor": left ? "end" : "start" }, threshold));
         drawing.appendChild(group);
       }
     });
