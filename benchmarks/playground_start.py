@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -36,24 +37,35 @@ def one_start(cache_dir):
     process = subprocess.Popen([sys.executable, "-m", "hyperplane", "playground", "--no-browser",
                                 "--port", "0"], stderr=subprocess.PIPE,
                                stdout=subprocess.DEVNULL, text=True, env=env)
+    # the server logs every request to stderr: read it all the time, or a full pipe
+    # (a long cold start's /api/warmup polls) blocks the server on its next log line
+    output = []
+    first_line = threading.Event()
+
+    def drain():
+        for line in process.stderr:
+            output.append(line)
+            first_line.set()
+        first_line.set()
+
+    threading.Thread(target=drain, daemon=True).start()
     try:
-        first = process.stderr.readline()
+        first_line.wait()
         listening = time.perf_counter() - launched
-        url = first.split(" at ")[1].split(" ")[0]
+        url = output[0].split(" at ")[1].split(" ")[0]
         run = post(url + "api/start", {"learner": "perceptron", "dataset": "example-2.1"})["run"]
         post(url + "api/step", {"run": run, "mode": "step"})
         first_step = time.perf_counter() - launched
-        lines = []
         while True:
-            with urllib.request.urlopen(url + "api/warmup", timeout=60) as response:
+            with urllib.request.urlopen(url + "api/warmup", timeout=900) as response:
                 if not json.loads(response.read())["pending"]:
                     break
             time.sleep(0.2)
         all_ready = time.perf_counter() - launched
     finally:
         process.terminate()
-        _, rest = process.communicate(timeout=60)
-    lines = [line for line in rest.splitlines() if line.startswith(("compiled", "could not"))]
+        process.wait(timeout=60)
+    lines = [line.strip() for line in output if line.startswith(("compiled", "could not"))]
     return listening, first_step, all_ready, lines
 
 

@@ -237,6 +237,28 @@ def test_pseudocode_marks_the_line_each_step_executes(page):
     assert not page.errors
 
 
+def test_pseudocode_of_the_linear_closed_forms(page):
+    """周志华 式3.11, 3.39 and 3.29–3.31 with 西瓜3.0α's numbers; a drag refits
+    and refills them."""
+    _open(page, "linear")
+    code = page.get_by_test_id("pseudocode")
+    assert code.get_attribute("data-algorithm") == "linear"
+    assert "式3.11" in code.inner_text() and "S_w⁻¹(μ₀ − μ₁)" in code.inner_text()
+    lines = [_current(page).nth(k).get_attribute("data-line")
+             for k in range(_current(page).count())]
+    assert lines == ["ls_gram", "ls_solve", "lda_means", "lda_scatter", "lda_solve",
+                     "lr_gradient", "lr_hessian", "lr_step"]
+    scatter = code.locator("[data-line=lda_scatter]").inner_text()
+    assert re.search(r"S_w = \[\([-\d.]+, [-\d.]+\); \([-\d.]+, [-\d.]+\)\]", scatter), scatter
+    # 西瓜3.0α has 8 good and 9 bad melons: X̂ᵀy's last entry counts the good ones
+    assert re.search(r"X̂ᵀy = \([-\d.]+, [-\d.]+, 8\)",
+                     code.locator("[data-line=ls_gram]").inner_text())
+    page.get_by_test_id("lang-select").select_option("en")
+    assert "chapter 3" in code.inner_text() and "within-class scatter" in code.inner_text()
+    assert "about 0 at the fitted β" in code.locator("[data-line=lr_step]").inner_text()
+    assert not page.errors
+
+
 def test_pseudocode_of_smo_tree_and_bp(page):
     _open(page, "svm", "example-2.1")
     page.get_by_test_id("step-button").click()
@@ -454,4 +476,81 @@ def test_errors_in_both_languages(page):
     page.get_by_test_id("lang-select").select_option("en")
     assert page.get_by_test_id("status").inner_text() == \
         "learning rate η: must be > 0; got -1.0"
+    assert not page.errors
+
+
+def test_language_switch_while_a_run_streams(page):
+    """中文 → English while the steps of a long run arrive: the table, the
+    pseudocode and the run's final status end up in English."""
+    _open(page, "perceptron", "watermelon-3.0alpha")
+    page.get_by_test_id("param-max_epochs").fill("300")
+    page.get_by_test_id("param-max_epochs").dispatch_event("change")
+    _settle(page)
+    page.get_by_test_id("run-button").click()
+    page.wait_for_function("document.body.dataset.running "
+                           "&& document.querySelectorAll('#trace tbody tr').length > 0",
+                           timeout=TIMEOUT)
+    switched_while_running = page.evaluate("""() => {
+        const running = !!document.body.dataset.running;
+        const select = document.querySelector("[data-testid=lang-select]");
+        select.value = "en";
+        select.dispatchEvent(new Event("change"));
+        return running; }""")
+    assert switched_while_running
+    page.wait_for_function("!document.body.dataset.running", timeout=TIMEOUT)
+    _settle(page)
+    status = page.get_by_test_id("status").inner_text()
+    assert "not converged" in status and "300 epochs" in status, status
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    assert not cjk.search(status), status
+    header = page.get_by_test_id("trace-table").locator("thead").inner_text()
+    assert "misclassified" in header and not cjk.search(header), header
+    assert not cjk.search(_rows(page).last.inner_text())
+    assert "Algorithm 2.1" in page.get_by_test_id("pseudocode").inner_text()
+    assert not page.errors
+
+
+def _edge_weights(page, rule):
+    return page.evaluate(f"""() => [...document.querySelectorAll(
+        "[data-testid=bp-network] svg[data-rule={rule}] line")].map((l) => +l.dataset.weight)""")
+
+
+def test_bp_network_drawn_with_its_weights_at_every_step(page):
+    """周志华 图5.7 on XOR (2-4-1): every edge v_ih, w_hj drawn with its weight
+    (width: size, colour: sign), every unit with its threshold, redrawn at each
+    step and on stepping back; the weights are those of the same network trained
+    here with MLPClassifier (the book's init, seed 0) for as many epochs."""
+    import numpy as np
+
+    from hyperplane.neural import MLPClassifier
+    from hyperplane.playground._data import load
+
+    X, y = load("xor", {})
+    X = np.asarray(X, dtype=float)
+    nets = {rule: MLPClassifier(hidden_layer_sizes=(4,), bp=rule, loss="squared_error",
+                                activation="sigmoid", init="book", learning_rate=1.0,
+                                shuffle=False, random_state=0) for rule in ("standard", "accumulated")}
+    _open(page, "bp")
+    seen = []
+    for k in (1, 2):
+        page.get_by_test_id("step-button").click()
+        _wait_rows(page, k)
+        _settle(page)
+        drawing = page.get_by_test_id("bp-network")
+        for rule, net in nets.items():
+            net.partial_fit(X, y, classes=np.unique(y))
+            expected = np.concatenate([net.coefs_[0].ravel(), net.coefs_[1].ravel()])
+            np.testing.assert_allclose(_edge_weights(page, rule), expected, atol=1e-4)
+            units = drawing.locator(f"svg[data-rule={rule}] g")
+            assert [units.nth(i).get_attribute("data-layer") for i in range(units.count())] == \
+                ["0", "0", "1", "1", "1", "1", "2"]
+            theta = drawing.locator(f"svg[data-rule={rule}] g[data-layer='2'] text").text_content()
+            assert theta == f"θ1={round(-float(net.intercepts_[1][0]), 4):g}"
+        seen.append(_edge_weights(page, "standard"))
+    assert seen[0] != seen[1]
+    assert page.locator("#plot3 .scatterlayer .trace").count() == 2     # the error curves
+    page.get_by_test_id("back-button").click()
+    _wait_rows(page, 1)
+    _settle(page)
+    assert _edge_weights(page, "standard") == seen[0]
     assert not page.errors

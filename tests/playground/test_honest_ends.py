@@ -129,3 +129,47 @@ def test_an_epoch_request_is_capped_in_steps_and_seconds_and_goes_on_at_the_next
     assert [s["row"][0] for s in run.epoch(max_steps=5)] == [5, 6, 7, 8, 9]
     assert len(run.epoch(max_steps=5, seconds=0.0)) == 1   # past its deadline: one step
     assert [s["row"][0] for s in run.epoch()] == [11] and run.done
+
+
+def test_two_concurrent_runs_each_learn_their_own_end_without_touching_warning_filters():
+    """The server answers in threads: a poly hard margin that hits the SMO cap and
+    a linear one that converges, started at the same moment, each report their
+    own end, read from the models; no lesson swaps the process's warning filters
+    (``warnings.catch_warnings`` is not thread-safe: overlapping requests restored
+    each other's filters)."""
+    import inspect
+    import threading
+    import warnings
+
+    from hyperplane.playground import _bp, _linear, _perceptron, _server, _svm, _tree
+
+    before = list(warnings.filters)
+    app = create_app()
+    cases = {"poly": ("watermelon-3.0alpha", {"kernel": "poly"}),
+             "linear": ("example-2.1", {"kernel": "linear"})}
+    barrier = threading.Barrier(len(cases))
+    results, failures = {}, []
+
+    def one(name):
+        dataset, params = cases[name]
+        try:
+            barrier.wait(timeout=30)
+            results[name] = run_to_end(app.test_client(), "svm", dataset, **params)
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            failures.append((name, exc))
+
+    threads = [threading.Thread(target=one, args=(name,)) for name in cases]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not failures, failures
+    poly_final = results["poly"][0][-1]
+    assert poly_final["stopped"] == {"reason": "iteration_cap", "iterations": MAX_SMO_ITER}
+    linear_final = results["linear"][0][-1]
+    assert linear_final.get("final") and "stopped" not in linear_final
+    assert linear_final["say"]["key"] == "svc_done"
+    assert list(warnings.filters) == before
+    # (pandas itself uses catch_warnings, so the lessons' own source is what is checked)
+    for module in (_bp, _linear, _perceptron, _svm, _tree, _server):
+        assert "catch_warnings(" not in inspect.getsource(module), module.__name__

@@ -166,6 +166,52 @@ def test_linear_refits_when_a_point_moves(client):
     assert bad.status_code == 400 and "17" in bad.get_json()["error"]
 
 
+def _numbers(text):
+    """The numbers of a vector ``(a, b)`` or a matrix ``[(a, b); (c, d)]`` as printed."""
+    import numpy as np
+
+    rows = [r.strip("()[] ") for r in text.split(";")]
+    return np.array([[float(v) for v in r.split(",")] for r in rows]).squeeze()
+
+
+def test_linear_closed_forms_are_the_book_s_on_the_page_s_points(client):
+    """周志华 式3.11, 3.33/3.39 and 3.30-3.31 re-stated sample by sample here
+    (sums of outer products, least squares by lstsq), on the points as moved."""
+    import numpy as np
+
+    from hyperplane.linear import FisherDiscriminant
+
+    data = client.post("/api/linear", json={}).get_json()
+    points = [[x, y] for x, y in zip(data["points"]["x"], data["points"]["y"])]
+    points[3][0] += 0.2
+    data = client.post("/api/linear", json={"points": points}).get_json()
+    forms = data["closed_forms"]
+    X = np.array(points)
+    good = np.array([label == "是" for label in data["points"]["label"]])
+    t = good.astype(float)
+    Xh = np.column_stack([X, np.ones(len(X))])
+    gram = sum(np.outer(x, x) for x in Xh)
+    np.testing.assert_allclose(_numbers(forms["ls_XtX"]), gram, atol=1e-4)
+    np.testing.assert_allclose(_numbers(forms["ls_w"]), np.linalg.lstsq(Xh, t, rcond=None)[0],
+                               atol=1e-4)
+    mu0, mu1 = X[~good].mean(axis=0), X[good].mean(axis=0)
+    S_w = sum(np.outer(x - mu0, x - mu0) for x in X[~good]) + sum(
+        np.outer(x - mu1, x - mu1) for x in X[good])
+    np.testing.assert_allclose(_numbers(forms["lda_mu0"]), mu0, atol=1e-4)
+    np.testing.assert_allclose(_numbers(forms["lda_Sw"]), S_w, atol=1e-4)
+    w = _numbers(forms["lda_w"])
+    np.testing.assert_allclose(w, np.linalg.inv(S_w) @ (mu0 - mu1), rtol=1e-3)
+    fisher = FisherDiscriminant().fit(X, np.where(good, "是", "否")).scalings_[:, 0]
+    assert abs(w @ fisher) == pytest.approx(np.linalg.norm(w) * np.linalg.norm(fisher), rel=1e-3)
+    beta = _numbers(forms["lr_beta"])
+    p1 = 1 / (1 + np.exp(-(Xh @ beta)))
+    gradient = -sum(x * (ti - pi) for x, ti, pi in zip(Xh, t, p1))
+    np.testing.assert_allclose(_numbers(forms["lr_gradient"]), gradient, atol=1e-4)
+    hessian = sum(np.outer(x, x) * pi * (1 - pi) for x, pi in zip(Xh, p1))
+    np.testing.assert_allclose(_numbers(forms["lr_hessian"]), hessian, atol=1e-3)
+    assert np.abs(_numbers(forms["lr_step"])).max() < 1e-2 * np.abs(beta).max()
+
+
 def test_stream_sends_every_step_and_ends(client):
     start = _start(client, "perceptron", "separable-10000")
     response = client.get(f"/api/stream/{start['run']}?max_steps=1000")

@@ -100,6 +100,22 @@ def one_blas_thread():
     threadpool_limits(limits=1, user_api="blas")
 
 
+def quiet_convergence():
+    """Keep the lessons' ConvergenceWarnings out of the terminal, for the whole
+    process, once before the server's threads start: a lesson fits on purpose
+    with small iteration caps (the dual perceptron refits with ``max_iter`` one
+    epoch higher each epoch) and tells the page from the models' own
+    ``converged_`` / ``n_iter_`` whether a run converged. A filter set per
+    request (``warnings.catch_warnings``) is not thread-safe: two overlapping
+    requests restore each other's filters.
+    """
+    import warnings
+
+    from .._validation import ConvergenceWarning
+
+    warnings.filterwarnings("ignore", category=ConvergenceWarning)
+
+
 def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False, ready=None,
           progress=None):
     """Serve the playground until interrupted.
@@ -148,6 +164,7 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
                      report=None if progress is None else terminal_report(progress))
     server = make_server(host, port, create_app(allow_remote, warm_up), threaded=True)
     one_blas_thread()
+    quiet_convergence()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{server.server_port}/"
     if ready is not None:
         ready(url)

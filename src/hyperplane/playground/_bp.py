@@ -46,6 +46,15 @@ def pictures(nets, X, low, high):
     return out
 
 
+def network(net, digits=4):
+    """A network's weights as 周志华 图5.7 names them: v[i][h] input → hidden,
+    w[h][j] hidden → output, and the thresholds γ_h, θ_j of 式5.1 (the neuron
+    outputs f(Σ w x − θ), so a threshold is minus the estimator's intercept)."""
+    (v, w), (gamma, theta) = net.coefs_, net.intercepts_
+    return {"v": np.round(v, digits).tolist(), "w": np.round(w, digits).tolist(),
+            "gamma": np.round(-gamma, digits).tolist(), "theta": np.round(-theta, digits).tolist()}
+
+
 def bp_steps(nets, X, y, stride, max_epochs, low, high):
     classes = np.unique(y)
     epoch = 0
@@ -61,6 +70,7 @@ def bp_steps(nets, X, y, stride, max_epochs, low, high):
                 "line": "output" if epoch >= max_epochs else "until",
                 "curve": {r: [round(float(v), 6) for v in nets[r].loss_curve_[-n:]]
                           for r in RULES},
+                "network": {r: network(nets[r]) for r in RULES},
                 "draw": lambda: pictures(nets, X, low, high)}
         yield step
 

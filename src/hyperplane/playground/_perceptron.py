@@ -8,10 +8,7 @@ regions are its ``decision_function`` after each epoch.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from ..kernels import RBF
 from ..linear import DualPerceptron, Perceptron, novikoff_bound
@@ -41,12 +38,6 @@ def _novikoff(X, y):
         return {"text": str(exc), "reason": "not_separable"}
     return {"R": number(R), "gamma": number(gamma), "bound": number(bound),
             "text": f"R = {number(R)}, γ = {number(gamma)}, k ≤ (R/γ)² = {number(bound)}"}
-
-
-def _quietly(fit):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fit()
 
 
 def primal_steps(X, y, eta, max_epochs, low, high):
@@ -101,8 +92,8 @@ def dual_steps(X, y, eta, max_epochs, low, high, kernel="linear"):
     linear = isinstance(kernel, str) and kernel == "linear"
     signs = np.where(np.asarray(y) == np.unique(y)[-1], 1.0, -1.0) if linear else None
     for epoch in range(1, max_epochs + 1):
-        model = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=epoch,
-                                                record_trace=True).fit(X, y))
+        model = DualPerceptron(eta=eta, kernel=kernel, max_iter=epoch,
+                               record_trace=True).fit(X, y)
         rows = model.trace_.iloc[seen:]
         seen += len(rows)
         last = len(rows) - 1
@@ -162,6 +153,6 @@ def start(X, y, params):
         return info, primal_steps(X, y, eta, max_epochs, low, high)
     kernel = "linear" if variant == "dual" else RBF(sigma=real(params, "sigma", 1.0, low=1e-6, high=1e6))
     if len(X) <= GRAM_MAX_POINTS:
-        first = _quietly(lambda: DualPerceptron(eta=eta, kernel=kernel, max_iter=1).fit(X, y))
+        first = DualPerceptron(eta=eta, kernel=kernel, max_iter=1).fit(X, y)
         info["gram"] = [[number(v) for v in row] for row in first.gram_]
     return info, dual_steps(X, y, eta, max_epochs, low, high, kernel=kernel)

@@ -14,10 +14,7 @@ used, f(x) = 0 bounds the estimated support).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
 from ..svm import SVC, SVR, NuSVC, NuSVR, OneClassSVM
 from ._fields import FieldError, choice, integer, real
@@ -49,12 +46,6 @@ def _estimator(cls, params, **extra):
     return cls(kernel=kernel, gamma=1.0 / (2.0 * sigma ** 2),
                degree=integer(params, "degree", 2, low=1, high=10),
                tol=real(params, "tol", 1e-8, above=0, high=1.0), max_iter=MAX_SMO_ITER, **extra)
-
-
-def _fit(model, X, y):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(X, y)
 
 
 #: a step's book numbers where 李航's formulas do not apply (SVR, ν, one-class duals)
@@ -189,7 +180,9 @@ def one_class_steps(model, X, low, high):
 def iteration_cap(model):
     """``{"stopped": ..., "status": ...}`` when SMO stopped at :data:`MAX_SMO_ITER`
     with the KKT conditions still violated (e.g. a poly hard margin on 西瓜3.0α),
-    else ``{}``."""
+    else ``{}``. Read from the model, never from its ConvergenceWarning: catching
+    it (``warnings.catch_warnings``) swaps the process's filters, which is not
+    thread-safe, and the server answers requests in threads."""
     if model.n_iter_ < MAX_SMO_ITER:
         return {}
     return {"stopped": {"reason": "iteration_cap", "iterations": MAX_SMO_ITER},
@@ -249,7 +242,7 @@ def start(X, y, params):
                 else {"epsilon": real(params, "epsilon", 0.1, low=0.0)})
         model = _estimator(NuSVR if formulation == "nu_svm" else SVR, params, C=C,
                            record_trace=True, **tube)
-        model = _fit(model, x, np.asarray(y, dtype=np.float64))
+        model = model.fit(x, np.asarray(y, dtype=np.float64))
         info = {"columns": COLUMNS, "svr": True,
                 "points": {"x": x[:, 0].tolist(), "y": np.asarray(y, float).tolist()}}
         return info, svr_steps(model, x[:, 0], np.asarray(y), note)
@@ -261,12 +254,12 @@ def start(X, y, params):
     info = {"columns": COLUMNS, "points": points(X2, y, numeric.index),
             "box": [low.tolist(), high.tolist()]}
     if formulation == "one_class":
-        model = _fit(_estimator(OneClassSVM, params, nu=_nu(params), record_trace=True), X2, y)
+        model = _estimator(OneClassSVM, params, nu=_nu(params), record_trace=True).fit(X2, y)
         return info, one_class_steps(model, X2, low, high)
     if formulation == "nu_svm":
         nu = _nu(params)
         try:
-            model = _fit(_estimator(NuSVC, params, nu=nu, record_trace=True), X2, y)
+            model = _estimator(NuSVC, params, nu=nu, record_trace=True).fit(X2, y)
         except ValueError as exc:
             if "infeasible" not in str(exc):
                 raise
@@ -275,7 +268,7 @@ def start(X, y, params):
         return info, svc_steps(model, X2, y, low, high)
     estimator = _estimator(SVC, params, C=_C(params, "inf"), record_trace=True)
     try:
-        model = _fit(estimator, X2, y)
+        model = estimator.fit(X2, y)
     except ValueError as exc:
         if np.isfinite(estimator.C) or "separable" not in str(exc):
             raise

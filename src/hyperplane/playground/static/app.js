@@ -198,6 +198,7 @@ function clearView() {
   state.picture = {}; state.curve = null; state.lastStep = null; state.split = null; state.treeText = "";
   $("trace").querySelector("tbody").innerHTML = "";
   $("split").innerHTML = ""; $("tree-text").textContent = ""; $("hidden").innerHTML = "";
+  $("network").innerHTML = ""; $("network").hidden = true;
 }
 // One step (or the rest of an epoch) forward: the kept steps first, then the server's.
 function advance(mode) {
@@ -338,6 +339,7 @@ function absorb(step) {
   if (step.tree_text) state.treeText = step.tree_text;
   if (step.regions && learner() === "bp") state.picture.bpRegions = step.regions;
   if (step.hidden) state.picture.hidden = step.hidden;
+  if (step.network) state.picture.network = step.network;
   if (step.pictureMissing) {   // an earlier step's regions would pass for this one's
     delete state.picture.regions; delete state.picture.bpRegions; delete state.picture.hidden;
   }

@@ -111,6 +111,44 @@ function drawBp() {
       { responsive: true, displaylogo: false });
   }
   renderHidden(picture.hidden);
+  renderNetwork(picture.network);
+}
+// 周志华 图5.7's network of each rule at the step shown: inputs, hidden units, outputs;
+// an edge's width is its weight's size (to the largest of its network), its colour the
+// sign (blue +, red −); each unit is labelled with its threshold γ_h or θ_j.
+function renderNetwork(network) {
+  const box = $("network");
+  box.innerHTML = "";
+  box.hidden = !network;
+  if (!network) return;
+  box.appendChild(el("h3", {}, t("network")));
+  for (const rule of ["standard", "accumulated"]) {
+    const net = network[rule], layers = [net.v.length, net.w.length, net.theta.length];
+    const width = 330, rowHeight = 26, height = Math.max(...layers) * rowHeight + 40;
+    const x = [40, width / 2, width - 60];
+    const y = (layer, i) => 30 + (i + 0.5) * (height - 40) / layers[layer];
+    const drawing = svg("svg", { width, height, "data-rule": rule, class: "network" });
+    drawing.appendChild(svg("text", { x: 4, y: 14, "font-size": 12 }, t(rule)));
+    const biggest = Math.max(1e-12, ...net.v.flat().map(Math.abs), ...net.w.flat().map(Math.abs));
+    const edge = (layer, from, to, weight) => drawing.appendChild(svg("line", {
+      x1: x[layer], y1: y(layer, from), x2: x[layer + 1], y2: y(layer + 1, to),
+      "stroke-width": (0.3 + 4 * Math.abs(weight) / biggest).toFixed(2),
+      stroke: weight >= 0 ? "#1f77b4" : "#d62728", "data-weight": weight }));
+    net.v.forEach((row, i) => row.forEach((weight, h) => edge(0, i, h, weight)));
+    net.w.forEach((row, h) => row.forEach((weight, j) => edge(1, h, j, weight)));
+    layers.forEach((n, layer) => {
+      for (let i = 0; i < n; i++) {
+        const group = svg("g", { "data-layer": layer, "data-unit": i });
+        group.appendChild(svg("circle", { cx: x[layer], cy: y(layer, i), r: 7, fill: "#fff", stroke: "#333" }));
+        const threshold = layer === 1 ? `γ${i + 1}=${net.gamma[i]}` : layer === 2 ? `θ${i + 1}=${net.theta[i]}` : `x${i + 1}`;
+        const left = layer === 0;   // inputs are named left of their unit, clear of the edges
+        group.appendChild(svg("text", { x: x[layer] + (left ? -10 : 10), y: y(layer, i) + 4, "font-size": 10,
+                                        "text-anchor": left ? "end" : "start" }, threshold));
+        drawing.appendChild(group);
+      }
+    });
+    box.appendChild(drawing);
+  }
 }
 function drawLinear() {
   const data = state.linear;

@@ -38,7 +38,7 @@ const LABELS = {
   hidden_units: ["隐层神经元", "hidden units"], click_class: ["点击类别", "class of a click"],
   novikoff: ["Novikoff 界", "Novikoff bound"], gram: ["Gram 矩阵", "Gram matrix"],
   standard: ["标准BP", "standard BP"], accumulated: ["累积BP", "accumulated BP"],
-  error_curve: ["误差曲线", "error curve"], hidden_outputs: ["隐层输出 b_h", "hidden outputs b_h"],
+  error_curve: ["误差曲线", "error curve"], network: ["网络的连接权与阈值 (线宽: |权|, 蓝 +, 红 −)", "the network's weights and thresholds (width: |weight|, blue +, red −)"], hidden_outputs: ["隐层输出 b_h", "hidden outputs b_h"],
   projection: ["Fisher 投影 z = wᵀx", "Fisher projection z = wᵀx"], threshold: ["阈值", "threshold"],
   drag_hint: ["拖动点, 看边界移动", "drag a point to see the boundaries move"],
   click_hint: ["在平面上点击添加点", "click on the plane to add points"],

@@ -69,8 +69,12 @@ function renderPseudocode() {
   box.dataset.algorithm = key;
   box.appendChild(el("div", { class: "panel-title" }, code.title[zh ? 0 : 1]));
   const step = state.lastStep;
-  const current = new Set(step && step.line ? [].concat(step.line) : []);
-  const numbers = stepNumbers(step);
+  let current = new Set(step && step.line ? [].concat(step.line) : []);
+  let numbers = stepNumbers(step);
+  if (key === "linear") {   // no steps: every refit computes each closed form's lines
+    current = new Set(code.lines.map((line) => line[0]).filter(Boolean));
+    numbers = (state.linear || state.info).closed_forms || {};
+  }
   const dot = params().variant === "kernel" ? "K(xⱼ, xᵢ)" : "xⱼ·xᵢ";
   for (const [lineKey, textZh, textEn, noteZh, noteEn] of code.lines) {
     const attrs = { class: "code-line" };

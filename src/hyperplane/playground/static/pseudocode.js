@@ -109,10 +109,33 @@ const PSEUDOCODE = {
        "(accumulated BP updates once per pass over D, on the accumulated error (5.16))"],
     ],
   },
+  linear: {
+    title: ["周志华《机器学习》第3章 线性模型的闭式解 (x̂ = (x; 1), 好瓜 y = 1, 坏瓜 y = 0)",
+            "Zhou Zhihua, chapter 3: the linear models' closed forms (x̂ = (x; 1), good melon y = 1, else 0)"],
+    lines: [
+      [null, "最小二乘 (式3.11):", "least squares (eq. 3.11):"],
+      ["ls_gram", "    计算 X̂ᵀX̂ 与 X̂ᵀy", "    compute X̂ᵀX̂ and X̂ᵀy",
+       "X̂ᵀX̂ = {ls_XtX}, X̂ᵀy = {ls_Xty}", "X̂ᵀX̂ = {ls_XtX}, X̂ᵀy = {ls_Xty}"],
+      ["ls_solve", "    ŵ* = (X̂ᵀX̂)⁻¹X̂ᵀy", "    ŵ* = (X̂ᵀX̂)⁻¹X̂ᵀy", "ŵ* = {ls_w}", "ŵ* = {ls_w}"],
+      [null, "线性判别分析 (式3.33, 3.39):", "linear discriminant analysis (eqs. 3.33, 3.39):"],
+      ["lda_means", "    μ₀, μ₁: 两类样本的均值向量", "    μ₀, μ₁: the two classes' mean vectors",
+       "μ₀ = {lda_mu0}, μ₁ = {lda_mu1}", "μ₀ = {lda_mu0}, μ₁ = {lda_mu1}"],
+      ["lda_scatter", "    S_w = Σ₀ + Σ₁ (类内散度矩阵)", "    S_w = Σ₀ + Σ₁ (within-class scatter)",
+       "S_w = {lda_Sw}", "S_w = {lda_Sw}"],
+      ["lda_solve", "    w = S_w⁻¹(μ₀ − μ₁)", "    w = S_w⁻¹(μ₀ − μ₁)", "w = {lda_w}", "w = {lda_w}"],
+      [null, "对数几率回归的牛顿法 (式3.29–3.31), β = (w; b):", "logistic regression's Newton step (eqs. 3.29–3.31), β = (w; b):"],
+      ["lr_gradient", "    ∂ℓ/∂β = −Σᵢ x̂ᵢ(yᵢ − p₁(x̂ᵢ; β))", "    ∂ℓ/∂β = −Σᵢ x̂ᵢ(yᵢ − p₁(x̂ᵢ; β))",
+       "β = {lr_beta}: ∂ℓ/∂β = {lr_gradient}", "β = {lr_beta}: ∂ℓ/∂β = {lr_gradient}"],
+      ["lr_hessian", "    ∂²ℓ/∂β∂βᵀ = Σᵢ x̂ᵢx̂ᵢᵀ p₁(x̂ᵢ; β)(1 − p₁(x̂ᵢ; β))",
+       "    ∂²ℓ/∂β∂βᵀ = Σᵢ x̂ᵢx̂ᵢᵀ p₁(x̂ᵢ; β)(1 − p₁(x̂ᵢ; β))", "{lr_hessian}", "{lr_hessian}"],
+      ["lr_step", "    β′ = β − (∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β", "    β′ = β − (∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β",
+       "步长 {lr_step} (在拟合的 β 处约为 0)", "step {lr_step} (about 0 at the fitted β)"],
+    ],
+  },
 };
 
 // which algorithm a page shows: learner (and the perceptron's form) -> PSEUDOCODE key
 function pseudocodeKey(learnerKey, variant) {
   if (learnerKey === "perceptron") return variant === "primal" ? "primal" : "dual";
-  return { svm: "smo", tree: "tree", bp: "bp" }[learnerKey] || null;
+  return { svm: "smo", tree: "tree", bp: "bp", linear: "linear" }[learnerKey] || null;
 }
