@@ -396,8 +396,8 @@ def scatter_row(samples, r, scale):
     """``work[f] = scale x_rf`` on the nonzeros of x_r (``scale = 0`` zeroes
     ``work`` again)."""
     data, indices, indptr, work = samples.data, samples.indices, samples.indptr, samples.work
-    for p in range(indptr[r], indptr[r + 1]):
-        work[indices[p]] = scale * data[p]
+    for p in range(np.uint64(indptr[r]), np.uint64(indptr[r + 1])):
+        work[np.uint64(indices[p])] = scale * data[p]
 
 
 @jit_fast
@@ -412,14 +412,16 @@ def products_by_rows(samples, r, cols, n_cols):
 @jit_fast
 def products_by_rows_range(samples, cols, lo, hi):
     """``buf[k]`` = work . x_c, c = ``cols[k]``, ``lo <= k < hi``, over the
-    nonzeros of each x_c (CSR)."""
+    nonzeros of each x_c (CSR). Positions and columns are read as unsigned
+    integers, which spares numba's negative-index test on every read (a
+    third of a row's time on short rows)."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
     work, buf = samples.work, samples.buf
     for k in range(lo, hi):
         c = cols[k]
         acc = 0.0
-        for p in range(indptr[c], indptr[c + 1]):
-            acc += work[indices[p]] * np.float64(data[p])
+        for p in range(np.uint64(indptr[c]), np.uint64(indptr[c + 1])):
+            acc += work[np.uint64(indices[p])] * np.float64(data[p])
         buf[k] = acc
 
 
@@ -452,8 +454,8 @@ def column_dots(samples, r, lo, hi):
             start += np.searchsorted(col_rows[start:stop], lo)
         if hi < n:
             stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
-        for q in range(start, stop):
-            dots[col_rows[q]] += v * np.float64(col_data[q])
+        for q in range(np.uint64(start), np.uint64(stop)):
+            dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
 
 
 @jit_parallel
