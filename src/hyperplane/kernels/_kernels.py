@@ -28,7 +28,8 @@ from ._gram import neg_scaled_dist, sq_dist_csr
 def as_csr(X):
     """A sparse ``X`` as a float CSR matrix with sorted indices and no
     duplicate entries (copied only if it is not one already)."""
-    X = sp.csr_matrix(X)
+    if not isinstance(X, sp.csr_matrix):
+        X = sp.csr_matrix(X)
     if not np.issubdtype(X.dtype, np.floating):
         X = X.astype(np.float64)
     if not X.has_canonical_format:

@@ -10,7 +10,7 @@ from sklearn.base import OutlierMixin
 
 from .._threads import uses_threads
 from .._validation import Real, check_sample_weight_vector
-from ._base import BaseSVM, keep_parameters
+from ._base import BaseSVM, keep_parameters, kept_rows
 from ._nu import fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
@@ -119,7 +119,7 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         l, C = rows.size, weight[rows]
         alpha0 = (one_class_start(l, float(self.nu)) if sample_weight is None
                   else fill_in_order(float(self.nu) * float(np.sum(C)), C))
-        solution, trace = self._solve(kernel, samples[rows], np.arange(l), np.ones(l),
+        solution, trace = self._solve(kernel, kept_rows(samples, rows), np.arange(l), np.ones(l),
                                       np.zeros(l), C, alpha0=alpha0, fixed_start=True)
         self._set_trace([] if trace is None else [trace.frame()])
         coef = np.zeros((1, X.shape[0]))
