@@ -420,7 +420,30 @@ class Sigmoid(Kernel):
         return {"beta": self.beta, "theta": self.theta}
 
 
-class PairKernel(Kernel):
+class CompoundKernel(Kernel):
+    """A kernel made of other kernels value by value: each Gram entry (and
+    each diagonal entry) is ``self._join`` of the parts' entries (周志华
+    §6.6: sums, products and positive multiples of kernels are kernels).
+    Subclasses list their ``_parts`` and define ``_join``."""
+
+    def _parts(self):
+        raise NotImplementedError
+
+    def _join(self, values):
+        raise NotImplementedError
+
+    @property
+    def accepts_sparse(self):
+        return all(k.accepts_sparse for k in self._parts())
+
+    def _gram(self, X, Y):
+        return self._join([k._gram(X, Y) for k in self._parts()])
+
+    def diag(self, X):
+        return self._join([k.diag(X) for k in self._parts()])
+
+
+class PairKernel(CompoundKernel):
     """Two kernels combined value by value: ``combine(k1(x, y), k2(x, y))``
     (a sum or a product of kernels is a kernel: 周志华 §6.6, 式6.25-6.26).
     Subclasses name ``_combine`` (a NumPy ufunc) and its ``symbol``."""
@@ -431,15 +454,11 @@ class PairKernel(Kernel):
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
 
-    @property
-    def accepts_sparse(self):
-        return self.k1.accepts_sparse and self.k2.accepts_sparse
+    def _parts(self):
+        return self.k1, self.k2
 
-    def _gram(self, X, Y):
-        return type(self)._combine(self.k1._gram(X, Y), self.k2._gram(X, Y))
-
-    def diag(self, X):
-        return type(self)._combine(self.k1.diag(X), self.k2.diag(X))
+    def _join(self, values):
+        return type(self)._combine(*values)
 
     def _params(self):
         return {"k1": self.k1, "k2": self.k2}
@@ -485,7 +504,7 @@ class ProductKernel(PairKernel):
     symbol = "*"
 
 
-class ScaledKernel(Kernel):
+class ScaledKernel(CompoundKernel):
     """``c * k(x, y)`` with ``c > 0``.
 
     Examples
@@ -506,15 +525,11 @@ class ScaledKernel(Kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
         self.kernel = kernel
 
-    @property
-    def accepts_sparse(self):
-        return self.kernel.accepts_sparse
+    def _parts(self):
+        return (self.kernel,)
 
-    def _gram(self, X, Y):
-        return self.c * self.kernel._gram(X, Y)
-
-    def diag(self, X):
-        return self.c * self.kernel.diag(X)
+    def _join(self, values):
+        return self.c * values[0]
 
     def _params(self):
         return {"c": self.c, "kernel": self.kernel}
