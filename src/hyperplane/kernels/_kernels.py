@@ -424,10 +424,17 @@ class CompoundKernel(Kernel):
     """A kernel made of other kernels value by value: each Gram entry (and
     each diagonal entry) is ``self._join`` of the parts' entries (周志华
     §6.6: sums, products and positive multiples of kernels are kernels).
-    Subclasses list their ``_parts`` and define ``_join``."""
+    Subclasses name their constructor parameters (``_param_names``), those
+    that are the kernels combined (``_kernel_names``), and define ``_join``."""
+
+    _param_names = ()
+    _kernel_names = ()
 
     def _parts(self):
-        raise NotImplementedError
+        return tuple(getattr(self, name) for name in self._kernel_names)
+
+    def _params(self):
+        return {name: getattr(self, name) for name in self._param_names}
 
     def _join(self, values):
         raise NotImplementedError
@@ -450,18 +457,13 @@ class PairKernel(CompoundKernel):
 
     _combine = None
     symbol = ""
+    _param_names = _kernel_names = ("k1", "k2")
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
 
-    def _parts(self):
-        return self.k1, self.k2
-
     def _join(self, values):
         return type(self)._combine(*values)
-
-    def _params(self):
-        return {"k1": self.k1, "k2": self.k2}
 
     def __repr__(self):
         return f"({self.k1!r} {self.symbol} {self.k2!r})"
@@ -521,18 +523,15 @@ class ScaledKernel(CompoundKernel):
     ValueError: c must be in (0, inf]; got 0.0
     """
 
+    _param_names = ("c", "kernel")
+    _kernel_names = ("kernel",)
+
     def __init__(self, c, kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
         self.kernel = kernel
 
-    def _parts(self):
-        return (self.kernel,)
-
     def _join(self, values):
         return self.c * values[0]
-
-    def _params(self):
-        return {"c": self.c, "kernel": self.kernel}
 
     def __repr__(self):
         return f"{self.c!r} * {self.kernel!r}"

@@ -36,8 +36,7 @@ from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
 from ._base import keep_parameters
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
-from ._coordinate_kernels import coordinate_epochs
-from ._l1_svc_kernels import L1Limits, L1Problem, L1State, column_curvatures
+from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   copy_csr_rows,
                                   dcd_epochs_csr, dcd_epochs_dense)
@@ -296,7 +295,7 @@ def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
     tol = primal_tolerance(float(tol), signed)
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
-        ran, event = coordinate_epochs(problem, state, bounds,
+        ran, event = cdn_epochs(problem, state, bounds,
                                 L1Limits(tol, min(EPOCHS_PER_CALL, max_iter - epochs)))
         epochs += ran
         if event == WITHIN_TOL:
@@ -358,10 +357,6 @@ class BaseLiblinear(BaseEstimator):
         """w_extra, the fitted weight of the bias feature (``intercept_ / B``),
         which the primal objective regularises; 0 without it."""
         return self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
-
-    def _warn_if_not_converged(self):
-        if not self.converged_:
-            warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
 
     def _scores(self, X):
         """w.x + b of the rows of ``X`` (one column per row of a 2-d ``coef_``)."""
@@ -492,7 +487,8 @@ class LinearSVC(ClassifierMixin, BaseLiblinear):
             if len(self.classes_) == 2:           # the sign of w_1.x - w_0.x decides
                 self.coef_ = self.coef_[1:] - self.coef_[:1]
                 self.intercept_ = self.intercept_[1:] - self.intercept_[:1]
-            self._warn_if_not_converged()
+            if not self.converged_:
+                warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
             return self
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
         samples = samples_of(X) if self.penalty == "l2" else None
@@ -513,7 +509,8 @@ class LinearSVC(ClassifierMixin, BaseLiblinear):
         self.coef_ = W[:, :-1]
         self.intercept_ = W[:, -1] * B
         self.n_iter_ = max(epochs)
-        self._warn_if_not_converged()
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
         return self
 
     def decision_function(self, X):

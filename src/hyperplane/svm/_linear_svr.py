@@ -15,12 +15,12 @@ from .._validation import (
     check_sample_weight_vector,
     check_X_y,
     validate_params,
+    warn_not_converged,
 )
 from ._linear_svc import EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state
 from ._linear_svc_kernels import WITHIN_TOL
 from ._base import keep_parameters
-from ._coordinate_kernels import coordinate_epochs
-from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState
+from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
 #: loss -> (lambda_i, U_i) of the dual as functions of C_i (Ho & Lin 2012, eq. 18)
@@ -63,7 +63,7 @@ def solve_svr_dual(X, y, C, loss, epsilon, B, tol, max_iter, rng):
     bounds = np.array([n, np.inf, -1.0])
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
-        ran, event = coordinate_epochs(problem, state, bounds,
+        ran, event = svr_epochs(problem, state, bounds,
                                 SVRLimits(float(tol), min(EPOCHS_PER_CALL, max_iter - epochs)))
         epochs += ran
         if event == WITHIN_TOL:
@@ -154,7 +154,8 @@ class LinearSVR(RegressorMixin, BaseLiblinear):
             self.max_iter, rng)
         self.coef_ = w[:-1].copy()
         self.intercept_ = np.array([w[-1] * B])
-        self._warn_if_not_converged()
+        if not self.converged_:
+            warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
         return self
 
     def predict(self, X):

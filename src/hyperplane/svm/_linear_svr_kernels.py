@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
 
 from .._numba import jit
-from ._linear_svc_kernels import PG_ZERO, prefetch_ahead
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
 #: What an epoch reads: samples ``X`` (n, d; or CSR rows), targets ``y``,
@@ -40,7 +41,7 @@ SVRProblem = namedtuple("SVRProblem", "X y lam U B QD p")
 #: (the coordinates; the active set is a prefix) and ``rng``, the state of the
 #: shuffle's generator (one nonzero uint64).
 SVRState = namedtuple("SVRState", "beta w active rng")
-#: How long one call of :func:`~._coordinate_kernels.coordinate_epochs` may run: the stopping tolerance
+#: How long one call of :func:`svr_epochs` may run: the stopping tolerance
 #: ``tol`` (relative to the first epoch's violation) and at most
 #: ``max_epochs`` epochs.
 SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
@@ -110,28 +111,72 @@ def beta_step(G, beta, H, U, p, Gmax_old):
 
 
 @jit
-def svr_visit(problem, state, k, n_active, threshold):
-    """Step ``k`` of an SVR epoch (:func:`~._coordinate_kernels.coordinate_epoch`):
-    the row two steps ahead and the weights the next row reads prefetched,
-    then :func:`beta_step` on ``beta_i``, ``i = state.active[k]``, with ``w``
-    kept equal to ``sum_i beta_i [x_i, B]``. Returns ``(shrink, violation)``."""
+def svr_epoch(problem, state, n_active, Gmax_old):
+    """One pass over ``state.active[:n_active]``, first shuffled (Fisher-Yates
+    with the generator ``state.rng``, as LIBLINEAR shuffles with ``rand()``),
+    on dense or CSR samples. A shrunk variable trades places with the last
+    active one, which is visited next. Returns ``(n_active, Gmax, Gnorm1)``:
+    the largest and the summed violation of the variables visited."""
     X, y, lam, U, B, QD, p = problem
-    beta, w, active, _ = state
+    beta, w, active, rng = state
     d = w.shape[0] - 1
-    prefetch_ahead(X, active, k, n_active, w, 1)
-    i = active[k]
-    G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
-    shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, threshold)
-    if not shrink and new != beta[i]:
-        delta = new - beta[i]
-        row_axpy(X, i, w, delta)
-        w[d] += delta * B
-        beta[i] = new
-    return shrink, violation
+    shuffle_prefix(active, n_active, rng)
+    Gmax = 0.0
+    Gnorm1 = 0.0
+    k = 0
+    while k < n_active:
+        prefetch_ahead(X, active, k, n_active, w, 1)
+        i = active[k]
+        G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
+        shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
+        if shrink:
+            n_active -= 1
+            active[k], active[n_active] = active[n_active], active[k]
+            continue
+        Gmax = max(Gmax, violation)
+        Gnorm1 += violation
+        if new != beta[i]:
+            delta = new - beta[i]
+            row_axpy(X, i, w, delta)
+            w[d] += delta * B
+            beta[i] = new
+        k += 1
+    return n_active, Gmax, Gnorm1
 
 
 @jit
-def svr_threshold(problem, state, Gmax_old):
-    """The shrinking threshold of an SVR epoch: the last epoch's largest
-    violation (LIBLINEAR's ``Gmax_old``)."""
-    return Gmax_old
+def within_relative_tol(Gnorm1, Gnorm1_init, tol):
+    """LIBLINEAR's stopping test of its SVR dual and L1 primal solvers: the
+    summed violation of an epoch is at most ``tol`` times that of the first
+    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it makes every variable active again, on the
+    whole problem it stops the solver)."""
+    return Gnorm1 <= tol * Gnorm1_init
+
+
+@jit
+def after_epoch(outcome, bounds, tol):
+    """Keep an epoch's ``outcome = (n_active, Gmax, Gnorm1)`` in ``bounds`` =
+    [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the
+    state one epoch leaves for the next; returns whether the epoch was
+    :func:`within_relative_tol` (then the caller unshrinks or stops, and
+    ``Gmax_old`` stays). LIBLINEAR's outer loop of its SVR dual and L1 primal
+    solvers."""
+    n_active, Gmax, Gnorm1 = outcome
+    bounds[0] = n_active
+    if bounds[2] < 0.0:
+        bounds[2] = Gnorm1
+    if within_relative_tol(Gnorm1, bounds[2], tol):
+        return True
+    bounds[1] = Gmax
+    return False
+
+
+@jit
+def svr_epochs(problem, state, bounds, limits):
+    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`, each followed
+    by :func:`after_epoch`. Returns ``(epochs run, event)`` after the first
+    epoch within tol (:data:`WITHIN_TOL`), else ``(max_epochs, GO_ON)``."""
+    for epoch in range(1, limits.max_epochs + 1):
+        if after_epoch(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
+            return epoch, WITHIN_TOL
+    return limits.max_epochs, GO_ON
