@@ -331,7 +331,30 @@ _SIGMA_RANGE = {"RBF": (np.sqrt(np.finfo(np.float64).tiny / 2), np.sqrt(np.finfo
                 "Laplace": (np.finfo(np.float64).tiny, np.finfo(np.float64).max)}
 
 
-class RBF(Kernel):
+class _DistanceKernel(Kernel):
+    """``exp(-gamma ‖x - y‖^p)`` of a width ``sigma`` (周志华 表6.1: the
+    Gaussian kernel, p = 2, and the Laplace kernel, p = 1): subclasses give
+    ``squared`` (p = 2) and ``_gamma()``; k(x, x) = 1."""
+
+    accepts_sparse = True
+    squared = True
+
+    def _gamma(self):
+        raise NotImplementedError
+
+    def _gram(self, X, Y):
+        G = _neg_scaled_distance(X, Y, self._gamma(), squared=self.squared)
+        return np.exp(G, out=G)
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _params(self):
+        return {"sigma": self.sigma}
+
+
+class RBF(_DistanceKernel):
     """Gaussian kernel ``k(x, y) = exp(-‖x - y‖² / (2 sigma²))``.
 
     scikit-learn's ``gamma`` is ``1 / (2 sigma²)``.
@@ -346,21 +369,13 @@ class RBF(Kernel):
         self.sigma = _representable_gamma("RBF", check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/(2 sigma²)", lambda s: 2.0 * s ** 2)
 
-    accepts_sparse = True
+    squared = True
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / (2.0 * self.sigma ** 2), squared=True)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _gamma(self):
+        return 1.0 / (2.0 * self.sigma ** 2)
 
 
-class Laplace(Kernel):
+class Laplace(_DistanceKernel):
     """Laplace kernel ``k(x, y) = exp(-‖x - y‖ / sigma)`` (Euclidean norm, as
     in the book; scikit-learn's ``laplacian_kernel`` uses the L1 norm).
 
@@ -375,18 +390,10 @@ class Laplace(Kernel):
                                           check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/sigma", lambda s: s)
 
-    accepts_sparse = True
+    squared = False
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / self.sigma, squared=False)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _gamma(self):
+        return 1.0 / self.sigma
 
 
 class Sigmoid(Kernel):
