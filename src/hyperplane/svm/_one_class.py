@@ -78,15 +78,18 @@ class OneClassSVM(OutlierMixin, BaseSVM):
 
     Examples
     --------
-    Four points on a square and one far away: with nu = 0.2 at most one
-    training point is an outlier, and it is the far one.
+    Nine points in the unit square and one far away: with nu = 0.3 at most
+    three training points lie outside the boundary (f < 0); the far one does,
+    the square's centre lies inside. (The square's corners lie on the
+    boundary, f = 0 up to the solver's tolerance.)
 
     >>> import numpy as np
     >>> from hyperplane.svm import OneClassSVM
-    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [6.0, 6.0]])
-    >>> oc = OneClassSVM(kernel="rbf", gamma=0.5, nu=0.2, tol=1e-8).fit(X)
-    >>> oc.predict(X).tolist()
-    [1, 1, 1, 1, -1]
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.5, 0.5],
+    ...               [0.2, 0.8], [0.8, 0.3], [0.4, 0.1], [0.6, 0.9], [6.0, 6.0]])
+    >>> oc = OneClassSVM(kernel="rbf", gamma=0.5, nu=0.3, tol=1e-8).fit(X)
+    >>> oc.predict([[0.5, 0.5], [6.0, 6.0]]).tolist()
+    [1, -1]
     >>> bool(np.allclose(oc.decision_function(X), oc.score_samples(X) - oc.offset_))
     True
     """
