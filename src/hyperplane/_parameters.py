@@ -12,6 +12,7 @@ ones this package documents; these rules reuse :func:`check_number` and
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -276,12 +277,21 @@ def validate_params(estimator):
     TypeError: shuffle must be True or False; got 1 of type int
     """
     rules = type(estimator)._parameter_rules
-    for name, value in estimator.get_params(deep=False).items():
+    for name in parameter_names(type(estimator)):
         if name not in rules:
             raise TypeError(f"{type(estimator).__name__} declares no rule for its "
                             f"parameter {name!r} in _parameter_rules")
-        rules[name].check(value, name)
+        rules[name].check(getattr(estimator, name), name)
     return estimator
+
+
+@functools.lru_cache(maxsize=None)
+def parameter_names(cls):
+    """The constructor parameters of an estimator class, as
+    ``get_params(deep=False)`` lists them (scikit-learn reads them from the
+    signature on every call, a fixed cost of every fit; a class's signature
+    does not change)."""
+    return tuple(cls._get_param_names())
 
 
 #: the rules most estimators share

@@ -7,9 +7,11 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import load_iris, make_classification
+from sklearn.datasets import load_breast_cancer, load_iris, make_classification
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as LibLinearSVC
 
+from hyperplane.datasets import load_heart_scale
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._crammer_singer_kernels import (block_extremes, block_minimiser,
                                                   block_violation, shrink_block)
@@ -42,6 +44,25 @@ def test_same_model_as_liblinear(sparse, C):
     np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-5, atol=1e-6)
     f_ours = cs_objective(ours.coef_, ours.intercept_, X, y, C)
     assert f_ours <= cs_objective(peer.coef_, peer.intercept_, X, y, C) * (1 + 1e-9)
+    np.testing.assert_array_equal(ours.predict(X), peer.predict(X))
+
+
+@pytest.mark.parametrize("data", ["breast_cancer", "heart_scale"])
+def test_real_data_as_liblinear(data):
+    """Breast cancer (standardised, dense) and heart_scale (CSR): LIBLINEAR's
+    Crammer-Singer model, decision values and predictions."""
+    if data == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True)
+        X = StandardScaler().fit_transform(X)
+    else:
+        X, y = load_heart_scale()
+        X = sp.csr_matrix(X)
+    ours, peer = fit_both(X, y, C=0.1)
+    assert ours.converged_
+    np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.intercept_, peer.intercept_, rtol=1e-5, atol=1e-6)
+    # two classes: coef_ is w_1 - w_0 (scikit-learn's form), so the decision values compare
+    np.testing.assert_allclose(ours.decision_function(X), peer.decision_function(X), atol=1e-5)
     np.testing.assert_array_equal(ours.predict(X), peer.predict(X))
 
 

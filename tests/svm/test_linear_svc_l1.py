@@ -8,9 +8,11 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import load_iris, make_classification
+from sklearn.datasets import load_breast_cancer, load_iris, make_classification
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import LinearSVC as LibLinearSVC
 
+from hyperplane.datasets import load_heart_scale
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import primal_tolerance, signed_columns
 from hyperplane.svm._l1_svc_kernels import (L1Problem, L1State, cdn_epoch, cdn_line_search,
@@ -47,6 +49,28 @@ def test_same_objective_as_liblinear(sparse, C, scaling):
     # a sparse solution: the same weights are exactly zero
     np.testing.assert_array_equal(ours.coef_ == 0, peer.coef_ == 0)
     assert np.sum(ours.coef_ == 0) > 0
+
+
+@pytest.mark.parametrize("data", ["breast_cancer", "heart_scale"])
+def test_real_data_as_liblinear(data):
+    """Breast cancer (standardised, dense) and heart_scale (CSR, LIBSVM's
+    copy): LIBLINEAR's objective, zero pattern and predictions."""
+    if data == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True)
+        X = StandardScaler().fit_transform(X)
+    else:
+        X, y = load_heart_scale()
+        X = sp.csr_matrix(X)
+    signed = np.where(y == np.unique(y)[1], 1.0, -1.0)
+    params = dict(penalty="l1", C=0.1, tol=1e-10, max_iter=100_000)
+    ours = LinearSVC(**params).fit(X, y)
+    peer = LibLinearSVC(dual=False, random_state=0, **params).fit(X, y)
+    f_ours = l1_objective(ours.coef_[0], ours.intercept_[0], X, signed, 0.1)
+    f_peer = l1_objective(peer.coef_[0], peer.intercept_[0], X, signed, 0.1)
+    assert ours.converged_
+    assert f_ours == pytest.approx(f_peer, rel=1e-6)
+    np.testing.assert_array_equal(ours.coef_ == 0, peer.coef_ == 0)
+    np.testing.assert_array_equal(ours.predict(X), peer.predict(X))
 
 
 def test_multiclass_and_class_weight_as_liblinear():

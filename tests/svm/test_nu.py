@@ -150,10 +150,8 @@ def test_record_trace_keeps_the_solution():
 
 
 def test_probability_as_libsvm():
-    """LIBSVM's probability model, each fold solved as a nu-SVC. (On iris a
-    fold's nu dual has no free variable in one label, where rho and r depend
-    on whether a multiplier is 0 or 1e-14: LIBSVM's and this solver's
-    rounding then pick different, equally optimal, thresholds.)"""
+    """LIBSVM's probability model, each fold solved as a nu-SVC. (Not on
+    iris: see :func:`test_degenerate_fold_of_iris`.)"""
     X, y = load_wine(return_X_y=True)
     X = StandardScaler().fit_transform(X)
     ours = NuSVC(nu=0.3, probability=True, random_state=0, tol=1e-8).fit(X, y)
@@ -163,6 +161,57 @@ def test_probability_as_libsvm():
     np.testing.assert_allclose(ours.probA_, peer.probA_, atol=1e-4)
     np.testing.assert_allclose(ours.probB_, peer.probB_, atol=1e-4)
     np.testing.assert_allclose(ours.predict_proba(X), peer.predict_proba(X), atol=1e-4)
+
+
+def test_degenerate_fold_of_iris():
+    """Why NuSVC(probability=True) differs from scikit-learn's on iris: in
+    fold 4 of the pair (versicolor, virginica), random_state=0, nu l / 2 =
+    0.3 * 80 / 2 = 12 is an integer and at the optimum every multiplier of
+    label +1 sits at a bound (twelve at 1, the rest at 0). Their gradients
+    then only bound r_1 to [max G over alpha = 1, min G over alpha = 0]
+    (Chang & Lin 2001, sec. 4): every r_1 there is optimal. This solver
+    leaves them exactly at their bounds and takes the interval's middle,
+    LIBSVM's rule without free multipliers; scikit-learn's LIBSVM leaves one
+    at 1.8e-14, which counts as free and sets r_1 to its gradient, an end of
+    the interval (svm-train 3.24 on the rows in LIBSVM's class order leaves
+    one at 4.8e-7, with the same effect). Same multipliers and objective,
+    another r and rho: that fold's decision values, hence Platt's sigmoid of
+    the pair, differ (by up to 0.08)."""
+    from hyperplane.svm._probability import FoldShuffle, fold_bounds
+
+    X, y = load_iris(return_X_y=True)
+    gamma = 1.0 / (X.shape[1] * X.var())
+    rows = np.concatenate([np.flatnonzero(y == 1), np.flatnonzero(y == 2)])
+    perm = FoldShuffle(0).permutation(rows.size)     # the folds of random_state=0
+    begin, end = fold_bounds(rows.size)[3]
+    train = rows[np.concatenate([perm[:begin], perm[end:]])]
+    ours = NuSVC(nu=0.3, gamma=gamma, tol=1e-8).fit(X[train], y[train])
+    peer = sk_svm.NuSVC(nu=0.3, gamma=gamma, tol=1e-8).fit(X[train], y[train])
+    # multipliers alpha in [0, 1]: dual_coef_ holds alpha y / r, and 1 / r is the largest |value|
+    a_ours = np.zeros(train.size)
+    a_ours[ours.support_] = np.abs(ours.dual_coef_[0]) / np.abs(ours.dual_coef_).max()
+    a_peer = np.zeros(train.size)
+    a_peer[peer.support_] = np.abs(peer.dual_coef_[0]) / np.abs(peer.dual_coef_).max()
+    np.testing.assert_allclose(a_ours, a_peer, atol=1e-5)
+    first = y[train] == 1                             # LIBSVM's label +1 of the pair
+    assert np.all((a_ours[first] == 0) | (a_ours[first] == 1))
+    assert np.count_nonzero(a_ours[first] == 1) == 12
+    # r_1's interval from the gradients G_t = sum_s alpha_s y_s y_t k(x_s, x_t) of label +1
+    signs = np.where(first, 1.0, -1.0)
+    sq = np.sum((X[train][:, None, :] - X[train][None, :, :]) ** 2, axis=2)
+    G = signs * (np.exp(-gamma * sq) @ (a_ours * signs))
+    low, high = G[first & (a_ours == 1)].max(), G[first & (a_ours == 0)].min()
+    assert high - low > 0.005
+
+    def r_1(model):
+        """r_1 = rho + r: 1/r is the largest |dual_coef_|, and intercept_ =
+        rho / r (LIBSVM's -rho / r with the pair's sign turned, positive for
+        classes_[1])."""
+        r = 1.0 / np.abs(model.dual_coef_).max()
+        return (1.0 + model.intercept_[0]) * r
+
+    assert r_1(ours) == pytest.approx((low + high) / 2, abs=1e-5)
+    assert min(abs(r_1(peer) - low), abs(r_1(peer) - high)) < 1e-5
 
 
 # --------------------------------------------------------------------------

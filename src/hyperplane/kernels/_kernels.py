@@ -28,7 +28,8 @@ from ._gram import neg_scaled_dist, sq_dist_csr
 def as_csr(X):
     """A sparse ``X`` as a float CSR matrix with sorted indices and no
     duplicate entries (copied only if it is not one already)."""
-    X = sp.csr_matrix(X)
+    if not isinstance(X, sp.csr_matrix):
+        X = sp.csr_matrix(X)
     if not np.issubdtype(X.dtype, np.floating):
         X = X.astype(np.float64)
     if not X.has_canonical_format:
@@ -330,7 +331,30 @@ _SIGMA_RANGE = {"RBF": (np.sqrt(np.finfo(np.float64).tiny / 2), np.sqrt(np.finfo
                 "Laplace": (np.finfo(np.float64).tiny, np.finfo(np.float64).max)}
 
 
-class RBF(Kernel):
+class _DistanceKernel(Kernel):
+    """``exp(-gamma ‖x - y‖^p)`` of a width ``sigma`` (周志华 表6.1: the
+    Gaussian kernel, p = 2, and the Laplace kernel, p = 1): subclasses give
+    ``squared`` (p = 2) and ``_gamma()``; k(x, x) = 1."""
+
+    accepts_sparse = True
+    squared = True
+
+    def _gamma(self):
+        raise NotImplementedError
+
+    def _gram(self, X, Y):
+        G = _neg_scaled_distance(X, Y, self._gamma(), squared=self.squared)
+        return np.exp(G, out=G)
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _params(self):
+        return {"sigma": self.sigma}
+
+
+class RBF(_DistanceKernel):
     """Gaussian kernel ``k(x, y) = exp(-‖x - y‖² / (2 sigma²))``.
 
     scikit-learn's ``gamma`` is ``1 / (2 sigma²)``.
@@ -345,21 +369,13 @@ class RBF(Kernel):
         self.sigma = _representable_gamma("RBF", check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/(2 sigma²)", lambda s: 2.0 * s ** 2)
 
-    accepts_sparse = True
+    squared = True
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / (2.0 * self.sigma ** 2), squared=True)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _gamma(self):
+        return 1.0 / (2.0 * self.sigma ** 2)
 
 
-class Laplace(Kernel):
+class Laplace(_DistanceKernel):
     """Laplace kernel ``k(x, y) = exp(-‖x - y‖ / sigma)`` (Euclidean norm, as
     in the book; scikit-learn's ``laplacian_kernel`` uses the L1 norm).
 
@@ -374,18 +390,10 @@ class Laplace(Kernel):
                                           check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/sigma", lambda s: s)
 
-    accepts_sparse = True
+    squared = False
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / self.sigma, squared=False)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _gamma(self):
+        return 1.0 / self.sigma
 
 
 class Sigmoid(Kernel):
@@ -419,29 +427,50 @@ class Sigmoid(Kernel):
         return {"beta": self.beta, "theta": self.theta}
 
 
-class PairKernel(Kernel):
+class CompoundKernel(Kernel):
+    """A kernel made of other kernels value by value: each Gram entry (and
+    each diagonal entry) is ``self._join`` of the parts' entries (周志华
+    §6.6: sums, products and positive multiples of kernels are kernels).
+    Subclasses name their constructor parameters (``_param_names``), those
+    that are the kernels combined (``_kernel_names``), and define ``_join``."""
+
+    _param_names = ()
+    _kernel_names = ()
+
+    def _parts(self):
+        return tuple(getattr(self, name) for name in self._kernel_names)
+
+    def _params(self):
+        return {name: getattr(self, name) for name in self._param_names}
+
+    def _join(self, values):
+        raise NotImplementedError
+
+    @property
+    def accepts_sparse(self):
+        return all(k.accepts_sparse for k in self._parts())
+
+    def _gram(self, X, Y):
+        return self._join([k._gram(X, Y) for k in self._parts()])
+
+    def diag(self, X):
+        return self._join([k.diag(X) for k in self._parts()])
+
+
+class PairKernel(CompoundKernel):
     """Two kernels combined value by value: ``combine(k1(x, y), k2(x, y))``
     (a sum or a product of kernels is a kernel: 周志华 §6.6, 式6.25-6.26).
     Subclasses name ``_combine`` (a NumPy ufunc) and its ``symbol``."""
 
     _combine = None
     symbol = ""
+    _param_names = _kernel_names = ("k1", "k2")
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
 
-    @property
-    def accepts_sparse(self):
-        return self.k1.accepts_sparse and self.k2.accepts_sparse
-
-    def _gram(self, X, Y):
-        return type(self)._combine(self.k1._gram(X, Y), self.k2._gram(X, Y))
-
-    def diag(self, X):
-        return type(self)._combine(self.k1.diag(X), self.k2.diag(X))
-
-    def _params(self):
-        return {"k1": self.k1, "k2": self.k2}
+    def _join(self, values):
+        return type(self)._combine(*values)
 
     def __repr__(self):
         return f"({self.k1!r} {self.symbol} {self.k2!r})"
@@ -484,7 +513,7 @@ class ProductKernel(PairKernel):
     symbol = "*"
 
 
-class ScaledKernel(Kernel):
+class ScaledKernel(CompoundKernel):
     """``c * k(x, y)`` with ``c > 0``.
 
     Examples
@@ -501,22 +530,15 @@ class ScaledKernel(Kernel):
     ValueError: c must be in (0, inf]; got 0.0
     """
 
+    _param_names = ("c", "kernel")
+    _kernel_names = ("kernel",)
+
     def __init__(self, c, kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
         self.kernel = kernel
 
-    @property
-    def accepts_sparse(self):
-        return self.kernel.accepts_sparse
-
-    def _gram(self, X, Y):
-        return self.c * self.kernel._gram(X, Y)
-
-    def diag(self, X):
-        return self.c * self.kernel.diag(X)
-
-    def _params(self):
-        return {"c": self.c, "kernel": self.kernel}
+    def _join(self, values):
+        return self.c * values[0]
 
     def __repr__(self):
         return f"{self.c!r} * {self.kernel!r}"

@@ -72,6 +72,13 @@ def as_float64(X):
     return np.asarray(X, dtype=np.float64)
 
 
+def kept_rows(samples, rows):
+    """``samples[rows]`` for the increasing row numbers ``rows``: the samples
+    themselves when every row is kept (no copy: a fixed cost of every fit,
+    above all of a CSR one)."""
+    return samples if rows.size == samples.shape[0] else samples[rows]
+
+
 class BaseSVM(BaseEstimator):
     """Parameters and helpers common to :class:`SVC` and :class:`SVR`."""
 

@@ -330,7 +330,42 @@ def solve_crammer_singer(X, y_index, n_classes, C, B, tol, max_iter, rng):
     return state.W, epochs, converged
 
 
-class LinearSVC(ClassifierMixin, BaseEstimator):
+class BaseLiblinear(BaseEstimator):
+    """What LIBLINEAR's linear models share (:class:`LinearSVC`,
+    :class:`~._linear_svr.LinearSVR`): the parameters C, tol, max_iter, the
+    bias feature of value B = ``intercept_scaling`` (LIBLINEAR's ``-B``,
+    regularised like the other weights; ``fit_intercept=False``: B = 0) and
+    the order of the coordinates; sparse input; scores w.x + b."""
+
+    _parameter_rules = {
+        "C": POSITIVE, "tol": POSITIVE, "max_iter": POSITIVE_INT, "fit_intercept": FLAG,
+        "intercept_scaling": POSITIVE, "random_state": SEED,
+    }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _bias_and_generator(self):
+        """``(B, rng)``: the bias feature's value and the generator of the
+        epochs' orders (seed 0 for ``random_state=None``: reproducible fits)."""
+        B = float(self.intercept_scaling) if self.fit_intercept else 0.0
+        return B, check_random_state(0 if self.random_state is None else self.random_state)
+
+    def _bias_weight(self):
+        """w_extra, the fitted weight of the bias feature (``intercept_ / B``),
+        which the primal objective regularises; 0 without it."""
+        return self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
+
+    def _scores(self, X):
+        """w.x + b of the rows of ``X`` (one column per row of a 2-d ``coef_``)."""
+        check_is_fitted(self)
+        X = check_X(self, X, reset=False, accept_sparse="csr")
+        return np.asarray(X @ self.coef_.T) + self.intercept_
+
+
+class LinearSVC(ClassifierMixin, BaseLiblinear):
     """Linear support vector classifier solved in the dual by coordinate
     descent (Hsieh, Chang, Lin, Keerthi & Sundararajan, ICML 2008), the
     solver of LIBLINEAR: ``min_w 1/2 |w|^2 + C sum_i loss(y_i w.x_i)`` with
@@ -414,22 +449,15 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_rules = {
-        "C": POSITIVE, "loss": Options(tuple(LOSSES)), "penalty": Options(("l2", "l1")),
-        "tol": POSITIVE,
-        "max_iter": POSITIVE_INT, "fit_intercept": FLAG, "intercept_scaling": POSITIVE,
-        "multi_class": Options(("ovr", "crammer_singer")), "class_weight": CLASS_WEIGHT,
-        "random_state": SEED,
+        **BaseLiblinear._parameter_rules, "loss": Options(tuple(LOSSES)),
+        "penalty": Options(("l2", "l1")), "multi_class": Options(("ovr", "crammer_singer")),
+        "class_weight": CLASS_WEIGHT,
     }
 
     def __init__(self, *, C=1.0, loss="squared_hinge", penalty="l2", tol=1e-4, max_iter=1000,
                  fit_intercept=True, intercept_scaling=1.0, multi_class="ovr",
                  class_weight=None, random_state=None):
         keep_parameters(self, locals())
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
     def fit(self, X, y, sample_weight=None):
         """Solve one binary problem (two classes) or one per class
@@ -450,8 +478,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight is zero for every sample")
         class_weight = class_weight_vector(self.class_weight, self.classes_, y_index,
                                            sample_weight)
-        B = float(self.intercept_scaling) if self.fit_intercept else 0.0
-        rng = check_random_state(0 if self.random_state is None else self.random_state)
+        B, rng = self._bias_and_generator()
         if self.multi_class == "crammer_singer":
             W, self.n_iter_, self.converged_ = solve_crammer_singer(
                 X, y_index, len(self.classes_), C * class_weight[y_index], B, self.tol,
@@ -489,9 +516,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """w.x + b: shape (n_samples,) for two classes (positive:
         ``classes_[1]``), else one column per class."""
-        check_is_fitted(self)
-        X = check_X(self, X, reset=False, accept_sparse="csr")
-        scores = np.asarray(X @ self.coef_.T) + self.intercept_
+        scores = self._scores(X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
     def predict(self, X):
@@ -512,7 +537,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             raise ValueError("objective is defined for a binary model")
         signed = np.where(np.asarray(y) == self.classes_[1], 1.0, -1.0)
         margin = np.maximum(0.0, 1.0 - signed * self.decision_function(X))
-        extra = self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
+        extra = self._bias_weight()
         loss = margin ** 2 if self.loss == "squared_hinge" else margin
         if self.penalty == "l1":
             penalty = np.abs(self.coef_[0]).sum() + abs(extra)

@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils import check_random_state
+from sklearn.base import RegressorMixin
 
 from .._numerics import check_magnitude, check_target_magnitude
 from .._validation import (
-    FLAG,
     NON_NEGATIVE,
-    POSITIVE,
-    POSITIVE_INT,
-    SEED,
     Options,
     check_is_fitted,
     check_sample_weight_vector,
-    check_X,
     check_X_y,
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc import EPOCHS_PER_CALL, csr_samples, generator_state
+from ._linear_svc import EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state
 from ._linear_svc_kernels import WITHIN_TOL
 from ._base import keep_parameters
 from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
@@ -78,7 +72,7 @@ def solve_svr_dual(X, y, C, loss, epsilon, B, tol, max_iter, rng):
     return state.w, state.beta, epochs, converged
 
 
-class LinearSVR(RegressorMixin, BaseEstimator):
+class LinearSVR(RegressorMixin, BaseLiblinear):
     """Linear support vector regression solved in the dual by coordinate
     descent (Ho & Lin, "Large-scale linear support vector regression",
     JMLR 13, 2012), the solver of LIBLINEAR's ``-s 12`` / ``-s 13``::
@@ -133,19 +127,13 @@ class LinearSVR(RegressorMixin, BaseEstimator):
     """
 
     _parameter_rules = {
-        "epsilon": NON_NEGATIVE, "C": POSITIVE, "loss": Options(tuple(SVR_LOSSES)),
-        "tol": POSITIVE, "max_iter": POSITIVE_INT, "fit_intercept": FLAG,
-        "intercept_scaling": POSITIVE, "random_state": SEED,
+        **BaseLiblinear._parameter_rules, "epsilon": NON_NEGATIVE,
+        "loss": Options(tuple(SVR_LOSSES)),
     }
 
     def __init__(self, *, epsilon=0.0, C=1.0, loss="epsilon_insensitive", tol=1e-4,
                  max_iter=1000, fit_intercept=True, intercept_scaling=1.0, random_state=None):
         keep_parameters(self, locals())
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
 
     def fit(self, X, y, sample_weight=None):
         """Solve the dual; ``sample_weight`` scales C per sample (a sample of
@@ -160,8 +148,7 @@ class LinearSVR(RegressorMixin, BaseEstimator):
             raise ValueError("sample_weight is zero for every sample")
         if kept.shape[0] < X.shape[0]:      # beta_i = 0 for C_i = 0: the row drops out
             X, y, C = X[kept], y[kept], C[kept]
-        B = float(self.intercept_scaling) if self.fit_intercept else 0.0
-        rng = check_random_state(0 if self.random_state is None else self.random_state)
+        B, rng = self._bias_and_generator()
         w, _, self.n_iter_, self.converged_ = solve_svr_dual(
             X, np.asarray(y, dtype=np.float64), C, self.loss, self.epsilon, B, self.tol,
             self.max_iter, rng)
@@ -173,9 +160,7 @@ class LinearSVR(RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         """w.x + b."""
-        check_is_fitted(self)
-        X = check_X(self, X, reset=False, accept_sparse="csr")
-        return np.asarray(X @ self.coef_).ravel() + self.intercept_[0]
+        return self._scores(X).ravel()
 
     def objective(self, X, y):
         """LIBLINEAR's primal objective of the fitted model on ``(X, y)``:
@@ -184,6 +169,6 @@ class LinearSVR(RegressorMixin, BaseEstimator):
         check_is_fitted(self)
         excess = np.maximum(0.0, np.abs(np.asarray(y, dtype=np.float64) - self.predict(X))
                             - self.epsilon)
-        extra = self.intercept_[0] / self.intercept_scaling if self.fit_intercept else 0.0
+        extra = self._bias_weight()
         loss = excess ** 2 if self.loss == "squared_epsilon_insensitive" else excess
         return float(0.5 * (self.coef_ @ self.coef_ + extra ** 2) + self.C * loss.sum())

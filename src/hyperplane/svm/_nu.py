@@ -217,14 +217,18 @@ class NuSVR(BaseTubeSVR):
 
     Examples
     --------
+    nu bounds the fraction of training points outside the tube from above
+    and the fraction of support vectors from below (Schölkopf et al. 2000,
+    proposition 1); the fit chooses the width eps that this takes:
+
     >>> import numpy as np
     >>> from hyperplane.svm import NuSVR
-    >>> X = np.arange(10.0).reshape(-1, 1)
-    >>> reg = NuSVR(kernel="linear", nu=0.5, C=10.0, tol=1e-8).fit(X, 2 * X.ravel() + 1)
-    >>> round(float(reg.coef_[0, 0]), 6), round(float(reg.intercept_[0]), 6)
-    (2.0, 1.0)
-    >>> reg.epsilon_ < 1e-6
-    True
+    >>> x = np.linspace(0.0, 3.0, 40)
+    >>> z = np.sin(x) + 0.1 * np.cos(7.0 * x)
+    >>> reg = NuSVR(nu=0.3, C=10.0, gamma=1.0, tol=1e-8).fit(x[:, None], z)
+    >>> outside = np.abs(z - reg.predict(x[:, None])) > reg.epsilon_ + 1e-6
+    >>> bool(outside.sum() <= 0.3 * 40 <= reg.support_.size), bool(reg.epsilon_ > 0)
+    (True, True)
     """
 
     _parameter_rules = {**BaseSVM._parameter_rules, "nu": NU, "kernel": KERNEL_OR_PRECOMPUTED}

@@ -10,7 +10,7 @@ from sklearn.base import OutlierMixin
 
 from .._threads import uses_threads
 from .._validation import Real, check_sample_weight_vector
-from ._base import BaseSVM, keep_parameters
+from ._base import BaseSVM, keep_parameters, kept_rows
 from ._nu import fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
@@ -78,15 +78,18 @@ class OneClassSVM(OutlierMixin, BaseSVM):
 
     Examples
     --------
-    Four points on a square and one far away: with nu = 0.2 at most one
-    training point is an outlier, and it is the far one.
+    Nine points in the unit square and one far away: with nu = 0.3 at most
+    three training points lie outside the boundary (f < 0); the far one does,
+    the square's centre lies inside. (The square's corners lie on the
+    boundary, f = 0 up to the solver's tolerance.)
 
     >>> import numpy as np
     >>> from hyperplane.svm import OneClassSVM
-    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [6.0, 6.0]])
-    >>> oc = OneClassSVM(kernel="rbf", gamma=0.5, nu=0.2, tol=1e-8).fit(X)
-    >>> oc.predict(X).tolist()
-    [1, 1, 1, 1, -1]
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.5, 0.5],
+    ...               [0.2, 0.8], [0.8, 0.3], [0.4, 0.1], [0.6, 0.9], [6.0, 6.0]])
+    >>> oc = OneClassSVM(kernel="rbf", gamma=0.5, nu=0.3, tol=1e-8).fit(X)
+    >>> oc.predict([[0.5, 0.5], [6.0, 6.0]]).tolist()
+    [1, -1]
     >>> bool(np.allclose(oc.decision_function(X), oc.score_samples(X) - oc.offset_))
     True
     """
@@ -119,7 +122,7 @@ class OneClassSVM(OutlierMixin, BaseSVM):
         l, C = rows.size, weight[rows]
         alpha0 = (one_class_start(l, float(self.nu)) if sample_weight is None
                   else fill_in_order(float(self.nu) * float(np.sum(C)), C))
-        solution, trace = self._solve(kernel, samples[rows], np.arange(l), np.ones(l),
+        solution, trace = self._solve(kernel, kept_rows(samples, rows), np.arange(l), np.ones(l),
                                       np.zeros(l), C, alpha0=alpha0, fixed_start=True)
         self._set_trace([] if trace is None else [trace.frame()])
         coef = np.zeros((1, X.shape[0]))

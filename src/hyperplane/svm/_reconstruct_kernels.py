@@ -1,5 +1,6 @@
-"""Gradient reconstruction after shrinking (LIBSVM's ``reconstruct_gradient``),
-compiled; the state is that of :mod:`._smo_kernels`."""
+"""The gradient from kernel rows, compiled: at a start alpha0 != 0 (LIBSVM's
+``Solver::Solve`` initialisation) and after shrinking (LIBSVM's
+``reconstruct_gradient``); the state is that of :mod:`._smo_kernels`."""
 
 from __future__ import annotations
 
@@ -7,7 +8,37 @@ import numpy as np
 
 from .._numba import jit, jit_fast
 from ._kernel_rows import kernel_row, kernel_row_full
-from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
+from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE, get_row
+
+
+@jit
+def initial_gradient(samples, var, cache, active_rows, ist):
+    """G = Q alpha + p at the start ``var.alpha`` (stored as score_t = -y_t G_t)
+    and, per sample r, H_r = sum_{alpha_u = C_u} C_u y_u k(x_u, x_r) (LIBSVM's
+    G_bar_t is y_t H[kidx[t]]), as LIBSVM's ``Solver::Solve`` starts: from
+    the cached full row of each sample with a nonzero alpha (rows computed
+    here stay in the cache for the iterations). Variables of one sample (the
+    SVR's two) add their coefficients first."""
+    alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
+    kidx = var.kidx
+    n = H.shape[0]
+    coef_g = np.zeros(n)
+    coef_h = np.zeros(n)
+    for t in range(alpha.shape[0]):
+        if alpha[t] > 0.0:
+            coef_g[kidx[t]] += alpha[t] * y[t]
+            if alpha[t] >= C[t]:
+                coef_h[kidx[t]] += C[t] * y[t]
+    value = np.zeros(n)
+    for c in range(n):
+        if coef_g[c] == 0.0 and coef_h[c] == 0.0:
+            continue
+        row = cache.rows[get_row(c, True, samples, cache, active_rows, ist)]
+        add_scaled_row(value, coef_g[c], row)
+        if coef_h[c] != 0.0:
+            add_scaled_row(H, coef_h[c], row)
+    for t in range(alpha.shape[0]):
+        score[t] = -y[t] * (p[t] + y[t] * value[kidx[t]])
 
 
 @jit

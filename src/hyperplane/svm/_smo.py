@@ -16,7 +16,7 @@ from .._serial import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_kernels as sk
-from ._reconstruct_kernels import reconstruct_gradient
+from ._reconstruct_kernels import initial_gradient, reconstruct_gradient
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
 #: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b; ``r`` the
@@ -146,11 +146,10 @@ class SMOSolver:
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
         check_diagonal(kernel, QD)
-        G, H = self._initial_gradient(alpha, kidx, y, p, C)
         status = np.empty(l, dtype=np.uint8)
         sk.all_bound_status(y, alpha, C, status)
-        self.var = sk.Variables(alpha=alpha, score=-y * G, H=H, y=y.copy(), p=p.copy(),
-                                C=C.copy(), QD=QD, kidx=kidx.copy(),
+        self.var = sk.Variables(alpha=alpha, score=np.zeros(l), H=np.zeros(n), y=y.copy(),
+                                p=p.copy(), C=C.copy(), QD=QD, kidx=kidx.copy(),
                                 perm=np.arange(l, dtype=np.int64), status=status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
         self.cache = sk.empty_row_cache(n, n_slots)
@@ -163,6 +162,7 @@ class SMOSolver:
         self.ist[sk.COUNTER] = 1 if near else min(l, sk.SHRINK_EVERY)
         self.ist[sk.SHRINKING] = 1 if shrinking else 0
         sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
+        self._initial_gradient()
 
     # ------------------------------------------------------------------
     def _kernel_block(self, rows_a, rows_b, coef):
@@ -172,18 +172,25 @@ class SMOSolver:
         return kernel_dot(self.kernel, self.X[rows_a], self.X[rows_b], coef,
                           SOLVER_BLOCK_ENTRIES)
 
-    def _initial_gradient(self, alpha, kidx, y, p, C):
-        """G = Q alpha + p and, per sample r, H_r = sum_{alpha_u = C_u} C_u y_u
-        k(x_u, x_r) (LIBSVM's G_bar_t is y_t H[kidx[t]])."""
-        G = p.copy()
-        H = np.zeros(self.X.shape[0])
-        nz = np.flatnonzero(alpha > 0)
-        if nz.size:
-            G += y * self._kernel_block(kidx, kidx[nz], alpha[nz] * y[nz])
-            up = np.flatnonzero(alpha >= C)
+    def _initial_gradient(self):
+        """G = Q alpha + p (as ``score``) and, per sample r, H_r = sum_{alpha_u = C_u}
+        C_u y_u k(x_u, x_r) (LIBSVM's G_bar_t is y_t H[kidx[t]]) at the start:
+        compiled from the cached kernel rows
+        (:func:`~._reconstruct_kernels.initial_gradient`), or from blocks of a
+        generic kernel object."""
+        v = self.var
+        if not np.any(v.alpha > 0):
+            v.score[:] = -v.y * v.p
+        elif self.samples.code != kr.GENERIC:
+            initial_gradient(self.samples, v, self.cache, self.active_rows, self.ist)
+        else:
+            nz = np.flatnonzero(v.alpha > 0)
+            G = v.p + v.y * self._kernel_block(v.kidx, v.kidx[nz], v.alpha[nz] * v.y[nz])
+            v.score[:] = -v.y * G
+            up = np.flatnonzero(v.alpha >= v.C)
             if up.size:
-                H += self._kernel_block(np.arange(self.X.shape[0]), kidx[up], C[up] * y[up])
-        return G, H
+                v.H[:] = self._kernel_block(np.arange(self.X.shape[0]), v.kidx[up],
+                                            v.C[up] * v.y[up])
 
     def _fill_row(self):
         """Compute the kernel row the compiled loop asked for (generic kernel)."""

@@ -22,7 +22,7 @@ from .._validation import (
     encode_labels,
 )
 from ..kernels import Linear
-from ._base import BLOCK_ENTRIES, BaseSVM, keep_parameters
+from ._base import BLOCK_ENTRIES, BaseSVM, keep_parameters, kept_rows
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._probability import (
     FoldShuffle,
@@ -103,7 +103,7 @@ class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
                 raise ValueError("sample_weight (or class_weight) is zero for every "
                                  "sample of class "
                                  f"{self.classes_[a if np.all(y_pair > 0) else b]!r}")
-            X_pair = samples if rows.size == X.shape[0] else samples[rows]
+            X_pair = kept_rows(samples, rows)
             solution, trace = self._solve_pair(kernel, X_pair, y_pair, weight[rows], index=rows)
             if trace is not None:
                 traces.append(trace.frame(**({"pair": k} if n_classes > 2 else {})))

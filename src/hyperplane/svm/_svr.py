@@ -8,7 +8,7 @@ from sklearn.base import RegressorMixin
 from .._numerics import check_target_magnitude
 from .._threads import uses_threads
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
-from ._base import BaseSVM, keep_parameters
+from ._base import BaseSVM, keep_parameters, kept_rows
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
@@ -54,7 +54,7 @@ class BaseTubeSVR(RegressorMixin, BaseSVM):
         C = self.C * weight[rows]
         p, alpha0, by_label = self._tube_problem(z[rows], C)
         solution, trace = self._solve(
-            kernel, samples[rows], np.concatenate([np.arange(m), np.arange(m)]),
+            kernel, kept_rows(samples, rows), np.concatenate([np.arange(m), np.arange(m)]),
             np.concatenate([ones, -ones]), p, np.tile(C, 2), alpha0, by_label=by_label)
         self._set_trace([] if trace is None else [svr_trace_frame(trace, rows)])
         self.alpha_ = np.zeros((X.shape[0], 2))
