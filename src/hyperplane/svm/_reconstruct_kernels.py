@@ -24,7 +24,7 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
     alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
     kidx = var.kidx
     rows, slot_of, full, epoch = cache.rows, cache.slot_of, cache.full, cache.epoch
-    n = samples.X32.shape[0]
+    n = samples.all_rows.shape[0]
     l = alpha.shape[0]
     a = ist[ACTIVE_SIZE]
     coef = np.zeros(n)

@@ -13,7 +13,8 @@ is ``G = Q alpha + p``.
 State lives in arrays grouped in named tuples, so that the Python driver
 (:mod:`._smo`) can stop and resume the solver:
 
-``samples`` -- a :data:`._kernel_rows.Samples`: the samples in float32 and
+``samples`` -- a :data:`._kernel_rows.DenseSamples` or
+            :data:`._kernel_rows.SparseSamples`: the samples in float32 and
             the kernel (``code`` from the ``*_KERNEL`` constants; ``GENERIC``
             means rows are computed by Python);
 ``var``   -- a :data:`Variables`, one entry per dual variable, in the
@@ -170,7 +171,7 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
         ist[REQ_FULL] = 1 if need_full else 0
         return -1
     s = lru_slot(r, cache, ist)
-    n = samples.X32.shape[0]
+    n = samples.all_rows.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
     if need_full or n_act >= FULL_ROW_SHARE * n:
         kernel_row_full(samples, r, rows[s])
