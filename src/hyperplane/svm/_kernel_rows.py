@@ -224,22 +224,42 @@ def kernel_row_full(samples, r, out):
 
 
 @jit_fast
-def compute_row(samples, r, cols, n_cols, full, parallel_work, out):
-    """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) by
-    the method of :func:`row_method`, block by block (:func:`row_block`), on
-    all threads (:func:`row_blocks`) when the row costs at least
-    ``parallel_work`` multiply-adds (``samples.parallel_work``, ``None``:
-    never, and the parallel kernels are not compiled:
+def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
+    """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) of
+    dense samples, by the method of :func:`dense_row_method`, as one block
+    (:func:`row_block`) or on all threads (:func:`row_blocks`) when the row
+    costs at least ``parallel_work`` multiply-adds (``samples.parallel_work``,
+    ``None``: never, and the parallel kernels are not compiled:
     :func:`parallel_row_work`). The blocks are the same either way, so the
     values do not depend on the path or the thread count."""
-    method, work = row_method(samples, r, n_cols, full)
+    method, work = dense_row_method(samples, r, n_cols, full)
     if parallel_work is None or work < parallel_work:
-        prepare_row(samples, r, method, None)
         row_block(samples, r, cols, 0, n_cols, method, out)
     else:
-        prepare_row(samples, r, method, parallel_work)
         row_blocks(samples, r, cols, n_cols, method, out)
-    clear_row(samples, r, method)
+
+
+@jit_fast
+def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
+    """:func:`dense_compute_row` of sparse samples, by the method of
+    :func:`sparse_row_method`: the products of x_r with every sample in
+    ``dots`` (:func:`column_dots`, or :func:`column_dot_blocks` on all
+    threads), or x_r scattered into ``work`` (zeroed again afterwards)."""
+    method, work = sparse_row_method(samples, r, n_cols, full)
+    if parallel_work is None or work < parallel_work:
+        if method == SPARSE_COLUMNS:
+            column_dots(samples, r, 0, samples.dots.shape[0])
+        else:
+            scatter_row(samples, r, 1.0)
+        row_block(samples, r, cols, 0, n_cols, method, out)
+    else:
+        if method == SPARSE_COLUMNS:
+            column_dot_blocks(samples, r, samples.dots.shape[0])
+        else:
+            scatter_row(samples, r, 1.0)
+        row_blocks(samples, r, cols, n_cols, method, out)
+    if method == SPARSE_ROWS:
+        scatter_row(samples, r, 0.0)
 
 
 @jit_fast
@@ -265,37 +285,6 @@ def sparse_row_method(samples, r, n_cols, full):
     if shared + n < by_rows:
         return SPARSE_COLUMNS, shared + n
     return SPARSE_ROWS, by_rows
-
-
-@jit_fast
-def dense_prepare_row(samples, r, method, parallel_work):
-    """Nothing to prepare: dense products read the samples directly."""
-
-
-@jit_fast
-def sparse_prepare_row(samples, r, method, parallel_work):
-    """What the blocks of a sparse row read: x_r . x_c in ``dots`` for every
-    sample (:func:`column_dots`; on all threads, :func:`column_dot_blocks`,
-    unless ``parallel_work`` is None), or x_r scattered into ``work``."""
-    if method == SPARSE_COLUMNS:
-        if parallel_work is None:
-            column_dots(samples, r, 0, samples.dots.shape[0])
-        else:
-            column_dot_blocks(samples, r, samples.dots.shape[0])
-    else:
-        scatter_row(samples, r, 1.0)
-
-
-@jit_fast
-def dense_clear_row(samples, r, method):
-    """Nothing to undo after a dense row."""
-
-
-@jit_fast
-def sparse_clear_row(samples, r, method):
-    """Zero ``work`` again after a row by rows."""
-    if method == SPARSE_ROWS:
-        scatter_row(samples, r, 0.0)
 
 
 @jit_parallel
@@ -332,7 +321,7 @@ def dense_block_products(samples, r, cols, lo, hi, method):
 @jit_fast
 def sparse_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
-    :func:`sparse_prepare_row`: gathered from ``dots`` or by rows from x_r
+    :func:`sparse_compute_row`: gathered from ``dots`` or by rows from x_r
     scattered into ``work`` (:func:`products_by_rows_range`); for distance
     kernels turned into squared distances (:func:`sparse_distances`)."""
     if method == SPARSE_COLUMNS:
@@ -512,11 +501,14 @@ def column_dot_blocks(samples, r, n):
         column_dots(samples, r, lo, min(lo + ROW_BLOCK, n))
 
 
+#: ``compute_row(samples, r, cols, n_cols, full, parallel_work, out)``: the
+#: kernel row of :func:`kernel_row` / :func:`kernel_row_full` (and of the SMO's
+#: ``get_row``, which calls it directly) for the layout of ``samples``: one
+#: compiled function per layout between the solver and the blocks, no function
+#: for both (each compiled function in a chain links, optimises and generates
+#: code for the whole chain below it once more)
+compute_row = by_samples(dense_compute_row, sparse_compute_row, "compute_row")
 #: ``row_method(samples, r, n_cols, full)``: (method, multiply-adds) of a row
 row_method = by_samples(dense_row_method, sparse_row_method, "row_method")
-#: ``prepare_row(samples, r, method, parallel_work)`` before a row's blocks and
-#: ``clear_row(samples, r, method)`` after them
-prepare_row = by_samples(dense_prepare_row, sparse_prepare_row, "prepare_row")
-clear_row = by_samples(dense_clear_row, sparse_clear_row, "clear_row")
 #: ``block_products(samples, r, cols, lo, hi, method)``: the products of a block
 block_products = by_samples(dense_block_products, sparse_block_products, "block_products")
