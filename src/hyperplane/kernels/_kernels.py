@@ -333,7 +333,30 @@ _SIGMA_RANGE = {"RBF": (np.sqrt(np.finfo(np.float64).tiny / 2), np.sqrt(np.finfo
                 "Laplace": (np.finfo(np.float64).tiny, np.finfo(np.float64).max)}
 
 
-class RBF(Kernel):
+class DistanceKernel(Kernel):
+    """``k(x, y) = exp(-scale ‖x - y‖²)`` (``squared``) or ``exp(-scale ‖x - y‖)``
+    of a width ``sigma`` (周志华 表6.1: the Gaussian and the Laplace kernels);
+    subclasses give ``squared`` and ``_scale()``. ``k(x, x) = 1``."""
+
+    accepts_sparse = True
+    squared = True
+
+    def _scale(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _gram(self, X, Y):
+        G = _neg_scaled_distance(X, Y, self._scale(), squared=self.squared)
+        return np.exp(G, out=G)
+
+    def diag(self, X):
+        X = _as_matrix(X, "X")
+        return np.ones(X.shape[0], dtype=X.dtype)
+
+    def _params(self):
+        return {"sigma": self.sigma}
+
+
+class RBF(DistanceKernel):
     """Gaussian kernel ``k(x, y) = exp(-‖x - y‖² / (2 sigma²))``.
 
     scikit-learn's ``gamma`` is ``1 / (2 sigma²)``.
@@ -348,21 +371,13 @@ class RBF(Kernel):
         self.sigma = _representable_gamma("RBF", check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/(2 sigma²)", lambda s: 2.0 * s ** 2)
 
-    accepts_sparse = True
+    squared = True
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / (2.0 * self.sigma ** 2), squared=True)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _scale(self):
+        return 1.0 / (2.0 * self.sigma ** 2)
 
 
-class Laplace(Kernel):
+class Laplace(DistanceKernel):
     """Laplace kernel ``k(x, y) = exp(-‖x - y‖ / sigma)`` (Euclidean norm, as
     in the book; scikit-learn's ``laplacian_kernel`` uses the L1 norm).
 
@@ -377,18 +392,10 @@ class Laplace(Kernel):
                                           check_number(sigma, "sigma", low=0, low_open=True),
                                           "1/sigma", lambda s: s)
 
-    accepts_sparse = True
+    squared = False
 
-    def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, 1.0 / self.sigma, squared=False)
-        return np.exp(G, out=G)
-
-    def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.ones(X.shape[0], dtype=X.dtype)
-
-    def _params(self):
-        return {"sigma": self.sigma}
+    def _scale(self):
+        return 1.0 / self.sigma
 
 
 class Sigmoid(Kernel):
@@ -422,29 +429,51 @@ class Sigmoid(Kernel):
         return {"beta": self.beta, "theta": self.theta}
 
 
-class PairKernel(Kernel):
+class ValueWiseKernel(Kernel):
+    """A kernel each of whose values is a function of other kernels' values
+    at the same pair of samples (sums, products and positive multiples of
+    kernels are kernels: 周志华 §6.6, 式6.25-6.26). Subclasses name their
+    constructor's parameters (``_param_names``), the kernels among them are
+    the parts, and the function of the parts' blocks (``_join``); a Gram
+    block and the diagonal are both that function of the parts' own."""
+
+    #: the constructor's parameters, in order
+    _param_names = ()
+
+    def _params(self):
+        return {name: getattr(self, name) for name in self._param_names}
+
+    def _parts(self):
+        return [value for value in self._params().values() if isinstance(value, Kernel)]
+
+    def _join(self, values):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def accepts_sparse(self):
+        return all(part.accepts_sparse for part in self._parts())
+
+    def _gram(self, X, Y):
+        return self._join([part._gram(X, Y) for part in self._parts()])
+
+    def diag(self, X):
+        return self._join([part.diag(X) for part in self._parts()])
+
+
+class PairKernel(ValueWiseKernel):
     """Two kernels combined value by value: ``combine(k1(x, y), k2(x, y))``
     (a sum or a product of kernels is a kernel: 周志华 §6.6, 式6.25-6.26).
     Subclasses name ``_combine`` (a NumPy ufunc) and its ``symbol``."""
 
     _combine = None
     symbol = ""
+    _param_names = ("k1", "k2")
 
     def __init__(self, k1, k2):
         self.k1, self.k2 = k1, k2
 
-    @property
-    def accepts_sparse(self):
-        return self.k1.accepts_sparse and self.k2.accepts_sparse
-
-    def _gram(self, X, Y):
-        return type(self)._combine(self.k1._gram(X, Y), self.k2._gram(X, Y))
-
-    def diag(self, X):
-        return type(self)._combine(self.k1.diag(X), self.k2.diag(X))
-
-    def _params(self):
-        return {"k1": self.k1, "k2": self.k2}
+    def _join(self, values):
+        return type(self)._combine(*values)
 
     def __repr__(self):
         return f"({self.k1!r} {self.symbol} {self.k2!r})"
@@ -487,7 +516,7 @@ class ProductKernel(PairKernel):
     symbol = "*"
 
 
-class ScaledKernel(Kernel):
+class ScaledKernel(ValueWiseKernel):
     """``c * k(x, y)`` with ``c > 0``.
 
     Examples
@@ -504,22 +533,14 @@ class ScaledKernel(Kernel):
     ValueError: c must be in (0, inf]; got 0.0
     """
 
+    _param_names = ("c", "kernel")
+
     def __init__(self, c, kernel):
         self.c = check_number(c, "c", low=0, low_open=True)
         self.kernel = kernel
 
-    @property
-    def accepts_sparse(self):
-        return self.kernel.accepts_sparse
-
-    def _gram(self, X, Y):
-        return self.c * self.kernel._gram(X, Y)
-
-    def diag(self, X):
-        return self.c * self.kernel.diag(X)
-
-    def _params(self):
-        return {"c": self.c, "kernel": self.kernel}
+    def _join(self, values):
+        return self.c * values[0]
 
     def __repr__(self):
         return f"{self.c!r} * {self.kernel!r}"
