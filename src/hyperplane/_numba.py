@@ -123,13 +123,15 @@ def by_none(when_none, otherwise):
         f"{when_none.__name__} / {otherwise.__name__}")
 
 
-def by_first_type(choose, name):
+def by_first_type(choose, name, choose_in_python=None):
     """A function for compiled code, ``call(arg, *args)``, that runs
     ``choose(numba type of arg)(arg, *args)``: numba makes the choice when it
     types ``arg``, so the call costs nothing at run time and the caller is
     compiled with the chosen function only (:func:`by_none`; the row layer's
-    ``by_layout``). Called from Python it raises :class:`NotImplementedError`
-    naming ``name``.
+    ``by_layout``). Called from Python it runs
+    ``choose_in_python(arg)(arg, *args)`` (the same choice from the Python
+    value), or raises :class:`NotImplementedError` naming ``name`` when
+    ``choose_in_python`` is None.
 
     The call is typed and lowered as a direct call of the chosen function:
     an ``@overload`` would compile a forwarding function of its own, one more
@@ -153,7 +155,9 @@ def by_first_type(choose, name):
     from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
     def call(arg, *args):
-        raise NotImplementedError(f"{name}: compiled code only")
+        if choose_in_python is None:
+            raise NotImplementedError(f"{name}: compiled code only")
+        return choose_in_python(arg)(arg, *args)
 
     def chosen_type(context, arg):
         return context.resolve_value_type(choose(arg))

@@ -133,3 +133,28 @@ def test_identical_rows_are_at_distance_exactly_zero():
     for kernel in (RBF(sigma=np.sqrt(0.5e-16)), Laplace(sigma=1e-12)):
         np.testing.assert_array_equal(np.diag(kernel(X, X.copy())), 1.0)
         np.testing.assert_array_equal(np.diag(kernel(X)), 1.0)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sparse_distances_on_one_thread_equal_the_parallel_ones_bitwise(seed):
+    """The serial CSR block (small blocks) and the parallel one (from
+    PARALLEL_ENTRIES entries) run the same row function: the same bits, and
+    both equal the dense distances of the same rows to rounding."""
+    import scipy.sparse as sp
+
+    from hyperplane._csr_rows import CSRRows
+    from hyperplane.kernels._gram import sq_dist_csr, sq_dist_csr_serial
+
+    rng = np.random.default_rng(seed)
+    X = sp.random(60, 30, density=0.3, format="csr", random_state=seed)
+    X = sp.vstack([X, X[:5]]).tocsr()              # repeated rows: the cancelling entries
+    Y = X[rng.permutation(X.shape[0])[:40]]
+    sq_x = np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    sq_y = np.asarray(Y.multiply(Y).sum(axis=1)).ravel()
+    G = np.ascontiguousarray((X @ Y.T).toarray())
+    serial = sq_dist_csr_serial(G.copy(), CSRRows.of(X), CSRRows.of(Y), sq_x, sq_y)
+    parallel = sq_dist_csr(G.copy(), CSRRows.of(X), CSRRows.of(Y), sq_x, sq_y)
+    assert serial.tobytes() == parallel.tobytes()
+    Xd, Yd = X.toarray(), Y.toarray()
+    expected = ((Xd[:, None, :] - Yd[None, :, :]) ** 2).sum(axis=2)
+    np.testing.assert_allclose(serial, expected, rtol=1e-9, atol=1e-12)

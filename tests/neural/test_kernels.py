@@ -84,7 +84,7 @@ def test_forward_batch_and_loss_match_numpy(net, kind):
     layout, packed, X, Y, _, act, out_act, loss = net
     weights = _weights(kind, len(X))
     expected = ref_forward(packed, layout, X, act, out_act)[-1]
-    got = K.predict_outputs(layout.network(packed, act, out_act), X)
+    got = K.forward_from(layout.network(packed, act, out_act), X, 0)[-1]
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(K.batch_loss(got, Y, loss, weights),
                                (weights * ref_sample_losses(expected, Y, loss)).sum(),
@@ -116,7 +116,7 @@ def test_float32_kernels_stay_float32():
     net = layout.network(packed, K.SIGMOID, K.SIGMOID)
     K.standard_bp_epoch(net, X, Y, np.ones(4, dtype=np.float32), np.arange(4), 0.1, 1.0,
                         K.SQUARED_ERROR)
-    out = K.predict_outputs(net, X)
+    out = K.forward_from(net, X, 0)[-1]
     assert packed.dtype == np.float32 and out.dtype == np.float32
 
 
@@ -131,8 +131,7 @@ def test_every_kernel_takes_named_state_not_a_long_argument_list():
     arity = {name: len(inspect.signature(f.py_func).parameters) for name, f in kernels.items()}
     assert {name: n for name, n in arity.items() if n > 8} == {}
     for step in ("forward", "backward", "update", "sample_step", "batch_step", "gradient_from",
-                 "standard_bp_epoch", "minibatch_bp_epoch", "accumulated_bp_epoch",
-                 "predict_outputs"):
+                 "standard_bp_epoch", "minibatch_bp_epoch", "forward_from"):
         assert next(iter(inspect.signature(kernels[step].py_func).parameters)) == "net"
 
 

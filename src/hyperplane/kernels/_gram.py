@@ -25,6 +25,12 @@ from .._numba import jit_fast, jit_parallel
 #: an expanded squared distance below this share of |x|² + |y|² is recomputed
 #: directly (its relative error could exceed about 1e-8 in float64)
 CANCELLATION = 1e-6
+#: a CSR block of at least this many entries is finished on all threads
+#: (:func:`sq_dist_csr`), a smaller one on the calling thread
+#: (:func:`sq_dist_csr_serial`): the parallel kernel's compilation is most of
+#: a first sparse fit's kernel blocks, and a block below ~10^6 entries takes
+#: about a millisecond on one thread
+PARALLEL_ENTRIES = 1 << 20
 
 
 @jit_fast
@@ -74,23 +80,40 @@ def exact_sq_dist_csr(xd, xi, yd, yi):
     return acc
 
 
+@jit_fast
+def sq_dist_csr_row(G, X, Y, sq_x, sq_y, i):
+    """Row i of :func:`sq_dist_csr`: ``G[i, j] <- ‖x_i - y_j‖²`` for every j,
+    by the expansion (clipped at 0), or directly where it cancels."""
+    x_data, x_indices, x_indptr = X
+    y_data, y_indices, y_indptr = Y
+    row = G[i]
+    m = row.shape[0]
+    for j in range(m):
+        row[j] = max(sq_x[i] + sq_y[j] - 2.0 * row[j], 0.0)
+    xs, xe = x_indptr[i], x_indptr[i + 1]
+    for j in range(m):
+        if row[j] <= CANCELLATION * (sq_x[i] + sq_y[j]):
+            ys, ye = y_indptr[j], y_indptr[j + 1]
+            row[j] = exact_sq_dist_csr(x_data[xs:xe], x_indices[xs:xe],
+                                       y_data[ys:ye], y_indices[ys:ye])
+
+
 @jit_parallel
 def sq_dist_csr(G, X, Y, sq_x, sq_y):
     """:func:`sq_dist` for CSR ``X`` and ``Y`` (each a :class:`hyperplane._csr_rows.CSRRows`:
-    sorted indices, no duplicates)."""
-    x_data, x_indices, x_indptr = X
-    y_data, y_indices, y_indptr = Y
-    n, m = G.shape
-    for i in prange(n):
-        row = G[i]
-        for j in range(m):
-            row[j] = max(sq_x[i] + sq_y[j] - 2.0 * row[j], 0.0)
-        xs, xe = x_indptr[i], x_indptr[i + 1]
-        for j in range(m):
-            if row[j] <= CANCELLATION * (sq_x[i] + sq_y[j]):
-                ys, ye = y_indptr[j], y_indptr[j + 1]
-                row[j] = exact_sq_dist_csr(x_data[xs:xe], x_indices[xs:xe],
-                                           y_data[ys:ye], y_indices[ys:ye])
+    sorted indices, no duplicates), the rows on all threads."""
+    for i in prange(G.shape[0]):
+        sq_dist_csr_row(G, X, Y, sq_x, sq_y, i)
+    return G
+
+
+@jit_fast
+def sq_dist_csr_serial(G, X, Y, sq_x, sq_y):
+    """:func:`sq_dist_csr` on this thread: the same rows, the same values,
+    without compiling a parallel region (for blocks too small to pay for one:
+    :data:`PARALLEL_ENTRIES`)."""
+    for i in range(G.shape[0]):
+        sq_dist_csr_row(G, X, Y, sq_x, sq_y, i)
     return G
 
 

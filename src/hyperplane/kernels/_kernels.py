@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import numbers
 
+import numba
 import numpy as np
 import scipy.sparse as sp
 
 from .._csr_rows import CSRRows
 from .._validation import check_number
-from ._gram import neg_scaled_dist, sq_dist_csr
+from ._gram import PARALLEL_ENTRIES, neg_scaled_dist, sq_dist_csr, sq_dist_csr_serial
 
 
 def as_csr(X):
@@ -99,7 +100,9 @@ def _neg_scaled_distance(X, Y, scale, squared):
     G = np.ascontiguousarray(_dot(X, Y))
     scale = G.dtype.type(scale)
     if sp.issparse(X):
-        sq_dist_csr(G, CSRRows.of(X), CSRRows.of(Y), _sq_norms(X), _sq_norms(Y))
+        finish = (sq_dist_csr if G.size >= PARALLEL_ENTRIES and numba.get_num_threads() > 1
+                  else sq_dist_csr_serial)
+        finish(G, CSRRows.of(X), CSRRows.of(Y), _sq_norms(X), _sq_norms(Y))
         if not squared:
             np.sqrt(G, out=G)
         G *= -scale

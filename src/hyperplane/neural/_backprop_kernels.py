@@ -341,12 +341,6 @@ def forward_from(net, A, start):
 
 
 @jit_fast
-def forward_batch(net, A0):
-    """Outputs of every layer for the rows of ``A0`` (list, input first)."""
-    return forward_from(net, A0, 0)
-
-
-@jit_fast
 def gradient_from(net, loss, acts, Y, weights, grad, start):
     """Gradients of ``sum_k s_k E_k`` for the weights of layers ``start, ...``
     into ``grad`` (``acts[i]`` feeds layer ``start + i``; ``weights`` the
@@ -376,12 +370,6 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
                 for h in range(delta.shape[1]):
                     delta[r, h] *= derivative(A[r, h], net.act)
     return delta
-
-
-@jit_fast
-def batch_gradient(net, loss, acts, Y, weights, grad):
-    """``grad = d(sum_k s_k E_k)/d packed`` over a batch (the negated g_j, e_h)."""
-    gradient_from(net, loss, acts, Y, weights, grad, 0)
 
 
 @jit_fast
@@ -423,10 +411,17 @@ def gradient_step(packed, grad, eta, lam, batch_weight):
 
 @jit_fast
 def batch_step(net, learning, A0, Y, weights, grad):
-    """One gradient step on the weighted mean loss of a batch; returns ``sum_k s_k E_k``."""
-    acts = forward_batch(net, A0)
+    """One gradient step on the weighted mean loss of a batch; returns ``sum_k s_k E_k``.
+
+    Accumulated BP (周志华 式5.16) is this step on all the samples. The
+    outputs of every layer (:func:`forward_from` layer 0) and the gradient
+    ``grad = d(sum_k s_k E_k)/d packed`` (:func:`gradient_from` layer 0, the
+    negated g_j, e_h) are computed by direct calls: every function between
+    a kernel and its callees is one more compiled library that numba links,
+    optimises and generates code for, the whole call tree below it again."""
+    acts = forward_from(net, A0, 0)
     total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss, weights)
-    batch_gradient(net, learning.loss, acts, Y, weights, grad)
+    gradient_from(net, learning.loss, acts, Y, weights, grad, 0)
     gradient_step(net.packed, grad, learning.eta, learning.lam, total_weight(weights))
     return total
 
@@ -446,17 +441,3 @@ def minibatch_bp_epoch(net, X, Y, weights, order, batch_size, learning):
         rows = order[start:min(start + batch_size, n)]
         total += batch_step(net, learning, X[rows], Y[rows], weights[rows], grad)
     return total
-
-
-@jit_fast
-def accumulated_bp_epoch(net, X, Y, weights, eta, lam, loss):
-    """One epoch of accumulated BP: a single step on the weighted mean of all
-    ``E_k`` (eq. 5.16). Returns ``sum_k s_k E_k`` before the step."""
-    grad = np.empty_like(net.packed)
-    return batch_step(net, Learning(eta, lam, loss), X, Y, weights, grad)
-
-
-@jit_fast
-def predict_outputs(net, X):
-    """Output layer of the network for every row of ``X``."""
-    return forward_batch(net, X)[net.sizes.shape[0] - 1]

@@ -31,8 +31,10 @@ def standard_rule(net, learning, X, Y, weights, order, batch_size):
 
 
 def accumulated_rule(net, learning, X, Y, weights, order, batch_size):
-    """Accumulated BP: one update per epoch (the order does not matter)."""
-    return K.accumulated_bp_epoch(net, X, Y, weights, *learning)
+    """Accumulated BP: one update per epoch (the order does not matter), a
+    single step on the weighted mean of all ``E_k`` (周志华 式5.16); returns
+    ``sum_k s_k E_k`` before the step."""
+    return K.batch_step(net, learning, X, Y, weights, np.empty_like(net.packed))
 
 
 def minibatch_rule(net, learning, X, Y, weights, order, batch_size):
@@ -99,14 +101,14 @@ def hidden_layer_outputs(net, X):
         A1 = first_layer_input(net, X)
         K.activate_rows(A1, net.act)
         return K.forward_from(net, A1, 1)[:-1]
-    return K.forward_batch(net, X)[1:-1]
+    return K.forward_from(net, X, 0)[1:-1]
 
 
 def predict_outputs(net, X):
     """Output layer for the rows of ``X``, dense or CSR."""
     if scipy.sparse.issparse(X):
         return K.outputs_above_first_layer(net, first_layer_input(net, X))
-    return K.predict_outputs(net, X)
+    return K.forward_from(net, X, 0)[-1]
 
 
 #: bp name -> the CSR form of its rule

@@ -39,5 +39,5 @@ def hidden_outputs(model, X):
     """
     check_is_fitted(model)
     X = _kernel_array(check_X(model, X, reset=False))
-    outputs = K.forward_batch(model._network(X.dtype), X)
+    outputs = K.forward_from(model._network(X.dtype), X, 0)
     return [outputs[layer].copy() for layer in range(1, len(outputs) - 1)]

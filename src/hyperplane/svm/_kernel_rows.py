@@ -36,60 +36,72 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import jit, jit_fast, jit_parallel
+from .._numba import by_first_type, jit, jit_fast, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
 
-#: What a kernel row is computed from: ``all_rows = arange(n)``, the kernel
-#: (``code``, one of the ``*_KERNEL`` constants, and its ``gamma``,
-#: ``coef0``, ``degree``), scratch space for one row (``buf`` float64,
-#: ``ebuf`` int64, each of length n) and the samples in float32, either
-#: dense, row-major (``X32``, n x d) and feature-major (``XT32``, d x n), or
-#: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``, ``col_rows``,
-#: ``col_ptr``) with the squared norms ``sq``, a zeroed work vector ``work``
-#: of length d and a scratch row ``dots`` of length n. ``is_sparse`` says which; the
-#: other layout's arrays are empty (``X32`` is then n x 0, so that
-#: ``X32.shape[0]`` is n in both). ``parallel_work``: the multiply-adds from
-#: which a row is split over threads, or ``None`` when no row is
-#: (:func:`parallel_row_work`; the solver is then compiled without them).
-Samples = namedtuple(
-    "Samples", "X32 all_rows code gamma coef0 degree buf ebuf XT32 "
-               "is_sparse data indices indptr sq work col_data col_rows col_ptr dots "
-               "parallel_work")
+#: What a kernel row of dense samples is computed from: ``all_rows =
+#: arange(n)``, the kernel (``code``, one of the ``*_KERNEL`` constants, and
+#: its ``gamma``, ``coef0``, ``degree``), scratch space for one row (``buf``
+#: float64, ``ebuf`` int64, each of length n), the samples in float32,
+#: row-major (``X32``, n x d) and feature-major (``XT32``, d x n), and
+#: ``parallel_work``: the multiply-adds from which a row is split over
+#: threads, or ``None`` when no row is (:func:`parallel_row_work`; the solver
+#: is then compiled without them).
+DenseSamples = namedtuple(
+    "DenseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work X32 XT32")
+#: What a kernel row of CSR samples is computed from: the fields of
+#: :data:`DenseSamples` but the dense arrays, and the samples in float32 as
+#: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``,
+#: ``col_rows``, ``col_ptr``) with the squared norms ``sq``, a zeroed work
+#: vector ``work`` of length d and a scratch row ``dots`` of length n.
+#: The two layouts are two types, so that numba compiles a solve for the
+#: layout of its samples only (:func:`by_samples`).
+SparseSamples = namedtuple(
+    "SparseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work "
+                     "data indices indptr sq work col_data col_rows col_ptr dots")
+
+
+def by_samples(dense, sparse, name):
+    """A function for compiled code, ``call(samples, *args)``, that runs
+    ``dense(samples, *args)`` on :data:`DenseSamples` and ``sparse(samples,
+    *args)`` on :data:`SparseSamples`, chosen when numba types ``samples``
+    (:func:`~hyperplane._numba.by_first_type`): a solve compiles the rows of
+    its own layout only. Called from Python it makes the same choice."""
+    return by_first_type(
+        lambda t: dense if getattr(t, "instance_class", None) is DenseSamples else sparse, name,
+        lambda samples: dense if isinstance(samples, DenseSamples) else sparse)
 
 
 def make_samples(X32, code, gamma, coef0, degree):
-    """The :data:`Samples` of the dense float32 samples ``X32`` (n, d) for a
+    """The :data:`DenseSamples` of the float32 samples ``X32`` (n, d) for a
     kernel, with fresh scratch space."""
     n = X32.shape[0]
-    return Samples(X32=X32, all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
-                   gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
-                   buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
-                   XT32=np.ascontiguousarray(X32.T), is_sparse=False,
-                   data=np.empty(0, dtype=np.float32), indices=np.empty(0, dtype=np.int32),
-                   indptr=np.zeros(1, dtype=np.int64), sq=np.empty(0), work=np.empty(0),
-                   col_data=np.empty(0, dtype=np.float32), col_rows=np.empty(0, dtype=np.int32),
-                   col_ptr=np.zeros(1, dtype=np.int64), dots=np.empty(0),
-                   parallel_work=parallel_row_work(n * X32.shape[1]))
+    return DenseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
+                        gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
+                        buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                        parallel_work=parallel_row_work(n * X32.shape[1]),
+                        X32=X32, XT32=np.ascontiguousarray(X32.T))
 
 
 def make_sparse_samples(X, code, gamma, coef0, degree):
-    """The :data:`Samples` of a CSR matrix ``X`` (n, d) with sorted indices
-    and no duplicates; its values are rounded to float32 as dense samples are."""
+    """The :data:`SparseSamples` of a CSR matrix ``X`` (n, d) with sorted
+    indices and no duplicates; its values are rounded to float32 as dense
+    samples are."""
     n, d = X.shape
     data = X.data.astype(np.float32)
     indptr = X.indptr.astype(np.int64)
     indices = X.indices.astype(np.int32)
     col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
-    return Samples(X32=np.empty((n, 0), dtype=np.float32), all_rows=np.arange(n, dtype=np.int64),
-                   code=np.int64(code), gamma=float(gamma), coef0=float(coef0),
-                   degree=np.int64(degree), buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
-                   XT32=np.empty((0, n), dtype=np.float32), is_sparse=True, data=data,
-                   indices=indices, indptr=indptr,
-                   sq=csr_squared_norms(data, indptr), work=np.zeros(d),
-                   col_data=col_data, col_rows=col_rows, col_ptr=col_ptr, dots=np.empty(n),
-                   parallel_work=parallel_row_work(X.nnz + n))
+    return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
+                         gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
+                         buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                         parallel_work=parallel_row_work(X.nnz + n),
+                         data=data, indices=indices, indptr=indptr,
+                         sq=csr_squared_norms(data, indptr), work=np.zeros(d),
+                         col_data=col_data, col_rows=col_rows, col_ptr=col_ptr,
+                         dots=np.empty(n))
 
 
 def parallel_row_work(most_work):
@@ -219,7 +231,7 @@ DENSE_ROWS, FEATURE_MAJOR, SPARSE_ROWS, SPARSE_COLUMNS = range(4)
 def kernel_row(samples, r, cols, n_cols, out):
     """``out[c] = k(x_r, x_c)`` for ``c`` in ``cols[:n_cols]`` (other entries
     untouched), from the row-major samples ``samples.X32`` or the CSR ones
-    (a :data:`Samples`)."""
+    (a :data:`DenseSamples` or :data:`SparseSamples`)."""
     compute_row(samples, r, cols, n_cols, False, samples.parallel_work, out)
 
 
@@ -234,49 +246,58 @@ def kernel_row_full(samples, r, out):
 
 
 @jit_fast
-def compute_row(samples, r, cols, n_cols, full, parallel_work, out):
-    """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) by
-    the method of :func:`row_method`, block by block (:func:`row_block`), on
-    all threads (:func:`row_blocks`) when the row costs at least
-    ``parallel_work`` multiply-adds (``samples.parallel_work``, ``None``:
-    never, and the parallel kernels are not compiled:
+def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
+    """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) of
+    dense samples, by the method of :func:`dense_row_method`, as one block
+    (:func:`row_block`) or on all threads (:func:`row_blocks`) when the row
+    costs at least ``parallel_work`` multiply-adds (``samples.parallel_work``,
+    ``None``: never, and the parallel kernels are not compiled:
     :func:`parallel_row_work`). The blocks are the same either way, so the
     values do not depend on the path or the thread count."""
-    method, work = row_method(samples, r, n_cols, full)
+    method, work = dense_row_method(samples, r, n_cols, full)
     if parallel_work is None or work < parallel_work:
-        serial_row(samples, r, cols, n_cols, method, out)
-        return
-    if method == SPARSE_COLUMNS:
-        column_dot_blocks(samples, r, samples.dots.shape[0])
-    elif method == SPARSE_ROWS:
-        scatter_row(samples, r, 1.0)
-    row_blocks(samples, r, cols, n_cols, method, out)
+        row_block(samples, r, cols, 0, n_cols, method, out)
+    else:
+        row_blocks(samples, r, cols, n_cols, method, out)
+
+
+@jit_fast
+def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
+    """:func:`dense_compute_row` of sparse samples, by the method of
+    :func:`sparse_row_method`: the products of x_r with every sample in
+    ``dots`` (:func:`column_dots`, or :func:`column_dot_blocks` on all
+    threads), or x_r scattered into ``work`` (zeroed again afterwards)."""
+    method, work = sparse_row_method(samples, r, n_cols, full)
+    if parallel_work is None or work < parallel_work:
+        if method == SPARSE_COLUMNS:
+            column_dots(samples, r, 0, samples.dots.shape[0])
+        else:
+            scatter_row(samples, r, 1.0)
+        row_block(samples, r, cols, 0, n_cols, method, out)
+    else:
+        if method == SPARSE_COLUMNS:
+            column_dot_blocks(samples, r, samples.dots.shape[0])
+        else:
+            scatter_row(samples, r, 1.0)
+        row_blocks(samples, r, cols, n_cols, method, out)
     if method == SPARSE_ROWS:
         scatter_row(samples, r, 0.0)
 
 
 @jit_fast
-def serial_row(samples, r, cols, n_cols, method, out):
-    """:func:`compute_row` on this thread, as one block."""
-    if method == SPARSE_COLUMNS:
-        column_dots(samples, r, 0, samples.dots.shape[0])
-    elif method == SPARSE_ROWS:
-        scatter_row(samples, r, 1.0)
-    row_block(samples, r, cols, 0, n_cols, method, out)
-    if method == SPARSE_ROWS:
-        scatter_row(samples, r, 0.0)
+def dense_row_method(samples, r, n_cols, full):
+    """The method of a row of dense samples and its cost in multiply-adds:
+    by rows (:func:`dense_products`) or, for a ``full`` row, feature-major
+    (:func:`feature_major_products`)."""
+    return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
 
 
 @jit_fast
-def row_method(samples, r, n_cols, full):
-    """The method of a row and its cost in multiply-adds: dense samples by
-    rows (:func:`dense_products`) or, for a ``full`` row, feature-major
-    (:func:`feature_major_products`); sparse samples by columns (an inverted
-    index: the nonzeros of the samples that share a feature with x_r, plus
-    a pass over the samples) when that is cheaper than by rows (``n_cols``
-    times the mean nonzeros per sample)."""
-    if not samples.is_sparse:
-        return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
+def sparse_row_method(samples, r, n_cols, full):
+    """The method of a row of sparse samples and its cost in multiply-adds:
+    by columns (an inverted index: the nonzeros of the samples that share a
+    feature with x_r, plus a pass over the samples) when that is cheaper than
+    by rows (``n_cols`` times the mean nonzeros per sample)."""
     indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
     n = indptr.shape[0] - 1
     shared = 0
@@ -301,24 +322,37 @@ def row_blocks(samples, r, cols, n_cols, method, out):
 @jit_fast
 def row_block(samples, r, cols, lo, hi, method, out):
     """``out[cols[k]] = k(x_r, x_cols[k])`` for ``lo <= k < hi`` (``buf[lo:hi]``
-    as scratch), the products formed by ``method``: for sparse samples, by
-    rows from x_r scattered into ``work`` (:func:`products_by_rows_range`)
-    or gathered from ``dots`` (:func:`column_dots`), both already prepared."""
+    as scratch), the products formed by ``method`` (:func:`block_products`)."""
+    block_products(samples, r, cols, lo, hi, method)
+    finish_row(samples, lo, hi)
     buf = samples.buf
-    if method == SPARSE_COLUMNS:
-        for k in range(lo, hi):
-            buf[k] = samples.dots[cols[k]]
-    elif method == SPARSE_ROWS:
-        products_by_rows_range(samples, cols, lo, hi)
-    elif method == FEATURE_MAJOR:
+    for k in range(lo, hi):
+        out[cols[k]] = buf[k]
+
+
+@jit_fast
+def dense_block_products(samples, r, cols, lo, hi, method):
+    """``buf[k]`` for ``lo <= k < hi`` from dense samples: feature-major
+    (``FEATURE_MAJOR``, ``cols[k] = k``) or by rows."""
+    if method == FEATURE_MAJOR:
         feature_major_products(samples, r, lo, hi)
     else:
         dense_products(samples, r, cols, lo, hi)
-    if samples.is_sparse:
-        sparse_distances(samples, r, cols, lo, hi)
-    finish_row(samples, lo, hi)
-    for k in range(lo, hi):
-        out[cols[k]] = buf[k]
+
+
+@jit_fast
+def sparse_block_products(samples, r, cols, lo, hi, method):
+    """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
+    :func:`sparse_compute_row`: gathered from ``dots`` or by rows from x_r
+    scattered into ``work`` (:func:`products_by_rows_range`); for distance
+    kernels turned into squared distances (:func:`sparse_distances`)."""
+    if method == SPARSE_COLUMNS:
+        buf, dots = samples.buf, samples.dots
+        for k in range(lo, hi):
+            buf[k] = dots[cols[k]]
+    else:
+        products_by_rows_range(samples, cols, lo, hi)
+    sparse_distances(samples, r, cols, lo, hi)
 
 
 @jit_fast
@@ -489,3 +523,16 @@ def column_dot_blocks(samples, r, n):
     for b in prange(n_blocks):
         lo = b * ROW_BLOCK
         column_dots(samples, r, lo, min(lo + ROW_BLOCK, n))
+
+
+#: ``compute_row(samples, r, cols, n_cols, full, parallel_work, out)``: the
+#: kernel row of :func:`kernel_row` / :func:`kernel_row_full` (and of the SMO's
+#: ``get_row``, which calls it directly) for the layout of ``samples``: one
+#: compiled function per layout between the solver and the blocks, no function
+#: for both (each compiled function in a chain links, optimises and generates
+#: code for the whole chain below it once more)
+compute_row = by_samples(dense_compute_row, sparse_compute_row, "compute_row")
+#: ``row_method(samples, r, n_cols, full)``: (method, multiply-adds) of a row
+row_method = by_samples(dense_row_method, sparse_row_method, "row_method")
+#: ``block_products(samples, r, cols, lo, hi, method)``: the products of a block
+block_products = by_samples(dense_block_products, sparse_block_products, "block_products")

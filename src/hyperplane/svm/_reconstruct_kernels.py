@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
-from ._kernel_rows import kernel_row, kernel_row_full
+from ._kernel_rows import compute_row
 from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE, get_row
 
 
@@ -55,7 +55,7 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
     alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
     kidx = var.kidx
     rows, slot_of, full, epoch = cache.rows, cache.slot_of, cache.full, cache.epoch
-    n = samples.X32.shape[0]
+    n = samples.all_rows.shape[0]
     l = alpha.shape[0]
     a = ist[ACTIVE_SIZE]
     coef = np.zeros(n)
@@ -65,8 +65,12 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
     shrunk = np.zeros(n, dtype=np.uint8)
     for t in range(a, l):
         shrunk[kidx[t]] = 1
-    shrunk_rows = np.flatnonzero(shrunk).astype(np.int64)
-    n_shrunk = shrunk_rows.shape[0]
+    shrunk_rows = np.empty(n, dtype=np.int64)     # the first n_shrunk entries
+    n_shrunk = 0
+    for r in range(n):
+        if shrunk[r]:
+            shrunk_rows[n_shrunk] = r
+            n_shrunk += 1
     whole = n_shrunk >= FULL_ROW_SHARE * n
     value = np.zeros(n)
     for c in range(n):
@@ -77,15 +81,16 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
         row = rows[slot] if cached else scratch
         if not cached or full[slot] == 0:
             if whole:
-                kernel_row_full(samples, c, row)
+                compute_row(samples, c, samples.all_rows, n, True, samples.parallel_work, row)
             else:
-                kernel_row(samples, c, shrunk_rows, n_shrunk, row)
+                compute_row(samples, c, shrunk_rows, n_shrunk, False, samples.parallel_work, row)
             if cached:
                 full[slot] = 1
         if whole:
             add_scaled_row(value, coef[c], row)
         else:
-            for r in shrunk_rows:
+            for k in range(n_shrunk):
+                r = shrunk_rows[k]
                 value[r] += coef[c] * row[r]
     for t in range(a, l):
         score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))

@@ -13,7 +13,8 @@ is ``G = Q alpha + p``.
 State lives in arrays grouped in named tuples, so that the Python driver
 (:mod:`._smo`) can stop and resume the solver:
 
-``samples`` -- a :data:`._kernel_rows.Samples`: the samples in float32 and
+``samples`` -- a :data:`._kernel_rows.DenseSamples` or
+            :data:`._kernel_rows.SparseSamples`: the samples in float32 and
             the kernel (``code`` from the ``*_KERNEL`` constants; ``GENERIC``
             means rows are computed by Python);
 ``var``   -- a :data:`Variables`, one entry per dual variable, in the
@@ -43,7 +44,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import by_none, jit, jit_fast, maxnum, minnum
-from ._kernel_rows import GENERIC, kernel_row, kernel_row_full
+from ._kernel_rows import GENERIC, compute_row
 
 
 #: The dual variables (see the module docstring).
@@ -170,13 +171,15 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
         ist[REQ_FULL] = 1 if need_full else 0
         return -1
     s = lru_slot(r, cache, ist)
-    n = samples.X32.shape[0]
+    n = samples.all_rows.shape[0]
     n_act = ist[N_ACTIVE_ROWS]
+    # compute_row directly, not through kernel_row / kernel_row_full: each
+    # compiled function in between links and optimises the whole row chain again
     if need_full or n_act >= FULL_ROW_SHARE * n:
-        kernel_row_full(samples, r, rows[s])
+        compute_row(samples, r, samples.all_rows, n, True, samples.parallel_work, rows[s])
         full[s] = 1
     else:
-        kernel_row(samples, r, active_rows, n_act, rows[s])
+        compute_row(samples, r, active_rows, n_act, False, samples.parallel_work, rows[s])
         full[s] = 0
     epoch[s] = ist[EPOCH]
     return s
@@ -518,18 +521,37 @@ def shrink(var, cache, active_rows, ist, tol, halves):
         return True
     stuck = np.empty(active, dtype=np.bool_)
     y = var.y
+    kept = active
     for t in range(active):
         stuck[t] = (be_shrunk(t, var, m_pos, -M_pos) if y[t] > 0
                     else be_shrunk(t, var, m_neg, -M_neg))
-    kept = active - np.count_nonzero(stuck)
+        if stuck[t]:
+            kept -= 1
     if kept < active:
-        permute_variables(var, np.concatenate((np.flatnonzero(~stuck),
-                                               np.flatnonzero(stuck))))
+        permute_variables(var, stable_partition(stuck, kept))
     ist[ACTIVE_SIZE] = kept
     n = cache.slot_of.shape[0]
     rebuild_active_rows(var.kidx, kept, n, active_rows, ist)
     release_rows(cache, active_rows, ist, n)
     return False
+
+
+@jit
+def stable_partition(stuck, kept):
+    """The positions t with ``stuck[t]`` False (``kept`` of them), then those
+    with it True, each in increasing order: one loop, not numba's
+    ``count_nonzero``, ``flatnonzero`` and ``concatenate`` (each one more
+    compiled function linked into the solver)."""
+    order = np.empty(stuck.shape[0], dtype=np.int64)
+    front, back = 0, kept
+    for t in range(stuck.shape[0]):
+        if stuck[t]:
+            order[back] = t
+            back += 1
+        else:
+            order[front] = t
+            front += 1
+    return order
 
 
 @jit
