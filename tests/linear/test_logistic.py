@@ -11,7 +11,7 @@ from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import logistic_loss_grad, penalised_objective
-from hyperplane.linear._logistic_kernels import binary_blocks, multinomial_blocks
+from hyperplane.linear._logistic._lbfgs_kernels import binary_blocks, multinomial_blocks
 from hyperplane.linear._state import Targets
 
 from ._helpers import blobs

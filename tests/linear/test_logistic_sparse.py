@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
-import hyperplane.linear._logistic_kernels as LK
-import hyperplane.linear._logistic_sparse as LS
+import hyperplane.linear._logistic._lbfgs_kernels as LK
+import hyperplane.linear._logistic._layout as LS
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import loss_targets
-from hyperplane.linear._logistic_newton import LogisticProblem
+from hyperplane.linear._logistic._tron_problem import LogisticProblem
 
 from ._helpers import blobs
 

@@ -1,6 +1,6 @@
 """Named arguments of the linear models' compiled kernels.
 
-The kernels of :mod:`._perceptron_kernels` and :mod:`._newton_kernels` take
+The kernels of :mod:`._perceptron_kernels` and :mod:`._logistic._tron_dense_kernels` take
 a few of these named tuples instead of long positional lists (numba compiles
 a field access to a plain load): sparse training rows (:class:`CSRRows`),
 the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
@@ -82,7 +82,7 @@ class Targets(NamedTuple):
     class indices for more; ``weight`` the rows' weights ``s_n`` (sample
     weight times class weight), or None when every row weighs 1 (the passes
     are then compiled without the multiplications,
-    :func:`~._logistic_row_kernels.row_weight`).
+    :func:`~._logistic._rules_kernels.row_weight`).
     """
 
     y: np.ndarray

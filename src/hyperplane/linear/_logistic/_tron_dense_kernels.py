@@ -14,14 +14,14 @@ Two passes over the rows, each reading every row once:
   eq. 4.110 for the softmax's Hessian blocks ``p_k(δ_kj − p_j) x xᵀ``).
 
 The rules of a row (its loss, residual, curvature and Hessian term, with its
-weight ``s_n``) are those of :mod:`._logistic_row_kernels`, shared with the
+weight ``s_n``) are those of :mod:`._rules_kernels`, shared with the
 L-BFGS pass and the sparse passes. The dense rows are read by loops written
 here: a call to the row layer's ``row_dot_fast`` / ``row_axpy_fast`` per row
 made the binary Hessian-vector pass (about 19 ns a row at 20k × 50) 1.2x slower.
 
 ``x̃ = (x, 1)``: vectors carry the intercept's entry last. The passes here
 read dense rows (``X[i, j]``); sparse data have their own two-phase passes
-(:mod:`._sparse_newton_kernels`). Every ``*_rows`` function covers rows
+(:mod:`._tron_sparse_kernels`). Every ``*_rows`` function covers rows
 ``start:stop`` so that
 the ``*_blocks`` functions can split the rows into independent blocks summed
 in parallel. A gradient pass reads the targets and weights as a
@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit_fast, jit_parallel
-from ._logistic_row_kernels import (
+from ..._numba import jit_fast, jit_parallel
+from ._rules_kernels import (
     binary_terms,
     row_weight,
     softmax_curvature,
@@ -43,7 +43,7 @@ from ._logistic_row_kernels import (
     softmax_row,
     softmax_terms,
 )
-from ._state import GradientPass
+from .._state import GradientPass
 
 
 # --------------------------------------------------------------------------
@@ -51,7 +51,7 @@ from ._state import GradientPass
 # --------------------------------------------------------------------------
 @jit_fast
 def binary_gradient_rows(X, targets, w, start, stop, out):
-    """Σ s ℓ over rows ``start:stop`` (:func:`~._logistic_row_kernels.binary_terms`
+    """Σ s ℓ over rows ``start:stop`` (:func:`~._rules_kernels.binary_terms`
     at ``z_n = w̃·x̃_n``); adds ``r_n x̃_n`` to ``out.grad``, ``D_n x̃_n²`` to
     ``out.diag`` and stores ``D_n = s_n σ(z_n)(1 − σ(z_n))`` in ``out.curvature``."""
     grad, D, diag = out
@@ -94,7 +94,7 @@ def binary_hessian_rows(X, D, v, start, stop, out):
 # --------------------------------------------------------------------------
 @jit_fast
 def multinomial_gradient_rows(X, targets, W, start, stop, out):
-    """Σ s ℓ over rows ``start:stop`` (:func:`~._logistic_row_kernels.softmax_loss`);
+    """Σ s ℓ over rows ``start:stop`` (:func:`~._rules_kernels.softmax_loss`);
     adds ``s_n (p_nk − [y_n = k]) x̃_n`` to ``out.grad[k]``, ``s_n p_nk(1 −
     p_nk) x̃_n²`` to ``out.diag[k]`` and stores the probabilities in
     ``out.curvature[n]``."""
@@ -128,7 +128,7 @@ def multinomial_gradient_rows(X, targets, W, start, stop, out):
 def multinomial_hessian_rows(X, P, V, weight, start, stop, out):
     """Add ``Σ_n s_n p_nk (u_nk − Σ_j p_nj u_nj) x̃_n`` to ``out[k]`` for every
     class k, ``u_nk = V_k·x̃_n``, over rows ``start:stop``
-    (:func:`~._logistic_row_kernels.softmax_curvature`)."""
+    (:func:`~._rules_kernels.softmax_curvature`)."""
     d = X.shape[1]
     n_classes = V.shape[0]
     u = np.empty(n_classes)

@@ -7,9 +7,9 @@ chooses the layout when numba compiles the pass): they form the score, add
 the row's weighted log-loss and its gradient contribution ``s (p − y) x̃``
 from the same read of the row (over CSR rows its nonzeros while they are
 still in cache; Lin, Weng & Keerthi 2008, §3, the gradient ``X̃ᵀ r``), by the
-rules of :mod:`._logistic_row_kernels`. The ``*_blocks`` functions split the rows
+rules of :mod:`._rules_kernels`. The ``*_blocks`` functions split the rows
 into ``n_blocks`` blocks summed independently in parallel and added in
-block order (:func:`~._newton_kernels.block_totals`). The number of blocks
+block order (:func:`~._tron_dense_kernels.block_totals`). The number of blocks
 is a function of the data's size only (:func:`dense_row_blocks`; one block:
 the caller runs the row functions directly), so the sums are the same on
 any number of threads. Sums, not means, are returned so that results for disjoint chunks
@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit_fast, jit_parallel
-from .._row_kernels import by_layout, row_axpy_fast, row_dot_fast
-from ._logistic_row_kernels import (
+from ..._numba import jit_fast, jit_parallel
+from ..._row_kernels import by_layout, row_axpy_fast, row_dot_fast
+from ._rules_kernels import (
     binary_terms,
     row_count,
     row_weight,
@@ -31,7 +31,7 @@ from ._logistic_row_kernels import (
     softmax_row,
     softmax_terms,
 )
-from ._newton_kernels import block_total, block_totals
+from ._tron_dense_kernels import block_total, block_totals
 
 #: stored entries per row block of a dense pass, and the most blocks of one
 #: pass (enough to keep 16 threads busy; each block has its own buffer)
@@ -44,7 +44,7 @@ def dense_row_blocks(n_entries):
     :data:`BLOCK_ENTRIES`, at most :data:`MAX_BLOCKS`. A function of the
     data only, never of the number of threads (called by the estimators
     before a pass; the sparse passes add a cap of their own,
-    :func:`~._logistic_sparse.row_blocks`)."""
+    :func:`~._layout.row_blocks`)."""
     return max(1, min(MAX_BLOCKS, n_entries // BLOCK_ENTRIES))
 
 
@@ -52,7 +52,7 @@ def dense_row_blocks(n_entries):
 def binary_rows(X, targets, w, start, stop, grad):
     """Add ``Σ_n r_n x̃_n`` over rows ``start:stop`` of ``X`` (dense or CSR)
     to ``grad`` (intercept entry last) and return ``Σ_n s_n ℓ_n``: the rules
-    of :func:`~._logistic_row_kernels.binary_terms` at ``z_n = w̃·x̃_n``."""
+    of :func:`~._rules_kernels.binary_terms` at ``z_n = w̃·x̃_n``."""
     y, weight = targets
     d = w.shape[0] - 1
     loss = 0.0
@@ -100,7 +100,7 @@ def dense_multinomial_rows(X, targets, W, start, stop, grad):
     """Add ``Σ_n s_n (p_nk − [y_n = k]) x̃_n`` over dense rows ``start:stop`` to
     ``grad`` (shaped like ``W̃``, class-major) and return ``Σ_n s_n (log Σ_k
     e^{z_nk} − z_{n,y_n})``, ``z_nk = W̃_k·x̃_n`` (the rules
-    :func:`~._logistic_row_kernels.softmax_loss`, ``softmax_terms``)."""
+    :func:`~._rules_kernels.softmax_loss`, ``softmax_terms``)."""
     y_index, weight = targets
     d = X.shape[1]
     n_classes = W.shape[0]

@@ -1,6 +1,6 @@
 """Summed log-loss and gradient of logistic regression over sparse rows.
 
-The compiled passes of :mod:`._logistic_kernels` read each CSR row's
+The compiled passes of :mod:`._lbfgs_kernels` read each CSR row's
 nonzeros once per evaluation (score, loss and gradient together); the rows
 are split into a number of blocks fixed by the data's size, each block
 summed into its own buffer in parallel and the buffers added in block order,
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from ._logistic_kernels import (
+from ._lbfgs_kernels import (
     BLOCK_ENTRIES,
     MAX_BLOCKS,
     binary_blocks,
@@ -21,7 +21,7 @@ from ._logistic_kernels import (
     dense_row_blocks,
     multinomial_blocks,
 )
-from ._state import ColumnChunks, CSRRows, Targets
+from .._state import ColumnChunks, CSRRows, Targets
 
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
@@ -50,7 +50,7 @@ def canonical_csr(X):
 def row_blocks(n_entries, n_parameters):
     """The number of row blocks of a pass over ``n_entries`` stored values
     with ``n_parameters`` gradient entries: the dense passes' rule
-    (:func:`~._logistic_kernels.dense_row_blocks`: one per ``BLOCK_ENTRIES``
+    (:func:`~._lbfgs_kernels.dense_row_blocks`: one per ``BLOCK_ENTRIES``
     entries, at most ``MAX_BLOCKS``), and few enough that the block buffers
     hold at most 1/:data:`ENTRIES_PER_BUFFER_ENTRY` of the entries (a sparse
     row has few of its many parameters). A function of the data only: the

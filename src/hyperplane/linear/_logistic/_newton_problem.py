@@ -1,4 +1,4 @@
-"""The penalised logistic objective for Newton's method (:mod:`._newton`) on
+"""The penalised logistic objective for Newton's method (:mod:`hyperplane._optimize._newton`) on
 dense data with few parameters, solved on nested row subsamples.
 
 ``f(W̃) = ½‖W‖² + C Σ_n ℓ_n`` (intercepts not penalised) and its gradient
@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import expit, softmax
 
-from ._newton import minimize_newton
+from ..._optimize import minimize_newton
 
 #: most multiply-adds per row of the Hessian (:func:`hessian_work`) for which
 #: ``solver="auto"`` forms it. Measured against scikit-learn's lbfgs on one
@@ -68,7 +68,7 @@ def subsample_rows(n_samples, n_parameters, seed=0):
 
 
 class NestedNewtonProblem:
-    """``½‖W‖² + C Σ ℓ_n`` for :func:`~._newton.minimize_newton`, with the
+    """``½‖W‖² + C Σ ℓ_n`` for :func:`~hyperplane._optimize.minimize_newton`, with the
     same objective on a subsample of its rows (:meth:`smaller`).
 
     Parameters
@@ -79,7 +79,7 @@ class NestedNewtonProblem:
     n_classes : int
     C : float
     loss_grad : callable ``(X, y_index, coef, intercept, weight) -> (loss, grad_coef, grad_intercept)``
-        Weighted sums over the rows of ``X`` (:func:`~._logistic.logistic_loss_grad`).
+        Weighted sums over the rows of ``X`` (:func:`~._estimator.logistic_loss_grad`).
     weight : ndarray of shape (n_samples,) or None
         The rows' weights ``s_n`` (None: all 1).
     """

@@ -9,11 +9,11 @@ the gradient of the equivalent normalised objective
 ``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` is at most ``tol`` (scikit-learn's meaning):
 
 * ``"newton"``: Newton's method on the explicit Hessian, formed by matrix
-  products on nested row subsamples (:mod:`._logistic_hessian`), for dense
+  products on nested row subsamples (:mod:`._newton_problem`), for dense
   data with few parameters;
 * ``"tron"``: the trust-region Newton method of LIBLINEAR (Lin, Weng &
-  Keerthi 2008; :mod:`._tron`) on compiled Hessian-vector products
-  (:mod:`._logistic_newton`), for data in memory, dense or sparse;
+  Keerthi 2008; :mod:`hyperplane._optimize._tron`) on compiled Hessian-vector products
+  (:mod:`._tron_problem`), for data in memory, dense or sparse;
 * ``"lbfgs"``: L-BFGS on a callable returning ``(loss, gradient)``;
   :func:`logistic_loss_grad` returns sums over rows, so a distributed fit adds
   the results of its chunks and drives the same solver.
@@ -24,18 +24,17 @@ from __future__ import annotations
 import contextlib
 
 import numpy as np
-import scipy.optimize
 import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from threadpoolctl import threadpool_limits
 
-from .._base import LinearDecisionMixin, dask_classification_data
-from .._numerics import check_magnitude
-from .._parameters import N_JOBS
-from .._progress import progress
-from .._threads import uses_threads
-from .._validation import (
+from ..._base import LinearDecisionMixin, dask_classification_data
+from ..._numerics import check_magnitude
+from ..._parameters import N_JOBS
+from ..._progress import progress
+from ..._threads import uses_threads
+from ..._validation import (
     CLASS_WEIGHT,
     FLAG,
     NON_NEGATIVE,
@@ -52,25 +51,25 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ..distributed import add_parts, predict_lazy
-from ._l1_logistic import GLMNETOptions, fit_one_vs_rest
-from ._logistic_kernels import (
+from ...distributed import add_parts, predict_lazy
+from ._l1 import GLMNETOptions, fit_one_vs_rest
+from ._lbfgs_kernels import (
     binary_blocks,
     binary_rows,
     dense_row_blocks,
     multinomial_blocks,
     dense_multinomial_rows,
 )
-from ._logistic_hessian import (
+from ._newton_problem import (
     NEWTON_MAX_HESSIAN_WORK,
     NestedNewtonProblem,
     hessian_work,
     minimize_nested,
 )
-from ._logistic_newton import LogisticProblem
-from ._logistic_sparse import canonical_csr, csr_loss_grad
-from ._state import Targets
-from ._tron import minimize_tron
+from ._tron_problem import LogisticProblem
+from ._layout import canonical_csr, csr_loss_grad
+from .._state import Targets
+from ..._optimize import minimize_lbfgs, minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
 SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
@@ -224,26 +223,6 @@ def solver_blas_limit(n_parameters):
     if n_parameters <= BLAS_THREADED_PARAMETERS:
         return contextlib.nullcontext()
     return threadpool_limits(1, user_api="blas")
-
-
-def minimize_lbfgs(objective, theta0, *, max_iter, tol):
-    """Minimise ``objective(theta) -> (f, grad)`` with L-BFGS-B.
-
-    Stops when the largest gradient entry is at most ``tol`` (scipy's
-    ``gtol``), after ``max_iter`` iterations at the latest (scikit-learn's
-    settings: ``maxls=50``, ``ftol = 64 eps``).
-
-    Returns
-    -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
-    """
-    result = scipy.optimize.minimize(
-        objective, theta0, method="L-BFGS-B", jac=True,
-        options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
-                 "ftol": 64 * np.finfo(np.float64).eps})
-    return result.x, int(result.nit), bool(result.status == 0)
 
 
 class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):

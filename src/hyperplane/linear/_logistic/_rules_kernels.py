@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._math_kernels import binary_log_loss
-from .._numba import jit_fast
-from .._row_kernels import by_layout
+from ..._math_kernels import binary_log_loss
+from ..._numba import jit_fast
+from ..._row_kernels import by_layout
 
 
 @jit_fast

@@ -29,11 +29,11 @@ import numba
 import numpy as np
 import scipy.sparse
 
-from ._logistic_kernels import dense_row_blocks
-from . import _newton_kernels as K
-from . import _sparse_newton_kernels as SK
-from ._logistic_sparse import canonical_csr, chunked_columns, column_chunk_count
-from ._state import CSRRows, GradientPass, Targets
+from ._lbfgs_kernels import dense_row_blocks
+from . import _tron_dense_kernels as K
+from . import _tron_sparse_kernels as SK
+from ._layout import canonical_csr, chunked_columns, column_chunk_count
+from .._state import CSRRows, GradientPass, Targets
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
 #: (never fewer than HESSIAN_MIN_ROWS rows)
@@ -100,14 +100,14 @@ class StepPath:
 
 def n_blocks_for(n_entries):
     """Row blocks for a pass over ``n_entries`` stored values (1: serial), a
-    function of the data only (:func:`~._logistic_kernels.dense_row_blocks`):
+    function of the data only (:func:`~._lbfgs_kernels.dense_row_blocks`):
     the sums are the same on any number of threads."""
     return dense_row_blocks(n_entries)
 
 
 class RowPasses:
     """The four passes over the rows of a dense ``X`` (C-contiguous, built once
-    per fit; :mod:`._newton_kernels`), serial or over row blocks in threads
+    per fit; :mod:`._tron_dense_kernels`), serial or over row blocks in threads
     (``n_rows``, the rows of ``W̃``, changes nothing here). The Hessian may
     read a subsample of the rows, so the points keep no scores: each
     gradient pass reads the rows."""
@@ -153,9 +153,9 @@ class RowPasses:
 class ColumnPasses:
     """The same four passes over a sparse ``X``, each a row phase on its CSR
     rows and a column phase on its columns, stored per chunk of rows
-    (:mod:`._sparse_newton_kernels`: gathers only, the same result on any
+    (:mod:`._tron_sparse_kernels`: gathers only, the same result on any
     number of threads). Both copies are built once per fit; the row blocks
-    and the row chunks (:func:`~._logistic_sparse.column_chunk_count`, from
+    and the row chunks (:func:`~._layout.column_chunk_count`, from
     ``n_rows``, the rows of ``W̃``) depend on the data only, the column
     blocks (:meth:`column_blocks`) on the threads, which no column's sum
     depends on. The gradient pass takes the rows' scores ``X̃ W̃ᵀ``; for two
@@ -230,7 +230,7 @@ PASSES = {False: RowPasses, True: ColumnPasses}
 
 
 class LogisticProblem:
-    """``½‖W‖² + C Σ ℓ_n`` for :func:`~._tron.minimize_tron`.
+    """``½‖W‖² + C Σ ℓ_n`` for :func:`~hyperplane._optimize.minimize_tron`.
 
     Hessian-vector products read the rows of :func:`hessian_rows` (all rows
     of a small data set).
