@@ -122,6 +122,22 @@ def csr_row_axpy(X, t, w, delta):
 
 
 @jit
+def dense_row_square_axpy(X, t, w, delta):
+    """``w[f] += delta X[t, f]²`` for every feature f (a diagonal of
+    ``Σ_t delta_t x_t x_tᵀ``)."""
+    for f in range(X.shape[1]):
+        w[f] += delta * X[t, f] * X[t, f]
+
+
+@jit
+def csr_row_square_axpy(X, t, w, delta):
+    """:func:`dense_row_square_axpy` of the CSR row t (its nonzeros only)."""
+    data, indices, indptr = X
+    for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
+        w[np.uint64(indices[p])] += delta * data[p] * data[p]
+
+
+@jit
 def dense_row_weighted_dot(X, t, a, b):
     """``Σ_f X[t, f] a[f] b[f]`` in feature order."""
     acc = 0.0
@@ -174,3 +190,7 @@ row_weighted_square = by_layout(dense_row_weighted_square, csr_row_weighted_squa
 #: seed's tests after a perceptron fit)
 row_axpy_fast = by_layout(dense_row_axpy, csr_row_axpy, fastmath=FASTMATH_FLAGS)
 row_dot_fast = by_layout(dense_row_dot, csr_row_dot, fastmath=FASTMATH_FLAGS)
+#: ``w += delta x_t²`` (entry by entry) for fastmath kernels: the logistic
+#: gradient pass's Hessian diagonal
+row_square_axpy_fast = by_layout(dense_row_square_axpy, csr_row_square_axpy,
+                                 fastmath=FASTMATH_FLAGS)

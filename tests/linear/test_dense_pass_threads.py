@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from hyperplane.linear import LogisticRegression
-from hyperplane.linear._logistic import _lbfgs_kernels as LK
-from hyperplane.linear._logistic import _tron_dense_kernels as NK
+from hyperplane.linear._logistic import _gradient_kernels as LK
+from hyperplane.linear._logistic import _blocks_kernels as NK
 from hyperplane.linear._logistic import logistic_loss_grad
 from tests._threads import on_threads
 

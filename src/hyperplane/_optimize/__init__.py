@@ -10,12 +10,13 @@
   (Nocedal & Wright §7.2).
 
 Each solver sees the problem through a few methods (their modules say
-which), never its data, and stops on a test on the gradient that the caller
-passes in.
+which), never its data, stops on a test on the gradient that the caller
+passes in and returns a :class:`Minimum`.
 """
 
 from ._lbfgs import minimize_lbfgs
+from ._minimum import Minimum
 from ._newton import minimize_newton
 from ._tron import minimize_tron
 
-__all__ = ["minimize_lbfgs", "minimize_newton", "minimize_tron"]
+__all__ = ["Minimum", "minimize_lbfgs", "minimize_newton", "minimize_tron"]

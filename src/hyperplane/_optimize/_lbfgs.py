@@ -8,6 +8,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.optimize
 
+from ._minimum import Minimum
+
+
 
 def minimize_lbfgs(objective, theta0, *, max_iter, tol):
     """Minimise ``objective(theta) -> (f, grad)`` with L-BFGS-B.
@@ -18,15 +21,13 @@ def minimize_lbfgs(objective, theta0, *, max_iter, tol):
 
     Returns
     -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
+    Minimum
     """
     result = scipy.optimize.minimize(
         objective, theta0, method="L-BFGS-B", jac=True,
         options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
                  "ftol": 64 * np.finfo(np.float64).eps})
-    return result.x, int(result.nit), bool(result.status == 0)
+    return Minimum(result.x, int(result.nit), bool(result.status == 0))
 
 
 __all__ = ["minimize_lbfgs"]

@@ -179,9 +179,7 @@ def minimize_nested(problem, theta0, *, max_iter, converged, on_step=None):
 
     Returns
     -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
+    :class:`~hyperplane._optimize.Minimum`
     """
     smaller = problem.smaller()
     if smaller is None:
