@@ -26,9 +26,9 @@ def problem(k, n=40_000, d=25, seed=0):
 
 
 def test_block_count_depends_on_the_size_only():
-    assert LK.dense_row_blocks(LK.BLOCK_ENTRIES - 1) == 1
-    assert LK.dense_row_blocks(7 * LK.BLOCK_ENTRIES + 5) == 7
-    assert LK.dense_row_blocks(10 ** 9) == LK.MAX_BLOCKS
+    assert LK.dense_row_block_count(LK.BLOCK_ENTRIES - 1) == 1
+    assert LK.dense_row_block_count(7 * LK.BLOCK_ENTRIES + 5) == 7
+    assert LK.dense_row_block_count(10 ** 9) == LK.MAX_BLOCKS
 
 
 def test_block_sums_add_in_block_order():
@@ -42,7 +42,7 @@ def test_block_sums_add_in_block_order():
 @pytest.mark.parametrize("k", [2, 3])
 def test_blocked_loss_and_gradient_match_numpy_and_do_not_depend_on_threads(k):
     X, y = problem(k)
-    assert LK.dense_row_blocks(X.size) == 7
+    assert LK.dense_row_block_count(X.size) == 7
     rng = np.random.default_rng(1)
     coef, intercept = 0.1 * rng.normal(size=(1 if k == 2 else k, X.shape[1])), \
         0.1 * rng.normal(size=1 if k == 2 else k)

@@ -105,7 +105,7 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
     monkeypatch.setattr(LS, "CHUNK_BYTES", 4096)
     X, y, coef, b = random_problem(3, 2000, 40, k, 0.1)
     X, t = LS.canonical_csr(X), loss_targets(y, k == 2)
-    assert LS.row_blocks(X.nnz, coef.size + b.size) > 2
+    assert LS.csr_row_block_count(X.nnz, coef.size + b.size) > 2
     theta = np.column_stack([coef, b]).ravel()
     results = []
     before = numba.get_num_threads()
@@ -125,9 +125,9 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
 
 
 def test_row_blocks_depend_on_the_data_only():
-    assert LS.row_blocks(10, 5) == 1
-    assert LS.row_blocks(4_000_000, 20_001) == 4_000_000 // (8 * 20_001)
-    assert LS.row_blocks(10**9, 10) == LS.MAX_BLOCKS
+    assert LS.csr_row_block_count(10, 5) == 1
+    assert LS.csr_row_block_count(4_000_000, 20_001) == 4_000_000 // (8 * 20_001)
+    assert LS.csr_row_block_count(10**9, 10) == LS.MAX_BLOCKS
 
 
 def penalised(X, y, coef, intercept, C):

@@ -1,13 +1,11 @@
 """Named arguments of the linear models' compiled kernels.
 
-The kernels of :mod:`._perceptron_kernels` and :mod:`._logistic._tron_dense_kernels` take
+The kernels of :mod:`._perceptron_kernels` and :mod:`._logistic._gradient_kernels` take
 a few of these named tuples instead of long positional lists (numba compiles
 a field access to a plain load): sparse training rows (:class:`CSRRows`),
 the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
-1999; Collins 2002), the record of an epoch's updates (:class:`Trace`) and
-what a gradient pass of the trust-region Newton method writes
-(:class:`GradientPass`, Lin, Weng & Keerthi 2008), the columns its sparse
-passes read, per chunk of rows (:class:`ColumnChunks`), and what every
+1999; Collins 2002), the record of an epoch's updates (:class:`Trace`), the columns the sparse
+passes of the trust-region Newton method read (Lin, Weng & Keerthi 2008), per chunk of rows (:class:`ColumnChunks`), and what every
 logistic pass reads of a row besides ``x_n`` (:class:`Targets`).
 """
 
@@ -19,7 +17,7 @@ import numpy as np
 
 from .._csr_rows import CSRRows
 
-__all__ = ["Averages", "ColumnChunks", "CSRRows", "GradientPass", "Targets", "Trace"]
+__all__ = ["Averages", "ColumnChunks", "CSRRows", "Targets", "Trace"]
 
 
 class Averages(NamedTuple):
@@ -44,20 +42,6 @@ class Trace(NamedTuple):
     updated: np.ndarray
     w: np.ndarray
     b: np.ndarray
-
-
-class GradientPass(NamedTuple):
-    """What a gradient pass adds and stores (Lin, Weng & Keerthi 2008, §3).
-
-    ``grad`` receives the gradient of the summed log-loss, ``diag`` the
-    diagonal of the Hessian (the preconditioner's), and ``curvature`` row n's
-    ``D_n = σ(z_n)(1 − σ(z_n))`` (binary) or its probabilities ``p_nk``
-    (multinomial), which the Hessian-vector pass reads.
-    """
-
-    grad: np.ndarray
-    curvature: np.ndarray
-    diag: np.ndarray
 
 
 class ColumnChunks(NamedTuple):

@@ -13,16 +13,15 @@ for K of them (``W̃`` class-major over dense
 rows, feature-major over CSR rows, so that a gathered feature's K weights
 share a cache line; every class from one read of a row's nonzeros).
 
-The pass writes into a :class:`~.._state.GradientPass`: ``grad`` always;
-TRON's also the curvature each Hessian-vector pass reads (``D_n`` or
-``p_nk``) and the Hessian's diagonal (the preconditioner's), L-BFGS's leaves
-them None, and numba then compiles the pass without them
-(:func:`keep_curvature`, :func:`keep_probability`, :data:`class_axpy`).
+The pass adds to ``grad``; TRON's also stores the curvature each
+Hessian-vector pass reads (``D_n`` or ``p_nk``) and adds the Hessian's
+diagonal (the preconditioner's); L-BFGS's passes None for both, and numba
+then compiles the pass without them (an ``if D is not None`` on an argument).
 
 The ``*_blocks`` functions split the rows into ``n_blocks`` blocks summed
 independently in parallel and added in block order
 (:func:`~._blocks_kernels.block_totals`). The number of blocks is a function
-of the data's size only (:func:`dense_row_blocks`; one block: the caller
+of the data's size only (:func:`dense_row_block_count`; one block: the caller
 runs the row functions directly), so the sums are the same on any number
 of threads. Sums, not means, are returned so that results for disjoint
 chunks of rows simply add (a Dask fit sums them).
@@ -35,7 +34,6 @@ from numba import prange
 
 from ..._numba import jit_fast, jit_parallel
 from ..._row_kernels import by_layout, row_axpy_fast, row_dot_fast, row_square_axpy_fast
-from .._state import GradientPass
 from ._blocks_kernels import block_total, block_totals, block_totals_of, buffer_of, buffers_like
 from ._rules_kernels import (
     binary_terms,
@@ -52,12 +50,12 @@ BLOCK_ENTRIES = 1 << 17
 MAX_BLOCKS = 32
 
 
-def dense_row_blocks(n_entries):
+def dense_row_block_count(n_entries):
     """The number of row blocks of a pass over ``n_entries`` values: one per
     :data:`BLOCK_ENTRIES`, at most :data:`MAX_BLOCKS`. A function of the
     data only, never of the number of threads (called by the estimators
     before a pass; the sparse passes add a cap of their own,
-    :func:`~._layout.row_blocks`)."""
+    :func:`~._layout.csr_row_block_count`)."""
     return max(1, min(MAX_BLOCKS, n_entries // BLOCK_ENTRIES))
 
 
@@ -103,27 +101,18 @@ def csr_class_scores(X, i, W, z):
 
 
 @jit_fast
-def dense_class_axpy(X, i, G, r, diag, c):
-    """``G̃_k += r[k] x̃_i`` for every class k, and with ``diag`` (None: not
-    compiled) ``diag_k += c[k] x̃_i²`` from the same read of the row."""
+def dense_class_axpy(X, i, G, r):
+    """``G̃_k += r[k] x̃_i`` for every class k."""
     d = X.shape[1]
     for k in range(G.shape[0]):
         rk = r[k]
-        if diag is None:
-            for j in range(d):
-                G[k, j] += rk * X[i, j]
-        else:
-            ck = c[k]
-            for j in range(d):
-                x = X[i, j]
-                G[k, j] += rk * x
-                diag[k, j] += ck * x * x
-            diag[k, d] += ck
+        for j in range(d):
+            G[k, j] += rk * X[i, j]
         G[k, d] += rk
 
 
 @jit_fast
-def csr_class_axpy(X, i, G, r, diag, c):
+def csr_class_axpy(X, i, G, r):
     """:func:`dense_class_axpy` of the CSR row i, from one read of its nonzeros."""
     data, indices, indptr = X
     d = G.shape[0] - 1
@@ -131,55 +120,61 @@ def csr_class_axpy(X, i, G, r, diag, c):
         j, x = np.uint64(indices[t]), data[t]
         for k in range(G.shape[1]):
             G[j, k] += r[k] * x
-        if diag is not None:
-            for k in range(G.shape[1]):
-                diag[j, k] += c[k] * x * x
     for k in range(G.shape[1]):
         G[d, k] += r[k]
-        if diag is not None:
-            diag[d, k] += c[k]
 
 
-#: K of ``W̃``, the K scores of a row and ``G̃_k += r_k x̃`` (with the
-#: diagonal's ``c_k x̃²``) on either layout
+@jit_fast
+def dense_class_axpy_square(X, i, G, r, diag, c):
+    """:func:`dense_class_axpy` and ``diag_k += c[k] x̃_i²`` from the same read
+    of the row."""
+    d = X.shape[1]
+    for k in range(G.shape[0]):
+        rk = r[k]
+        ck = c[k]
+        for j in range(d):
+            x = X[i, j]
+            G[k, j] += rk * x
+            diag[k, j] += ck * x * x
+        G[k, d] += rk
+        diag[k, d] += ck
+
+
+@jit_fast
+def csr_class_axpy_square(X, i, G, r, diag, c):
+    """:func:`dense_class_axpy_square` of the CSR row i: :func:`csr_class_axpy`,
+    then the squares from a second read of the nonzeros (TRON reads CSR rows
+    by its two-phase passes instead, :mod:`._tron_sparse_kernels`)."""
+    csr_class_axpy(X, i, G, r)
+    data, indices, indptr = X
+    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
+        square = data[t] * data[t]
+        entries = diag[np.uint64(indices[t])]
+        for k in range(c.shape[0]):
+            entries[k] += c[k] * square
+    for k in range(c.shape[0]):
+        diag[diag.shape[0] - 1, k] += c[k]
+
+
+#: K of ``W̃``, the K scores of a row, ``G̃_k += r_k x̃`` and the same with the
+#: diagonal's ``c_k x̃²`` on either layout; inlined where they are called (a
+#: call per row made the multinomial passes up to 2x slower)
 class_count = by_layout(dense_class_count, csr_class_count)
-class_scores = by_layout(dense_class_scores, csr_class_scores)
-class_axpy = by_layout(dense_class_axpy, csr_class_axpy)
-
-
-# --------------------------------------------------------------------------
-# what TRON keeps of a row besides its gradient (nothing for L-BFGS: None)
-# --------------------------------------------------------------------------
-@jit_fast
-def keep_curvature(X, i, D, diag, c):
-    """``D[i] = c`` and ``diag += c x̃_i²``; nothing when ``D`` is None (the
-    branch is chosen when numba compiles the caller)."""
-    if D is None:
-        return
-    D[i] = c
-    row_square_axpy_fast(X, i, diag, c)
-    diag[diag.shape[0] - 1] += c
-
-
-@jit_fast
-def keep_probability(P, i, k, p):
-    """``P[i, k] = p``; nothing when ``P`` is None."""
-    if P is None:
-        return
-    P[i, k] = p
+class_scores = by_layout(dense_class_scores, csr_class_scores, inline=True)
+class_axpy = by_layout(dense_class_axpy, csr_class_axpy, inline=True)
+class_axpy_square = by_layout(dense_class_axpy_square, csr_class_axpy_square, inline=True)
 
 
 # --------------------------------------------------------------------------
 # the passes over rows start:stop
 # --------------------------------------------------------------------------
 @jit_fast
-def binary_rows(X, targets, w, start, stop, out):
+def binary_rows(X, targets, w, start, stop, grad, D, diag):
     """Add ``Σ_n r_n x̃_n`` over rows ``start:stop`` of ``X`` (dense or CSR)
-    to ``out.grad`` (intercept entry last) and return ``Σ_n s_n ℓ_n``: the
-    rules of :func:`~._rules_kernels.binary_terms` at ``z_n = w̃·x̃_n``; with
-    ``out.curvature``, store ``D_n = s_n σ(z_n)(1 − σ(z_n))`` there and add
-    ``D_n x̃_n²`` to ``out.diag``."""
-    grad, D, diag = out
+    to ``grad`` (intercept entry last) and return ``Σ_n s_n ℓ_n``: the rules
+    of :func:`~._rules_kernels.binary_terms` at ``z_n = w̃·x̃_n``; with ``D``
+    (TRON's pass; None: L-BFGS's), store ``D_n = s_n σ(z_n)(1 − σ(z_n))``
+    there and add ``D_n x̃_n²`` to ``diag``."""
     y, weight = targets
     d = w.shape[0] - 1
     loss = 0.0
@@ -188,19 +183,21 @@ def binary_rows(X, targets, w, start, stop, out):
         loss += ell
         row_axpy_fast(X, i, grad, r)
         grad[d] += r
-        keep_curvature(X, i, D, diag, c)
+        if D is not None:
+            D[i] = c
+            row_square_axpy_fast(X, i, diag, c)
+            diag[d] += c
     return loss
 
 
 @jit_fast
-def multinomial_rows(X, targets, W, start, stop, out):
+def multinomial_rows(X, targets, W, start, stop, grad, P, diag):
     """Add ``Σ_n s_n (p_nk − [y_n = k]) x̃_n`` over rows ``start:stop`` to
-    ``out.grad`` (shaped like ``W̃``) and return ``Σ_n s_n (log Σ_k e^{z_nk}
+    ``grad`` (shaped like ``W̃``) and return ``Σ_n s_n (log Σ_k e^{z_nk}
     − z_{n,y_n})``, ``z_nk = W̃_k·x̃_n`` (the rules
-    :func:`~._rules_kernels.softmax_loss`, ``softmax_terms``); with
-    ``out.curvature``, store ``p_nk`` there and add ``s_n p_nk(1 − p_nk)
-    x̃_n²`` to ``out.diag``."""
-    grad, P, diag = out
+    :func:`~._rules_kernels.softmax_exp`, ``softmax_loss``, ``softmax_terms``);
+    with ``P`` (TRON's pass; None: L-BFGS's), store ``p_nk`` there and add
+    ``s_n p_nk(1 − p_nk) x̃_n²`` to ``diag``."""
     y_index, weight = targets
     n_classes = class_count(X, W)
     z = np.empty(n_classes)
@@ -215,9 +212,13 @@ def multinomial_rows(X, targets, W, start, stop, out):
         loss += softmax_loss(s, log_total, z_c)
         for k in range(n_classes):
             p_k = z[k] * scale
-            keep_probability(P, i, k, p_k)
+            if P is not None:
+                P[i, k] = p_k
             r[k], z[k] = softmax_terms(s, p_k, k == c)      # z ← the curvature
-        class_axpy(X, i, grad, r, diag, z)
+        if P is None:
+            class_axpy(X, i, grad, r)
+        else:
+            class_axpy_square(X, i, grad, r, diag, z)
     return loss
 
 
@@ -255,7 +256,7 @@ def binary_blocks(X, targets, w, D, n_blocks):
     diags = buffers_like(D, grads)
     for blk in prange(n_blocks):
         losses[blk] = binary_rows(X, targets, w, blk * n // n_blocks, (blk + 1) * n // n_blocks,
-                                  GradientPass(grads[blk], D, buffer_of(diags, blk)))
+                                  grads[blk], D, buffer_of(diags, blk))
     return block_total(losses), block_totals(grads), block_totals_of(diags)
 
 
@@ -274,6 +275,6 @@ def multinomial_blocks(X, targets, W, P, n_blocks):
     diags = buffers_like(P, grads)
     for blk in prange(n_blocks):
         losses[blk] = multinomial_rows(X, targets, W, blk * n // n_blocks,
-                                       (blk + 1) * n // n_blocks,
-                                       GradientPass(grads[blk], P, buffer_of(diags, blk)))
+                                       (blk + 1) * n // n_blocks, grads[blk], P,
+                                       buffer_of(diags, blk))
     return block_total(losses), block_totals(grads), block_totals_of(diags)

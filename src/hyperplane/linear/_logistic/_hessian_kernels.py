@@ -51,7 +51,7 @@ def multinomial_hessian_rows(X, P, V, weight, start, stop, out):
     for i in range(start, stop):
         class_scores(X, i, V, u)
         softmax_curvature(row_weight(weight, i), P[i], u)
-        class_axpy(X, i, out, u, None, None)
+        class_axpy(X, i, out, u)
 
 
 # --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse
 
 from .._state import ColumnChunks
-from ._gradient_kernels import MAX_BLOCKS, dense_row_blocks
+from ._gradient_kernels import MAX_BLOCKS, dense_row_block_count
 
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
@@ -40,16 +40,16 @@ def canonical_csr(X):
     return X
 
 
-def row_blocks(n_entries, n_parameters):
+def csr_row_block_count(n_entries, n_parameters):
     """The number of row blocks of a pass over ``n_entries`` stored values
     with ``n_parameters`` gradient entries: the dense passes' rule
-    (:func:`~._gradient_kernels.dense_row_blocks`: one per ``BLOCK_ENTRIES``
+    (:func:`~._gradient_kernels.dense_row_block_count`: one per ``BLOCK_ENTRIES``
     entries, at most ``MAX_BLOCKS``), and few enough that the block buffers
     hold at most 1/:data:`ENTRIES_PER_BUFFER_ENTRY` of the entries (a sparse
     row has few of its many parameters). A function of the data only: the
     sum is the same on any number of threads."""
     by_buffers = n_entries // (ENTRIES_PER_BUFFER_ENTRY * n_parameters)
-    return int(max(1, min(dense_row_blocks(n_entries), by_buffers)))
+    return int(max(1, min(dense_row_block_count(n_entries), by_buffers)))
 
 
 def column_chunk_count(n_samples, n_features, n_entries, n_classes):
@@ -84,4 +84,4 @@ def chunked_columns(X, n_chunks):
     return ColumnChunks(C.data, C.indices, offsets[starts])
 
 
-__all__ = ["canonical_csr", "chunked_columns", "column_chunk_count", "row_blocks", "MAX_BLOCKS"]
+__all__ = ["canonical_csr", "chunked_columns", "column_chunk_count", "csr_row_block_count", "MAX_BLOCKS"]

@@ -45,7 +45,7 @@ NEWTON_MAX_HESSIAN_WORK = 8_000
 
 def hessian_work(n_classes, n_features):
     """Multiply-adds per row of the Hessian's products: ``(d + 1)²`` per block,
-    one block for two classes, ``K(K − 1)/2`` for K (see :func:`multinomial_blocks`)."""
+    one block for two classes, ``K(K − 1)/2`` for K (see :func:`softmax_hessian`)."""
     blocks = 1 if n_classes == 2 else n_classes * (n_classes - 1) // 2
     return blocks * (n_features + 1) ** 2
 
@@ -135,7 +135,7 @@ class NestedNewtonProblem:
             A = Xt * np.sqrt(D)[:, None]
             H = A.T @ A
         else:
-            H = multinomial_blocks(Xt, softmax(Z, axis=1), self.weight)
+            H = softmax_hessian(Xt, softmax(Z, axis=1), self.weight)
         H *= self.C
         H[np.diag_indices_from(H)] += self.penalised
         if self.n_rows > 1:
@@ -145,7 +145,7 @@ class NestedNewtonProblem:
 
 
 
-def multinomial_blocks(Xt, P, weight=None):
+def softmax_hessian(Xt, P, weight=None):
     """``H_kj = Σ_n s_n p_nk(δ_kj − p_nj) x̃_n x̃_nᵀ`` for every pair of classes
     (``s_n = 1`` without ``weight``).
 

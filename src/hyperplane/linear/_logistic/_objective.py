@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from .._state import CSRRows, GradientPass, Targets
-from ._gradient_kernels import binary_blocks, binary_rows, dense_row_blocks
+from .._state import CSRRows, Targets
+from ._gradient_kernels import binary_blocks, binary_rows, dense_row_block_count
 from ._gradient_kernels import multinomial_blocks, multinomial_rows
-from ._layout import canonical_csr, row_blocks
+from ._layout import canonical_csr, csr_row_block_count
 
 
 def logistic_loss_grad(X, y_index, coef, intercept, sample_weight=None):
@@ -58,17 +58,17 @@ def logistic_loss_grad(X, y_index, coef, intercept, sample_weight=None):
     if scipy.sparse.issparse(X):
         return csr_loss_grad(canonical_csr(X), y, coef, intercept, weight)
     X = np.ascontiguousarray(X)
-    return rows_loss_grad(X, y, coef, intercept, weight, dense_row_blocks(X.size))
+    return rows_loss_grad(X, y, coef, intercept, weight, dense_row_block_count(X.size))
 
 
 def csr_loss_grad(X, y, coef, intercept, weight=None):
     """``Σ_n s_n ℓ_n`` and its gradient over the rows of a canonical CSR ``X``
     (:func:`~._layout.canonical_csr`), ``y`` as :func:`loss_targets` gives
     it: :func:`rows_loss_grad` over its rows, in the blocks of
-    :func:`~._layout.row_blocks`."""
+    :func:`~._layout.csr_row_block_count`."""
     n_parameters = coef.shape[0] * (coef.shape[1] + 1)
     return rows_loss_grad(CSRRows.of(X), y, coef, intercept, weight,
-                          row_blocks(X.nnz, n_parameters))
+                          csr_row_block_count(X.nnz, n_parameters))
 
 
 def rows_loss_grad(rows, y, coef, intercept, weight, n_blocks):
@@ -110,7 +110,7 @@ def rows_loss_grad(rows, y, coef, intercept, weight, n_blocks):
             W = np.column_stack([coef, intercept])
     if n_blocks == 1:
         grad = np.zeros_like(W)
-        loss = single(rows, targets, W, 0, rows_count(rows), GradientPass(grad, None, None))
+        loss = single(rows, targets, W, 0, rows_count(rows), grad, None, None)
     else:
         loss, grad, _ = blocks(rows, targets, W, None, n_blocks)
     if n_rows == 1:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._math_kernels import binary_log_loss
-from ..._numba import jit_fast
+from ..._numba import jit_fast, jit_fast_inline
 from ..._row_kernels import by_layout
 
 
@@ -61,7 +61,8 @@ def softmax_exp(z):
     """``z ← e^{z − max_k z_k}`` in place; returns ``(1 / Σ_k z_k, log Σ_k e^{z_k})``
     after it: the probabilities are ``p_k = z_k · (1 / Σ_j z_j)``, one
     reciprocal per row (what LLVM's fastmath made of the division of every
-    class's term), formed where they are read."""
+    class's term), formed where they are read. A call, not inlined: inlined
+    into a pass, fastmath rounded the log-sum differently in each pass."""
     z_max = -np.inf
     for k in range(z.shape[0]):
         z_max = max(z_max, z[k])
@@ -98,7 +99,7 @@ def softmax_terms(s, p_k, is_class):
     return s * (p_k - (1.0 if is_class else 0.0)), s * (p_k * (1.0 - p_k))
 
 
-@jit_fast
+@jit_fast_inline
 def softmax_curvature(s, p, u):
     """``u_k ← s p_k (u_k − Σ_j p_j u_j)`` for every class k, in place: a row's
     terms of the softmax Hessian times a direction whose scores on the row

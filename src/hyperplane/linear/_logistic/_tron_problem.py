@@ -33,7 +33,7 @@ from . import _gradient_kernels as G
 from . import _hessian_kernels as H
 from . import _tron_sparse_kernels as SK
 from ._layout import canonical_csr, chunked_columns, column_chunk_count
-from .._state import CSRRows, GradientPass, Targets
+from .._state import CSRRows, Targets
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
 #: (never fewer than HESSIAN_MIN_ROWS rows)
@@ -112,13 +112,12 @@ class RowPasses:
     def __init__(self, X, n_rows=1):
         self.rows = np.ascontiguousarray(X)
         self.n_samples = X.shape[0]
-        self.blocks = G.dense_row_blocks(X.size)
+        self.blocks = G.dense_row_block_count(X.size)
 
     def binary_gradient(self, targets, w, D):
         if self.blocks == 1:
             grad, diag = np.zeros(w.shape[0]), np.zeros(w.shape[0])
-            loss = G.binary_rows(self.rows, targets, w, 0, self.n_samples,
-                                 GradientPass(grad, D, diag))
+            loss = G.binary_rows(self.rows, targets, w, 0, self.n_samples, grad, D, diag)
             return loss, grad, diag
         return G.binary_blocks(self.rows, targets, w, D, self.blocks)
 
@@ -132,8 +131,7 @@ class RowPasses:
     def multinomial_gradient(self, targets, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = G.multinomial_rows(self.rows, targets, W, 0, self.n_samples,
-                                      GradientPass(grad, P, diag))
+            loss = G.multinomial_rows(self.rows, targets, W, 0, self.n_samples, grad, P, diag)
             return loss, grad, diag
         return G.multinomial_blocks(self.rows, targets, W, P, self.blocks)
 
@@ -173,7 +171,7 @@ class ColumnPasses:
         offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
         self.column_entries = (offsets - offsets[:, :1]).sum(axis=0)
         self.n_samples = X.shape[0]
-        self.blocks = G.dense_row_blocks(X.nnz)
+        self.blocks = G.dense_row_block_count(X.nnz)
 
     def column_blocks(self):
         """Bounds of one block of columns per numba thread, each with about as
