@@ -33,7 +33,7 @@ from linear_svc import dense, text_like
 from sklearn.linear_model import LogisticRegression as SklearnLogisticRegression
 from threadpoolctl import threadpool_limits
 
-from hyperplane.linear._l1_logistic import GLMNETOptions, fit_one_vs_rest
+from hyperplane.linear._logistic._l1 import GLMNETOptions, fit_one_vs_rest
 
 
 def objective(coef, X, y, C):

@@ -228,8 +228,9 @@ def pass_rows(X, y, name, threads):
     from sklearn.linear_model._linear_loss import LinearModelLoss
 
     from hyperplane.linear._logistic import loss_targets
-    from hyperplane.linear._logistic_newton import LogisticProblem
-    from hyperplane.linear._logistic_sparse import canonical_csr, csr_loss_grad
+    from hyperplane.linear._logistic._tron_problem import LogisticProblem
+    from hyperplane.linear._logistic._layout import canonical_csr
+    from hyperplane.linear._logistic._objective import csr_loss_grad
 
     numba.set_num_threads(threads)
     k = int(y.max()) + 1

@@ -24,7 +24,7 @@ from numba.extending import overload
 from ._numba import FASTMATH_FLAGS, jit
 
 
-def by_layout(dense, csr, fastmath=None):
+def by_layout(dense, csr, fastmath=None, inline=False):
     """A function for compiled code that calls ``dense(X, ...)`` when its
     first argument ``X`` is a dense array and ``csr(X, ...)`` when it is CSR
     rows; numba makes the choice when it types ``X``, so the caller is one
@@ -45,6 +45,12 @@ def by_layout(dense, csr, fastmath=None):
     compiles the bodies with those flags instead of the functions' own, for
     callers compiled with them: one row rule, two compilations that numba
     never confuses (each is the overload's own, not a dispatcher's).
+
+    ``inline=True`` inlines the chosen body into the caller's IR (numba's
+    ``inline="always"``) instead of calling it, for short row functions
+    called once per row (the multinomial logistic passes' K-class scores and
+    ``axpy``: up to 2x faster); an ``if x is None`` in such a body then
+    drops no branch, so its None arguments must be typed by the caller.
 
     Examples
     --------
@@ -79,7 +85,8 @@ def by_layout(dense, csr, fastmath=None):
     if direct:
         exec(f"def of_layout({listed}):\n"
              f"    return by_dense[isinstance({names[0]}, types.Array)].py_func", scope)
-        overload(scope["call"], jit_options={"fastmath": flags} if flags else {})(
+        overload(scope["call"], jit_options={"fastmath": flags} if flags else {},
+                 inline="always" if inline else "never")(
             scope["of_layout"])
     else:
         exec("def of_layout(X, *args):\n"
@@ -119,6 +126,22 @@ def csr_row_axpy(X, t, w, delta):
     data, indices, indptr = X
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         w[np.uint64(indices[p])] += delta * data[p]
+
+
+@jit
+def dense_row_square_axpy(X, t, w, delta):
+    """``w[f] += delta X[t, f]²`` for every feature f (a diagonal of
+    ``Σ_t delta_t x_t x_tᵀ``)."""
+    for f in range(X.shape[1]):
+        w[f] += delta * X[t, f] * X[t, f]
+
+
+@jit
+def csr_row_square_axpy(X, t, w, delta):
+    """:func:`dense_row_square_axpy` of the CSR row t (its nonzeros only)."""
+    data, indices, indptr = X
+    for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
+        w[np.uint64(indices[p])] += delta * data[p] * data[p]
 
 
 @jit
@@ -174,3 +197,7 @@ row_weighted_square = by_layout(dense_row_weighted_square, csr_row_weighted_squa
 #: seed's tests after a perceptron fit)
 row_axpy_fast = by_layout(dense_row_axpy, csr_row_axpy, fastmath=FASTMATH_FLAGS)
 row_dot_fast = by_layout(dense_row_dot, csr_row_dot, fastmath=FASTMATH_FLAGS)
+#: ``w += delta x_t²`` (entry by entry) for fastmath kernels: the logistic
+#: gradient pass's Hessian diagonal
+row_square_axpy_fast = by_layout(dense_row_square_axpy, csr_row_square_axpy,
+                                 fastmath=FASTMATH_FLAGS)

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_info
 
 from hyperplane.linear import LogisticRegression
-from hyperplane.linear import _logistic
+from hyperplane.linear._logistic import _estimator as _logistic
 
 
 def blas_threads():

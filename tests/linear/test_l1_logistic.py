@@ -14,9 +14,9 @@ from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.linear_model import LogisticRegression as SklearnLogisticRegression
 from sklearn.preprocessing import StandardScaler
 
-from hyperplane.linear._l1_logistic import GLMNETOptions, columns_of, newglmnet
+from hyperplane.linear._logistic._l1 import GLMNETOptions, columns_of, newglmnet
 from hyperplane.svm._linear_svr_kernels import soft_newton_step
-from hyperplane.linear._l1_logistic_kernels import (
+from hyperplane.linear._logistic._l1_kernels import (
     Columns,
     Direction,
     gradient_and_diagonal,

@@ -11,7 +11,7 @@ from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import logistic_loss_grad, penalised_objective
-from hyperplane.linear._logistic_kernels import binary_blocks, multinomial_blocks
+from hyperplane.linear._logistic._gradient_kernels import binary_blocks, multinomial_blocks
 from hyperplane.linear._state import Targets
 
 from ._helpers import blobs
@@ -46,13 +46,14 @@ def test_compiled_loss_and_gradient_match_numpy(problem, n_blocks):
     Z = X @ coef.T + intercept
     if coef.shape[0] == 1:
         R = (expit(Z[:, 0]) - (y == 1))[:, None]
-        loss, g = binary_blocks(X, Targets((y == 1).astype(float), None),
-                                np.append(coef[0], intercept[0]), n_blocks)
+        loss, g, diag = binary_blocks(X, Targets((y == 1).astype(float), None),
+                                      np.append(coef[0], intercept[0]), None, n_blocks)
         g = g[None, :]
     else:
         R = np.exp(Z - logsumexp(Z, axis=1, keepdims=True)) - np.eye(coef.shape[0])[y]
-        loss, g = multinomial_blocks(X, Targets(y, None), np.column_stack([coef, intercept]),
-                                     n_blocks)
+        loss, g, diag = multinomial_blocks(X, Targets(y, None),
+                                           np.column_stack([coef, intercept]), None, n_blocks)
+    assert diag is None                       # L-BFGS's pass: no curvature kept
     assert loss == pytest.approx(loss_ref, rel=1e-9, abs=1e-9)
     np.testing.assert_allclose(g[:, :-1], R.T @ X, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(g[:, -1], R.sum(axis=0), rtol=1e-9, atol=1e-9)

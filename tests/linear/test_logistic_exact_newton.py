@@ -9,9 +9,9 @@ import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from hyperplane.linear import LogisticRegression
-from hyperplane.linear import _logistic_hessian as LH
+from hyperplane.linear._logistic import _newton_problem as LH
 from hyperplane.linear._logistic import logistic_loss_grad
-from hyperplane.linear._newton import bfgs_update, minimize_newton, newton_direction
+from hyperplane._optimize._newton import bfgs_update, minimize_newton, newton_direction
 
 from ._helpers import blobs
 from .test_logistic_newton import hessian_reference, penalised

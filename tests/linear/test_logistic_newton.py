@@ -12,9 +12,9 @@ from scipy.special import expit, logsumexp, softmax
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from hyperplane.linear import LogisticRegression
-from hyperplane.linear import _logistic_newton as LN
+from hyperplane.linear._logistic import _tron_problem as LN
 from hyperplane.linear._logistic import logistic_loss_grad
-from hyperplane.linear._tron import truncated_cg
+from hyperplane._optimize._tron import truncated_cg
 
 from ._helpers import blobs
 

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from scipy.special import logsumexp
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
-import hyperplane.linear._logistic_kernels as LK
-import hyperplane.linear._logistic_sparse as LS
+import hyperplane.linear._logistic._gradient_kernels as LK
+import hyperplane.linear._logistic._layout as LS
+import hyperplane.linear._logistic._objective as LO
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import loss_targets
-from hyperplane.linear._logistic_newton import LogisticProblem
+from hyperplane.linear._logistic._tron_problem import LogisticProblem
 
 from ._helpers import blobs
 
@@ -50,7 +51,7 @@ def random_problem(seed, n, d, k, density):
        k=st.sampled_from([2, 3, 5]), density=st.floats(0.0, 1.0))
 def test_csr_pass_matches_numpy_reference(seed, n, d, k, density):
     X, y, coef, b = random_problem(seed, n, d, k, density)
-    loss, g, g0 = LS.csr_loss_grad(LS.canonical_csr(X), loss_targets(y, k == 2), coef, b)
+    loss, g, g0 = LO.csr_loss_grad(LS.canonical_csr(X), loss_targets(y, k == 2), coef, b)
     loss_ref, g_ref, g0_ref = reference_loss_grad(X, y, coef, b)
     assert loss == pytest.approx(loss_ref, rel=1e-10, abs=1e-10)
     np.testing.assert_allclose(g, g_ref, rtol=1e-10, atol=1e-10)
@@ -61,19 +62,19 @@ def test_csr_pass_matches_numpy_reference(seed, n, d, k, density):
 def test_csr_gradient_matches_finite_differences(k):
     X, y, coef, b = random_problem(1, 40, 7, k, 0.4)
     X, t = LS.canonical_csr(X), loss_targets(y, k == 2)
-    _, g, g0 = LS.csr_loss_grad(X, t, coef, b)
+    _, g, g0 = LO.csr_loss_grad(X, t, coef, b)
     h = 1e-6
     for idx in np.ndindex(coef.shape):
         step = np.zeros_like(coef)
         step[idx] = h
-        up = LS.csr_loss_grad(X, t, coef + step, b)[0]
-        down = LS.csr_loss_grad(X, t, coef - step, b)[0]
+        up = LO.csr_loss_grad(X, t, coef + step, b)[0]
+        down = LO.csr_loss_grad(X, t, coef - step, b)[0]
         assert g[idx] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-6)
     for c in range(b.shape[0]):
         step = np.zeros_like(b)
         step[c] = h
-        up = LS.csr_loss_grad(X, t, coef, b + step)[0]
-        down = LS.csr_loss_grad(X, t, coef, b - step)[0]
+        up = LO.csr_loss_grad(X, t, coef, b + step)[0]
+        down = LO.csr_loss_grad(X, t, coef, b - step)[0]
         assert g0[c] == pytest.approx((up - down) / (2 * h), rel=1e-5, abs=1e-6)
 
 
@@ -88,7 +89,7 @@ def test_duplicate_entries_are_summed_before_the_pass():
     assert C.has_canonical_format and C.nnz == 3 and X.nnz == 4
     coef, b = np.array([[0.5, -1.0]]), np.array([0.2])
     y = np.array([1, 0])
-    got = LS.csr_loss_grad(C, loss_targets(y, True), coef, b)
+    got = LO.csr_loss_grad(C, loss_targets(y, True), coef, b)
     ref = reference_loss_grad(sp.csr_matrix(X.toarray()), y, coef, b)
     for a, c in zip(got, ref):
         np.testing.assert_allclose(a, c, rtol=1e-12)
@@ -104,7 +105,7 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
     monkeypatch.setattr(LS, "CHUNK_BYTES", 4096)
     X, y, coef, b = random_problem(3, 2000, 40, k, 0.1)
     X, t = LS.canonical_csr(X), loss_targets(y, k == 2)
-    assert LS.row_blocks(X.nnz, coef.size + b.size) > 2
+    assert LS.csr_row_block_count(X.nnz, coef.size + b.size) > 2
     theta = np.column_stack([coef, b]).ravel()
     results = []
     before = numba.get_num_threads()
@@ -115,7 +116,7 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
             assert problem.rows.blocks > 2
             assert problem.rows.cols.indptr.shape[0] > 2
             point = problem.evaluate(theta)
-            results.append((*LS.csr_loss_grad(X, t, coef, b), point.f, point.grad,
+            results.append((*LO.csr_loss_grad(X, t, coef, b), point.f, point.grad,
                             problem.hessian_vector(point, theta)))
     finally:
         numba.set_num_threads(before)
@@ -124,9 +125,9 @@ def test_fixed_row_blocks_give_the_same_sum_on_1_and_2_threads(k, monkeypatch):
 
 
 def test_row_blocks_depend_on_the_data_only():
-    assert LS.row_blocks(10, 5) == 1
-    assert LS.row_blocks(4_000_000, 20_001) == 4_000_000 // (8 * 20_001)
-    assert LS.row_blocks(10**9, 10) == LS.MAX_BLOCKS
+    assert LS.csr_row_block_count(10, 5) == 1
+    assert LS.csr_row_block_count(4_000_000, 20_001) == 4_000_000 // (8 * 20_001)
+    assert LS.csr_row_block_count(10**9, 10) == LS.MAX_BLOCKS
 
 
 def penalised(X, y, coef, intercept, C):

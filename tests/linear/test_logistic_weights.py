@@ -12,7 +12,7 @@ from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import logistic_loss_grad
-from hyperplane.linear._logistic_newton import LogisticProblem
+from hyperplane.linear._logistic._tron_problem import LogisticProblem
 
 from ._helpers import blobs
 

@@ -13,7 +13,9 @@ from hyperplane.linear._perceptron_kernels import (
     DualSamples,
     DualState,
     dual_epoch,
+    is_mistake,
     online_epoch,
+    perceptron_update,
 )
 from hyperplane.linear._state import Averages, CSRRows, Trace
 
@@ -42,6 +44,20 @@ weights = st.lists(st.sampled_from([0.0, 1.0, 2.0]), min_size=12, max_size=12)
 
 def rows_of(X, layout):
     return CSRRows.of(sp.csr_matrix(X)) if layout == "csr" else X
+
+
+@given(problems(), layouts)
+def test_mistake_test_and_update_of_one_sample(problem, layout):
+    """The two functions every primal epoch calls: ``y_i (w·x_i + b) <= 0`` and
+    ``w ← w + step x_i``, ``b ← b + step``, on dense and CSR rows."""
+    X, y, w, b, order, eta = problem
+    rows = rows_of(X, layout)
+    for i in range(len(y)):
+        assert is_mistake(rows, y, i, w, b) == (y[i] * (X[i] @ w + b) <= 0)
+        w_got = w.copy()
+        b_got = perceptron_update(rows, i, w_got, b, eta * y[i])
+        np.testing.assert_array_equal(w_got, w + eta * y[i] * X[i])
+        assert b_got == b + eta * y[i]
 
 
 def reference_online(X, y, w, b, eta, order):

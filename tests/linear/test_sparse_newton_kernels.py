@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from scipy.special import expit, logsumexp, softmax
 
 from hyperplane._csr_rows import CSRRows
-from hyperplane.linear import _sparse_newton_kernels as SK
+from hyperplane.linear._logistic import _tron_sparse_kernels as SK
 from hyperplane.linear._state import Targets
-from hyperplane.linear._logistic_sparse import chunked_columns, column_chunk_count
+from hyperplane.linear._logistic._layout import chunked_columns, column_chunk_count
 
 
 @st.composite

@@ -88,6 +88,8 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         Mean squared error (over samples and outputs, weighted by
         ``sample_weight``) of every epoch.
     converged_ : bool
+        Whether an epoch's mean squared error differed from the previous
+        epoch's by less than ``tol`` (False: ``max_iter`` epochs ran).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 

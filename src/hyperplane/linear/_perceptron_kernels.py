@@ -15,39 +15,29 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit, jit_fast
-from .._row_kernels import by_layout
-from .._row_kernels import row_axpy_fast as row_axpy
+from .._numba import jit, jit_fast, jit_fast_inline
+from .._row_kernels import row_axpy_fast, row_dot_fast
 
 
-@jit_fast
-def dense_margin(X, i, w, b):
-    """``w.x_i + b`` (the dot product may be vectorised: its order is free).
-
-    The sum starts from ``b`` so that it is carried in the dtype of ``b``
-    (float32 for float32 input: twice the SIMD width, no conversions).
-    """
-    s = b
-    for j in range(X.shape[1]):
-        s += w[j] * X[i, j]
-    return s
+@jit_fast_inline
+def is_mistake(X, y, i, w, b):
+    """``y_i (w·x_i + b) <= 0``: sample ``i`` of ``X`` (dense or CSR rows) is
+    misclassified, a point on the hyperplane included (李航 算法2.1 step 3).
+    The score ``w·x_i + b`` is the row layer's ``row_dot_fast`` started
+    from ``b``, so that it is carried in the dtype of ``b`` (float32 for
+    float32 input: twice the SIMD width, no conversions); its order is free."""
+    return y[i] * row_dot_fast(X, i, w, b) <= 0.0
 
 
-@jit_fast
-def csr_margin(rows, i, w, b):
-    """``w.x_i + b`` over the nonzeros of CSR row ``i``."""
-    data, indices, indptr = rows
-    s = b
-    for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-        s += w[np.uint64(indices[t])] * data[t]
-    return s
-
-
-#: ``w.x_i + b`` of a dense row or a CSR row (numba picks the layout's
-#: function when it types the rows): every epoch below reads the samples
-#: through it and :func:`~hyperplane._row_kernels.row_axpy`, so each rule is
-#: written once for both layouts
-margin = by_layout(dense_margin, csr_margin)
+@jit_fast_inline
+def perceptron_update(X, i, w, b, step):
+    """``w ← w + step·x_i`` in place and ``b + step`` returned: 李航 算法2.1's
+    update with ``step = η y_i`` (every rule below calls it, with its own
+    step and its own ``w``: the weights, the averaged perceptron's sums, the
+    batch rule's sum over the mistakes). Both rules are inlined into the
+    epochs: a compiled call per sample would cost more than the rule."""
+    row_axpy_fast(X, i, w, step)
+    return b + step
 
 
 @jit_fast
@@ -79,14 +69,10 @@ def online_epoch(X, y, w, b, eta, order, trace):
     """
     n_updates = 0
     for i in order:
-        if y[i] * margin(X, i, w, b) <= 0.0:
-            step = eta[i] * y[i]
-            row_axpy(X, i, w, step)
-            b += step
+        if is_mistake(X, y, i, w, b):
+            b = perceptron_update(X, i, w, b, eta[i] * y[i])
             n_updates = recorded(trace, n_updates, i, w, b)
     return b, n_updates
-
-
 
 
 @jit_fast
@@ -106,12 +92,10 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
     c = averages.c
     n_updates = 0
     for i in order:
-        if y[i] * margin(X, i, w, b) <= 0.0:
+        if is_mistake(X, y, i, w, b):
             step = eta[i] * y[i]
-            row_axpy(X, i, w, step)
-            row_axpy(X, i, u, c * step)
-            b += step
-            ub += c * step
+            b = perceptron_update(X, i, w, b, step)
+            ub = perceptron_update(X, i, u, ub, c * step)
             n_updates = recorded(trace, n_updates, i, w, b)
         c += 1.0
     return b, ub, c, n_updates
@@ -127,9 +111,8 @@ def misclassified_sum(X, y, w, b, weight, updated):
     delta_b = b * 0.0
     n_mis = 0
     for i in range(y.shape[0]):
-        if weight[i] > 0.0 and y[i] * margin(X, i, w, b) <= 0.0:
-            row_axpy(X, i, delta, weight[i] * y[i])
-            delta_b += weight[i] * y[i]
+        if weight[i] > 0.0 and is_mistake(X, y, i, w, b):
+            delta_b = perceptron_update(X, i, delta, delta_b, weight[i] * y[i])
             updated[n_mis] = i
             n_mis += 1
     return delta, delta_b, n_mis
@@ -155,7 +138,7 @@ def count_mistakes(X, y, w, b, weight):
     order (an epoch's own cost, and the same bits on any thread count)."""
     mistakes = 0.0
     for i in range(y.shape[0]):
-        if y[i] * margin(X, i, w, b) <= 0.0:
+        if is_mistake(X, y, i, w, b):
             mistakes += weight[i]
     return mistakes
 

@@ -1,13 +1,11 @@
 """Named arguments of the linear models' compiled kernels.
 
-The kernels of :mod:`._perceptron_kernels` and :mod:`._newton_kernels` take
+The kernels of :mod:`._perceptron_kernels` and :mod:`._logistic._gradient_kernels` take
 a few of these named tuples instead of long positional lists (numba compiles
 a field access to a plain load): sparse training rows (:class:`CSRRows`),
 the averaged perceptron's running sums (:class:`Averages`, Freund & Schapire
-1999; Collins 2002), the record of an epoch's updates (:class:`Trace`) and
-what a gradient pass of the trust-region Newton method writes
-(:class:`GradientPass`, Lin, Weng & Keerthi 2008), the columns its sparse
-passes read, per chunk of rows (:class:`ColumnChunks`), and what every
+1999; Collins 2002), the record of an epoch's updates (:class:`Trace`), the columns the sparse
+passes of the trust-region Newton method read (Lin, Weng & Keerthi 2008), per chunk of rows (:class:`ColumnChunks`), and what every
 logistic pass reads of a row besides ``x_n`` (:class:`Targets`).
 """
 
@@ -19,7 +17,7 @@ import numpy as np
 
 from .._csr_rows import CSRRows
 
-__all__ = ["Averages", "ColumnChunks", "CSRRows", "GradientPass", "Targets", "Trace"]
+__all__ = ["Averages", "ColumnChunks", "CSRRows", "Targets", "Trace"]
 
 
 class Averages(NamedTuple):
@@ -46,20 +44,6 @@ class Trace(NamedTuple):
     b: np.ndarray
 
 
-class GradientPass(NamedTuple):
-    """What a gradient pass adds and stores (Lin, Weng & Keerthi 2008, §3).
-
-    ``grad`` receives the gradient of the summed log-loss, ``diag`` the
-    diagonal of the Hessian (the preconditioner's), and ``curvature`` row n's
-    ``D_n = σ(z_n)(1 − σ(z_n))`` (binary) or its probabilities ``p_nk``
-    (multinomial), which the Hessian-vector pass reads.
-    """
-
-    grad: np.ndarray
-    curvature: np.ndarray
-    diag: np.ndarray
-
-
 class ColumnChunks(NamedTuple):
     """The columns of a sparse ``X`` whose rows are split into consecutive
     chunks: the CSC arrays of each chunk's rows, one chunk after the other.
@@ -82,7 +66,7 @@ class Targets(NamedTuple):
     class indices for more; ``weight`` the rows' weights ``s_n`` (sample
     weight times class weight), or None when every row weighs 1 (the passes
     are then compiled without the multiplications,
-    :func:`~._logistic_row_kernels.row_weight`).
+    :func:`~._logistic._rules_kernels.row_weight`).
     """
 
     y: np.ndarray

@@ -11,7 +11,7 @@ a dot product of column j with ``u``:
 
 * the *row phase* reads the CSR rows: per row, the score ``z_n = w̃·x̃_n``
   (or ``u_n = x̃_n·v``, kept as the image ``X̃v`` of the direction), then
-  what follows from it alone by the rules of :mod:`._logistic_row_kernels`
+  what follows from it alone by the rules of :mod:`._rules_kernels`
   (shared with the dense passes) — the weighted log-loss, the residual
   ``r_n = s_n (p_n − y_n)``, the curvature ``D_n = s_n σ(z_n)(1 − σ(z_n))``
   (softmax: ``p_nk``, and ``s_n p_nk (u_nk − Σ_j p_nj u_nj)``, Bishop, PRML
@@ -49,8 +49,9 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit_fast, jit_parallel
-from ._logistic_row_kernels import (
+from ..._numba import jit_fast, jit_parallel
+from ..._row_kernels import row_dot_fast
+from ._rules_kernels import (
     binary_terms,
     row_weight,
     softmax_curvature,
@@ -58,7 +59,7 @@ from ._logistic_row_kernels import (
     softmax_row,
     softmax_terms,
 )
-from ._newton_kernels import block_total, block_totals
+from ._blocks_kernels import block_total, block_totals
 
 
 # --------------------------------------------------------------------------
@@ -68,13 +69,9 @@ from ._newton_kernels import block_total, block_totals
 def binary_row_scores(rows, v, start, stop, z):
     """``z[n] = x̃_n·v`` over rows ``start:stop`` (``v`` of shape (n_features + 1,),
     the intercept last)."""
-    data, indices, indptr = rows
     d = v.shape[0] - 1
     for i in range(start, stop):
-        s = v[d]
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            s += v[np.uint64(indices[t])] * data[t]
-        z[i] = s
+        z[i] = row_dot_fast(rows, i, v, v[d])
 
 
 @jit_fast
@@ -109,7 +106,7 @@ def multinomial_row_scores(rows, V, start, stop, Z):
 @jit_fast
 def binary_score_terms(targets, z, start, stop, RD, D, total):
     """``Σ_n s_n ℓ_n`` over rows ``start:stop`` from their scores ``z[n]``
-    (:func:`~._logistic_row_kernels.binary_terms`); stores the curvature
+    (:func:`~._rules_kernels.binary_terms`); stores the curvature
     ``D_n = s_n σ(z_n)(1 − σ(z_n))`` in ``D`` and ``(r_n, D_n)``,
     ``r_n = s_n (σ(z_n) − y_n)``, in row n of ``RD``, and adds them to ``total``."""
     y, weight = targets
@@ -128,7 +125,7 @@ def binary_score_terms(targets, z, start, stop, RD, D, total):
 @jit_fast
 def multinomial_score_terms(targets, Z, start, stop, RD, P, total):
     """``Σ_n s_n (log Σ_k e^{z_nk} − z_{n,y_n})`` over rows ``start:stop``
-    from their scores ``Z[n, k]`` (:func:`~._logistic_row_kernels.softmax_loss`);
+    from their scores ``Z[n, k]`` (:func:`~._rules_kernels.softmax_loss`);
     stores ``p_nk`` in ``P``, ``s_n (p_nk − [y_n = k])`` in ``RD[n, k]`` and
     ``s_n p_nk(1 − p_nk)`` in ``RD[n, K + k]``, and adds row n of ``RD`` to
     ``total``."""
@@ -155,12 +152,9 @@ def binary_curvature_rows(rows, D, v, start, stop, XV, U, total):
     ``total[0]``: :func:`binary_row_scores` with the curvature applied while
     the score is in a register (one more pass over ``XV`` cost 1 ms in 7 at
     200k rows). ``XV`` may be ``U[:, 0]`` (the image not kept)."""
-    data, indices, indptr = rows
     d = v.shape[0] - 1
     for i in range(start, stop):
-        s = v[d]
-        for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
-            s += v[np.uint64(indices[t])] * data[t]
+        s = row_dot_fast(rows, i, v, v[d])
         XV[i] = s
         U[i, 0] = D[i] * s
         total[0] += U[i, 0]
@@ -175,7 +169,7 @@ CURVATURE_ROWS = 256
 def multinomial_curvature_rows(rows, P, V, weight, start, stop, U, total):
     """``U_nk = s_n p_nk (u_nk − Σ_j p_nj u_nj)``, ``u_nk = V[:, k]·x̃_n`` (``V``
     feature-major, :func:`multinomial_row_scores`;
-    :func:`~._logistic_row_kernels.softmax_curvature`), over rows
+    :func:`~._rules_kernels.softmax_curvature`), over rows
     ``start:stop``, added to ``total``; :data:`CURVATURE_ROWS` rows at a
     time, so that their ``u`` is read back from cache."""
     n_classes = V.shape[1]
@@ -183,14 +177,9 @@ def multinomial_curvature_rows(rows, P, V, weight, start, stop, U, total):
         hi = min(stop, lo + CURVATURE_ROWS)
         multinomial_row_scores(rows, V, lo, hi, U)
         for i in range(lo, hi):
-            u = U[i]
-            s = row_weight(weight, i)
-            mean = 0.0
+            softmax_curvature(row_weight(weight, i), P[i], U[i])
             for k in range(n_classes):
-                mean += P[i, k] * u[k]
-            for k in range(n_classes):
-                u[k] = softmax_curvature(s, P[i, k], u[k], mean)
-                total[k] += u[k]
+                total[k] += U[i, k]
 
 
 # --------------------------------------------------------------------------

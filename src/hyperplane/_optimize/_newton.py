@@ -22,7 +22,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from ._minimum import Minimum
 from ._tron import negligible, smaller
+
 
 #: Armijo's sufficient-decrease constant (Nocedal & Wright, §3.1: 1e-4)
 ARMIJO = 1e-4
@@ -96,9 +98,7 @@ def minimize_newton(problem, theta0, *, max_iter, converged, on_step=None, hessi
 
     Returns
     -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
+    Minimum
     """
     theta = np.array(theta0, dtype=np.float64)
     f, g = problem.evaluate(theta)
@@ -106,7 +106,7 @@ def minimize_newton(problem, theta0, *, max_iter, converged, on_step=None, hessi
     B = hessian0
     for n_iter in range(1, max_iter + 1):
         if converged(g):
-            return theta, n_iter - 1, True
+            return Minimum(theta, n_iter - 1, True)
         if not secant:
             B = problem.hessian(theta)
         s = newton_direction(B, g)
@@ -118,7 +118,7 @@ def minimize_newton(problem, theta0, *, max_iter, converged, on_step=None, hessi
         theta, g = theta_next, g_next
         if on_step is not None:
             on_step(f)
-    return theta, n_iter, bool(converged(g))
+    return Minimum(theta, n_iter, bool(converged(g)))
 
 
 __all__ = ["minimize_newton", "newton_direction", "backtrack", "bfgs_update"]

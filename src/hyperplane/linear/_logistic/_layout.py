@@ -1,10 +1,11 @@
-"""Summed log-loss and gradient of logistic regression over sparse rows.
+"""How the passes of logistic regression lay out sparse data: canonical CSR
+rows, the number of row blocks of a pass over them, and their columns per
+chunk of rows (TRON's column phase).
 
-The compiled passes of :mod:`._logistic_kernels` read each CSR row's
-nonzeros once per evaluation (score, loss and gradient together); the rows
-are split into a number of blocks fixed by the data's size, each block
-summed into its own buffer in parallel and the buffers added in block order,
-so that the result does not depend on the number of threads.
+Each number depends on the data only, never on the number of threads: a
+pass sums every block into its own buffer and adds the buffers in block
+order (:mod:`._blocks_kernels`), so that its result is the same on any
+number of threads.
 """
 
 from __future__ import annotations
@@ -12,16 +13,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse
 
-from ._logistic_kernels import (
-    BLOCK_ENTRIES,
-    MAX_BLOCKS,
-    binary_blocks,
-    binary_rows,
-    csr_multinomial_rows,
-    dense_row_blocks,
-    multinomial_blocks,
-)
-from ._state import ColumnChunks, CSRRows, Targets
+from .._state import ColumnChunks
+from ._gradient_kernels import MAX_BLOCKS, dense_row_block_count
 
 #: a pass's entries per entry of the block buffers: summing the buffers
 #: should cost a small share of the pass
@@ -47,16 +40,16 @@ def canonical_csr(X):
     return X
 
 
-def row_blocks(n_entries, n_parameters):
+def csr_row_block_count(n_entries, n_parameters):
     """The number of row blocks of a pass over ``n_entries`` stored values
     with ``n_parameters`` gradient entries: the dense passes' rule
-    (:func:`~._logistic_kernels.dense_row_blocks`: one per ``BLOCK_ENTRIES``
+    (:func:`~._gradient_kernels.dense_row_block_count`: one per ``BLOCK_ENTRIES``
     entries, at most ``MAX_BLOCKS``), and few enough that the block buffers
     hold at most 1/:data:`ENTRIES_PER_BUFFER_ENTRY` of the entries (a sparse
     row has few of its many parameters). A function of the data only: the
     sum is the same on any number of threads."""
     by_buffers = n_entries // (ENTRIES_PER_BUFFER_ENTRY * n_parameters)
-    return int(max(1, min(dense_row_blocks(n_entries), by_buffers)))
+    return int(max(1, min(dense_row_block_count(n_entries), by_buffers)))
 
 
 def column_chunk_count(n_samples, n_features, n_entries, n_classes):
@@ -91,45 +84,4 @@ def chunked_columns(X, n_chunks):
     return ColumnChunks(C.data, C.indices, offsets[starts])
 
 
-def csr_loss_grad(X, y, coef, intercept, weight=None):
-    """``Σ_n s_n ℓ_n`` and its gradient over the rows of a canonical CSR ``X``.
-
-    Parameters
-    ----------
-    X : scipy.sparse.csr_matrix (see :func:`canonical_csr`)
-    y : ndarray
-        float64 1/0 (positive class or not) for one row of ``coef``, int64
-        class indices for more.
-    coef : ndarray of shape (n_rows, n_features)
-    intercept : ndarray of shape (n_rows,)
-    weight : ndarray of shape (n_samples,) or None
-        The rows' weights ``s_n`` (None: all 1).
-
-    Returns
-    -------
-    loss : float
-    grad_coef : ndarray of shape (n_rows, n_features)
-    grad_intercept : ndarray of shape (n_rows,)
-    """
-    rows = CSRRows.of(X)
-    targets = Targets(y, weight)
-    n_classes = coef.shape[0]
-    if n_classes == 1:
-        w = np.append(coef[0], intercept[0])
-        blocks, single, grad = binary_blocks, binary_rows, np.zeros(w.shape[0])
-    else:
-        w = np.empty((coef.shape[1] + 1, n_classes))
-        w[:-1] = coef.T
-        w[-1] = intercept
-        blocks, single, grad = multinomial_blocks, csr_multinomial_rows, np.zeros(w.shape)
-    n_blocks = row_blocks(X.nnz, w.size)
-    if n_blocks == 1:
-        loss = single(rows, targets, w, 0, X.shape[0], grad)
-    else:
-        loss, grad = blocks(rows, targets, w, n_blocks)
-    grad = grad.reshape(grad.shape[0], n_classes).T
-    return loss, grad[:, :-1], grad[:, -1]
-
-
-__all__ = ["canonical_csr", "chunked_columns", "column_chunk_count", "csr_loss_grad", "row_blocks",
-           "BLOCK_ENTRIES", "MAX_BLOCKS"]
+__all__ = ["canonical_csr", "chunked_columns", "column_chunk_count", "csr_row_block_count", "MAX_BLOCKS"]

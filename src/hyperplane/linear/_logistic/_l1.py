@@ -1,7 +1,7 @@
 """newGLMNET for L1-regularised logistic regression (Yuan, Ho & Lin, JMLR 13,
 2012, Algorithm 3; LIBLINEAR's ``-s 6``): Newton iterations whose direction
 minimises a quadratic model of the objective by coordinate descent, then a
-backtracking line search. The passes are :mod:`._l1_logistic_kernels`.
+backtracking line search. The passes are :mod:`._l1_kernels`.
 
 Here it minimises ``‖w‖₁ + Σ_i C_i log(1 + exp(−y_i w·x_i))`` with the
 intercept, when one is fitted, a last column of ones left out of ``‖w‖₁``
@@ -17,8 +17,8 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse
 
-from .._csr_rows import CSRRows
-from ._l1_logistic_kernels import (
+from ..._csr_rows import CSRRows
+from ._l1_kernels import (
     Columns,
     coordinate_violations,
     Direction,

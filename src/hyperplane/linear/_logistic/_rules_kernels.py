@@ -12,7 +12,7 @@ score and applies the same rules to it; they live here, one function per rule:
   log(1 + e^{z_n}) − y_n z_n``, its residual ``s_n (σ(z_n) − y_n)`` (the
   gradient is ``Σ_n r_n x̃_n``) and curvature ``D_n = s_n σ(z_n)(1 − σ(z_n))``
   (the Hessian is ``X̃ᵀ D X̃``; Bishop, PRML §4.3.2-4.3.3, eqs. 4.91, 4.97);
-* :func:`softmax_row`, :func:`softmax_loss` and :func:`softmax_terms`: the
+* :func:`softmax_exp` / :func:`softmax_row`, :func:`softmax_loss` and :func:`softmax_terms`: the
   probabilities ``p_nk``, the softmax's ``s_n (log Σ_k e^{z_nk} − z_{n,y_n})``,
   the residual ``s_n (p_nk − [y_n = k])`` and diagonal curvature ``s_n p_nk(1
   − p_nk)`` (PRML §4.3.4, eqs. 4.108-4.110);
@@ -20,23 +20,22 @@ score and applies the same rules to it; they live here, one function per rule:
   ``s_n p_nk (u_nk − Σ_j p_nj u_nj)`` with ``u_nk = v_k·x̃_n`` (PRML eq. 4.110);
   the binary product's ``D_n u_n`` takes the weight through ``D_n``.
 
-The rules other than :func:`softmax_row` take and return scalars, so that a
-pass calls them per row and class at no cost. The binary L-BFGS pass reads
-the rows through the package's row layer (:mod:`hyperplane._row_kernels`:
-``row_dot_fast``, ``row_axpy_fast``; one pass for dense and CSR rows). The
-other passes keep a loop per layout: the multinomial ones read every class
-from one read of a row (CSR: ``W̃`` feature-major), which the row layer's
-one-vector calls would repeat K times, and TRON's short binary passes were
-10-20% slower with a row-layer call per row (20k × 50 dense, 20k × 20k CSR).
+The rules other than :func:`softmax_exp`, :func:`softmax_row` and
+:func:`softmax_curvature` (a row's K values in place) take and return
+scalars, so that a pass calls them per row and class at no cost. The passes
+read the rows through a row layer chosen when numba compiles them (one pass
+for dense and CSR rows): :mod:`hyperplane._row_kernels` for one weight
+vector, :mod:`._gradient_kernels`' ``class_scores`` / ``class_axpy`` for K;
+TRON's sparse passes keep their two-phase design (:mod:`._tron_sparse_kernels`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._math_kernels import binary_log_loss
-from .._numba import jit_fast
-from .._row_kernels import by_layout
+from ..._math_kernels import binary_log_loss
+from ..._numba import jit_fast, jit_fast_inline
+from ..._row_kernels import by_layout
 
 
 @jit_fast
@@ -58,8 +57,12 @@ def binary_terms(s, z, y):
 
 
 @jit_fast
-def softmax_row(z):
-    """``z ← softmax(z)`` in place; returns ``log Σ_k e^{z_k}``."""
+def softmax_exp(z):
+    """``z ← e^{z − max_k z_k}`` in place; returns ``(1 / Σ_k z_k, log Σ_k e^{z_k})``
+    after it: the probabilities are ``p_k = z_k · (1 / Σ_j z_j)``, one
+    reciprocal per row (what LLVM's fastmath made of the division of every
+    class's term), formed where they are read. A call, not inlined: inlined
+    into a pass, fastmath rounded the log-sum differently in each pass."""
     z_max = -np.inf
     for k in range(z.shape[0]):
         z_max = max(z_max, z[k])
@@ -67,9 +70,17 @@ def softmax_row(z):
     for k in range(z.shape[0]):
         z[k] = np.exp(z[k] - z_max)
         total += z[k]
+    return 1.0 / total, np.log(total) + z_max
+
+
+@jit_fast
+def softmax_row(z):
+    """``z ← softmax(z)`` in place (:func:`softmax_exp`, then scaled);
+    returns ``log Σ_k e^{z_k}``."""
+    scale, log_total = softmax_exp(z)
     for k in range(z.shape[0]):
-        z[k] /= total
-    return np.log(total) + z_max
+        z[k] *= scale
+    return log_total
 
 
 @jit_fast
@@ -88,12 +99,16 @@ def softmax_terms(s, p_k, is_class):
     return s * (p_k - (1.0 if is_class else 0.0)), s * (p_k * (1.0 - p_k))
 
 
-@jit_fast
-def softmax_curvature(s, p_k, u_k, mean):
-    """``s p_k (u_k − Σ_j p_j u_j)`` (``mean = Σ_j p_j u_j``): class k's term of
-    a row of the softmax Hessian times a direction whose scores on the row
-    are ``u``."""
-    return s * (p_k * (u_k - mean))
+@jit_fast_inline
+def softmax_curvature(s, p, u):
+    """``u_k ← s p_k (u_k − Σ_j p_j u_j)`` for every class k, in place: a row's
+    terms of the softmax Hessian times a direction whose scores on the row
+    are ``u`` (``p``: the row's probabilities)."""
+    mean = 0.0
+    for k in range(u.shape[0]):
+        mean += p[k] * u[k]
+    for k in range(u.shape[0]):
+        u[k] = s * (p[k] * (u[k] - mean))
 
 
 # --------------------------------------------------------------------------

@@ -32,13 +32,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
-from .._row_kernels import row_axpy as column_axpy
-from .._row_kernels import row_dot as column_dot
-from .._row_kernels import row_weighted_dot as column_weighted_dot
-from .._row_kernels import row_weighted_square as column_weighted_square
-from ..svm._l1_svc_kernels import prefetch_columns
-from ..svm._linear_svr_kernels import soft_newton_step
+from ..._numba import jit
+from ..._row_kernels import row_axpy as column_axpy
+from ..._row_kernels import row_dot as column_dot
+from ..._row_kernels import row_weighted_dot as column_weighted_dot
+from ..._row_kernels import row_weighted_square as column_weighted_square
+from ...svm._l1_svc_kernels import prefetch_columns
+from ...svm._linear_svr_kernels import soft_newton_step
 
 
 class Columns(NamedTuple):

@@ -29,6 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._minimum import Minimum
+
+
 #: step acceptance and radius update of Lin, Weng & Keerthi (2008), §2.1
 ETA0, ETA1, ETA2 = 1e-4, 0.25, 0.75
 SIGMA1, SIGMA2, SIGMA3 = 0.25, 0.5, 4.0
@@ -148,16 +151,14 @@ def minimize_tron(problem, theta0, *, max_iter, converged, on_step=None):
 
     Returns
     -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
+    Minimum
     """
     theta = np.array(theta0, dtype=np.float64)
     point = problem.evaluate(theta)
     delta = np.sqrt(np.dot(point.grad, point.grad / preconditioner(point.diag)))
     for n_iter in range(1, max_iter + 1):
         if converged(point.grad):
-            return theta, n_iter - 1, True
+            return Minimum(theta, n_iter - 1, True)
         M = preconditioner(point.diag)
         path = problem.path(point)
         s, r, _, _ = truncated_cg(lambda v: problem.hessian_vector(point, v, path),
@@ -178,7 +179,7 @@ def minimize_tron(problem, theta0, *, max_iter, converged, on_step=None):
                 on_step(point)
         elif below_rounding or (actred <= 0 and prered <= 0):
             break
-    return theta, n_iter, bool(converged(point.grad))
+    return Minimum(theta, n_iter, bool(converged(point.grad)))
 
 
 def negligible(f, actred, prered):

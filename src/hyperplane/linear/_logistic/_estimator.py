@@ -9,14 +9,13 @@ the gradient of the equivalent normalised objective
 ``(1/N) Σ ℓ_n + ‖W‖² / (2CN)`` is at most ``tol`` (scikit-learn's meaning):
 
 * ``"newton"``: Newton's method on the explicit Hessian, formed by matrix
-  products on nested row subsamples (:mod:`._logistic_hessian`), for dense
+  products on nested row subsamples (:mod:`._newton_problem`), for dense
   data with few parameters;
 * ``"tron"``: the trust-region Newton method of LIBLINEAR (Lin, Weng &
-  Keerthi 2008; :mod:`._tron`) on compiled Hessian-vector products
-  (:mod:`._logistic_newton`), for data in memory, dense or sparse;
-* ``"lbfgs"``: L-BFGS on a callable returning ``(loss, gradient)``;
-  :func:`logistic_loss_grad` returns sums over rows, so a distributed fit adds
-  the results of its chunks and drives the same solver.
+  Keerthi 2008; :mod:`hyperplane._optimize._tron`) on compiled Hessian-vector products
+  (:mod:`._tron_problem`), for data in memory, dense or sparse;
+* ``"lbfgs"``: L-BFGS on the summed loss and gradient of
+  :mod:`._objective` (over the rows in memory, or added over Dask chunks).
 """
 
 from __future__ import annotations
@@ -24,18 +23,17 @@ from __future__ import annotations
 import contextlib
 
 import numpy as np
-import scipy.optimize
 import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
 from threadpoolctl import threadpool_limits
 
-from .._base import LinearDecisionMixin, dask_classification_data
-from .._numerics import check_magnitude
-from .._parameters import N_JOBS
-from .._progress import progress
-from .._threads import uses_threads
-from .._validation import (
+from ..._base import LinearDecisionMixin, dask_classification_data
+from ..._numerics import check_magnitude
+from ..._parameters import N_JOBS
+from ..._progress import progress
+from ..._threads import uses_threads
+from ..._validation import (
     CLASS_WEIGHT,
     FLAG,
     NON_NEGATIVE,
@@ -52,158 +50,28 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ..distributed import add_parts, predict_lazy
-from ._l1_logistic import GLMNETOptions, fit_one_vs_rest
-from ._logistic_kernels import (
-    binary_blocks,
-    binary_rows,
-    dense_row_blocks,
-    multinomial_blocks,
-    dense_multinomial_rows,
-)
-from ._logistic_hessian import (
+from ...distributed import add_parts, predict_lazy
+from ._l1 import GLMNETOptions, fit_one_vs_rest
+from ._newton_problem import (
     NEWTON_MAX_HESSIAN_WORK,
     NestedNewtonProblem,
     hessian_work,
     minimize_nested,
 )
-from ._logistic_newton import LogisticProblem
-from ._logistic_sparse import canonical_csr, csr_loss_grad
-from ._state import Targets
-from ._tron import minimize_tron
+from ._tron_problem import LogisticProblem
+from ._layout import canonical_csr
+from ._objective import (
+    csr_loss_grad,
+    logistic_loss_grad,
+    loss_targets,
+    penalised_objective,
+    total_weight,
+    without_intercept,
+)
+from ..._optimize import minimize_lbfgs, minimize_tron
 
 #: the values of ``solver=`` (their methods: :data:`SOLVERS`)
 SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
-
-
-def logistic_loss_grad(X, y_index, coef, intercept, sample_weight=None):
-    """Summed (weighted) log-loss of ``X`` and its gradient at ``(coef, intercept)``.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-    y_index : ndarray of int64
-        Class indices; with ``coef`` of one row, 1 is the positive class.
-    coef : ndarray of shape (1, n_features) or (n_classes, n_features)
-    intercept : ndarray of shape (1,) or (n_classes,)
-    sample_weight : ndarray of shape (n_samples,) or None
-        The rows' weights ``s_n`` (None: all 1).
-
-    Returns
-    -------
-    loss : float
-        ``Σ_n s_n ℓ_n`` (no penalty).
-    grad_coef : ndarray shaped like ``coef``
-    grad_intercept : ndarray shaped like ``intercept``
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[1.0], [-1.0]]); y = np.array([1, 0])
-    >>> loss, g, g0 = logistic_loss_grad(X, y, np.zeros((1, 1)), np.zeros(1))
-    >>> round(loss, 6), g.tolist(), g0.tolist()
-    (1.386294, [[-1.0]], [0.0])
-    >>> loss, g, g0 = logistic_loss_grad(X, y, np.zeros((1, 1)), np.zeros(1),
-    ...                                  np.array([3.0, 1.0]))
-    >>> round(loss, 6), g.tolist(), g0.tolist()
-    (2.772589, [[-2.0]], [-1.0])
-    """
-    coef = np.ascontiguousarray(coef, dtype=np.float64)
-    intercept = np.asarray(intercept, dtype=np.float64)
-    weight = row_weights(sample_weight)
-    binary = coef.shape[0] == 1
-    y = loss_targets(y_index, binary)
-    if scipy.sparse.issparse(X):
-        return csr_loss_grad(canonical_csr(X), y, coef, intercept, weight)
-    X = np.ascontiguousarray(X)
-    W = np.column_stack([coef, intercept])          # W̃: the intercepts last
-    targets = Targets(y, weight)
-    n_blocks = dense_row_blocks(X.size)
-    if n_blocks == 1:
-        grad = np.zeros_like(W)
-        if binary:
-            loss = binary_rows(X, targets, W[0], 0, X.shape[0], grad[0])
-        else:
-            loss = dense_multinomial_rows(X, targets, W, 0, X.shape[0], grad)
-    elif binary:
-        loss, grad = binary_blocks(X, targets, W[0], n_blocks)
-        grad = grad[None, :]
-    else:
-        loss, grad = multinomial_blocks(X, targets, W, n_blocks)
-    return loss, grad[:, :-1], grad[:, -1]
-
-
-def row_weights(sample_weight):
-    """The rows' weights as the compiled passes read them: contiguous float64,
-    or None (every row weighs 1)."""
-    if sample_weight is None:
-        return None
-    return np.ascontiguousarray(sample_weight, dtype=np.float64)
-
-
-def total_weight(n_samples, weight):
-    """``Σ_n s_n``, the N of the normalised objective: ``n_samples`` without weights."""
-    return n_samples if weight is None else float(np.sum(weight))
-
-
-def loss_targets(y_index, binary):
-    """The targets as the compiled passes read them: float64 1/0 (positive
-    class or not) for two classes, int64 class indices for more."""
-    if binary:
-        return (np.asarray(y_index) == 1).astype(np.float64)
-    return np.ascontiguousarray(y_index, dtype=np.int64)
-
-
-def penalised_objective(loss_grad, C, n_samples, shape):
-    """The normalised objective ``(C Σℓ + ½‖W‖²) / (C N)`` on a flat vector.
-
-    Parameters
-    ----------
-    loss_grad : callable ``(coef, intercept) -> (loss, grad_coef, grad_intercept)``
-        Sums over the data, e.g. :func:`logistic_loss_grad` bound to ``X, y``
-        or a reduction over Dask chunks.
-    C : float
-    n_samples : int
-    shape : tuple ``(n_rows, n_features)`` of ``coef``
-
-    Returns
-    -------
-    callable ``theta -> (f, grad)`` where ``theta = [coef.ravel(), intercept]``.
-    """
-    n_rows, n_features = shape
-    size = n_rows * n_features
-    scale = 1.0 / (C * n_samples)
-
-    def objective(theta):
-        coef = theta[:size].reshape(n_rows, n_features)
-        loss, g_coef, g_intercept = loss_grad(coef, theta[size:])
-        f = scale * (C * loss + 0.5 * np.dot(theta[:size], theta[:size]))
-        grad = np.concatenate([scale * (C * g_coef + coef).ravel(),
-                               scale * C * g_intercept])
-        return f, grad
-
-    return objective
-
-
-def without_intercept(objective, n_rows):
-    """``objective`` of ``theta = [coef.ravel(), intercept]`` restricted to
-    ``intercept = 0``: a callable of ``coef.ravel()`` alone (its gradient
-    the coef part of the full one).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> f = without_intercept(lambda t: (t @ t, 2 * t), 1)
-    >>> f(np.array([1.0, 2.0]))
-    (np.float64(5.0), array([2., 4.]))
-    """
-    zeros = np.zeros(n_rows)
-
-    def restricted(coef):
-        f, grad = objective(np.concatenate([coef, zeros]))
-        return f, grad[:coef.shape[0]]
-
-    return restricted
 
 
 #: parameter vectors up to this length never woke BLAS threads in the solvers'
@@ -224,26 +92,6 @@ def solver_blas_limit(n_parameters):
     if n_parameters <= BLAS_THREADED_PARAMETERS:
         return contextlib.nullcontext()
     return threadpool_limits(1, user_api="blas")
-
-
-def minimize_lbfgs(objective, theta0, *, max_iter, tol):
-    """Minimise ``objective(theta) -> (f, grad)`` with L-BFGS-B.
-
-    Stops when the largest gradient entry is at most ``tol`` (scipy's
-    ``gtol``), after ``max_iter`` iterations at the latest (scikit-learn's
-    settings: ``maxls=50``, ``ftol = 64 eps``).
-
-    Returns
-    -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
-    """
-    result = scipy.optimize.minimize(
-        objective, theta0, method="L-BFGS-B", jac=True,
-        options={"maxiter": max_iter, "maxls": 50, "gtol": tol,
-                 "ftol": 64 * np.finfo(np.float64).eps})
-    return result.x, int(result.nit), bool(result.status == 0)
 
 
 class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -326,7 +174,11 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         change; the unpenalised intercepts are otherwise not unique); with
         ``penalty="l1"`` each one-vs-rest problem's own intercept.
     n_iter_ : int
+        Iterations of the solver: Newton or TRON steps on the full data,
+        L-BFGS iterations, or newGLMNET's Newton iterations (the most of
+        its one-vs-rest problems).
     converged_ : bool
+        Whether the stopping test on ``tol`` held when the solver stopped.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
 

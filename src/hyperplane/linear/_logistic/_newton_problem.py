@@ -1,4 +1,4 @@
-"""The penalised logistic objective for Newton's method (:mod:`._newton`) on
+"""The penalised logistic objective for Newton's method (:mod:`hyperplane._optimize._newton`) on
 dense data with few parameters, solved on nested row subsamples.
 
 ``f(W̃) = ½‖W‖² + C Σ_n ℓ_n`` (intercepts not penalised) and its gradient
@@ -33,7 +33,7 @@ from functools import cached_property
 import numpy as np
 from scipy.special import expit, softmax
 
-from ._newton import minimize_newton
+from ..._optimize import minimize_newton
 
 #: most multiply-adds per row of the Hessian (:func:`hessian_work`) for which
 #: ``solver="auto"`` forms it. Measured against scikit-learn's lbfgs on one
@@ -45,7 +45,7 @@ NEWTON_MAX_HESSIAN_WORK = 8_000
 
 def hessian_work(n_classes, n_features):
     """Multiply-adds per row of the Hessian's products: ``(d + 1)²`` per block,
-    one block for two classes, ``K(K − 1)/2`` for K (see :func:`multinomial_blocks`)."""
+    one block for two classes, ``K(K − 1)/2`` for K (see :func:`softmax_hessian`)."""
     blocks = 1 if n_classes == 2 else n_classes * (n_classes - 1) // 2
     return blocks * (n_features + 1) ** 2
 
@@ -68,7 +68,7 @@ def subsample_rows(n_samples, n_parameters, seed=0):
 
 
 class NestedNewtonProblem:
-    """``½‖W‖² + C Σ ℓ_n`` for :func:`~._newton.minimize_newton`, with the
+    """``½‖W‖² + C Σ ℓ_n`` for :func:`~hyperplane._optimize.minimize_newton`, with the
     same objective on a subsample of its rows (:meth:`smaller`).
 
     Parameters
@@ -79,7 +79,7 @@ class NestedNewtonProblem:
     n_classes : int
     C : float
     loss_grad : callable ``(X, y_index, coef, intercept, weight) -> (loss, grad_coef, grad_intercept)``
-        Weighted sums over the rows of ``X`` (:func:`~._logistic.logistic_loss_grad`).
+        Weighted sums over the rows of ``X`` (:func:`~._estimator.logistic_loss_grad`).
     weight : ndarray of shape (n_samples,) or None
         The rows' weights ``s_n`` (None: all 1).
     """
@@ -135,7 +135,7 @@ class NestedNewtonProblem:
             A = Xt * np.sqrt(D)[:, None]
             H = A.T @ A
         else:
-            H = multinomial_blocks(Xt, softmax(Z, axis=1), self.weight)
+            H = softmax_hessian(Xt, softmax(Z, axis=1), self.weight)
         H *= self.C
         H[np.diag_indices_from(H)] += self.penalised
         if self.n_rows > 1:
@@ -145,7 +145,7 @@ class NestedNewtonProblem:
 
 
 
-def multinomial_blocks(Xt, P, weight=None):
+def softmax_hessian(Xt, P, weight=None):
     """``H_kj = Σ_n s_n p_nk(δ_kj − p_nj) x̃_n x̃_nᵀ`` for every pair of classes
     (``s_n = 1`` without ``weight``).
 
@@ -179,9 +179,7 @@ def minimize_nested(problem, theta0, *, max_iter, converged, on_step=None):
 
     Returns
     -------
-    theta : ndarray
-    n_iter : int
-    converged : bool
+    :class:`~hyperplane._optimize.Minimum`
     """
     smaller = problem.smaller()
     if smaller is None:

@@ -29,11 +29,11 @@ import numba
 import numpy as np
 import scipy.sparse
 
-from ._logistic_kernels import dense_row_blocks
-from . import _newton_kernels as K
-from . import _sparse_newton_kernels as SK
-from ._logistic_sparse import canonical_csr, chunked_columns, column_chunk_count
-from ._state import CSRRows, GradientPass, Targets
+from . import _gradient_kernels as G
+from . import _hessian_kernels as H
+from . import _tron_sparse_kernels as SK
+from ._layout import canonical_csr, chunked_columns, column_chunk_count
+from .._state import CSRRows, Targets
 
 #: rows from which the Hessian is subsampled, and the share of them it keeps
 #: (never fewer than HESSIAN_MIN_ROWS rows)
@@ -98,64 +98,57 @@ class StepPath:
         return self.point.scores + self.image
 
 
-def n_blocks_for(n_entries):
-    """Row blocks for a pass over ``n_entries`` stored values (1: serial), a
-    function of the data only (:func:`~._logistic_kernels.dense_row_blocks`):
-    the sums are the same on any number of threads."""
-    return dense_row_blocks(n_entries)
-
-
 class RowPasses:
     """The four passes over the rows of a dense ``X`` (C-contiguous, built once
-    per fit; :mod:`._newton_kernels`), serial or over row blocks in threads
-    (``n_rows``, the rows of ``W̃``, changes nothing here). The Hessian may
-    read a subsample of the rows, so the points keep no scores: each
-    gradient pass reads the rows."""
+    per fit): the gradient pass that L-BFGS runs too (:mod:`._gradient_kernels`,
+    here also keeping the curvature and the Hessian's diagonal) and the
+    Hessian-vector passes (:mod:`._hessian_kernels`), serial or over row
+    blocks in threads (``n_rows``, the rows of ``W̃``, changes nothing here).
+    The Hessian may read a subsample of the rows, so the points keep no
+    scores: each gradient pass reads the rows."""
 
     from_scores = keeps_scores = False
 
     def __init__(self, X, n_rows=1):
         self.rows = np.ascontiguousarray(X)
         self.n_samples = X.shape[0]
-        self.blocks = n_blocks_for(X.size)
+        self.blocks = G.dense_row_block_count(X.size)
 
     def binary_gradient(self, targets, w, D):
         if self.blocks == 1:
             grad, diag = np.zeros(w.shape[0]), np.zeros(w.shape[0])
-            loss = K.binary_gradient_rows(self.rows, targets, w, 0, self.n_samples,
-                                          GradientPass(grad, D, diag))
+            loss = G.binary_rows(self.rows, targets, w, 0, self.n_samples, grad, D, diag)
             return loss, grad, diag
-        return K.binary_gradient_blocks(self.rows, targets, w, D, self.blocks)
+        return G.binary_blocks(self.rows, targets, w, D, self.blocks)
 
     def binary_hessian(self, D, v):
         if self.blocks == 1:
             out = np.zeros_like(v)
-            K.binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
+            H.binary_hessian_rows(self.rows, D, v, 0, self.n_samples, out)
             return out
-        return K.binary_hessian_blocks(self.rows, D, v, self.blocks)
+        return H.binary_hessian_blocks(self.rows, D, v, self.blocks)
 
     def multinomial_gradient(self, targets, W, P):
         if self.blocks == 1:
             grad, diag = np.zeros_like(W), np.zeros_like(W)
-            loss = K.multinomial_gradient_rows(self.rows, targets, W, 0, self.n_samples,
-                                               GradientPass(grad, P, diag))
+            loss = G.multinomial_rows(self.rows, targets, W, 0, self.n_samples, grad, P, diag)
             return loss, grad, diag
-        return K.multinomial_gradient_blocks(self.rows, targets, W, P, self.blocks)
+        return G.multinomial_blocks(self.rows, targets, W, P, self.blocks)
 
     def multinomial_hessian(self, P, V, weight):
         if self.blocks == 1:
             out = np.zeros_like(V)
-            K.multinomial_hessian_rows(self.rows, P, V, weight, 0, self.n_samples, out)
+            H.multinomial_hessian_rows(self.rows, P, V, weight, 0, self.n_samples, out)
             return out
-        return K.multinomial_hessian_blocks(self.rows, P, V, weight, self.blocks)
+        return H.multinomial_hessian_blocks(self.rows, P, V, weight, self.blocks)
 
 
 class ColumnPasses:
     """The same four passes over a sparse ``X``, each a row phase on its CSR
     rows and a column phase on its columns, stored per chunk of rows
-    (:mod:`._sparse_newton_kernels`: gathers only, the same result on any
+    (:mod:`._tron_sparse_kernels`: gathers only, the same result on any
     number of threads). Both copies are built once per fit; the row blocks
-    and the row chunks (:func:`~._logistic_sparse.column_chunk_count`, from
+    and the row chunks (:func:`~._layout.column_chunk_count`, from
     ``n_rows``, the rows of ``W̃``) depend on the data only, the column
     blocks (:meth:`column_blocks`) on the threads, which no column's sum
     depends on. The gradient pass takes the rows' scores ``X̃ W̃ᵀ``; for two
@@ -178,7 +171,7 @@ class ColumnPasses:
         offsets = self.cols.indptr            # entry j: the nonzeros of columns < j, all chunks
         self.column_entries = (offsets - offsets[:, :1]).sum(axis=0)
         self.n_samples = X.shape[0]
-        self.blocks = n_blocks_for(X.nnz)
+        self.blocks = G.dense_row_block_count(X.nnz)
 
     def column_blocks(self):
         """Bounds of one block of columns per numba thread, each with about as
@@ -230,7 +223,7 @@ PASSES = {False: RowPasses, True: ColumnPasses}
 
 
 class LogisticProblem:
-    """``½‖W‖² + C Σ ℓ_n`` for :func:`~._tron.minimize_tron`.
+    """``½‖W‖² + C Σ ℓ_n`` for :func:`~hyperplane._optimize.minimize_tron`.
 
     Hessian-vector products read the rows of :func:`hessian_rows` (all rows
     of a small data set).
