@@ -33,7 +33,7 @@ import numpy as np
 from numba import prange
 
 from ..._numba import jit_fast, jit_parallel
-from ..._row_kernels import by_layout, row_axpy_fast, row_dot_fast, row_square_axpy_fast
+from ..._row_kernels import by_layout, row_axpy_inline, row_dot_inline, row_square_axpy_inline
 from ._blocks_kernels import block_total, block_totals, block_totals_of, buffer_of, buffers_like
 from ._rules_kernels import (
     binary_terms,
@@ -179,13 +179,13 @@ def binary_rows(X, targets, w, start, stop, grad, D, diag):
     d = w.shape[0] - 1
     loss = 0.0
     for i in range(start, stop):
-        ell, r, c = binary_terms(row_weight(weight, i), row_dot_fast(X, i, w, w[d]), y[i])
+        ell, r, c = binary_terms(row_weight(weight, i), row_dot_inline(X, i, w, w[d]), y[i])
         loss += ell
-        row_axpy_fast(X, i, grad, r)
+        row_axpy_inline(X, i, grad, r)
         grad[d] += r
         if D is not None:
             D[i] = c
-            row_square_axpy_fast(X, i, diag, c)
+            row_square_axpy_inline(X, i, diag, c)
             diag[d] += c
     return loss
 

@@ -25,7 +25,7 @@ import numpy as np
 from numba import prange
 
 from ..._numba import jit_fast, jit_parallel
-from ..._row_kernels import row_axpy_fast, row_dot_fast
+from ..._row_kernels import row_axpy_inline, row_dot_inline
 from ._blocks_kernels import block_totals
 from ._gradient_kernels import class_axpy, class_count, class_scores
 from ._rules_kernels import row_count, row_weight, softmax_curvature
@@ -37,8 +37,8 @@ def binary_hessian_rows(X, D, v, start, stop, out):
     weights are in ``D``)."""
     d = v.shape[0] - 1
     for i in range(start, stop):
-        s = row_dot_fast(X, i, v, v[d]) * D[i]
-        row_axpy_fast(X, i, out, s)
+        s = row_dot_inline(X, i, v, v[d]) * D[i]
+        row_axpy_inline(X, i, out, s)
         out[d] += s
 
 
