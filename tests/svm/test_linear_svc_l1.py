@@ -17,7 +17,6 @@ from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import primal_tolerance, signed_columns
 from hyperplane.svm._l1_svc_kernels import (L1Problem, L1State, cdn_epoch, cdn_line_search,
                                             column_curvatures)
-from hyperplane.svm._linear_svc_kernels import shuffle_prefix
 
 
 def l1_objective(coef, intercept, X, signed, C, scaling=1.0):

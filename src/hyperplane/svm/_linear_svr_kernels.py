@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-import numpy as np
 
 from .._numba import jit
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
