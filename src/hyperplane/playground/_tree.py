@@ -212,7 +212,7 @@ def _same_nodes(model, full):
 def tree_predictions(full, weights, opened):
     """The labels a tree predicts for validation rows: ``full`` with only the nodes
     ``opened`` split, every other node reached a leaf with its training majority
-    (周志华 图4.2 line 8; the tree pruning shows at one step of §4.3). ``weights``:
+    (周志华 图4.2 line 6: the tree as it stands at one decision of §4.3). ``weights``:
     each row's weight at each node of ``full`` (:func:`~hyperplane.tree.node_weights`);
     a row missing a tested value reaches several leaves (weight r̃_v, 周志华 4.4.2) and
     takes the label of the largest weight."""
