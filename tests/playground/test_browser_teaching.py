@@ -384,7 +384,7 @@ def test_no_horizontal_overflow_and_no_cut_trace_columns(browser, live_server, w
                     return t.offsetWidth - t.parentElement.clientWidth; }""")
                 assert cut <= 0, (learner, dataset, lang, cut, page.evaluate("[document.getElementById('trace').offsetWidth, document.getElementById('trace').parentElement.clientWidth, innerWidth, document.getElementById('right').offsetWidth]"))
                 # the teaching panels are not cut either
-                panels = page.evaluate("""() => ['model-summary', 'pseudocode', 'tree-drawing']
+                panels = page.evaluate("""() => ['model-summary', 'pseudocode', 'tree-drawing', 'validation']
                     .map((id) => document.getElementById(id))
                     .filter((e) => !e.hidden)
                     .map((e) => [e.id, e.scrollWidth - e.clientWidth])""")
@@ -553,4 +553,65 @@ def test_bp_network_drawn_with_its_weights_at_every_step(page):
     _wait_rows(page, 1)
     _settle(page)
     assert _edge_weights(page, "standard") == seen[0]
+    assert not page.errors
+
+
+# ------------------------------------------------- 表4.2's validation rows
+def _step_to_validation(page):
+    """Step until the first pruning decision shows 表4.2's validation rows."""
+    table = page.get_by_test_id("validation-table")
+    for _ in range(40):
+        page.get_by_test_id("step-button").click()
+        _settle(page)
+        if table.is_visible():
+            return table
+    raise AssertionError("no pruning decision showed the validation rows")
+
+
+def _validation_rows(table):
+    rows = table.locator("tbody tr")
+    return {r.get_attribute("data-row"): r for r in rows.all()}
+
+
+def test_table_4_2_post_pruning_marks_the_row_node_6_makes_right(browser, live_server):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.base_url, page.errors = live_server, []
+    try:
+        _open(page, "tree", "split-4.2", pruning="post")
+        table = _step_to_validation(page)
+        rows = _validation_rows(table)
+        assert list(rows) == ["4", "5", "8", "9", "11", "12", "13"]
+        # 周志华 p. 82: 纹理 (the book's node ⑥, node 10 here) as a leaf 好瓜 makes 编号 8
+        # right, 3/7 → 4/7; nothing else changes
+        assert [k for k, r in rows.items() if "flipped" in (r.get_attribute("class") or "")] \
+            == ["8"]
+        assert rows["8"].locator("td").all_text_contents() == ["8", "是", "否", "✗", "是", "✓"]
+        assert "10" in table.inner_text() and "3/7 → 4/7" in table.inner_text()
+        # the next decision, 色泽 (⑤): no row changes, 4/7 stays
+        page.get_by_test_id("step-button").click()
+        _settle(page)
+        rows = _validation_rows(table)
+        assert not [k for k, r in rows.items() if "flipped" in (r.get_attribute("class") or "")]
+        assert "4/7 → 4/7" in table.inner_text()
+        for lang in ("en", "zh"):
+            page.get_by_test_id("lang-select").select_option(lang)
+            header = table.locator("th").all_text_contents()
+            assert header[0] == {"zh": "编号", "en": "no."}[lang]
+            assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+            assert page.evaluate("""() => { const e = document.getElementById('validation');
+                return e.scrollWidth - e.clientWidth; }""") <= 0
+        assert not page.errors
+    finally:
+        context.close()
+
+
+def test_table_4_2_pre_pruning_root_marks_rows_11_and_12(page):
+    _open(page, "tree", "split-4.2", pruning="pre")
+    rows = _validation_rows(_step_to_validation(page))
+    # 图4.6: the root as a leaf 好瓜 is right on 4, 5, 8; split on 脐部 also on 11, 12
+    assert [k for k, r in rows.items() if "flipped" in (r.get_attribute("class") or "")] \
+        == ["11", "12"]
+    right = [k for k, r in rows.items() if r.locator("td").nth(5).inner_text() == "✓"]
+    assert right == ["4", "5", "8", "11", "12"]
     assert not page.errors

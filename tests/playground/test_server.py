@@ -465,3 +465,74 @@ def test_other_duals_do_not_pretend_to_have_the_book_s_b(client):
     start = _start(client, "svm", "sine", kernel="rbf", C="10")
     step = _all_steps(client, start["run"])[0]
     assert step["smo"]["b1"] == "—" and step["smo"]["E_i"] == "—"
+
+
+# 表4.2's validation rows (西瓜数据集2.0 编号 4, 5, 8, 9, 11, 12, 13; 4, 5, 8 好瓜) at a
+# pruning decision, worked out by hand from 西瓜数据集2.0 and 周志华 §4.3:
+# * 图4.5 (unpruned) labels 4 (凹陷, 青绿) 是 ✓, 5 (凹陷, 浅白) 否 ✗, 8 (稍凹, 稍蜷, 乌黑,
+#   纹理 清晰) 否 ✗, 9 (稍凹, 稍蜷, 乌黑, 稍糊) 是 ✗, 11 and 12 (平坦) 否 ✓, 13 (凹陷, 青绿)
+#   是 ✗: 3/7 = 42.9%. Post-pruning's first decision, 纹理 (the book's node ⑥) as a leaf
+#   好瓜 (p. 82), makes 8 是 ✓: 4/7 = 57.1%; then 色泽 under 稍蜷 (⑤) as a leaf 是
+#   (training rows 6, 7, 15: two 好瓜) labels 8 and 9 是 as before: 57.1% stays.
+# * Pre-pruning's root (图4.6): a leaf 是 (training 5:5, the book takes 好瓜) is right on
+#   4, 5, 8 only (42.9%); split on 脐部, 凹陷 → 是 (1, 2, 3 vs 14), 稍凹 → 是 (6, 7 vs 15, 17),
+#   平坦 → 否 (10, 16) is right on 4, 5, 8, 11, 12 (71.4%): 11 and 12 flip.
+VALIDATION_ROWS = ["4", "5", "8", "9", "11", "12", "13"]
+TRUTH_42 = ["是", "是", "是", "否", "否", "否", "否"]
+
+
+def _decisions(client, pruning):
+    steps = _all_steps(client, _start(client, "tree", "split-4.2", pruning=pruning)["run"])
+    return [s for s in steps if "pruning" in s]
+
+
+def _column(rows, key):
+    return [r[key] for r in rows]
+
+
+def _flipped(rows):
+    return [r["id"] for r in rows if r["correct_before"] != r["correct_after"]]
+
+
+def test_table_4_2_post_pruning_rows_at_nodes_6_and_5_of_figure_4_5(client):
+    decisions = _decisions(client, "post")
+    textures, colours = decisions[0], decisions[1]
+    assert textures["pruning"] == {"node": 10, "decision": "prune", "kind": "post"}
+    rows = textures["validation"]
+    assert _column(rows, "id") == VALIDATION_ROWS and _column(rows, "y") == TRUTH_42
+    assert _column(rows, "before") == ["是", "否", "否", "是", "否", "否", "是"]
+    assert _column(rows, "after") == ["是", "否", "是", "是", "否", "否", "是"]
+    assert _column(rows, "correct_before") == [True, False, False, False, True, True, False]
+    assert _flipped(rows) == ["8"]
+    assert colours["pruning"] == {"node": 8, "decision": "keep", "kind": "post"}
+    rows = colours["validation"]
+    assert _column(rows, "before") == _column(rows, "after") == \
+        ["是", "否", "是", "是", "否", "否", "是"]
+    assert _flipped(rows) == []
+
+
+def test_table_4_2_pre_pruning_root_rows_of_figure_4_6(client):
+    root = _decisions(client, "pre")[0]
+    assert root["pruning"] == {"node": 1, "decision": "split", "kind": "pre"}
+    rows = root["validation"]
+    assert _column(rows, "before") == ["是"] * 7
+    assert _column(rows, "after") == ["是", "是", "是", "是", "否", "否", "是"]
+    assert [r["id"] for r in rows if r["correct_after"]] == ["4", "5", "8", "11", "12"]
+    assert _flipped(rows) == ["11", "12"]
+
+
+@pytest.mark.parametrize("pruning", ["pre", "post"])
+def test_table_4_2_validation_rows_agree_with_the_trace_s_accuracy(client, pruning):
+    """The rows right before and after each decision are the accuracies the tree's own
+    ``pruning_trace_`` reports (``"42.9% → 57.1%"``), counted another way."""
+    for step in _decisions(client, pruning):
+        rows = step["validation"]
+        before, after = (f"{100 * sum(r[k] for r in rows) / len(rows):.1f}%"
+                         for k in ("correct_before", "correct_after"))
+        assert step["row"][2] == f"{before} → {after}"
+
+
+def test_no_validation_rows_without_table_4_2(client):
+    steps = _all_steps(client, _start(client, "tree", "watermelon-2.0", pruning="post")["run"])
+    assert [s for s in steps if "pruning" in s]
+    assert not any("validation" in s for s in steps)

@@ -94,14 +94,17 @@ def branches_payload(model, t, rho):
                      for b, r, w in zip(table.index, table["r_v"], table["weight"])]}
 
 
+def _unpruned(model, X, y):
+    """``model``'s tree grown on ``X, y`` without pruning (周志华 图4.5 on 表4.2)."""
+    return DecisionTreeClassifier(**{**model.get_params(), "pruning": None,
+                                     "record_trace": False}).fit(X, y)
+
+
 def _grown_model(model, X, y):
     """A model whose ``tree_`` is the tree ``trace_`` numbers (the one grown before
     post-pruning), with the weight of each training row at each of its nodes; None
     when the rows it was grown from are not ``X`` (a held-out pruning set)."""
-    grown = model
-    if model.pruning == "post":
-        grown = DecisionTreeClassifier(**{**model.get_params(), "pruning": None,
-                                          "record_trace": False}).fit(X, y)
+    grown = _unpruned(model, X, y) if model.pruning == "post" else model
     weights = node_weights(grown, X)
     traced = {n.node: n.weight for n in model.trace_ if n.split_table is not None}
     if len(model.trace_) != grown.tree_.n_nodes or not all(
@@ -191,24 +194,97 @@ def pruned_nodes(model):
     return [n.node + 1 for n in order]
 
 
-def _pruning_rows(model):
-    """One step per decision of ``pruning_trace_``, with the tree's accuracy after it
-    and the node it decides (a post-pruned node's subtree is drawn greyed)."""
-    for (_, row), node in zip(model.pruning_trace_.iterrows(), pruned_nodes(model)):
+def _same_nodes(model, full):
+    """Each node of ``model``'s tree -> the node of ``full`` on the same path (a
+    pre-pruned tree is the top of the unpruned one: same tests, same branches),
+    or None when the two trees differ there."""
+    match = {0: 0}
+    for t in range(model.tree_.n_nodes):   # preorder: a parent is matched first
+        kids, full_kids = model.tree_.kids(t), full.tree_.kids(match[t])
+        if kids.size == 0:
+            continue
+        if kids.size != full_kids.size or model.tree_.feature[t] != full.tree_.feature[match[t]]:
+            return None
+        match.update(zip(kids.tolist(), full_kids.tolist()))
+    return match
+
+
+def tree_predictions(full, weights, opened):
+    """The labels a tree predicts for validation rows: ``full`` with only the nodes
+    ``opened`` split, every other node reached a leaf with its training majority
+    (周志华 图4.2 line 6: the tree as it stands at one decision of §4.3). ``weights``:
+    each row's weight at each node of ``full`` (:func:`~hyperplane.tree.node_weights`);
+    a row missing a tested value reaches several leaves (weight r̃_v, 周志华 4.4.2) and
+    takes the label of the largest weight."""
+    tree = full.tree_
+    votes = np.zeros((len(full.classes_), weights.shape[1]))
+    reached = np.zeros(tree.n_nodes, dtype=bool)
+    reached[0] = True
+    for t in range(tree.n_nodes):  # preorder: a parent comes before its children
+        if not reached[t]:
+            continue
+        kids = tree.kids(t)
+        if opened[t] and kids.size:
+            reached[kids] = True
+        else:
+            votes[full._label_of(tree.value[t])] += weights[t]
+    return full.classes_[np.argmax(votes, axis=0)]
+
+
+def validation_flips(model, X, y, validation):
+    """Per decision of ``pruning_trace_``, each validation row's prediction on the tree
+    before the decision and on the tree the decision weighs (pre-pruning: the node
+    split, 周志华 图4.6; post-pruning: its subtree a leaf, 图4.7), or None per decision
+    where the nodes cannot be told."""
+    nodes = pruned_nodes(model)
+    full = _unpruned(model, X, y)
+    match = _same_nodes(model, full) if model.pruning == "pre" else \
+        {t: t for t in range(full.tree_.n_nodes)}
+    if match is None or None in nodes:
+        return [None] * len(nodes)
+    X_val, y_val = validation
+    weights = node_weights(full, X_val)
+    truth = np.asarray(y_val)
+    internal = full.tree_.feature >= 0
+    opened = internal.copy() if model.pruning == "post" else np.zeros_like(internal)
+    out = []
+    for node, decision in zip(nodes, model.pruning_trace_["decision"]):
+        t = match[node - 1]
+        weighed = opened.copy()
+        weighed[t] = model.pruning == "pre"
+        before = tree_predictions(full, weights, opened)
+        after = tree_predictions(full, weights, weighed)
+        out.append([{"id": str(name), "y": str(label), "before": str(b), "after": str(a),
+                     "correct_before": bool(b == label), "correct_after": bool(a == label)}
+                    for name, label, b, a in zip(X_val.index, truth, before, after)])
+        if decision in ("split", "prune"):
+            opened = weighed
+    return out
+
+
+def _pruning_rows(model, flips):
+    """One step per decision of ``pruning_trace_``, with the tree's accuracy after it,
+    the node it decides (a post-pruned node's subtree is drawn greyed) and, given
+    :func:`validation_flips`, each validation row before and after it."""
+    for (_, row), node, rows in zip(model.pruning_trace_.iterrows(), pruned_nodes(model),
+                                    flips):
         adopted = row["decision"] in ("split", "prune")
         now = row["accuracy_after"] if adopted else row["accuracy_before"]
         yield {"row": [cell(row["kind"]), row["attribute"],
                        f"{_percent(row['accuracy_before'])} → {_percent(row['accuracy_after'])}",
                        cell("decision_" + row["decision"])],
-               "pruning": {"node": node, "decision": row["decision"]},
+               "pruning": {"node": node, "decision": row["decision"], "kind": row["kind"]},
                "status": f"validation accuracy {_percent(now)}",
-               "say": {"key": "valid_acc", "acc": _percent(now)}}
+               "say": {"key": "valid_acc", "acc": _percent(now)},
+               **({} if rows is None else {"validation": rows})}
 
 
 def tree_steps(model, X, y, criterion, validation):
     yield from _growth_rows(model, X, y, criterion)
     if model.pruning in ("pre", "post"):
-        yield from _pruning_rows(model)
+        flips = [None] * len(model.pruning_trace_) if validation is None else \
+            validation_flips(model, X, y, validation)
+        yield from _pruning_rows(model, flips)
     final = {"row": [cell("tree"), cell("n_leaves", n=int(model.n_leaves_)),
                      cell("depth_n", n=int(model.depth_)), ""],
              "tree_text": export_text(model), "epoch_end": True, "final": True, "line": "end"}

@@ -63,6 +63,12 @@ const LABELS = {
   w_in_feature_space: ["w 在核函数的特征空间中, 不显式写出", "w lies in the kernel's feature space and is not written out"],
   before_first_step: ["尚未迭代: w = 0, b = 0", "no step yet: w = 0, b = 0"],
   pseudocode: ["算法", "algorithm"], tree_drawing: ["决策树 (按生成顺序编号)", "decision tree (nodes numbered as generated)"],
+  validation_title: ["验证集 (表4.2) 在结点 {node} 的决策前后", "validation set (table 4.2) before and after the decision at node {node}"],
+  val_id: ["编号", "no."], val_truth: ["真实标记", "true label"], val_correct: ["对错", "correct?"],
+  val_pre_before: ["不划分 (叶结点)", "as a leaf"], val_pre_after: ["划分后", "split"],
+  val_post_before: ["保留子树", "subtree kept"], val_post_after: ["剪为叶结点", "pruned to a leaf"],
+  validation_note: ["分对 {before} → {after}; 标色的行: 此决策改变其对错",
+                    "correct {before} → {after}; shaded rows: this decision changes whether they are correct"],
   sv_pair: ["支持向量 / (i, j)", "SV / (i, j)"], data: ["数据", "data"], svr_title: ["SVR — ε-间隔带", "SVR — ε-tube"],
   sv: ["支持向量", "SV"], density: ["密度", "density"], sugar: ["含糖率", "sugar content"],
   // what the server reports, told here with its numbers

@@ -7,6 +7,7 @@ function renderPanels() {
   renderSummary();
   renderPseudocode();
   renderTreeDrawing();
+  renderValidation();
 }
 
 // ------------------------------------------------------------ model summary
@@ -193,4 +194,41 @@ function renderTreeDrawing() {
   root.setAttribute("viewBox", `${bb.x - pad} ${bb.y - pad} ${width} ${height}`);
   root.setAttribute("width", width);
   root.setAttribute("height", height);
+}
+
+// ---------------------------------------------------------- validation rows
+// 表4.2's validation rows at the last pruning decision shown (周志华 图4.6, 图4.7): each
+// row's label on the tree before the decision and on the tree it weighs (pre-pruning:
+// the node split; post-pruning: its subtree a leaf); a row whose ✓/✗ changes is marked.
+function renderValidation() {
+  const box = $("validation");
+  box.innerHTML = "";
+  const shown = state.info && learner() === "tree" ? state.steps.slice(0, state.view) : [];
+  const step = [...shown].reverse().find((s) => s.validation);
+  if (!step) { box.hidden = true; return; }
+  box.hidden = false;
+  const kind = step.pruning.kind;
+  const node = step.pruning.node;
+  box.appendChild(el("div", { class: "panel-title" }, tf("validation_title", { node })));
+  const table = el("table");
+  const head = el("tr");
+  for (const key of ["val_id", "val_truth", `val_${kind}_before`, "val_correct", `val_${kind}_after`, "val_correct"]) {
+    head.appendChild(el("th", {}, t(key)));
+  }
+  table.appendChild(el("thead")).appendChild(head);
+  const body = el("tbody");
+  const mark = (ok) => el("td", { class: ok ? "right" : "wrong" }, ok ? "✓" : "✗");
+  for (const r of step.validation) {
+    const flipped = r.correct_before !== r.correct_after;
+    const tr = el("tr", { "data-row": r.id, class: flipped ? "flipped" : "" });
+    tr.append(el("td", {}, r.id), el("td", {}, r.y), el("td", {}, r.before), mark(r.correct_before),
+              el("td", {}, r.after), mark(r.correct_after));
+    body.appendChild(tr);
+  }
+  table.appendChild(body);
+  box.appendChild(table);
+  const count = (key) => step.validation.filter((r) => r[key]).length;
+  const n = step.validation.length;
+  box.appendChild(el("div", { class: "validation-note" }, tf("validation_note", {
+    before: `${count("correct_before")}/${n}`, after: `${count("correct_after")}/${n}` })));
 }
