@@ -49,7 +49,8 @@ def regression_growth(criterion, min_impurity_decrease, root_weight, y):
         return regression_scores(data.columns, node, rules, scan.wbuf, least)
 
     def expand(node, splits, columns, rules, n_stats, dest, parallel_rows):
-        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
+        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
+                                      columns.y)
 
     return Growth(lambda data, rows, w: regression_value(data.y, rows, w, criterion),
                   lambda value: value[0], root, score, expand, True, least)
