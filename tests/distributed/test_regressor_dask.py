@@ -202,3 +202,17 @@ def test_bin_scan_is_the_row_scan(rows, min_leaf):
     if by_row.valid:          # integer sums: the same bits
         assert (by_bin.threshold, by_bin.score, by_bin.after, by_bin.rho) == (
             by_row.threshold, by_row.score, by_row.after, by_row.rho)
+
+
+def test_sparse_chunks_are_the_in_memory_sparse_fit(client):
+    import scipy.sparse as sp
+
+    X = sp.random(600, 12, density=0.3, format="csr", random_state=0, dtype=np.float64)
+    X.data = np.round(X.data * 8)                   # few distinct values: exact bins and sums
+    y = np.asarray(X[:, 0].todense()).ravel() * 3 + np.arange(600) % 7
+    kw = dict(splitter="hist", max_bins=16, max_depth=5)
+    local = DecisionTreeRegressor(**kw).fit(X, y)
+    dist = DecisionTreeRegressor(**kw).fit(
+        da.from_array(X, chunks=(90, 12), asarray=False), da.from_array(y, chunks=100))
+    assert local.n_leaves_ > 4
+    assert_same_tree(local, dist, X.toarray(), exact=True)
