@@ -203,24 +203,23 @@ def ordered_regression_cut(targets, column, min_leaf, criterion):
     order, low, high = column.order, column.low, column.high
     m = order.shape[0]
     total = no_moments()
-    n_rows = 0
+    n_total = 0
     for pos in range(m):
         stat, count = position_moments(targets, order[pos])
         total = add_moments(total, stat)
+        n_total += count
     n_known = m
     while n_known > 0 and np.isnan(low[n_known - 1]):
         n_known -= 1
     if n_known < 2:
         return no_split()
-    known = total
+    known, n_rows = total, n_total
     if n_known < m:
-        known = no_moments()
+        known, n_rows = no_moments(), 0
         for pos in range(n_known):
             stat, count = position_moments(targets, order[pos])
             known = add_moments(known, stat)
-    for pos in range(n_known):
-        stat, count = position_moments(targets, order[pos])
-        n_rows += count
+            n_rows += count
     if known.w <= 0.0:
         return no_split()
     profile = cut_profile(targets, criterion, order, n_known)
