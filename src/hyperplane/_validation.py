@@ -48,7 +48,7 @@ FLOAT_DTYPES = (np.float64, np.float32)
 # --------------------------------------------------------------------------
 #: the estimators whose ``fit`` accepts Dask collections
 SCALES_OUT = ("LeastSquaresClassifier", "FisherDiscriminant", "LogisticRegression",
-              "Perceptron", "DecisionTreeClassifier")
+              "Perceptron", "DecisionTreeClassifier", "DecisionTreeRegressor")
 
 
 def is_dask_collection(obj):

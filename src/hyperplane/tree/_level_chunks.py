@@ -104,18 +104,23 @@ def _chunk_weights(block, n):
 
 
 # ------------------------------------------------------------------ 1. scan
-def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols):
+def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols, labelled):
     """What one chunk tells about labels and values, plus its rows of the bin sample.
 
     Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
     labels of all rows and of the rows with a positive weight and the known
     values of every column in ``coded``, each in order of first appearance;
     ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
+    Real targets (``labelled`` False) are checked instead (:func:`real_targets`)
+    and stand for their labels by their first value (none: an empty chunk).
     """
     frame = _frame(X_block, columns)
     n = frame.shape[0]
     y = _vector(y_block, n, "y")
     w = _chunk_weights(w_block, n)
+    if not labelled:
+        y = real_targets(y)
+        y, positive_y = y[:1], y[:0]
     positive = w > 0
     uniques = []
     for j in coded:
@@ -131,11 +136,26 @@ def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_col
                 raise ValueError(f"column {str(frame.columns[j])!r} holds inf; "
                                  "use NaN for a missing value")
     sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
+    if not labelled:
+        return int(positive.sum()), y, positive_y, uniques, sample
     return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
 
 
-def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
-    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``."""
+def real_targets(y):
+    """A chunk's targets as float64, refused when not numbers or not finite."""
+    try:
+        y = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("y must hold real numbers for a regression tree; got "
+                         f"dtype {np.asarray(y).dtype}") from None
+    if not np.all(np.isfinite(y)):
+        raise ValueError("y contains NaN or infinity")
+    return y
+
+
+def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols, labelled=True):
+    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``
+    (real targets, ``labelled`` False: no classes nor preference, None)."""
     from .._validation import encode_labels
 
     columns = column_names(X)
@@ -146,13 +166,15 @@ def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
         raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
     plan = plan or [None] * len(X_blocks)
     w_each = weight_blocks(w_blocks, X_blocks)
-    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols)
+    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols, labelled)
              for xb, yb, wb, rows in zip(X_blocks, y_blocks, w_each, plan)]
     parts = dask.compute(*tasks)
     n_positive = np.array([part[0] for part in parts], dtype=np.int64)
     if sum(len(part[1]) for part in parts) == 0:
         raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
-    classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+    classes = None
+    if labelled:
+        classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
     categorical = np.zeros(len(columns), dtype=bool)
     categories = [None] * len(columns)
     for pos, j in enumerate(coded):
@@ -162,8 +184,9 @@ def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols):
                 or not _column_is_numeric(values)):
             categorical[j] = True
             categories[j] = values
-    seen = pd.unique(np.concatenate([part[2] for part in parts]))
-    preference = _preference(classes, seen)
+    preference = None
+    if labelled:
+        preference = _preference(classes, pd.unique(np.concatenate([part[2] for part in parts])))
     names = [str(c) for c in columns]
     sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
     return (FeatureSpec(names, categorical, categories), classes, preference, n_positive,
@@ -252,15 +275,16 @@ class Chunk(NamedTuple):
     """An encoded chunk of the training rows (its positive-weight rows)."""
 
     codes: np.ndarray  # (n, p) category index or bin, -1 missing
-    y: np.ndarray  # (n,) class index
+    y: np.ndarray  # (n,) class index (int64), or real target (float64, ``classes`` None)
     w: np.ndarray  # (n,) weight
     bin_range: np.ndarray  # (p_binned, 2, width): :func:`~._bin_kernels.bin_ranges` of the chunk
 
 
 def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
     """A chunk as a :class:`Chunk` over its positive-weight rows: codes, class
-    index, weight, and the smallest and largest value in each bin of each
-    binned column (in column order; width: the most bins of one)."""
+    index (the target itself when ``classes`` is None), weight, and the smallest
+    and largest value in each bin of each binned column (in column order; width:
+    the most bins of one)."""
     frame = _frame(X_block, columns)
     n = frame.shape[0]
     w = _chunk_weights(w_block, n)
@@ -272,11 +296,12 @@ def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes,
             codes[:, j] = bin_column(X_enc[:, j], edges[j])
         else:
             codes[:, j] = np.where(np.isnan(X_enc[:, j]), -1, X_enc[:, j])
-    y = pd.Index(classes).get_indexer(_vector(y_block, n, "y")[keep])
+    y = _vector(y_block, n, "y")[keep]
+    y = real_targets(y) if classes is None else pd.Index(classes).get_indexer(y).astype(np.int64)
     binned = np.flatnonzero(np.asarray(kind) == BINNED)
     width = max([edges[j].size + 1 for j in binned], default=1)
     ranges = bin_ranges(X_enc, binned, codes_by_column(codes), binned, width)
-    return Chunk(codes, y.astype(np.int64), w[keep], ranges)
+    return Chunk(codes, y, w[keep], ranges)
 
 
 def merge_bin_ranges(a, b):
@@ -292,3 +317,12 @@ def chunk_bin_ranges(chunk):
 def class_totals(chunk, n_classes):
     """Class weights of an encoded chunk (its contribution to the root)."""
     return np.bincount(chunk.y, weights=chunk.w, minlength=n_classes)
+
+
+def target_totals(chunk):
+    """The moments ``[Σw, Σwy, Σwy²]`` of an encoded chunk's real targets, their
+    number and their smallest and largest value (its contribution to a regression tree's root)."""
+    wy = chunk.w * chunk.y
+    low, high = (chunk.y.min(), chunk.y.max()) if chunk.y.size else (np.inf, -np.inf)
+    return (np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]), chunk.y.size, low,
+            high)

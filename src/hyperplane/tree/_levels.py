@@ -1,4 +1,4 @@
-"""DecisionTreeClassifier on Dask: the tree grown level by level from summed chunk tables.
+"""Decision trees on Dask: the tree grown level by level from summed chunk tables.
 
 Every split the in-memory builder makes depends on the node's rows only
 through *class-weight tables* (per attribute value or hist bin, per class,
@@ -28,6 +28,12 @@ Panda et al. 2009) never gathers the data:
 
 Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and the fit are here.
 
+DecisionTreeRegressor (least squares, ``splitter="hist"``) takes the same
+steps with the moments ``[Σw, Σwy, Σwy²]`` per value in place of the class
+weights (they add up too, 李航 算法5.5 needs nothing else) and the in-memory
+regression scan over a node's bins: :func:`fit_regressor_dask`. What differs
+between the two kinds of tree is one :class:`LevelKind` record.
+
 Pessimistic and cost-complexity pruning then run on the client from the node
 class weights; reduced-error pre/post pruning (周志华 4.3) use validation data
 held in memory. Numeric attributes need ``splitter="hist"``: exact midpoints
@@ -35,6 +41,8 @@ would need every node's sorted values.
 """
 
 from __future__ import annotations
+
+from typing import Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -45,17 +53,20 @@ from ..distributed._dask import add_parts, import_dask, tree_reduce
 from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
                        grown_children)
 from ._encode import quantile_edges
-from ._expand_kernels import (GROW, NO_SPLIT, PRE_PRUNED, choose_attribute, expand_node,
-                              leaf_reason, new_splits, put_split)
+from ._expand_kernels import (CONSTANT_TARGET, GROW, NO_SPLIT, PRE_PRUNED, choose_attribute,
+                              expand_node, leaf_reason, new_splits, put_split)
 from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_sample, merge_bin_ranges, positive_counts,
-                            row_blocks, sample_plan, scan, weight_blocks)
+                            row_blocks, sample_plan, scan, target_totals, weight_blocks)
 from ._level_kernels import route_to_frontier
-from ._prune import PrePruner
+from ._prune import PrePruner, cost_complexity_prune
 from ._numeric_cut_kernels import score_table
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
 from ._state import Columns, Node, TreeArrays
-from ._table_kernels import level_class_tables
+from ._moments_kernels import N_MOMENTS
+from ._regression_kernels import (BinMoments, expand_regression_node, root_reason,
+                                  table_regression_scores)
+from ._table_kernels import level_class_tables, level_moment_tables
 from ._weights import weight_unit
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
@@ -80,26 +91,110 @@ def _routing(nodes, cut, frontier):
     return tree, slot_of, depth * max(fan_out, 1) + 2
 
 
-def level_pass(dask, chunks, nodes, cut, frontier, n_codes, n_classes):
-    """Summed class tables of the ``frontier`` nodes (:func:`level_class_tables` layout).
+class LevelKind(NamedTuple):
+    """What a kind of tree sums per frontier node on Dask, and how the client
+    grows a node from the sums (the level grower's registry entry:
+    :func:`class_levels`, :func:`moment_levels`).
 
-    Returns ``(tables, n_rows, n_not_unit)`` of shapes ``(len(frontier), p,
-    width + 1, K)``, ``(len(frontier), p, width + 1)`` and ``(len(frontier),)``;
-    ``n_not_unit`` counts the rows at a node whose weight is not 1.
+    Each level a chunk returns ``chunk(codes_T, codes_count, y, entry_row,
+    entry_slot, entry_w, n_slots)``, a tuple of arrays whose first axis is the
+    frontier slot, and two chunks' tuples are combined by ``merge``. With
+    ``cells`` one slot's part of each array, ``settled(cells)`` is why the node
+    is a leaf before it is scored (``GROW``: score it) and ``score(cells, node,
+    context)`` its :class:`~._state.Splits`; :func:`expand_level_node` deals
+    the chosen attribute's values as weighted rows (weights ``weights(table)``,
+    a column per class) and ``expand(rows, splits, columns, table, count,
+    context)`` splits them; ``n_stats`` numbers per table cell. ``root(value,
+    n_rows, rules)`` is why the root (statistic ``value``) is a leaf (``GROW``:
+    grow it) and ``weight(value)`` a node's weight.
     """
+
+    n_stats: int
+    root: Callable
+    weight: Callable
+    chunk: Callable
+    merge: Callable
+    settled: Callable
+    score: Callable
+    weights: Callable
+    expand: Callable
+
+
+def level_pass(dask, chunks, nodes, cut, frontier, n_codes, levels):
+    """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per slot)."""
     tree, slot_of, stack = _routing(nodes, cut, frontier)
     structure = dask.delayed((tree, slot_of), traverse=False)
     parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
-                                         n_classes) for chunk in chunks]
-    return dask.compute(tree_reduce(dask, parts, add_parts))[0]
+                                         levels.chunk) for chunk in chunks]
+    return dask.compute(tree_reduce(dask, parts, levels.merge))[0]
 
 
-def _chunk_tables(chunk, structure, stack, n_codes, n_slots, n_classes):
+def _chunk_tables(chunk, structure, stack, n_codes, n_slots, tables):
     codes, y, w = chunk.codes, chunk.y, chunk.w
     rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
-    tables, n_rows = level_class_tables(codes.T, n_codes, y, rows, slots, weights, n_slots,
-                                        n_classes)
-    return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
+    return tables(codes.T, n_codes, y, rows, slots, weights, n_slots)
+
+
+def class_levels(n_root, n_classes):
+    """The classifier's :class:`LevelKind`: class-weight tables
+    (:func:`~._table_kernels.level_class_tables`) summed (``add_parts``),
+    scored by :func:`node_splits` with the ``c log2 c`` table of ``n_root``
+    rows when every row at the node weighs 1, expanded by :func:`expand_level_node`."""
+    clogc = c_log2_c(n_root)
+
+    def chunk(codes_T, n_codes, y, rows, slots, weights, n_slots):
+        tables, n_rows = level_class_tables(codes_T, n_codes, y, rows, slots, weights, n_slots,
+                                            n_classes)
+        return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
+
+    def score(cells, node, context):
+        table, count, other = cells
+        kind, n_codes, bin_range, rules, _ = context
+        return node_splits(table, count, node, kind, n_codes, bin_range, rules,
+                           clogc if other == 0 else clogc[:0])
+
+    def expand(rows, splits, columns, table, count, context):
+        return expand_node(rows, splits, columns, context[3], n_classes,
+                           np.zeros(0, dtype=np.int64), None)
+
+    def root(value, n_rows, rules):
+        return leaf_reason(value, n_rows, 0, True, rules)
+
+    return LevelKind(n_classes, root, np.sum, chunk, add_parts, lambda cells: GROW, score,
+                     lambda table: table, expand)
+
+
+def moment_levels(min_decrease, equal):
+    """The regression tree's :class:`LevelKind` (squared error): the moments
+    ``[Σw, Σwy, Σwy²]`` per bin (:func:`~._table_kernels.level_moment_tables`)
+    summed, with each node's smallest and largest target (min / max: a node
+    whose targets are all equal is a leaf, 李航 算法5.5); scored by
+    :func:`~._regression_kernels.table_regression_scores` (the in-memory
+    scan over bins; ``min_decrease = (min_impurity_decrease, root weight)``),
+    split by :func:`~._regression_kernels.expand_regression_node` of the
+    bins' :class:`~._regression_kernels.BinMoments`; ``equal``: all the
+    training targets are equal."""
+
+    def root(value, n_rows, rules):
+        return root_reason(value, equal, n_rows, rules)
+
+    def settled(cells):
+        return CONSTANT_TARGET if cells[2] == cells[3] else GROW
+
+    def score(cells, node, context):
+        kind, n_codes, bin_range, rules, _ = context
+        return table_regression_scores(cells[0], cells[1], node, bin_range, n_codes, rules,
+                                       min_decrease)
+
+    def expand(rows, splits, columns, table, count, context):
+        present = count > 0
+        return expand_regression_node(rows, splits, columns, context[3],
+                                      np.zeros(0, dtype=np.int64), None,
+                                      BinMoments(table[present], count[present]))
+
+    return LevelKind(N_MOMENTS, root, lambda value: value[0], level_moment_tables,
+                     merge_moment_parts, settled, score,
+                     lambda table: table[:, :1], expand)
 
 
 def node_splits(tables, n_rows, node, kind, n_codes, bin_range, rules, lookup):
@@ -144,54 +239,64 @@ def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     return rows, columns
 
 
-def expand_level_node(node, tables, n_rows, splits, context):
-    """:func:`~._expand_kernels.expand_node` of a node known by its summed tables:
-    ``(children, rows)`` with the weighted rows of :func:`table_rows`, or
-    ``(None, node)`` when no attribute is admissible."""
-    kind, n_codes, bin_range, rules, n_classes = context
+def expand_level_node(node, tables, n_rows, splits, context, levels):
+    """The expansion of a node known by its summed tables: ``(children, rows)``
+    with the weighted rows of :func:`table_rows` (one per cell of
+    ``levels.weights`` of the chosen attribute's table) split by
+    ``levels.expand``, the step every grower takes, or ``(None, node)`` when no
+    attribute is admissible."""
+    kind, n_codes, bin_range, rules, _ = context
     j = choose_attribute(splits, rules.c45)
     if j < 0:
         return None, node
     width = n_codes[j] + 1
-    rows, columns = table_rows(tables[j, :width], n_rows[j, :width], j, node, kind, n_codes,
-                               bin_range)
-    return expand_node(rows, splits, columns, rules, n_classes, np.zeros(0, dtype=np.int64),
-                       None), rows
+    table, count = tables[j, :width], n_rows[j, :width]
+    rows, columns = table_rows(levels.weights(table), count, j, node, kind, n_codes, bin_range)
+    return levels.expand(rows, splits, columns, table, count, context), rows
 
 
-def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None):
+def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None,
+                levels=None):
     """generate_tree level by level; returns the growing storage.
 
-    ``context = (kind, n_codes, bin_range, rules, n_classes)``; ``root`` the
+    ``context = (kind, n_codes, bin_range, rules, n_stats)``; ``root`` the
     root's :class:`~._state.Node` (its ``count`` holds its row
-    count). ``pre_pruner`` (:class:`~._prune.PrePruner`) may veto a split;
-    its state is per node, so the level order decides as depth first does.
-    ``bar`` (a progress reporter) advances once per level; ``tracer``
-    (:class:`~._trace.Tracer`) records every node.
+    count); ``levels`` the kind of tree (:class:`LevelKind`; None: the
+    classifier's, :func:`class_levels`). ``pre_pruner``
+    (:class:`~._prune.PrePruner`) may veto a split; its state is per node, so
+    the level order decides as depth first does. ``bar`` (a progress reporter)
+    advances once per level; ``tracer`` (:class:`~._trace.Tracer`) records
+    every node.
     """
-    kind, n_codes, bin_range, rules, n_classes = context
-    nodes, cut = _Nodes(), {}
-    root_id = nodes.add(root.value, 0, 1.0, root.value.sum())
+    kind, n_codes, bin_range, rules, n_stats = context
     n_root = int(root.count.sum())
-    clogc = c_log2_c(n_root)
+    if levels is None:
+        levels = class_levels(n_root, n_stats)
+    nodes, cut = _Nodes(), {}
+    root_id = nodes.add(root.value, 0, 1.0, levels.weight(root.value))
     frontier = [(root_id, root)]
-    reason = leaf_reason(root.value, n_root, 0, True, rules)
+    reason = levels.root(root.value, n_root, rules)
     if reason != GROW:
         frontier = []
         if tracer is not None:
             tracer.leaf(root_id, root, reason)
-    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_classes + 1) * 8
+    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_stats + 1) * 8
     batch = max(1, TABLE_BYTES // per_slot)
     while frontier:
         expand, frontier = frontier, []
         for start in range(0, len(expand), batch):
             group = expand[start:start + batch]
-            tables, counts, not_unit = level_pass(dask, chunks, nodes, cut, group, n_codes,
-                                                  n_classes)
-            for (node_id, node), table, count, other in zip(group, tables, counts, not_unit):
-                splits = node_splits(table, count, node, kind, n_codes, bin_range, rules,
-                                     clogc if other == 0 else clogc[:0])
-                children, rows = expand_level_node(node, table, count, splits, context)
+            parts = level_pass(dask, chunks, nodes, cut, group, n_codes, levels)
+            for slot, (node_id, node) in enumerate(group):
+                cells = tuple(part[slot] for part in parts)
+                reason = levels.settled(cells)
+                if reason != GROW:
+                    if tracer is not None:
+                        tracer.leaf(node_id, node, reason)
+                    continue
+                splits = levels.score(cells, node, context)
+                children, rows = expand_level_node(node, cells[0], cells[1], splits, context,
+                                                   levels)
                 j = -1 if children is None else children.attribute
                 test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
                 if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
@@ -213,6 +318,66 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
 
 
 # -------------------------------------------------------------------- fit
+class Encoded(NamedTuple):
+    """Steps 1-3 of a Dask tree fit (:func:`encoded_chunks`)."""
+
+    spec: object  # FeatureSpec
+    classes: object  # ndarray of labels, or None (real targets)
+    preference: object  # class indices in order of first appearance, or None
+    n_positive: np.ndarray  # positive-weight rows per chunk
+    kind: np.ndarray  # CATEGORICAL or BINNED per attribute
+    n_codes: np.ndarray
+    bin_range: np.ndarray
+    chunks: list  # persisted :class:`~._level_chunks.Chunk` objects
+
+
+def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=True):
+    """Scan, bin and encode the row chunks ``blocks = (X_blocks, y_blocks,
+    w_blocks)`` of ``X`` (steps 1-3 of the module doc; ``labelled`` False: real
+    targets, kept as they are) as an :class:`Encoded`."""
+    X_blocks, y_blocks, w_blocks = blocks
+    columns = column_names(X)
+    # numeric-typed columns' bin sample comes with the scan when the rows are known up front
+    sample_cols = ([j for j, d in enumerate(column_dtypes(X))
+                    if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
+                   if splitter == "hist" else [])
+    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
+    plan = None if counts is None else sample_plan(counts, random_state)
+    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
+                                                         w_blocks, plan, sample_cols, labelled)
+    if n_positive.sum() == 0:
+        raise ValueError("sample_weight is zero for every sample; at least one weight must "
+                         "be positive")
+    kind = attribute_kinds(spec.categorical, splitter)
+    if np.any(kind == NUMERIC):
+        names = [spec.names[j] for j in np.flatnonzero(kind == NUMERIC)]
+        raise ValueError(f"numeric columns {names} need splitter='hist' on Dask input "
+                         "(exact midpoints need every node's sorted values in one process); "
+                         f"got splitter={splitter!r}")
+    binned = np.flatnonzero(kind == BINNED)
+    edges = [np.empty(0)] * kind.shape[0]
+    if binned.size:
+        if sample is None or not set(binned) <= set(sample_cols):
+            sample_cols = list(binned)
+            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
+                                  sample_plan(n_positive, random_state), sample_cols)
+        values, w_sample = sample
+        for j in binned:
+            edges[j] = quantile_edges(values[:, sample_cols.index(j)], max_bins, w_sample)
+    n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
+    code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
+    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
+                                         code_dtype)
+              for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
+    chunks = list(dask.persist(*chunks))
+    bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
+    if binned.size:   # the values either side of a cut between bins, as in memory
+        ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
+                                                 for c in chunks], merge_bin_ranges))[0]
+        bin_range[binned, :, :ranges.shape[2]] = ranges
+    return Encoded(spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks)
+
+
 def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prune_after=None,
                   tracer=None):
     """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeClassifier`) on Dask input.
@@ -239,49 +404,10 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if y is None:
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
-    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
-    if w_blocks is not None:                # the lightest row weighs 1, as in memory
-        w_blocks = relative_weight_blocks(dask, w_blocks)
-    columns = column_names(X)
-    # numeric-typed columns' bin sample comes with the scan when the rows are known up front
-    sample_cols = ([j for j, d in enumerate(column_dtypes(X))
-                    if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
-                   if model.splitter == "hist" else [])
-    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
-    plan = None if counts is None else sample_plan(counts, model.random_state)
-    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
-                                                         w_blocks, plan, sample_cols)
-    if n_positive.sum() == 0:
-        raise ValueError("sample_weight is zero for every sample; at least one weight must "
-                         "be positive")
+    spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks = encoded_chunks(
+        dask, X, training_blocks(dask, X, y, sample_weight), model.splitter, model.max_bins,
+        model.random_state)
     params = model._check_params(int(n_positive.sum()))
-    kind = attribute_kinds(spec.categorical, model.splitter)
-    if np.any(kind == NUMERIC):
-        names = [spec.names[j] for j in np.flatnonzero(kind == NUMERIC)]
-        raise ValueError(f"numeric columns {names} need splitter='hist' on Dask input "
-                         "(exact midpoints need every node's sorted values in one process); "
-                         f"got splitter={model.splitter!r}")
-    binned = np.flatnonzero(kind == BINNED)
-    edges = [np.empty(0)] * kind.shape[0]
-    if binned.size:
-        if sample is None or not set(binned) <= set(sample_cols):
-            sample_cols = list(binned)
-            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
-                                  sample_plan(n_positive, model.random_state), sample_cols)
-        values, w_sample = sample
-        for j in binned:
-            edges[j] = quantile_edges(values[:, sample_cols.index(j)], model.max_bins, w_sample)
-    n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
-    code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
-    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
-                                         code_dtype)
-              for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
-    chunks = list(dask.persist(*chunks))
-    bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
-    if binned.size:   # the values either side of a cut between bins, as in memory
-        ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
-                                                 for c in chunks], merge_bin_ranges))[0]
-        bin_range[binned, :, :ranges.shape[2]] = ranges
     K = classes.size
     root_value = dask.compute(tree_reduce(dask, [dask.delayed(class_totals)(c, K)
                                                  for c in chunks], add_parts))[0]
@@ -290,11 +416,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     rules = params._replace(min_weight=c45_split_floor(kind, params))
-    root = Node(np.zeros(1, dtype=np.int64), np.array([root_value.sum()]),
-                np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)),
-                np.array([n_positive.sum()], dtype=np.int64),
-                root_value, 0, np.ones(kind.shape[0], dtype=bool), np.zeros(0, dtype=np.int64),
-                np.zeros(0))
+    root = root_node(root_value, root_value.sum(), n_positive.sum(), kind.shape[0])
     if tracer is not None:
         tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
@@ -305,6 +427,68 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
         tree = prune_after(model, tree, validation, None, params.criterion)
     model._set_tree(tree)
     return model
+
+
+def fit_regressor_dask(model, X, y, *, sample_weight=None):
+    """Fit ``model`` (a :class:`~hyperplane.tree.DecisionTreeRegressor` with
+    ``splitter="hist"`` and ``criterion="squared_error"``) on Dask input: the
+    classifier's steps 1-3 with the targets kept as numbers, then the levels
+    grown from summed moment tables (:func:`moment_levels`), so the tree is
+    the in-memory hist tree (李航 算法5.5 over the bins); ``ccp_alpha`` prunes
+    it on the client."""
+    dask = import_dask()
+    if y is None:
+        raise ValueError("DecisionTreeRegressor requires y to be passed, but the target y "
+                         "is None")
+    encoded = encoded_chunks(dask, X, training_blocks(dask, X, y, sample_weight), "hist",
+                             model.max_bins, model.random_state, labelled=False)
+    kind = encoded.kind
+    if np.any(kind == CATEGORICAL):
+        names = [encoded.spec.names[j] for j in np.flatnonzero(kind == CATEGORICAL)]
+        raise ValueError(f"categorical columns {names} are not supported by "
+                         "DecisionTreeRegressor on Dask input (CART's tests A = a need one "
+                         "0/1 column per value); encode them as numbers or call .compute()")
+    n_rows = int(encoded.n_positive.sum())
+    rules = model._rules(n_rows)
+    value, _, low, high = dask.compute(tree_reduce(
+        dask, [dask.delayed(target_totals)(c) for c in encoded.chunks], merge_moment_parts))[0]
+    levels = moment_levels((float(model.min_impurity_decrease), float(value[0])),
+                           bool(low == high))
+    _set_input_attributes(model, X, encoded.spec)
+    context = (kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
+    with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
+        nodes = grow_levels(dask, encoded.chunks, context,
+                            root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
+                            levels=levels)
+    tree = finish(nodes, rules, N_MOMENTS)
+    if model.ccp_alpha > 0:
+        tree = cost_complexity_prune(tree, model.ccp_alpha, rules.criterion)
+    model._set_tree(tree)
+    return model
+
+
+def training_blocks(dask, X, y, sample_weight):
+    """The aligned row chunks ``(X, y, weights)`` of a fit (:func:`row_blocks`),
+    the weights relative to the lightest row, as in memory."""
+    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
+    if w_blocks is not None:
+        w_blocks = relative_weight_blocks(dask, w_blocks)
+    return X_blocks, y_blocks, w_blocks
+
+
+def root_node(value, weight, n_rows, p):
+    """The root's :class:`~._state.Node` of a Dask fit: one weighted row of
+    statistic ``value`` standing for the ``n_rows`` training rows."""
+    return Node(np.zeros(1, dtype=np.int64), np.array([weight]),
+                np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)),
+                np.array([n_rows], dtype=np.int64), value, 0, np.ones(p, dtype=bool),
+                np.zeros(0, dtype=np.int64), np.zeros(0))
+
+
+def merge_moment_parts(a, b):
+    """Two chunks' moment tables, row counts (summed) and smallest and largest
+    targets (min, max) together."""
+    return a[0] + b[0], a[1] + b[1], np.fmin(a[2], b[2]), np.fmax(a[3], b[3])
 
 
 def _positive_extremes(w_block):
@@ -332,6 +516,11 @@ def relative_weight_blocks(dask, w_blocks):
 
 def _set_fit_attributes(model, X, spec, classes, preference):
     model.classes_ = classes
+    _set_input_attributes(model, X, spec)
+    model._preference = preference
+
+
+def _set_input_attributes(model, X, spec):
     model.n_features_in_ = len(spec.names)
     if hasattr(model, "feature_names_in_"):
         del model.feature_names_in_
@@ -341,4 +530,3 @@ def _set_fit_attributes(model, X, spec, classes, preference):
         model.feature_names_in_ = np.asarray(spec.names, dtype=object)
     model._spec = spec
     model._input_spec, model._source = spec, None     # multiway splits only (no indicators)
-    model._preference = preference

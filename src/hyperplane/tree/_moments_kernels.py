@@ -96,3 +96,10 @@ def squared_error_decrease(known, left):
     right = less(known, left)
     after = (left.w * mean_squared_error(left) + right.w * mean_squared_error(right)) / known.w
     return mean_squared_error(known) - after, after
+
+
+@jit
+def add_moments(m, part):
+    """The moments of the rows of ``m`` and of ``part`` together (disjoint sets);
+    ``add_moments(m, Moments(w, w·y, (w·y)·y))`` is :func:`add_row`."""
+    return Moments(m.w + part.w, m.wy + part.wy, m.wyy + part.wyy)

@@ -29,12 +29,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import by_first_type, jit
 from ._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
-from ._moments_kernels import (add_row, cut_quality, less, no_moments, put_moments,
-                               squared_error_decrease)
+from ._moments_kernels import (Moments, add_moments, add_row, cut_quality, less, no_moments,
+                               put_moments, squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
 from ._state import Split
@@ -52,25 +52,80 @@ class OrderedValues(NamedTuple):
     high: np.ndarray
     code: np.ndarray
 
+
+class RowTargets(NamedTuple):
+    """What a cut scan adds up, one training row per position: the targets
+    ``y`` and ``wbuf[i]``, row ``i``'s weight in the node."""
+
+    y: np.ndarray
+    wbuf: np.ndarray
+
+
+class BinMoments(NamedTuple):
+    """What a cut scan adds up when a position stands for all of a node's rows
+    in one hist bin (the Dask fit's summed chunk tables): row ``t`` of
+    ``moments`` holds their :class:`~._moments_kernels.Moments` ``[Σw, Σwy, Σwy²]``,
+    ``count[t]`` how many rows they are."""
+
+    moments: np.ndarray
+    count: np.ndarray
+
+
+@jit
+def _row_moments(targets, i):
+    """Row ``i``'s moments ``(w, wy, wy·y)``: adding them is :func:`~._moments_kernels.add_row`."""
+    w = targets.wbuf[i]
+    wy = w * targets.y[i]
+    return Moments(w, wy, wy * targets.y[i]), 1
+
+
+@jit
+def _bin_moments(targets, t):
+    """Bin ``t``'s summed moments and row count."""
+    return (Moments(targets.moments[t, 0], targets.moments[t, 1], targets.moments[t, 2]),
+            targets.count[t])
+
+
+#: ``position_moments(targets, i)``: the moments and row count that position ``i``
+#: of a scan adds (:class:`RowTargets` or :class:`BinMoments`, chosen when numba compiles)
+position_moments = by_first_type(
+    lambda t: _bin_moments if getattr(t, "instance_class", None) is BinMoments
+    else _row_moments, "position_moments")
+
+
 #: a node whose mean squared error is at most this is a leaf (scikit-learn's ``EPSILON``),
 #: and a split must decrease the weighted impurity by ``min_impurity_decrease`` less this
 EPSILON = float(np.finfo(np.float64).eps)
 
 
 @jit
-def cut_profile(criterion, order, n_known, y, wbuf):
-    """What a cut scan reads beside the left side's moments: for
-    ``ABSOLUTE_ERROR`` the :class:`~._median_kernels.ErrorProfile` of the
-    known rows in the attribute's order (prefix and suffix absolute errors);
-    for ``SQUARED_ERROR`` an empty one (the moments say everything)."""
+def _row_profile(targets, criterion, order, n_known):
+    """:func:`cut_profile` of training rows (:class:`RowTargets`)."""
     if criterion != ABSOLUTE_ERROR:
-        return ErrorProfile(np.empty(0), np.empty(0), np.empty(0))
+        return _no_profile(targets, criterion, order, n_known)
     y_seq = np.empty(n_known)
     w_seq = np.empty(n_known)
     for pos in range(n_known):
-        y_seq[pos] = y[order[pos]]
-        w_seq[pos] = wbuf[order[pos]]
+        y_seq[pos] = targets.y[order[pos]]
+        w_seq[pos] = targets.wbuf[order[pos]]
     return absolute_error_profile(y_seq, w_seq)
+
+
+@jit
+def _no_profile(targets, criterion, order, n_known):
+    """The empty profile: the moments say everything."""
+    return ErrorProfile(np.empty(0), np.empty(0), np.empty(0))
+
+
+#: ``cut_profile(targets, criterion, order, n_known)``: what a cut scan reads beside
+#: the left side's moments: for ``ABSOLUTE_ERROR`` the
+#: :class:`~._median_kernels.ErrorProfile` of the known rows in the attribute's
+#: order (prefix and suffix absolute errors); for ``SQUARED_ERROR`` an empty one
+#: (the moments say everything). Bin tables (:class:`BinMoments`) serve the
+#: squared error only: a median is not a sum.
+cut_profile = by_first_type(
+    lambda t: _no_profile if getattr(t, "instance_class", None) is BinMoments
+    else _row_profile, "cut_profile")
 
 
 @jit
@@ -133,38 +188,55 @@ def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     (:func:`~._numeric_cut_kernels.cut_threshold`) and, for bins, ``cut_bin``
     the last bin on the left.
     """
+    return ordered_regression_cut(RowTargets(y, wbuf), column, min_leaf, criterion)
+
+
+@jit
+def ordered_regression_cut(targets, column, min_leaf, criterion):
+    """:func:`best_regression_cut` of positions read through ``targets``: a
+    training row each (:class:`RowTargets`) or all of a node's rows in one bin
+    (:class:`BinMoments`, the Dask fit's summed tables; squared error only).
+    Position ``pos`` is ``column.order[pos]`` in ``targets``; adding a row's
+    moments is :func:`~._moments_kernels.add_row`, so both are one rule with
+    the same sums when every bin holds one row; ``min_leaf`` counts rows.
+    """
     order, low, high = column.order, column.low, column.high
     m = order.shape[0]
     total = no_moments()
+    n_total = 0
     for pos in range(m):
-        i = order[pos]
-        total = add_row(total, y[i], wbuf[i])
+        stat, count = position_moments(targets, order[pos])
+        total = add_moments(total, stat)
+        n_total += count
     n_known = m
     while n_known > 0 and np.isnan(low[n_known - 1]):
         n_known -= 1
     if n_known < 2:
         return no_split()
-    known = total
+    known, n_rows = total, n_total
     if n_known < m:
-        known = no_moments()
+        known, n_rows = no_moments(), 0
         for pos in range(n_known):
-            i = order[pos]
-            known = add_row(known, y[i], wbuf[i])
+            stat, count = position_moments(targets, order[pos])
+            known = add_moments(known, stat)
+            n_rows += count
     if known.w <= 0.0:
         return no_split()
-    profile = cut_profile(criterion, order, n_known, y, wbuf)
+    profile = cut_profile(targets, criterion, order, n_known)
     tie = cut_tie(criterion)
     floor = ROUND_OFF * known.w
     left = no_moments()
+    n_left = 0
     best_left = left
     best = -np.inf
     best_pos = -1
     for pos in range(n_known - 1):
-        i = order[pos]
-        left = add_row(left, y[i], wbuf[i])
+        stat, count = position_moments(targets, order[pos])
+        left = add_moments(left, stat)
+        n_left += count
         if low[pos + 1] <= high[pos]:
             continue
-        if pos + 1 < min_leaf or n_known - pos - 1 < min_leaf:
+        if n_left < min_leaf or n_rows - n_left < min_leaf:
             continue
         right = less(known, left)
         if left.w <= 0.0 or right.w <= floor:
@@ -246,40 +318,143 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
         else:
             column = binned_values(columns, c, node.rows, node.order)
         cut = best_regression_cut(column, columns.y, wbuf, rules.min_leaf, rules.criterion)
-        put_split(splits, j, cut)
-        if cut.valid and share * cut.score + EPSILON < least:
-            splits.valid[j] = False
+        put_admissible(splits, j, cut, share, least)
     return splits
 
 
 @jit
-def expand_regression_node(node, splits, columns, rules, dest, parallel_rows):
+def put_admissible(splits, j, cut, share, least):
+    """Enter attribute ``j``'s best cut into ``splits``, inadmissible when
+    ``share · score`` (its decrease of the tree's weighted impurity, ``share``
+    the node's part of the root's weight) is below ``least``
+    (``min_impurity_decrease``) less ``EPSILON``, as scikit-learn's."""
+    put_split(splits, j, cut)
+    if cut.valid and share * cut.score + EPSILON < least:
+        splits.valid[j] = False
+
+
+@jit
+def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min_decrease):
+    """:func:`regression_scores` of a node known by its summed bin tables (the
+    Dask fit; every attribute binned): ``tables[j, b]`` the moments
+    ``[Σw, Σwy, Σwy²]`` of the node's rows in bin ``b`` of attribute ``j``
+    (slot ``n_codes[j]``: missing), ``n_rows[j, b]`` their count; ``bin_range``
+    each bin's smallest and largest training value.
+    Each attribute's non-empty bins, in bin order and the missing ones last, are
+    the positions of :func:`ordered_regression_cut`, each with its bin's range
+    of training values, so the scan is the in-memory hist tree's."""
+    p = node.avail.shape[0]
+    splits = new_splits(p)
+    least, root_weight = min_decrease
+    share = node.value[0] / root_weight
+    for j in range(p):
+        if not node.avail[j]:
+            continue
+        present = np.flatnonzero(n_rows[j, :n_codes[j] + 1] > 0)
+        m = present.shape[0]
+        low = np.empty(m)
+        high = np.empty(m)
+        code = np.empty(m, dtype=np.int64)
+        moments = np.empty((m, 3))
+        count = np.empty(m, dtype=np.int64)
+        for pos in range(m):
+            b = present[pos]
+            missing = b == n_codes[j]
+            code[pos] = -1 if missing else b
+            low[pos] = np.nan if missing else bin_range[j, 0, b]
+            high[pos] = np.nan if missing else bin_range[j, 1, b]
+            moments[pos, 0] = tables[j, b, 0]
+            moments[pos, 1] = tables[j, b, 1]
+            moments[pos, 2] = tables[j, b, 2]
+            count[pos] = n_rows[j, b]
+        column = OrderedValues(np.arange(m), low, high, code)
+        cut = ordered_regression_cut(BinMoments(moments, count), column, rules.min_leaf,
+                                     rules.criterion)
+        put_admissible(splits, j, cut, share, least)
+    return splits
+
+
+@jit
+def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, targets):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
     :func:`~._expand_kernels.split_node`), with each child's statistic
-    (:func:`put_regression_value`) as its ``value`` and why it is a leaf: its
+    (:func:`branch_value`) as its ``value`` and why it is a leaf: its
     targets are all equal (impurity at most ``EPSILON``), or a size limit of
     :func:`~._expand_kernels.limits_reason`; a branch no known row reaches is
-    a leaf with its parent's statistic (its prediction is the parent's)."""
+    a leaf with its parent's statistic (its prediction is the parent's).
+    ``targets``: the training targets (``columns.y``), or the
+    :class:`BinMoments` of the node's bins when ``node``'s rows stand for them
+    (the Dask fit)."""
     children, w_branch, any_attribute = split_node(node, splits, columns, rules, dest,
                                                    parallel_rows, 3)
     if children.attribute < 0:
         return children
     for v in known_branches(children, w_branch, node.value):
         a, b = children.offsets[v], children.offsets[v + 1]
-        low = np.inf
-        high = -np.inf
         for pos in range(a, b):
-            y = columns.y[children.rows[pos]]
-            low = min(low, y)
-            high = max(high, y)
             if children.w[pos] != 1.0:
                 children.unit[v] = False
-        put_regression_value(children.value[v], columns.y, children.rows[a:b],
+        equal = branch_value(targets, children.value[v], children.rows[a:b],
                              children.w[a:b], rules.criterion)
         children.weight[v] = children.value[v][0]
-        children.reason[v] = regression_leaf_reason(children.value[v], low == high, b - a,
+        children.reason[v] = regression_leaf_reason(children.value[v], equal,
+                                                    branch_rows(targets, children.rows[a:b]),
                                                     node.depth + 1, any_attribute, rules)
     return children
+
+
+@jit
+def _rows_value(y, value, rows, w, criterion):
+    """:func:`put_regression_value` of training rows; whether their targets are all equal."""
+    low = np.inf
+    high = -np.inf
+    for pos in range(rows.shape[0]):
+        low = min(low, y[rows[pos]])
+        high = max(high, y[rows[pos]])
+    put_regression_value(value, y, rows, w, criterion)
+    return low == high
+
+
+@jit
+def _bins_value(targets, value, rows, w, criterion):
+    """The moments of a branch whose rows stand for bins: each bin's summed
+    moments, scaled by the share of its weight the branch gets (1, or r̃_v
+    for the missing values' bin). Whether the targets are equal is not known
+    from sums: False (the Dask fit tests it when it reaches the node)."""
+    m = no_moments()
+    for pos in range(rows.shape[0]):
+        stat, count = _bin_moments(targets, rows[pos])
+        share = w[pos] / stat.w
+        m = add_moments(m, Moments(w[pos], share * stat.wy, share * stat.wyy))
+    put_moments(value, m)
+    return False
+
+
+#: ``branch_value(targets, value, rows, w, criterion)``: write a branch's statistic
+#: into ``value`` and say whether its targets are all equal (``targets``: the
+#: target array, or :class:`BinMoments`; chosen when numba compiles)
+branch_value = by_first_type(
+    lambda t: _bins_value if getattr(t, "instance_class", None) is BinMoments
+    else _rows_value, "branch_value")
+
+
+@jit
+def _row_count(y, rows):
+    return rows.shape[0]
+
+
+@jit
+def _bin_count(targets, rows):
+    n = 0
+    for pos in range(rows.shape[0]):
+        n += targets.count[rows[pos]]
+    return n
+
+
+#: ``branch_rows(targets, rows)``: how many training rows ``rows`` stand for
+branch_rows = by_first_type(
+    lambda t: _bin_count if getattr(t, "instance_class", None) is BinMoments
+    else _row_count, "branch_rows")
 
 
 @jit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.utils.validation import check_consistent_length, column_or_1d
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d
 
 from .._progress import progress
 from .._threads import uses_threads
@@ -14,6 +14,7 @@ from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_
 from ._builder import Growth, grow, layout
 from ._classes import GROWTH_PARAMETER_RULES, _count_or_fraction, set_tree_structure
 from ._encode import encode_fit, value_indicators
+from ._levels import fit_regressor_dask
 from ._moments_kernels import N_MOMENTS
 from ._prune import cost_complexity_path, cost_complexity_prune
 from ._regression_kernels import (expand_regression_node, regression_scores, regression_value,
@@ -49,7 +50,8 @@ def regression_growth(criterion, min_impurity_decrease, root_weight, y):
         return regression_scores(data.columns, node, rules, scan.wbuf, least)
 
     def expand(node, splits, columns, rules, n_stats, dest, parallel_rows):
-        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
+        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
+                                      columns.y)
 
     return Growth(lambda data, rows, w: regression_value(data.y, rows, w, criterion),
                   lambda value: value[0], root, score, expand, True, least)
@@ -154,6 +156,14 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
     whose scores agree within 1e-9 go to the first in column order. A node whose targets are all equal (mean
     squared error at most one machine epsilon) is a leaf.
 
+    Dask: ``fit`` accepts a ``dask.array`` or numeric ``dask.dataframe`` ``X``
+    (``y`` and ``sample_weight`` as Dask collections) with ``splitter="hist"``
+    and ``criterion="squared_error"``: each level the chunks send the moments
+    ``(Σw, Σwy, Σwy²)`` of every frontier node's rows per attribute and bin,
+    summed on the cluster, and the client scans them as the in-memory
+    ``"hist"`` tree scans its rows, so the tree is the same (up to the order
+    of the sums). ``predict`` of a Dask ``X`` returns a lazy Dask array.
+
     Examples
     --------
     李航 习题5.2: the root cut of x = 1..10 is x <= 5 (a threshold of 5.5, the
@@ -224,8 +234,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         """
         validate_params(self)
         if is_dask_collection(X) or is_dask_collection(y):
-            raise ValueError("DecisionTreeRegressor does not take Dask input yet; "
-                             "call .compute() on X and y")
+            return self._fit_dask(X, y, sample_weight)
         if y is not None:
             y = _numeric_target(self, y)
         X_enc, y, spec = encode_fit(self, X, y)
@@ -263,6 +272,24 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         self._set_tree(tree)
         return self
 
+    def _fit_dask(self, X, y, sample_weight):
+        """Fit on Dask input (:func:`~._levels.fit_regressor_dask`): the bins'
+        moments summed over the chunks, so only the sums-based rule runs there."""
+        if not is_dask_collection(X):
+            raise ValueError("y is a Dask collection but X is not; pass X as a dask.array or "
+                             "dask.dataframe too")
+        if self.splitter != "hist":
+            raise ValueError(f"splitter={self.splitter!r} needs every node's sorted values in "
+                             "one process; use splitter='hist' on Dask input")
+        if self.criterion != "squared_error":
+            raise ValueError(f"criterion={self.criterion!r} is not supported on Dask input: a "
+                             "node's weighted median is not a sum of its chunks' statistics; "
+                             "use criterion='squared_error', or call .compute() on X and y")
+        if self.record_trace:
+            raise ValueError("record_trace=True is not supported on Dask input; use "
+                             "record_trace=False")
+        return fit_regressor_dask(self, X, y, sample_weight=sample_weight)
+
     def _set_tree(self, tree):
         set_tree_structure(self, tree)
         if CRITERIA[self.criterion] == ABSOLUTE_ERROR:     # [Σw, m, Σw|y − m|]
@@ -274,7 +301,12 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     def predict(self, X):
         """The mean of the leaf each row reaches (李航 式5.17); a row missing a tested
-        value gets the branches' means mixed by ``r̃_v`` (周志华 §4.4.2)."""
+        value gets the branches' means mixed by ``r̃_v`` (周志华 §4.4.2). A Dask ``X``
+        gives a lazy Dask array."""
+        if is_dask_collection(X):
+            from ..distributed._dask import predict_lazy
+            check_is_fitted(self)
+            return predict_lazy(self.predict, X, dtype=np.float64)
         return self._walk(X, "_leaf_value")[:, 0]
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):

@@ -364,7 +364,8 @@ def _expand_classes(least, node, splits, columns, rules, n_stats, dest, parallel
 @jit
 def _expand_moments(least, node, splits, columns, rules, n_stats, dest, parallel_rows):
     """A regression tree's expansion (:func:`~._regression_kernels.expand_regression_node`)."""
-    return expand_regression_node(node, splits, columns, rules, dest, parallel_rows)
+    return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
+                                  columns.y)
 
 
 #: a node's expansion: a classifier's (``least`` None) or a regression tree's

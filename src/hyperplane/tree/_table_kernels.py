@@ -119,3 +119,35 @@ def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, 
             tables[t, c, code, y[i]] += entry_w[e]
             n_rows[t, c, code] += 1
     return tables, n_rows
+
+
+@jit
+def level_moment_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes):
+    """The regression tree's :func:`level_class_tables`: per node of one level,
+    coded attribute and value (last: missing), the moments ``[Σw, Σwy, Σwy²]``
+    of the entries (:func:`~._moments_kernels.add_row`'s arithmetic) and their
+    row count, of shapes ``(n_nodes, p, width + 1, 3)`` and ``(n_nodes, p, width + 1)``;
+    also the smallest and largest target at each node (``(n_nodes,)`` each).
+    Chunks' tables add up; their extremes merge by min and max.
+    """
+    p = codes_T.shape[0]
+    width = 0
+    for c in range(p):
+        width = max(width, codes_count[c])
+    tables = np.zeros((n_nodes, p, width + 1, 3))
+    n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
+    low = np.full(n_nodes, np.inf)
+    high = np.full(n_nodes, -np.inf)
+    for e in range(entry_row.shape[0]):
+        i = entry_row[e]
+        t = entry_node[e]
+        wy = entry_w[e] * y[i]
+        low[t] = min(low[t], y[i])
+        high[t] = max(high[t], y[i])
+        for c in range(p):
+            code = table_slot(codes_T[c, i], codes_count[c])
+            tables[t, c, code, 0] += entry_w[e]
+            tables[t, c, code, 1] += wy
+            tables[t, c, code, 2] += wy * y[i]
+            n_rows[t, c, code] += 1
+    return tables, n_rows, low, high
