@@ -10,7 +10,7 @@ import dask.dataframe as dd
 import distributed
 from hypothesis import given, settings, strategies as st
 
-from hyperplane.tree import DecisionTreeRegressor
+from hyperplane.tree import DecisionTreeRegressor, export_text
 from hyperplane.tree._regression_kernels import (BinMoments, OrderedValues, best_regression_cut,
                                                  ordered_regression_cut)
 from hyperplane.tree._split_kernels import SQUARED_ERROR
@@ -110,6 +110,42 @@ def test_dask_dataframe_input(client):
     np.testing.assert_array_equal(dist.feature_names_in_, local.feature_names_in_)
 
 
+@pytest.mark.parametrize("weighted, missing", [(False, False), (True, False), (True, True)])
+def test_categorical_columns_are_the_in_memory_indicator_fit(client, weighted, missing):
+    """A string column becomes one 0/1 column per value (CART's tests A = a,
+    李航 §5.5.2) on Dask as in memory: the same tree, bit for bit on integer
+    targets and weights, its tests shown as ``A = a``; a value only the last
+    partition holds included. Missing values split rows into fractional weights
+    (周志华 §4.4.2), whose sums depend on their order: equal up to round-off."""
+    rng = np.random.default_rng(5)
+    n = 1500
+    colour = rng.choice(["青绿", "乌黑", "浅白"], size=n).astype(object)
+    colour[-40:] = "墨绿"                                  # seen in the last partition only
+    if missing:
+        colour[rng.random(n) < 0.05] = None
+    density = rng.integers(0, 15, size=n).astype(float)
+    y = (4.0 * (colour == "乌黑") - 3.0 * (colour == "墨绿") + (density > 6)
+         + rng.integers(-2, 3, size=n))
+    w = rng.integers(0, 4, size=n).astype(float) if weighted else None
+    frame = pd.DataFrame({"密度": density, "色泽": colour})
+    target = pd.Series(y, name="y")
+    kw = dict(splitter="hist", max_bins=32, min_samples_leaf=3)
+    local = DecisionTreeRegressor(**kw).fit(frame, target, sample_weight=w)
+    dist = DecisionTreeRegressor(**kw).fit(
+        dd.from_pandas(frame, npartitions=4), dd.from_pandas(target, npartitions=4),
+        sample_weight=None if w is None else dd.from_pandas(pd.Series(w), npartitions=4))
+    assert local.n_leaves_ > 8
+    assert len(set(local.tree_.feature[local.tree_.feature >= 1])) >= 2    # tests A = a
+    assert_same_tree(local, dist, frame, exact=not missing)
+    assert dist._spec.names == local._spec.names
+    np.testing.assert_array_equal(dist._source, local._source)
+    np.testing.assert_array_equal(dist.feature_names_in_, local.feature_names_in_)
+    lazy = dist.predict(dd.from_pandas(frame, npartitions=3))
+    np.testing.assert_allclose(lazy.compute(), local.predict(frame), rtol=1e-12)
+    assert export_text(dist) == export_text(local)
+    assert "色泽 = 墨绿" in export_text(dist)
+
+
 def test_constant_targets_make_a_leaf_where_round_off_would_not(client):
     """Targets of 1000.1 have moments whose mean squared error is not 0 in floating
     point; the node's smallest and largest target still make it a leaf, as in memory."""
@@ -138,10 +174,6 @@ def test_refusals_name_the_parameter_and_what_to_use(client):
         DecisionTreeRegressor(criterion="absolute_error", splitter="hist").fit(Xd, yd)
     with pytest.raises(ValueError, match="record_trace"):
         DecisionTreeRegressor(splitter="hist", record_trace=True).fit(Xd, yd)
-    frame = dd.from_pandas(pd.DataFrame({"a": X[:, 0], "颜色": ["青绿", "乌黑"] * 100}),
-                           npartitions=2)
-    with pytest.raises(ValueError, match=r"categorical columns \['颜色'\]"):
-        DecisionTreeRegressor(splitter="hist").fit(frame, yd)
     bad = y.copy()
     bad[7] = np.nan
     with pytest.raises(ValueError, match="NaN or infinity"):

@@ -18,7 +18,7 @@ import pandas as pd
 from .._validation import is_dask_collection
 from ..distributed._dask import as_dask_array, import_dask
 from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
-                      bin_column, bin_sample_rows)
+                      bin_column, bin_sample_rows, value_indicators)
 from ._bin_kernels import bin_ranges, codes_by_column
 from ._split_kernels import BINNED
 
@@ -270,6 +270,22 @@ def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
     return _concat_samples(dask.compute(*tasks))
 
 
+def _indicator_sample_chunk(X_block, w_block, columns, local_rows, spec):
+    frame = _frame(X_block, columns)
+    w = _chunk_weights(w_block, frame.shape[0])
+    rows = np.flatnonzero(w > 0)[local_rows]
+    return encoded_values(frame.iloc[rows], spec, True), w[rows]
+
+
+def fetch_indicator_sample(dask, X_blocks, w_blocks, columns, plan, spec):
+    """The bin-sample rows of every column of :func:`encoded_values` with
+    indicators (a second pass over ``X``; the categories known from the scan)."""
+    tasks = [dask.delayed(_indicator_sample_chunk)(xb, wb, columns, rows, spec)
+             for xb, wb, rows in zip(X_blocks, weight_blocks(w_blocks, X_blocks), plan)
+             if rows.size]
+    return _concat_samples(dask.compute(*tasks))
+
+
 # --------------------------------------------------------------- 3. encode
 class Chunk(NamedTuple):
     """An encoded chunk of the training rows (its positive-weight rows)."""
@@ -280,16 +296,27 @@ class Chunk(NamedTuple):
     bin_range: np.ndarray  # (p_binned, 2, width): :func:`~._bin_kernels.bin_ranges` of the chunk
 
 
-def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype):
+def encoded_values(frame, spec, indicators):
+    """A chunk's rows as the in-memory fit encodes them (category index, NaN
+    missing), with ``indicators`` each categorical column as its 0/1 columns
+    ``[A = a]`` (:func:`~._encode.value_indicators`, CART's tests, 李航 §5.5.2)."""
+    X_enc = _encode_frame(frame, spec)
+    return value_indicators(X_enc, spec).X if indicators else X_enc
+
+
+def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes, code_dtype,
+                 indicators=False):
     """A chunk as a :class:`Chunk` over its positive-weight rows: codes, class
     index (the target itself when ``classes`` is None), weight, and the smallest
     and largest value in each bin of each binned column (in column order; width:
-    the most bins of one)."""
+    the most bins of one). ``indicators``: the columns of :func:`encoded_values`
+    (``kind`` and ``edges`` then describe those)."""
     frame = _frame(X_block, columns)
     n = frame.shape[0]
     w = _chunk_weights(w_block, n)
     keep = w > 0
-    X_enc = _encode_frame(frame if keep.all() else frame.iloc[np.flatnonzero(keep)], spec)
+    X_enc = encoded_values(frame if keep.all() else frame.iloc[np.flatnonzero(keep)], spec,
+                           indicators)
     codes = np.empty(X_enc.shape, dtype=code_dtype)
     for j in range(X_enc.shape[1]):
         if kind[j] == BINNED:

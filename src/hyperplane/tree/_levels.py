@@ -32,7 +32,9 @@ DecisionTreeRegressor (least squares, ``splitter="hist"``) takes the same
 steps with the moments ``[Σw, Σwy, Σwy²]`` per value in place of the class
 weights (they add up too, 李航 算法5.5 needs nothing else) and the in-memory
 regression scan over a node's bins: :func:`fit_regressor_dask`. What differs
-between the two kinds of tree is one :class:`LevelKind` record.
+between the two kinds of tree is one :class:`LevelKind` record. Its categorical
+columns become, after the scan, the in-memory fit's 0/1 columns ``[A = a]``
+(CART's tests, 李航 §5.5.2) in every chunk, binned and grown as numeric ones.
 
 Pessimistic and cost-complexity pruning then run on the client from the node
 class weights; reduced-error pre/post pruning (周志华 4.3) use validation data
@@ -52,12 +54,13 @@ from .._validation import is_dask_collection
 from ..distributed._dask import add_parts, import_dask, tree_reduce
 from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
                        grown_children)
-from ._encode import quantile_edges
+from ._encode import quantile_edges, value_indicators
 from ._expand_kernels import (CONSTANT_TARGET, GROW, NO_SPLIT, PRE_PRUNED, choose_attribute,
                               expand_node, leaf_reason, new_splits, put_split)
 from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
-                            encode_chunk, fetch_sample, merge_bin_ranges, positive_counts,
-                            row_blocks, sample_plan, scan, target_totals, weight_blocks)
+                            encode_chunk, fetch_indicator_sample, fetch_sample,
+                            merge_bin_ranges, positive_counts, row_blocks, sample_plan, scan,
+                            target_totals, weight_blocks)
 from ._level_kernels import route_to_frontier
 from ._prune import PrePruner, cost_complexity_prune
 from ._numeric_cut_kernels import score_table
@@ -321,7 +324,7 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
 class Encoded(NamedTuple):
     """Steps 1-3 of a Dask tree fit (:func:`encoded_chunks`)."""
 
-    spec: object  # FeatureSpec
+    spec: object  # FeatureSpec of the tree's columns
     classes: object  # ndarray of labels, or None (real targets)
     preference: object  # class indices in order of first appearance, or None
     n_positive: np.ndarray  # positive-weight rows per chunk
@@ -329,12 +332,18 @@ class Encoded(NamedTuple):
     n_codes: np.ndarray
     bin_range: np.ndarray
     chunks: list  # persisted :class:`~._level_chunks.Chunk` objects
+    input_spec: object  # FeatureSpec of ``X`` (``spec`` unless indicators)
+    source: object  # the attribute of ``X`` each tree column comes from, or None
 
 
-def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=True):
+def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=True,
+                   indicators=False):
     """Scan, bin and encode the row chunks ``blocks = (X_blocks, y_blocks,
     w_blocks)`` of ``X`` (steps 1-3 of the module doc; ``labelled`` False: real
-    targets, kept as they are) as an :class:`Encoded`."""
+    targets, kept as they are) as an :class:`Encoded`. ``indicators``: each
+    categorical column becomes its 0/1 columns ``[A = a]`` once the scan knows
+    its values (:func:`~._encode.value_indicators`, as the in-memory
+    DecisionTreeRegressor does; 李航 §5.5.2), binned like numeric columns."""
     X_blocks, y_blocks, w_blocks = blocks
     columns = column_names(X)
     # numeric-typed columns' bin sample comes with the scan when the rows are known up front
@@ -348,6 +357,9 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
     if n_positive.sum() == 0:
         raise ValueError("sample_weight is zero for every sample; at least one weight must "
                          "be positive")
+    input_spec, source = spec, None
+    if indicators and spec.categorical.any():
+        _, spec, source = value_indicators(np.empty((0, len(spec.names))), input_spec)
     kind = attribute_kinds(spec.categorical, splitter)
     if np.any(kind == NUMERIC):
         names = [spec.names[j] for j in np.flatnonzero(kind == NUMERIC)]
@@ -357,7 +369,11 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
     binned = np.flatnonzero(kind == BINNED)
     edges = [np.empty(0)] * kind.shape[0]
     if binned.size:
-        if sample is None or not set(binned) <= set(sample_cols):
+        if source is not None:     # the scan's sample holds input columns, not indicators
+            sample_cols = list(range(kind.shape[0]))
+            sample = fetch_indicator_sample(dask, X_blocks, w_blocks, columns,
+                                            sample_plan(n_positive, random_state), input_spec)
+        elif sample is None or not set(binned) <= set(sample_cols):
             sample_cols = list(binned)
             sample = fetch_sample(dask, X_blocks, w_blocks, columns,
                                   sample_plan(n_positive, random_state), sample_cols)
@@ -366,8 +382,8 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
             edges[j] = quantile_edges(values[:, sample_cols.index(j)], max_bins, w_sample)
     n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
     code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
-    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, spec, kind, edges, classes,
-                                         code_dtype)
+    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, input_spec, kind, edges, classes,
+                                         code_dtype, source is not None)
               for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
     chunks = list(dask.persist(*chunks))
     bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
@@ -375,7 +391,8 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
         ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
                                                  for c in chunks], merge_bin_ranges))[0]
         bin_range[binned, :, :ranges.shape[2]] = ranges
-    return Encoded(spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks)
+    return Encoded(spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks,
+                   input_spec, source)
 
 
 def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prune_after=None,
@@ -404,7 +421,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if y is None:
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
-    spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks = encoded_chunks(
+    spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks, *_ = encoded_chunks(
         dask, X, training_blocks(dask, X, y, sample_weight), model.splitter, model.max_bins,
         model.random_state)
     params = model._check_params(int(n_positive.sum()))
@@ -441,20 +458,16 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
         raise ValueError("DecisionTreeRegressor requires y to be passed, but the target y "
                          "is None")
     encoded = encoded_chunks(dask, X, training_blocks(dask, X, y, sample_weight), "hist",
-                             model.max_bins, model.random_state, labelled=False)
+                             model.max_bins, model.random_state, labelled=False,
+                             indicators=True)
     kind = encoded.kind
-    if np.any(kind == CATEGORICAL):
-        names = [encoded.spec.names[j] for j in np.flatnonzero(kind == CATEGORICAL)]
-        raise ValueError(f"categorical columns {names} are not supported by "
-                         "DecisionTreeRegressor on Dask input (CART's tests A = a need one "
-                         "0/1 column per value); encode them as numbers or call .compute()")
     n_rows = int(encoded.n_positive.sum())
     rules = model._rules(n_rows)
     value, _, low, high = dask.compute(tree_reduce(
         dask, [dask.delayed(target_totals)(c) for c in encoded.chunks], merge_moment_parts))[0]
     levels = moment_levels((float(model.min_impurity_decrease), float(value[0])),
                            bool(low == high))
-    _set_input_attributes(model, X, encoded.spec)
+    _set_input_attributes(model, X, encoded.input_spec, encoded.spec, encoded.source)
     context = (kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
         nodes = grow_levels(dask, encoded.chunks, context,
@@ -520,7 +533,10 @@ def _set_fit_attributes(model, X, spec, classes, preference):
     model._preference = preference
 
 
-def _set_input_attributes(model, X, spec):
+def _set_input_attributes(model, X, spec, tree_spec=None, source=None):
+    """``n_features_in_``, ``feature_names_in_`` and the encodings of ``X``
+    (``spec``) and of the tree's columns (``tree_spec``: ``spec`` unless
+    indicators, whose attributes are ``source``), as the in-memory fit sets them."""
     model.n_features_in_ = len(spec.names)
     if hasattr(model, "feature_names_in_"):
         del model.feature_names_in_
@@ -528,5 +544,5 @@ def _set_input_attributes(model, X, spec):
     if hasattr(X, "columns") and (mixed or all(isinstance(c, str) for c in X.columns)):
         # as in memory: always for mixed frames, like scikit-learn for numeric ones
         model.feature_names_in_ = np.asarray(spec.names, dtype=object)
-    model._spec = spec
-    model._input_spec, model._source = spec, None     # multiway splits only (no indicators)
+    model._input_spec, model._source = spec, source
+    model._spec = spec if tree_spec is None else tree_spec
