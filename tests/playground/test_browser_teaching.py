@@ -255,7 +255,7 @@ def test_pseudocode_of_the_linear_closed_forms(page):
                      code.locator("[data-line=ls_gram]").inner_text())
     page.get_by_test_id("lang-select").select_option("en")
     assert "chapter 3" in code.inner_text() and "within-class scatter" in code.inner_text()
-    assert "about 0 at the fitted β" in code.locator("[data-line=lr_step]").inner_text()
+    assert "plus a small ridge term" in code.locator("[data-line=lr_step]").inner_text()
     assert not page.errors
 
 

@@ -59,8 +59,9 @@ def closed_forms(X, y, positive, beta):
       w = S_w⁻¹(μ₀ − μ₁) (the pseudo-inverse, by SVD, as §3.4 advises);
     - logistic regression's Newton step (式3.29–3.31) at the fitted β = (w; b):
       ∂ℓ/∂β = −Σ x̂ᵢ(yᵢ − p₁(x̂ᵢ; β)), ∂²ℓ/∂β∂βᵀ = Σ x̂ᵢx̂ᵢᵀ p₁(1 − p₁), and the
-      step −(∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β (about 0 at the optimum; the library's fit
-      minimises ℓ plus a small ridge term, C = 10⁴).
+      step −(∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β (0 at ℓ's minimum; small but not 0 at the fitted β,
+      which minimises ℓ plus a small ridge term, C = 10⁴, so that dragged points
+      that become separable still give a finite β).
 
     Examples
     --------

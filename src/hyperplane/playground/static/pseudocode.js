@@ -129,7 +129,7 @@ const PSEUDOCODE = {
       ["lr_hessian", "    ∂²ℓ/∂β∂βᵀ = Σᵢ x̂ᵢx̂ᵢᵀ p₁(x̂ᵢ; β)(1 − p₁(x̂ᵢ; β))",
        "    ∂²ℓ/∂β∂βᵀ = Σᵢ x̂ᵢx̂ᵢᵀ p₁(x̂ᵢ; β)(1 − p₁(x̂ᵢ; β))", "{lr_hessian}", "{lr_hessian}"],
       ["lr_step", "    β′ = β − (∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β", "    β′ = β − (∂²ℓ/∂β∂βᵀ)⁻¹ ∂ℓ/∂β",
-       "步长 {lr_step} (在拟合的 β 处约为 0)", "step {lr_step} (about 0 at the fitted β)"],
+       "步长 {lr_step} (不为 0: 拟合的 β 最小化 ℓ 加小的岭罚项, C = 10⁴)", "step {lr_step} (not 0: the fitted β minimises ℓ plus a small ridge term, C = 10⁴)"],
     ],
   },
 };
