@@ -50,3 +50,26 @@ def test_no_compiled_function_takes_more_than_eight_parameters(path):
     too_long = {fn.name: n_parameters(fn) for fn in compiled_functions(path)
                 if n_parameters(fn) > MAX_PARAMETERS}
     assert not too_long, f"{path.relative_to(ROOT)}: {too_long}"
+
+
+MAX_UNNAMED = 3
+
+
+def unnamed_returns(fn):
+    """The sizes of the tuple literals ``fn`` returns (a named record is a call)."""
+    return sorted({len(node.value.elts) for node in ast.walk(fn)
+                   if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)})
+
+
+def test_the_bundle_scan_sees_a_tuple_literal():
+    fn = ast.parse("@jit\ndef f(a, b, c, d):\n    return a, b, c, d\n").body[0]
+    assert unnamed_returns(fn) == [4]
+
+
+@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_compiled_function_returns_an_unnamed_bundle_of_more_than_three_values(path):
+    """What the parameter limit was meant to protect: results that travel by
+    position. More than three values go back as a named record."""
+    too_many = {fn.name: unnamed_returns(fn) for fn in compiled_functions(path)
+                if any(k > MAX_UNNAMED for k in unnamed_returns(fn))}
+    assert not too_many, f"{path.relative_to(ROOT)}: {too_many}"

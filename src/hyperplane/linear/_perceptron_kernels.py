@@ -19,6 +19,16 @@ from .._numba import jit, jit_fast, jit_fast_inline
 from .._row_kernels import row_axpy_fast, row_dot_fast
 
 
+class AveragedEpoch(NamedTuple):
+    """What one averaged-perceptron epoch hands back: the bias ``b``, the
+    count-weighted bias sum ``ub``, the example counter ``c`` and the number
+    of updates made so far."""
+    b: float
+    ub: float
+    c: float
+    n_updates: int
+
+
 @jit_fast_inline
 def is_mistake(X, y, i, w, b):
     """``y_i (w·x_i + b) <= 0``: sample ``i`` of ``X`` (dense or CSR rows) is
@@ -98,7 +108,7 @@ def averaged_online_epoch(X, y, w, b, averages, eta, order, trace):
             ub = perceptron_update(X, i, u, ub, c * step)
             n_updates = recorded(trace, n_updates, i, w, b)
         c += 1.0
-    return b, ub, c, n_updates
+    return AveragedEpoch(b, ub, c, n_updates)
 
 
 @jit_fast

@@ -59,6 +59,9 @@ RowCache = namedtuple("RowCache", "rows slot_of owner stamp full epoch free_slot
 #: (``i_neg``, ``m_neg``); with one equality constraint only ``i_pos``, ``m_pos``
 #: are used (over every label).
 FirstHalves = namedtuple("FirstHalves", "i_pos m_pos i_neg m_neg")
+#: m(alpha) and M(alpha) within each label (both labels' the same with one
+#: equality constraint): the extremes of the working-set rule and the gap
+LabelExtremes = namedtuple("LabelExtremes", "m_pos M_pos m_neg M_neg")
 
 
 
@@ -271,7 +274,7 @@ def extremes_one(halves, score, status, y, n_active):
     """(m, M, m, M): m(alpha) and M(alpha) over every label (one constraint
     y'alpha = Delta, so both "halves" are the whole set)."""
     m, M = violation_extremes(score, status, n_active)
-    return m, M, m, M
+    return LabelExtremes(m, M, m, M)
 
 
 @jit
@@ -293,7 +296,7 @@ def extremes_by_label(halves, score, status, y, n_active):
                 m_neg = s
             if status[t] & IN_LOW and s < M_neg:
                 M_neg = s
-    return m_pos, M_pos, m_neg, M_neg
+    return LabelExtremes(m_pos, M_pos, m_neg, M_neg)
 
 
 #: ``label_extremes(halves, score, status, y, n_active)``: (m_+, M_+, m_-, M_-)

@@ -38,6 +38,25 @@ from ._traverse_kernels import branch_of_rows, partition_rows
 PRUNE_MARGIN = 0.1
 
 
+class ChildRows(NamedTuple):
+    """A node's rows sent down its branches: ``rows`` and ``weights`` grouped
+    by branch (branch k at ``offsets[k]:offsets[k + 1]``) and the branch
+    shares ``r`` that weighted the rows missing the tested value."""
+    rows: np.ndarray
+    weights: np.ndarray
+    offsets: np.ndarray
+    r: np.ndarray
+
+
+class PreorderLayout(NamedTuple):
+    """A tree's kept nodes renumbered in preorder: ``order`` (old id of each
+    new node) and the new ``child_start``, ``n_child`` and ``children``."""
+    order: np.ndarray
+    child_start: np.ndarray
+    n_child: np.ndarray
+    children: np.ndarray
+
+
 class Training(NamedTuple):
     """The rows a tree grew on, as the pruning reads them."""
 
@@ -125,7 +144,7 @@ def split_rows(X, tree, t, rows, w):
     if not numpy_sum(w_branch) > 0:
         r = tree.branch_r[kids]
     child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-    return child_rows, child_w, offsets, r
+    return ChildRows(child_rows, child_w, offsets, r)
 
 
 @jit
@@ -315,7 +334,7 @@ def preorder_layout(feature, child_start, n_child, children, keep):
             for c in range(child_start[t], child_start[t] + n_child[t]):
                 new_children[at] = new_id[children[c]]
                 at += 1
-    return order, new_start, new_n, new_children
+    return PreorderLayout(order, new_start, new_n, new_children)
 
 
 @jit

@@ -10,6 +10,8 @@ turns a table into a split.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._numba import jit
@@ -121,6 +123,16 @@ def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, 
     return tables, n_rows
 
 
+class MomentTables(NamedTuple):
+    """One level's regression statistics from a chunk: the moments per node,
+    attribute and value (``tables``), their row counts (``n_rows``) and each
+    node's smallest and largest target (``low``, ``high``)."""
+    tables: np.ndarray
+    n_rows: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+
 @jit
 def level_moment_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, n_nodes):
     """The regression tree's :func:`level_class_tables`: per node of one level,
@@ -150,4 +162,4 @@ def level_moment_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w,
             tables[t, c, code, 1] += wy
             tables[t, c, code, 2] += wy * y[i]
             n_rows[t, c, code] += 1
-    return tables, n_rows, low, high
+    return MomentTables(tables, n_rows, low, high)
