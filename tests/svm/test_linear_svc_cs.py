@@ -7,14 +7,14 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import load_breast_cancer, load_iris, make_classification
-from sklearn.preprocessing import StandardScaler
+from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
-from hyperplane.datasets import load_heart_scale
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._crammer_singer_kernels import (block_extremes, block_minimiser,
                                                   block_violation, shrink_block)
+
+from ._real_data import real_classification
 
 
 def cs_objective(coef, intercept, X, y, C):
@@ -51,12 +51,7 @@ def test_same_model_as_liblinear(sparse, C):
 def test_real_data_as_liblinear(data):
     """Breast cancer (standardised, dense) and heart_scale (CSR): LIBLINEAR's
     Crammer-Singer model, decision values and predictions."""
-    if data == "breast_cancer":
-        X, y = load_breast_cancer(return_X_y=True)
-        X = StandardScaler().fit_transform(X)
-    else:
-        X, y = load_heart_scale()
-        X = sp.csr_matrix(X)
+    X, y = real_classification(data)
     ours, peer = fit_both(X, y, C=0.1)
     assert ours.converged_
     np.testing.assert_allclose(ours.coef_, peer.coef_, rtol=1e-5, atol=1e-6)

@@ -8,15 +8,15 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.datasets import load_breast_cancer, load_iris, make_classification
-from sklearn.preprocessing import StandardScaler
+from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
-from hyperplane.datasets import load_heart_scale
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import primal_tolerance, signed_columns
 from hyperplane.svm._l1_svc_kernels import (L1Problem, L1State, cdn_epoch, cdn_line_search,
                                             column_curvatures)
+
+from ._real_data import real_classification
 
 
 def l1_objective(coef, intercept, X, signed, C, scaling=1.0):
@@ -54,12 +54,7 @@ def test_same_objective_as_liblinear(sparse, C, scaling):
 def test_real_data_as_liblinear(data):
     """Breast cancer (standardised, dense) and heart_scale (CSR, LIBSVM's
     copy): LIBLINEAR's objective, zero pattern and predictions."""
-    if data == "breast_cancer":
-        X, y = load_breast_cancer(return_X_y=True)
-        X = StandardScaler().fit_transform(X)
-    else:
-        X, y = load_heart_scale()
-        X = sp.csr_matrix(X)
+    X, y = real_classification(data)
     signed = np.where(y == np.unique(y)[1], 1.0, -1.0)
     params = dict(penalty="l1", C=0.1, tol=1e-10, max_iter=100_000)
     ours = LinearSVC(**params).fit(X, y)
