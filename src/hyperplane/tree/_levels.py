@@ -21,7 +21,8 @@ Panda et al. 2009) never gathers the data:
    far (C4.5 fractional weights for missing values,
    :func:`._level_kernels.route_to_frontier`) and returns the tables of the
    frontier nodes (:func:`~._table_kernels.level_class_tables`, the tree's
-   own kernel); the tables are summed by a tree reduction on the cluster, the
+   own kernel); the tables are summed by a tree reduction on the cluster
+   (one :meth:`~hyperplane.distributed.Chunks.reduce` round per level), the
    client scores them with the in-memory :func:`~._numeric_cut_kernels.score_table`
    and expands each node with :func:`~._expand_kernels.expand_node`, the step
    every grower takes, so the tree is the same.
@@ -51,7 +52,7 @@ import pandas as pd
 
 from .._progress import progress
 from .._validation import is_dask_collection
-from ..distributed._dask import add_parts, import_dask, tree_reduce
+from ..distributed._dask import add_parts
 from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
                        grown_children)
 from ._encode import quantile_edges, value_indicators
@@ -59,8 +60,8 @@ from ._expand_kernels import (CONSTANT_TARGET, GROW, NO_SPLIT, PRE_PRUNED, choos
                               expand_node, leaf_reason, new_splits, put_split)
 from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_indicator_sample, fetch_sample,
-                            merge_bin_ranges, positive_counts, row_blocks, sample_plan, scan,
-                            target_totals, weight_blocks)
+                            merge_bin_ranges, positive_counts, sample_plan, scan,
+                            target_totals, tree_chunks)
 from ._level_kernels import route_to_frontier
 from ._prune import PrePruner, cost_complexity_prune
 from ._numeric_cut_kernels import score_table
@@ -123,18 +124,20 @@ class LevelKind(NamedTuple):
     expand: Callable
 
 
-def level_pass(dask, chunks, nodes, cut, frontier, n_codes, levels):
-    """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per slot)."""
+def level_pass(chunks, nodes, cut, frontier, n_codes, levels):
+    """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per
+    slot): one :meth:`~hyperplane.distributed.Chunks.reduce` round of
+    :func:`frontier_tables` over the encoded chunks, merged by ``levels.merge``."""
     tree, slot_of, stack = _routing(nodes, cut, frontier)
-    structure = dask.delayed((tree, slot_of), traverse=False)
-    parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
-                                         levels.chunk) for chunk in chunks]
-    return dask.compute(tree_reduce(dask, parts, levels.merge))[0]
+    return chunks.reduce(frontier_tables, levels.merge, tree, slot_of, stack, n_codes,
+                         len(frontier), levels.chunk)
 
 
-def _chunk_tables(chunk, structure, stack, n_codes, n_slots, tables):
+def frontier_tables(chunk, tree, slot_of, stack, n_codes, n_slots, tables):
+    """One encoded chunk's ``tables`` of the frontier nodes: its rows routed
+    down the tree grown so far (:func:`~._level_kernels.route_to_frontier`)."""
     codes, y, w = chunk.codes, chunk.y, chunk.w
-    rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
+    rows, slots, weights = route_to_frontier(codes, w, tree, slot_of, stack)
     return tables(codes.T, n_codes, y, rows, slots, weights, n_slots)
 
 
@@ -258,7 +261,7 @@ def expand_level_node(node, tables, n_rows, splits, context, levels):
     return levels.expand(rows, splits, columns, table, count, context), rows
 
 
-def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None,
+def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
                 levels=None):
     """generate_tree level by level; returns the growing storage.
 
@@ -289,7 +292,7 @@ def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=N
         expand, frontier = frontier, []
         for start in range(0, len(expand), batch):
             group = expand[start:start + batch]
-            parts = level_pass(dask, chunks, nodes, cut, group, n_codes, levels)
+            parts = level_pass(chunks, nodes, cut, group, n_codes, levels)
             for slot, (node_id, node) in enumerate(group):
                 cells = tuple(part[slot] for part in parts)
                 reason = levels.settled(cells)
@@ -331,29 +334,29 @@ class Encoded(NamedTuple):
     kind: np.ndarray  # CATEGORICAL or BINNED per attribute
     n_codes: np.ndarray
     bin_range: np.ndarray
-    chunks: list  # persisted :class:`~._level_chunks.Chunk` objects
+    chunks: object  # the Chunks, each now one persisted :class:`~._level_chunks.Chunk`
     input_spec: object  # FeatureSpec of ``X`` (``spec`` unless indicators)
     source: object  # the attribute of ``X`` each tree column comes from, or None
 
 
-def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=True,
+def encoded_chunks(chunks, X, splitter, max_bins, random_state, labelled=True,
                    indicators=False):
-    """Scan, bin and encode the row chunks ``blocks = (X_blocks, y_blocks,
-    w_blocks)`` of ``X`` (steps 1-3 of the module doc; ``labelled`` False: real
-    targets, kept as they are) as an :class:`Encoded`. ``indicators``: each
-    categorical column becomes its 0/1 columns ``[A = a]`` once the scan knows
-    its values (:func:`~._encode.value_indicators`, as the in-memory
+    """Scan, bin and encode the row chunks of ``X`` (``chunks``, a
+    :class:`~hyperplane.distributed.Chunks` from :func:`training_chunks`;
+    steps 1-3 of the module doc; ``labelled`` False: real targets, kept as
+    they are) as an :class:`Encoded`. ``indicators``: each categorical column
+    becomes its 0/1 columns ``[A = a]`` once the scan knows its values
+    (:func:`~._encode.value_indicators`, as the in-memory
     DecisionTreeRegressor does; 李航 §5.5.2), binned like numeric columns."""
-    X_blocks, y_blocks, w_blocks = blocks
     columns = column_names(X)
     # numeric-typed columns' bin sample comes with the scan when the rows are known up front
     sample_cols = ([j for j, d in enumerate(column_dtypes(X))
                     if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
                    if splitter == "hist" else [])
-    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
+    counts = positive_counts(chunks) if sample_cols else None
     plan = None if counts is None else sample_plan(counts, random_state)
-    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
-                                                         w_blocks, plan, sample_cols, labelled)
+    spec, classes, preference, n_positive, sample = scan(chunks, X, plan, sample_cols,
+                                                         labelled)
     if n_positive.sum() == 0:
         raise ValueError("sample_weight is zero for every sample; at least one weight must "
                          "be positive")
@@ -371,25 +374,22 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
     if binned.size:
         if source is not None:     # the scan's sample holds input columns, not indicators
             sample_cols = list(range(kind.shape[0]))
-            sample = fetch_indicator_sample(dask, X_blocks, w_blocks, columns,
+            sample = fetch_indicator_sample(chunks, columns,
                                             sample_plan(n_positive, random_state), input_spec)
         elif sample is None or not set(binned) <= set(sample_cols):
             sample_cols = list(binned)
-            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
-                                  sample_plan(n_positive, random_state), sample_cols)
+            sample = fetch_sample(chunks, columns, sample_plan(n_positive, random_state),
+                                  sample_cols)
         values, w_sample = sample
         for j in binned:
             edges[j] = quantile_edges(values[:, sample_cols.index(j)], max_bins, w_sample)
     n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
     code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
-    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, input_spec, kind, edges, classes,
-                                         code_dtype, source is not None)
-              for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
-    chunks = list(dask.persist(*chunks))
+    chunks.transform(encode_chunk, columns, input_spec, kind, edges, classes, code_dtype,
+                     source is not None, whole=True)
     bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
     if binned.size:   # the values either side of a cut between bins, as in memory
-        ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
-                                                 for c in chunks], merge_bin_ranges))[0]
+        ranges = chunks.reduce(chunk_bin_ranges, merge_bin_ranges)
         bin_range[binned, :, :ranges.shape[2]] = ranges
     return Encoded(spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks,
                    input_spec, source)
@@ -402,7 +402,6 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     ``prune_after(model, tree, validation, training, criterion)`` prunes the
     grown tree (None: no pruning); ``tracer`` records the growth.
     """
-    dask = import_dask()
     if model.pruning == "pessimistic" and model.subtree_raising:
         raise ValueError("pruning='pessimistic' with subtree_raising=True re-splits the "
                          "training rows, which a Dask fit does not hold in memory; use "
@@ -422,12 +421,11 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
     spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks, *_ = encoded_chunks(
-        dask, X, training_blocks(dask, X, y, sample_weight), model.splitter, model.max_bins,
+        training_chunks(X, y, sample_weight), X, model.splitter, model.max_bins,
         model.random_state)
     params = model._check_params(int(n_positive.sum()))
     K = classes.size
-    root_value = dask.compute(tree_reduce(dask, [dask.delayed(class_totals)(c, K)
-                                                 for c in chunks], add_parts))[0]
+    root_value = chunks.reduce(class_totals, add_parts, K)
     _set_fit_attributes(model, X, spec, classes, preference)
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
@@ -437,7 +435,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if tracer is not None:
         tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, chunks, (kind, n_codes, bin_range, rules, K), root, pre,
+        nodes = grow_levels(chunks, (kind, n_codes, bin_range, rules, K), root, pre,
                             bar=bar, tracer=tracer)
     tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:
@@ -453,24 +451,21 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     grown from summed moment tables (:func:`moment_levels`), so the tree is
     the in-memory hist tree (李航 算法5.5 over the bins); ``ccp_alpha`` prunes
     it on the client."""
-    dask = import_dask()
     if y is None:
         raise ValueError("DecisionTreeRegressor requires y to be passed, but the target y "
                          "is None")
-    encoded = encoded_chunks(dask, X, training_blocks(dask, X, y, sample_weight), "hist",
-                             model.max_bins, model.random_state, labelled=False,
-                             indicators=True)
+    encoded = encoded_chunks(training_chunks(X, y, sample_weight), X, "hist", model.max_bins,
+                             model.random_state, labelled=False, indicators=True)
     kind = encoded.kind
     n_rows = int(encoded.n_positive.sum())
     rules = model._rules(n_rows)
-    value, _, low, high = dask.compute(tree_reduce(
-        dask, [dask.delayed(target_totals)(c) for c in encoded.chunks], merge_moment_parts))[0]
+    value, _, low, high = encoded.chunks.reduce(target_totals, merge_moment_parts)
     levels = moment_levels((float(model.min_impurity_decrease), float(value[0])),
                            bool(low == high))
     _set_input_attributes(model, X, encoded.input_spec, encoded.spec, encoded.source)
     context = (kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, encoded.chunks, context,
+        nodes = grow_levels(encoded.chunks, context,
                             root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
                             levels=levels)
     tree = finish(nodes, rules, N_MOMENTS)
@@ -480,13 +475,11 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     return model
 
 
-def training_blocks(dask, X, y, sample_weight):
-    """The aligned row chunks ``(X, y, weights)`` of a fit (:func:`row_blocks`),
-    the weights relative to the lightest row, as in memory."""
-    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
-    if w_blocks is not None:
-        w_blocks = relative_weight_blocks(dask, w_blocks)
-    return X_blocks, y_blocks, w_blocks
+def training_chunks(X, y, sample_weight):
+    """The aligned row chunks of ``X``, ``y`` and the weights of a fit
+    (:func:`~._level_chunks.tree_chunks`), the weights relative to the lightest
+    row, as in memory."""
+    return relative_weight_chunks(tree_chunks(X, y, sample_weight))
 
 
 def root_node(value, weight, n_rows, p):
@@ -515,16 +508,18 @@ def _divided(w_block, unit):
     return w_block if unit == 1.0 else w_block / unit
 
 
-def relative_weight_blocks(dask, w_blocks):
-    """The weight chunks divided by the smallest positive weight of all of
-    them (:func:`~._weights.relative_weights` of the in-memory fit; one pass
-    over the weights, none over ``X``)."""
-    extremes = dask.compute(*[dask.delayed(_positive_extremes)(wb) for wb in w_blocks])
+def relative_weight_chunks(chunks):
+    """``chunks`` with the weights divided by the smallest positive weight of
+    all of them (:func:`~._weights.relative_weights` of the in-memory fit; one
+    pass over the weights, none over ``X``)."""
+    extremes = chunks.each_weight_block(_positive_extremes)
+    if extremes is None:
+        return chunks
     smallest = min(low for low, _ in extremes)
     if not np.isfinite(smallest):           # no positive weight: the scan says so
-        return w_blocks
-    unit = weight_unit(smallest, max(high for _, high in extremes))
-    return [dask.delayed(_divided)(wb, unit) for wb in w_blocks]
+        return chunks
+    return chunks.transform_weights(_divided, weight_unit(smallest,
+                                                          max(high for _, high in extremes)))
 
 
 def _set_fit_attributes(model, X, spec, classes, preference):
