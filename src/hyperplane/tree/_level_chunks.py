@@ -23,6 +23,7 @@ from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, 
                       bin_column, bin_sample_rows, value_indicators)
 from ._bin_kernels import bin_ranges, codes_by_column
 from ._split_kernels import BINNED
+from ._table_kernels import MomentTables
 
 
 # ---------------------------------------------------------------- chunk access
@@ -311,8 +312,9 @@ def class_totals(chunk, n_classes):
 
 def target_totals(chunk):
     """The moments ``[Σw, Σwy, Σwy²]`` of an encoded chunk's real targets, their
-    number and their smallest and largest value (its contribution to a regression tree's root)."""
+    number and their smallest and largest value (its contribution to a
+    regression tree's root, a :class:`~._table_kernels.MomentTables` of one node)."""
     wy = chunk.w * chunk.y
     low, high = (chunk.y.min(), chunk.y.max()) if chunk.y.size else (np.inf, -np.inf)
-    return (np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]), chunk.y.size, low,
-            high)
+    return MomentTables(np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]),
+                        chunk.y.size, low, high)

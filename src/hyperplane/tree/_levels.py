@@ -53,11 +53,11 @@ import pandas as pd
 from .._progress import progress
 from .._validation import is_dask_collection
 from ..distributed._dask import add_parts
-from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
-                       grown_children)
+from ._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
+                       finish, grow_frontier, plant)
 from ._encode import quantile_edges, value_indicators
-from ._expand_kernels import (CONSTANT_TARGET, GROW, NO_SPLIT, PRE_PRUNED, choose_attribute,
-                              expand_node, leaf_reason, new_splits, put_split)
+from ._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
+                              put_split)
 from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_indicator_sample, fetch_sample,
                             merge_bin_ranges, positive_counts, sample_plan, scan,
@@ -70,7 +70,7 @@ from ._state import Columns, Node, TreeArrays
 from ._moments_kernels import N_MOMENTS
 from ._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)
-from ._table_kernels import level_class_tables, level_moment_tables
+from ._table_kernels import MomentTables, level_class_tables, level_moment_tables
 from ._weights import weight_unit
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
@@ -95,22 +95,47 @@ def _routing(nodes, cut, frontier):
     return tree, slot_of, depth * max(fan_out, 1) + 2
 
 
+class LevelContext(NamedTuple):
+    """What the client knows of the encoded columns when it scores a node from
+    its summed tables, and the rules it grows by."""
+
+    kind: np.ndarray  # CATEGORICAL or BINNED per attribute
+    n_codes: np.ndarray  # values (bins) per attribute; slot ``n_codes[j]``: missing
+    bin_range: np.ndarray  # (p, 2, width) each bin's smallest and largest training value
+    rules: object  # the tree's rules (``_state.Rules``)
+    n_stats: int  # numbers per table cell: K class weights, or the 3 moments
+
+
+class ClassTables(NamedTuple):
+    """One level's classification statistics: per frontier node, attribute and
+    value (last: missing) the class weights (``tables``) and row counts
+    (``n_rows``), and how many of the node's arrivals weigh other than 1
+    (``n_weighted``: 0 lets the scan use the ``c log2 c`` table)."""
+
+    tables: np.ndarray
+    n_rows: np.ndarray
+    n_weighted: np.ndarray
+
+
 class LevelKind(NamedTuple):
     """What a kind of tree sums per frontier node on Dask, and how the client
     grows a node from the sums (the level grower's registry entry:
     :func:`class_levels`, :func:`moment_levels`).
 
     Each level a chunk returns ``chunk(codes_T, codes_count, y, entry_row,
-    entry_slot, entry_w, n_slots)``, a tuple of arrays whose first axis is the
-    frontier slot, and two chunks' tuples are combined by ``merge``. With
-    ``cells`` one slot's part of each array, ``settled(cells)`` is why the node
-    is a leaf before it is scored (``GROW``: score it) and ``score(cells, node,
-    context)`` its :class:`~._state.Splits`; :func:`expand_level_node` deals
-    the chosen attribute's values as weighted rows (weights ``weights(table)``,
-    a column per class) and ``expand(rows, splits, columns, table, count,
-    context)`` splits them; ``n_stats`` numbers per table cell. ``root(value,
-    n_rows, rules)`` is why the root (statistic ``value``) is a leaf (``GROW``:
-    grow it) and ``weight(value)`` a node's weight.
+    entry_slot, entry_w, n_slots)``, a named record of arrays whose first axis
+    is the frontier slot (:class:`ClassTables`,
+    :class:`~._table_kernels.MomentTables`), and two chunks' records are
+    combined by ``merge``. With ``cells`` one slot's part of each array (the
+    same record), ``settled(cells)`` is why the node is a leaf before it is
+    scored (``GROW``: score it) and ``score(cells, node, context)`` its
+    :class:`~._state.Splits` (``context``: a :class:`LevelContext`);
+    :func:`expand_level_node` deals the chosen attribute's values as weighted
+    rows (weights ``weights(table)``, a column per class) and ``expand(rows,
+    splits, columns, table, count, context)`` splits them; ``n_stats`` numbers
+    per table cell. ``root(value, n_rows, rules)`` is why the root (statistic
+    ``value``) is a leaf (``GROW``: grow it) and ``weight(value)`` a node's
+    weight, as in memory (:class:`~._builder.Growth`).
     """
 
     n_stats: int
@@ -122,6 +147,11 @@ class LevelKind(NamedTuple):
     score: Callable
     weights: Callable
     expand: Callable
+
+
+def slot_cells(parts, slot):
+    """Frontier slot ``slot``'s part of every array of a level's merged record."""
+    return type(parts)(*(part[slot] for part in parts))
 
 
 def level_pass(chunks, nodes, cut, frontier, n_codes, levels):
@@ -151,50 +181,49 @@ def class_levels(n_root, n_classes):
     def chunk(codes_T, n_codes, y, rows, slots, weights, n_slots):
         tables, n_rows = level_class_tables(codes_T, n_codes, y, rows, slots, weights, n_slots,
                                             n_classes)
-        return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
+        return ClassTables(tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots))
+
+    def merge(a, b):
+        return ClassTables(*add_parts(a, b))
 
     def score(cells, node, context):
-        table, count, other = cells
-        kind, n_codes, bin_range, rules, _ = context
-        return node_splits(table, count, node, kind, n_codes, bin_range, rules,
-                           clogc if other == 0 else clogc[:0])
+        return node_splits(cells.tables, cells.n_rows, node, context,
+                           clogc if cells.n_weighted == 0 else clogc[:0])
 
     def expand(rows, splits, columns, table, count, context):
-        return expand_node(rows, splits, columns, context[3], n_classes,
+        return expand_node(rows, splits, columns, context.rules, n_classes,
                            np.zeros(0, dtype=np.int64), None)
 
-    def root(value, n_rows, rules):
-        return leaf_reason(value, n_rows, 0, True, rules)
-
-    return LevelKind(n_classes, root, np.sum, chunk, add_parts, lambda cells: GROW, score,
-                     lambda table: table, expand)
+    return LevelKind(n_classes, CLASS_WEIGHTS.root_reason, CLASS_WEIGHTS.weight, chunk, merge,
+                     lambda cells: GROW, score, lambda table: table, expand)
 
 
-def moment_levels(min_decrease, equal):
+def moment_levels(min_impurity_decrease, root_weight, equal):
     """The regression tree's :class:`LevelKind` (squared error): the moments
     ``[Σw, Σwy, Σwy²]`` per bin (:func:`~._table_kernels.level_moment_tables`)
     summed, with each node's smallest and largest target (min / max: a node
     whose targets are all equal is a leaf, 李航 算法5.5); scored by
     :func:`~._regression_kernels.table_regression_scores` (the in-memory
-    scan over bins; ``min_decrease = (min_impurity_decrease, root weight)``),
+    scan over bins: a split must decrease the tree's weighted impurity by
+    ``min_impurity_decrease``, ``root_weight`` the training rows' weight),
     split by :func:`~._regression_kernels.expand_regression_node` of the
     bins' :class:`~._regression_kernels.BinMoments`; ``equal``: all the
     training targets are equal."""
+    min_decrease = (float(min_impurity_decrease), float(root_weight))
 
     def root(value, n_rows, rules):
         return root_reason(value, equal, n_rows, rules)
 
     def settled(cells):
-        return CONSTANT_TARGET if cells[2] == cells[3] else GROW
+        return CONSTANT_TARGET if cells.low == cells.high else GROW
 
     def score(cells, node, context):
-        kind, n_codes, bin_range, rules, _ = context
-        return table_regression_scores(cells[0], cells[1], node, bin_range, n_codes, rules,
-                                       min_decrease)
+        return table_regression_scores(cells.tables, cells.n_rows, node, context.bin_range,
+                                       context.n_codes, context.rules, min_decrease)
 
     def expand(rows, splits, columns, table, count, context):
         present = count > 0
-        return expand_regression_node(rows, splits, columns, context[3],
+        return expand_regression_node(rows, splits, columns, context.rules,
                                       np.zeros(0, dtype=np.int64), None,
                                       BinMoments(table[present], count[present]))
 
@@ -203,15 +232,16 @@ def moment_levels(min_decrease, equal):
                      lambda table: table[:, :1], expand)
 
 
-def node_splits(tables, n_rows, node, kind, n_codes, bin_range, rules, lookup):
+def node_splits(tables, n_rows, node, context, lookup):
     """The split table of ``node`` from its summed class tables.
 
     ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
     class weights and row counts per value (last: missing); ``lookup`` is the
     ``c log2 c`` table when every row at the node weighs 1 (else empty), as
-    the in-memory builder passes it; ``bin_range[j]`` the value range of each of
-    a binned attribute's bins.
+    the in-memory builder passes it; ``context.bin_range[j]`` the value range
+    of each of a binned attribute's bins (:class:`LevelContext`).
     """
+    kind, n_codes, bin_range, rules, _ = context
     splits = new_splits(kind.shape[0])
     for j in np.flatnonzero(node.avail):
         width = n_codes[j] + 1
@@ -245,10 +275,10 @@ def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     return rows, columns
 
 
-def expand_level_node(node, tables, n_rows, splits, context, levels):
-    """The expansion of a node known by its summed tables: ``(children, rows)``
-    with the weighted rows of :func:`table_rows` (one per cell of
-    ``levels.weights`` of the chosen attribute's table) split by
+def expand_level_node(node, cells, splits, context, levels):
+    """The expansion of a node known by its summed tables ``cells``:
+    ``(children, rows)`` with the weighted rows of :func:`table_rows` (one per
+    cell of ``levels.weights`` of the chosen attribute's table) split by
     ``levels.expand``, the step every grower takes, or ``(None, node)`` when no
     attribute is admissible."""
     kind, n_codes, bin_range, rules, _ = context
@@ -256,71 +286,62 @@ def expand_level_node(node, tables, n_rows, splits, context, levels):
     if j < 0:
         return None, node
     width = n_codes[j] + 1
-    table, count = tables[j, :width], n_rows[j, :width]
+    table, count = cells.tables[j, :width], cells.n_rows[j, :width]
     rows, columns = table_rows(levels.weights(table), count, j, node, kind, n_codes, bin_range)
     return levels.expand(rows, splits, columns, table, count, context), rows
 
 
+def level_steps(chunks, nodes, context, levels):
+    """The Dask statistic step of :func:`~._builder.grow_frontier`: the tables
+    of a whole group of frontier nodes from one pass over the chunks
+    (:func:`level_pass`), then each node settled (``levels.settled``), scored
+    (``levels.score``) and expanded (:func:`expand_level_node`) from its
+    tables alone, as a :class:`~._builder.Scored`. The chosen bin cuts are
+    kept for the routing of the next passes."""
+    cut = {}
+
+    def step(group):
+        parts = level_pass(chunks, nodes, cut, group, context.n_codes, levels)
+        for slot, (node_id, node) in enumerate(group):
+            cells = slot_cells(parts, slot)
+            reason = levels.settled(cells)
+            if reason != GROW:
+                yield Scored(node_id, node, reason, None, None)
+                continue
+            splits = levels.score(cells, node, context)
+            children, rows = expand_level_node(node, cells, splits, context, levels)
+            if children is not None:
+                cut[node_id] = splits.cut_bin[children.attribute]
+            yield Scored(node_id, rows, GROW, splits, children)
+
+    return step
+
+
 def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
                 levels=None):
-    """generate_tree level by level; returns the growing storage.
+    """generate_tree level by level (the growth loop
+    :func:`~._builder.grow_frontier` with the statistic step
+    :func:`level_steps`); returns the growing storage.
 
-    ``context = (kind, n_codes, bin_range, rules, n_stats)``; ``root`` the
-    root's :class:`~._state.Node` (its ``count`` holds its row
-    count); ``levels`` the kind of tree (:class:`LevelKind`; None: the
-    classifier's, :func:`class_levels`). ``pre_pruner``
-    (:class:`~._prune.PrePruner`) may veto a split; its state is per node, so
-    the level order decides as depth first does. ``bar`` (a progress reporter)
-    advances once per level; ``tracer`` (:class:`~._trace.Tracer`) records
-    every node.
+    ``context`` a :class:`LevelContext`; ``root`` the root's
+    :class:`~._state.Node` (its ``count`` holds its row count); ``levels``
+    the kind of tree (:class:`LevelKind`; None: the classifier's,
+    :func:`class_levels`). ``pre_pruner`` (:class:`~._prune.PrePruner`) may
+    veto a split; ``bar`` (a progress reporter) advances once a pass;
+    ``tracer`` (:class:`~._trace.Tracer`) records every node. A pass sums the
+    tables of as many frontier nodes as ``TABLE_BYTES`` holds.
     """
-    kind, n_codes, bin_range, rules, n_stats = context
     n_root = int(root.count.sum())
     if levels is None:
-        levels = class_levels(n_root, n_stats)
-    nodes, cut = _Nodes(), {}
-    root_id = nodes.add(root.value, 0, 1.0, levels.weight(root.value))
-    frontier = [(root_id, root)]
-    reason = levels.root(root.value, n_root, rules)
-    if reason != GROW:
-        frontier = []
-        if tracer is not None:
-            tracer.leaf(root_id, root, reason)
-    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_stats + 1) * 8
-    batch = max(1, TABLE_BYTES // per_slot)
-    while frontier:
-        expand, frontier = frontier, []
-        for start in range(0, len(expand), batch):
-            group = expand[start:start + batch]
-            parts = level_pass(chunks, nodes, cut, group, n_codes, levels)
-            for slot, (node_id, node) in enumerate(group):
-                cells = tuple(part[slot] for part in parts)
-                reason = levels.settled(cells)
-                if reason != GROW:
-                    if tracer is not None:
-                        tracer.leaf(node_id, node, reason)
-                    continue
-                splits = levels.score(cells, node, context)
-                children, rows = expand_level_node(node, cells[0], cells[1], splits, context,
-                                                   levels)
-                j = -1 if children is None else children.attribute
-                test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
-                if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
-                        node_id, node.value, children.value, children.r, test):
-                    j = -1
-                if tracer is not None:
-                    tracer.scored(node_id, rows, splits, test if j >= 0 else None,
-                                  NO_SPLIT if children is None else PRE_PRUNED)
-                if j < 0:
-                    continue
-                cut[node_id] = splits.cut_bin[j]
-                ids = attach_children(nodes, node_id, test, children)
-                if pre_pruner is not None:
-                    pre_pruner.adopt(node_id, ids)
-                frontier.extend(grown_children(rows, children, ids, kind, None, nodes, tracer))
-        if bar is not None:
-            bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
-    return nodes
+        levels = class_levels(n_root, context.n_stats)
+    nodes = _Nodes()
+    frontier = plant(nodes, root, levels.weight(root.value),
+                     levels.root(root.value, n_root, context.rules), tracer=tracer)
+    per_slot = (context.kind.shape[0] * (int(context.n_codes.max()) + 1)
+                * (context.n_stats + 1) * 8)
+    return grow_frontier(nodes, frontier, level_steps(chunks, nodes, context, levels),
+                         context.kind, pre_pruner, bar, tracer,
+                         batch=max(1, TABLE_BYTES // per_slot))
 
 
 # -------------------------------------------------------------------- fit
@@ -435,7 +456,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if tracer is not None:
         tracer.names = spec.names
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(chunks, (kind, n_codes, bin_range, rules, K), root, pre,
+        nodes = grow_levels(chunks, LevelContext(kind, n_codes, bin_range, rules, K), root, pre,
                             bar=bar, tracer=tracer)
     tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:
@@ -460,10 +481,9 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     n_rows = int(encoded.n_positive.sum())
     rules = model._rules(n_rows)
     value, _, low, high = encoded.chunks.reduce(target_totals, merge_moment_parts)
-    levels = moment_levels((float(model.min_impurity_decrease), float(value[0])),
-                           bool(low == high))
+    levels = moment_levels(model.min_impurity_decrease, value[0], bool(low == high))
     _set_input_attributes(model, X, encoded.input_spec, encoded.spec, encoded.source)
-    context = (kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
+    context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
         nodes = grow_levels(encoded.chunks, context,
                             root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
@@ -492,9 +512,10 @@ def root_node(value, weight, n_rows, p):
 
 
 def merge_moment_parts(a, b):
-    """Two chunks' moment tables, row counts (summed) and smallest and largest
-    targets (min, max) together."""
-    return a[0] + b[0], a[1] + b[1], np.fmin(a[2], b[2]), np.fmax(a[3], b[3])
+    """Two chunks' :class:`~._table_kernels.MomentTables`: moment tables and row
+    counts summed, smallest and largest targets by min and max."""
+    return MomentTables(a.tables + b.tables, a.n_rows + b.n_rows, np.fmin(a.low, b.low),
+                        np.fmax(a.high, b.high))
 
 
 def _positive_extremes(w_block):
