@@ -70,13 +70,23 @@ def _chunk_weights(block, n):
 
 
 # ------------------------------------------------------------------ 1. scan
+class ChunkScan(NamedTuple):
+    """What one chunk tells the scan (:func:`scan_chunk`)."""
+
+    n_positive: int  # rows of positive weight
+    labels: np.ndarray  # the labels of all rows, in order of first appearance
+    positive_labels: np.ndarray  # those of the positive-weight rows
+    uniques: list  # per column in ``coded``, its known values in order of first appearance
+    sample: object  # :func:`sample_values` at the chunk's bin-sample rows, or None
+
+
 def scan_chunk(X_block, y_block, w_block, columns, coded, sample_cols, labelled, local_rows):
     """What one chunk tells about labels and values, plus its rows of the bin sample.
 
-    Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
-    labels of all rows and of the rows with a positive weight and the known
-    values of every column in ``coded``, each in order of first appearance;
-    ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
+    Returns a :class:`ChunkScan`: the labels of all rows and of the rows with
+    a positive weight and the known values of every column in ``coded``, each
+    in order of first appearance; ``sample`` is :func:`sample_values` at
+    ``local_rows`` (None if not asked).
     Real targets (``labelled`` False) are checked instead (:func:`real_targets`)
     and stand for their labels by their first value (none: an empty chunk).
     """
@@ -103,8 +113,8 @@ def scan_chunk(X_block, y_block, w_block, columns, coded, sample_cols, labelled,
                                  "use NaN for a missing value")
     sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
     if not labelled:
-        return int(positive.sum()), y, positive_y, uniques, sample
-    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
+        return ChunkScan(int(positive.sum()), y, positive_y, uniques, sample)
+    return ChunkScan(int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample)
 
 
 def real_targets(y):
@@ -144,16 +154,16 @@ def scan(chunks, X, plan, sample_cols, labelled=True):
     plan = plan or [None] * len(chunks)
     parts = chunks.each(scan_chunk, columns, coded, sample_cols, labelled,
                         per_chunk=[(rows,) for rows in plan])
-    n_positive = np.array([part[0] for part in parts], dtype=np.int64)
-    if sum(len(part[1]) for part in parts) == 0:
+    n_positive = np.array([part.n_positive for part in parts], dtype=np.int64)
+    if sum(len(part.labels) for part in parts) == 0:
         raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
     classes = None
     if labelled:
-        classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+        classes, _ = encode_labels(pd.unique(np.concatenate([part.labels for part in parts])))
     categorical = np.zeros(len(columns), dtype=bool)
     categories = [None] * len(columns)
     for pos, j in enumerate(coded):
-        values = list(pd.unique(np.concatenate([part[3][pos] for part in parts])))
+        values = list(pd.unique(np.concatenate([part.uniques[pos] for part in parts])))
         dtype = dtypes[j]
         if (pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
                 or not _column_is_numeric(values)):
@@ -161,9 +171,10 @@ def scan(chunks, X, plan, sample_cols, labelled=True):
             categories[j] = values
     preference = None
     if labelled:
-        preference = _preference(classes, pd.unique(np.concatenate([part[2] for part in parts])))
+        preference = _preference(classes, pd.unique(np.concatenate(
+            [part.positive_labels for part in parts])))
     names = [str(c) for c in columns]
-    sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
+    sample = None if plan[0] is None else _concat_samples([part.sample for part in parts])
     return Scanned(FeatureSpec(names, categorical, categories), classes, preference, n_positive,
                    sample)
 

@@ -441,23 +441,24 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if y is None:
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
-    spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks, *_ = encoded_chunks(
-        training_chunks(X, y, sample_weight), X, model.splitter, model.max_bins,
-        model.random_state)
-    params = model._check_params(int(n_positive.sum()))
-    K = classes.size
+    encoded = encoded_chunks(training_chunks(X, y, sample_weight), X, model.splitter,
+                             model.max_bins, model.random_state)
+    kind, chunks = encoded.kind, encoded.chunks
+    n_rows = int(encoded.n_positive.sum())
+    params = model._check_params(n_rows)
+    K = encoded.classes.size
     root_value = chunks.reduce(class_totals, add_parts, K)
-    _set_fit_attributes(model, X, spec, classes, preference)
+    _set_fit_attributes(model, X, encoded.spec, encoded.classes, encoded.preference)
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     rules = params._replace(min_weight=c45_split_floor(kind, params))
-    root = root_node(root_value, root_value.sum(), n_positive.sum(), kind.shape[0])
+    root = root_node(root_value, root_value.sum(), n_rows, kind.shape[0])
     if tracer is not None:
-        tracer.names = spec.names
+        tracer.names = encoded.spec.names
+    context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, K)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(chunks, LevelContext(kind, n_codes, bin_range, rules, K), root, pre,
-                            bar=bar, tracer=tracer)
+        nodes = grow_levels(chunks, context, root, pre, bar=bar, tracer=tracer)
     tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:
         tree = prune_after(model, tree, validation, None, params.criterion)
