@@ -25,9 +25,15 @@ Panda et al. 2009) never gathers the data:
    (one :meth:`~hyperplane.distributed.Chunks.reduce` round per level), the
    client scores them with the in-memory :func:`~._numeric_cut_kernels.score_table`
    and expands each node with :func:`~._expand_kernels.expand_node`, the step
-   every grower takes, so the tree is the same.
+   every grower takes, so the tree is the same. The loop is the in-memory
+   one, :func:`~._builder.grow_frontier` (generate_tree, 周志华 图4.2), run in
+   level order with this pass as its statistic step (:func:`level_steps`),
+   as LightGBM's data-parallel learner (``DataParallelTreeLearner``; Ke et
+   al., NIPS 2017) reuses its serial loop and replaces only the histogram step.
 
-Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and the fit are here.
+Every pass is a round of :class:`~hyperplane.distributed.Chunks`, the engine
+of every Dask fit. Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and
+the fit are here.
 
 DecisionTreeRegressor (least squares, ``splitter="hist"``) takes the same
 steps with the moments ``[Σw, Σwy, Σwy²]`` per value in place of the class
