@@ -182,3 +182,56 @@ def test_per_chunk_arguments_must_match_the_chunks():
     chunks = Chunks(da.ones((10, 2), chunks=4))
     with pytest.raises(ValueError, match="per_chunk has 2 entries for 3 chunks"):
         chunks.map(_total, per_chunk=[(), ()])
+
+
+def _record(X_block, y_block, w_block, k):
+    return {"X": X_block * k, "y": y_block, "w": np.ones(len(y_block)) if w_block is None
+            else w_block}
+
+
+def _record_total(record):
+    return np.array([record["X"].sum(), (record["w"] * record["y"]).sum()])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_whole_chunk_transform_carries_y_and_the_weights(weighted):
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.arange(10.0)
+    w = np.linspace(0.5, 2.0, 10) if weighted else None
+    chunks = Chunks(da.from_array(X, chunks=(4, 2)), da.from_array(y, chunks=3),
+                    sample_weight=w, always_weights=True)
+    assert chunks.lengths == (4, 4, 2)
+    chunks.transform(_record, 2.0, whole=True)
+    assert chunks.y_blocks is None and chunks.weight_blocks is None
+    total = chunks.reduce(_record_total, add_parts)
+    np.testing.assert_allclose(total, [2.0 * X.sum(), (y if w is None else w * y).sum()])
+
+
+def _smallest(w_block):
+    return float(np.min(w_block))
+
+
+def test_weight_blocks_are_read_and_rescaled_without_x():
+    X = da.from_array(np.ones((6, 1)), chunks=(3, 1))
+    w = np.array([2.0, 4.0, 6.0, 8.0, 10.0, 12.0])
+    chunks = Chunks(X, sample_weight=w)
+    assert chunks.each_weight_block(_smallest) == [2.0, 8.0]
+    chunks.transform_weights(np.divide, 2.0)
+    assert chunks.each_weight_block(_smallest) == [1.0, 4.0]
+    unweighted = Chunks(X, always_weights=True)
+    assert unweighted.each_weight_block(_smallest) is None
+    assert unweighted.transform_weights(np.divide, 2.0).weight_blocks == [None, None]
+    assert unweighted.each(lambda Xb, wb: wb is None) == [True, True]
+
+
+def test_the_round_arguments_are_one_object_every_task_reads():
+    chunks = Chunks(da.from_array(np.ones((9, 2)), chunks=(3, 2)))
+    coef = np.arange(1000.0)
+
+    def keys(tasks):
+        return set(dask.delayed(tasks).__dask_graph__())
+
+    with_args, without = keys(chunks.map(np.add, coef)), keys(chunks.map(np.negative))
+    # the 3 tasks, the list of them and one key that holds the arguments for all three
+    assert len(with_args - without) == 3 + 1 + 1
+    assert chunks.each(lambda Xb, c: c.sum(), coef) == [coef.sum()] * 3

@@ -57,6 +57,16 @@ def row_blocks(X, others, *, frames):
     other_blocks : list of (list of dask.delayed or None), one per entry of ``others``
     lengths : tuple of int or None
         Rows per chunk (None: partitions aligned as given, not counted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import dask.array as da
+    >>> X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(4, 1))
+    >>> X_blocks, (y_blocks, w_blocks), lengths = row_blocks(
+    ...     X, [("y", np.arange(6)), ("sample_weight", None)], frames=False)
+    >>> lengths, [b.tolist() for b in y_blocks], w_blocks
+    ((4, 2), [[0, 1, 2, 3], [4, 5]], None)
     """
     dask = import_dask()
     if frames and _is_frame(X):
@@ -76,18 +86,13 @@ def row_blocks(X, others, *, frames):
         lengths
 
 
-def _task(statistic, check_block, parts, args):
-    """One task: the checked X block and the other row parts through the statistic."""
+def _task(statistic, check_block, parts, args, more):
+    """One task: the checked X block and the other row parts through the statistic
+    (``args``: the round's arguments, shared by every task; ``more``: this chunk's)."""
     X_block, *rest = parts
     if check_block is not None:
         X_block = check_block(X_block)
-    return statistic(X_block, *rest, *args)
-
-
-def _transform(fn, check_block, X_block, args):
-    if check_block is not None:
-        X_block = check_block(X_block)
-    return fn(X_block, *args)
+    return statistic(X_block, *rest, *args, *more)
 
 
 class Chunks:
@@ -106,17 +111,26 @@ class Chunks:
     frames : bool, default=False
         Keep the partitions of a dask.dataframe ``X`` as pandas frames
         (their dtypes, e.g. categories, survive) instead of a numeric array.
+    always_weights : bool, default=False
+        Hand the statistic a weight block even without ``sample_weight``
+        (then None: every row weighs 1), so that one statistic serves
+        weighted and unweighted fits.
 
     Attributes
     ----------
     X_blocks, y_blocks, weight_blocks : list of dask.delayed (the last two may be None)
     n_samples, n_features : int
+    lengths : tuple of int or None
+        Rows per chunk when known without a pass over ``X`` (None: the
+        partitions of a dataframe, aligned as given).
     feature_names : ndarray of str or None
         The column names of a dataframe ``X`` when they are all strings.
 
     The statistic of :meth:`map` and :meth:`reduce` is called as
     ``statistic(X_block, [y_block,] [w_block,] *args, *per_chunk[i])``, with
-    the ``y`` and weight blocks present when they were given.
+    the ``y`` and weight blocks present when they were given (the weight
+    block always with ``always_weights``). ``args`` travel to the workers
+    once per round, as one object every task reads, not once per chunk.
 
     Examples
     --------
@@ -137,12 +151,17 @@ class Chunks:
     ([30.0, 36.0], [2, 4])
     """
 
-    def __init__(self, X, y=None, *, sample_weight=None, check_block=None, frames=False):
+    def __init__(self, X, y=None, *, sample_weight=None, check_block=None, frames=False,
+                 always_weights=False):
         self.dask = import_dask()
         columns = list(X.columns) if hasattr(X, "columns") else None
         self.X_blocks, (self.y_blocks, self.weight_blocks), lengths = row_blocks(
             X, [("y", y), ("sample_weight", sample_weight)], frames=frames)
+        if always_weights and self.weight_blocks is None:
+            self.weight_blocks = [None] * len(self.X_blocks)
+        self._weighted = sample_weight is not None
         self._y = y
+        self.lengths = lengths
         self._n_samples = None if lengths is None else int(sum(lengths))
         self.n_features = int(X.shape[1])
         self.feature_names = (np.asarray(columns, dtype=object) if columns is not None
@@ -172,15 +191,41 @@ class Chunks:
         self.y_blocks = list(self.dask.persist(*[encode(yb, classes) for yb in self.y_blocks]))
         return self
 
-    def transform(self, fn, *args):
+    def transform(self, fn, *args, whole=False):
         """Replace every (checked) ``X`` block by ``fn(X_block, *args)``, computed
         once and persisted like :meth:`encode_labels` (e.g. a tree's integer
-        codes); a chunk lost with a worker is recomputed from this lineage."""
-        task = self.dask.delayed(_transform)
-        self.X_blocks = list(self.dask.persist(*[task(fn, self.check_block, xb, args)
-                                                 for xb in self.X_blocks]))
+        codes); a chunk lost with a worker is recomputed from this lineage.
+
+        ``whole``: ``fn`` takes the whole chunk, as a statistic does
+        (``fn(X_block, [y_block,] [w_block,] *args)``), and its result stands
+        for all of it (e.g. codes, class indices and weights in one record):
+        the ``y`` and weight blocks then travel inside it, and later
+        statistics are called as ``statistic(record, *args)``.
+        """
+        parts = self._parts() if whole else [(xb,) for xb in self.X_blocks]
+        task = self.dask.delayed(_task)
+        self.X_blocks = list(self.dask.persist(*[task(fn, self.check_block, part, args, ())
+                                                 for part in parts]))
+        if whole:
+            self.y_blocks = self.weight_blocks = None
         self.check_block = None
         return self
+
+    def transform_weights(self, fn, *args):
+        """Replace every weight block by ``fn(w_block, *args)`` (lazily: e.g.
+        weights relative to a unit); no effect without ``sample_weight``."""
+        if self._weighted:
+            task = self.dask.delayed(fn)
+            self.weight_blocks = [task(wb, *args) for wb in self.weight_blocks]
+        return self
+
+    def each_weight_block(self, statistic, *args):
+        """``statistic(w_block, *args)`` of every weight block, computed without
+        reading ``X`` (None without ``sample_weight``)."""
+        if not self._weighted:
+            return None
+        task = self.dask.delayed(statistic)
+        return list(self.dask.compute(*[task(wb, *args) for wb in self.weight_blocks]))
 
     def _parts(self):
         columns = [self.X_blocks] + [b for b in (self.y_blocks, self.weight_blocks)
@@ -193,8 +238,14 @@ class Chunks:
         extra = per_chunk if per_chunk is not None else [()] * len(self)
         if len(extra) != len(self):
             raise ValueError(f"per_chunk has {len(extra)} entries for {len(self)} chunks")
-        return [task(statistic, self.check_block, parts, (*args, *more))
+        shared = self.dask.delayed(args, traverse=False) if args else ()
+        return [task(statistic, self.check_block, parts, shared, more)
                 for parts, more in zip(self._parts(), extra)]
+
+    def each(self, statistic, *args, per_chunk=None):
+        """The ``statistic`` of every chunk, computed and returned in chunk order
+        (a round whose parts the client combines itself)."""
+        return list(self.dask.compute(*self.map(statistic, *args, per_chunk=per_chunk)))
 
     def reduce(self, statistic, merge, *args, per_chunk=None):
         """One round: the statistic of every chunk, merged on the cluster by the

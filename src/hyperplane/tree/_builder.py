@@ -434,7 +434,9 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
 
     Every node is scored (``growth.score``, :func:`score_node` for a
     classifier) and expanded (``growth.expand``,
-    :func:`~._expand_kernels.expand_node`). ``pre_pruner.allows(node, value,
+    :func:`~._expand_kernels.expand_node`) from its own rows
+    (:func:`node_steps`), and the growth loop :func:`grow_frontier` makes it
+    a test or a leaf. ``pre_pruner.allows(node, value,
     child_values, r, test)`` may veto a split (pre-pruning);
     ``pre_pruner.adopt(node, children)`` then routes its validation rows to
     the children. ``bar.advance(weight, nodes=...)`` (a
@@ -452,43 +454,114 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
     root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders,
                      growth.statistic)
     nodes = _Nodes()
-    root_id = nodes.add(root.value, 0, 1.0, growth.weight(root.value))
-    reason = growth.root_reason(root.value, root.rows.size, rules)
+    frontier = plant(nodes, root, growth.weight(root.value),
+                     growth.root_reason(root.value, root.rows.size, rules), bar, tracer)
     clogc = c_log2_c(root.rows.size if growth.least is None else 0)
-    if reason != GROW:
-        _settled(bar, root.w, nodes)
-        if tracer is not None:
-            tracer.leaf(root_id, root, reason)
-        return finish(nodes, rules, data.n_classes, tracer)
-    if compiled:
-        grow_subtrees(data, rules, nodes, [(root_id, root)], clogc, bar, growth.least)
+    if compiled and frontier:
+        grow_subtrees(data, rules, nodes, frontier, clogc, bar, growth.least)
         return finalize(nodes, rules.criterion, data.n_classes)
+    grow_frontier(nodes, frontier, node_steps(data, rules, growth, clogc), data.kind,
+                  pre_pruner, bar, tracer)
+    return finish(nodes, rules, data.n_classes, tracer)
+
+
+class Scored(NamedTuple):
+    """A frontier node after the statistic step of a grower (:func:`grow_frontier`)."""
+
+    node_id: int  # growing-storage id
+    node: Node  # the rows that were scored and are split (a Dask node: its tables' cells)
+    reason: int  # GROW: scored; else why the node is a leaf before it is scored
+    splits: object  # the node's Splits (None when not scored)
+    children: object  # the expansion (Children), None when no attribute is admissible
+
+
+def node_steps(data, rules, growth, clogc):
+    """The in-memory statistic step of :func:`grow_frontier`: each node of a
+    group scored (``growth.score``) and expanded (``growth.expand``) from its
+    own rows, as a :class:`Scored`."""
     columns = data.columns
     wbuf = np.zeros(data.X.shape[0])
     dest = np.zeros(data.X.shape[0], dtype=np.int64)
-    stack = [(root_id, root)]
-    while stack:
-        node_id, node = stack.pop()
-        splits = growth.score(data, node, rules, Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
-        children = growth.expand(node, splits, columns, rules, data.n_classes, dest,
-                                 parallel_rows(data))
-        j = children.attribute
-        test = (j, data.kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
-        if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
-                node_id, node.value, children.value, children.r, test):
-            j = -1
+
+    def step(group):
+        for node_id, node in group:
+            splits = growth.score(data, node, rules,
+                                  Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
+            children = growth.expand(node, splits, columns, rules, data.n_classes, dest,
+                                     parallel_rows(data))
+            yield Scored(node_id, node, GROW, splits, children)
+
+    return step
+
+
+def plant(nodes, root, weight, reason, bar=None, tracer=None):
+    """Add the root (of weight ``weight``) to the growing storage; the frontier
+    to grow: ``[(id, root)]``, or ``[]`` when the root is a leaf (``reason``
+    is not ``GROW``: 周志华 图4.2 lines 2-6)."""
+    root_id = nodes.add(root.value, 0, 1.0, weight)
+    if reason == GROW:
+        return [(root_id, root)]
+    _settled(bar, root.w, nodes)
+    if tracer is not None:
+        tracer.leaf(root_id, root, reason)
+    return []
+
+
+def grow_frontier(nodes, frontier, step, kind, pre_pruner=None, bar=None, tracer=None,
+                  batch=None):
+    """The growth loop of generate_tree (周志华 图4.2) that every grower in
+    Python runs: take frontier nodes, get their :class:`Scored` from
+    ``step(group)`` (the statistic step: the one thing the growers do
+    differently), make each a test with children (:func:`split_or_leaf`) and
+    put the children that grow on into the frontier.
+
+    ``batch`` None: depth first, one node a step (in memory, :func:`node_steps`;
+    ``bar`` is told the weight of every leaf); a number: level order, up to
+    ``batch`` nodes a step, whose statistics one pass over the data computes
+    together (Dask, :func:`~._levels.level_steps`; ``bar`` advances once a
+    pass). Pre-pruning's state is per node, so either order makes the same
+    decisions; the grown storage is made preorder by :func:`finalize`.
+    """
+    while frontier:
+        if batch is None:
+            group = [frontier.pop()]
+        else:
+            group, frontier = frontier[:batch], frontier[batch:]
+        for scored in step(group):
+            grown = split_or_leaf(nodes, scored, kind, pre_pruner,
+                                  bar if batch is None else None, tracer)
+            frontier.extend(reversed(grown) if batch is None else grown)
+        if batch is not None and bar is not None:
+            bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
+    return nodes
+
+
+def split_or_leaf(nodes, scored, kind, pre_pruner=None, bar=None, tracer=None):
+    """Settle a :class:`Scored` node: a leaf (not scored, no admissible
+    attribute, or vetoed by ``pre_pruner``) or a test on the chosen attribute
+    with one child per branch; returns ``[(id, Node)]`` of the children that
+    grow on (:func:`grown_children`)."""
+    node_id, node, reason, splits, children = scored
+    if reason != GROW:
+        _settled(bar, node.w, nodes)
         if tracer is not None:
-            tracer.scored(node_id, node, splits, test if j >= 0 else None,
-                          NO_SPLIT if children.attribute < 0 else PRE_PRUNED)
-        if j < 0:
-            _settled(bar, node.w, nodes)
-            continue
-        ids = attach_children(nodes, node_id, test, children)
-        if pre_pruner is not None:
-            pre_pruner.adopt(node_id, ids)
-        stack.extend(reversed(grown_children(node, children, ids, data.kind, bar, nodes,
-                                             tracer)))
-    return finish(nodes, rules, data.n_classes, tracer)
+            tracer.leaf(node_id, node, reason)
+        return []
+    j = -1 if children is None else children.attribute
+    test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
+    if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
+            node_id, node.value, children.value, children.r, test):
+        j = -1
+    if tracer is not None:
+        tracer.scored(node_id, node, splits, test if j >= 0 else None,
+                      NO_SPLIT if test is None else PRE_PRUNED)
+    if j < 0:
+        _settled(bar, node.w, nodes)
+        return []
+    ids = attach_children(nodes, node_id, test, children)
+    if pre_pruner is not None:
+        pre_pruner.adopt(node_id, ids)
+    return grown_children(node, children, ids, kind, bar, nodes, tracer)
 
 
 def finish(nodes, rules, n_classes, tracer=None):

@@ -1,11 +1,14 @@
 """The passes of the Dask tree fit that read ``X``: scan, bin sample, encode.
 
-Steps 1-3 of :mod:`._levels`: each function here takes the delayed row chunks
-of ``X``, ``y`` and the weights (:func:`row_blocks`) and returns what the
-client needs to grow the tree from class tables alone: the feature encoding
-and classes (:func:`scan`), the rows the hist bin edges are computed from
+Steps 1-3 of :mod:`._levels`: the row chunks of ``X``, ``y`` and the weights
+are the family-agnostic :class:`~hyperplane.distributed.Chunks`
+(:func:`tree_chunks`), and each pass here is a statistic of one chunk that
+it maps (and merges) on the workers. They give the client what it needs to
+grow the tree from class tables alone: the feature encoding and classes
+(:func:`scan`), the rows the hist bin edges are computed from
 (:func:`sample_plan`, :func:`fetch_sample`) and each chunk as integer codes
-with its bins' value ranges (:func:`encode_chunk`, merged by :func:`merge_bin_ranges`).
+with its bins' value ranges (:func:`encode_chunk`, persisted by
+:meth:`~hyperplane.distributed.Chunks.transform`, merged by :func:`merge_bin_ranges`).
 """
 
 from __future__ import annotations
@@ -15,63 +18,26 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._validation import is_dask_collection
-from ..distributed._dask import as_dask_array, import_dask
+from ..distributed._chunks import Chunks
 from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
                       bin_column, bin_sample_rows, value_indicators)
 from ._bin_kernels import bin_ranges, codes_by_column
 from ._split_kernels import BINNED
+from ._table_kernels import MomentTables
 
 
 # ---------------------------------------------------------------- chunk access
-def row_blocks(X, y, sample_weight):
-    """Aligned row chunks of ``X``, ``y`` and the weights as lists of delayed objects.
-
-    A dask.dataframe ``X`` keeps its partitions (pandas frames); ``y`` and the
-    weights follow them (same partition count, or rechunked to the partition
-    lengths). A dask.array ``X`` is rechunked to whole rows.
-    """
-    import_dask()
-    if hasattr(X, "to_delayed") and hasattr(X, "npartitions") and hasattr(X, "columns"):
-        blocks = list(X.to_delayed())
-        lengths = None
-        if not (_same_partitions(y, X) and (sample_weight is None
-                                            or _same_partitions(sample_weight, X))):
-            lengths = tuple(int(n) for n in X.map_partitions(len).compute())
-        return blocks, _follow(y, "y", X, lengths), _follow(sample_weight, "sample_weight",
-                                                            X, lengths)
-    Xa = as_dask_array(X, "X")
-    if Xa.ndim != 2:
-        raise ValueError(f"X must be 2-dimensional; got a Dask array of shape {Xa.shape}")
-    if Xa.dtype.kind not in "biuf":
-        raise TypeError(f"a Dask array X must be numeric (got dtype {Xa.dtype}); pass a "
-                        "dask.dataframe for categorical (str/object/category) columns")
-    Xa = Xa.rechunk({1: -1})
-    lengths = Xa.chunks[0]
-    return (list(Xa.to_delayed().ravel()), _follow(y, "y", Xa, lengths),
-            _follow(sample_weight, "sample_weight", Xa, lengths))
-
-
-def _same_partitions(v, X):
-    return v is None or (hasattr(v, "npartitions") and hasattr(v, "to_delayed")
-                         and not hasattr(v, "chunks") and v.npartitions == X.npartitions)
-
-
-def _follow(v, name, X, lengths):
-    """Delayed chunks of ``v`` aligned with the row chunks of ``X`` (``lengths``)."""
-    if v is None:
-        return None
-    if lengths is None:
-        return list(v.to_delayed())
-    v = as_dask_array(v, name) if is_dask_collection(v) else np.asarray(v)
-    if v.ndim == 2 and v.shape[1] == 1:
-        v = v[:, 0]
-    if v.ndim != 1 or v.shape[0] != sum(lengths):
-        raise ValueError(f"{name} must have shape ({sum(lengths)},); got {v.shape}")
-    if not is_dask_collection(v):      # in memory already (e.g. y of a client-side Series)
-        bounds = np.concatenate([[0], np.cumsum(lengths)])
-        return [v[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
-    return list(v.rechunk((lengths,)).to_delayed().ravel())
+def tree_chunks(X, y, sample_weight):
+    """The aligned row chunks of a tree fit: :class:`~hyperplane.distributed.Chunks`
+    of ``X`` (a dask.dataframe keeps its pandas partitions, so string and
+    categorical columns survive), ``y`` and the weights, handed to every
+    statistic (None: unit weights)."""
+    if not hasattr(X, "columns"):
+        dtype = getattr(X, "dtype", None)
+        if dtype is not None and np.dtype(dtype).kind not in "biuf":
+            raise TypeError(f"a Dask array X must be numeric (got dtype {dtype}); pass a "
+                            "dask.dataframe for categorical (str/object/category) columns")
+    return Chunks(X, y, sample_weight=sample_weight, frames=True, always_weights=True)
 
 
 def _frame(block, columns):
@@ -104,13 +70,23 @@ def _chunk_weights(block, n):
 
 
 # ------------------------------------------------------------------ 1. scan
-def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_cols, labelled):
+class ChunkScan(NamedTuple):
+    """What one chunk tells the scan (:func:`scan_chunk`)."""
+
+    n_positive: int  # rows of positive weight
+    labels: np.ndarray  # the labels of all rows, in order of first appearance
+    positive_labels: np.ndarray  # those of the positive-weight rows
+    uniques: list  # per column in ``coded``, its known values in order of first appearance
+    sample: object  # :func:`sample_values` at the chunk's bin-sample rows, or None
+
+
+def scan_chunk(X_block, y_block, w_block, columns, coded, sample_cols, labelled, local_rows):
     """What one chunk tells about labels and values, plus its rows of the bin sample.
 
-    Returns ``(n_positive, labels, positive_labels, uniques, sample)``: the
-    labels of all rows and of the rows with a positive weight and the known
-    values of every column in ``coded``, each in order of first appearance;
-    ``sample`` is :func:`sample_values` at ``local_rows`` (None if not asked).
+    Returns a :class:`ChunkScan`: the labels of all rows and of the rows with
+    a positive weight and the known values of every column in ``coded``, each
+    in order of first appearance; ``sample`` is :func:`sample_values` at
+    ``local_rows`` (None if not asked).
     Real targets (``labelled`` False) are checked instead (:func:`real_targets`)
     and stand for their labels by their first value (none: an empty chunk).
     """
@@ -137,8 +113,8 @@ def scan_chunk(X_block, y_block, w_block, columns, coded, local_rows, sample_col
                                  "use NaN for a missing value")
     sample = None if local_rows is None else sample_values(frame, w, local_rows, sample_cols)
     if not labelled:
-        return int(positive.sum()), y, positive_y, uniques, sample
-    return int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample
+        return ChunkScan(int(positive.sum()), y, positive_y, uniques, sample)
+    return ChunkScan(int(positive.sum()), pd.unique(y), pd.unique(y[positive]), uniques, sample)
 
 
 def real_targets(y):
@@ -153,9 +129,20 @@ def real_targets(y):
     return y
 
 
-def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols, labelled=True):
-    """Run the scan and merge: ``(spec, classes, preference, n_positive_per_chunk, sample)``
-    (real targets, ``labelled`` False: no classes nor preference, None)."""
+class Scanned(NamedTuple):
+    """What the scan (step 1) tells the client about the training chunks."""
+
+    spec: FeatureSpec  # names, categorical columns and their values in order of appearance
+    classes: object  # sorted labels, or None (real targets)
+    preference: object  # class indices in order of first appearance, or None
+    n_positive: np.ndarray  # positive-weight rows per chunk
+    sample: object  # the bin sample ``(values, weights)`` of ``sample_cols``, or None
+
+
+def scan(chunks, X, plan, sample_cols, labelled=True):
+    """Run the scan (:func:`scan_chunk` of every chunk of ``chunks``, a
+    :class:`~hyperplane.distributed.Chunks`) and merge it into a :class:`Scanned`
+    (real targets, ``labelled`` False: no classes nor preference)."""
     from .._validation import encode_labels
 
     columns = column_names(X)
@@ -164,21 +151,19 @@ def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols, labelled=True
              if pd.api.types.is_bool_dtype(d) or not pd.api.types.is_numeric_dtype(d)]
     if len(columns) == 0:
         raise ValueError("Found array with 0 feature(s); a minimum of 1 is required.")
-    plan = plan or [None] * len(X_blocks)
-    w_each = weight_blocks(w_blocks, X_blocks)
-    tasks = [dask.delayed(scan_chunk)(xb, yb, wb, columns, coded, rows, sample_cols, labelled)
-             for xb, yb, wb, rows in zip(X_blocks, y_blocks, w_each, plan)]
-    parts = dask.compute(*tasks)
-    n_positive = np.array([part[0] for part in parts], dtype=np.int64)
-    if sum(len(part[1]) for part in parts) == 0:
+    plan = plan or [None] * len(chunks)
+    parts = chunks.each(scan_chunk, columns, coded, sample_cols, labelled,
+                        per_chunk=[(rows,) for rows in plan])
+    n_positive = np.array([part.n_positive for part in parts], dtype=np.int64)
+    if sum(len(part.labels) for part in parts) == 0:
         raise ValueError("Found array with 0 sample(s); a minimum of 1 is required.")
     classes = None
     if labelled:
-        classes, _ = encode_labels(pd.unique(np.concatenate([part[1] for part in parts])))
+        classes, _ = encode_labels(pd.unique(np.concatenate([part.labels for part in parts])))
     categorical = np.zeros(len(columns), dtype=bool)
     categories = [None] * len(columns)
     for pos, j in enumerate(coded):
-        values = list(pd.unique(np.concatenate([part[3][pos] for part in parts])))
+        values = list(pd.unique(np.concatenate([part.uniques[pos] for part in parts])))
         dtype = dtypes[j]
         if (pd.api.types.is_bool_dtype(dtype) or isinstance(dtype, pd.CategoricalDtype)
                 or not _column_is_numeric(values)):
@@ -186,11 +171,12 @@ def scan(dask, X, X_blocks, y_blocks, w_blocks, plan, sample_cols, labelled=True
             categories[j] = values
     preference = None
     if labelled:
-        preference = _preference(classes, pd.unique(np.concatenate([part[2] for part in parts])))
+        preference = _preference(classes, pd.unique(np.concatenate(
+            [part.positive_labels for part in parts])))
     names = [str(c) for c in columns]
-    sample = None if plan[0] is None else _concat_samples([part[4] for part in parts])
-    return (FeatureSpec(names, categorical, categories), classes, preference, n_positive,
-            sample)
+    sample = None if plan[0] is None else _concat_samples([part.sample for part in parts])
+    return Scanned(FeatureSpec(names, categorical, categories), classes, preference, n_positive,
+                   sample)
 
 
 def column_names(X):
@@ -203,11 +189,6 @@ def column_dtypes(X):
     return list(X.dtypes) if hasattr(X, "columns") else [X.dtype] * X.shape[1]
 
 
-def weight_blocks(w_blocks, X_blocks):
-    """One weight chunk per chunk of ``X`` (None for unit weights)."""
-    return w_blocks if w_blocks is not None else [None] * len(X_blocks)
-
-
 def _preference(classes, seen):
     """Class indices in order of first occurrence among positive-weight rows, then the rest."""
     lookup = {c: k for k, c in enumerate(classes.tolist())}
@@ -217,14 +198,12 @@ def _preference(classes, seen):
 
 
 # ------------------------------------------------------------ 2. bin edges
-def positive_counts(dask, X, w_blocks):
+def positive_counts(chunks):
     """Positive-weight rows per chunk when known without reading ``X`` (else None)."""
-    if w_blocks is not None:
-        return np.array(dask.compute(*[dask.delayed(_count_positive)(wb) for wb in w_blocks]),
-                        dtype=np.int64)
-    if hasattr(X, "chunks"):
-        return np.array(X.chunks[0], dtype=np.int64)
-    return None
+    counts = chunks.each_weight_block(_count_positive)
+    if counts is None:
+        counts = chunks.lengths
+    return None if counts is None else np.array(counts, dtype=np.int64)
 
 
 def _count_positive(w_block):
@@ -253,7 +232,7 @@ def sample_values(frame, w, local_rows, cols):
     return values, w[rows]
 
 
-def _sample_chunk(X_block, w_block, columns, local_rows, cols):
+def _sample_chunk(X_block, y_block, w_block, columns, cols, local_rows):
     frame = _frame(X_block, columns)
     return sample_values(frame, _chunk_weights(w_block, frame.shape[0]), local_rows, cols)
 
@@ -262,28 +241,24 @@ def _concat_samples(parts):
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))
 
 
-def fetch_sample(dask, X_blocks, w_blocks, columns, plan, cols):
+def fetch_sample(chunks, columns, plan, cols):
     """The bin-sample rows of ``cols`` from the cluster (a second pass over ``X``)."""
-    tasks = [dask.delayed(_sample_chunk)(xb, wb, columns, rows, cols)
-             for xb, wb, rows in zip(X_blocks, weight_blocks(w_blocks, X_blocks), plan)
-             if rows.size]
-    return _concat_samples(dask.compute(*tasks))
+    return _concat_samples(chunks.each(_sample_chunk, columns, cols,
+                                       per_chunk=[(rows,) for rows in plan]))
 
 
-def _indicator_sample_chunk(X_block, w_block, columns, local_rows, spec):
+def _indicator_sample_chunk(X_block, y_block, w_block, columns, spec, local_rows):
     frame = _frame(X_block, columns)
     w = _chunk_weights(w_block, frame.shape[0])
     rows = np.flatnonzero(w > 0)[local_rows]
     return encoded_values(frame.iloc[rows], spec, True), w[rows]
 
 
-def fetch_indicator_sample(dask, X_blocks, w_blocks, columns, plan, spec):
+def fetch_indicator_sample(chunks, columns, plan, spec):
     """The bin-sample rows of every column of :func:`encoded_values` with
     indicators (a second pass over ``X``; the categories known from the scan)."""
-    tasks = [dask.delayed(_indicator_sample_chunk)(xb, wb, columns, rows, spec)
-             for xb, wb, rows in zip(X_blocks, weight_blocks(w_blocks, X_blocks), plan)
-             if rows.size]
-    return _concat_samples(dask.compute(*tasks))
+    return _concat_samples(chunks.each(_indicator_sample_chunk, columns, spec,
+                                       per_chunk=[(rows,) for rows in plan]))
 
 
 # --------------------------------------------------------------- 3. encode
@@ -348,8 +323,9 @@ def class_totals(chunk, n_classes):
 
 def target_totals(chunk):
     """The moments ``[Σw, Σwy, Σwy²]`` of an encoded chunk's real targets, their
-    number and their smallest and largest value (its contribution to a regression tree's root)."""
+    number and their smallest and largest value (its contribution to a
+    regression tree's root, a :class:`~._table_kernels.MomentTables` of one node)."""
     wy = chunk.w * chunk.y
     low, high = (chunk.y.min(), chunk.y.max()) if chunk.y.size else (np.inf, -np.inf)
-    return (np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]), chunk.y.size, low,
-            high)
+    return MomentTables(np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]),
+                        chunk.y.size, low, high)

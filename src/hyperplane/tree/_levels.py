@@ -21,12 +21,19 @@ Panda et al. 2009) never gathers the data:
    far (C4.5 fractional weights for missing values,
    :func:`._level_kernels.route_to_frontier`) and returns the tables of the
    frontier nodes (:func:`~._table_kernels.level_class_tables`, the tree's
-   own kernel); the tables are summed by a tree reduction on the cluster, the
+   own kernel); the tables are summed by a tree reduction on the cluster
+   (one :meth:`~hyperplane.distributed.Chunks.reduce` round per level), the
    client scores them with the in-memory :func:`~._numeric_cut_kernels.score_table`
    and expands each node with :func:`~._expand_kernels.expand_node`, the step
-   every grower takes, so the tree is the same.
+   every grower takes, so the tree is the same. The loop is the in-memory
+   one, :func:`~._builder.grow_frontier` (generate_tree, 周志华 图4.2), run in
+   level order with this pass as its statistic step (:func:`level_steps`),
+   as LightGBM's data-parallel learner (``DataParallelTreeLearner``; Ke et
+   al., NIPS 2017) reuses its serial loop and replaces only the histogram step.
 
-Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and the fit are here.
+Every pass is a round of :class:`~hyperplane.distributed.Chunks`, the engine
+of every Dask fit. Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and
+the fit are here.
 
 DecisionTreeRegressor (least squares, ``splitter="hist"``) takes the same
 steps with the moments ``[Σw, Σwy, Σwy²]`` per value in place of the class
@@ -51,16 +58,16 @@ import pandas as pd
 
 from .._progress import progress
 from .._validation import is_dask_collection
-from ..distributed._dask import add_parts, import_dask, tree_reduce
-from ._builder import (_Nodes, attach_children, attribute_kinds, c45_split_floor, finish,
-                       grown_children)
+from ..distributed._dask import add_parts
+from ._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
+                       finish, grow_frontier, plant)
 from ._encode import quantile_edges, value_indicators
-from ._expand_kernels import (CONSTANT_TARGET, GROW, NO_SPLIT, PRE_PRUNED, choose_attribute,
-                              expand_node, leaf_reason, new_splits, put_split)
+from ._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
+                              put_split)
 from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_indicator_sample, fetch_sample,
-                            merge_bin_ranges, positive_counts, row_blocks, sample_plan, scan,
-                            target_totals, weight_blocks)
+                            merge_bin_ranges, positive_counts, sample_plan, scan,
+                            target_totals, tree_chunks)
 from ._level_kernels import route_to_frontier
 from ._prune import PrePruner, cost_complexity_prune
 from ._numeric_cut_kernels import score_table
@@ -69,7 +76,7 @@ from ._state import Columns, Node, TreeArrays
 from ._moments_kernels import N_MOMENTS
 from ._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)
-from ._table_kernels import level_class_tables, level_moment_tables
+from ._table_kernels import MomentTables, level_class_tables, level_moment_tables
 from ._weights import weight_unit
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
@@ -94,22 +101,47 @@ def _routing(nodes, cut, frontier):
     return tree, slot_of, depth * max(fan_out, 1) + 2
 
 
+class LevelContext(NamedTuple):
+    """What the client knows of the encoded columns when it scores a node from
+    its summed tables, and the rules it grows by."""
+
+    kind: np.ndarray  # CATEGORICAL or BINNED per attribute
+    n_codes: np.ndarray  # values (bins) per attribute; slot ``n_codes[j]``: missing
+    bin_range: np.ndarray  # (p, 2, width) each bin's smallest and largest training value
+    rules: object  # the tree's rules (``_state.Rules``)
+    n_stats: int  # numbers per table cell: K class weights, or the 3 moments
+
+
+class ClassTables(NamedTuple):
+    """One level's classification statistics: per frontier node, attribute and
+    value (last: missing) the class weights (``tables``) and row counts
+    (``n_rows``), and how many of the node's arrivals weigh other than 1
+    (``n_weighted``: 0 lets the scan use the ``c log2 c`` table)."""
+
+    tables: np.ndarray
+    n_rows: np.ndarray
+    n_weighted: np.ndarray
+
+
 class LevelKind(NamedTuple):
     """What a kind of tree sums per frontier node on Dask, and how the client
     grows a node from the sums (the level grower's registry entry:
     :func:`class_levels`, :func:`moment_levels`).
 
     Each level a chunk returns ``chunk(codes_T, codes_count, y, entry_row,
-    entry_slot, entry_w, n_slots)``, a tuple of arrays whose first axis is the
-    frontier slot, and two chunks' tuples are combined by ``merge``. With
-    ``cells`` one slot's part of each array, ``settled(cells)`` is why the node
-    is a leaf before it is scored (``GROW``: score it) and ``score(cells, node,
-    context)`` its :class:`~._state.Splits`; :func:`expand_level_node` deals
-    the chosen attribute's values as weighted rows (weights ``weights(table)``,
-    a column per class) and ``expand(rows, splits, columns, table, count,
-    context)`` splits them; ``n_stats`` numbers per table cell. ``root(value,
-    n_rows, rules)`` is why the root (statistic ``value``) is a leaf (``GROW``:
-    grow it) and ``weight(value)`` a node's weight.
+    entry_slot, entry_w, n_slots)``, a named record of arrays whose first axis
+    is the frontier slot (:class:`ClassTables`,
+    :class:`~._table_kernels.MomentTables`), and two chunks' records are
+    combined by ``merge``. With ``cells`` one slot's part of each array (the
+    same record), ``settled(cells)`` is why the node is a leaf before it is
+    scored (``GROW``: score it) and ``score(cells, node, context)`` its
+    :class:`~._state.Splits` (``context``: a :class:`LevelContext`);
+    :func:`expand_level_node` deals the chosen attribute's values as weighted
+    rows (weights ``weights(table)``, a column per class) and ``expand(rows,
+    splits, columns, table, count, context)`` splits them; ``n_stats`` numbers
+    per table cell. ``root(value, n_rows, rules)`` is why the root (statistic
+    ``value``) is a leaf (``GROW``: grow it) and ``weight(value)`` a node's
+    weight, as in memory (:class:`~._builder.Growth`).
     """
 
     n_stats: int
@@ -123,18 +155,25 @@ class LevelKind(NamedTuple):
     expand: Callable
 
 
-def level_pass(dask, chunks, nodes, cut, frontier, n_codes, levels):
-    """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per slot)."""
+def slot_cells(parts, slot):
+    """Frontier slot ``slot``'s part of every array of a level's merged record."""
+    return type(parts)(*(part[slot] for part in parts))
+
+
+def level_pass(chunks, nodes, cut, frontier, n_codes, levels):
+    """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per
+    slot): one :meth:`~hyperplane.distributed.Chunks.reduce` round of
+    :func:`frontier_tables` over the encoded chunks, merged by ``levels.merge``."""
     tree, slot_of, stack = _routing(nodes, cut, frontier)
-    structure = dask.delayed((tree, slot_of), traverse=False)
-    parts = [dask.delayed(_chunk_tables)(chunk, structure, stack, n_codes, len(frontier),
-                                         levels.chunk) for chunk in chunks]
-    return dask.compute(tree_reduce(dask, parts, levels.merge))[0]
+    return chunks.reduce(frontier_tables, levels.merge, tree, slot_of, stack, n_codes,
+                         len(frontier), levels.chunk)
 
 
-def _chunk_tables(chunk, structure, stack, n_codes, n_slots, tables):
+def frontier_tables(chunk, tree, slot_of, stack, n_codes, n_slots, tables):
+    """One encoded chunk's ``tables`` of the frontier nodes: its rows routed
+    down the tree grown so far (:func:`~._level_kernels.route_to_frontier`)."""
     codes, y, w = chunk.codes, chunk.y, chunk.w
-    rows, slots, weights = route_to_frontier(codes, w, *structure, stack)
+    rows, slots, weights = route_to_frontier(codes, w, tree, slot_of, stack)
     return tables(codes.T, n_codes, y, rows, slots, weights, n_slots)
 
 
@@ -148,50 +187,49 @@ def class_levels(n_root, n_classes):
     def chunk(codes_T, n_codes, y, rows, slots, weights, n_slots):
         tables, n_rows = level_class_tables(codes_T, n_codes, y, rows, slots, weights, n_slots,
                                             n_classes)
-        return tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots)
+        return ClassTables(tables, n_rows, np.bincount(slots[weights != 1.0], minlength=n_slots))
+
+    def merge(a, b):
+        return ClassTables(*add_parts(a, b))
 
     def score(cells, node, context):
-        table, count, other = cells
-        kind, n_codes, bin_range, rules, _ = context
-        return node_splits(table, count, node, kind, n_codes, bin_range, rules,
-                           clogc if other == 0 else clogc[:0])
+        return node_splits(cells.tables, cells.n_rows, node, context,
+                           clogc if cells.n_weighted == 0 else clogc[:0])
 
     def expand(rows, splits, columns, table, count, context):
-        return expand_node(rows, splits, columns, context[3], n_classes,
+        return expand_node(rows, splits, columns, context.rules, n_classes,
                            np.zeros(0, dtype=np.int64), None)
 
-    def root(value, n_rows, rules):
-        return leaf_reason(value, n_rows, 0, True, rules)
-
-    return LevelKind(n_classes, root, np.sum, chunk, add_parts, lambda cells: GROW, score,
-                     lambda table: table, expand)
+    return LevelKind(n_classes, CLASS_WEIGHTS.root_reason, CLASS_WEIGHTS.weight, chunk, merge,
+                     lambda cells: GROW, score, lambda table: table, expand)
 
 
-def moment_levels(min_decrease, equal):
+def moment_levels(min_impurity_decrease, root_weight, equal):
     """The regression tree's :class:`LevelKind` (squared error): the moments
     ``[Σw, Σwy, Σwy²]`` per bin (:func:`~._table_kernels.level_moment_tables`)
     summed, with each node's smallest and largest target (min / max: a node
     whose targets are all equal is a leaf, 李航 算法5.5); scored by
     :func:`~._regression_kernels.table_regression_scores` (the in-memory
-    scan over bins; ``min_decrease = (min_impurity_decrease, root weight)``),
+    scan over bins: a split must decrease the tree's weighted impurity by
+    ``min_impurity_decrease``, ``root_weight`` the training rows' weight),
     split by :func:`~._regression_kernels.expand_regression_node` of the
     bins' :class:`~._regression_kernels.BinMoments`; ``equal``: all the
     training targets are equal."""
+    min_decrease = (float(min_impurity_decrease), float(root_weight))
 
     def root(value, n_rows, rules):
         return root_reason(value, equal, n_rows, rules)
 
     def settled(cells):
-        return CONSTANT_TARGET if cells[2] == cells[3] else GROW
+        return CONSTANT_TARGET if cells.low == cells.high else GROW
 
     def score(cells, node, context):
-        kind, n_codes, bin_range, rules, _ = context
-        return table_regression_scores(cells[0], cells[1], node, bin_range, n_codes, rules,
-                                       min_decrease)
+        return table_regression_scores(cells.tables, cells.n_rows, node, context.bin_range,
+                                       context.n_codes, context.rules, min_decrease)
 
     def expand(rows, splits, columns, table, count, context):
         present = count > 0
-        return expand_regression_node(rows, splits, columns, context[3],
+        return expand_regression_node(rows, splits, columns, context.rules,
                                       np.zeros(0, dtype=np.int64), None,
                                       BinMoments(table[present], count[present]))
 
@@ -200,15 +238,16 @@ def moment_levels(min_decrease, equal):
                      lambda table: table[:, :1], expand)
 
 
-def node_splits(tables, n_rows, node, kind, n_codes, bin_range, rules, lookup):
+def node_splits(tables, n_rows, node, context, lookup):
     """The split table of ``node`` from its summed class tables.
 
     ``tables[j, :n_codes[j] + 1]`` / ``n_rows[j, ...]`` are attribute ``j``'s
     class weights and row counts per value (last: missing); ``lookup`` is the
     ``c log2 c`` table when every row at the node weighs 1 (else empty), as
-    the in-memory builder passes it; ``bin_range[j]`` the value range of each of
-    a binned attribute's bins.
+    the in-memory builder passes it; ``context.bin_range[j]`` the value range
+    of each of a binned attribute's bins (:class:`LevelContext`).
     """
+    kind, n_codes, bin_range, rules, _ = context
     splits = new_splits(kind.shape[0])
     for j in np.flatnonzero(node.avail):
         width = n_codes[j] + 1
@@ -242,10 +281,10 @@ def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     return rows, columns
 
 
-def expand_level_node(node, tables, n_rows, splits, context, levels):
-    """The expansion of a node known by its summed tables: ``(children, rows)``
-    with the weighted rows of :func:`table_rows` (one per cell of
-    ``levels.weights`` of the chosen attribute's table) split by
+def expand_level_node(node, cells, splits, context, levels):
+    """The expansion of a node known by its summed tables ``cells``:
+    ``(children, rows)`` with the weighted rows of :func:`table_rows` (one per
+    cell of ``levels.weights`` of the chosen attribute's table) split by
     ``levels.expand``, the step every grower takes, or ``(None, node)`` when no
     attribute is admissible."""
     kind, n_codes, bin_range, rules, _ = context
@@ -253,71 +292,62 @@ def expand_level_node(node, tables, n_rows, splits, context, levels):
     if j < 0:
         return None, node
     width = n_codes[j] + 1
-    table, count = tables[j, :width], n_rows[j, :width]
+    table, count = cells.tables[j, :width], cells.n_rows[j, :width]
     rows, columns = table_rows(levels.weights(table), count, j, node, kind, n_codes, bin_range)
     return levels.expand(rows, splits, columns, table, count, context), rows
 
 
-def grow_levels(dask, chunks, context, root, pre_pruner=None, bar=None, tracer=None,
-                levels=None):
-    """generate_tree level by level; returns the growing storage.
+def level_steps(chunks, nodes, context, levels):
+    """The Dask statistic step of :func:`~._builder.grow_frontier`: the tables
+    of a whole group of frontier nodes from one pass over the chunks
+    (:func:`level_pass`), then each node settled (``levels.settled``), scored
+    (``levels.score``) and expanded (:func:`expand_level_node`) from its
+    tables alone, as a :class:`~._builder.Scored`. The chosen bin cuts are
+    kept for the routing of the next passes."""
+    cut = {}
 
-    ``context = (kind, n_codes, bin_range, rules, n_stats)``; ``root`` the
-    root's :class:`~._state.Node` (its ``count`` holds its row
-    count); ``levels`` the kind of tree (:class:`LevelKind`; None: the
-    classifier's, :func:`class_levels`). ``pre_pruner``
-    (:class:`~._prune.PrePruner`) may veto a split; its state is per node, so
-    the level order decides as depth first does. ``bar`` (a progress reporter)
-    advances once per level; ``tracer`` (:class:`~._trace.Tracer`) records
-    every node.
+    def step(group):
+        parts = level_pass(chunks, nodes, cut, group, context.n_codes, levels)
+        for slot, (node_id, node) in enumerate(group):
+            cells = slot_cells(parts, slot)
+            reason = levels.settled(cells)
+            if reason != GROW:
+                yield Scored(node_id, node, reason, None, None)
+                continue
+            splits = levels.score(cells, node, context)
+            children, rows = expand_level_node(node, cells, splits, context, levels)
+            if children is not None:
+                cut[node_id] = splits.cut_bin[children.attribute]
+            yield Scored(node_id, rows, GROW, splits, children)
+
+    return step
+
+
+def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
+                levels=None):
+    """generate_tree level by level (the growth loop
+    :func:`~._builder.grow_frontier` with the statistic step
+    :func:`level_steps`); returns the growing storage.
+
+    ``context`` a :class:`LevelContext`; ``root`` the root's
+    :class:`~._state.Node` (its ``count`` holds its row count); ``levels``
+    the kind of tree (:class:`LevelKind`; None: the classifier's,
+    :func:`class_levels`). ``pre_pruner`` (:class:`~._prune.PrePruner`) may
+    veto a split; ``bar`` (a progress reporter) advances once a pass;
+    ``tracer`` (:class:`~._trace.Tracer`) records every node. A pass sums the
+    tables of as many frontier nodes as ``TABLE_BYTES`` holds.
     """
-    kind, n_codes, bin_range, rules, n_stats = context
     n_root = int(root.count.sum())
     if levels is None:
-        levels = class_levels(n_root, n_stats)
-    nodes, cut = _Nodes(), {}
-    root_id = nodes.add(root.value, 0, 1.0, levels.weight(root.value))
-    frontier = [(root_id, root)]
-    reason = levels.root(root.value, n_root, rules)
-    if reason != GROW:
-        frontier = []
-        if tracer is not None:
-            tracer.leaf(root_id, root, reason)
-    per_slot = kind.shape[0] * (int(n_codes.max()) + 1) * (n_stats + 1) * 8
-    batch = max(1, TABLE_BYTES // per_slot)
-    while frontier:
-        expand, frontier = frontier, []
-        for start in range(0, len(expand), batch):
-            group = expand[start:start + batch]
-            parts = level_pass(dask, chunks, nodes, cut, group, n_codes, levels)
-            for slot, (node_id, node) in enumerate(group):
-                cells = tuple(part[slot] for part in parts)
-                reason = levels.settled(cells)
-                if reason != GROW:
-                    if tracer is not None:
-                        tracer.leaf(node_id, node, reason)
-                    continue
-                splits = levels.score(cells, node, context)
-                children, rows = expand_level_node(node, cells[0], cells[1], splits, context,
-                                                   levels)
-                j = -1 if children is None else children.attribute
-                test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
-                if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
-                        node_id, node.value, children.value, children.r, test):
-                    j = -1
-                if tracer is not None:
-                    tracer.scored(node_id, rows, splits, test if j >= 0 else None,
-                                  NO_SPLIT if children is None else PRE_PRUNED)
-                if j < 0:
-                    continue
-                cut[node_id] = splits.cut_bin[j]
-                ids = attach_children(nodes, node_id, test, children)
-                if pre_pruner is not None:
-                    pre_pruner.adopt(node_id, ids)
-                frontier.extend(grown_children(rows, children, ids, kind, None, nodes, tracer))
-        if bar is not None:
-            bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
-    return nodes
+        levels = class_levels(n_root, context.n_stats)
+    nodes = _Nodes()
+    frontier = plant(nodes, root, levels.weight(root.value),
+                     levels.root(root.value, n_root, context.rules), tracer=tracer)
+    per_slot = (context.kind.shape[0] * (int(context.n_codes.max()) + 1)
+                * (context.n_stats + 1) * 8)
+    return grow_frontier(nodes, frontier, level_steps(chunks, nodes, context, levels),
+                         context.kind, pre_pruner, bar, tracer,
+                         batch=max(1, TABLE_BYTES // per_slot))
 
 
 # -------------------------------------------------------------------- fit
@@ -331,29 +361,29 @@ class Encoded(NamedTuple):
     kind: np.ndarray  # CATEGORICAL or BINNED per attribute
     n_codes: np.ndarray
     bin_range: np.ndarray
-    chunks: list  # persisted :class:`~._level_chunks.Chunk` objects
+    chunks: object  # the Chunks, each now one persisted :class:`~._level_chunks.Chunk`
     input_spec: object  # FeatureSpec of ``X`` (``spec`` unless indicators)
     source: object  # the attribute of ``X`` each tree column comes from, or None
 
 
-def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=True,
+def encoded_chunks(chunks, X, splitter, max_bins, random_state, labelled=True,
                    indicators=False):
-    """Scan, bin and encode the row chunks ``blocks = (X_blocks, y_blocks,
-    w_blocks)`` of ``X`` (steps 1-3 of the module doc; ``labelled`` False: real
-    targets, kept as they are) as an :class:`Encoded`. ``indicators``: each
-    categorical column becomes its 0/1 columns ``[A = a]`` once the scan knows
-    its values (:func:`~._encode.value_indicators`, as the in-memory
+    """Scan, bin and encode the row chunks of ``X`` (``chunks``, a
+    :class:`~hyperplane.distributed.Chunks` from :func:`training_chunks`;
+    steps 1-3 of the module doc; ``labelled`` False: real targets, kept as
+    they are) as an :class:`Encoded`. ``indicators``: each categorical column
+    becomes its 0/1 columns ``[A = a]`` once the scan knows its values
+    (:func:`~._encode.value_indicators`, as the in-memory
     DecisionTreeRegressor does; 李航 §5.5.2), binned like numeric columns."""
-    X_blocks, y_blocks, w_blocks = blocks
     columns = column_names(X)
     # numeric-typed columns' bin sample comes with the scan when the rows are known up front
     sample_cols = ([j for j, d in enumerate(column_dtypes(X))
                     if pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)]
                    if splitter == "hist" else [])
-    counts = positive_counts(dask, X, w_blocks) if sample_cols else None
+    counts = positive_counts(chunks) if sample_cols else None
     plan = None if counts is None else sample_plan(counts, random_state)
-    spec, classes, preference, n_positive, sample = scan(dask, X, X_blocks, y_blocks,
-                                                         w_blocks, plan, sample_cols, labelled)
+    spec, classes, preference, n_positive, sample = scan(chunks, X, plan, sample_cols,
+                                                         labelled)
     if n_positive.sum() == 0:
         raise ValueError("sample_weight is zero for every sample; at least one weight must "
                          "be positive")
@@ -371,25 +401,22 @@ def encoded_chunks(dask, X, blocks, splitter, max_bins, random_state, labelled=T
     if binned.size:
         if source is not None:     # the scan's sample holds input columns, not indicators
             sample_cols = list(range(kind.shape[0]))
-            sample = fetch_indicator_sample(dask, X_blocks, w_blocks, columns,
+            sample = fetch_indicator_sample(chunks, columns,
                                             sample_plan(n_positive, random_state), input_spec)
         elif sample is None or not set(binned) <= set(sample_cols):
             sample_cols = list(binned)
-            sample = fetch_sample(dask, X_blocks, w_blocks, columns,
-                                  sample_plan(n_positive, random_state), sample_cols)
+            sample = fetch_sample(chunks, columns, sample_plan(n_positive, random_state),
+                                  sample_cols)
         values, w_sample = sample
         for j in binned:
             edges[j] = quantile_edges(values[:, sample_cols.index(j)], max_bins, w_sample)
     n_codes = np.where(kind == BINNED, [e.size + 1 for e in edges], spec.n_codes).astype(np.int64)
     code_dtype = np.int16 if n_codes.max(initial=0) < 2**15 else np.int32
-    chunks = [dask.delayed(encode_chunk)(xb, yb, wb, columns, input_spec, kind, edges, classes,
-                                         code_dtype, source is not None)
-              for xb, yb, wb in zip(X_blocks, y_blocks, weight_blocks(w_blocks, X_blocks))]
-    chunks = list(dask.persist(*chunks))
+    chunks.transform(encode_chunk, columns, input_spec, kind, edges, classes, code_dtype,
+                     source is not None, whole=True)
     bin_range = np.full((kind.shape[0], 2, int(n_codes.max(initial=1))), np.nan)
     if binned.size:   # the values either side of a cut between bins, as in memory
-        ranges = dask.compute(tree_reduce(dask, [dask.delayed(chunk_bin_ranges)(c)
-                                                 for c in chunks], merge_bin_ranges))[0]
+        ranges = chunks.reduce(chunk_bin_ranges, merge_bin_ranges)
         bin_range[binned, :, :ranges.shape[2]] = ranges
     return Encoded(spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks,
                    input_spec, source)
@@ -402,7 +429,6 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     ``prune_after(model, tree, validation, training, criterion)`` prunes the
     grown tree (None: no pruning); ``tracer`` records the growth.
     """
-    dask = import_dask()
     if model.pruning == "pessimistic" and model.subtree_raising:
         raise ValueError("pruning='pessimistic' with subtree_raising=True re-splits the "
                          "training rows, which a Dask fit does not hold in memory; use "
@@ -421,24 +447,24 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
     if y is None:
         raise ValueError("DecisionTreeClassifier requires y to be passed, but the target y "
                          "is None")
-    spec, classes, preference, n_positive, kind, n_codes, bin_range, chunks, *_ = encoded_chunks(
-        dask, X, training_blocks(dask, X, y, sample_weight), model.splitter, model.max_bins,
-        model.random_state)
-    params = model._check_params(int(n_positive.sum()))
-    K = classes.size
-    root_value = dask.compute(tree_reduce(dask, [dask.delayed(class_totals)(c, K)
-                                                 for c in chunks], add_parts))[0]
-    _set_fit_attributes(model, X, spec, classes, preference)
+    encoded = encoded_chunks(training_chunks(X, y, sample_weight), X, model.splitter,
+                             model.max_bins, model.random_state)
+    kind, chunks = encoded.kind, encoded.chunks
+    n_rows = int(encoded.n_positive.sum())
+    params = model._check_params(n_rows)
+    K = encoded.classes.size
+    root_value = chunks.reduce(class_totals, add_parts, K)
+    _set_fit_attributes(model, X, encoded.spec, encoded.classes, encoded.preference)
     validation = (model._encode_validation(validation_data) if validation_data is not None
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     rules = params._replace(min_weight=c45_split_floor(kind, params))
-    root = root_node(root_value, root_value.sum(), n_positive.sum(), kind.shape[0])
+    root = root_node(root_value, root_value.sum(), n_rows, kind.shape[0])
     if tracer is not None:
-        tracer.names = spec.names
+        tracer.names = encoded.spec.names
+    context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, K)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, chunks, (kind, n_codes, bin_range, rules, K), root, pre,
-                            bar=bar, tracer=tracer)
+        nodes = grow_levels(chunks, context, root, pre, bar=bar, tracer=tracer)
     tree = finish(nodes, rules, K, tracer)
     if prune_after is not None:
         tree = prune_after(model, tree, validation, None, params.criterion)
@@ -453,24 +479,20 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     grown from summed moment tables (:func:`moment_levels`), so the tree is
     the in-memory hist tree (李航 算法5.5 over the bins); ``ccp_alpha`` prunes
     it on the client."""
-    dask = import_dask()
     if y is None:
         raise ValueError("DecisionTreeRegressor requires y to be passed, but the target y "
                          "is None")
-    encoded = encoded_chunks(dask, X, training_blocks(dask, X, y, sample_weight), "hist",
-                             model.max_bins, model.random_state, labelled=False,
-                             indicators=True)
+    encoded = encoded_chunks(training_chunks(X, y, sample_weight), X, "hist", model.max_bins,
+                             model.random_state, labelled=False, indicators=True)
     kind = encoded.kind
     n_rows = int(encoded.n_positive.sum())
     rules = model._rules(n_rows)
-    value, _, low, high = dask.compute(tree_reduce(
-        dask, [dask.delayed(target_totals)(c) for c in encoded.chunks], merge_moment_parts))[0]
-    levels = moment_levels((float(model.min_impurity_decrease), float(value[0])),
-                           bool(low == high))
+    value, _, low, high = encoded.chunks.reduce(target_totals, merge_moment_parts)
+    levels = moment_levels(model.min_impurity_decrease, value[0], bool(low == high))
     _set_input_attributes(model, X, encoded.input_spec, encoded.spec, encoded.source)
-    context = (kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
+    context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(dask, encoded.chunks, context,
+        nodes = grow_levels(encoded.chunks, context,
                             root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
                             levels=levels)
     tree = finish(nodes, rules, N_MOMENTS)
@@ -480,13 +502,11 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     return model
 
 
-def training_blocks(dask, X, y, sample_weight):
-    """The aligned row chunks ``(X, y, weights)`` of a fit (:func:`row_blocks`),
-    the weights relative to the lightest row, as in memory."""
-    X_blocks, y_blocks, w_blocks = row_blocks(X, y, sample_weight)
-    if w_blocks is not None:
-        w_blocks = relative_weight_blocks(dask, w_blocks)
-    return X_blocks, y_blocks, w_blocks
+def training_chunks(X, y, sample_weight):
+    """The aligned row chunks of ``X``, ``y`` and the weights of a fit
+    (:func:`~._level_chunks.tree_chunks`), the weights relative to the lightest
+    row, as in memory."""
+    return relative_weight_chunks(tree_chunks(X, y, sample_weight))
 
 
 def root_node(value, weight, n_rows, p):
@@ -499,9 +519,10 @@ def root_node(value, weight, n_rows, p):
 
 
 def merge_moment_parts(a, b):
-    """Two chunks' moment tables, row counts (summed) and smallest and largest
-    targets (min, max) together."""
-    return a[0] + b[0], a[1] + b[1], np.fmin(a[2], b[2]), np.fmax(a[3], b[3])
+    """Two chunks' :class:`~._table_kernels.MomentTables`: moment tables and row
+    counts summed, smallest and largest targets by min and max."""
+    return MomentTables(a.tables + b.tables, a.n_rows + b.n_rows, np.fmin(a.low, b.low),
+                        np.fmax(a.high, b.high))
 
 
 def _positive_extremes(w_block):
@@ -515,16 +536,18 @@ def _divided(w_block, unit):
     return w_block if unit == 1.0 else w_block / unit
 
 
-def relative_weight_blocks(dask, w_blocks):
-    """The weight chunks divided by the smallest positive weight of all of
-    them (:func:`~._weights.relative_weights` of the in-memory fit; one pass
-    over the weights, none over ``X``)."""
-    extremes = dask.compute(*[dask.delayed(_positive_extremes)(wb) for wb in w_blocks])
+def relative_weight_chunks(chunks):
+    """``chunks`` with the weights divided by the smallest positive weight of
+    all of them (:func:`~._weights.relative_weights` of the in-memory fit; one
+    pass over the weights, none over ``X``)."""
+    extremes = chunks.each_weight_block(_positive_extremes)
+    if extremes is None:
+        return chunks
     smallest = min(low for low, _ in extremes)
     if not np.isfinite(smallest):           # no positive weight: the scan says so
-        return w_blocks
-    unit = weight_unit(smallest, max(high for _, high in extremes))
-    return [dask.delayed(_divided)(wb, unit) for wb in w_blocks]
+        return chunks
+    return chunks.transform_weights(_divided, weight_unit(smallest,
+                                                          max(high for _, high in extremes)))
 
 
 def _set_fit_attributes(model, X, spec, classes, preference):
