@@ -11,13 +11,18 @@ samples, for partial and full rows. Three layouts:
   of columns (partial rows on a shrunk active set);
 * :func:`kernel_row_full` reads them feature-major (``XT[f, c]``), so the
   inner loop runs over samples and vectorises, for rows on every sample;
-* sparse samples (LIBSVM's sparse mode) serve both, by the cheaper of two
-  ways: row r is scattered into a dense work vector and x_r . x_c is summed
-  over the nonzeros of each x_c (CSR), or the products are accumulated
-  column by column over the samples that share a feature with x_r (CSC, an
-  inverted index: only pairs with a common nonzero cost anything); squared
-  distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed once
-  (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
+* sparse samples (LIBSVM's sparse mode) serve both, by the cheapest of
+  three ways: row r is scattered into a dense work vector and x_r . x_c is
+  summed over the nonzeros of each x_c (CSR), or the products are
+  accumulated column by column over the samples that share a feature with
+  x_r (CSC, an inverted index: only pairs with a common nonzero cost
+  anything), or, for samples dense enough that a dense feature-major copy
+  costs little memory (:data:`DENSE_COLUMN_FILL`), column by column over
+  every sample (contiguous: it vectorises over samples, where the gathers
+  by rows do not); squared distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c
+  from norms computed once (Chang & Lin, LIBSVM, ACM TIST 2011, section
+  4.1). Both ways by columns add each x_c's products in the order of x_r's
+  features, so they give the same bits.
 
 A row is computed in fixed blocks of entries; an expensive one (many
 samples times many features or nonzeros) on all of numba's threads, each
@@ -55,12 +60,15 @@ DenseSamples = namedtuple(
 #: :data:`DenseSamples` but the dense arrays, and the samples in float32 as
 #: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``,
 #: ``col_rows``, ``col_ptr``) with the squared norms ``sq``, a zeroed work
-#: vector ``work`` of length d and a scratch row ``dots`` of length n.
+#: vector ``work`` of length d and a scratch row ``dots`` of length n; for
+#: samples dense enough (:data:`DENSE_COLUMN_FILL`) ``XT32``, the samples
+#: dense and feature-major (d, n), in place of the CSC arrays (then empty);
+#: else ``XT32`` is empty (0, 0).
 #: The two layouts are two types, so that numba compiles a solve for the
 #: layout of its samples only (:func:`by_samples`).
 SparseSamples = namedtuple(
     "SparseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work "
-                     "data indices indptr sq work col_data col_rows col_ptr dots")
+                     "data indices indptr sq work col_data col_rows col_ptr dots XT32")
 
 
 def by_samples(dense, sparse, name):
@@ -88,12 +96,20 @@ def make_samples(X32, code, gamma, coef0, degree):
 def make_sparse_samples(X, code, gamma, coef0, degree):
     """The :data:`SparseSamples` of a CSR matrix ``X`` (n, d) with sorted
     indices and no duplicates; its values are rounded to float32 as dense
-    samples are."""
+    samples are. Samples with at most :data:`DENSE_COLUMN_FILL` entries per
+    nonzero also get their dense feature-major copy ``XT32`` (and no CSC
+    arrays)."""
     n, d = X.shape
     data = X.data.astype(np.float32)
     indptr = X.indptr.astype(np.int64)
     indices = X.indices.astype(np.int32)
-    col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
+    if n * d <= DENSE_COLUMN_FILL * X.nnz:
+        XT32 = dense_columns(data, indices, indptr, d)
+        col_data, col_rows = np.empty(0, dtype=np.float32), np.empty(0, dtype=np.int32)
+        col_ptr = np.zeros(d + 1, dtype=np.int64)
+    else:
+        XT32 = np.empty((0, 0), dtype=np.float32)
+        col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
     return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                          gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
                          buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
@@ -101,7 +117,7 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                          data=data, indices=indices, indptr=indptr,
                          sq=csr_squared_norms(data, indptr), work=np.zeros(d),
                          col_data=col_data, col_rows=col_rows, col_ptr=col_ptr,
-                         dots=np.empty(n))
+                         dots=np.empty(n), XT32=XT32)
 
 
 def parallel_row_work(most_work):
@@ -145,6 +161,18 @@ def csr_columns(data, indices, indptr, d):
             col_rows[q] = r
             fill[indices[p]] = q + 1
     return col_data, col_rows, col_ptr
+
+
+@jit
+def dense_columns(data, indices, indptr, d):
+    """The CSR samples (n of them, ``d`` features) as a dense feature-major
+    float32 array (d, n): ``XT[f, r] = x_rf``."""
+    n = indptr.shape[0] - 1
+    XT = np.zeros((d, n), dtype=np.float32)
+    for r in range(n):
+        for p in range(indptr[r], indptr[r + 1]):
+            XT[indices[p], r] = data[p]
+    return XT
 
 
 @jit_fast
@@ -223,6 +251,16 @@ ROW_BLOCK = 2048
 #: samples is not counted); 2^19 keeps both on the safe side
 PARALLEL_ROW_WORK = 1 << 19
 
+#: CSR samples with at most this many entries (n x d) per stored nonzero keep
+#: a dense feature-major copy (:func:`make_sparse_samples`): 4 bytes an entry,
+#: at most twice the 8 bytes of each nonzero in CSR, for rows summed over
+#: contiguous columns (:func:`dense_column_dots`)
+DENSE_COLUMN_FILL = 4
+#: how much cheaper a multiply-add over a contiguous dense column is than one
+#: gathered through a CSR row's indices (it vectorises: heart_scale's rows,
+#: 13 features, 4.5 us by rows, 1.9 us by dense columns)
+DENSE_COLUMN_CREDIT = 4
+
 # how the products of a row are formed ---------------------------------------
 DENSE_ROWS, FEATURE_MAJOR, SPARSE_ROWS, SPARSE_COLUMNS = range(4)
 
@@ -295,11 +333,20 @@ def dense_row_method(samples, r, n_cols, full):
 @jit_fast
 def sparse_row_method(samples, r, n_cols, full):
     """The method of a row of sparse samples and its cost in multiply-adds:
-    by columns (an inverted index: the nonzeros of the samples that share a
-    feature with x_r, plus a pass over the samples) when that is cheaper than
-    by rows (``n_cols`` times the mean nonzeros per sample)."""
+    by columns when that is cheaper than by rows (``n_cols`` times the mean
+    nonzeros per sample): over the dense columns of x_r's features
+    (``XT32``, when the samples keep it; every sample, counted at
+    1 / :data:`DENSE_COLUMN_CREDIT`), else over the inverted index (the
+    nonzeros of the samples that share a feature with x_r, plus a pass over
+    the samples)."""
     indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
     n = indptr.shape[0] - 1
+    if has_dense_columns(samples):
+        by_rows = n_cols * (indptr[n] / n)
+        by_columns = (indptr[r + 1] - indptr[r]) * n
+        if by_columns <= DENSE_COLUMN_CREDIT * by_rows:
+            return SPARSE_COLUMNS, float(by_columns)
+        return SPARSE_ROWS, by_rows
     shared = 0
     for p in range(indptr[r], indptr[r + 1]):
         shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
@@ -343,9 +390,10 @@ def dense_block_products(samples, r, cols, lo, hi, method):
 @jit_fast
 def sparse_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
-    :func:`sparse_compute_row`: gathered from ``dots`` or by rows from x_r
-    scattered into ``work`` (:func:`products_by_rows_range`); for distance
-    kernels turned into squared distances (:func:`sparse_distances`)."""
+    :func:`sparse_compute_row`: gathered from ``dots`` (by columns) or by
+    rows from x_r scattered into ``work`` (:func:`products_by_rows_range`);
+    for distance kernels turned into squared distances
+    (:func:`sparse_distances`)."""
     if method == SPARSE_COLUMNS:
         buf, dots = samples.buf, samples.dots
         for k in range(lo, hi):
@@ -495,7 +543,11 @@ def column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
     nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
     is nonzero (the part of CSC column f in ``[lo, hi)``, found by bisection
-    on its sorted rows)."""
+    on its sorted rows), or for every sample from the dense columns when the
+    samples keep them (:func:`dense_column_dots`)."""
+    if has_dense_columns(samples):
+        dense_column_dots(samples, r, lo, hi)
+        return
     data, indices, indptr = samples.data, samples.indices, samples.indptr
     col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
     dots = samples.dots
@@ -512,6 +564,37 @@ def column_dots(samples, r, lo, hi):
             stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
         for q in range(np.uint64(start), np.uint64(stop)):
             dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
+
+
+@jit_fast
+def dense_column_dots(samples, r, lo, hi):
+    """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi`` from the dense
+    feature-major samples ``XT32``: for each nonzero x_rf in turn, x_rf x_cf
+    added for every sample (a contiguous pass, vectorised over samples). Each
+    sum takes its terms in the order of x_r's features, as the CSC columns
+    do, plus exact zeros, so the two give the same bits."""
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    acc = np.zeros(hi - lo)
+    for p in range(indptr[r], indptr[r + 1]):
+        column_axpy(np.float64(data[p]), samples.XT32[indices[p], lo:hi], acc)
+    dots = samples.dots
+    for k in range(hi - lo):
+        dots[lo + k] = acc[k]
+
+
+@jit_fast
+def column_axpy(v, column, acc):
+    """``acc[k] += v column[k]`` (float64 sums of float32 values; a fresh
+    ``acc``, which LLVM knows aliases no sample, and indices known to be
+    non-negative, so the loop vectorises without gathers)."""
+    for k in range(acc.shape[0]):
+        acc[k] += v * np.float64(column[k])
+
+
+@jit_fast
+def has_dense_columns(samples):
+    """Whether the sparse samples keep their dense feature-major copy."""
+    return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
 
 
 @jit_parallel
