@@ -395,12 +395,28 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
     for distance kernels turned into squared distances
     (:func:`sparse_distances`)."""
     if method == SPARSE_COLUMNS:
-        buf, dots = samples.buf, samples.dots
-        for k in range(lo, hi):
-            buf[k] = dots[cols[k]]
+        gathered_products(samples, r, cols, lo, hi)
     else:
         products_by_rows_range(samples, cols, lo, hi)
-    sparse_distances(samples, r, cols, lo, hi)
+        sparse_distances(samples, r, cols, lo, hi)
+
+
+@jit_fast
+def gathered_products(samples, r, cols, lo, hi):
+    """``buf[k]`` = x_r . x_c, c = ``cols[k]``, ``lo <= k < hi``, from ``dots``;
+    for distance kernels the squared distance of :func:`sparse_distances`
+    in the same pass (the same arithmetic)."""
+    buf, dots = samples.buf, samples.dots
+    if is_distance(samples.code):
+        sq = samples.sq
+        sq_r = sq[r]
+        for k in range(lo, hi):
+            c = cols[k]
+            d2 = max(sq_r + sq[c] - 2.0 * dots[c], 0.0)
+            buf[k] = 0.0 if c == r else d2
+    else:
+        for k in range(lo, hi):
+            buf[k] = dots[cols[k]]
 
 
 @jit_fast
