@@ -193,13 +193,13 @@ LN2 = 0.6931471805599453
 
 
 @jit_fast
-def exp_nonpositive(buf, n_cols, ebuf, lo=0):
-    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``lo <= k < n_cols``, in
-    a form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
+def exp_nonpositive(buf, n_cols, ebuf):
+    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``k < n_cols``, in a
+    form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
     |f| <= 1/2, 2^f by its Taylor polynomial of degree 8 (relative error
     < 1e-9), 2^e built in the exponent bits of a float64 (arguments below
     -700 give ~1e-304)."""
-    for k in range(lo, n_cols):
+    for k in range(n_cols):
         z = max(buf[k] * LOG2E, -1000.0)
         e = np.floor(z + 0.5)
         t = (z - e) * LN2
@@ -208,7 +208,7 @@ def exp_nonpositive(buf, n_cols, ebuf, lo=0):
         buf[k] = poly
         ebuf[k] = (np.int64(e) + 1023) << 52
     scale = ebuf.view(np.float64)
-    for k in range(lo, n_cols):
+    for k in range(n_cols):
         buf[k] *= scale[k]
 
 
@@ -217,25 +217,30 @@ def finish_row(samples, lo, hi):
     """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
     ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
-    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``."""
-    buf, code, gamma, coef0 = samples.buf, samples.code, samples.gamma, samples.coef0
+    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``. The loops
+    run over views of the block, from 0: an index ``lo + k`` might be
+    negative to the compiler, whose wrap-around test turned the vectorised
+    loads and stores into gathers and scatters (2-3x the time)."""
+    buf, ebuf = samples.buf[lo:hi], samples.ebuf[lo:hi]
+    code, gamma, coef0 = samples.code, samples.gamma, samples.coef0
+    m = buf.shape[0]
     if code == RBF_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, hi, samples.ebuf, lo)
+        exp_nonpositive(buf, m, ebuf)
     elif code == LAPLACE_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, hi, samples.ebuf, lo)
+        exp_nonpositive(buf, m, ebuf)
     elif code == POLY_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             base = gamma * buf[k] + coef0
             value = 1.0
             for _ in range(samples.degree):
                 value *= base
             buf[k] = value
     elif code == SIGMOID_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = math.tanh(gamma * buf[k] + coef0)
 
 
@@ -372,9 +377,9 @@ def row_block(samples, r, cols, lo, hi, method, out):
     as scratch), the products formed by ``method`` (:func:`block_products`)."""
     block_products(samples, r, cols, lo, hi, method)
     finish_row(samples, lo, hi)
-    buf = samples.buf
-    for k in range(lo, hi):
-        out[cols[k]] = buf[k]
+    buf, block = samples.buf[lo:hi], cols[lo:hi]      # views: indices from 0
+    for k in range(buf.shape[0]):
+        out[block[k]] = buf[k]
 
 
 @jit_fast
@@ -406,17 +411,17 @@ def gathered_products(samples, r, cols, lo, hi):
     """``buf[k]`` = x_r . x_c, c = ``cols[k]``, ``lo <= k < hi``, from ``dots``;
     for distance kernels the squared distance of :func:`sparse_distances`
     in the same pass (the same arithmetic)."""
-    buf, dots = samples.buf, samples.dots
+    buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
     if is_distance(samples.code):
         sq = samples.sq
         sq_r = sq[r]
-        for k in range(lo, hi):
-            c = cols[k]
+        for k in range(buf.shape[0]):
+            c = block[k]
             d2 = max(sq_r + sq[c] - 2.0 * dots[c], 0.0)
             buf[k] = 0.0 if c == r else d2
     else:
-        for k in range(lo, hi):
-            buf[k] = dots[cols[k]]
+        for k in range(buf.shape[0]):
+            buf[k] = dots[block[k]]
 
 
 @jit_fast
@@ -457,8 +462,9 @@ def feature_major_products(samples, r, lo, hi):
     compiled (on ``samples.buf`` directly they did only when inlined)."""
     acc = np.zeros(hi - lo)
     feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
+    buf = samples.buf[lo:hi]
     for k in range(hi - lo):
-        samples.buf[lo + k] = acc[k]
+        buf[k] = acc[k]
 
 
 @jit_fast
@@ -593,9 +599,9 @@ def dense_column_dots(samples, r, lo, hi):
     acc = np.zeros(hi - lo)
     for p in range(indptr[r], indptr[r + 1]):
         column_axpy(np.float64(data[p]), samples.XT32[indices[p], lo:hi], acc)
-    dots = samples.dots
+    dots = samples.dots[lo:hi]
     for k in range(hi - lo):
-        dots[lo + k] = acc[k]
+        dots[k] = acc[k]
 
 
 @jit_fast
