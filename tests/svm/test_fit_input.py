@@ -85,3 +85,25 @@ def test_nan_in_plain_looking_input_is_validate_data_s_error():
         SVC().fit(X, [0, 1, 0])
     with pytest.raises(ValueError, match="Input y contains NaN"):
         SVR().fit(np.ones((3, 2)), np.array([0.0, np.nan, 1.0]))
+
+
+@settings(deadline=None, max_examples=40)
+@given(n=st.integers(1, 30), d=st.integers(1, 8), density=st.floats(0.0, 1.0),
+       seed=st.integers(0, 2 ** 16), data=st.data(), sparse_array=st.booleans())
+def test_support_rows_of_csr_samples_are_scipy_s_fancy_indexing(n, d, density, seed, data,
+                                                                sparse_array):
+    """The support vectors' rows gathered by the compiled kernel equal scipy's
+    ``X[rows]``: values, stored structure, class and index types."""
+    from hyperplane.svm._base import take_rows
+
+    X = sp.random(n, d, density=density, format="csr", random_state=seed)
+    if sparse_array:
+        X = sp.csr_array(X)
+    rows = np.array(sorted(data.draw(st.sets(st.integers(0, n - 1)))), dtype=np.int64)
+    got, want = take_rows(X, rows), X[rows]
+    assert type(got) is type(want) and got.shape == want.shape
+    for name in ("data", "indices", "indptr"):
+        assert getattr(got, name).tobytes() == getattr(want, name).tobytes()
+        assert getattr(got, name).dtype == getattr(want, name).dtype
+    dense = X.toarray()
+    np.testing.assert_array_equal(take_rows(dense, rows), dense[rows])

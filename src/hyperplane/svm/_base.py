@@ -30,6 +30,7 @@ from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, wa
 from ..kernels._kernels import as_csr, linear_weights
 from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
+from ._support_kernels import take_csr_rows
 from ._trace import StepTrace
 
 #: the largest |x| the solver supports, and the smallest largest |x|: the
@@ -77,7 +78,19 @@ def kept_rows(samples, rows):
     """``samples[rows]`` for the increasing row numbers ``rows``: the samples
     themselves when every row is kept (no copy: a fixed cost of every fit,
     above all of a CSR one)."""
-    return samples if rows.size == samples.shape[0] else samples[rows]
+    return samples if rows.size == samples.shape[0] else take_rows(samples, rows)
+
+
+def take_rows(X, rows):
+    """``X[rows]`` of a dense array or CSR matrix (of the same class): the
+    CSR rows gathered by :func:`._support_kernels.take_csr_rows`, as
+    scipy's fancy indexing would give them (a fixed cost of every sparse
+    fit: its support vectors)."""
+    if not sp.issparse(X):
+        return X[rows]
+    rows = np.asarray(rows, dtype=np.int64)
+    data, indices, indptr = take_csr_rows(X.data, X.indices, X.indptr, rows)
+    return X.__class__((data, indices, indptr), shape=(rows.size, X.shape[1]))
 
 
 def is_plain_matrix(X):
@@ -243,7 +256,8 @@ class BaseSVM(BaseEstimator):
         the SVs' nonzeros, not n_SV x n_features values."""
         self.support_ = support
         # precomputed: no samples to keep (scikit-learn's empty array)
-        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else X[support]
+        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else take_rows(
+            X, support)
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):
