@@ -367,22 +367,18 @@ def second_by_label(halves, var, n_active, first, K_pos, K_neg):
     for t in range(n_active):
         if status[t] & IN_LOW:
             s = score[t]
-            if y[t] > 0:
+            positive = y[t] > 0
+            if positive:
                 M_pos = min(M_pos, s)
-                b = m_pos - s
-                if b > 0.0:
-                    decrease = wss3_decrease(b, qd_pos, QD[t], K_pos[kidx[t]])
-                    if decrease <= best:
-                        best = decrease
-                        j = t
             else:
                 M_neg = min(M_neg, s)
-                b = m_neg - s
-                if b > 0.0:
-                    decrease = wss3_decrease(b, qd_neg, QD[t], K_neg[kidx[t]])
-                    if decrease <= best:
-                        best = decrease
-                        j = t
+            b = (m_pos if positive else m_neg) - s
+            if b > 0.0:
+                K_it = K_pos[kidx[t]] if positive else K_neg[kidx[t]]
+                decrease = wss3_decrease(b, qd_pos if positive else qd_neg, QD[t], K_it)
+                if decrease <= best:
+                    best = decrease
+                    j = t
     gap = max(first.m_pos - M_pos, first.m_neg - M_neg)
     if j < 0:
         return -1, -1, gap
