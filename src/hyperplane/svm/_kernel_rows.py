@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import by_first_type, jit, jit_fast, jit_parallel
+from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -163,15 +163,13 @@ def csr_columns(data, indices, indptr, d):
     return col_data, col_rows, col_ptr
 
 
-@jit
 def dense_columns(data, indices, indptr, d):
     """The CSR samples (n of them, ``d`` features) as a dense feature-major
-    float32 array (d, n): ``XT[f, r] = x_rf``."""
+    float32 array (d, n): ``XT[f, r] = x_rf`` (NumPy: one compiled function
+    less in a sparse fit's first call)."""
     n = indptr.shape[0] - 1
     XT = np.zeros((d, n), dtype=np.float32)
-    for r in range(n):
-        for p in range(indptr[r], indptr[r + 1]):
-            XT[indices[p], r] = data[p]
+    XT[indices, np.repeat(np.arange(n), np.diff(indptr))] = data
     return XT
 
 
@@ -399,18 +397,11 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
     rows from x_r scattered into ``work`` (:func:`products_by_rows_range`);
     for distance kernels turned into squared distances
     (:func:`sparse_distances`)."""
-    if method == SPARSE_COLUMNS:
-        gathered_products(samples, r, cols, lo, hi)
-    else:
+    if method != SPARSE_COLUMNS:
         products_by_rows_range(samples, cols, lo, hi)
         sparse_distances(samples, r, cols, lo, hi)
-
-
-@jit_fast
-def gathered_products(samples, r, cols, lo, hi):
-    """``buf[k]`` = x_r . x_c, c = ``cols[k]``, ``lo <= k < hi``, from ``dots``;
-    for distance kernels the squared distance of :func:`sparse_distances`
-    in the same pass (the same arithmetic)."""
+        return
+    # from dots, the squared distance of sparse_distances in the same pass
     buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
     if is_distance(samples.code):
         sq = samples.sq
@@ -596,24 +587,18 @@ def dense_column_dots(samples, r, lo, hi):
     sum takes its terms in the order of x_r's features, as the CSC columns
     do, plus exact zeros, so the two give the same bits."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
-    acc = np.zeros(hi - lo)
+    acc = np.zeros(hi - lo)         # fresh: LLVM knows it aliases no sample, and vectorises
     for p in range(indptr[r], indptr[r + 1]):
-        column_axpy(np.float64(data[p]), samples.XT32[indices[p], lo:hi], acc)
+        v = np.float64(data[p])
+        column = samples.XT32[indices[p], lo:hi]     # a view: indices from 0, no gathers
+        for k in range(hi - lo):
+            acc[k] += v * np.float64(column[k])
     dots = samples.dots[lo:hi]
     for k in range(hi - lo):
         dots[k] = acc[k]
 
 
-@jit_fast
-def column_axpy(v, column, acc):
-    """``acc[k] += v column[k]`` (float64 sums of float32 values; a fresh
-    ``acc``, which LLVM knows aliases no sample, and indices known to be
-    non-negative, so the loop vectorises without gathers)."""
-    for k in range(acc.shape[0]):
-        acc[k] += v * np.float64(column[k])
-
-
-@jit_fast
+@jit_fast_inline
 def has_dense_columns(samples):
     """Whether the sparse samples keep their dense feature-major copy."""
     return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
