@@ -49,6 +49,17 @@ def test_sign_of_zero_is_plus_one():
     np.testing.assert_array_equal(sign(np.array([-0.5, 0.0, -0.0, 2.0])), [-1, 1, 1, 1])
 
 
+def assert_encoded_as_numpy_unique(y):
+    """encode_labels(y) gives np.unique's sorted classes (in y's type) and inverse."""
+    if np.unique(y).size < 2:
+        return
+    classes, index = encode_labels(y)
+    want_classes, want_index = np.unique(y, return_inverse=True)
+    assert classes.dtype == y.dtype and index.dtype == np.int64
+    np.testing.assert_array_equal(classes, want_classes)
+    np.testing.assert_array_equal(index, want_index)
+
+
 @given(st.sampled_from(["int8", "int16", "int64", "uint8", "uint64"]), st.data())
 def test_integer_labels_are_encoded_as_numpy_unique_does(dtype, data):
     """Integer labels (counted, no pandas) against np.unique's sorted classes and
@@ -61,13 +72,7 @@ def test_integer_labels_are_encoded_as_numpy_unique_does(dtype, data):
                               max_size=5, unique=True))
     y = np.array(data.draw(st.lists(st.sampled_from(pool), min_size=2, max_size=300)),
                  dtype=dtype)
-    if np.unique(y).size < 2:
-        return
-    classes, index = encode_labels(y)
-    want_classes, want_index = np.unique(y, return_inverse=True)
-    assert classes.dtype == y.dtype and index.dtype == np.int64
-    np.testing.assert_array_equal(classes, want_classes)
-    np.testing.assert_array_equal(index, want_index)
+    assert_encoded_as_numpy_unique(y)
 
 
 @pytest.mark.parametrize("dtype, labels", [("int8", [-100, 100]), ("int16", [-30000, 30000, 0]),
@@ -78,3 +83,21 @@ def test_integer_labels_spanning_most_of_their_type(dtype, labels):
     classes, index = encode_labels(y)
     np.testing.assert_array_equal(classes, np.unique(y))
     np.testing.assert_array_equal(classes[index], y)
+
+
+@given(st.sampled_from(["float32", "float64"]),
+       st.lists(st.sampled_from([-1.0, 1.0, 0.0, 2.0, 7.0, -3.0, 2.0 ** 40]), min_size=2,
+                max_size=300))
+def test_float_labels_with_integer_values_are_encoded_as_numpy_unique_does(dtype, labels):
+    """Float labels holding integers (LIBSVM files' ±1) take the counted path:
+    the classes and inverse of np.unique, the classes in y's float type."""
+    y = np.array(labels, dtype=dtype)
+    assert_encoded_as_numpy_unique(y)
+
+
+@pytest.mark.parametrize("labels, message", [([0.5, 1.0, 0.5], "continuous"),
+                                             ([1.0, np.inf], "infinity"),
+                                             ([1.0, np.nan, 0.0], "missing label at row 1")])
+def test_float_labels_that_are_not_classes_are_refused(labels, message):
+    with pytest.raises(ValueError, match=message):
+        encode_labels(np.array(labels))

@@ -231,8 +231,16 @@ def encode_labels(y, min_classes=2):
 
 def _dense_integer_codes(y):
     """``(classes, y_index)`` of 1-d integer labels spanning at most ``len(y)``
-    values, by counting (O(n), the usual 0..K-1 or ±1 labels); None for
-    other labels."""
+    values, by counting (O(n), the usual 0..K-1 or ±1 labels), also when they
+    are held as floats with integer values (``classes`` then keeps y's float
+    type); None for other labels."""
+    if y.ndim == 1 and y.dtype.kind == "f" and y.size:
+        with np.errstate(invalid="ignore"):      # NaN, inf: not integers
+            as_int = y.astype(np.int64)
+        if not np.array_equal(as_int, y):
+            return None
+        codes = _dense_integer_codes(as_int)
+        return None if codes is None else (codes[0].astype(y.dtype), codes[1])
     if y.ndim != 1 or y.dtype.kind not in "iu" or y.size == 0:
         return None
     low, high = y.min(), y.max()

@@ -17,25 +17,31 @@ CODES = [kr.LINEAR_KERNEL, kr.POLY_KERNEL, kr.RBF_KERNEL, kr.LAPLACE_KERNEL, kr.
 
 
 def samples_for(layout, code, seed=0):
-    """20000 samples: dense with 100 features, or sparse with 400 at density
-    0.5, where full rows are summed by columns and rows on 8209 samples by
-    rows, all of them above PARALLEL_ROW_WORK."""
+    """20000 samples: dense with 100 features; sparse with 600 at density
+    0.24, kept as CSR and CSC, where full rows are summed by the CSC columns
+    and rows on 4113 samples by rows; or sparse with 400 at density 0.5,
+    dense enough to keep dense columns, which sum the full rows. All of them
+    above PARALLEL_ROW_WORK."""
     rng = np.random.default_rng(seed)
     if layout == "dense":
         X = rng.normal(size=(20000, 100)) / 10.0
     else:
-        X = sp.random(20000, 400, density=0.5, format="csr", random_state=seed,
-                      data_rvs=lambda k: rng.normal(size=k) / np.sqrt(200.0))
+        d, density = (600, 0.24) if layout == "sparse" else (400, 0.5)
+        X = sp.random(20000, d, density=density, format="csr", random_state=seed,
+                      data_rvs=lambda k: rng.normal(size=k) / np.sqrt(d * density))
     return kr.samples_of(X, code, 0.5, 0.3, 3)
 
 
 @pytest.mark.parametrize("code", CODES)
-@pytest.mark.parametrize("layout", ["dense", "sparse"])
+@pytest.mark.parametrize("layout", ["dense", "sparse", "dense columns"])
 def test_parallel_rows_are_bitwise_the_serial_rows(code, layout):
     samples = samples_for(layout, code)
     n = samples.all_rows.size
+    if layout != "dense":
+        assert kr.has_dense_columns(samples) == (layout == "dense columns")
     rng = np.random.default_rng(1)
-    cols = np.sort(rng.choice(n, size=4 * kr.ROW_BLOCK + 17, replace=False)).astype(np.int64)
+    size = 4 * kr.ROW_BLOCK + 17 if layout == "dense" else 2 * kr.ROW_BLOCK + 17
+    cols = np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
     methods = set()
     for r in (0, 1234, n - 1):
         for full in (True, False):
@@ -61,7 +67,7 @@ def test_parallel_rows_are_bitwise_the_serial_rows(code, layout):
                 kr.scatter_row(samples, r, 0.0)
             assert rows[1].tobytes() == rows[2].tobytes()
             assert rows[1].tobytes() == serial.tobytes()
-            if layout == "sparse":
+            if layout != "dense":
                 assert not samples.work.any()
     assert len(methods) == 2                # both ways of each layout were run in parallel
 

@@ -318,3 +318,22 @@ def test_nusvr_record_trace_keeps_the_solution():
     assert len(traced.trace_) == traced.n_iter_
     assert set(traced.trace_["var_i"]) <= {"alpha", "alpha_hat"}
     np.testing.assert_allclose(traced.predict(X), plain.predict(X), atol=1e-10)
+
+
+def python_fill_in_order(total, C):
+    """LIBSVM's ``solve_nu_svc`` loop, one variable at a time in Python."""
+    alpha = []
+    for c in C:
+        alpha.append(min(c, total))
+        total -= alpha[-1]
+    return np.array(alpha)
+
+
+@given(total=st.floats(0.0, 50.0),
+       C=st.lists(st.floats(1e-3, 10.0), min_size=1, max_size=40))
+def test_compiled_fill_in_order_is_the_python_loop(total, C):
+    from hyperplane.svm._nu import fill_in_order
+
+    C = np.array(C)
+    got = fill_in_order(total, C)
+    assert got.tobytes() == python_fill_in_order(total, C).tobytes()

@@ -246,6 +246,48 @@ def test_products_by_rows_and_by_columns_agree(density):
         np.testing.assert_allclose(by_columns, expected[r, cols], rtol=1e-6, atol=1e-6)
 
 
+def sequential_dots(X32, r):
+    """x_r . x_c for every c, in float64, each sum taking x_r's features in
+    increasing order one at a time (the order of both ways by columns)."""
+    X = X32.astype(np.float64)
+    out = np.zeros(X.shape[0])
+    for f in np.flatnonzero(X[r]):
+        out += X[r, f] * X[:, f]
+    return out
+
+
+@settings(deadline=None, max_examples=30)
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 60), d=st.integers(1, 20),
+       density=st.floats(0.3, 1.0), data=st.data())
+def test_dense_columns_give_the_csc_columns_bits(seed, n, d, density, data):
+    """Samples dense enough keep dense feature-major columns instead of the
+    CSC arrays; their dot products are bit for bit those of the CSC columns
+    and of the sums in x_r's feature order, on any block of samples."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, d, density=density, format="csr", random_state=seed,
+                  data_rvs=lambda k: rng.normal(size=k))
+    lo = data.draw(st.integers(0, n - 1))
+    hi = data.draw(st.integers(lo, n))
+    with_columns = kr.samples_of(X, kr.LINEAR_KERNEL, 1.0, 0.0, 1)
+    assert kr.has_dense_columns(with_columns) == (n * d <= kr.DENSE_COLUMN_FILL * X.nnz)
+    fill = kr.DENSE_COLUMN_FILL
+    try:
+        kr.DENSE_COLUMN_FILL = 0                     # the CSC arrays only
+        csc = kr.samples_of(X, kr.LINEAR_KERNEL, 1.0, 0.0, 1)
+    finally:
+        kr.DENSE_COLUMN_FILL = fill
+    assert not kr.has_dense_columns(csc)
+    np.testing.assert_array_equal(kr.dense_columns(with_columns.data, with_columns.indices,
+                                                   with_columns.indptr, d),
+                                  X.toarray().astype(np.float32).T)
+    r = int(rng.integers(n))
+    expected = sequential_dots(X.toarray().astype(np.float32), r)
+    for samples in (with_columns, csc):
+        samples.dots[:] = np.nan
+        kr.column_dots(samples, r, lo, hi)
+        assert samples.dots[lo:hi].tobytes() == expected[lo:hi].tobytes()
+
+
 def test_sparse_row_of_an_empty_sample():
     X = sp.csr_matrix(np.array([[0.0, 0.0], [1.0, 2.0], [0.0, 0.0]]))
     out = np.empty(3, dtype=np.float32)

@@ -17,6 +17,7 @@ from .._validation import (
     SEED,
     VERBOSE,
     Either,
+    canonical_sparse,
     check_is_fitted,
     check_X,
     check_X_y,
@@ -29,6 +30,7 @@ from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, wa
 from ..kernels._kernels import as_csr, linear_weights
 from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
+from ._support_kernels import take_csr_rows
 from ._trace import StepTrace
 
 #: the largest |x| the solver supports, and the smallest largest |x|: the
@@ -76,7 +78,67 @@ def kept_rows(samples, rows):
     """``samples[rows]`` for the increasing row numbers ``rows``: the samples
     themselves when every row is kept (no copy: a fixed cost of every fit,
     above all of a CSR one)."""
-    return samples if rows.size == samples.shape[0] else samples[rows]
+    return samples if rows.size == samples.shape[0] else take_rows(samples, rows)
+
+
+def take_rows(X, rows):
+    """``X[rows]`` of a dense array or CSR matrix (of the same class): the
+    CSR rows gathered by :func:`._support_kernels.take_csr_rows`, as
+    scipy's fancy indexing would give them (a fixed cost of every sparse
+    fit: its support vectors)."""
+    if not sp.issparse(X):
+        return X[rows]
+    rows = np.asarray(rows, dtype=np.int64)
+    data, indices, indptr = take_csr_rows(X.data, X.indices, X.indptr, rows)
+    return X.__class__((data, indices, indptr), shape=(rows.size, X.shape[1]))
+
+
+def is_plain_matrix(X):
+    """Whether ``X`` is a float64/float32 ndarray or CSR matrix, 2-d with at
+    least one row and one column, whose entries sum to a finite number (so
+    none is NaN or infinite): what scikit-learn's ``validate_data`` returns
+    as it is, for the SVMs' arguments (``accept_sparse="csr"``, float dtypes,
+    finite). A sum that overflows only sends ``X`` the long way."""
+    if type(X) is np.ndarray:
+        values = X
+    elif sp.issparse(X) and X.format == "csr":
+        values = X.data
+    else:
+        return False
+    return (X.dtype in (np.float64, np.float32) and X.ndim == 2 and X.shape[0] > 0
+            and X.shape[1] > 0 and finite_sum(values))
+
+
+def finite_sum(values):
+    """Whether the entries of ``values`` sum to a finite number (then none is
+    NaN or infinite), without a warning when they do not."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(values.sum()))
+
+
+def is_plain_target(y, n_samples):
+    """Whether ``y`` is a 1-d integer or float ndarray of ``n_samples``
+    entries with a finite sum: what ``validate_data`` returns unchanged as
+    a target (C-contiguous)."""
+    return (type(y) is np.ndarray and y.ndim == 1 and y.dtype.kind in "fiu"
+            and y.shape[0] == n_samples and y.flags.c_contiguous
+            and (y.dtype.kind != "f" or finite_sum(y)))
+
+
+def plain_fit_input(estimator, X, y=None):
+    """``X`` (and ``y``) as ``check_X_y`` / ``check_X`` with ``reset=True``
+    would return them, or None when the input is not plain
+    (:func:`is_plain_matrix`, :func:`is_plain_target`) and must go through
+    them: for plain input that is ``n_features_in_`` set, no
+    ``feature_names_in_`` (an ndarray or CSR matrix has no column names) and
+    the matrix in canonical form, without scikit-learn's generic checks (a
+    tenth of a tiny fit)."""
+    if not is_plain_matrix(X) or (y is not None and not is_plain_target(y, X.shape[0])):
+        return None
+    estimator.n_features_in_ = X.shape[1]
+    if hasattr(estimator, "feature_names_in_"):
+        del estimator.feature_names_in_
+    return canonical_sparse(X), y
 
 
 class BaseSVM(BaseEstimator):
@@ -97,12 +159,18 @@ class BaseSVM(BaseEstimator):
         return tags
 
     def _check_X_y(self, X, y, **kw):
-        """Validated ``X`` (dense, or sparse in any format, made CSR) and ``y``."""
-        X, y = check_X_y(self, X, y, accept_sparse="csr", **kw)
+        """Validated ``X`` (dense, or sparse in any format, made CSR) and ``y``
+        (plain input: :func:`plain_fit_input`)."""
+        plain = plain_fit_input(self, X, y) if y is not None else None
+        X, y = plain if plain is not None else check_X_y(self, X, y, accept_sparse="csr", **kw)
         return as_float64(X), y
 
     def _check_X(self, X):
-        """Validated ``X`` alone (one-class fit): dense, or CSR."""
+        """Validated ``X`` alone (one-class fit): dense, or CSR (plain input:
+        :func:`plain_fit_input`)."""
+        plain = plain_fit_input(self, X)
+        if plain is not None:
+            return as_float64(plain[0])
         return as_float64(check_X(self, X, reset=True, accept_sparse="csr"))
 
     def _is_precomputed(self):
@@ -188,7 +256,8 @@ class BaseSVM(BaseEstimator):
         the SVs' nonzeros, not n_SV x n_features values."""
         self.support_ = support
         # precomputed: no samples to keep (scikit-learn's empty array)
-        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else X[support]
+        self.support_vectors_ = np.empty((0, 0)) if self._is_precomputed() else take_rows(
+            X, support)
         self.dual_coef_ = dual_coef[:, support]
         self.intercept_ = np.asarray(intercept, dtype=np.float64)
         if isinstance(self.kernel_, Linear):

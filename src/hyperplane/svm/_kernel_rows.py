@@ -11,13 +11,18 @@ samples, for partial and full rows. Three layouts:
   of columns (partial rows on a shrunk active set);
 * :func:`kernel_row_full` reads them feature-major (``XT[f, c]``), so the
   inner loop runs over samples and vectorises, for rows on every sample;
-* sparse samples (LIBSVM's sparse mode) serve both, by the cheaper of two
-  ways: row r is scattered into a dense work vector and x_r . x_c is summed
-  over the nonzeros of each x_c (CSR), or the products are accumulated
-  column by column over the samples that share a feature with x_r (CSC, an
-  inverted index: only pairs with a common nonzero cost anything); squared
-  distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c from norms computed once
-  (Chang & Lin, LIBSVM, ACM TIST 2011, section 4.1).
+* sparse samples (LIBSVM's sparse mode) serve both, by the cheapest of
+  three ways: row r is scattered into a dense work vector and x_r . x_c is
+  summed over the nonzeros of each x_c (CSR), or the products are
+  accumulated column by column over the samples that share a feature with
+  x_r (CSC, an inverted index: only pairs with a common nonzero cost
+  anything), or, for samples dense enough that a dense feature-major copy
+  costs little memory (:data:`DENSE_COLUMN_FILL`), column by column over
+  every sample (contiguous: it vectorises over samples, where the gathers
+  by rows do not); squared distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c
+  from norms computed once (Chang & Lin, LIBSVM, ACM TIST 2011, section
+  4.1). Both ways by columns add each x_c's products in the order of x_r's
+  features, so they give the same bits.
 
 A row is computed in fixed blocks of entries; an expensive one (many
 samples times many features or nonzeros) on all of numba's threads, each
@@ -36,7 +41,7 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import by_first_type, jit, jit_fast, jit_parallel
+from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -55,12 +60,15 @@ DenseSamples = namedtuple(
 #: :data:`DenseSamples` but the dense arrays, and the samples in float32 as
 #: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``,
 #: ``col_rows``, ``col_ptr``) with the squared norms ``sq``, a zeroed work
-#: vector ``work`` of length d and a scratch row ``dots`` of length n.
+#: vector ``work`` of length d and a scratch row ``dots`` of length n; for
+#: samples dense enough (:data:`DENSE_COLUMN_FILL`) ``XT32``, the samples
+#: dense and feature-major (d, n), in place of the CSC arrays (then empty);
+#: else ``XT32`` is empty (0, 0).
 #: The two layouts are two types, so that numba compiles a solve for the
 #: layout of its samples only (:func:`by_samples`).
 SparseSamples = namedtuple(
     "SparseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work "
-                     "data indices indptr sq work col_data col_rows col_ptr dots")
+                     "data indices indptr sq work col_data col_rows col_ptr dots XT32")
 
 
 def by_samples(dense, sparse, name):
@@ -88,12 +96,20 @@ def make_samples(X32, code, gamma, coef0, degree):
 def make_sparse_samples(X, code, gamma, coef0, degree):
     """The :data:`SparseSamples` of a CSR matrix ``X`` (n, d) with sorted
     indices and no duplicates; its values are rounded to float32 as dense
-    samples are."""
+    samples are. Samples with at most :data:`DENSE_COLUMN_FILL` entries per
+    nonzero also get their dense feature-major copy ``XT32`` (and no CSC
+    arrays)."""
     n, d = X.shape
     data = X.data.astype(np.float32)
     indptr = X.indptr.astype(np.int64)
     indices = X.indices.astype(np.int32)
-    col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
+    if n * d <= DENSE_COLUMN_FILL * X.nnz:
+        XT32 = dense_columns(data, indices, indptr, d)
+        col_data, col_rows = np.empty(0, dtype=np.float32), np.empty(0, dtype=np.int32)
+        col_ptr = np.zeros(d + 1, dtype=np.int64)
+    else:
+        XT32 = np.empty((0, 0), dtype=np.float32)
+        col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
     return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                          gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
                          buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
@@ -101,7 +117,7 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                          data=data, indices=indices, indptr=indptr,
                          sq=csr_squared_norms(data, indptr), work=np.zeros(d),
                          col_data=col_data, col_rows=col_rows, col_ptr=col_ptr,
-                         dots=np.empty(n))
+                         dots=np.empty(n), XT32=XT32)
 
 
 def parallel_row_work(most_work):
@@ -147,6 +163,16 @@ def csr_columns(data, indices, indptr, d):
     return col_data, col_rows, col_ptr
 
 
+def dense_columns(data, indices, indptr, d):
+    """The CSR samples (n of them, ``d`` features) as a dense feature-major
+    float32 array (d, n): ``XT[f, r] = x_rf`` (NumPy: one compiled function
+    less in a sparse fit's first call)."""
+    n = indptr.shape[0] - 1
+    XT = np.zeros((d, n), dtype=np.float32)
+    XT[indices, np.repeat(np.arange(n), np.diff(indptr))] = data
+    return XT
+
+
 @jit_fast
 def csr_squared_norms(data, indptr):
     """|x_t|^2 of every CSR row, summed in float64."""
@@ -165,13 +191,13 @@ LN2 = 0.6931471805599453
 
 
 @jit_fast
-def exp_nonpositive(buf, n_cols, ebuf, lo=0):
-    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``lo <= k < n_cols``, in
-    a form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
+def exp_nonpositive(buf, n_cols, ebuf):
+    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``k < n_cols``, in a
+    form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
     |f| <= 1/2, 2^f by its Taylor polynomial of degree 8 (relative error
     < 1e-9), 2^e built in the exponent bits of a float64 (arguments below
     -700 give ~1e-304)."""
-    for k in range(lo, n_cols):
+    for k in range(n_cols):
         z = max(buf[k] * LOG2E, -1000.0)
         e = np.floor(z + 0.5)
         t = (z - e) * LN2
@@ -180,7 +206,7 @@ def exp_nonpositive(buf, n_cols, ebuf, lo=0):
         buf[k] = poly
         ebuf[k] = (np.int64(e) + 1023) << 52
     scale = ebuf.view(np.float64)
-    for k in range(lo, n_cols):
+    for k in range(n_cols):
         buf[k] *= scale[k]
 
 
@@ -189,25 +215,30 @@ def finish_row(samples, lo, hi):
     """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
     ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
-    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``."""
-    buf, code, gamma, coef0 = samples.buf, samples.code, samples.gamma, samples.coef0
+    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``. The loops
+    run over views of the block, from 0: an index ``lo + k`` might be
+    negative to the compiler, whose wrap-around test turned the vectorised
+    loads and stores into gathers and scatters (2-3x the time)."""
+    buf, ebuf = samples.buf[lo:hi], samples.ebuf[lo:hi]
+    code, gamma, coef0 = samples.code, samples.gamma, samples.coef0
+    m = buf.shape[0]
     if code == RBF_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, hi, samples.ebuf, lo)
+        exp_nonpositive(buf, m, ebuf)
     elif code == LAPLACE_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, hi, samples.ebuf, lo)
+        exp_nonpositive(buf, m, ebuf)
     elif code == POLY_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             base = gamma * buf[k] + coef0
             value = 1.0
             for _ in range(samples.degree):
                 value *= base
             buf[k] = value
     elif code == SIGMOID_KERNEL:
-        for k in range(lo, hi):
+        for k in range(m):
             buf[k] = math.tanh(gamma * buf[k] + coef0)
 
 
@@ -222,6 +253,16 @@ ROW_BLOCK = 2048
 #: a core is free, a CSR row by columns of 10^5 loses (its pass over the
 #: samples is not counted); 2^19 keeps both on the safe side
 PARALLEL_ROW_WORK = 1 << 19
+
+#: CSR samples with at most this many entries (n x d) per stored nonzero keep
+#: a dense feature-major copy (:func:`make_sparse_samples`): 4 bytes an entry,
+#: at most twice the 8 bytes of each nonzero in CSR, for rows summed over
+#: contiguous columns (:func:`dense_column_dots`)
+DENSE_COLUMN_FILL = 4
+#: how much cheaper a multiply-add over a contiguous dense column is than one
+#: gathered through a CSR row's indices (it vectorises: heart_scale's rows,
+#: 13 features, 4.5 us by rows, 1.9 us by dense columns)
+DENSE_COLUMN_CREDIT = 4
 
 # how the products of a row are formed ---------------------------------------
 DENSE_ROWS, FEATURE_MAJOR, SPARSE_ROWS, SPARSE_COLUMNS = range(4)
@@ -295,11 +336,20 @@ def dense_row_method(samples, r, n_cols, full):
 @jit_fast
 def sparse_row_method(samples, r, n_cols, full):
     """The method of a row of sparse samples and its cost in multiply-adds:
-    by columns (an inverted index: the nonzeros of the samples that share a
-    feature with x_r, plus a pass over the samples) when that is cheaper than
-    by rows (``n_cols`` times the mean nonzeros per sample)."""
+    by columns when that is cheaper than by rows (``n_cols`` times the mean
+    nonzeros per sample): over the dense columns of x_r's features
+    (``XT32``, when the samples keep it; every sample, counted at
+    1 / :data:`DENSE_COLUMN_CREDIT`), else over the inverted index (the
+    nonzeros of the samples that share a feature with x_r, plus a pass over
+    the samples)."""
     indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
     n = indptr.shape[0] - 1
+    if has_dense_columns(samples):
+        by_rows = n_cols * (indptr[n] / n)
+        by_columns = (indptr[r + 1] - indptr[r]) * n
+        if by_columns <= DENSE_COLUMN_CREDIT * by_rows:
+            return SPARSE_COLUMNS, float(by_columns)
+        return SPARSE_ROWS, by_rows
     shared = 0
     for p in range(indptr[r], indptr[r + 1]):
         shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
@@ -325,9 +375,9 @@ def row_block(samples, r, cols, lo, hi, method, out):
     as scratch), the products formed by ``method`` (:func:`block_products`)."""
     block_products(samples, r, cols, lo, hi, method)
     finish_row(samples, lo, hi)
-    buf = samples.buf
-    for k in range(lo, hi):
-        out[cols[k]] = buf[k]
+    buf, block = samples.buf[lo:hi], cols[lo:hi]      # views: indices from 0
+    for k in range(buf.shape[0]):
+        out[block[k]] = buf[k]
 
 
 @jit_fast
@@ -343,16 +393,26 @@ def dense_block_products(samples, r, cols, lo, hi, method):
 @jit_fast
 def sparse_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
-    :func:`sparse_compute_row`: gathered from ``dots`` or by rows from x_r
-    scattered into ``work`` (:func:`products_by_rows_range`); for distance
-    kernels turned into squared distances (:func:`sparse_distances`)."""
-    if method == SPARSE_COLUMNS:
-        buf, dots = samples.buf, samples.dots
-        for k in range(lo, hi):
-            buf[k] = dots[cols[k]]
-    else:
+    :func:`sparse_compute_row`: gathered from ``dots`` (by columns) or by
+    rows from x_r scattered into ``work`` (:func:`products_by_rows_range`);
+    for distance kernels turned into squared distances
+    (:func:`sparse_distances`)."""
+    if method != SPARSE_COLUMNS:
         products_by_rows_range(samples, cols, lo, hi)
-    sparse_distances(samples, r, cols, lo, hi)
+        sparse_distances(samples, r, cols, lo, hi)
+        return
+    # from dots, the squared distance of sparse_distances in the same pass
+    buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
+    if is_distance(samples.code):
+        sq = samples.sq
+        sq_r = sq[r]
+        for k in range(buf.shape[0]):
+            c = block[k]
+            d2 = max(sq_r + sq[c] - 2.0 * dots[c], 0.0)
+            buf[k] = 0.0 if c == r else d2
+    else:
+        for k in range(buf.shape[0]):
+            buf[k] = dots[block[k]]
 
 
 @jit_fast
@@ -393,8 +453,9 @@ def feature_major_products(samples, r, lo, hi):
     compiled (on ``samples.buf`` directly they did only when inlined)."""
     acc = np.zeros(hi - lo)
     feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
+    buf = samples.buf[lo:hi]
     for k in range(hi - lo):
-        samples.buf[lo + k] = acc[k]
+        buf[k] = acc[k]
 
 
 @jit_fast
@@ -495,7 +556,11 @@ def column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
     nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
     is nonzero (the part of CSC column f in ``[lo, hi)``, found by bisection
-    on its sorted rows)."""
+    on its sorted rows), or for every sample from the dense columns when the
+    samples keep them (:func:`dense_column_dots`)."""
+    if has_dense_columns(samples):
+        dense_column_dots(samples, r, lo, hi)
+        return
     data, indices, indptr = samples.data, samples.indices, samples.indptr
     col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
     dots = samples.dots
@@ -512,6 +577,31 @@ def column_dots(samples, r, lo, hi):
             stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
         for q in range(np.uint64(start), np.uint64(stop)):
             dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
+
+
+@jit_fast
+def dense_column_dots(samples, r, lo, hi):
+    """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi`` from the dense
+    feature-major samples ``XT32``: for each nonzero x_rf in turn, x_rf x_cf
+    added for every sample (a contiguous pass, vectorised over samples). Each
+    sum takes its terms in the order of x_r's features, as the CSC columns
+    do, plus exact zeros, so the two give the same bits."""
+    data, indices, indptr = samples.data, samples.indices, samples.indptr
+    acc = np.zeros(hi - lo)         # fresh: LLVM knows it aliases no sample, and vectorises
+    for p in range(indptr[r], indptr[r + 1]):
+        v = np.float64(data[p])
+        column = samples.XT32[indices[p], lo:hi]     # a view: indices from 0, no gathers
+        for k in range(hi - lo):
+            acc[k] += v * np.float64(column[k])
+    dots = samples.dots[lo:hi]
+    for k in range(hi - lo):
+        dots[k] = acc[k]
+
+
+@jit_fast_inline
+def has_dense_columns(samples):
+    """Whether the sparse samples keep their dense feature-major copy."""
+    return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
 
 
 @jit_parallel

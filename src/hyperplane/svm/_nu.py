@@ -10,6 +10,7 @@ import numpy as np
 
 from .._validation import Real
 from ._base import BaseSVM, keep_parameters
+from ._nu_kernels import fill_in_order as compiled_fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._svc import BaseOneVsOneSVC
 from ._svr import BaseTubeSVR
@@ -21,18 +22,15 @@ NU = Real(low=0.0, high=1.0, low_open=True)
 def fill_in_order(total, C):
     """LIBSVM's start of a sum constraint: alpha_t = min(C_t, what is left of
     ``total``) in order, so the first variables sit at their bound C_t, one
-    takes the remainder and the rest are 0.
+    takes the remainder and the rest are 0 (compiled:
+    :func:`._nu_kernels.fill_in_order`).
 
     Examples
     --------
     >>> fill_in_order(2.5, np.ones(4)).tolist()
     [1.0, 1.0, 0.5, 0.0]
     """
-    alpha = np.empty(C.size)
-    for t in range(C.size):
-        alpha[t] = min(C[t], total)
-        total -= alpha[t]
-    return alpha
+    return compiled_fill_in_order(float(total), np.asarray(C, dtype=np.float64))
 
 
 def nu_svc_start(y, C, nu):

@@ -352,22 +352,30 @@ def second_by_label(halves, var, n_active, first, K_pos, K_neg):
     each t measured against its own label's i (row ``K_pos`` or ``K_neg``):
     b_it = m_{y_t} - score_t > 0, largest b_it^2 / eta_it. i is then the
     candidate of j's label. ``gap`` is the stopping measure
-    max(m_+ - M_+, m_- - M_-)."""
+    max(m_+ - M_+, m_- - M_-).
+
+    The loop reads scalars only: choosing between the two rows inside it
+    (an array variable assigned per t) cost numba a reference count update
+    per variable, 4x the pass."""
     score, QD, kidx, status, y = var.score, var.QD, var.kidx, var.status, var.y
+    m_pos, m_neg = first.m_pos, first.m_neg
+    qd_pos = QD[first.i_pos] if first.i_pos >= 0 else 0.0
+    qd_neg = QD[first.i_neg] if first.i_neg >= 0 else 0.0
     M_pos, M_neg = np.inf, np.inf
     j = -1
     best = np.inf
     for t in range(n_active):
         if status[t] & IN_LOW:
             s = score[t]
-            if y[t] > 0:
+            positive = y[t] > 0
+            if positive:
                 M_pos = min(M_pos, s)
-                b, i, K_i = first.m_pos - s, first.i_pos, K_pos
             else:
                 M_neg = min(M_neg, s)
-                b, i, K_i = first.m_neg - s, first.i_neg, K_neg
+            b = (m_pos if positive else m_neg) - s
             if b > 0.0:
-                decrease = wss3_decrease(b, QD[i], QD[t], K_i[kidx[t]])
+                K_it = K_pos[kidx[t]] if positive else K_neg[kidx[t]]
+                decrease = wss3_decrease(b, qd_pos if positive else qd_neg, QD[t], K_it)
                 if decrease <= best:
                     best = decrease
                     j = t
