@@ -5,7 +5,7 @@ Usage (from the repository root; ``/tmp/old/src`` the ``src`` of an earlier
 commit, e.g. ``git archive fe8920a src | tar -x -C /tmp/old``)::
 
     python benchmarks/logistic_versions.py --checkout old=/tmp/old/src --checkout new=src \
-        [--data "dense 200k×50 3-class"] [--rounds 5] [--threads 1] [--weighted]
+        [--data "dense 200k×50 3-class"] [--rounds 5] [--threads 1] [--weighted] [--solver tron]
 
 Each (checkout, round) runs in its own subprocess with ``PYTHONPATH`` pointed
 at the checkout; the checkouts take turns ``--rounds`` times, so that a change
@@ -18,7 +18,7 @@ then reports, on ``--threads`` threads (numba and BLAS):
   evaluation of L-BFGS's objective;
 * ``sklearn ms``: the same for scikit-learn's ``LinearModelLoss.loss_gradient``
   on the same data (the peer, in the same process);
-* ``fit s``: the CPU seconds of ``LogisticRegression(solver="lbfgs")``, its
+* ``fit s``: the CPU seconds of ``LogisticRegression(solver=--solver)`` (lbfgs), its
   iterations and its final penalised objective (``float.hex``, to compare the
   checkouts' bits).
 
@@ -52,7 +52,7 @@ import json, sys, time, warnings
 import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
-layout, n, d, k, density, threads, C, weighted = json.loads(sys.argv[1])
+layout, n, d, k, density, threads, C, weighted, solver = json.loads(sys.argv[1])
 import scipy.sparse as sp
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import logistic_loss_grad
@@ -88,7 +88,7 @@ def make_sparse(n, d, k, density, seed=0):      # benchmarks/linear.py's
 X, y = make_data(n, d, k) if layout == "dense" else make_sparse(n, d, k, density)
 s = np.random.default_rng(1).uniform(0.5, 2.0, n) if weighted else None
 warnings.simplefilter("ignore")
-LogisticRegression(solver="lbfgs").fit(X[:2000], y[:2000], sample_weight=None if s is None else s[:2000])
+LogisticRegression(solver=solver).fit(X[:2000], y[:2000], sample_weight=None if s is None else s[:2000])
 rows = 1 if k == 2 else k
 coef = np.random.default_rng(0).normal(scale=0.01, size=(rows, d + 1))
 sk = LinearModelLoss(base_loss=HalfBinomialLoss() if k == 2 else HalfMultinomialLoss(n_classes=k),
@@ -100,7 +100,7 @@ with threadpool_limits(threads):
                                                 y.astype(float), s, l2_reg_strength=1.0 / n,
                                                 n_threads=threads))
     cpu = time.process_time()
-    m = LogisticRegression(solver="lbfgs", C=C, tol=1e-6, max_iter=1000).fit(X, y, sample_weight=s)
+    m = LogisticRegression(solver=solver, C=C, tol=1e-6, max_iter=1000).fit(X, y, sample_weight=s)
     cpu = time.process_time() - cpu
 loss = logistic_loss_grad(X, y, m.coef_, m.intercept_, s)[0]
 total = n if s is None else s.sum()
@@ -109,10 +109,10 @@ print(json.dumps([ours, peer, cpu, int(np.max(m.n_iter_)), float(objective).hex(
 """
 
 
-def run_child(src, case, threads, C, weighted):
+def run_child(src, case, threads, C, weighted, solver):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     out = subprocess.run([sys.executable, "-c", CHILD,
-                          json.dumps([*CASES[case], threads, C, weighted])],
+                          json.dumps([*CASES[case], threads, C, weighted, solver])],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -125,6 +125,8 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--C", type=float, default=1.0)
+    parser.add_argument("--solver", default="lbfgs", choices=["lbfgs", "tron", "newton"],
+                        help="the solver of the timed fit (the pass is L-BFGS's either way)")
     parser.add_argument("--weighted", action="store_true",
                         help="sample weights uniform on [0.5, 2] in the pass and the fit")
     args = parser.parse_args(argv)
@@ -136,7 +138,8 @@ def main(argv=None):
         runs = {name: [] for name in checkouts}
         for _ in range(args.rounds):
             for name, src in checkouts.items():
-                runs[name].append(run_child(src, case, args.threads, args.C, args.weighted))
+                runs[name].append(run_child(src, case, args.threads, args.C, args.weighted,
+                                            args.solver))
         for name, results in runs.items():
             passes = [r[0] for r in results]
             iterations = sorted({r[3] for r in results})
