@@ -52,38 +52,13 @@ import json, sys, time, warnings
 import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
-layout, n, d, k, density, threads, C, weighted, solver = json.loads(sys.argv[1])
-import scipy.sparse as sp
+layout, n, d, k, density, threads, C, weighted, solver, benchmarks = json.loads(sys.argv[1])
+sys.path.insert(0, benchmarks)
+from linear import best_cpu_ms, make_data, make_sparse      # benchmarks/linear.py's
 from hyperplane.linear import LogisticRegression
 from hyperplane.linear._logistic import logistic_loss_grad
 from sklearn._loss.loss import HalfBinomialLoss, HalfMultinomialLoss
 from sklearn.linear_model._linear_loss import LinearModelLoss
-
-def make_data(n, d, k, seed=0):      # benchmarks/linear.py's
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, n)
-    centres = rng.normal(scale=0.5, size=(k, d))
-    return centres[y] + rng.normal(size=(n, d)), y
-
-def best_cpu_ms(call, repeat=7):
-    call()
-    times = []
-    for _ in range(repeat):
-        start = time.process_time()
-        call()
-        times.append(time.process_time() - start)
-    return 1e3 * min(times)
-
-def make_sparse(n, d, k, density, seed=0):      # benchmarks/linear.py's
-    rng = np.random.default_rng(seed)
-    counts = rng.poisson(density * d, n)
-    indptr = np.concatenate([[0], np.cumsum(counts)])
-    indices = rng.integers(0, d, indptr[-1])
-    X = sp.csr_matrix((rng.poisson(2.0, indptr[-1]) + 1.0, indices, indptr), shape=(n, d))
-    X.sum_duplicates()
-    W = rng.normal(size=(d, k)) * (rng.random((d, k)) < 0.2)
-    y = np.argmax(X @ W + rng.gumbel(size=(n, k)), axis=1)
-    return X, y
 
 X, y = make_data(n, d, k) if layout == "dense" else make_sparse(n, d, k, density)
 s = np.random.default_rng(1).uniform(0.5, 2.0, n) if weighted else None
@@ -112,7 +87,7 @@ print(json.dumps([ours, peer, cpu, int(np.max(m.n_iter_)), float(objective).hex(
 def run_child(src, case, threads, C, weighted, solver):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     out = subprocess.run([sys.executable, "-c", CHILD,
-                          json.dumps([*CASES[case], threads, C, weighted, solver])],
+                          json.dumps([*CASES[case], threads, C, weighted, solver, HERE])],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
