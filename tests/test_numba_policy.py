@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from numba import prange
 
-from hyperplane._numba import by_none, jit, jit_fast, jit_parallel_exact, maxnum, minnum
+from hyperplane._numba import by_none, fence, jit, jit_fast, jit_parallel_exact, maxnum, minnum
 
 
 @jit_fast
@@ -28,6 +28,23 @@ def test_maxnum_minnum_reductions_match_numpy(values):
 
 def test_maxnum_ignores_a_nan_operand():
     assert reduce_both(np.array([np.nan, 2.0, np.nan, -1.0])) == (2.0, -1.0)
+
+
+@jit_fast
+def _added_then_taken_away(a, b):
+    return (a + b) - a
+
+
+@jit_fast
+def _fenced_sum_taken_away(a, b):
+    return fence(a + b) - a
+
+
+def test_a_fenced_value_is_rounded_before_fastmath_sees_the_rest():
+    """fastmath may rewrite ``(a + b) - a`` as ``b``; behind a fence ``a + b`` is
+    rounded first (1e16 + 1 is 1e16 in float64), as a call would round it."""
+    assert _added_then_taken_away(1e16, 1.0) == 1.0
+    assert _fenced_sum_taken_away(1e16, 1.0) == 0.0
 
 
 @jit
@@ -119,8 +136,11 @@ def test_a_constant_argument_compiles_the_callee_once_for_its_plain_type():
     dispatcher compiles the callee once, for int64, instead of once per constant."""
     from numba.core import types
 
+    compiled = _compiled_signatures(lambda: _scaled_twice(1.5))
     assert _scaled_twice(1.5) == 1.5 * 2 + 1.5 * 3
-    assert [sig.args for sig in _scaled.nopython_signatures] == [(types.float64, types.int64)]
+    if compiled:  # empty when numba's cache served the caller (a second run)
+        assert [tuple(args) for name, args in compiled if name == "_scaled"] == [
+            (types.float64, types.int64)]
 
 
 def test_a_kernel_that_needs_the_literal_still_gets_it():

@@ -95,7 +95,7 @@ jit_parallel = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True
 jit_parallel_exact = _compiler(nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
-           "KernelDispatcher", "by_none", "by_first_type", "maxnum", "minnum", "prefetch"]
+           "KernelDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise):
@@ -209,6 +209,35 @@ def _llvm_binary(name):
 maxnum = _llvm_binary("llvm.maxnum")
 #: ``minnum(a, b)``: the smaller of two floats; see :data:`maxnum`.
 minnum = _llvm_binary("llvm.minnum")
+
+
+def _llvm_fence():
+    """``fence(x)``: ``x`` (a float64), behind LLVM's ``llvm.arithmetic.fence``."""
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def call(typingctx, x):
+        if x != types.float64:
+            return None
+
+        def codegen(context, builder, signature, args):
+            double = ir.DoubleType()
+            fn = builder.module.declare_intrinsic("llvm.arithmetic.fence", [double],
+                                                  ir.FunctionType(double, [double]))
+            return builder.call(fn, args)
+        return types.float64(types.float64), codegen
+    return call
+
+
+#: ``fence(x)``: the value ``x``, which fastmath may not reassociate with the
+#: arithmetic around it (LLVM's ``llvm.arithmetic.fence``; C's parentheses
+#: under ``-fprotect-parens``). A short rule inlined into its callers
+#: (:data:`jit_fast_inline`) fences the value it returns, so that it is
+#: rounded as the rule rounds it, whatever the caller does with it: the
+#: softmax's log-sum, added to the loss.
+fence = _llvm_fence()
 
 
 def _llvm_prefetch():

@@ -107,7 +107,7 @@ def dense_row_dot(X, t, w, acc):
 @jit
 def csr_row_dot(X, t, w, acc):
     """:func:`dense_row_dot` of the CSR row t (its nonzeros in index order)."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         acc += w[np.uint64(indices[p])] * data[p]
     return acc
@@ -123,7 +123,7 @@ def dense_row_axpy(X, t, w, delta):
 @jit
 def csr_row_axpy(X, t, w, delta):
     """:func:`dense_row_axpy` of the CSR row t (its nonzeros only)."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         w[np.uint64(indices[p])] += delta * data[p]
 
@@ -139,7 +139,7 @@ def dense_row_square_axpy(X, t, w, delta):
 @jit
 def csr_row_square_axpy(X, t, w, delta):
     """:func:`dense_row_square_axpy` of the CSR row t (its nonzeros only)."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         w[np.uint64(indices[p])] += delta * data[p] * data[p]
 
@@ -156,7 +156,7 @@ def dense_row_weighted_dot(X, t, a, b):
 @jit
 def csr_row_weighted_dot(X, t, a, b):
     """:func:`dense_row_weighted_dot` over the CSR row's nonzeros."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     acc = 0.0
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         f = np.uint64(indices[p])
@@ -176,7 +176,7 @@ def dense_row_weighted_square(X, t, a):
 @jit
 def csr_row_weighted_square(X, t, a):
     """:func:`dense_row_weighted_square` over the CSR row's nonzeros."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     acc = 0.0
     for p in range(np.uint64(indptr[t]), np.uint64(indptr[t + 1])):
         acc += a[np.uint64(indices[p])] * data[p] * data[p]

@@ -84,8 +84,8 @@ def exact_sq_dist_csr(xd, xi, yd, yi):
 def sq_dist_csr_row(G, X, Y, sq_x, sq_y, i):
     """Row i of :func:`sq_dist_csr`: ``G[i, j] <- ‖x_i - y_j‖²`` for every j,
     by the expansion (clipped at 0), or directly where it cancels."""
-    x_data, x_indices, x_indptr = X
-    y_data, y_indices, y_indptr = Y
+    x_data, x_indices, x_indptr = X.data, X.indices, X.indptr
+    y_data, y_indices, y_indptr = Y.data, Y.indices, Y.indptr
     row = G[i]
     m = row.shape[0]
     for j in range(m):

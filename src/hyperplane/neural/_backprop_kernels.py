@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._math_kernels import sigmoid
-from .._numba import jit_fast
+from .._numba import jit_fast, jit_fast_inline
 from ._state import Learning
 
 # activation codes; the registries in _activations.py map names to them
@@ -239,6 +239,24 @@ def backward(net, out, grad):
             e_h[h] = derivative(b_h[h], net.act) * total
 
 
+@jit_fast_inline
+def weight_decay(eta, lam):
+    """``1 - 2 eta (1 - lambda)``: the factor by which a step of rate ``eta`` on
+    eq. 5.17's ``E~ = lambda E + (1 - lambda) sum_w w^2`` shrinks every weight
+    and threshold (the penalty's gradient is ``2 (1 - lambda) w``); 1 without
+    the penalty (``lambda = 1``). The one place the decay is written: standard
+    BP (:func:`update`), batch steps (:func:`gradient_step`) and the row-space
+    first layer (:class:`~._row_space.RowSpaceTraining`) all take it from here,
+    the kernels inlined (the expression they wrote before, no compiled call).
+
+    Examples
+    --------
+    >>> weight_decay(0.1, 1.0), weight_decay(0.25, 0.5)
+    (1.0, 0.75)
+    """
+    return 1.0 - 2.0 * eta * (1.0 - lam)
+
+
 @jit_fast
 def update(net, learning, out, grad):
     """Delta w_hj = eta g_j b_h, Delta theta_j = -eta g_j (eqs. 5.11-5.14).
@@ -248,7 +266,7 @@ def update(net, learning, out, grad):
     """
     n_layers = net.sizes.shape[0] - 1
     u_off = net.u_off
-    shrink = 1.0 - 2.0 * learning.eta * (1.0 - learning.lam)
+    shrink = weight_decay(learning.eta, learning.lam)
     step = learning.eta * learning.lam
     for l in range(n_layers):
         W = layer_weights(net.packed, net, l)
@@ -403,7 +421,7 @@ def gradient_step(packed, grad, eta, lam, batch_weight):
     every ``s_k = 1``). A batch of weight 0 has no mean error: no step."""
     if batch_weight <= 0.0:
         return
-    shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+    shrink = weight_decay(eta, lam)
     step = eta * lam / batch_weight
     for p in range(packed.shape[0]):
         packed[p] = shrink * packed[p] - step * grad[p]

@@ -95,8 +95,8 @@ class RowSpaceTraining:
         its step). A batch's step divides by its summed weight, as
         :func:`~._backprop_kernels.gradient_step` (standard BP: ``s_k`` is in
         ``delta`` and the divisor is 1)."""
-        eta, lam, loss = learning
-        shrink = 1.0 - 2.0 * eta * (1.0 - lam)
+        eta, lam, loss = learning.eta, learning.lam, learning.loss
+        shrink = K.weight_decay(eta, lam)
         q1, total, grad, above = net.sizes[1], 0.0, self.grad, self.above
         for rows in _batches(self.bp, order, batch_size, X.shape[0]):
             Z1 = self.first_layer_input(rows)

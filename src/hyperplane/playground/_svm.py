@@ -84,13 +84,13 @@ def book_numbers(gram, signs, alpha, b_old, row):
             "b1": number(b1), "b2": number(b2)}
 
 
-def smo_rows(model, X=None, signs=None, frame=None, gram=None):
+def smo_rows(model, X=None, signs=None, gram=None, low=None, high=None):
     """One step per SMO iteration of ``model.trace_``: the pair, its KKT violation
     m(α) − M(α), α_j before and after clipping to [L, H], the new α_i and b.
     The α drawn on the plane are the trace's new α_i, α_j, carried forward;
     given the samples ``X`` and the labels' ``signs`` (±1) of a linear-kernel
     SVC, each step also has w = Σ α_i y_i x_i, b and the margin 2/‖w‖, and
-    (given the drawing box ``frame = (low, high)``) its line and margins. Given
+    (given the drawing box's corners ``low`` and ``high``) its line and margins. Given
     the ``gram`` matrix and ``signs`` of a two-class C-SVC, each step carries
     李航 算法7.5's E_i, E_j, η, b₁, b₂ (:func:`book_numbers`) for the pseudocode."""
     alpha = {}
@@ -123,8 +123,8 @@ def smo_rows(model, X=None, signs=None, frame=None, gram=None):
         if dense is not None:
             w = linear_weights([dense * signs], X)[0]
             step["summary"] = margin_summary(w, row["b"])
-            if frame is not None:
-                step["plot"].update(hyperplane_picture(w, float(row["b"]), *frame,
+            if low is not None:
+                step["plot"].update(hyperplane_picture(w, float(row["b"]), low, high,
                                                        margins=True))
         yield step
 
@@ -138,7 +138,7 @@ def svc_steps(model, X, y, low, high):
         per_step = linear and not isinstance(model, NuSVC)
         # 李航's E, b₁, b₂ are those of the C-SVC dual (ν-SVC's α are unscaled)
         gram = None if isinstance(model, NuSVC) else np.asarray(model.kernel_(X, X))
-        yield from smo_rows(model, X if per_step else None, signs, (low, high), gram)
+        yield from smo_rows(model, X if per_step else None, signs, gram, low, high)
     alpha = np.ravel(model.alpha_)
     support = model.support_.tolist()
     labels = {int(i): f"α={number(alpha[i])}" for i in support}

@@ -77,7 +77,7 @@ def dense_row_classes(X, i, W, classes, values, n, scores):
 def csr_row_classes(X, i, W, classes, values, n, scores):
     """:func:`dense_row_classes` of the CSR row i (the loops written out
     here: a call per nonzero doubled the epoch's time)."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     start, stop = np.uint64(indptr[i]), np.uint64(indptr[i + 1])
     if scores:
         for p in range(start, stop):
@@ -187,9 +187,10 @@ def cs_epoch(problem, state, active):
     and, when the violation exceeds 1e-12, replaced by
     :func:`block_minimiser`'s solution, ``W`` updated. Returns the largest
     violation of the pass."""
-    X, y, C, B, QD = problem
-    alpha, W, order, rng = state
-    classes, n_classes, y_slot, n_samples, _ = active
+    X, y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
+    alpha, W, order, rng = state.alpha, state.W, state.order, state.rng
+    classes, n_classes = active.classes, active.n_classes
+    y_slot, n_samples = active.y_slot, active.n_samples
     K = alpha.shape[1]
     d = W.shape[0] - 1
     G = np.empty(K)

@@ -34,7 +34,7 @@ from .._numba import jit
 from .._row_kernels import by_layout
 from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
                                   shuffle_prefix)
-from ._linear_svr_kernels import after_epoch, soft_newton_step, violation_test
+from ._linear_svr_kernels import EpochOutcome, after_epoch, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -72,7 +72,7 @@ def csr_column_terms(Xc, j, b, C):
     """:func:`dense_column_terms` of the CSR row ``j`` of the columns
     (unsigned positions, which spare numba's negative-index test on every
     read, as :func:`~._linear_svc_kernels.csr_dot`)."""
-    data, indices, indptr = Xc
+    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
     g = 0.0
     h = 0.0
     for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
@@ -104,7 +104,7 @@ def dense_column_shift(Xc, j, b, C, delta):
 @jit
 def csr_column_shift(Xc, j, b, C, delta):
     """:func:`dense_column_shift` of the CSR row ``j`` of the columns."""
-    data, indices, indptr = Xc
+    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
     before = 0.0
     after = 0.0
     for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
@@ -180,10 +180,10 @@ def cdn_line_search(Xc, j, b, C, w_j, d, G_loss, xj_sq_j):
 @jit
 def cdn_epoch(problem, state, n_active, Gmax_old):
     """One pass of CDN over ``state.active[:n_active]``, first shuffled;
-    returns ``(n_active, Gmax, Gnorm1)`` as the SVR's epoch (the shrinking
+    returns its :data:`~._linear_svr_kernels.EpochOutcome` as the SVR's epoch (the shrinking
     threshold is ``Gmax_old / n``, as LIBLINEAR)."""
-    Xc, C, xj_sq = problem
-    w, b, active, rng = state
+    Xc, C, xj_sq = problem.Xc, problem.C, problem.xj_sq
+    w, b, active, rng = state.w, state.b, state.active, state.rng
     threshold = Gmax_old / b.shape[0]
     shuffle_prefix(active, n_active, rng)
     Gmax = 0.0
@@ -209,7 +209,7 @@ def cdn_epoch(problem, state, n_active, Gmax_old):
             if exhausted:
                 recompute_margins(Xc, w, b, C)
         k += 1
-    return n_active, Gmax, Gnorm1
+    return EpochOutcome(n_active, Gmax, Gnorm1)
 
 
 @jit

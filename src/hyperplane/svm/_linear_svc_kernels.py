@@ -130,7 +130,7 @@ def csr_prefetch_ahead(X, order, k, n, target, stride):
     entries ``target[stride * c]`` that the row ``order[k + AHEAD]`` reads
     (c its columns): the two stages of software prefetching for a pass that
     visits ``order[:n]`` (Mowry, Lam & Gupta, ASPLOS 1992)."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     if k + 2 * AHEAD < n:
         t = order[k + 2 * AHEAD]
         prefetch_span(data, indptr[t], indptr[t + 1])
@@ -245,8 +245,8 @@ def copy_csr_rows(X, rows, out):
     """Copy the CSR rows ``rows`` of ``X`` into ``out`` (its ``indptr`` already
     holds the cumulative row lengths), element by element (slices would
     update reference counts per row)."""
-    data, indices, indptr = X
-    out_data, out_indices, out_indptr = out
+    data, indices, indptr = X.data, X.indices, X.indptr
+    out_data, out_indices, out_indptr = out.data, out.indices, out.indptr
     for j in range(rows.shape[0]):
         to = np.uint64(out_indptr[j])
         for p in range(np.uint64(indptr[rows[j]]), np.uint64(indptr[rows[j] + 1])):
@@ -276,7 +276,7 @@ def dense_row_dot(w, X, t):
 @jit
 def dcd_epoch_csr(X, var, B, w, active, bounds, state):
     """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :class:`~hyperplane._csr_rows.CSRRows`)."""
-    data, indices, _ = X
+    data, indices = X.data, X.indices
     d = w.shape[0] - 1
     n_active = int(bounds[0])
     shuffle_prefix(active, n_active, state)

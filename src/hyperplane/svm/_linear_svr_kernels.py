@@ -44,6 +44,10 @@ SVRState = namedtuple("SVRState", "beta w active rng")
 #: ``tol`` (relative to the first epoch's violation) and at most
 #: ``max_epochs`` epochs.
 SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
+#: What an epoch found (of the SVR dual and of the L1 primal, :func:`after_epoch`
+#: reads it): the size of the active set after it, the largest and the
+#: summed violation of the variables it visited.
+EpochOutcome = namedtuple("EpochOutcome", "n_active Gmax Gnorm1")
 
 
 @jit
@@ -114,10 +118,12 @@ def svr_epoch(problem, state, n_active, Gmax_old):
     """One pass over ``state.active[:n_active]``, first shuffled (Fisher-Yates
     with the generator ``state.rng``, as LIBLINEAR shuffles with ``rand()``),
     on dense or CSR samples. A shrunk variable trades places with the last
-    active one, which is visited next. Returns ``(n_active, Gmax, Gnorm1)``:
-    the largest and the summed violation of the variables visited."""
-    X, y, lam, U, B, QD, p = problem
-    beta, w, active, rng = state
+    active one, which is visited next. Returns the :data:`EpochOutcome`:
+    the active set's size, the largest and the summed violation of the
+    variables visited."""
+    X, y, B, QD = problem.X, problem.y, problem.B, problem.QD
+    lam, U, p = problem.lam, problem.U, problem.p
+    beta, w, active, rng = state.beta, state.w, state.active, state.rng
     d = w.shape[0] - 1
     shuffle_prefix(active, n_active, rng)
     Gmax = 0.0
@@ -140,7 +146,7 @@ def svr_epoch(problem, state, n_active, Gmax_old):
             w[d] += delta * B
             beta[i] = new
         k += 1
-    return n_active, Gmax, Gnorm1
+    return EpochOutcome(n_active, Gmax, Gnorm1)
 
 
 @jit
@@ -154,13 +160,13 @@ def within_relative_tol(Gnorm1, Gnorm1_init, tol):
 
 @jit
 def after_epoch(outcome, bounds, tol):
-    """Keep an epoch's ``outcome = (n_active, Gmax, Gnorm1)`` in ``bounds`` =
+    """Keep an epoch's :data:`EpochOutcome` in ``bounds`` =
     [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the
     state one epoch leaves for the next; returns whether the epoch was
     :func:`within_relative_tol` (then the caller unshrinks or stops, and
     ``Gmax_old`` stays). LIBLINEAR's outer loop of its SVR dual and L1 primal
     solvers."""
-    n_active, Gmax, Gnorm1 = outcome
+    n_active, Gmax, Gnorm1 = outcome.n_active, outcome.Gmax, outcome.Gnorm1
     bounds[0] = n_active
     if bounds[2] < 0.0:
         bounds[2] = Gnorm1

@@ -57,7 +57,7 @@ def squared_norms(X):
 @jit
 def csr_squared_norms(X):
     """|x_t|^2 of every CSR row, summed in feature order (as :func:`squared_norms`)."""
-    data, _, indptr = X
+    data, indptr = X.data, X.indptr
     out = np.zeros(indptr.shape[0] - 1)
     for t in range(out.shape[0]):
         for p in range(indptr[t], indptr[t + 1]):

@@ -90,7 +90,7 @@ def dense_class_scores(X, i, W, z):
 def csr_class_scores(X, i, W, z):
     """:func:`dense_class_scores` of the CSR row i: the K scores from one read
     of its nonzeros."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     d = W.shape[0] - 1
     for k in range(W.shape[1]):
         z[k] = W[d, k]
@@ -114,7 +114,7 @@ def dense_class_axpy(X, i, G, r):
 @jit_fast
 def csr_class_axpy(X, i, G, r):
     """:func:`dense_class_axpy` of the CSR row i, from one read of its nonzeros."""
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     d = G.shape[0] - 1
     for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         j, x = np.uint64(indices[t]), data[t]
@@ -146,7 +146,7 @@ def csr_class_axpy_square(X, i, G, r, diag, c):
     then the squares from a second read of the nonzeros (TRON reads CSR rows
     by its two-phase passes instead, :mod:`._tron_sparse_kernels`)."""
     csr_class_axpy(X, i, G, r)
-    data, indices, indptr = X
+    data, indices, indptr = X.data, X.indices, X.indptr
     for t in range(np.uint64(indptr[i]), np.uint64(indptr[i + 1])):
         square = data[t] * data[t]
         entries = diag[np.uint64(indices[t])]
@@ -175,7 +175,7 @@ def binary_rows(X, targets, w, start, stop, grad, D, diag):
     of :func:`~._rules_kernels.binary_terms` at ``z_n = w̃·x̃_n``; with ``D``
     (TRON's pass; None: L-BFGS's), store ``D_n = s_n σ(z_n)(1 − σ(z_n))``
     there and add ``D_n x̃_n²`` to ``diag``."""
-    y, weight = targets
+    y, weight = targets.y, targets.weight
     d = w.shape[0] - 1
     loss = 0.0
     for i in range(start, stop):
@@ -198,7 +198,7 @@ def multinomial_rows(X, targets, W, start, stop, grad, P, diag):
     :func:`~._rules_kernels.softmax_exp`, ``softmax_loss``, ``softmax_terms``);
     with ``P`` (TRON's pass; None: L-BFGS's), store ``p_nk`` there and add
     ``s_n p_nk(1 − p_nk) x̃_n²`` to ``diag``."""
-    y_index, weight = targets
+    y_index, weight = targets.y, targets.weight
     n_classes = class_count(X, W)
     z = np.empty(n_classes)
     r = np.empty(n_classes)

@@ -79,7 +79,7 @@ def multinomial_row_scores(rows, V, start, stop, Z):
     """``Z[n, k] = x̃_n·V[:, k]`` over rows ``start:stop`` (``V`` feature-major,
     of shape (n_features + 1, K), the intercepts last), three classes per
     read of the row, the one or two left over one at a time."""
-    data, indices, indptr = rows
+    data, indices, indptr = rows.data, rows.indices, rows.indptr
     d = V.shape[0] - 1
     n_classes = V.shape[1]
     for i in range(start, stop):
@@ -109,7 +109,7 @@ def binary_score_terms(targets, z, start, stop, RD, D, total):
     (:func:`~._rules_kernels.binary_terms`); stores the curvature
     ``D_n = s_n σ(z_n)(1 − σ(z_n))`` in ``D`` and ``(r_n, D_n)``,
     ``r_n = s_n (σ(z_n) − y_n)``, in row n of ``RD``, and adds them to ``total``."""
-    y, weight = targets
+    y, weight = targets.y, targets.weight
     loss = 0.0
     for i in range(start, stop):
         ell, r, c = binary_terms(row_weight(weight, i), z[i], y[i])
@@ -129,7 +129,7 @@ def multinomial_score_terms(targets, Z, start, stop, RD, P, total):
     stores ``p_nk`` in ``P``, ``s_n (p_nk − [y_n = k])`` in ``RD[n, k]`` and
     ``s_n p_nk(1 − p_nk)`` in ``RD[n, K + k]``, and adds row n of ``RD`` to
     ``total``."""
-    y_index, weight = targets
+    y_index, weight = targets.y, targets.weight
     n_classes = Z.shape[1]
     loss = 0.0
     for i in range(start, stop):
@@ -190,7 +190,7 @@ def column_products(cols, U, start, stop, out):
     """``out[j, k] = Σ_n x_nj U_nk`` for the columns ``start:stop``: chunk by
     chunk (the rows of one chunk of ``U`` stay in cache), each column's part
     in a chunk read once per three classes and added to ``out`` in chunk order."""
-    data, indices, indptr = cols
+    data, indices, indptr = cols.data, cols.indices, cols.indptr
     out[start:stop] = 0.0
     for c in range(indptr.shape[0]):
         for j in range(start, stop):
@@ -220,7 +220,7 @@ def column_gradients(cols, RD, start, stop, grad, diag):
     for the columns ``start:stop`` (``RD`` of shape (n_samples, 2K): a row's
     residuals and curvatures share a cache line), chunk by chunk as
     :func:`column_products`, from one read of each column's part."""
-    data, indices, indptr = cols
+    data, indices, indptr = cols.data, cols.indices, cols.indptr
     n_classes = RD.shape[1] // 2
     grad[start:stop] = 0.0
     diag[start:stop] = 0.0
