@@ -126,6 +126,11 @@ def by_none(when_none, otherwise, pass_first=(True, True)):
     >>> use = numba.njit(lambda x, y: plus(x, y))
     >>> use(None, 2), use(3, 2)
     (2, 5)
+    >>> doubled = numba.njit(lambda y: 2 * y)
+    >>> times = by_none(doubled, added, pass_first=(False, True))
+    >>> use_times = numba.njit(lambda x, y: times(x, y))
+    >>> use_times(None, 2), use_times(3, 2)
+    (4, 5)
     """
     return by_first_type(
         lambda arg: when_none if isinstance(arg, types.NoneType) else otherwise,
