@@ -282,8 +282,9 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
 
     Chooses the attribute, routes and partitions the node's rows (with their
     sorted orders and values; ``dest``: scratch indexed by row, needed with
-    orders, ``None`` in a tree without exact numeric attributes; from ``parallel_rows`` rows the attributes are split side by
-    side, ``None``: never, see :func:`~._traverse_kernels.partition_node`)
+    orders, ``None`` in a tree without exact numeric attributes; from
+    ``parallel_rows`` rows the attributes are split side by side, ``None``:
+    never, see :func:`~._traverse_kernels.partition_node`)
     and computes ``r̃_v``. Returns the :class:`Children` with their
     statistics (``n_stats`` per branch) still zero, the known weight of each
     branch and whether any attribute is left below; ``attribute == −1``: no
