@@ -2,9 +2,10 @@
 
 Usage (from the repository root)::
 
-    PYTHONPATH=src python benchmarks/cold_start.py                 # every family
+    PYTHONPATH=src python benchmarks/cold_start.py                 # the issue's six families
     PYTHONPATH=src python benchmarks/cold_start.py --families svc tree
     python benchmarks/cold_start.py --src /tmp/before/src --src src   # A/B, same run
+    PYTHONPATH=src python benchmarks/cold_start.py --families tree tree-hist tree-regressor
 
 For every family it runs ``hyperplane fit MODEL DATA`` in a fresh Python process
 twice: first with an empty numba cache (``NUMBA_CACHE_DIR`` pointing at a new
@@ -31,15 +32,20 @@ from collections import Counter
 
 from _table import header, row
 
-#: family -> (CLI model name, shipped dataset) as the issue measured them
+#: family -> (CLI model name, shipped dataset, further CLI arguments) as the issue
+#: measured them, and the tree's other first fits (numeric hist, regression)
 FAMILIES = {
     "perceptron": ("perceptron", "watermelon-3.0alpha"),
     "logistic": ("logistic", "watermelon-3.0alpha"),
     "least-squares": ("least-squares", "watermelon-3.0alpha"),
     "tree": ("tree", "watermelon-2.0"),
+    "tree-hist": ("tree", "watermelon-3.0", "-p", "criterion=gini", "-p", "splitter=hist"),
+    "tree-regressor": ("tree-regressor", "watermelon-3.0", "--target", "含糖率"),
     "svc": ("svc", "heart_scale"),
     "mlp": ("mlp", "watermelon-3.0alpha"),
 }
+#: the families measured when none is named (the issue's)
+DEFAULT_FAMILIES = ["perceptron", "logistic", "least-squares", "tree", "svc", "mlp"]
 
 #: run in the child: count numba's compilations, run the CLI, print one JSON line
 CHILD = r"""
@@ -86,14 +92,14 @@ print("COLD_START " + json.dumps({
 """
 
 
-def run_fit(model, data, cache, out, src):
-    """One ``hyperplane fit`` in a fresh process (``src``: the source tree on
+def run_fit(command, cache, out, src):
+    """One ``hyperplane fit *command`` in a fresh process (``src``: the source tree on
     its ``PYTHONPATH``, None: as installed): its JSON figures."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
     if src is not None:
         env["PYTHONPATH"] = os.path.abspath(src)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", CHILD, model, data, "-o", out],
+    done = subprocess.run([sys.executable, "-c", CHILD, *command, "-o", out],
                           env=env, capture_output=True, text=True, check=True)
     outer = time.perf_counter() - start
     line = next(x for x in done.stdout.splitlines() if x.startswith("COLD_START "))
@@ -104,7 +110,7 @@ def run_fit(model, data, cache, out, src):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--families", nargs="*", default=list(FAMILIES), choices=list(FAMILIES))
+    parser.add_argument("--families", nargs="*", default=DEFAULT_FAMILIES, choices=list(FAMILIES))
     parser.add_argument("--repeats", type=int, default=2, help="warm runs (best kept)")
     parser.add_argument("--src", action="append", default=None,
                         help="a source tree to time (repeatable: the trees take turns)")
@@ -121,15 +127,15 @@ def main():
                   "compiling CPU s", "functions compiled", "warm wall s", "warm CPU s"],
                  ["-", "-", "-", "-:", "-:", "-:", "-:", "-:", "-:"]))
     for family in args.families:
-        model, data = FAMILIES[family]
+        command = FAMILIES[family]
         for src in sources:
             with tempfile.TemporaryDirectory() as tmp:
                 cache = os.path.join(tmp, "numba-cache")
                 out = os.path.join(tmp, "model.hyperplane")
-                cold = run_fit(model, data, cache, out, src)
-                warm = min((run_fit(model, data, cache, out, src)
+                cold = run_fit(command, cache, out, src)
+                warm = min((run_fit(command, cache, out, src)
                             for _ in range(args.repeats)), key=lambda f: f["process"])
-            print(row(family, src or "installed", f"`hyperplane fit {model} {data}`",
+            print(row(family, src or "installed", f"`hyperplane fit {' '.join(command)}`",
                       f"{cold['process']:.1f}", f"{cold['cpu']:.1f}", f"{cold['compile']:.1f}",
                       cold["functions"], f"{warm['process']:.2f}", f"{warm['cpu']:.2f}"),
                   flush=True)

@@ -174,3 +174,28 @@ def test_by_none_calls_the_chosen_function_directly():
         assert sorted(name for name, _ in compiled) == ["_use_chosen", "_when_none"]
     assert _use_chosen(None, 2.0) == 2.0
     assert _use_chosen(3.0, 2.0) == 5.0
+
+
+@jit
+def _halved(y):
+    return y / 2
+
+
+_chosen_without_arg = by_none(_halved, _when_given, pass_first=(False, True))
+
+
+@jit
+def _use_chosen_without_arg(arg, y):
+    return _chosen_without_arg(arg, y)
+
+
+def test_by_none_passes_the_choosing_argument_only_where_asked():
+    """``pass_first=(False, True)``: the function chosen for None is called
+    without the argument that chose it (and compiled for ``y`` alone), the
+    other one with it."""
+    compiled = _compiled_signatures(lambda: _use_chosen_without_arg(None, 3.0))
+    if compiled:
+        assert sorted(name for name, _ in compiled) == ["_halved", "_use_chosen_without_arg"]
+        assert [len(args) for name, args in compiled if name == "_halved"] == [1]
+    assert _use_chosen_without_arg(None, 3.0) == 1.5
+    assert _use_chosen_without_arg(4.0, 3.0) == 7.0

@@ -98,10 +98,13 @@ __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_e
            "KernelDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
-def by_none(when_none, otherwise):
+def by_none(when_none, otherwise, pass_first=(True, True)):
     """A function for compiled code, ``call(arg, *args)``, that runs
     ``when_none(arg, *args)`` when ``arg`` is None and ``otherwise(arg, *args)``
-    when it is anything else.
+    when it is anything else. ``pass_first``: whether each of the two gets
+    ``arg`` (False: ``when_none(*args)`` or ``otherwise(*args)``, ``arg`` only
+    chooses, so a function that does not need it is called as it is, without
+    a forwarding function compiled in between).
 
     numba makes the choice when it types ``arg``, so a caller is compiled with
     the chosen function only: a kernel that serves two kinds of input (a tree
@@ -123,15 +126,23 @@ def by_none(when_none, otherwise):
     >>> use = numba.njit(lambda x, y: plus(x, y))
     >>> use(None, 2), use(3, 2)
     (2, 5)
+    >>> doubled = numba.njit(lambda y: 2 * y)
+    >>> times = by_none(doubled, added, pass_first=(False, True))
+    >>> use_times = numba.njit(lambda x, y: times(x, y))
+    >>> use_times(None, 2), use_times(3, 2)
+    (4, 5)
     """
     return by_first_type(
         lambda arg: when_none if isinstance(arg, types.NoneType) else otherwise,
-        f"{when_none.__name__} / {otherwise.__name__}")
+        f"{when_none.__name__} / {otherwise.__name__}",
+        pass_first=lambda arg: pass_first[0] if isinstance(arg, types.NoneType) else pass_first[1])
 
 
-def by_first_type(choose, name, choose_in_python=None):
+def by_first_type(choose, name, choose_in_python=None, pass_first=True):
     """A function for compiled code, ``call(arg, *args)``, that runs
-    ``choose(numba type of arg)(arg, *args)``: numba makes the choice when it
+    ``choose(numba type of arg)(arg, *args)`` (``choose(...)(*args)`` where
+    ``pass_first``, a bool or a function of the numba type of ``arg``, is
+    False: ``arg`` only chooses): numba makes the choice when it
     types ``arg``, so the call costs nothing at run time and the caller is
     compiled with the chosen function only (:func:`by_none`; the row layer's
     ``by_layout``). Called from Python it runs
@@ -160,10 +171,15 @@ def by_first_type(choose, name, choose_in_python=None):
     from numba.core.imputils import lower_builtin
     from numba.core.typing.templates import AbstractTemplate, infer_global, signature
 
+    def first(arg):
+        """The first argument the chosen function gets: 0 (``arg``) or 1."""
+        return 0 if (pass_first(arg) if callable(pass_first) else pass_first) else 1
+
     def call(arg, *args):
         if choose_in_python is None:
             raise NotImplementedError(f"{name}: compiled code only")
-        return choose_in_python(arg)(arg, *args)
+        chosen = choose_in_python(arg)
+        return chosen(*args) if pass_first is False else chosen(arg, *args)
 
     def chosen_type(context, arg):
         return context.resolve_value_type(choose(arg))
@@ -172,8 +188,10 @@ def by_first_type(choose, name, choose_in_python=None):
         key = call
 
         def generic(self, args, kws):
-            chosen = chosen_type(self.context, args[0]).get_call_type(self.context, args, kws)
-            return signature(chosen.return_type, *chosen.args)
+            at = first(args[0])
+            chosen = chosen_type(self.context, args[0]).get_call_type(
+                self.context, args[at:], kws)
+            return signature(chosen.return_type, *args[:at], *chosen.args)
 
     infer_global(call, types.Function(Typing))
 
@@ -181,7 +199,9 @@ def by_first_type(choose, name, choose_in_python=None):
     def _call_chosen(context, builder, sig, args):
         typing = context.typing_context
         fnty = chosen_type(typing, sig.args[0])
-        return context.get_function(fnty, fnty.get_call_type(typing, sig.args, {}))(builder, args)
+        at = first(sig.args[0])
+        chosen = fnty.get_call_type(typing, sig.args[at:], {})
+        return context.get_function(fnty, chosen)(builder, args[at:])
 
     return call
 

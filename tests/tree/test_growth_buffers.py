@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import hyperplane.tree._builder as builder
 import hyperplane.tree._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
+from hyperplane.tree._state import Orders
 from hyperplane.tree._traverse_kernels import MISSING, child_block, child_region, partition_node
 
 GARBAGE_ORDER = -7  # what a spare region holds before anything is written into it
@@ -45,7 +46,7 @@ def node_split(draw):
 def partition(x, rows, order, branch, r, spare):
     w = np.ones(rows.size)
     sorted_x = np.take_along_axis(x, order, axis=1)
-    return partition_node(rows, w, branch, r, (order, sorted_x), spare,
+    return partition_node(rows, w, branch, r, Orders(order, sorted_x), spare,
                           np.zeros(x.shape[1], dtype=np.int64), False)
 
 
@@ -59,8 +60,8 @@ def test_children_go_into_the_spare_region_unless_they_outgrow_it(split):
     size = order.size
     buffer_order = np.full(size + 2 * at, GARBAGE_ORDER, dtype=np.int32)
     buffer_x = np.full(size + 2 * at, np.inf)
-    spare = (buffer_order[at:at + size], buffer_x[at:at + size])
-    fresh = partition(x, rows, order, branch, r, (spare[0][:0], spare[1][:0]))
+    spare = Orders(buffer_order[at:at + size], buffer_x[at:at + size])
+    fresh = partition(x, rows, order, branch, r, Orders(spare[0][:0], spare[1][:0]))
     shared = partition(x, rows, order, branch, r, spare)
     for a, b in zip(fresh[:5], shared[:5]):
         np.testing.assert_array_equal(a, b)

@@ -7,7 +7,7 @@ from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
 from hyperplane.tree._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
-from hyperplane.tree._state import GrowRules, Scan
+from hyperplane.tree._state import GrowRules, Orders, Scan
 from hyperplane.tree._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
@@ -243,14 +243,14 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     r = rng.random(n_branches)
     r /= r.sum()
     order = np.argsort(x, kind="stable").astype(np.int32)[None, :]
-    no_spare = (np.zeros(0, dtype=np.int32), np.zeros(0))
+    no_spare = Orders(np.zeros(0, dtype=np.int32), np.zeros(0))
     child_rows, child_w, child_order, child_x, offsets, _, _ = partition_node(
-        rows, w, branch, r, (order, x[order]), no_spare, np.zeros(n, dtype=np.int64), False)
+        rows, w, branch, r, Orders(order, x[order]), no_spare, np.zeros(n, dtype=np.int64), False)
     # the values travel with their rows
     np.testing.assert_array_equal(child_x, x[child_order])
     # the attributes split side by side: the same arrays (child v's attribute 0 first)
     both = np.vstack([order, order[:, ::-1]])
-    parallel = partition_node(rows, w, branch, r, (both, x[both]), no_spare,
+    parallel = partition_node(rows, w, branch, r, Orders(both, x[both]), no_spare,
                               np.zeros(n, dtype=np.int64), True)
     assert np.array_equal(parallel.offsets, offsets)
     np.testing.assert_array_equal(parallel.sorted_x, x[parallel.order])

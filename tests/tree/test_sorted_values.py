@@ -14,7 +14,7 @@ from hypothesis.extra.numpy import arrays
 from hyperplane.tree import DecisionTreeClassifier, _builder
 from hyperplane.tree._builder import grow, layout, stable_sort
 from hyperplane.tree._split_kernels import ENTROPY, GINI
-from hyperplane.tree._state import GrowRules
+from hyperplane.tree._state import GrowRules, Orders
 
 # few distinct values (ties), both zeros, NaN
 VALUES = st.sampled_from([0.0, -0.0, 1.0, 2.5, -3.0, 1e-300, np.nan, 7.0])
@@ -85,7 +85,7 @@ def reference_orders(data, rows):
     stable argsort, then ``x[order]``."""
     x = data.num_T[:, rows]
     by_x = np.argsort(x, axis=1, kind="stable")
-    return rows[by_x].astype(np.int32), np.take_along_axis(x, by_x, axis=1)
+    return Orders(rows[by_x].astype(np.int32), np.take_along_axis(x, by_x, axis=1))
 
 
 @pytest.mark.parametrize("every_row", [True, False])

@@ -8,7 +8,8 @@ Up to 256 edges the code is counted (:func:`count_below`: two runs of 16
 comparisons, which vectorise); beyond, a branch-free binary search
 (:func:`lower_bound`, Knuth, TAOCP vol. 3, 6.2.1, with conditional moves).
 :func:`codes_by_column` and :func:`columns_by_row` lay the codes and the
-exact numeric attributes out one attribute per row, in parallel row blocks;
+exact numeric attributes out one attribute per row, in parallel row blocks
+(:func:`transposed_codes`, :func:`transposed_columns`: NumPy for one block);
 :func:`column_ranges` gives every column's smallest and largest known value,
 :func:`bin_ranges` every bin's (where a cut between bins lies).
 """
@@ -120,6 +121,22 @@ def codes_by_column(codes_rows):
             for i in range(lo, hi):
                 out[c, i] = codes_rows[i, c]
     return out
+
+
+def transposed_codes(codes_rows):
+    """:func:`codes_by_column`, or NumPy's transpose (the same array) when the
+    rows are one block: a small fit then compiles no parallel kernel."""
+    if codes_rows.shape[0] <= TRANSPOSE_ROWS:
+        return np.ascontiguousarray(codes_rows.T, dtype=np.int32)
+    return codes_by_column(codes_rows)
+
+
+def transposed_columns(X, columns):
+    """:func:`columns_by_row`, or NumPy's transpose (the same array) when the
+    rows are one block or no column is listed."""
+    if X.shape[0] <= TRANSPOSE_ROWS or columns.size == 0:
+        return np.ascontiguousarray(X[:, columns].T, dtype=np.float64)
+    return columns_by_row(X, columns)
 
 
 @jit_parallel

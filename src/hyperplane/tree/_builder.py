@@ -18,7 +18,7 @@ from typing import Callable, NamedTuple
 import numba
 import numpy as np
 
-from ._bin_kernels import bin_ranges, bin_rows, codes_by_column, columns_by_row
+from ._bin_kernels import bin_ranges, bin_rows, transposed_codes, transposed_columns
 from ._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
@@ -26,7 +26,7 @@ from ._node_kernels import PARALLEL_ROWS, score_attributes
 from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from ._prune_kernels import node_impurities, preorder_layout
-from ._state import Columns, Node, Scan, TreeArrays
+from ._state import Columns, Orders, Scan, TreeArrays, new_node
 from ._subtree import compiled_growth_applies, grow_subtrees
 from ._traverse_kernels import child_block, child_region
 
@@ -103,8 +103,8 @@ def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_
         codes_rows[:, col[j]] = np.where(np.isnan(X[:, j]), -1, X[:, j])
     if binned.size:
         bin_rows(X, binned, col[binned], edges[col[binned]], n_edges, codes_rows)
-    codes_T = codes_by_column(codes_rows)
-    num_T = columns_by_row(X, numeric)
+    codes_T = transposed_codes(codes_rows)
+    num_T = transposed_columns(X, numeric)
     bin_range = np.full((coded.size, 2, widest), np.nan)
     if binned.size:
         bin_range[col[binned]] = bin_ranges(X, binned, codes_T, col[binned], widest)
@@ -334,7 +334,7 @@ def stable_sort(x):
 
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last) and the attribute's
-    values in that order, ``(order, sorted_x)``: done once, at the root."""
+    values in that order (:class:`~._state.Orders`): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
     sorted_x = np.empty((data.num_T.shape[0], rows.size))
@@ -353,7 +353,7 @@ def sorted_orders(data, rows):
 
     with ThreadPoolExecutor(max_workers=numba.get_num_threads()) as pool:
         list(pool.map(sort_block, range(0, p, block)))
-    return order, sorted_x
+    return Orders(order, sorted_x)
 
 
 def _settled(bar, w, nodes):
@@ -375,20 +375,21 @@ def root_node(data, order, statistic=class_weights):
     w = data.w[rows].copy()
     value = statistic(data, rows, w)
     orders = order(data, rows)
-    return Node(rows, w, *orders, np.zeros(0, dtype=np.int64), value, 0,
-                np.ones(data.kind.shape[0], dtype=bool), *spare_buffers(*orders))
+    return new_node(rows, w, orders, np.zeros(0, dtype=np.int64), value, 0,
+                    np.ones(data.kind.shape[0], dtype=bool), spare_buffers(orders))
 
 
-def spare_buffers(order, sorted_x):
-    """The root's spare region: the second of the two buffers the children's
-    orders and values alternate between, one allocation per fit
-    (:func:`~._traverse_kernels.children_regions`)."""
-    return np.empty(order.size, dtype=order.dtype), np.empty(sorted_x.size)
+def spare_buffers(orders):
+    """The root's spare region (flat :class:`~._state.Orders`): the second of the
+    two buffers the children's orders and values alternate between, one
+    allocation per fit (:func:`~._traverse_kernels.children_regions`)."""
+    return Orders(np.empty(orders.order.size, dtype=orders.order.dtype),
+                  np.empty(orders.sorted_x.size))
 
 
 def no_orders(data, rows):
-    """The sorted orders and values of a tree without exact numeric attributes (none)."""
-    return np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size))
+    """The sorted :class:`~._state.Orders` of a tree without exact numeric attributes (none)."""
+    return Orders(np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)))
 
 
 def parallel_rows(data):
@@ -579,12 +580,12 @@ def grown_children(node, children, ids, kind, bar, nodes, tracer):
     for v, child_id in enumerate(ids):
         a, b = children.offsets[v], children.offsets[v + 1]
         n_num = node.order.shape[0]
-        child = Node(children.rows[a:b], children.w[a:b],
-                     child_block(children.order, children.offsets, v, n_num),
-                     child_block(children.sorted_x, children.offsets, v, n_num), node.count,
-                     children.value[v], node.depth + 1, avail,
-                     child_region(children.spare_order, children.offsets, v, n_num),
-                     child_region(children.spare_x, children.offsets, v, n_num))
+        child = new_node(children.rows[a:b], children.w[a:b],
+                         Orders(child_block(children.order, children.offsets, v, n_num),
+                                child_block(children.sorted_x, children.offsets, v, n_num)),
+                         node.count, children.value[v], node.depth + 1, avail,
+                         Orders(child_region(children.spare_order, children.offsets, v, n_num),
+                                child_region(children.spare_x, children.offsets, v, n_num)))
         if children.reason[v] != GROW:
             if tracer is not None:
                 tracer.leaf(child_id, child, children.reason[v])

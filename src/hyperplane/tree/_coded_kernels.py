@@ -22,7 +22,8 @@ from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from ._state import Columns, GrowRules, Node, Scratch, Splits
+from ._state import (Columns, GrowRules, Kept, Orders, Scratch, Span, Splits,
+                     new_node)
 from ._table_kernels import tally_row
 from ._traverse_kernels import MISSING
 
@@ -54,8 +55,9 @@ def rows_taken_out(b):
 
 @jit
 def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
-    """Add ``rows`` (weights ``w`` by position) into the class tables of coded
-    columns ``span[0]`` to ``span[1] − 1``, in the rows' order (:func:`tally_row`)."""
+    """Add ``rows`` (weights ``w`` by position) into the class tables of the coded
+    columns of the :class:`~._state.Span` ``span``, in the rows' order
+    (:func:`tally_row`)."""
     for pos in range(rows.shape[0]):
         i = rows[pos]
         tally_row(codes_rows[i], codes_count, y[i], w[pos], 1, span, table, counts)
@@ -63,18 +65,17 @@ def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
 
 @jit
 def take_out_rows(columns, node, branch, kept, span, table, counts):
-    """Take the rows of ``node`` that leave its child ``kept = (keep, r_keep)`` out
-    of the class tables of coded columns ``span[0]`` to ``span[1] − 1``, in the
-    rows' order: a row of another branch entirely, a row missing the tested value
-    (``branch == MISSING``) by :func:`weight_taken_out` and not in the counts
-    (:func:`rows_taken_out`)."""
-    keep, r_keep = kept
+    """Take the rows of ``node`` that leave its child ``kept`` (a
+    :class:`~._state.Kept`) out of the class tables of the coded columns of the
+    :class:`~._state.Span` ``span``, in the rows' order: a row of another branch
+    entirely, a row missing the tested value (``branch == MISSING``) by
+    :func:`weight_taken_out` and not in the counts (:func:`rows_taken_out`)."""
     for pos in range(node.rows.shape[0]):
         b = branch[pos]
-        if b != keep:
+        if b != kept.branch:
             i = node.rows[pos]
             tally_row(columns.codes_rows[i], columns.codes_count, columns.y[i],
-                      -weight_taken_out(b, node.w[pos], r_keep), rows_taken_out(b), span,
+                      -weight_taken_out(b, node.w[pos], kept.r), rows_taken_out(b), span,
                       table, counts)
 
 
@@ -83,17 +84,19 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     """The split-table entry of coded attribute ``j`` from the node's tables: a
     multiway split (:func:`~._split_kernels.table_split_score`) or, binned, the
     best cut over its non-empty bins, gathered into ``scratch``
-    (:func:`~._numeric_cut_kernels.ordered_cut`)."""
+    (:func:`~._numeric_cut_kernels.ordered_cut`; ``scratch`` None: the tree has
+    no binned attribute, and numba compiles no binned scan)."""
     c = columns.col[j]
     n_codes = columns.codes_count[c]
-    if columns.kind[j] == CATEGORICAL:
+    if scratch is None or columns.kind[j] == CATEGORICAL:
         return table_split_score(table[c, :n_codes + 1], counts[c, :n_codes + 1],
                                  rules.criterion, rules.min_leaf, rules.c45)
     d = 0
     for v in range(n_codes):
         if counts[c, v] > 0:
             scratch.bins[d] = v
-            scratch.bin_table[d] = table[c, v]
+            for k in range(table.shape[2]):  # no slice assignment (ARCHITECTURE.md, numba)
+                scratch.bin_table[d, k] = table[c, v, k]
             scratch.bin_rows[d] = counts[c, v]
             d += 1
     return ordered_cut(d, scratch, table[c, n_codes], columns.bin_range[c], rules, lookup)
@@ -127,8 +130,9 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup):
 
 @jit
 def column_group(g, n_groups, p):
-    """Columns ``[lo, hi)`` of group ``g`` of ``n_groups`` near-equal groups of ``p``."""
-    return g * p // n_groups, (g + 1) * p // n_groups
+    """The :class:`~._state.Span` of group ``g`` of ``n_groups`` near-equal groups of ``p``
+    columns."""
+    return Span(g * p // n_groups, (g + 1) * p // n_groups)
 
 
 @jit_parallel_exact
@@ -156,6 +160,6 @@ def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, count
     n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
     for g in prange(n_groups):
         take_out_rows(Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
-                      Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
-                           n_spare, n_spare_x),
-                      branch, (keep, r_keep), column_group(g, n_groups, p), table, counts)
+                      new_node(n_r, n_w, Orders(n_order, n_x), n_count, n_value, n_depth,
+                               n_avail, Orders(n_spare, n_spare_x)),
+                      branch, Kept(keep, r_keep), column_group(g, n_groups, p), table, counts)

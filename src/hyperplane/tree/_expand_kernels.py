@@ -29,7 +29,7 @@ import numpy as np
 
 from .._numba import jit
 from ._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
-from ._state import Children, Splits
+from ._state import Children, Orders, Splits
 from ._sum_kernels import numpy_sum
 from ._traverse_kernels import MISSING, numeric_cut, partition_node
 
@@ -247,7 +247,8 @@ def empty_branch_leaf(value, weight, v, parent_value):
     """A branch no known row reaches is a leaf with its parent's class weights
     and weight 0 (周志华 4.1 line 12): ``value[v]``, ``weight[v]`` of the
     children's class weights (growth) or of a tree's nodes (pruning's refit)."""
-    value[v] = parent_value
+    for k in range(parent_value.shape[0]):  # no slice assignment (ARCHITECTURE.md, numba)
+        value[v, k] = parent_value[k]
     weight[v] = 0.0
 
 
@@ -281,8 +282,9 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
 
     Chooses the attribute, routes and partitions the node's rows (with their
     sorted orders and values; ``dest``: scratch indexed by row, needed with
-    orders; from ``parallel_rows`` rows the attributes are split side by
-    side, ``None``: never, see :func:`~._traverse_kernels.partition_node`)
+    orders, ``None`` in a tree without exact numeric attributes; from
+    ``parallel_rows`` rows the attributes are split side by side, ``None``:
+    never, see :func:`~._traverse_kernels.partition_node`)
     and computes ``r̃_v``. Returns the :class:`Children` with their
     statistics (``n_stats`` per branch) still zero, the known weight of each
     branch and whether any attribute is left below; ``attribute == −1``: no
@@ -301,8 +303,8 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
-    part = partition_node(node.rows, node.w, branch, r, (node.order, node.sorted_x),
-                          (node.spare_order, node.spare_x), dest, parallel_rows)
+    part = partition_node(node.rows, node.w, branch, r, Orders(node.order, node.sorted_x),
+                          Orders(node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
                         part.offsets, np.zeros((n_branches, n_stats)), np.zeros(n_branches),

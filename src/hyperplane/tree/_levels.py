@@ -72,7 +72,7 @@ from ._level_kernels import route_to_frontier
 from ._prune import PrePruner, cost_complexity_prune
 from ._numeric_cut_kernels import score_table
 from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
-from ._state import Columns, Node, TreeArrays
+from ._state import Columns, Orders, TreeArrays, new_node
 from ._moments_kernels import N_MOMENTS
 from ._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)
@@ -274,10 +274,10 @@ def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     codes_T[j] = np.where(value_of == n_values - 1, -1, value_of)
     columns = Columns(np.zeros((0, m)), codes_T, np.zeros((m, 0), dtype=np.int32), n_codes,
                       kind, np.arange(p, dtype=np.int64), bin_range, y.astype(np.int64))
-    rows = Node(np.arange(m, dtype=np.int64), table.ravel()[cells],
-                np.zeros((0, m), dtype=np.int64), np.zeros((0, m)),
-                np.where(first, n_rows[value_of], 0).astype(np.int64), node.value, node.depth,
-                node.avail, np.zeros(0, dtype=np.int64), np.zeros(0))
+    rows = new_node(np.arange(m, dtype=np.int64), table.ravel()[cells],
+                    Orders(np.zeros((0, m), dtype=np.int64), np.zeros((0, m))),
+                    np.where(first, n_rows[value_of], 0).astype(np.int64), node.value,
+                    node.depth, node.avail, Orders(np.zeros(0, dtype=np.int64), np.zeros(0)))
     return rows, columns
 
 
@@ -512,10 +512,10 @@ def training_chunks(X, y, sample_weight):
 def root_node(value, weight, n_rows, p):
     """The root's :class:`~._state.Node` of a Dask fit: one weighted row of
     statistic ``value`` standing for the ``n_rows`` training rows."""
-    return Node(np.zeros(1, dtype=np.int64), np.array([weight]),
-                np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1)),
-                np.array([n_rows], dtype=np.int64), value, 0, np.ones(p, dtype=bool),
-                np.zeros(0, dtype=np.int64), np.zeros(0))
+    return new_node(np.zeros(1, dtype=np.int64), np.array([weight]),
+                    Orders(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1))),
+                    np.array([n_rows], dtype=np.int64), value, 0, np.ones(p, dtype=bool),
+                    Orders(np.zeros(0, dtype=np.int64), np.zeros(0)))
 
 
 def merge_moment_parts(a, b):

@@ -11,7 +11,7 @@ from .._numba import jit, jit_parallel_exact
 from ._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._state import Columns, GrowRules, Node, Scan, Splits
+from ._state import Columns, GrowRules, Orders, Scan, Splits, new_node
 from ._table_kernels import node_class_tables
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -90,8 +90,8 @@ def node_scores_parallel(columns, node, rules, scan):
     score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(c_kind.shape[0]):
         _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
-                         Node(n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail,
-                              n_spare, n_spare_x),
+                         new_node(n_r, n_w, Orders(n_order, n_x), n_count, n_value, n_depth,
+                                  n_avail, Orders(n_spare, n_spare_x)),
                          GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
                                    at_value),
                          Scan(wbuf, unit, clogc), tables, n_rows,

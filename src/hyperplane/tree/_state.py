@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
 
 class GrowRules(NamedTuple):
@@ -63,6 +64,71 @@ class Node(NamedTuple):
     avail: np.ndarray  # attributes still usable
     spare_order: np.ndarray  # flat (p_num * m,) or empty: where the children's orders go
     spare_x: np.ndarray  # flat (p_num * m,) or empty: where the children's sorted values go
+
+
+class Orders(NamedTuple):
+    """Rows sorted by every exact numeric attribute and their values in that
+    order (:attr:`Node.order`, :attr:`Node.sorted_x`): ``(p_num, m)`` blocks,
+    or flat, as a node's spare region and its children's are."""
+
+    order: np.ndarray
+    sorted_x: np.ndarray
+
+
+def new_node(rows, w, orders, count, value, depth, avail, spare):
+    """The :class:`Node` of ``rows`` with weights ``w``, their :class:`Orders`
+    ``orders`` and ``spare`` (its spare region), in Python and in compiled
+    code (where numba inlines it into the caller: no function of its own is
+    compiled); every place that makes a node calls it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.tree._state import Orders, new_node
+    >>> none = Orders(np.zeros((0, 2), dtype=np.int64), np.zeros((0, 2)))
+    >>> node = new_node(np.arange(2), np.ones(2), none, np.zeros(0, dtype=np.int64),
+    ...                 np.array([1.0, 1.0]), 0, np.ones(3, dtype=bool),
+    ...                 Orders(none.order.ravel(), none.sorted_x.ravel()))
+    >>> node.rows.tolist(), node.depth, node.order.shape
+    ([0, 1], 0, (0, 2))
+    """
+    return Node(rows, w, orders.order, orders.sorted_x, count, value, depth, avail,
+                spare.order, spare.sorted_x)
+
+
+@overload(new_node, inline="always")
+def _new_node_compiled(rows, w, orders, count, value, depth, avail, spare):
+    return new_node
+
+
+class RowWeights(NamedTuple):
+    """Rows of a node (or of its children, one after the other) and their weights."""
+
+    rows: np.ndarray
+    w: np.ndarray
+
+
+class Span(NamedTuple):
+    """Coded columns ``lo`` to ``hi − 1`` (one thread's group, or all)."""
+
+    lo: int
+    hi: int
+
+
+class Kept(NamedTuple):
+    """The child whose class tables a node's become (histogram subtraction):
+    its branch and ``r̃_v``."""
+
+    branch: int
+    r: float
+
+
+class Tables(NamedTuple):
+    """A node's class tables: weight ``table[c, code, k]`` and row count
+    ``counts[c, code]`` of every coded column ``c`` (missing: the last code)."""
+
+    table: np.ndarray
+    counts: np.ndarray
 
 
 class Splits(NamedTuple):

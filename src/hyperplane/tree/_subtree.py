@@ -23,9 +23,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from ._coded_kernels import new_scratch
 from ._node_kernels import PARALLEL_ROWS
-from ._split_kernels import CATEGORICAL, NUMERIC
-from ._state import Node, Tuning, Workspace
+from ._split_kernels import BINNED, CATEGORICAL, NUMERIC
+from ._state import Node, Tables, Tuning, Workspace
 from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
@@ -94,17 +95,22 @@ def compiled_growth_applies(data, pre_pruner):
 
 
 def workspace(data, least=None):
-    """Row-indexed scratch of one growing thread; ``None`` for a classifier
-    without exact numeric attributes (coded-only growth needs none, and is
-    compiled without the exact scans; a regression tree, ``least`` not None,
-    scores every node by its rows, binned or not).
+    """Scratch of one growing thread: row-indexed (:class:`~._state.Workspace`)
+    for a tree with exact numeric attributes and a regression tree (``least``
+    not None, which scores every node by its rows, binned or not); for a
+    classifier without exact numeric attributes (coded-only growth, compiled
+    without the exact scans) the bin scans' :class:`~._state.Scratch`, or
+    ``None`` when no attribute is binned either (numba then compiles no bin scan).
 
     The branch of each row (``dest``) is held in the smallest integer type
     that holds every branch index: the partition reads it once per row and
     attribute in sorted order, so a small type keeps it in cache.
     """
     if least is None and not np.any(data.kind == NUMERIC):
-        return None
+        if not np.any(data.kind == BINNED):
+            return None
+        width = int(data.codes_count.max(initial=0))
+        return new_scratch.py_func(width, int(SORT_ROWS), data.n_classes)
     n = data.X.shape[0]
     branches = int(data.n_codes[data.kind == CATEGORICAL].max(initial=2))
     dest_type = np.int8 if branches <= np.iinfo(np.int8).max else np.int64
@@ -113,13 +119,21 @@ def workspace(data, least=None):
 
 class Job(NamedTuple):
     """A subtree to grow in one compiled call: its node id in the growing
-    storage, its root, the root's handed-down tables and how it hands on its
-    own deferred nodes (:func:`~._subtree_kernels.grow_subtree`)."""
+    storage, its root, the root's handed-down tables (None: the tree keeps no
+    class tables, :func:`keeps_tables`) and how it hands on its own deferred
+    nodes (:func:`~._subtree_kernels.grow_subtree`)."""
 
     node_id: int
     node: Node
-    tables: tuple
+    tables: Tables | None
     handoff: Handoff
+
+
+def keeps_tables(n_rows, exact):
+    """Whether a tree of ``n_rows`` rows grows with class tables: a coded-only
+    classifier (``exact`` False) whose root is not small enough to sort
+    (``SORT_ROWS``); every other growth is compiled without the tables' code."""
+    return not exact and n_rows >= SORT_ROWS
 
 
 def _grow_one(data, rules, job, tuning, space):
@@ -150,26 +164,29 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     parallel_top = threads > 1 and (exact or groups > 1)  # else the serial kernels
     top = tuning._replace(defer_rows=defer, groups=groups,
                           parallel_rows=min(defer, PARALLEL_ROWS) if parallel_top else None)
+    tables = keeps_tables(n_rows, exact)
     small = []
     for node_id, node in jobs:
-        job = Job(node_id, node, NO_TABLES, Handoff(0, False))
+        job = Job(node_id, node, NO_TABLES if tables else None, Handoff(0, False))
         if node.rows.size < defer:
             small.append(job)
             continue
         output = _grow_one(data, rules, job, top, workspace(data, least))
-        small.extend(_settle(nodes, job, output, data.kind, bar, split))
+        small.extend(_settle(nodes, job, output, data.kind, bar, split, tables))
     _grow_side_by_side(data, rules, small, tuning,
-                       lambda job, output: _settle(nodes, job, output, data.kind, bar, split),
+                       lambda job, output: _settle(nodes, job, output, data.kind, bar, split,
+                                                   tables),
                        split)
 
 
-def _settle(nodes, job, output, kind, bar, split):
-    """Graft a grown job into ``nodes``; the jobs of its deferred nodes."""
-    result, (ids, deferred, tables) = output
+def _settle(nodes, job, output, kind, bar, split, tables):
+    """Graft a grown job into ``nodes``; the jobs of its deferred nodes (with
+    their handed-down tables when the tree keeps ``tables``, else None)."""
+    result, (ids, deferred, handed_down) = output
     base = _graft_and_report(nodes, job.node_id, result, kind, bar)
     handoff = Handoff(max(split // SPLIT_FRACTION, 1), True)
-    return [Job(job.node_id if t == 0 else base + t, node, handed, handoff)
-            for t, node, handed in zip(ids, deferred, tables)]
+    return [Job(job.node_id if t == 0 else base + t, node, handed if tables else None, handoff)
+            for t, node, handed in zip(ids, deferred, handed_down)]
 
 
 def _job_tuning(tuning, job, split):

@@ -32,17 +32,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import by_none, jit
-from ._coded_kernels import (accumulate_rows_parallel, add_rows, new_scratch,
-                             score_coded_attribute, score_coded_parallel,
-                             take_out_siblings_parallel, take_out_rows)
+from numba.core import types
+
+from .._numba import by_first_type, by_none, jit
+from ._coded_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
+                             score_coded_parallel, take_out_siblings_parallel, take_out_rows)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
 from ._node_kernels import score_attributes
 from ._regression_kernels import expand_regression_node, regression_scores
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from ._state import Node, Scan, Subtree
+from ._state import Kept, Orders, Scan, Span, Subtree, Tables, Workspace, new_node
 from ._sum_kernels import numpy_sum
 from ._table_kernels import table_slot
 from ._traverse_kernels import child_block, child_region
@@ -58,7 +59,7 @@ SORT_ROWS = 64
 def accumulate_rows(codes_rows, codes_count, y, rows, w, table, counts):
     """Add rows ``rows`` (weights ``w`` by position) into every coded attribute's
     table ``table[c, code, y]`` and ``counts[c, code]`` (missing: slot ``codes_count[c]``)."""
-    add_rows(codes_rows, codes_count, y, rows, w, (0, codes_rows.shape[1]), table, counts)
+    add_rows(codes_rows, codes_count, y, rows, w, Span(0, codes_rows.shape[1]), table, counts)
 
 
 @jit
@@ -83,7 +84,7 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
     ``(1 − r_keep) · w`` of its weight and is still counted
     (:func:`weight_taken_out`).
     """
-    take_out_rows(columns, node, branch, (keep, r_keep), (0, columns.codes_rows.shape[1]),
+    take_out_rows(columns, node, branch, Kept(keep, r_keep), Span(0, columns.codes_rows.shape[1]),
                   table, counts)
 
 
@@ -105,7 +106,8 @@ def clean_derived_tables(table, counts, unit):
 @jit
 def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     """The split table of a node from its class tables
-    (:func:`~._coded_kernels.score_coded_attribute` of every available attribute)."""
+    (:func:`~._coded_kernels.score_coded_attribute` of every available attribute;
+    ``scratch`` None: no attribute is binned)."""
     splits = new_splits(columns.kind.shape[0])
     for j in range(columns.kind.shape[0]):
         if avail[j]:
@@ -165,7 +167,9 @@ def _insertion_sort(keys, n):
 @jit
 def small_node_scores(columns, node, rules, lookup, scratch):
     """:func:`score_coded` of a small node without the full tables: binned
-    attributes via :func:`sorted_bins`, categorical ones via their own table."""
+    attributes via :func:`sorted_bins`, categorical ones via their own table
+    (``scratch`` None: the tree has no binned attribute, and numba compiles no
+    binned scan)."""
     rows, w = node.rows, node.w
     n_classes = node.value.shape[0]
     m = rows.shape[0]
@@ -179,7 +183,7 @@ def small_node_scores(columns, node, rules, lookup, scratch):
         if not node.avail[j]:
             continue
         c = columns.col[j]
-        if columns.kind[j] == CATEGORICAL:
+        if scratch is None or columns.kind[j] == CATEGORICAL:
             table = np.zeros((columns.codes_count[c] + 1, n_classes))
             n_rows = np.zeros(columns.codes_count[c] + 1, dtype=np.int64)
             for pos in range(m):
@@ -196,8 +200,12 @@ def small_node_scores(columns, node, rules, lookup, scratch):
 
 
 @jit
-def _release(slot, pool_t, pool_n, free):
-    """Give a table buffer back (zeroed) to the pool."""
+def _release(slot, pool):
+    """Give a table buffer back (zeroed) to the pool (:func:`_table_pool`; None: a
+    growth without class tables)."""
+    if pool is None:
+        return
+    pool_t, pool_n, free = pool
     if slot >= 0:
         pool_t[slot][:] = 0.0
         pool_n[slot][:] = 0
@@ -205,21 +213,23 @@ def _release(slot, pool_t, pool_n, free):
 
 
 @jit
-def _acquire(pool_t, pool_n, free):
+def _acquire(pool):
     """A zeroed table buffer from the pool (a new one if none is free)."""
+    pool_t, pool_n, free = pool
     if len(free) > 0:
         return free.pop()
-    _scratch_tables(pool_t, pool_n)
+    _scratch_tables(pool)
     pool_t.append(np.zeros_like(pool_t[0]))
     pool_n.append(np.zeros_like(pool_n[0]))
     return len(pool_t) - 1
 
 
 @jit
-def _scratch_tables(pool_t, pool_n):
+def _scratch_tables(pool):
     """Slot 0's tables, allocated at their first use: a subtree of small nodes (the
     many children of a wide categorical split) never pays for tables as wide as
     the widest attribute."""
+    pool_t, pool_n, free = pool
     p_coded, n_cells = pool_t[0].shape[0], pool_n[0].shape[1]
     if pool_t[0].shape[1] < n_cells:
         pool_t[0] = np.zeros((p_coded, n_cells, pool_t[0].shape[2]))
@@ -227,33 +237,64 @@ def _scratch_tables(pool_t, pool_n):
 
 
 @jit
-def _score_node(columns, node, rules, tuning, pool, slot, scratch):
+def _table_pool(p_coded, width, n_classes):
+    """The table pool of a growth whose nodes hold class tables of ``width + 1``
+    cells per coded column, ``(tables, counts, free)``: slot ``s`` is
+    ``tables[s]``, ``counts[s]``, ``free`` lists the slots to hand out again
+    (slot 0 is the small nodes' scratch, allocated at its first use and never
+    handed out)."""
+    pool = ([np.zeros((p_coded, 0, n_classes))], [np.zeros((0, width + 1), dtype=np.int64)],
+            [0])
+    pool[2].pop()
+    return pool
+
+
+@jit
+def _no_pool(p_coded, width, n_classes):
+    """No table pool (a growth without class tables)."""
+    return None
+
+
+#: ``new_pool(tables, p_coded, width, n_classes)``: the growth's table pool
+#: (:func:`_table_pool`), or None when ``tables`` is None: a growth without class
+#: tables, which numba then compiles without their code (an ``is None`` test
+#: drops a branch only when the argument is None, so the choice is made here)
+new_pool = by_none(_no_pool, _table_pool, pass_first=(False, False))
+
+
+@jit
+def _score_node(scratch, columns, node, rules, tuning, pool, slot):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
-    the parent, histogram subtraction), from scratch tables, or, when small, by sorting.
+    the parent, histogram subtraction), from scratch tables, or, when small, by
+    sorting (always when ``pool`` is None: every node of the growth is small).
     A node of at least ``tuning.parallel_rows`` rows counts and scores its
     attributes side by side (:mod:`._coded_kernels`, counting in
     ``tuning.groups`` groups of columns: the same numbers);
-    ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1."""
-    pool_t, pool_n, free = pool
+    ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1.
+    ``scratch``: the bin scans' buffers (None: no attribute is binned)."""
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
+    if pool is None:
+        return small_node_scores(columns, node, rules, lookup, scratch), slot
+    pool_t, pool_n, free = pool
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
         clean_derived_tables(pool_t[slot], pool_n[slot], unit)
     elif node.rows.shape[0] >= tuning.subtract_rows:
-        slot = _acquire(pool_t, pool_n, free)
-        _count_tables(columns, node, pool_t[slot], pool_n[slot], tuning.parallel_rows,
-                      tuning.groups)
+        slot = _acquire(pool)
+        _count_tables(columns, node, pool_t[slot], pool_n[slot],
+                      tuning.parallel_rows, tuning.groups)
     else:
-        _scratch_tables(pool_t, pool_n)
+        _scratch_tables(pool)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool_t[0], pool_n[0])
     at = max(slot, 0)
-    splits = _scores_of_tables(pool_t[at], pool_n[at], columns, node, rules, lookup, scratch,
-                               tuning.parallel_rows)
+    splits = _scores_of_tables(pool_t[at], pool_n[at], columns, node, rules, lookup,
+                               scratch, tuning.parallel_rows)
     if slot < 0:
-        reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0], pool_n[0])
+        reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0],
+                   pool_n[0])
     return splits, slot
 
 
@@ -280,9 +321,15 @@ def _count_tables(columns, node, table, counts, parallel_rows, groups):
 
 
 @jit
-def _subtract_siblings(columns, node, children, keep, table, counts, parallel_rows, groups):
-    """:func:`take_out_siblings` (from ``parallel_rows`` rows, ``None``: never, and
-    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers)."""
+def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
+    """Turn the tables in ``slot`` into those of child ``keep``
+    (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never, and
+    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers).
+    ``pool`` None: a growth without class tables (an exact or regression tree,
+    or one whose every node sorts), compiled without this code."""
+    if pool is None:
+        return
+    table, counts = pool[0][slot], pool[1][slot]
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
@@ -291,7 +338,7 @@ def _subtract_siblings(columns, node, children, keep, table, counts, parallel_ro
 
 
 #: a deferred node's hand-down when it has no tables to hand down
-NO_TABLES = (np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
+NO_TABLES = Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
 
 
 class Handoff(NamedTuple):
@@ -303,7 +350,8 @@ class Handoff(NamedTuple):
 
 @jit
 def _hand_down(node, slot, pool, handoff):
-    """The tables a deferred node takes to its own job (its slot's) or none.
+    """The :class:`~._state.Tables` a deferred node takes to its own job (its
+    slot's) or none (:data:`NO_TABLES`; always with ``pool`` None).
 
     With fractional weights, when ``handoff.always``: then the job grows with
     the numbers one call would use. With unit weights the counts are integers,
@@ -311,36 +359,34 @@ def _hand_down(node, slot, pool, handoff):
     they are no larger than that count's work (rows × columns; a very wide
     table stays behind). The slot goes back to the pool.
     """
+    if pool is None:
+        return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
     pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
     cells = pool_n[0].shape[1] * pool_t[0].shape[0] * pool_t[0].shape[2]
     worth = cells <= node.rows.shape[0] * pool_t[0].shape[0]
     if slot < 0 or not (unit and worth or handoff.always and not unit):
-        _release(slot, pool_t, pool_n, free)
-        return np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64)
+        _release(slot, pool)
+        return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
     table, counts = pool_t[slot], pool_n[slot]
     pool_t[slot] = np.zeros_like(table)
     pool_n[slot] = np.zeros_like(counts)
     free.append(slot)
-    return table, counts
+    return Tables(table, counts)
 
 
 @jit
 def _adopt(tables, pool):
-    """The slot of a job root's handed-down tables (−1: none handed down)."""
-    table, counts = tables
-    if table.shape[0] == 0:
+    """The slot of a job root's handed-down :class:`~._state.Tables` (−1: none
+    handed down; ``tables`` None: a growth without class tables)."""
+    if tables is None:
+        return -1
+    if tables.table.shape[0] == 0:
         return -1
     pool_t, pool_n, _ = pool
-    pool_t.append(table)
-    pool_n.append(counts)
+    pool_t.append(tables.table)
+    pool_n.append(tables.counts)
     return len(pool_t) - 1
-
-
-@jit
-def _class_scores(least, columns, node, rules, scan, parallel_rows):
-    """A classifier's split table (:func:`~._node_kernels.score_attributes`)."""
-    return score_attributes(columns, node, rules, scan, parallel_rows)
 
 
 @jit
@@ -351,61 +397,36 @@ def _moment_scores(least, columns, node, rules, scan, parallel_rows):
     return regression_scores(columns, node, rules, scan.wbuf, least)
 
 
-#: the split table of an exact node: a classifier's (``least`` None) or a regression tree's
-exact_scores = by_none(_class_scores, _moment_scores)
+#: the split table of an exact node: a classifier's
+#: (:func:`~._node_kernels.score_attributes`, ``least`` None) or a regression tree's
+exact_scores = by_none(score_attributes, _moment_scores, pass_first=(False, True))
 
 
 @jit
-def _expand_classes(least, node, splits, columns, rules, n_stats, dest, parallel_rows):
-    """A classifier's expansion (:func:`~._expand_kernels.expand_node`)."""
-    return expand_node(node, splits, columns, rules, n_stats, dest, parallel_rows)
-
-
-@jit
-def _expand_moments(least, node, splits, columns, rules, n_stats, dest, parallel_rows):
+def _expand_moments(node, splits, columns, rules, n_stats, dest, parallel_rows):
     """A regression tree's expansion (:func:`~._regression_kernels.expand_regression_node`)."""
     return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
                                   columns.y)
 
 
-#: a node's expansion: a classifier's (``least`` None) or a regression tree's
-expand = by_none(_expand_classes, _expand_moments)
+#: a node's expansion: a classifier's (:func:`~._expand_kernels.expand_node`,
+#: ``least`` None) or a regression tree's
+expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
 
 
 @jit
-def _class_weight(least, value):
-    """A classifier node's weight: the sum of its class weights."""
-    return numpy_sum(value)
-
-
-@jit
-def _moment_weight(least, value):
+def _moment_weight(value):
     """A regression node's weight: Σw, the first entry of its statistic."""
     return value[0]
 
 
-#: a node's weight from its value
-node_weight = by_none(_class_weight, _moment_weight)
+#: a node's weight from its value: a classifier's sum of class weights
+#: (``least`` None) or a regression node's Σw
+node_weight = by_none(numpy_sum, _moment_weight, pass_first=(False, False))
 
 
 @jit
-def _subtract_class_tables(least, columns, node, children, keep, table, counts, tuning):
-    """A classifier's histogram subtraction (:func:`_subtract_siblings`)."""
-    _subtract_siblings(columns, node, children, keep, table, counts, tuning.parallel_rows,
-                       tuning.groups)
-
-
-@jit
-def _no_tables(least, columns, node, children, keep, table, counts, tuning):
-    """A regression tree holds no class tables (its nodes are never given a slot)."""
-
-
-#: histogram subtraction of the largest child's tables: a classifier's, or none
-subtract_tables = by_none(_subtract_class_tables, _no_tables)
-
-
-@jit
-def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot, scratch):
+def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
     ``slot`` is returned as it came)."""
@@ -413,37 +434,40 @@ def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot, scra
     return exact_scores(tuning.least, columns, node, rules, scan, tuning.parallel_rows), slot
 
 
-@jit
-def _coded_split_table(workspace, columns, node, rules, tuning, pool, slot, scratch):
-    """The split table of a node of a coded-only tree (``workspace`` None) and
-    the slot of its tables (:func:`_score_node`)."""
-    return _score_node(columns, node, rules, tuning, pool, slot, scratch)
+def _exact_growth(space):
+    """Whether the numba type ``space`` of a growth's scratch is an exact
+    tree's :class:`~._state.Workspace` (else: a coded-only tree's bin-scan
+    :class:`~._state.Scratch`, or None without binned attributes)."""
+    return isinstance(space, types.BaseNamedTuple) and space.instance_class is Workspace
 
 
-#: a node's split table and its tables' slot: :func:`_coded_split_table` when
-#: the growth has no exact workspace, else :func:`_exact_split_table`; numba
+#: a node's split table and its tables' slot: ``split_table(space, columns, node,
+#: rules, tuning, pool, slot)`` is :func:`_exact_split_table` when the growth's
+#: scratch ``space`` is an exact tree's workspace, else :func:`_score_node`; numba
 #: chooses when it compiles :func:`grow_subtree`, which then holds one of them
-split_table = by_none(_coded_split_table, _exact_split_table)
+split_table = by_first_type(lambda space: _exact_split_table if _exact_growth(space)
+                            else _score_node, "split_table")
 
 
 @jit
-def _no_branch_scratch(workspace):
-    """An empty branch scratch: a coded-only tree's partition needs none."""
-    return np.zeros(0, dtype=np.int8)
+def _no_branch_scratch(space):
+    """A coded-only tree's partition needs no branch scratch (None)."""
+    return None
 
 
 @jit
-def _workspace_branch_scratch(workspace):
+def _workspace_branch_scratch(space):
     """The row-indexed branch scratch of exact growth."""
-    return workspace.dest
+    return space.dest
 
 
-#: the branch scratch of a growth with (``workspace``) or without exact attributes
-branch_scratch = by_none(_no_branch_scratch, _workspace_branch_scratch)
+#: the branch scratch of a growth with exact attributes (its workspace's) or without (None)
+branch_scratch = by_first_type(lambda space: _workspace_branch_scratch if _exact_growth(space)
+                               else _no_branch_scratch, "branch_scratch")
 
 
 @jit
-def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
+def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
 
     Every node is scored and expanded by
@@ -451,11 +475,13 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     takes in Python (a regression tree's, ``tuning.least`` not None:
     :func:`~._regression_kernels.regression_scores` and
     :func:`~._regression_kernels.expand_regression_node`, exact or binned
-    attributes, always with a ``workspace`` and never class tables). With exact numeric attributes a node is scored from its
-    presorted orders and values (:func:`_exact_scores`, scratch in
-    ``workspace``), its children's partitioned from its own. Otherwise
-    (``workspace`` None; numba compiles only the kind of scoring the tree
-    takes, :data:`split_table`, and only the parallel kernels a
+    attributes, always with a workspace and never class tables). With exact
+    numeric attributes (``space`` a :class:`~._state.Workspace`) a node is
+    scored from its presorted orders and values (:data:`exact_scores`, scratch in
+    ``space``), its children's partitioned from its own. Otherwise (``space``
+    the bin scans' :class:`~._state.Scratch`, or None when no attribute is
+    binned; numba compiles only the kind of scoring the tree takes,
+    :data:`split_table`, and only the parallel kernels a
     ``tuning.parallel_rows`` not None asks for) it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
@@ -467,22 +493,20 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
     returned as ``(ids, nodes, tables)`` lists, to be grown by further calls
     (side by side, as they are independent): those of at least
     ``handoff.min_rows`` rows; smaller ones are grown here. ``tables``: the
-    root's handed-down tables (:data:`NO_TABLES`: none), as a deferred node's
-    ``tables`` entry is (:func:`_hand_down`); with them a job grows its nodes
-    with the numbers one call growing the whole tree would use.
+    root's handed-down :class:`~._state.Tables` (:data:`NO_TABLES`: none), as a
+    deferred node's ``tables`` entry is (:func:`_hand_down`); with them a job
+    grows its nodes with the numbers one call growing the whole tree would
+    use. ``tables`` None: the growth keeps no class tables (an exact or
+    regression tree, or a coded one whose every node sorts), and numba
+    compiles it without their code.
     """
     n_classes = root.value.shape[0]
     p_coded = columns.codes_rows.shape[1]
     width = 0
     for c in range(p_coded):
         width = max(width, columns.codes_count[c])
-    # slot 0 is allocated by _scratch_tables at its first use: (p_coded, width + 1) cells
-    pool = ([np.zeros((p_coded, 0, n_classes))], [np.zeros((0, width + 1), dtype=np.int64)],
-            [0])
-    pool_t, pool_n, free = pool
-    free.pop()  # slot 0 is the small nodes' scratch, never handed out
-    scratch = new_scratch(width, tuning.sort_rows, n_classes)
-    dest = branch_scratch(workspace)
+    pool = new_pool(tables, p_coded, width, n_classes)
+    dest = branch_scratch(space)
     feature = [-1]
     cut = [np.nan]
     first_child = [0]
@@ -506,12 +530,12 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
-        splits, slot = split_table(workspace, columns, node, rules, tuning, pool, slot, scratch)
+        splits, slot = split_table(space, columns, node, rules, tuning, pool, slot)
         children = expand(tuning.least, node, splits, columns, rules, n_classes, dest,
                           tuning.parallel_rows)
         j = children.attribute
         if j < 0:
-            _release(slot, pool_t, pool_n, free)
+            _release(slot, pool)
             leaf_weight += node.w.sum()
             continue
         n_branches = children.r.shape[0]
@@ -529,11 +553,11 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
         child_slot = -1
         if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
                 and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            subtract_tables(tuning.least, columns, node, children, largest, pool_t[slot],
-                            pool_n[slot], tuning)
+            _pass_tables_on(pool, slot, columns, node, children, largest, tuning.parallel_rows,
+                            tuning.groups)
             child_slot = slot
         else:
-            _release(slot, pool_t, pool_n, free)
+            _release(slot, pool)
         first = len(feature)
         for v in range(n_branches):
             feature.append(-1)
@@ -549,19 +573,20 @@ def grow_subtree(columns, root, rules, tuning, workspace, tables, handoff):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
                 n_num = node.order.shape[0]
-                child = Node(children.rows[a:b].copy(), children.w[a:b].copy(),
-                             child_block(children.order, offsets, v, n_num),
-                             child_block(children.sorted_x, offsets, v, n_num),
-                             node.count, children.value[v], node.depth + 1, avail,
-                             child_region(children.spare_order, offsets, v, n_num),
-                             child_region(children.spare_x, offsets, v, n_num))
+                child = new_node(children.rows[a:b].copy(), children.w[a:b].copy(),
+                                 Orders(child_block(children.order, offsets, v, n_num),
+                                        child_block(children.sorted_x, offsets, v, n_num)),
+                                 node.count, children.value[v], node.depth + 1, avail,
+                                 Orders(child_region(children.spare_order, offsets, v, n_num),
+                                        child_region(children.spare_x, offsets, v, n_num)))
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()
     n_nodes = len(feature)
     value_out = np.empty((n_nodes, n_classes))
-    for t in range(n_nodes):
-        value_out[t] = values[t]
+    for t in range(n_nodes):  # no slice assignment (ARCHITECTURE.md, numba)
+        for k in range(n_classes):
+            value_out[t, k] = values[t][k]
     nodes = Subtree(np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
                     np.array(branch_r), value_out, np.array(weight), np.array(depths),
                     leaf_weight)

@@ -28,11 +28,11 @@ def table_slot(code, n_codes):
 @jit
 def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
     """Add weight ``w`` of class ``k`` and ``step`` rows to the cells of one row's
-    codes ``codes_row`` in the class tables of coded columns ``span[0]`` to
-    ``span[1] − 1`` (``table[c, code, k]``, ``counts[c, code]``; a missing code:
-    the last slot, :func:`table_slot`). A negative ``w`` and ``step`` take a
-    row out (histogram subtraction)."""
-    for c in range(span[0], span[1]):
+    codes ``codes_row`` in the class tables of the coded columns of the
+    :class:`~._state.Span` ``span`` (``table[c, code, k]``, ``counts[c, code]``;
+    a missing code: the last slot, :func:`table_slot`). A negative ``w`` and
+    ``step`` take a row out (histogram subtraction)."""
+    for c in range(span.lo, span.hi):
         code = table_slot(codes_row[c], codes_count[c])
         table[c, code, k] += w
         counts[c, code] += step

@@ -15,7 +15,7 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit, jit_parallel_exact
-from ._state import Partition, Walk
+from ._state import Orders, Partition, RowWeights, Walk
 
 MISSING = -1
 
@@ -101,14 +101,16 @@ def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
 def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     """Split a node's rows, weights and presorted orders into its branches.
 
-    :func:`partition_rows`, plus ``presorted = (order, sorted_x)``: ``order``
-    (one row per exact numeric attribute) and the values ``sorted_x`` in that
-    order: each child's are
+    :func:`partition_rows`, plus the node's :class:`~._state.Orders`
+    ``presorted``: ``order`` (one row per exact numeric attribute) and the
+    values ``sorted_x`` in that order: each child's are
     the parent's filtered in place, so they stay sorted. They are written
     child after child into one flat array each, so that child ``v``'s are
     contiguous (:func:`child_block`, no copy): into the node's ``spare``
-    region ``(spare_order, spare_x)`` when it holds them
-    (:func:`children_regions`). ``dest`` is scratch indexed by row.
+    region (flat :class:`~._state.Orders`) when it holds them
+    (:func:`children_regions`). ``dest`` is scratch indexed by row
+    (``None``: a tree without exact numeric attributes, whose partition numba
+    compiles without the orders' code).
     From ``parallel_rows`` rows (``None``: never) the attributes are split
     side by side, the rows beside them (:func:`split_orders_parallel`; the
     same arrays). Returns the :class:`~._state.Partition`; child ``v`` owns
@@ -116,42 +118,44 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     ``child_region(spare_order, offsets, v, n_num)`` (and of ``spare_x``) as
     its own spare region.
     """
-    order, sorted_x = presorted
+    if dest is None:  # no exact numeric attribute: the orders are empty
+        child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
+        return Partition(child_rows, child_w, spare.order[:0], spare.sorted_x[:0], offsets,
+                         spare.order[:0], spare.sorted_x[:0])
+    order = presorted.order
     m = rows.shape[0]
     n_num = order.shape[0]
     if n_num == 0:  # no exact numeric attribute: ``dest`` may be empty
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
-                                                             offsets[-1])
-        return Partition(child_rows, child_w, child_order, child_x, offsets, child_spare[0],
-                     child_spare[1])
+        children, child_spare = children_regions(presorted, spare, offsets[-1])
+        return Partition(child_rows, child_w, children.order, children.sorted_x, offsets,
+                         child_spare.order, child_spare.sorted_x)
     for pos in range(m):
         dest[rows[pos]] = branch[pos]
     if parallel_rows is not None and m >= parallel_rows:
         offsets = branch_offsets(branch, r.shape[0])
-        child_rows = np.empty(offsets[-1], dtype=rows.dtype)
-        child_w = np.empty(offsets[-1])
-        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
-                                                             offsets[-1])
-        split_orders_parallel(presorted, dest, offsets, (child_order, child_x), (rows, w),
-                              branch, r, (child_rows, child_w))
+        dealt = RowWeights(np.empty(offsets[-1], dtype=rows.dtype), np.empty(offsets[-1]))
+        children, child_spare = children_regions(presorted, spare, offsets[-1])
+        split_orders_parallel(presorted, dest, offsets, children, RowWeights(rows, w),
+                              branch, r, dealt)
+        child_rows, child_w = dealt.rows, dealt.w
     else:
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
-        child_order, child_x, child_spare = children_regions(order, sorted_x, spare,
-                                                             offsets[-1])
+        children, child_spare = children_regions(presorted, spare, offsets[-1])
         for f in range(n_num):
-            split_order(order[f], sorted_x[f], dest, block_starts(offsets, n_num, f),
-                        child_order, child_x)
-    return Partition(child_rows, child_w, child_order, child_x, offsets, child_spare[0],
-                     child_spare[1])
+            split_order(order[f], presorted.sorted_x[f], dest, block_starts(offsets, n_num, f),
+                        children.order, children.sorted_x)
+    return Partition(child_rows, child_w, children.order, children.sorted_x, offsets,
+                     child_spare.order, child_spare.sorted_x)
 
 
 @jit
-def children_regions(order, sorted_x, spare, total):
-    """Where a node's children's orders and values go, and their own spare regions.
+def children_regions(presorted, spare, total):
+    """Where a node's children's orders and values go, and their own spare
+    regions (two flat :class:`~._state.Orders`).
 
     A tree grows with two buffers of orders (and two of values): a node's
-    ``order`` and ``sorted_x`` fill a region of one, its ``spare`` is the
+    ``presorted`` orders and values fill a region of one, its ``spare`` is the
     same region of the other. When the children hold the node's rows
     (``total`` of them, no more) they are written into the spare region and
     take the node's own region, free once they are written, as their spare.
@@ -160,12 +164,13 @@ def children_regions(order, sorted_x, spare, total):
     tree grows. Children holding more rows (a row missing the tested value
     goes down every branch) get fresh arrays, and no spare region.
     """
+    order, sorted_x = presorted.order, presorted.sorted_x
     n_num, m = order.shape
-    spare_order, spare_x = spare
-    if total == m and spare_order.shape[0] == n_num * m and spare_x.shape[0] == n_num * m:
-        return spare_order, spare_x, (order.reshape(n_num * m), sorted_x.reshape(n_num * m))
-    return (np.empty(n_num * total, dtype=order.dtype), np.empty(n_num * total),
-            (spare_order[:0], spare_x[:0]))
+    if (total == m and spare.order.shape[0] == n_num * m
+            and spare.sorted_x.shape[0] == n_num * m):
+        return spare, Orders(order.reshape(n_num * m), sorted_x.reshape(n_num * m))
+    return (Orders(np.empty(n_num * total, dtype=order.dtype), np.empty(n_num * total)),
+            Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
 @jit
@@ -216,16 +221,15 @@ def split_order(order, xs, dest, cursor, out, out_x):
 
 
 @jit_parallel_exact
-def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch, r,
-                          child_pair):
-    """:func:`split_order` of every attribute of ``presorted = (order,
-    sorted_x)`` into ``children = (out, out_x)``, the attributes side by side,
-    and beside them the rows and weights ``node_rows = (rows, w)``
-    (:func:`deal_rows` into ``child_pair = (rows, w)`` of the children)."""
-    order, sorted_x = presorted
-    out, out_x = children
-    rows, w = node_rows
-    child_rows, child_w = child_pair
+def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch, r, dealt):
+    """:func:`split_order` of every attribute of the :class:`~._state.Orders`
+    ``presorted`` into the flat :class:`~._state.Orders` ``children``, the
+    attributes side by side, and beside them the :class:`~._state.RowWeights`
+    ``node_rows`` (:func:`deal_rows` into the children's ``dealt``)."""
+    order, sorted_x = presorted.order, presorted.sorted_x
+    out, out_x = children.order, children.sorted_x
+    rows, w = node_rows.rows, node_rows.w
+    child_rows, child_w = dealt.rows, dealt.w
     n_num = order.shape[0]
     for f in prange(n_num + 1):
         if f == n_num:
