@@ -27,7 +27,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._node_kernels import PARALLEL_ROWS
+from hyperplane.tree._scan._node_kernels import PARALLEL_ROWS
 
 
 def timed(fit):

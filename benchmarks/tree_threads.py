@@ -27,7 +27,8 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree import _builder, _classes, _subtree
+from hyperplane.tree import _classes
+from hyperplane.tree._grow import _builder, _subtree
 
 try:
     import lightgbm

@@ -11,10 +11,10 @@ import distributed
 from hypothesis import given, settings, strategies as st
 
 from hyperplane.tree import DecisionTreeRegressor, export_text
-from hyperplane.tree._regression_kernels import (BinMoments, OrderedValues, best_regression_cut,
+from hyperplane.tree._scan._regression_kernels import (BinMoments, OrderedValues, best_regression_cut,
                                                  ordered_regression_cut)
-from hyperplane.tree._split_kernels import SQUARED_ERROR
-from hyperplane.tree._table_kernels import level_moment_tables
+from hyperplane.tree._scan._split_kernels import SQUARED_ERROR
+from hyperplane.tree._scan._table_kernels import level_moment_tables
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import dask.array as da
 import dask.dataframe as dd
 
 from hyperplane.datasets import load_watermelon
-from hyperplane.tree._level_kernels import route_to_frontier
+from hyperplane.tree._dask._route_kernels import route_to_frontier
 from hyperplane.tree._state import TreeArrays
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree import _encode

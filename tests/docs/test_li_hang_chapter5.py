@@ -5,7 +5,7 @@ import pytest
 
 from hyperplane.datasets import load_loan
 from hyperplane.tree import DecisionTreeClassifier, split_table
-from hyperplane.tree._export import tree_as_dict
+from hyperplane.tree._inspect._export import tree_as_dict
 
 ID3_TREE = ("有自己的房子", {"否": ("有工作", {"否": "否", "是": "是"}), "是": "是"})
 

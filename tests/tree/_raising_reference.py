@@ -1,7 +1,7 @@
 """Slow references: the former pure-Python C4.5 pruner (subtree raising) and tree layout.
 
-This is the NumPy implementation ``hyperplane.tree._prune`` used before the
-pruning was compiled (:mod:`hyperplane.tree._prune_kernels`); the tests check
+This is the NumPy implementation ``hyperplane.tree._prune._kinds`` used before the
+pruning was compiled (:mod:`hyperplane.tree._prune._pessimistic_kernels`); the tests check
 that the compiled pruning gives the identical tree on random trees and data.
 It works on growing storage (``_Nodes`` lists) and re-splits each node's
 training rows with NumPy at every visit (Quinlan 1993, 4.2; Weka J48's
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from hyperplane.tree._builder import Tree, _Nodes
-from hyperplane.tree._split_kernels import impurity
-from hyperplane.tree._prune import route_validation
+from hyperplane.tree._grow._builder import Tree, _Nodes
+from hyperplane.tree._scan._split_kernels import impurity
+from hyperplane.tree._prune._kinds import route_validation
 
 WEKA_SMALL = 1e-6
 

@@ -9,7 +9,7 @@ import pytest
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree import DecisionTreeClassifier, export_text, split_table
-from hyperplane.tree._export import tree_as_dict
+from hyperplane.tree._inspect._export import tree_as_dict
 
 TRAIN_42 = [1, 2, 3, 6, 7, 10, 14, 15, 16, 17]  # 表4.2 training 编号
 VALID_42 = [4, 5, 8, 9, 11, 12, 13]  # 表4.2 validation 编号

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._expand_kernels import training_value_cut
-from hyperplane.tree._prune import collapse
+from hyperplane.tree._grow._expand_kernels import training_value_cut
+from hyperplane.tree._prune._kinds import collapse
 
 
 def test_a_single_class_gives_one_leaf():

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree import DecisionTreeClassifier, export_graphviz, export_text, split_table
-from hyperplane.tree._export import tree_as_dict
+from hyperplane.tree._inspect._export import tree_as_dict
 
 
 @pytest.mark.parametrize("params", [{}, {"criterion": "gini", "splitter": "hist"},
@@ -188,7 +188,7 @@ def test_pessimistic_pruning_shrinks_noisy_tree():
 
 
 def test_added_errors_matches_c45_table():
-    from hyperplane.tree._prune import added_errors
+    from hyperplane.tree._prune._kinds import added_errors
 
     # Quinlan (1993) p. 41: U_0.25(0, 6) = 0.206, U_0.25(0, 9) = 0.143, U_0.25(0, 1) = 0.750
     assert 6 * 0.206 == pytest.approx(added_errors(6, 0, 0.25), abs=6 * 5e-4)

@@ -1,4 +1,4 @@
-"""The expansion step of generate_tree (hyperplane.tree._expand_kernels) vs NumPy references.
+"""The expansion step of generate_tree (hyperplane.tree._grow._expand_kernels) vs NumPy references.
 
 The references are the NumPy statements ``_builder.grow`` ran per node before
 the step was compiled: attribute choice, branch weights, the partition of
@@ -9,10 +9,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hyperplane.tree._builder import layout
-from hyperplane.tree._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
+from hyperplane.tree._grow._builder import layout
+from hyperplane.tree._grow._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
 from hyperplane.tree._state import GrowRules, Node, Splits
-from hyperplane.tree._split_kernels import CATEGORICAL, NUMERIC
+from hyperplane.tree._scan._split_kernels import CATEGORICAL, NUMERIC
 from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_block
 
 TIE = 1e-9
@@ -172,7 +172,7 @@ def test_choose_attribute_tie_rules():
        weighted=st.booleans())
 def test_c45_split_floor_changes_no_tree(seed, min_leaf, weighted):
     """Not scoring nodes under the C4.5 weight floor gives the tree scoring them would."""
-    import hyperplane.tree._builder as builder
+    import hyperplane.tree._grow._builder as builder
     from hyperplane.tree import DecisionTreeClassifier
 
     X, y, w = problem(seed, 300, 3, 0.1, weighted)

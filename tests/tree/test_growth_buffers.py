@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import hyperplane.tree._builder as builder
-import hyperplane.tree._subtree as subtree
+import hyperplane.tree._grow._builder as builder
+import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._state import Orders
 from hyperplane.tree._traverse_kernels import MISSING, child_block, child_region, partition_node
@@ -179,8 +179,8 @@ def test_shared_buffers_grow_the_tree_of_fresh_buffers(criterion, data):
 def test_every_node_holds_its_rows_sorted(missing):
     """The node-by-node grower, the nodes' orders partitioned into the shared
     buffers: each node's orders are its rows sorted afresh (NaN last, ties by row)."""
-    from hyperplane.tree._builder import grow, layout
-    from hyperplane.tree._split_kernels import GINI
+    from hyperplane.tree._grow._builder import grow, layout
+    from hyperplane.tree._scan._split_kernels import GINI
     from hyperplane.tree._state import GrowRules
 
     rng = np.random.default_rng(6)

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import hyperplane.tree._builder as builder
-import hyperplane.tree._subtree as subtree
+import hyperplane.tree._grow._builder as builder
+import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 
 

@@ -19,10 +19,10 @@ from sklearn.datasets import load_iris
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree import DecisionTreeClassifier, export_text
-from hyperplane.tree._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
-from hyperplane.tree._split_kernels import ENTROPY, GINI, c_log2_c
+from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
+from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c
 from hyperplane.tree._state import GrowRules, Scan
-from hyperplane.tree._table_kernels import category_class_table
+from hyperplane.tree._scan._table_kernels import category_class_table
 
 TREE_ARRAYS = ("feature", "is_numeric", "threshold", "child_start", "n_child", "children",
                "branch_r", "value", "weight", "impurity", "depth")

@@ -5,10 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
-from hyperplane.tree._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
+from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
+from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
 from hyperplane.tree._state import GrowRules, Orders, Scan
-from hyperplane.tree._table_kernels import category_class_table
+from hyperplane.tree._scan._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
 
@@ -270,11 +270,11 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """The Dask contract: per-chunk tables add up to what the in-memory tree scores."""
-    from hyperplane.tree._builder import layout
-    from hyperplane.tree._node_kernels import node_scores
+    from hyperplane.tree._grow._builder import layout
+    from hyperplane.tree._scan._node_kernels import node_scores
     from hyperplane.tree._state import Node
-    from hyperplane.tree._numeric_cut_kernels import score_table
-    from hyperplane.tree._table_kernels import level_class_tables
+    from hyperplane.tree._scan._numeric_cut_kernels import score_table
+    from hyperplane.tree._scan._table_kernels import level_class_tables
 
     rng = np.random.default_rng(0)
     n = 500
@@ -307,8 +307,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
 
 def test_parallel_node_scores_equal_the_serial_ones():
     """The split table of a large node, scored attribute by attribute in parallel."""
-    from hyperplane.tree._builder import layout, root_node, sorted_orders
-    from hyperplane.tree._node_kernels import node_scores, node_scores_parallel
+    from hyperplane.tree._grow._builder import layout, root_node, sorted_orders
+    from hyperplane.tree._scan._node_kernels import node_scores, node_scores_parallel
     from hyperplane.tree._state import GrowRules
 
     rng = np.random.default_rng(3)

@@ -9,8 +9,8 @@ from hypothesis.extra.numpy import arrays
 from hyperplane.tree._oblique_kernels import (apply_tree, best_threshold,
                                               perturb_coefficient, project,
                                               split_impurity, weighted_gram)
-from hyperplane.tree._split_kernels import ENTROPY, GINI
-from hyperplane.tree._split_kernels import impurity as node_impurity
+from hyperplane.tree._scan._split_kernels import ENTROPY, GINI
+from hyperplane.tree._scan._split_kernels import impurity as node_impurity
 
 CRITERIA = st.sampled_from([GINI, ENTROPY])
 

@@ -1,4 +1,4 @@
-"""Compiled C4.5 pruning (hyperplane.tree._prune_kernels) vs the slow NumPy reference.
+"""Compiled C4.5 pruning (hyperplane.tree._prune._pessimistic_kernels) vs the slow NumPy reference.
 
 The reference (``_raising_reference.py``) is the pure-Python pruner the
 package used before: the compiled pruning must give the *identical* tree
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._builder import finalize, tree_from_arrays
+from hyperplane.tree._grow._builder import finalize, tree_from_arrays
 from hyperplane.tree._encode import encode_predict
-from hyperplane.tree._prune import added_errors, prune_with_raising
-from hyperplane.tree._sum_kernels import numpy_sum
+from hyperplane.tree._prune._kinds import added_errors, prune_with_raising
+from hyperplane.tree._scan._numpy_sum_kernels import numpy_sum
 
 try:
     from ._raising_reference import (added_errors as added_errors_reference, as_nodes,

@@ -12,8 +12,8 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from sklearn.utils.estimator_checks import check_estimator
 
 from hyperplane.tree import DecisionTreeRegressor, export_graphviz, export_text
-from hyperplane.tree._regression_kernels import OrderedValues, best_regression_cut
-from hyperplane.tree._split_kernels import SQUARED_ERROR
+from hyperplane.tree._scan._regression_kernels import OrderedValues, best_regression_cut
+from hyperplane.tree._scan._split_kernels import SQUARED_ERROR
 
 #: 李航 习题5.2
 BOOK_X = np.arange(1.0, 11.0)

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from hyperplane.tree import DecisionTreeRegressor, export_text
-from hyperplane.tree._median_kernels import absolute_error_profile
-from hyperplane.tree._regression_kernels import OrderedValues, best_regression_cut
-from hyperplane.tree._split_kernels import ABSOLUTE_ERROR
+from hyperplane.tree._scan._median_kernels import absolute_error_profile
+from hyperplane.tree._scan._regression_kernels import OrderedValues, best_regression_cut
+from hyperplane.tree._scan._split_kernels import ABSOLUTE_ERROR
 
 from .test_regressor import assert_same_partitions, diabetes
 

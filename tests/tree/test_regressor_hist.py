@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from hyperplane.tree import DecisionTreeRegressor
-from hyperplane.tree._builder import layout
-from hyperplane.tree._regression_kernels import best_regression_cut, binned_values
-from hyperplane.tree._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
+from hyperplane.tree._grow._builder import layout
+from hyperplane.tree._scan._regression_kernels import best_regression_cut, binned_values
+from hyperplane.tree._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 
 
 def integer_data(seed, n=600, p=5, values=40, missing=0.0):

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree import DecisionTreeClassifier, _builder
-from hyperplane.tree._builder import grow, layout, stable_sort
-from hyperplane.tree._split_kernels import ENTROPY, GINI
+from hyperplane.tree._grow._builder import grow, layout, stable_sort
+from hyperplane.tree._scan._split_kernels import ENTROPY, GINI
 from hyperplane.tree._state import GrowRules, Orders
 
 # few distinct values (ties), both zeros, NaN

@@ -7,15 +7,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import hyperplane.tree._builder as builder
-import hyperplane.tree._subtree as subtree
+import hyperplane.tree._grow._builder as builder
+import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import bin_rows, codes_by_column
 from hyperplane.tree._encode import bin_column, quantile_edges
-from hyperplane.tree._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
-from hyperplane.tree._coded_kernels import (accumulate_rows_parallel, new_scratch,
+from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
+from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, new_scratch,
                                             score_coded_parallel, take_out_siblings_parallel)
-from hyperplane.tree._subtree_kernels import (accumulate_rows, clean_derived_tables,
+from hyperplane.tree._grow._subtree_kernels import (accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
 from hyperplane.tree._traverse_kernels import MISSING
@@ -380,7 +380,7 @@ def test_subtree_jobs_never_start_parallel_loops(n_rows, threads, exact):
     smaller jobs, never below ``MIN_SUBTREE_ROWS``; coded-only trees keep
     ``SUBTREE_ROWS`` and split their jobs instead, at no fewer rows (never on
     one or two threads at 200k rows)."""
-    from hyperplane.tree._node_kernels import PARALLEL_ROWS
+    from hyperplane.tree._scan._node_kernels import PARALLEL_ROWS
     rows = subtree.subtree_rows(n_rows, threads, exact)
     split = subtree.job_split_rows(n_rows, threads, exact)
     assert rows <= subtree.SUBTREE_ROWS <= PARALLEL_ROWS

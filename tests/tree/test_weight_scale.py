@@ -12,7 +12,7 @@ from sklearn.datasets import load_iris
 
 from hyperplane.datasets import load_watermelon
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._export import export_text
+from hyperplane.tree._inspect._export import export_text
 
 X_IRIS, Y_IRIS = load_iris(return_X_y=True)
 SETTINGS = [dict(criterion="gini"), dict(criterion="info_gain"), dict(criterion="gain_ratio"),

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import json
 import os
 import secrets
@@ -317,6 +318,58 @@ def read_header(path):
     return header
 
 
+#: classes that moved to another module since a model file could name them:
+#: the name an older file gives each → the name it has now (the tree's modules
+#: went into stage folders, ``tree/_grow/`` …, in hyperplane 0.x)
+MOVED_TYPES = {
+    "hyperplane.tree._builder.Tree": "hyperplane.tree._grow._builder.Tree",
+}
+
+#: the archive member in which skops keeps the object graph
+SCHEMA_MEMBER = "schema.json"
+
+
+def renamed_types(node):
+    """Point every object of ``node`` (a skops schema) whose class moved at
+    the module :data:`MOVED_TYPES` names now; return how many it changed.
+
+    >>> schema = {"__class__": "Tree", "__module__": "hyperplane.tree._builder",
+    ...           "content": [{"__class__": "int", "__module__": "builtins"}]}
+    >>> renamed_types(schema), schema["__module__"]
+    (1, 'hyperplane.tree._grow._builder')
+    """
+    changed = 0
+    if isinstance(node, dict):
+        name = f"{node.get('__module__')}.{node.get('__class__')}"
+        if name in MOVED_TYPES:
+            node["__module__"] = MOVED_TYPES[name].rpartition(".")[0]
+            changed += 1
+        nodes = node.values()
+    elif isinstance(node, list):
+        nodes = node
+    else:
+        return 0
+    return changed + sum(renamed_types(child) for child in nodes)
+
+
+def current_archive(path):
+    """The bytes of the model file ``path``, its schema naming every moved
+    class by its current module (:data:`MOVED_TYPES`); the file itself is
+    never rewritten."""
+    data = Path(path).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        schema = json.loads(archive.read(SCHEMA_MEMBER).decode("utf-8"))
+        if not renamed_types(schema):
+            return data
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as copy:
+            for item in archive.infolist():
+                member = (json.dumps(schema).encode("utf-8") if item.filename == SCHEMA_MEMBER
+                          else archive.read(item.filename))
+                copy.writestr(item, member)
+    return out.getvalue()
+
+
 def load(path):
     """Read a model written by :func:`save`, never executing code from the file.
 
@@ -358,7 +411,8 @@ def load(path):
     path = Path(path)
     header = read_header(path)
     try:
-        untrusted = sio.get_untrusted_types(file=path)
+        data = current_archive(path)
+        untrusted = sio.get_untrusted_types(data=data)
     except Exception as exc:  # skops raises many kinds on a damaged schema
         raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
     refused = untrusted_in(untrusted)
@@ -366,11 +420,11 @@ def load(path):
         raise ValueError(f"{path}: refused to load: the file names types that hyperplane "
                          f"does not trust: {', '.join(refused)}")
     try:
-        model = sio.load(path, trusted=list(untrusted))
+        model = sio.loads(data, trusted=list(untrusted))
     except Exception as exc:  # damaged arrays, missing members, bad state
         raise ValueError(f"{path}: corrupt model file ({type(exc).__name__}: {exc})") from None
     model = states_to_frames(model)
-    if class_name(model) != header.get("model"):
+    if class_name(model) != MOVED_TYPES.get(header.get("model"), header.get("model")):
         raise ValueError(f"{path}: refused to load: the header names the class "
                          f"{header.get('model')} but the file holds a {class_name(model)}")
     return model

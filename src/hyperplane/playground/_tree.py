@@ -15,10 +15,10 @@ import numpy as np
 
 from ..tree import (DecisionTreeClassifier, branches, candidate_thresholds, export_text,
                     node_weights)
-from ..tree._expand_kernels import (EMPTY_BRANCH, LEAF_REASONS, MAX_DEPTH, NO_ATTRIBUTE,
+from ..tree._grow._expand_kernels import (EMPTY_BRANCH, LEAF_REASONS, MAX_DEPTH, NO_ATTRIBUTE,
                                     NO_SPLIT, ONE_CLASS, PRE_PRUNED, TOO_SMALL,
                                     UNDER_C45_FLOOR)
-from ..tree._export import _leaf_label
+from ..tree._inspect._export import _leaf_label
 from ._data import split_4_2
 from ._fields import FieldError, choice
 from ._plane import number

@@ -5,9 +5,9 @@ least-squares tree, 李航《统计学习方法》§5.5.1), :func:`split_table`,
 :func:`candidate_thresholds`, :func:`node_weights`, :func:`branches`, :func:`export_text`, :func:`export_graphviz`.
 """
 
-from ._candidates import branches, candidate_thresholds, node_weights
+from ._inspect._candidates import branches, candidate_thresholds, node_weights
 from ._classes import DecisionTreeClassifier
-from ._export import export_graphviz, export_text, split_table
+from ._inspect._export import export_graphviz, export_text, split_table
 from ._oblique import ObliqueTreeClassifier
 from ._regressor import DecisionTreeRegressor
 

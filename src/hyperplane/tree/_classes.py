@@ -17,16 +17,16 @@ from .._validation import (CLASS_WEIGHT, FLAG, NON_NEGATIVE, NONE, POSITIVE_INT,
                            Either, Integer, Options, Real, check_is_fitted,
                            check_sample_weight_vector, class_weight_vector, encode_labels,
                            is_dask_collection, validate_params)
-from ._builder import grow, layout
-from ._levels import fit_tree_dask
+from ._grow._builder import grow, layout
+from ._dask._levels import fit_tree_dask
 from ._state import GrowRules
 from ._weights import relative_weights
 from ._encode import (declared_classes, encode_fit, value_indicators,
                       warn_values_within)
-from ._prune import (PrePruner, PruningDecisions, cost_complexity_path,
+from ._prune._kinds import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
-from ._split_kernels import C45_EQUAL, ENTROPY, GINI
-from ._trace import Tracer
+from ._scan._split_kernels import C45_EQUAL, ENTROPY, GINI
+from ._inspect._trace import Tracer
 from ._tree_api import TreeMethods
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
@@ -217,7 +217,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     feature_importances_ : ndarray of shape (n_features,)
         Weighted impurity decrease per attribute, normalised to sum to 1.
     tree_ : Tree
-        The flat node arrays (preorder); see :mod:`hyperplane.tree._builder`.
+        The flat node arrays (preorder); see :mod:`hyperplane.tree._grow._builder`.
     pruning_trace_ : pandas.DataFrame
         With ``pruning="pre"`` or ``"post"``: one row per pruning decision in
         the order made, with ``kind``, the ``attribute`` tested at the node,
@@ -246,7 +246,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
     Dask: ``fit`` accepts a ``dask.array`` / ``dask.dataframe`` ``X`` (with
     ``y`` and ``sample_weight`` as Dask collections or, for the weights, an
     array) and grows the tree level by level on the cluster without gathering
-    the data (:mod:`hyperplane.tree._levels`): every chunk sends the
+    the data (:mod:`hyperplane.tree._dask._levels`): every chunk sends the
     class-weight tables of the frontier nodes, the client sums them and
     chooses splits with the same scoring code. Categorical attributes give
     the identical tree; numeric attributes need ``splitter="hist"`` and give

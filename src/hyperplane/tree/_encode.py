@@ -402,7 +402,7 @@ def value_indicators(X_enc, spec):
     numeric columns ``[A = a]`` (1 or 0, NaN where ``A`` is missing), so the
     numeric cut ``[A = a] <= 0.5`` is the book's test ``A ≠ a`` against
     ``A = a`` and a tree grown on them chooses among exactly the tests of
-    算法5.6 (with the criterion's score of each, :func:`~._split_kernels.value_split_score`).
+    算法5.6 (with the criterion's score of each, :func:`~hyperplane.tree._scan._split_kernels.value_split_score`).
     Numeric columns are kept as they are.
 
     Examples

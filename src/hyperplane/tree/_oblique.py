@@ -55,7 +55,7 @@ from .._validation import (CLASS_WEIGHT, NONE, POSITIVE_INT, SEED, Either, Integ
                            class_weight_vector, encode_labels, validate_params)
 from ._oblique_kernels import (apply_tree, best_threshold, perturb_coefficient, project,
                                split_impurity, weighted_gram)
-from ._split_kernels import ENTROPY, GINI
+from ._scan._split_kernels import ENTROPY, GINI
 
 CRITERIA = {"gini": GINI, "entropy": ENTROPY}
 RIDGE = 1e-6          # added to the standardised S_w (a unit-free shrinkage)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
-from ._split_kernels import ROUND_OFF, impurity
+from ._scan._split_kernels import ROUND_OFF, impurity
 
 
 @jit

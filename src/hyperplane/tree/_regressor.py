@@ -11,17 +11,17 @@ from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
-from ._builder import Growth, grow, layout
+from ._grow._builder import Growth, grow, layout
 from ._classes import GROWTH_PARAMETER_RULES, _count_or_fraction, set_tree_structure
 from ._encode import encode_fit, value_indicators
-from ._levels import fit_regressor_dask
-from ._moments_kernels import N_MOMENTS
-from ._prune import cost_complexity_path, cost_complexity_prune
-from ._regression_kernels import (expand_regression_node, regression_scores, regression_value,
+from ._dask._levels import fit_regressor_dask
+from ._scan._moments_kernels import N_MOMENTS
+from ._prune._kinds import cost_complexity_path, cost_complexity_prune
+from ._scan._regression_kernels import (expand_regression_node, regression_scores, regression_value,
                                   root_reason)
-from ._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
+from ._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 from ._state import GrowRules
-from ._trace import Tracer
+from ._inspect._trace import Tracer
 from ._tree_api import TreeMethods
 from ._weights import relative_weights
 
@@ -31,13 +31,13 @@ SPLITTERS = ("best", "hist")
 
 
 def regression_growth(criterion, min_impurity_decrease, root_weight, y):
-    """How :func:`~._builder.grow` grows a regression tree (李航 算法5.5; ``criterion``:
+    """How :func:`~hyperplane.tree._grow._builder.grow` grows a regression tree (李航 算法5.5; ``criterion``:
     ``SQUARED_ERROR`` or ``ABSOLUTE_ERROR``): a node's statistic is the row
-    :func:`~._regression_kernels.regression_value` of its targets (the moments
+    :func:`~hyperplane.tree._scan._regression_kernels.regression_value` of its targets (the moments
     ``[Σw, Σwy, Σwy²]``, or ``[Σw, m, Σw|y − m|]`` with ``m`` their weighted
     median), its attributes are scanned by
-    :func:`~._regression_kernels.regression_scores` and it is split by
-    :func:`~._regression_kernels.expand_regression_node`; a split must
+    :func:`~hyperplane.tree._scan._regression_kernels.regression_scores` and it is split by
+    :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`; a split must
     decrease the tree's weighted impurity by ``min_impurity_decrease``
     (``root_weight``: the training rows' weight; ``y``: their targets)."""
     least = (float(min_impurity_decrease), float(root_weight))
@@ -273,7 +273,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         return self
 
     def _fit_dask(self, X, y, sample_weight):
-        """Fit on Dask input (:func:`~._levels.fit_regressor_dask`): the bins'
+        """Fit on Dask input (:func:`~hyperplane.tree._dask._levels.fit_regressor_dask`): the bins'
         moments summed over the chunks, so only the sums-based rule runs there."""
         if not is_dask_collection(X):
             raise ValueError("y is a Dask collection but X is not; pass X as a dask.array or "

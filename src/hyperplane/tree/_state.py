@@ -26,7 +26,7 @@ class GrowRules(NamedTuple):
     min_split: float  # rows (C4.5: weight) a node needs to be split
     min_leaf: float
     min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
-    #: exact numeric cuts move to a training value (:func:`~._expand_kernels.training_value_cut`)
+    #: exact numeric cuts move to a training value (:func:`~hyperplane.tree._grow._expand_kernels.training_value_cut`)
     cut_at_training_value: bool = False
 
 
@@ -157,7 +157,7 @@ class Split(NamedTuple):
 
 class CutBounds(NamedTuple):
     """What an ordered scan of one node's attribute compares its cuts with
-    (:func:`~._numeric_cut_kernels.cut_bounds`)."""
+    (:func:`~hyperplane.tree._scan._numeric_cut_kernels.cut_bounds`)."""
 
     tie: float  # a cut replaces the best so far when better by more than this
     equal: float  # values closer than this are one value (no cut between them)
@@ -202,7 +202,7 @@ class Partition(NamedTuple):
 
 
 class Subtree(NamedTuple):
-    """A subtree grown in one compiled call (:func:`~._subtree_kernels.grow_subtree`),
+    """A subtree grown in one compiled call (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`),
     as local node arrays: node 0 is its root, the children of node ``t`` are
     ``first_child[t] .. first_child[t] + n_child[t] − 1``."""
 
@@ -242,7 +242,7 @@ class Scan(NamedTuple):
 
     wbuf: np.ndarray  # (n,) scratch: the node's weight of each row, by row
     unit: bool  # every row of the node weighs 1 (counts are integers)
-    clogc: np.ndarray  # c log2 c for c = 0..n (:func:`~._split_kernels.c_log2_c`)
+    clogc: np.ndarray  # c log2 c for c = 0..n (:func:`~hyperplane.tree._scan._split_kernels.c_log2_c`)
 
 
 class Tuning(NamedTuple):
@@ -258,7 +258,7 @@ class Tuning(NamedTuple):
     parallel_rows: int | None
     groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
     #: None: a classifier (class weights); a regression tree's (min_impurity_decrease,
-    #: root weight) (the moments of its targets, :mod:`._regression_kernels`); numba
+    #: root weight) (the moments of its targets, :mod:`hyperplane.tree._scan._regression_kernels`); numba
     #: compiles the growth of the one kind a call grows
     least: tuple | None = None
 
@@ -277,5 +277,5 @@ class Scratch(NamedTuple):
     bins: np.ndarray  # non-empty bins of one attribute
     bin_table: np.ndarray  # their class weights
     bin_rows: np.ndarray  # their row counts
-    work: np.ndarray  # (5, K) for :func:`~._numeric_cut_kernels.ordered_cut`
+    work: np.ndarray  # (5, K) for :func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`
     keys: np.ndarray  # sort keys of a small node

@@ -3,11 +3,11 @@
 One data chunk holds the coded attributes (categorical value index or hist
 bin, −1 missing), class indices and weights of its rows. Every level of the
 tree, each row walks the tree grown so far from the root
-(:func:`~._traverse_kernels.next_leaf`, the walk of prediction), exactly as
+(:func:`~hyperplane.tree._traverse_kernels.next_leaf`, the walk of prediction), exactly as
 the in-memory builder partitions it (周志华 4.4.2): at a test on a known value
 it follows its branch; at a missing value it goes down every branch ``v``
 with weight ``r_v · w``. Each arrival at a frontier node is one entry
-``(row, node, weight)``; :func:`~._table_kernels.level_class_tables`
+``(row, node, weight)``; :func:`~hyperplane.tree._scan._table_kernels.level_class_tables`
 turns the entries into the nodes' class-weight tables, which add up over
 chunks.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
-from ._state import Walk
-from ._traverse_kernels import next_leaf, start_walk
+from ..._numba import jit
+from .._state import Walk
+from .._traverse_kernels import next_leaf, start_walk
 
 
 @jit
@@ -37,7 +37,7 @@ def route_to_frontier(codes, w, tree, slot_of, stack_size):
     Parameters
     ----------
     codes : (n, p) int array, −1 missing; w : (n,) weights > 0.
-    tree : :class:`~._state.TreeArrays`
+    tree : :class:`~hyperplane.tree._state.TreeArrays`
         The tree grown so far (node ids of the growing storage);
         ``threshold[t]`` is the bin of a numeric test (``code <= cut`` →
         first branch).

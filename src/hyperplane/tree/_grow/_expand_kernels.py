@@ -2,7 +2,7 @@
 
 Every grower (the node-by-node loop of :func:`~._builder.grow`, the compiled
 subtree growth of :func:`~._subtree_kernels.grow_subtree` and the Dask level
-grower of :mod:`._levels`) scores a node's attributes into a split table
+grower of :mod:`hyperplane.tree._dask._levels`) scores a node's attributes into a split table
 (:class:`Splits`) in its own way, then calls :func:`expand_node`, which takes
 every decision of the book from there. Each rule is one function:
 
@@ -15,7 +15,7 @@ every decision of the book from there. Each rule is one function:
 * :func:`route_rows` -- the branch of each row: ``x <= t`` first for a numeric
   cut (:func:`numeric_cut`, 周志华 4.4.1), the value for a categorical test.
 * :func:`branch_weights` -- ``w̃_v`` and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2).
-* :func:`~._traverse_kernels.partition_node` -- a row missing the tested value
+* :func:`~hyperplane.tree._traverse_kernels.partition_node` -- a row missing the tested value
   goes down every branch ``v`` with weight ``r̃_v · w``.
 * :func:`leaf_reason` -- generate_tree's leaf conditions (4.1 lines 2-6) plus
   the size limits; :func:`empty_branch_leaf` -- a branch without known rows
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
-from ._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
-from ._state import Children, Orders, Splits
-from ._sum_kernels import numpy_sum
-from ._traverse_kernels import MISSING, numeric_cut, partition_node
+from ..._numba import jit
+from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
+from .._state import Children, Orders, Splits
+from .._scan._numpy_sum_kernels import numpy_sum
+from .._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
 SCORE_TIE = 1e-9
@@ -73,7 +73,7 @@ def new_splits(p):
 
 @jit
 def put_split(splits, j, entry):
-    """Entry ``j`` of a split table from the :class:`~._state.Split` a split search returns."""
+    """Entry ``j`` of a split table from the :class:`~hyperplane.tree._state.Split` a split search returns."""
     splits.score[j], splits.ratio[j] = entry.score, entry.ratio
     splits.after[j], splits.rho[j] = entry.after, entry.rho
     splits.threshold[j], splits.cut_bin[j], splits.valid[j] = (entry.threshold, entry.cut_bin,
@@ -284,7 +284,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     sorted orders and values; ``dest``: scratch indexed by row, needed with
     orders, ``None`` in a tree without exact numeric attributes; from
     ``parallel_rows`` rows the attributes are split side by side, ``None``:
-    never, see :func:`~._traverse_kernels.partition_node`)
+    never, see :func:`~hyperplane.tree._traverse_kernels.partition_node`)
     and computes ``r̃_v``. Returns the :class:`Children` with their
     statistics (``n_stats`` per branch) still zero, the known weight of each
     branch and whether any attribute is left below; ``attribute == −1``: no

@@ -18,12 +18,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..distributed._chunks import Chunks
-from ._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
+from ...distributed._chunks import Chunks
+from .._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
                       bin_column, bin_sample_rows, value_indicators)
-from ._bin_kernels import bin_ranges, codes_by_column
-from ._split_kernels import BINNED
-from ._table_kernels import MomentTables
+from .._bin_kernels import bin_ranges, codes_by_column
+from .._scan._split_kernels import BINNED
+from .._scan._table_kernels import MomentTables
 
 
 # ---------------------------------------------------------------- chunk access
@@ -143,7 +143,7 @@ def scan(chunks, X, plan, sample_cols, labelled=True):
     """Run the scan (:func:`scan_chunk` of every chunk of ``chunks``, a
     :class:`~hyperplane.distributed.Chunks`) and merge it into a :class:`Scanned`
     (real targets, ``labelled`` False: no classes nor preference)."""
-    from .._validation import encode_labels
+    from ..._validation import encode_labels
 
     columns = column_names(X)
     dtypes = column_dtypes(X)
@@ -268,13 +268,13 @@ class Chunk(NamedTuple):
     codes: np.ndarray  # (n, p) category index or bin, -1 missing
     y: np.ndarray  # (n,) class index (int64), or real target (float64, ``classes`` None)
     w: np.ndarray  # (n,) weight
-    bin_range: np.ndarray  # (p_binned, 2, width): :func:`~._bin_kernels.bin_ranges` of the chunk
+    bin_range: np.ndarray  # (p_binned, 2, width): :func:`~hyperplane.tree._bin_kernels.bin_ranges` of the chunk
 
 
 def encoded_values(frame, spec, indicators):
     """A chunk's rows as the in-memory fit encodes them (category index, NaN
     missing), with ``indicators`` each categorical column as its 0/1 columns
-    ``[A = a]`` (:func:`~._encode.value_indicators`, CART's tests, 李航 §5.5.2)."""
+    ``[A = a]`` (:func:`~hyperplane.tree._encode.value_indicators`, CART's tests, 李航 §5.5.2)."""
     X_enc = _encode_frame(frame, spec)
     return value_indicators(X_enc, spec).X if indicators else X_enc
 
@@ -324,7 +324,7 @@ def class_totals(chunk, n_classes):
 def target_totals(chunk):
     """The moments ``[Σw, Σwy, Σwy²]`` of an encoded chunk's real targets, their
     number and their smallest and largest value (its contribution to a
-    regression tree's root, a :class:`~._table_kernels.MomentTables` of one node)."""
+    regression tree's root, a :class:`~hyperplane.tree._scan._table_kernels.MomentTables` of one node)."""
     wy = chunk.w * chunk.y
     low, high = (chunk.y.min(), chunk.y.max()) if chunk.y.size else (np.inf, -np.inf)
     return MomentTables(np.array([chunk.w.sum(), wy.sum(), (wy * chunk.y).sum()]),

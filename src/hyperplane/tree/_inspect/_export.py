@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_is_fitted, check_sample_weight_vector
-from ._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
-from ._encode import encode_fit
-from ._state import Scan
-from ._split_kernels import GINI, c_log2_c, impurity, value_split_score
-from ._table_kernels import category_class_table
+from ..._validation import check_is_fitted, check_sample_weight_vector
+from .._grow._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
+from .._encode import encode_fit
+from .._state import Scan
+from .._scan._split_kernels import GINI, c_log2_c, impurity, value_split_score
+from .._scan._table_kernels import category_class_table
 from ._trace import splits_frame
 
 #: how a categorical attribute splits: 周志华's one branch per value, or CART's A = a / A ≠ a (李航)
@@ -75,7 +75,7 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
     >>> cart.loc["有自己的房子", "gini_index"].round(2).to_dict()
     {'否': 0.27, '是': 0.27}
     """
-    from ._classes import DecisionTreeClassifier
+    from .._classes import DecisionTreeClassifier
 
     if categorical_split not in CATEGORICAL_SPLITS:
         raise ValueError(f"categorical_split must be one of {list(CATEGORICAL_SPLITS)}; "
@@ -106,7 +106,7 @@ def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="be
 
 def _value_rows(table, X_enc, y_idx, w, spec, n_classes, rules):
     """``table`` with each categorical attribute's row replaced by one row per value:
-    the score of CART's test ``A = a`` (:func:`~._split_kernels.value_split_score`)."""
+    the score of CART's test ``A = a`` (:func:`~hyperplane.tree._scan._split_kernels.value_split_score`)."""
     score_column = "gini_gain" if rules.criterion == GINI else "info_gain"
     rows = []
     for name, row in table.iterrows():

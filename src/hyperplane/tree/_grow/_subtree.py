@@ -23,10 +23,10 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from ._coded_kernels import new_scratch
-from ._node_kernels import PARALLEL_ROWS
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC
-from ._state import Node, Tables, Tuning, Workspace
+from .._scan._hist_node_kernels import new_scratch
+from .._scan._node_kernels import PARALLEL_ROWS
+from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC
+from .._state import Node, Tables, Tuning, Workspace
 from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
@@ -95,11 +95,11 @@ def compiled_growth_applies(data, pre_pruner):
 
 
 def workspace(data, least=None):
-    """Scratch of one growing thread: row-indexed (:class:`~._state.Workspace`)
+    """Scratch of one growing thread: row-indexed (:class:`~hyperplane.tree._state.Workspace`)
     for a tree with exact numeric attributes and a regression tree (``least``
     not None, which scores every node by its rows, binned or not); for a
     classifier without exact numeric attributes (coded-only growth, compiled
-    without the exact scans) the bin scans' :class:`~._state.Scratch`, or
+    without the exact scans) the bin scans' :class:`~hyperplane.tree._state.Scratch`, or
     ``None`` when no attribute is binned either (numba then compiles no bin scan).
 
     The branch of each row (``dest``) is held in the smallest integer type
@@ -151,7 +151,7 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     nodes as further jobs. Nodes of at least ``SUBTRACT_ROWS`` rows use
     histogram subtraction (``None``: never); nodes below ``SORT_ROWS`` rows
     sort their codes. ``least``: None for a classifier, a regression tree's
-    ``(min_impurity_decrease, root weight)`` (:attr:`~._state.Tuning.least`).
+    ``(min_impurity_decrease, root weight)`` (:attr:`~hyperplane.tree._state.Tuning.least`).
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1, least)
@@ -242,7 +242,7 @@ def _graft_and_report(nodes, node, result, kind, bar):
 
 
 def graft(nodes, node, result, kind):
-    """Append a grown :class:`~._state.Subtree` ``result`` (local node 0 = ``node``)
+    """Append a grown :class:`~hyperplane.tree._state.Subtree` ``result`` (local node 0 = ``node``)
     to the growing storage; local node ``t > 0`` becomes ``base + t``, ``base``
     is returned."""
     feature, cut, first_child, n_child = (result.feature, result.cut, result.first_child,

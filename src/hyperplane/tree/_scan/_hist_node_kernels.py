@@ -2,7 +2,7 @@
 attributes side by side.
 
 The top of a histogram tree is a few large nodes grown one after the other
-(:func:`~._subtree_kernels.grow_subtree`); each of them counts or subtracts
+(:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`); each of them counts or subtracts
 (histogram subtraction, Ke et al. 2017, "LightGBM", NeurIPS, algorithm 1)
 every row into every attribute's table and scores every attribute. The
 parallel kernels here split that work by attribute: a group of columns per
@@ -10,7 +10,7 @@ thread, each table cell still summed over the node's rows in their order, so
 the tables and the split table are the serial kernels' bit for bit whatever
 the thread count. The per-attribute steps (:func:`score_coded_attribute`,
 :func:`weight_taken_out`) are the ones the serial kernels of
-:mod:`._subtree_kernels` call.
+:mod:`hyperplane.tree._grow._subtree_kernels` call.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit, jit_parallel_exact
-from ._expand_kernels import new_splits, put_split
+from ..._numba import jit, jit_parallel_exact
+from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from ._state import (Columns, GrowRules, Kept, Orders, Scratch, Span, Splits,
+from .._state import (Columns, GrowRules, Kept, Orders, Scratch, Span, Splits,
                      new_node)
 from ._table_kernels import tally_row
-from ._traverse_kernels import MISSING
+from .._traverse_kernels import MISSING
 
 
 @jit
@@ -56,7 +56,7 @@ def rows_taken_out(b):
 @jit
 def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
     """Add ``rows`` (weights ``w`` by position) into the class tables of the coded
-    columns of the :class:`~._state.Span` ``span``, in the rows' order
+    columns of the :class:`~hyperplane.tree._state.Span` ``span``, in the rows' order
     (:func:`tally_row`)."""
     for pos in range(rows.shape[0]):
         i = rows[pos]
@@ -66,8 +66,8 @@ def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
 @jit
 def take_out_rows(columns, node, branch, kept, span, table, counts):
     """Take the rows of ``node`` that leave its child ``kept`` (a
-    :class:`~._state.Kept`) out of the class tables of the coded columns of the
-    :class:`~._state.Span` ``span``, in the rows' order: a row of another branch
+    :class:`~hyperplane.tree._state.Kept`) out of the class tables of the coded columns of the
+    :class:`~hyperplane.tree._state.Span` ``span``, in the rows' order: a row of another branch
     entirely, a row missing the tested value (``branch == MISSING``) by
     :func:`weight_taken_out` and not in the counts (:func:`rows_taken_out`)."""
     for pos in range(node.rows.shape[0]):
@@ -104,7 +104,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
 
 @jit_parallel_exact
 def score_coded_parallel(table, counts, columns, avail, rules, lookup):
-    """:func:`~._subtree_kernels.score_coded` with the attributes side by side
+    """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
     (each with its own scan buffers; the same split table).
 
     numba's parallel loops cannot capture named tuples of arrays, so the loop
@@ -130,14 +130,14 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup):
 
 @jit
 def column_group(g, n_groups, p):
-    """The :class:`~._state.Span` of group ``g`` of ``n_groups`` near-equal groups of ``p``
+    """The :class:`~hyperplane.tree._state.Span` of group ``g`` of ``n_groups`` near-equal groups of ``p``
     columns."""
     return Span(g * p // n_groups, (g + 1) * p // n_groups)
 
 
 @jit_parallel_exact
 def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts, groups):
-    """:func:`~._subtree_kernels.accumulate_rows` with the columns in ``groups``
+    """:func:`~hyperplane.tree._grow._subtree_kernels.accumulate_rows` with the columns in ``groups``
     groups side by side (one per thread).
 
     Every cell adds the node's rows in their order, as the serial kernel does,
@@ -152,7 +152,7 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
 
 @jit_parallel_exact
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
-    """:func:`~._subtree_kernels.take_out_siblings` with the columns in ``groups``
+    """:func:`~hyperplane.tree._grow._subtree_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""
     p = columns.codes_rows.shape[1]
     n_groups = max(1, min(p, groups))

@@ -2,7 +2,7 @@
 
 Every split the in-memory builder makes depends on the node's rows only
 through *class-weight tables* (per attribute value or hist bin, per class,
-plus the missing row; :mod:`hyperplane.tree._split_kernels`), and tables of
+plus the missing row; :mod:`hyperplane.tree._scan._split_kernels`), and tables of
 disjoint chunks add up. So the Dask fit (the PLANET / Spark MLlib scheme,
 Panda et al. 2009) never gathers the data:
 
@@ -19,20 +19,20 @@ Panda et al. 2009) never gathers the data:
    (like MLlib's cached ``TreePoint`` RDD).
 4. **levels**: each level every chunk routes its rows down the tree grown so
    far (C4.5 fractional weights for missing values,
-   :func:`._level_kernels.route_to_frontier`) and returns the tables of the
-   frontier nodes (:func:`~._table_kernels.level_class_tables`, the tree's
+   :func:`._route_kernels.route_to_frontier`) and returns the tables of the
+   frontier nodes (:func:`~hyperplane.tree._scan._table_kernels.level_class_tables`, the tree's
    own kernel); the tables are summed by a tree reduction on the cluster
    (one :meth:`~hyperplane.distributed.Chunks.reduce` round per level), the
-   client scores them with the in-memory :func:`~._numeric_cut_kernels.score_table`
-   and expands each node with :func:`~._expand_kernels.expand_node`, the step
+   client scores them with the in-memory :func:`~hyperplane.tree._scan._numeric_cut_kernels.score_table`
+   and expands each node with :func:`~hyperplane.tree._grow._expand_kernels.expand_node`, the step
    every grower takes, so the tree is the same. The loop is the in-memory
-   one, :func:`~._builder.grow_frontier` (generate_tree, 周志华 图4.2), run in
+   one, :func:`~hyperplane.tree._grow._builder.grow_frontier` (generate_tree, 周志华 图4.2), run in
    level order with this pass as its statistic step (:func:`level_steps`),
    as LightGBM's data-parallel learner (``DataParallelTreeLearner``; Ke et
    al., NIPS 2017) reuses its serial loop and replaces only the histogram step.
 
 Every pass is a round of :class:`~hyperplane.distributed.Chunks`, the engine
-of every Dask fit. Steps 1-3 read ``X`` (:mod:`._level_chunks`); step 4 and
+of every Dask fit. Steps 1-3 read ``X`` (:mod:`._passes`); step 4 and
 the fit are here.
 
 DecisionTreeRegressor (least squares, ``splitter="hist"``) takes the same
@@ -56,28 +56,28 @@ from typing import Callable, NamedTuple
 import numpy as np
 import pandas as pd
 
-from .._progress import progress
-from .._validation import is_dask_collection
-from ..distributed._dask import add_parts
-from ._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
+from ..._progress import progress
+from ..._validation import is_dask_collection
+from ...distributed._dask import add_parts
+from .._grow._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
                        finish, grow_frontier, plant)
-from ._encode import quantile_edges, value_indicators
-from ._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
+from .._encode import quantile_edges, value_indicators
+from .._grow._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
                               put_split)
-from ._level_chunks import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
+from ._passes import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_indicator_sample, fetch_sample,
                             merge_bin_ranges, positive_counts, sample_plan, scan,
                             target_totals, tree_chunks)
-from ._level_kernels import route_to_frontier
-from ._prune import PrePruner, cost_complexity_prune
-from ._numeric_cut_kernels import score_table
-from ._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
-from ._state import Columns, Orders, TreeArrays, new_node
-from ._moments_kernels import N_MOMENTS
-from ._regression_kernels import (BinMoments, expand_regression_node, root_reason,
+from ._route_kernels import route_to_frontier
+from .._prune._kinds import PrePruner, cost_complexity_prune
+from .._scan._numeric_cut_kernels import score_table
+from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
+from .._state import Columns, Orders, TreeArrays, new_node
+from .._scan._moments_kernels import N_MOMENTS
+from .._scan._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)
-from ._table_kernels import MomentTables, level_class_tables, level_moment_tables
-from ._weights import weight_unit
+from .._scan._table_kernels import MomentTables, level_class_tables, level_moment_tables
+from .._weights import weight_unit
 
 #: largest summed table (bytes) of one level pass; bigger frontiers take several passes
 TABLE_BYTES = 64 * 2**20
@@ -131,17 +131,17 @@ class LevelKind(NamedTuple):
     Each level a chunk returns ``chunk(codes_T, codes_count, y, entry_row,
     entry_slot, entry_w, n_slots)``, a named record of arrays whose first axis
     is the frontier slot (:class:`ClassTables`,
-    :class:`~._table_kernels.MomentTables`), and two chunks' records are
+    :class:`~hyperplane.tree._scan._table_kernels.MomentTables`), and two chunks' records are
     combined by ``merge``. With ``cells`` one slot's part of each array (the
     same record), ``settled(cells)`` is why the node is a leaf before it is
     scored (``GROW``: score it) and ``score(cells, node, context)`` its
-    :class:`~._state.Splits` (``context``: a :class:`LevelContext`);
+    :class:`~hyperplane.tree._state.Splits` (``context``: a :class:`LevelContext`);
     :func:`expand_level_node` deals the chosen attribute's values as weighted
     rows (weights ``weights(table)``, a column per class) and ``expand(rows,
     splits, columns, table, count, context)`` splits them; ``n_stats`` numbers
     per table cell. ``root(value, n_rows, rules)`` is why the root (statistic
     ``value``) is a leaf (``GROW``: grow it) and ``weight(value)`` a node's
-    weight, as in memory (:class:`~._builder.Growth`).
+    weight, as in memory (:class:`~hyperplane.tree._grow._builder.Growth`).
     """
 
     n_stats: int
@@ -171,7 +171,7 @@ def level_pass(chunks, nodes, cut, frontier, n_codes, levels):
 
 def frontier_tables(chunk, tree, slot_of, stack, n_codes, n_slots, tables):
     """One encoded chunk's ``tables`` of the frontier nodes: its rows routed
-    down the tree grown so far (:func:`~._level_kernels.route_to_frontier`)."""
+    down the tree grown so far (:func:`~._route_kernels.route_to_frontier`)."""
     codes, y, w = chunk.codes, chunk.y, chunk.w
     rows, slots, weights = route_to_frontier(codes, w, tree, slot_of, stack)
     return tables(codes.T, n_codes, y, rows, slots, weights, n_slots)
@@ -179,7 +179,7 @@ def frontier_tables(chunk, tree, slot_of, stack, n_codes, n_slots, tables):
 
 def class_levels(n_root, n_classes):
     """The classifier's :class:`LevelKind`: class-weight tables
-    (:func:`~._table_kernels.level_class_tables`) summed (``add_parts``),
+    (:func:`~hyperplane.tree._scan._table_kernels.level_class_tables`) summed (``add_parts``),
     scored by :func:`node_splits` with the ``c log2 c`` table of ``n_root``
     rows when every row at the node weighs 1, expanded by :func:`expand_level_node`."""
     clogc = c_log2_c(n_root)
@@ -206,14 +206,14 @@ def class_levels(n_root, n_classes):
 
 def moment_levels(min_impurity_decrease, root_weight, equal):
     """The regression tree's :class:`LevelKind` (squared error): the moments
-    ``[Σw, Σwy, Σwy²]`` per bin (:func:`~._table_kernels.level_moment_tables`)
+    ``[Σw, Σwy, Σwy²]`` per bin (:func:`~hyperplane.tree._scan._table_kernels.level_moment_tables`)
     summed, with each node's smallest and largest target (min / max: a node
     whose targets are all equal is a leaf, 李航 算法5.5); scored by
-    :func:`~._regression_kernels.table_regression_scores` (the in-memory
+    :func:`~hyperplane.tree._scan._regression_kernels.table_regression_scores` (the in-memory
     scan over bins: a split must decrease the tree's weighted impurity by
     ``min_impurity_decrease``, ``root_weight`` the training rows' weight),
-    split by :func:`~._regression_kernels.expand_regression_node` of the
-    bins' :class:`~._regression_kernels.BinMoments`; ``equal``: all the
+    split by :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node` of the
+    bins' :class:`~hyperplane.tree._scan._regression_kernels.BinMoments`; ``equal``: all the
     training targets are equal."""
     min_decrease = (float(min_impurity_decrease), float(root_weight))
 
@@ -258,7 +258,7 @@ def node_splits(tables, n_rows, node, context, lookup):
 
 def table_rows(table, n_rows, j, node, kind, n_codes, bin_range):
     """Attribute ``j``'s summed class table at ``node`` as weighted rows, and
-    the :class:`~._state.Columns` they are read from.
+    the :class:`~hyperplane.tree._state.Columns` they are read from.
 
     Every cell ``(v, k)`` of a value that some row has is one row of class
     ``k``, code ``v`` (−1: the missing row) and weight ``table[v, k]``; the
@@ -298,11 +298,11 @@ def expand_level_node(node, cells, splits, context, levels):
 
 
 def level_steps(chunks, nodes, context, levels):
-    """The Dask statistic step of :func:`~._builder.grow_frontier`: the tables
+    """The Dask statistic step of :func:`~hyperplane.tree._grow._builder.grow_frontier`: the tables
     of a whole group of frontier nodes from one pass over the chunks
     (:func:`level_pass`), then each node settled (``levels.settled``), scored
     (``levels.score``) and expanded (:func:`expand_level_node`) from its
-    tables alone, as a :class:`~._builder.Scored`. The chosen bin cuts are
+    tables alone, as a :class:`~hyperplane.tree._grow._builder.Scored`. The chosen bin cuts are
     kept for the routing of the next passes."""
     cut = {}
 
@@ -326,15 +326,15 @@ def level_steps(chunks, nodes, context, levels):
 def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
                 levels=None):
     """generate_tree level by level (the growth loop
-    :func:`~._builder.grow_frontier` with the statistic step
+    :func:`~hyperplane.tree._grow._builder.grow_frontier` with the statistic step
     :func:`level_steps`); returns the growing storage.
 
     ``context`` a :class:`LevelContext`; ``root`` the root's
-    :class:`~._state.Node` (its ``count`` holds its row count); ``levels``
+    :class:`~hyperplane.tree._state.Node` (its ``count`` holds its row count); ``levels``
     the kind of tree (:class:`LevelKind`; None: the classifier's,
-    :func:`class_levels`). ``pre_pruner`` (:class:`~._prune.PrePruner`) may
+    :func:`class_levels`). ``pre_pruner`` (:class:`~hyperplane.tree._prune._kinds.PrePruner`) may
     veto a split; ``bar`` (a progress reporter) advances once a pass;
-    ``tracer`` (:class:`~._trace.Tracer`) records every node. A pass sums the
+    ``tracer`` (:class:`~hyperplane.tree._inspect._trace.Tracer`) records every node. A pass sums the
     tables of as many frontier nodes as ``TABLE_BYTES`` holds.
     """
     n_root = int(root.count.sum())
@@ -361,7 +361,7 @@ class Encoded(NamedTuple):
     kind: np.ndarray  # CATEGORICAL or BINNED per attribute
     n_codes: np.ndarray
     bin_range: np.ndarray
-    chunks: object  # the Chunks, each now one persisted :class:`~._level_chunks.Chunk`
+    chunks: object  # the Chunks, each now one persisted :class:`~._passes.Chunk`
     input_spec: object  # FeatureSpec of ``X`` (``spec`` unless indicators)
     source: object  # the attribute of ``X`` each tree column comes from, or None
 
@@ -373,7 +373,7 @@ def encoded_chunks(chunks, X, splitter, max_bins, random_state, labelled=True,
     steps 1-3 of the module doc; ``labelled`` False: real targets, kept as
     they are) as an :class:`Encoded`. ``indicators``: each categorical column
     becomes its 0/1 columns ``[A = a]`` once the scan knows its values
-    (:func:`~._encode.value_indicators`, as the in-memory
+    (:func:`~hyperplane.tree._encode.value_indicators`, as the in-memory
     DecisionTreeRegressor does; 李航 §5.5.2), binned like numeric columns."""
     columns = column_names(X)
     # numeric-typed columns' bin sample comes with the scan when the rows are known up front
@@ -504,13 +504,13 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
 
 def training_chunks(X, y, sample_weight):
     """The aligned row chunks of ``X``, ``y`` and the weights of a fit
-    (:func:`~._level_chunks.tree_chunks`), the weights relative to the lightest
+    (:func:`~._passes.tree_chunks`), the weights relative to the lightest
     row, as in memory."""
     return relative_weight_chunks(tree_chunks(X, y, sample_weight))
 
 
 def root_node(value, weight, n_rows, p):
-    """The root's :class:`~._state.Node` of a Dask fit: one weighted row of
+    """The root's :class:`~hyperplane.tree._state.Node` of a Dask fit: one weighted row of
     statistic ``value`` standing for the ``n_rows`` training rows."""
     return new_node(np.zeros(1, dtype=np.int64), np.array([weight]),
                     Orders(np.zeros((0, 1), dtype=np.int64), np.zeros((0, 1))),
@@ -519,7 +519,7 @@ def root_node(value, weight, n_rows, p):
 
 
 def merge_moment_parts(a, b):
-    """Two chunks' :class:`~._table_kernels.MomentTables`: moment tables and row
+    """Two chunks' :class:`~hyperplane.tree._scan._table_kernels.MomentTables`: moment tables and row
     counts summed, smallest and largest targets by min and max."""
     return MomentTables(a.tables + b.tables, a.n_rows + b.n_rows, np.fmin(a.low, b.low),
                         np.fmax(a.high, b.high))
@@ -538,7 +538,7 @@ def _divided(w_block, unit):
 
 def relative_weight_chunks(chunks):
     """``chunks`` with the weights divided by the smallest positive weight of
-    all of them (:func:`~._weights.relative_weights` of the in-memory fit; one
+    all of them (:func:`~hyperplane.tree._weights.relative_weights` of the in-memory fit; one
     pass over the weights, none over ``X``)."""
     extremes = chunks.each_weight_block(_positive_extremes)
     if extremes is None:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
+from ..._numba import jit
 
 
 class Fenwick(NamedTuple):

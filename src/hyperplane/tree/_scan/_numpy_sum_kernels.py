@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from ..._numba import jit
 
 
 @jit

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._numba import jit
+from ..._numba import jit
 
 #: columns of a node's moments in a tree's ``value`` array
 N_MOMENTS = 3

@@ -1,4 +1,4 @@
-"""Compiled scoring of one node: its split table (:class:`~._state.Splits`),
+"""Compiled scoring of one node: its split table (:class:`~hyperplane.tree._state.Splits`),
 every available attribute scored serially or in parallel with the split search
 of :mod:`._split_kernels`."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._numba import jit, jit_parallel_exact
-from ._expand_kernels import new_splits, put_split
+from ..._numba import jit, jit_parallel_exact
+from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
-from ._state import Columns, GrowRules, Orders, Scan, Splits, new_node
+from .._state import Columns, GrowRules, Orders, Scan, Splits, new_node
 from ._table_kernels import node_class_tables
 
 #: nodes with at least this many rows score their attributes in parallel

@@ -4,7 +4,7 @@ For a categorical or binned attribute a node needs only, per code (and one
 row for a missing value), the weight of each class and the number of rows.
 These tables add up over disjoint sets of rows, so the in-memory builder
 computes them per node and a Dask fit sums them over chunks
-(:mod:`._levels`); :func:`~._numeric_cut_kernels.score_table`
+(:mod:`hyperplane.tree._dask._levels`); :func:`~._numeric_cut_kernels.score_table`
 turns a table into a split.
 """
 
@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
+from ..._numba import jit
 
 
 @jit
@@ -29,7 +29,7 @@ def table_slot(code, n_codes):
 def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
     """Add weight ``w`` of class ``k`` and ``step`` rows to the cells of one row's
     codes ``codes_row`` in the class tables of the coded columns of the
-    :class:`~._state.Span` ``span`` (``table[c, code, k]``, ``counts[c, code]``;
+    :class:`~hyperplane.tree._state.Span` ``span`` (``table[c, code, k]``, ``counts[c, code]``;
     a missing code: the last slot, :func:`table_slot`). A negative ``w`` and
     ``step`` take a row out (histogram subtraction)."""
     for c in range(span.lo, span.hi):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_is_fitted, check_sample_weight_vector
-from ._encode import encode_fit
+from ..._validation import check_is_fitted, check_sample_weight_vector
+from .._encode import encode_fit
 from ._export import _branch_names, split_table
-from ._split_kernels import _binary_score, impurity
-from ._traverse_kernels import MISSING, branch_of_rows
+from .._scan._split_kernels import _binary_score, impurity
+from .._traverse_kernels import MISSING, branch_of_rows
 
 #: criterion -> the score column the tree maximises, as in :func:`split_table`
 SCORED = {"info_gain": "info_gain", "gini": "gini_gain"}
@@ -60,7 +60,7 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
     >>> float(best["threshold"]), round(float(best["info_gain"]), 3)
     (0.3815, 0.262)
     """
-    from ._classes import CRITERIA, DecisionTreeClassifier
+    from .._classes import CRITERIA, DecisionTreeClassifier
 
     if criterion not in SCORED:
         raise ValueError(f"criterion must be one of {list(SCORED)}; got {criterion!r}")

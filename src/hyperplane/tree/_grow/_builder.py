@@ -18,17 +18,17 @@ from typing import Callable, NamedTuple
 import numba
 import numpy as np
 
-from ._bin_kernels import bin_ranges, bin_rows, transposed_codes, transposed_columns
-from ._encode import bin_sample_rows, quantile_edges
+from .._bin_kernels import bin_ranges, bin_rows, transposed_codes, transposed_columns
+from .._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
-from ._node_kernels import PARALLEL_ROWS, score_attributes
-from ._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
+from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
+from .._scan._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
-from ._prune_kernels import node_impurities, preorder_layout
-from ._state import Columns, Orders, Scan, TreeArrays, new_node
+from .._prune._pessimistic_kernels import node_impurities, preorder_layout
+from .._state import Columns, Orders, Scan, TreeArrays, new_node
 from ._subtree import compiled_growth_applies, grow_subtrees
-from ._traverse_kernels import child_block, child_region
+from .._traverse_kernels import child_block, child_region
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
@@ -61,7 +61,7 @@ class TreeData:
 
     @cached_property
     def columns(self):
-        """The arrays the kernels read, as one :class:`~._state.Columns`."""
+        """The arrays the kernels read, as one :class:`~hyperplane.tree._state.Columns`."""
         return Columns(self.num_T, self.codes_T, self.codes_rows, self.codes_count, self.kind,
                        self.col, self.bin_range, self.y)
 
@@ -75,12 +75,12 @@ def attribute_kinds(categorical, splitter):
 def layout(X, y, w, categorical, n_codes, n_classes, splitter, max_bins, random_state=None):
     """Build :class:`TreeData`: exact numeric columns or quantile-binned ones.
 
-    Bin edges are :func:`~._encode.quantile_edges` of the rows
-    :func:`~._encode.bin_sample_rows` picks (all rows up to
+    Bin edges are :func:`~hyperplane.tree._encode.quantile_edges` of the rows
+    :func:`~hyperplane.tree._encode.bin_sample_rows` picks (all rows up to
     ``BIN_SAMPLE_ROWS``, a sample seeded by ``random_state`` above); the codes
-    of all binned columns come from one pass of :func:`~._bin_kernels.bin_rows`,
+    of all binned columns come from one pass of :func:`~hyperplane.tree._bin_kernels.bin_rows`,
     and each bin's smallest and largest training value (the values either side
-    of a cut) from :func:`~._bin_kernels.bin_ranges`.
+    of a cut) from :func:`~hyperplane.tree._bin_kernels.bin_ranges`.
     """
     n, p = X.shape
     kind = attribute_kinds(categorical, splitter)
@@ -141,12 +141,12 @@ def _bin_edges(X, w, columns, max_bins, random_state=None):
     """Quantile edges of the numeric ``columns``, as an array of one row per
     column (NaN after its edges) and the number of edges of each.
 
-    The edges come from the rows :func:`~._encode.bin_sample_rows` picks (all
+    The edges come from the rows :func:`~hyperplane.tree._encode.bin_sample_rows` picks (all
     rows up to ``BIN_SAMPLE_ROWS``), the rule the Dask fit follows too. With
     at most ``max_bins`` sample rows every column has at most ``max_bins``
     values, so its edges are all the midpoints (:func:`every_midpoint`, one
     vectorised pass over every column); otherwise
-    :func:`~._encode.quantile_edges` of each column, in blocks of columns on a
+    :func:`~hyperplane.tree._encode.quantile_edges` of each column, in blocks of columns on a
     pool of numba's thread count (NumPy sorts without the GIL).
     """
     if columns.size == 0:
@@ -173,7 +173,7 @@ def _bin_edges(X, w, columns, max_bins, random_state=None):
 
 
 def every_midpoint(X):
-    """The edges :func:`~._encode.quantile_edges` gives every column of ``X``
+    """The edges :func:`~hyperplane.tree._encode.quantile_edges` gives every column of ``X``
     when it has at most ``max_bins`` distinct known values: the midpoints
     ``v + (v' − v) / 2`` of its consecutive distinct values (the same
     arithmetic, so the same bits), for all columns at once. Returns the edges
@@ -234,7 +234,7 @@ class Tree:
 
     @property
     def arrays(self):
-        """The structure the compiled walks read (:class:`~._state.TreeArrays`)."""
+        """The structure the compiled walks read (:class:`~hyperplane.tree._state.TreeArrays`)."""
         return TreeArrays(self.feature, self.is_numeric, self.threshold, self.child_start,
                           self.n_child, self.children, self.branch_r)
 
@@ -277,11 +277,11 @@ def c45_split_floor(kind, rules):
 
     With J48's rules (``c45``) both sides of an exact numeric cut weigh
     at least ``min(25, max(M, 0.1 W̃/K)) ≥ min(25, M)`` and a categorical split
-    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~._numeric_cut_kernels.
-    best_numeric_cut`, :func:`~._split_kernels.table_split_score`), so a node
+    needs two branches weighing ``M`` (Quinlan 1993, 2.4; :func:`~hyperplane.tree._scan._numeric_cut_kernels.
+    best_numeric_cut`, :func:`~hyperplane.tree._scan._split_kernels.table_split_score`), so a node
     weighing less than ``2 min(25, M)`` (less those tests' ``WEIGHT_TOL``, and
     one more for round-off) stays a leaf whatever its rows; a binned cut obeys
-    the same rules (:func:`~._numeric_cut_kernels.ordered_cut`).
+    the same rules (:func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`).
     """
     if not rules.c45:
         return 0.0
@@ -334,7 +334,7 @@ def stable_sort(x):
 
 def sorted_orders(data, rows):
     """Rows sorted by every exact numeric attribute (NaN last) and the attribute's
-    values in that order (:class:`~._state.Orders`): done once, at the root."""
+    values in that order (:class:`~hyperplane.tree._state.Orders`): done once, at the root."""
     index_dtype = np.int32 if data.X.shape[0] < 2**31 - 1 else np.int64
     order = np.empty((data.num_T.shape[0], rows.size), dtype=index_dtype)
     sorted_x = np.empty((data.num_T.shape[0], rows.size))
@@ -380,15 +380,15 @@ def root_node(data, order, statistic=class_weights):
 
 
 def spare_buffers(orders):
-    """The root's spare region (flat :class:`~._state.Orders`): the second of the
+    """The root's spare region (flat :class:`~hyperplane.tree._state.Orders`): the second of the
     two buffers the children's orders and values alternate between, one
-    allocation per fit (:func:`~._traverse_kernels.children_regions`)."""
+    allocation per fit (:func:`~hyperplane.tree._traverse_kernels.children_regions`)."""
     return Orders(np.empty(orders.order.size, dtype=orders.order.dtype),
                   np.empty(orders.sorted_x.size))
 
 
 def no_orders(data, rows):
-    """The sorted :class:`~._state.Orders` of a tree without exact numeric attributes (none)."""
+    """The sorted :class:`~hyperplane.tree._state.Orders` of a tree without exact numeric attributes (none)."""
     return Orders(np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)))
 
 
@@ -401,7 +401,7 @@ def parallel_rows(data):
 
 
 def score_node(data, node, rules, scan):
-    """The split table of ``node`` (:func:`~._node_kernels.score_attributes`: in
+    """The split table of ``node`` (:func:`~hyperplane.tree._scan._node_kernels.score_attributes`: in
     parallel over the attributes from :func:`parallel_rows` rows)."""
     return score_attributes(data.columns, node, rules, scan, parallel_rows(data))
 
@@ -411,7 +411,7 @@ class Growth(NamedTuple):
 
     A classifier's node statistic is its class weights (:data:`CLASS_WEIGHTS`),
     a regression tree's the moments of its targets
-    (:func:`~._regressor.regression_growth`).
+    (:func:`~hyperplane.tree._regressor.regression_growth`).
     """
 
     statistic: Callable  # (data, rows, w) -> the root's value
@@ -420,7 +420,7 @@ class Growth(NamedTuple):
     score: Callable  # (data, node, rules, scan) -> the node's Splits
     expand: Callable  # (node, splits, columns, rules, n_stats, dest, parallel_rows) -> Children
     compiled: bool  # grown in compiled subtrees when nothing is traced or pre-pruned
-    #: what the compiled growth is told of the kind of tree (:attr:`~._state.Tuning.least`)
+    #: what the compiled growth is told of the kind of tree (:attr:`~hyperplane.tree._state.Tuning.least`)
     least: tuple | None = None
 
 
@@ -443,7 +443,7 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
     the children. ``bar.advance(weight, nodes=...)`` (a
     :func:`hyperplane._progress.progress` reporter), if given, is told the
     weight of every node that becomes a leaf; ``tracer``
-    (:class:`~._trace.Tracer`) records every node. A classifier without
+    (:class:`~hyperplane.tree._inspect._trace.Tracer`) records every node. A classifier without
     pre-pruning and a tracer (and a regression tree without a tracer) is grown in
     compiled code instead
     (:func:`~._subtree.grow_subtrees`: one compiled call per subtree).
@@ -519,7 +519,7 @@ def grow_frontier(nodes, frontier, step, kind, pre_pruner=None, bar=None, tracer
     ``batch`` None: depth first, one node a step (in memory, :func:`node_steps`;
     ``bar`` is told the weight of every leaf); a number: level order, up to
     ``batch`` nodes a step, whose statistics one pass over the data computes
-    together (Dask, :func:`~._levels.level_steps`; ``bar`` advances once a
+    together (Dask, :func:`~hyperplane.tree._dask._levels.level_steps`; ``bar`` advances once a
     pass). Pre-pruning's state is per node, so either order makes the same
     decisions; the grown storage is made preorder by :func:`finalize`.
     """

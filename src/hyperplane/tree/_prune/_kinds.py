@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ._builder import tree_from_arrays
-from ._prune_kernels import added_errors as _added_errors
-from ._prune_kernels import ErrorRule, NodeFit, Training, prune_raising
-from ._state import TreeArrays
+from .._grow._builder import tree_from_arrays
+from ._pessimistic_kernels import added_errors as _added_errors
+from ._pessimistic_kernels import ErrorRule, NodeFit, Training, prune_raising
+from .._state import TreeArrays
 
 STRICT = 1e-12
 
@@ -193,7 +193,7 @@ def added_errors(n, e, confidence, z=None):
 
     ``z`` is the normal quantile ``Φ⁻¹(1 − confidence)``; pass it when charging
     many leaves so that it is computed once per pruning, not once per node.
-    Compiled in :func:`~._prune_kernels.added_errors`.
+    Compiled in :func:`~._pessimistic_kernels.added_errors`.
     """
     if confidence > 0.5:
         raise ValueError("confidence must be at most 0.5")
@@ -253,7 +253,7 @@ def prune_with_raising(tree, confidence, criterion, X, y, w):
     the node's training rows; otherwise, if ``E(largest branch) ≤
     E(subtree) + 0.1``, the largest branch replaces the node, its class
     weights are recomputed from the node's rows, and it is pruned again.
-    Compiled in :func:`~._prune_kernels.prune_raising` on copies of the
+    Compiled in :func:`~._pessimistic_kernels.prune_raising` on copies of the
     tree's arrays; ``X`` is the encoded training data the tree grew on.
     """
     if confidence > 0.5:

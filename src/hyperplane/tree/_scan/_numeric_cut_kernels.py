@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from ..._numba import jit
 from ._split_kernels import (C45_EQUAL, C45_TIE, ENTROPY, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
-from ._state import CutBounds, Scratch, Split
+from .._state import CutBounds, Scratch, Split
 
 #: how a numeric scan scores a cut (:func:`best_numeric_cut`): Gini from sums of squared
 #: class weights, the same sums kept up to date one row at a time (integer counts),
@@ -50,7 +50,7 @@ def no_split():
 
 @jit
 def cut_bounds(w_known, w_total, n_known, n_classes, rules):
-    """The :class:`~._state.CutBounds` of one scan: ties within round-off of the
+    """The :class:`~hyperplane.tree._state.CutBounds` of one scan: ties within round-off of the
     known weight ``w_known``; with C4.5's rules (``rules.c45``, release 8,
     Quinlan 1996) values within ``C45_EQUAL`` are one value, each side weighs at
     least ``min(25, max(M, 0.1 W̃ / K))`` (:func:`c45_min_side`, MINOBJS), a
@@ -196,10 +196,10 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     The candidate thresholds are the midpoints between adjacent distinct
     sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
     wins. ``value`` is the node's class weights; ``scan`` a
-    :class:`~._state.Scan`: ``scan.wbuf[i]`` is the weight of row ``i`` in
+    :class:`~hyperplane.tree._state.Scan`: ``scan.wbuf[i]`` is the weight of row ``i`` in
     this node, ``scan.unit``: every weight is 1, so counts are integers and
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
-    a :class:`~._state.GrowRules` (criterion, min_leaf, c45). The node's
+    a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45). The node's
     classes (and weights, unless all 1) are gathered once into contiguous
     buffers (into ``spare = (classes, weights)`` when they are long enough,
     :func:`gather_buffers`), then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
@@ -217,7 +217,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     the best cut gets the MDL correction of :func:`mdl_corrected_gain` (the
     attribute is invalid if it is below ``C45_TIE``) and the gain ratio
     divides by :func:`c45_split_info`.
-    Returns the attribute's :class:`~._state.Split` (``cut_bin`` −1).
+    Returns the attribute's :class:`~hyperplane.tree._state.Split` (``cut_bin`` −1).
     """
     wbuf, unit, clogc = scan.wbuf, scan.unit, scan.clogc
     criterion = rules.criterion
@@ -339,7 +339,7 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
     """:func:`best_numeric_cut` over bins: the best cut between the non-empty bins
     of a binned attribute.
 
-    In the :class:`~._state.Scratch` ``scratch``, ``bins[:d]`` are the
+    In the :class:`~hyperplane.tree._state.Scratch` ``scratch``, ``bins[:d]`` are the
     non-empty bins in increasing order, ``bin_table[e]`` / ``bin_rows[e]``
     the class weights / rows of bin ``bins[e]``, ``work`` a ``(5, K)``
     buffer; ``missing`` the class weights of the rows missing the value;
@@ -350,7 +350,7 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
     choose the same cut and threshold (and bins of several values hold the
     rows the exact scan would move together). The scan costs the node's
     distinct bins, not the number of bins. Returns the attribute's
-    :class:`~._state.Split`.
+    :class:`~hyperplane.tree._state.Split`.
     """
     bins, table, n_rows, work = scratch.bins, scratch.bin_table, scratch.bin_rows, scratch.work
     criterion = rules.criterion

@@ -1,6 +1,6 @@
 """The per-node trace of a tree's growth and the split table of one node.
 
-A split table is what a node compares: the :class:`~._state.Splits`
+A split table is what a node compares: the :class:`~hyperplane.tree._state.Splits`
 the growers compute, one row per available attribute, in the criterion's
 words. :func:`splits_frame` turns it into a DataFrame for
 :func:`~._export.split_table` (the root) and for
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._expand_kernels import LEAF_REASONS, c45_candidates
-from ._prune_kernels import preorder_layout
+from .._grow._expand_kernels import LEAF_REASONS, c45_candidates
+from .._prune._pessimistic_kernels import preorder_layout
 
 
 @dataclass

@@ -4,10 +4,10 @@ Without pre-pruning or a per-node trace, :func:`grow_subtree` grows a subtree
 node by node exactly as :func:`~._builder.grow` does in Python (the same
 scoring and the same :func:`~._expand_kernels.expand_node`), without Python
 work per node. A tree with exact numeric attributes scores every node with
-:func:`~._node_kernels.score_attributes` from its presorted orders. When no
+:func:`~hyperplane.tree._scan._node_kernels.score_attributes` from its presorted orders. When no
 attribute is exact numeric (``splitter="hist"``, or only categorical
 attributes) a node's split needs nothing but the class-weight tables of its
-coded attributes (:mod:`._table_kernels`), and two further savings apply,
+coded attributes (:mod:`hyperplane.tree._scan._table_kernels`), and two further savings apply,
 both as in LightGBM (Ke et al. 2017, "LightGBM: a highly efficient gradient
 boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
@@ -34,19 +34,19 @@ import numpy as np
 
 from numba.core import types
 
-from .._numba import by_first_type, by_none, jit
-from ._coded_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
+from ..._numba import by_first_type, by_none, jit
+from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                              score_coded_parallel, take_out_siblings_parallel, take_out_rows)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
                               new_splits, put_split)
-from ._node_kernels import score_attributes
-from ._regression_kernels import expand_regression_node, regression_scores
-from ._numeric_cut_kernels import ordered_cut
-from ._split_kernels import CATEGORICAL, table_split_score
-from ._state import Kept, Orders, Scan, Span, Subtree, Tables, Workspace, new_node
-from ._sum_kernels import numpy_sum
-from ._table_kernels import table_slot
-from ._traverse_kernels import child_block, child_region
+from .._scan._node_kernels import score_attributes
+from .._scan._regression_kernels import expand_regression_node, regression_scores
+from .._scan._numeric_cut_kernels import ordered_cut
+from .._scan._split_kernels import CATEGORICAL, table_split_score
+from .._state import Kept, Orders, Scan, Span, Subtree, Tables, Workspace, new_node
+from .._scan._numpy_sum_kernels import numpy_sum
+from .._scan._table_kernels import table_slot
+from .._traverse_kernels import child_block, child_region
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -106,7 +106,7 @@ def clean_derived_tables(table, counts, unit):
 @jit
 def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     """The split table of a node from its class tables
-    (:func:`~._coded_kernels.score_coded_attribute` of every available attribute;
+    (:func:`~hyperplane.tree._scan._hist_node_kernels.score_coded_attribute` of every available attribute;
     ``scratch`` None: no attribute is binned)."""
     splits = new_splits(columns.kind.shape[0])
     for j in range(columns.kind.shape[0]):
@@ -122,7 +122,7 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
 
     ``codes[pos]`` is the code of ``rows[pos]`` (−1 missing; fewer than 2**16
     rows). Fills ``scratch.bins``, ``scratch.bin_table``, ``scratch.bin_rows``
-    (first ``d`` entries) and ``missing`` as :func:`~._numeric_cut_kernels.ordered_cut`
+    (first ``d`` entries) and ``missing`` as :func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`
     takes them and returns ``d``. Every bin sums its rows in the node's row order from 0, so the
     numbers are exactly those of the node's class table.
     """
@@ -268,7 +268,7 @@ def _score_node(scratch, columns, node, rules, tuning, pool, slot):
     the parent, histogram subtraction), from scratch tables, or, when small, by
     sorting (always when ``pool`` is None: every node of the growth is small).
     A node of at least ``tuning.parallel_rows`` rows counts and scores its
-    attributes side by side (:mod:`._coded_kernels`, counting in
+    attributes side by side (:mod:`hyperplane.tree._scan._hist_node_kernels`, counting in
     ``tuning.groups`` groups of columns: the same numbers);
     ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1.
     ``scratch``: the bin scans' buffers (None: no attribute is binned)."""
@@ -350,7 +350,7 @@ class Handoff(NamedTuple):
 
 @jit
 def _hand_down(node, slot, pool, handoff):
-    """The :class:`~._state.Tables` a deferred node takes to its own job (its
+    """The :class:`~hyperplane.tree._state.Tables` a deferred node takes to its own job (its
     slot's) or none (:data:`NO_TABLES`; always with ``pool`` None).
 
     With fractional weights, when ``handoff.always``: then the job grows with
@@ -377,7 +377,7 @@ def _hand_down(node, slot, pool, handoff):
 
 @jit
 def _adopt(tables, pool):
-    """The slot of a job root's handed-down :class:`~._state.Tables` (−1: none
+    """The slot of a job root's handed-down :class:`~hyperplane.tree._state.Tables` (−1: none
     handed down; ``tables`` None: a growth without class tables)."""
     if tables is None:
         return -1
@@ -392,19 +392,19 @@ def _adopt(tables, pool):
 @jit
 def _moment_scores(least, columns, node, rules, scan, parallel_rows):
     """A regression tree's split table
-    (:func:`~._regression_kernels.regression_scores`; ``least``:
+    (:func:`~hyperplane.tree._scan._regression_kernels.regression_scores`; ``least``:
     ``(min_impurity_decrease, root weight)``)."""
     return regression_scores(columns, node, rules, scan.wbuf, least)
 
 
 #: the split table of an exact node: a classifier's
-#: (:func:`~._node_kernels.score_attributes`, ``least`` None) or a regression tree's
+#: (:func:`~hyperplane.tree._scan._node_kernels.score_attributes`, ``least`` None) or a regression tree's
 exact_scores = by_none(score_attributes, _moment_scores, pass_first=(False, True))
 
 
 @jit
 def _expand_moments(node, splits, columns, rules, n_stats, dest, parallel_rows):
-    """A regression tree's expansion (:func:`~._regression_kernels.expand_regression_node`)."""
+    """A regression tree's expansion (:func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`)."""
     return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
                                   columns.y)
 
@@ -436,8 +436,8 @@ def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
 
 def _exact_growth(space):
     """Whether the numba type ``space`` of a growth's scratch is an exact
-    tree's :class:`~._state.Workspace` (else: a coded-only tree's bin-scan
-    :class:`~._state.Scratch`, or None without binned attributes)."""
+    tree's :class:`~hyperplane.tree._state.Workspace` (else: a coded-only tree's bin-scan
+    :class:`~hyperplane.tree._state.Scratch`, or None without binned attributes)."""
     return isinstance(space, types.BaseNamedTuple) and space.instance_class is Workspace
 
 
@@ -473,13 +473,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
     Every node is scored and expanded by
     :func:`~._expand_kernels.expand_node`, the step :func:`~._builder.grow`
     takes in Python (a regression tree's, ``tuning.least`` not None:
-    :func:`~._regression_kernels.regression_scores` and
-    :func:`~._regression_kernels.expand_regression_node`, exact or binned
+    :func:`~hyperplane.tree._scan._regression_kernels.regression_scores` and
+    :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`, exact or binned
     attributes, always with a workspace and never class tables). With exact
-    numeric attributes (``space`` a :class:`~._state.Workspace`) a node is
+    numeric attributes (``space`` a :class:`~hyperplane.tree._state.Workspace`) a node is
     scored from its presorted orders and values (:data:`exact_scores`, scratch in
     ``space``), its children's partitioned from its own. Otherwise (``space``
-    the bin scans' :class:`~._state.Scratch`, or None when no attribute is
+    the bin scans' :class:`~hyperplane.tree._state.Scratch`, or None when no attribute is
     binned; numba compiles only the kind of scoring the tree takes,
     :data:`split_table`, and only the parallel kernels a
     ``tuning.parallel_rows`` not None asks for) it is scored from
@@ -487,13 +487,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
-    Returns the grown :class:`~._state.Subtree` (node 0 is ``root``) and the
+    Returns the grown :class:`~hyperplane.tree._state.Subtree` (node 0 is ``root``) and the
     deferred nodes. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
     returned as ``(ids, nodes, tables)`` lists, to be grown by further calls
     (side by side, as they are independent): those of at least
     ``handoff.min_rows`` rows; smaller ones are grown here. ``tables``: the
-    root's handed-down :class:`~._state.Tables` (:data:`NO_TABLES`: none), as a
+    root's handed-down :class:`~hyperplane.tree._state.Tables` (:data:`NO_TABLES`: none), as a
     deferred node's ``tables`` entry is (:func:`_hand_down`); with them a job
     grows its nodes with the numbers one call growing the whole tree would
     use. ``tables`` None: the growth keeps no class tables (an exact or

@@ -8,14 +8,14 @@ bottom up: a node becomes a leaf when ``E(leaf) ≤ E(subtree) + 0.1`` and
 ≤ E(subtree) + 0.1``, the largest branch is *raised* into the node, refitted
 to all of the node's training rows, and pruned again (subtree raising).
 
-Everything here works on the flat tree arrays of :class:`~._builder.Tree`
+Everything here works on the flat tree arrays of :class:`~hyperplane.tree._grow._builder.Tree`
 (mutated in place) and the training rows: a node's rows are split again at
 every visit, with ``r_v`` recomputed from the known values of the rows being
 split (rows missing the tested value go down every branch with weight
 ``r_v · w``, 周志华 4.4.2), as C4.5 does after raising: by the growth step's
-own :func:`~._expand_kernels.branch_weights`, and a node no row reaches
-takes its parent's class weights by its :func:`~._expand_kernels.empty_branch_leaf`.
-The kernels take the tree's structure as a :class:`~._state.TreeArrays`, the
+own :func:`~hyperplane.tree._grow._expand_kernels.branch_weights`, and a node no row reaches
+takes its parent's class weights by its :func:`~hyperplane.tree._grow._expand_kernels.empty_branch_leaf`.
+The kernels take the tree's structure as a :class:`~hyperplane.tree._state.TreeArrays`, the
 nodes' class weights as a :class:`NodeFit`, the training rows as a
 :class:`Training` and C4.5's confidence as an :class:`ErrorRule`. The slow
 reference is ``tests/tree/_raising_reference.py`` (the former pure-Python
@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import jit
-from ._expand_kernels import branch_weights, empty_branch_leaf
-from ._split_kernels import C45_TIE, impurity
-from ._sum_kernels import numpy_sum
-from ._traverse_kernels import branch_of_rows, partition_rows
+from ..._numba import jit
+from .._grow._expand_kernels import branch_weights, empty_branch_leaf
+from .._scan._split_kernels import C45_TIE, impurity
+from .._scan._numpy_sum_kernels import numpy_sum
+from .._traverse_kernels import branch_of_rows, partition_rows
 
 #: how much worse (in estimated errors) a leaf or a raised branch may be and still win
 PRUNE_MARGIN = 0.1
@@ -131,7 +131,7 @@ def class_weights(y, rows, w, n_classes):
 def split_rows(X, tree, t, rows, w):
     """Split ``rows`` (weights ``w``) over the branches of node ``t``'s test.
 
-    ``r_v`` is :func:`~._expand_kernels.branch_weights`' ``r̃_v`` of the rows
+    ``r_v`` is :func:`~hyperplane.tree._grow._expand_kernels.branch_weights`' ``r̃_v`` of the rows
     (the stored fractions of ``t``'s children when no row knows the value); a
     row missing the value goes to every branch with weight ``r_v · w``.
     Returns ``(child_rows, child_w, offsets, r)``: branch ``v`` owns
@@ -188,7 +188,7 @@ def refit(t, rows, w, data, tree, fit):
     """Class weights, weights, ``r_v`` and depths of the subtree at ``t`` from ``rows``.
 
     A node below ``t`` that no row reaches is an empty branch
-    (:func:`~._expand_kernels.empty_branch_leaf`, 周志华 4.1 line 12).
+    (:func:`~hyperplane.tree._grow._expand_kernels.empty_branch_leaf`, 周志华 4.1 line 12).
     """
     stack_t = [t]
     stack_rows = [rows]
@@ -339,7 +339,7 @@ def preorder_layout(feature, child_start, n_child, children, keep):
 
 @jit
 def node_impurities(value, criterion):
-    """Impurity of every node's class weights (:func:`~._split_kernels.impurity`)."""
+    """Impurity of every node's class weights (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
     out = np.empty(value.shape[0])
     for t in range(value.shape[0]):
         out[t] = impurity(value[t], numpy_sum(value[t]), criterion)

@@ -10,10 +10,10 @@
   enters through :func:`regression_cut_quality` and :func:`regression_decrease`
   only (one scan for both);
 * :func:`regression_scores` -- every available attribute of a node scanned,
-  as the split table (:class:`~._state.Splits`) the growers share with the
+  as the split table (:class:`~hyperplane.tree._state.Splits`) the growers share with the
   classifier;
 * :func:`expand_regression_node` -- the node split on the best attribute by the
-  classifier's own step (:func:`~._expand_kernels.split_node`: the choice, the
+  classifier's own step (:func:`~hyperplane.tree._grow._expand_kernels.split_node`: the choice, the
   routing, 周志华 4.4.2's missing values, the partition) and its children's
   statistics (:func:`put_regression_value`).
 
@@ -29,15 +29,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._numba import by_first_type, jit
-from ._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
+from ..._numba import by_first_type, jit
+from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
 from ._moments_kernels import (Moments, add_moments, add_row, cut_quality, less, no_moments,
                                put_moments, squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
-from ._state import Split
+from .._state import Split
 
 
 class OrderedValues(NamedTuple):
@@ -181,7 +181,7 @@ def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     are the known rows' less the left's, and the cut of the largest
     :func:`regression_cut_quality` (least error) wins, the smaller ``s``
     between cuts equal up to :func:`cut_tie`.
-    Returns the attribute's :class:`~._state.Split` with
+    Returns the attribute's :class:`~hyperplane.tree._state.Split` with
     ``score = ρ · (I(D̃) − Σ_v r̃_v I(D̃_v))`` (:func:`regression_decrease`),
     ``after`` the children's part, and ``ratio`` equal to ``score`` (no gain
     ratio for regression); the threshold is the classifier's
@@ -377,10 +377,10 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
 @jit
 def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, targets):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
-    :func:`~._expand_kernels.split_node`), with each child's statistic
+    :func:`~hyperplane.tree._grow._expand_kernels.split_node`), with each child's statistic
     (:func:`branch_value`) as its ``value`` and why it is a leaf: its
     targets are all equal (impurity at most ``EPSILON``), or a size limit of
-    :func:`~._expand_kernels.limits_reason`; a branch no known row reaches is
+    :func:`~hyperplane.tree._grow._expand_kernels.limits_reason`; a branch no known row reaches is
     a leaf with its parent's statistic (its prediction is the parent's).
     ``targets``: the training targets (``columns.y``), or the
     :class:`BinMoments` of the node's bins when ``node``'s rows stand for them

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit
+from ..._numba import jit
 from ._median_kernels import mean_absolute_error
 from ._moments_kernels import as_moments, mean_squared_error
-from ._state import Split
+from .._state import Split
 
 ENTROPY = 0
 GINI = 1
@@ -138,7 +138,7 @@ def c45_split_info(w_branches, w_missing):
 def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
-    Returns the attribute's :class:`~._state.Split` (no threshold, no bin); a split is valid when
+    Returns the attribute's :class:`~hyperplane.tree._state.Split` (no threshold, no bin); a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
     least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
     ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
