@@ -50,7 +50,7 @@ def commands(tmp):
     return {
         "--help": ["--help"],
         "models": ["models"],
-        "fit svc heart_scale": ["fit", "svc", "heart_scale", "-o", model, "-q"],
+        "fit svc heart_scale": ["fit", "svc", "heart_scale", "-o", model],
         "predict": ["predict", model, "heart_scale", "-o", os.path.join(tmp, "p.csv")],
         "show": ["show", model],
         "evaluate svc heart_scale": ["evaluate", "svc", "heart_scale"],

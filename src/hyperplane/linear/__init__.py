@@ -1,6 +1,7 @@
 """Linear classifiers: perceptron (primal, dual, kernel), least squares,
 Fisher discriminant, logistic regression, Adaline."""
 
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
 from hyperplane._lazy import lazy_exports
 
 __all__ = [

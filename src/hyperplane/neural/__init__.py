@@ -6,6 +6,7 @@ accumulated (per-epoch) or mini-batch backpropagation, with early stopping
 and the regularised error of eq. 5.17.
 """
 
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
 from hyperplane._lazy import lazy_exports
 
 __all__ = ["MLPClassifier", "MLPRegressor", "hidden_outputs"]

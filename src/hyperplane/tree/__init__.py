@@ -5,6 +5,7 @@ least-squares tree, 李航《统计学习方法》§5.5.1), :func:`split_table`,
 :func:`candidate_thresholds`, :func:`node_weights`, :func:`branches`, :func:`export_text`, :func:`export_graphviz`.
 """
 
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
 from hyperplane._lazy import lazy_exports
 
 __all__ = ["DecisionTreeClassifier", "DecisionTreeRegressor", "ObliqueTreeClassifier", "split_table", "export_text",
