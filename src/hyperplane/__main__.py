@@ -1,5 +1,5 @@
 """``python -m hyperplane`` runs the command line."""
 
-from hyperplane.cli import main
+from hyperplane.cli import run
 
-main()
+run()

@@ -1,5 +1,5 @@
 """The ``hyperplane`` command line (Typer + Rich)."""
 
-from ._app import app, main
+from ._app import app, main, run
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "run"]

@@ -520,3 +520,48 @@ def main():
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
     app()
+
+
+def run():
+    """Entry point of the ``hyperplane`` console script and ``python -m hyperplane``:
+    :func:`main`, then the process ends without tearing the interpreter down.
+
+    Python's own exit collects and frees every object of the 2,700 modules a
+    ``fit`` or ``predict`` has imported (scikit-learn, skops, numba): 0.5 s of
+    CPU after the command's work is done. Here the exit handlers run
+    (``atexit``: temporary files, worker pools, logging), standard output and
+    error are flushed, and the process exits with the command's status. When
+    a thread other than the main one is still running, or the command ends
+    with any exception but ``SystemExit``, Python exits as usual.
+    """
+    try:
+        main()
+        status = 0
+    except SystemExit as stop:
+        status = stop.code
+    _exit_now(status)
+
+
+def _exit_now(status):
+    """Exit with ``status`` (as ``SystemExit`` takes it) after the exit
+    handlers and a flush, skipping the interpreter's teardown."""
+    import atexit
+    import threading
+
+    others = [t for t in threading.enumerate()
+              if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if others or run_handlers is None:
+        sys.exit(status)
+    if status is None:
+        status = 0
+    elif not isinstance(status, int):
+        print(status, file=sys.stderr)
+        status = 1
+    run_handlers()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``predict ... | head``)
+            pass
+    os._exit(status)

@@ -89,13 +89,13 @@ def takes_categorical(estimator):
 
 def build_model(estimator, X):
     """``estimator`` itself, or one-hot encoding + ``estimator`` for numeric models."""
-    from sklearn.compose import ColumnTransformer
-    from sklearn.pipeline import Pipeline
-    from sklearn.preprocessing import OneHotEncoder
-
     categorical = categorical_columns(X) if hasattr(X, "columns") else []
     if not categorical or takes_categorical(estimator):
         return estimator
+    from sklearn.compose import ColumnTransformer  # 0.1 s of imports a numeric table skips
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
     encode = ColumnTransformer(
         [("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=False), categorical)],
         remainder="passthrough", verbose_feature_names_out=False,

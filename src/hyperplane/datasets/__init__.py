@@ -12,9 +12,15 @@ And readers for the peers' file formats:
 * :func:`load_svmlight` -- LIBSVM/svmlight files as CSR matrices.
 """
 
-from ._arff import load_arff
-from ._loaders import load_loan, load_perceptron_example, load_watermelon
-from ._svmlight import load_heart_scale, load_svmlight
+from hyperplane._lazy import lazy_exports
 
 __all__ = ["load_watermelon", "load_loan", "load_perceptron_example", "load_arff",
            "load_svmlight", "load_heart_scale"]
+
+#: where each public name is defined: imported on first use (reading
+#: heart_scale does not import the ARFF reader)
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "._arff": ("load_arff",),
+    "._loaders": ("load_loan", "load_perceptron_example", "load_watermelon"),
+    "._svmlight": ("load_heart_scale", "load_svmlight"),
+})

@@ -1,13 +1,8 @@
 """Linear classifiers: perceptron (primal, dual, kernel), least squares,
 Fisher discriminant, logistic regression, Adaline."""
 
-from ._adaline import Adaline
-from ._dual_perceptron import DualPerceptron
-from ._fisher import FisherDiscriminant
-from ._least_squares import LeastSquaresClassifier
-from ._logistic import LogisticRegression
-from ._novikoff import novikoff_bound
-from ._perceptron import Perceptron
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
+from hyperplane._lazy import lazy_exports
 
 __all__ = [
     "Perceptron",
@@ -18,3 +13,15 @@ __all__ = [
     "Adaline",
     "novikoff_bound",
 ]
+
+#: where each public name is defined: imported on first use (a perceptron's
+#: fit does not import logistic regression's solvers)
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "._adaline": ("Adaline",),
+    "._dual_perceptron": ("DualPerceptron",),
+    "._fisher": ("FisherDiscriminant",),
+    "._least_squares": ("LeastSquaresClassifier",),
+    "._logistic": ("LogisticRegression",),
+    "._novikoff": ("novikoff_bound",),
+    "._perceptron": ("Perceptron",),
+})

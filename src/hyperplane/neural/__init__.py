@@ -6,7 +6,13 @@ accumulated (per-epoch) or mini-batch backpropagation, with early stopping
 and the regularised error of eq. 5.17.
 """
 
-from ._estimators import MLPClassifier, MLPRegressor
-from ._inspect import hidden_outputs
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
+from hyperplane._lazy import lazy_exports
 
 __all__ = ["MLPClassifier", "MLPRegressor", "hidden_outputs"]
+
+#: where each public name is defined: imported on first use
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "._estimators": ("MLPClassifier", "MLPRegressor"),
+    "._inspect": ("hidden_outputs",),
+})

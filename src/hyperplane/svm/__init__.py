@@ -5,13 +5,20 @@ and OneClassSVM (Schölkopf et al. 2001), all solved by one compiled SMO
 solver; LinearSVC and LinearSVR (LIBLINEAR's dual coordinate descent) for large or
 sparse linear problems."""
 
-from ._linear_svc import LinearSVC
-from ._linear_svr import LinearSVR
-from ._nu import NuSVC, NuSVR
-from ._one_class import OneClassSVM
-from ._probability import PlattSigmoid, platt_sigmoid
-from ._svc import SVC
-from ._svr import SVR
+import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
+from hyperplane._lazy import lazy_exports
 
 __all__ = ["LinearSVC", "LinearSVR", "NuSVC", "NuSVR", "OneClassSVM", "PlattSigmoid", "SVC", "SVR",
            "platt_sigmoid"]
+
+#: where each public name is defined: imported on first use, so fitting an
+#: SVC does not import LinearSVC's modules
+__getattr__, __dir__ = lazy_exports(__name__, {
+    "._linear_svc": ("LinearSVC",),
+    "._linear_svr": ("LinearSVR",),
+    "._nu": ("NuSVC", "NuSVR"),
+    "._one_class": ("OneClassSVM",),
+    "._probability": ("PlattSigmoid", "platt_sigmoid"),
+    "._svc": ("SVC",),
+    "._svr": ("SVR",),
+})

@@ -1,0 +1,182 @@
+"""Warm latency of the ``hyperplane`` commands, against the floors under them.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=src python benchmarks/cli_latency.py                  # this tree
+    python benchmarks/cli_latency.py --src /tmp/before/src --src src  # A/B, same run
+
+Each command runs in a fresh Python process (``python -m hyperplane ...``)
+``--repeats`` times after one untimed run that fills numba's cache; the table
+gives the median wall seconds and the median CPU seconds (user + system, from
+``os.wait4``) of each. The source trees of ``--src`` take turns run by run, so
+that a change of the machine's load touches both alike. The floors are the
+same measurement of a process that only imports: nothing (the interpreter's
+start), ``sklearn.base`` (what any scikit-learn estimator costs), ``numba``
+and ``skops.io`` (which walks every scikit-learn estimator when imported).
+
+``--phases`` instead times the steps of ``fit svc heart_scale`` inside one
+process (CPU seconds of each, median of ``--repeats`` processes): the imports
+the command line makes in the order ``fit`` makes them, resolving the model,
+reading the data, the fit (numba's first dispatch of each cached kernel
+included), writing the model file and scoring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from _table import header, row
+
+#: floor name -> the Python statement its process runs
+FLOORS = {
+    "python": "pass",
+    "import sklearn.base": "import sklearn.base",
+    "import numba": "import numba",
+    "import skops.io": "import skops.io",
+}
+
+
+def commands(tmp):
+    """Command name -> the ``hyperplane`` arguments, in the order they run
+    (``fit`` writes the model file the later commands read)."""
+    model = os.path.join(tmp, "m.skops")
+    return {
+        "--help": ["--help"],
+        "models": ["models"],
+        "fit svc heart_scale": ["fit", "svc", "heart_scale", "-o", model],
+        "predict": ["predict", model, "heart_scale", "-o", os.path.join(tmp, "p.csv")],
+        "show": ["show", model],
+        "evaluate svc heart_scale": ["evaluate", "svc", "heart_scale"],
+    }
+
+
+#: run in the child for --phases: each step's CPU seconds, one JSON line
+PHASES = r"""
+import json, os, sys, time
+marks = [("start", time.process_time())]
+def mark(name):
+    marks.append((name, time.process_time()))
+import numpy, scipy.sparse
+mark("numpy, scipy.sparse")
+import sklearn.base
+mark("sklearn.base")
+import hyperplane.cli._app
+mark("typer, rich, cli._app")
+import hyperplane.io
+mark("hyperplane.io (skops)")
+from hyperplane.cli._data import build_model, model_input, read_table, split_target
+mark("cli._data (pandas)")
+from hyperplane._threads import fit_threads
+mark("hyperplane._threads (numba)")
+from hyperplane.cli._params import configured_estimator
+estimator, _ = configured_estimator("svc", [])
+mark("resolve svc (hyperplane.svm)")
+table = read_table("heart_scale")
+X, y = split_target(table, None, "heart_scale")
+model = model_input(build_model(estimator, X), X)
+mark("read heart_scale")
+with fit_threads(None):
+    fitted = estimator.fit(X, y)
+mark("fit (first dispatch)")
+hyperplane.io.save(fitted, sys.argv[1], metadata={})
+mark("save")
+fitted.score(X, y)
+mark("score")
+print("PHASES " + json.dumps([(b[0], b[1] - a[1]) for a, b in zip(marks, marks[1:])]))
+"""
+
+
+def phases(src, repeats, out):
+    """Median CPU seconds of each step of ``fit`` over ``repeats`` processes."""
+    argv = [sys.executable, "-c", PHASES, out]
+    runs = []
+    for _ in range(repeats + 1):
+        done = subprocess.run(argv, env=environment(src), capture_output=True, text=True,
+                              check=True)
+        line = next(x for x in done.stdout.splitlines() if x.startswith("PHASES "))
+        runs.append(json.loads(line.removeprefix("PHASES ")))
+    runs = runs[1:]  # the first run filled numba's cache
+    return [(name, statistics.median(run[i][1] for run in runs))
+            for i, (name, _) in enumerate(runs[0])]
+
+
+def timed(argv, env):
+    """``(wall s, CPU s)`` of one process running ``argv``."""
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    err = child.stderr.read().decode(errors="replace")
+    child.stderr.close()
+    if child.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed ({child.returncode}): {err[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def environment(src):
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = os.path.abspath(src)
+    return env
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs (median kept)")
+    parser.add_argument("--src", action="append", default=None,
+                        help="a source tree to time (repeatable: the trees take turns)")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="command names to time (default: all)")
+    parser.add_argument("--phases", action="store_true",
+                        help="time the steps of fit svc heart_scale in one process instead")
+    args = parser.parse_args()
+    sources = args.src or [None]
+    if args.phases:
+        with tempfile.TemporaryDirectory() as tmp:
+            steps = {src: phases(src, args.repeats, os.path.join(tmp, "m.skops"))
+                     for src in sources}
+        print(f"## steps of `fit svc heart_scale` ({os.cpu_count()} cores, load "
+              f"{os.getloadavg()[0]:.1f}, median CPU s of {args.repeats} processes)\n")
+        print(header(["step", *(src or "installed" for src in sources)],
+                     ["-", *["-:"] * len(sources)]))
+        for i, (name, _) in enumerate(steps[sources[0]]):
+            print(row(name, *(f"{steps[src][i][1]:.3f}" for src in sources)))
+        return
+    print(f"## warm latency of the command line ({os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.1f}, {args.repeats} runs, medians)\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {}  # (name, source) -> [(wall, cpu)]
+        cases = [(f"`{name}`", [sys.executable, "-c", code], None)
+                 for name, code in FLOORS.items()]
+        for name, argv in commands(tmp).items():
+            if args.only is None or name in args.only:
+                cases += [(f"`hyperplane {name}`",
+                           [sys.executable, "-m", "hyperplane", *argv], src)
+                          for src in sources]
+        for _, argv, src in cases:  # fill numba's cache, write the model file
+            timed(argv, environment(src))
+        for _ in range(args.repeats):
+            for name, argv, src in cases:
+                runs.setdefault((name, src), []).append(timed(argv, environment(src)))
+        floor = statistics.median(cpu for _, cpu in runs[("`import sklearn.base`", None)])
+        print(header(["command", "source", "wall s", "CPU s", "CPU s above sklearn.base"],
+                     ["-", "-", "-:", "-:", "-:"]))
+        for (name, src), figures in runs.items():
+            wall = statistics.median(w for w, _ in figures)
+            cpu = statistics.median(c for _, c in figures)
+            print(row(name, src or "installed" if name.startswith("`hyperplane") else "",
+                      f"{wall:.2f}", f"{cpu:.2f}", f"{cpu - floor:+.2f}"))
+    print(f"\nload at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
