@@ -13,7 +13,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from hyperplane.tree import DecisionTreeClassifier, DecisionTreeRegressor, _builder
+from hyperplane.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from hyperplane.tree._grow import _builder
 
 from .test_trace import mixed_with_missing, numeric_with_missing
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from hyperplane.tree import DecisionTreeClassifier, _builder
+from hyperplane.tree import DecisionTreeClassifier
+from hyperplane.tree._grow import _builder
 from hyperplane.tree._grow._builder import grow, layout, stable_sort
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI
 from hyperplane.tree._state import GrowRules, Orders
