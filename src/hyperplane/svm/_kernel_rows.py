@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel_internal
+from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -359,7 +359,7 @@ def sparse_row_method(samples, r, n_cols, full):
     return SPARSE_ROWS, by_rows
 
 
-@jit_parallel_internal
+@jit_parallel
 def row_blocks(samples, r, cols, n_cols, method, out):
     """:func:`row_block` on the blocks of :data:`ROW_BLOCK` entries, in
     parallel: each entry is written by exactly one block."""
@@ -604,7 +604,7 @@ def has_dense_columns(samples):
     return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
 
 
-@jit_parallel_internal
+@jit_parallel
 def column_dot_blocks(samples, r, n):
     """:func:`column_dots` on the blocks of :data:`ROW_BLOCK` samples, in
     parallel: every ``dots[c]`` is summed by one block, over the nonzeros of
