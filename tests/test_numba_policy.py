@@ -199,3 +199,127 @@ def test_by_none_passes_the_choosing_argument_only_where_asked():
         assert [len(args) for name, args in compiled if name == "_halved"] == [1]
     assert _use_chosen_without_arg(None, 3.0) == 1.5
     assert _use_chosen_without_arg(4.0, 3.0) == 7.0
+
+
+#: a module of kernels compiled without wrappers (``jit_internal`` and its
+#: fastmath and parallel forms) and their compiled callers, run in fresh
+#: processes so that numba's cache (``cache=True``) is the one the test chose
+_INTERNAL_MODULE = '''
+import numpy as np
+from numba import prange
+from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_internal,
+                               jit_parallel_internal)
+
+
+@jit_internal
+def scaled_sum(x, factor):
+    s = 0.0
+    for v in x:
+        s += v * factor
+    return s
+
+
+@jit_fast_internal
+def fast_sum(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+@jit_parallel_internal
+def doubled(x, out):
+    for i in prange(x.shape[0]):
+        out[i] = 2.0 * x[i]
+
+
+@jit_internal
+def first(arg, x):
+    return x[0]
+
+
+@jit_internal
+def first_plus(arg, x):
+    return x[0] + arg
+
+
+chosen = by_none(first, first_plus)
+
+
+@jit
+def caller(x):
+    out = np.empty_like(x)
+    doubled(x, out)
+    return scaled_sum(x, 2) + out[1] + chosen(None, x) + chosen(1.0, x)
+
+
+@jit_fast
+def fast_caller(x):
+    return fast_sum(x) + scaled_sum(x, 3)
+'''
+
+_INTERNAL_RUN = '''
+import json, sys
+import numpy as np
+from numba.core import event
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__name__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+import internal_kernels as k
+
+x = np.arange(5.0)
+values = [k.caller(x), k.fast_caller(x)]
+refused = []
+for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x.copy()))]:
+    try:
+        getattr(k, name)(*args)
+    except TypeError as error:
+        refused.append(str(error))
+print(json.dumps({"values": values, "compiled": compiled, "refused": refused}))
+'''
+
+
+def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from_python(tmp_path):
+    """A kernel compiled without wrappers (``jit_internal``, ``jit_fast_internal``,
+    ``jit_parallel_internal``; also as a ``by_none`` choice) returns to its
+    compiled callers what a kernel with wrappers would; a second process loads
+    the callers from numba's cache without compiling anything; a call from
+    Python raises a TypeError naming the kernel (without the wrapper numba's
+    own dispatcher would jump to a null pointer), in both processes."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    (tmp_path / "internal_kernels.py").write_text(_INTERNAL_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path),
+                                           os.path.dirname(os.path.dirname(hyperplane.__file__))]))
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _INTERNAL_RUN], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    x = np.arange(5.0)
+    expected = [2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0), x.sum() + 3 * x.sum()]
+    for run in runs:
+        assert run["values"] == expected
+        assert len(run["refused"]) == 3
+        for name, message in zip(["scaled_sum", "fast_sum", "doubled"], run["refused"]):
+            assert f"internal_kernels.{name} is compiled without a Python wrapper" in message
+    assert {"caller", "fast_caller", "scaled_sum", "fast_sum", "doubled", "first",
+            "first_plus"} <= set(runs[0]["compiled"])
+    assert runs[1]["compiled"] == []

@@ -71,15 +71,66 @@ class KernelDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def _compiler(**options):
+class InternalDispatcher(KernelDispatcher):
+    """A :class:`KernelDispatcher` for a kernel that only compiled code calls:
+    numba compiles it without the CPython wrapper (which boxes and unboxes
+    its arguments for a call from Python) and without the C-function wrapper
+    (for ``cfunc`` pointers), numba's own options ``no_cpython_wrapper`` and
+    ``no_cfunc_wrapper``, as it compiles its ``@overload`` implementations.
+    Each compiled function otherwise carries both, generated, optimised and
+    linked into its own library, whatever calls it.
+
+    A compiled caller calls it as any other kernel (the call is typed and
+    linked as a direct call of its native function), and it is cached
+    (``cache=True``) like them. A call from Python raises :class:`TypeError`
+    naming the kernel: its compilations are kept out of the table that
+    numba's dispatcher looks up for a Python call, whose entry would be a
+    null function pointer without the wrapper.
+
+    Examples
+    --------
+    Functions defined in a session cannot be cached, so this example compiles
+    without the package's ``cache=True`` (:data:`jit_internal` and its forms
+    add it):
+
+    >>> import numba
+    >>> from hyperplane._numba import InternalDispatcher
+    >>> def twice(x):
+    ...     return 2 * x
+    >>> inner = InternalDispatcher(py_func=twice, locals={}, targetoptions=dict(
+    ...     nopython=True, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+    >>> outer = numba.njit(lambda x: inner(x) + 1)
+    >>> outer(3)
+    7
+    >>> inner(3)
+    Traceback (most recent call last):
+    ...
+    TypeError: hyperplane._numba.twice is compiled without a Python wrapper: call it from a compiled function
+    """
+
+    def add_overload(self, cres):
+        # only self.overloads (what compiled callers are typed and linked
+        # against), not the Python call table (``_insert``)
+        self.overloads[tuple(cres.signature.args)] = cres
+
+    def _compile_for_args(self, *args, **kws):
+        raise TypeError(f"{self.py_func.__module__}.{self.py_func.__qualname__} is "
+                        "compiled without a Python wrapper: call it from a compiled "
+                        "function")
+
+
+def _compiler(dispatcher=KernelDispatcher, **options):
     """A decorator compiling with numba's ``nopython`` mode, ``cache=True``
-    and ``options``, into a :class:`KernelDispatcher`."""
+    and ``options``, into a ``dispatcher`` (:class:`KernelDispatcher`;
+    :class:`InternalDispatcher`: no wrappers, for compiled callers only)."""
     targetoptions = dict(nopython=True, boundscheck=None, **options)
+    if dispatcher is InternalDispatcher:
+        targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
     def decorate(func):
-        dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=dict(targetoptions))
-        dispatcher.enable_caching()
-        return dispatcher
+        made = dispatcher(py_func=func, locals={}, targetoptions=dict(targetoptions))
+        made.enable_caching()
+        return made
     return decorate
 
 
@@ -93,9 +144,18 @@ jit_fast = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_fast_inline = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), inline="always")
 jit_parallel = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True)
 jit_parallel_exact = _compiler(nogil=True, parallel=True)
+#: :data:`jit`, :data:`jit_fast` and :data:`jit_parallel` for a kernel that only
+#: compiled code calls (:class:`InternalDispatcher`): no CPython or C-function
+#: wrapper is compiled, which is part of every compiled function's cost (the
+#: SMO's internal kernels); a call from Python raises :class:`TypeError`.
+jit_internal = _compiler(InternalDispatcher, nogil=True)
+jit_fast_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
+jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS),
+                                  parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
-           "KernelDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
+           "jit_internal", "jit_fast_internal", "jit_parallel_internal",
+           "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise, pass_first=(True, True)):

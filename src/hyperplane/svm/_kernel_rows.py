@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_parallel
+from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -210,7 +210,7 @@ def exp_nonpositive(buf, n_cols, ebuf):
         buf[k] *= scale[k]
 
 
-@jit_fast
+@jit_fast_internal
 def finish_row(samples, lo, hi):
     """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
@@ -286,7 +286,7 @@ def kernel_row_full(samples, r, out):
                 samples.parallel_work, out)
 
 
-@jit_fast
+@jit_fast_internal
 def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) of
     dense samples, by the method of :func:`dense_row_method`, as one block
@@ -302,7 +302,7 @@ def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
         row_blocks(samples, r, cols, n_cols, method, out)
 
 
-@jit_fast
+@jit_fast_internal
 def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`dense_compute_row` of sparse samples, by the method of
     :func:`sparse_row_method`: the products of x_r with every sample in
@@ -380,7 +380,7 @@ def row_block(samples, r, cols, lo, hi, method, out):
         out[block[k]] = buf[k]
 
 
-@jit_fast
+@jit_fast_internal
 def dense_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from dense samples: feature-major
     (``FEATURE_MAJOR``, ``cols[k] = k``) or by rows."""
@@ -390,7 +390,7 @@ def dense_block_products(samples, r, cols, lo, hi, method):
         dense_products(samples, r, cols, lo, hi)
 
 
-@jit_fast
+@jit_fast_internal
 def sparse_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
     :func:`sparse_compute_row`: gathered from ``dots`` (by columns) or by
@@ -415,13 +415,13 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
             buf[k] = dots[block[k]]
 
 
-@jit_fast
+@jit_fast_internal
 def is_distance(code):
     """Whether the kernel is a function of |x - y|^2 (else of x . y)."""
     return code == RBF_KERNEL or code == LAPLACE_KERNEL
 
 
-@jit_fast
+@jit_fast_internal
 def dense_products(samples, r, cols, lo, hi):
     """``buf[k]`` = |x_r - x_c|^2 (distance kernels) or x_r . x_c, c =
     ``cols[k]``, ``lo <= k < hi``, from the row-major dense samples, summed
@@ -458,7 +458,7 @@ def feature_major_products(samples, r, lo, hi):
         buf[k] = acc[k]
 
 
-@jit_fast
+@jit_fast_internal
 def feature_major_sums(XT, r, lo, distance, acc):
     """``acc[k] += |x_r - x_c|^2`` (``distance``) or ``x_r . x_c``,
     ``c = lo + k``, from the feature-major samples ``XT`` (d, n)."""
@@ -493,7 +493,7 @@ def feature_major_sums(XT, r, lo, distance, acc):
                 acc[k] += v * np.float64(xf[k])
 
 
-@jit_fast
+@jit_fast_internal
 def sparse_distances(samples, r, cols, lo, hi):
     """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
     c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
@@ -526,7 +526,7 @@ def products_by_rows(samples, r, cols, n_cols):
     scatter_row(samples, r, 0.0)
 
 
-@jit_fast
+@jit_fast_internal
 def products_by_rows_range(samples, cols, lo, hi):
     """``buf[k]`` = work . x_c, c = ``cols[k]``, ``lo <= k < hi``, over the
     nonzeros of each x_c (CSR). Positions and columns are read as unsigned
@@ -579,7 +579,7 @@ def column_dots(samples, r, lo, hi):
             dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
 
 
-@jit_fast
+@jit_fast_internal
 def dense_column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi`` from the dense
     feature-major samples ``XT32``: for each nonzero x_rf in turn, x_rf x_cf

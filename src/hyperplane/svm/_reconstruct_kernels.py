@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast
+from .._numba import jit, jit_fast_internal
 from ._kernel_rows import compute_row
 from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE, get_row
 
@@ -96,7 +96,7 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
         score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
 
 
-@jit_fast
+@jit_fast_internal
 def add_scaled_row(value, coef, row):
     """value += coef * row on every sample (contiguous: vectorises)."""
     for r in range(value.shape[0]):

@@ -43,7 +43,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import by_none, jit, jit_fast, maxnum, minnum
+from .._numba import by_none, jit, jit_fast, jit_fast_internal, jit_internal, maxnum, minnum
 from ._kernel_rows import GENERIC, compute_row
 
 
@@ -158,7 +158,7 @@ def store_row(r, cols, values, is_full, cache, ist):
     cache.epoch[s] = ist[EPOCH]
 
 
-@jit
+@jit_internal
 def get_row(r, need_full, samples, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
     if ``need_full``), computing it on a miss; -1 asks Python for it."""
@@ -191,7 +191,7 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
 # --------------------------------------------------------------------------
 # the SMO steps
 # --------------------------------------------------------------------------
-@jit
+@jit_internal
 def bound_status(y, alpha, C):
     """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t
     grows), plus IN_LOW if t is in I_low(alpha) (y_t alpha_t can shrink)."""
@@ -200,7 +200,7 @@ def bound_status(y, alpha, C):
     return np.uint8((IN_UP if up else 0) | (IN_LOW if low else 0))
 
 
-@jit_fast
+@jit_fast_internal
 def max_in_up(score, status, n_active):
     """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
     m = -np.inf
@@ -209,7 +209,7 @@ def max_in_up(score, status, n_active):
     return m
 
 
-@jit_fast
+@jit_fast_internal
 def last_at_value(score, status, n_active, m):
     """The last t in I_up with score_t = m (LIBSVM's tie rule: ``>=``)."""
     i = -1
@@ -229,7 +229,7 @@ def select_i(var, n_active):
     return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
 
 
-@jit
+@jit_internal
 def wss3_decrease(b, QD_i, QD_t, K_it):
     """``-b^2 / eta``, ``eta = K_ii + K_tt - 2 K_it`` floored at :data:`TAU`:
     the objective's decrease that the pair (i, t) guarantees (Fan, Chen & Lin,
@@ -431,7 +431,7 @@ def update_gradient(score, kidx, n_active, K_i, K_j, a_i, a_j):
         score[t] -= a_i * K_i[r] + a_j * K_j[r]
 
 
-@jit_fast
+@jit_fast_internal
 def update_h(H, K_r, coef):
     """H_r += coef K_ur for every sample r, with coef = +-C_u y_u when
     variable u reaches or leaves its upper bound (LIBSVM's G_bar update,
@@ -440,7 +440,7 @@ def update_h(H, K_r, coef):
         H[r] += coef * K_r[r]
 
 
-@jit
+@jit_internal
 def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
     (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
@@ -469,7 +469,7 @@ def permute_variables(var, order):
     take_in_place(var.status, order)
 
 
-@jit
+@jit_internal
 def take_in_place(arr, order):
     """``arr[:m] = arr[order]`` (``m = order.shape[0]``), element by element:
     numba compiles a slice assignment from an array with a formatted
@@ -480,7 +480,7 @@ def take_in_place(arr, order):
         arr[k] = taken[k]
 
 
-@jit_fast
+@jit_fast_internal
 def min_in_low(score, status, n_active):
     """M(alpha) = min_{t in I_low} score_t (+inf if I_low is empty)."""
     M = np.inf
@@ -547,7 +547,7 @@ def shrink(var, cache, active_rows, ist, tol, halves):
     return False
 
 
-@jit
+@jit_internal
 def stable_partition(stuck, kept):
     """The positions t with ``stuck[t]`` False (``kept`` of them), then those
     with it True, each in increasing order: one loop, not numba's
