@@ -145,29 +145,6 @@ class Splits(NamedTuple):
     valid: np.ndarray  # admissible under min_samples_leaf (and C4.5's rules)
 
 
-def new_splits(p):
-    """An empty split table of ``p`` attributes (none valid), in Python and in
-    compiled code, where numba inlines it into the caller (as :func:`new_node`):
-    a parallel loop then sees the table made by :class:`Splits` itself, the
-    one kind of named-tuple definition besides an argument that numba's
-    parallel loops take in.
-
-    Examples
-    --------
-    >>> from hyperplane.tree._state import new_splits
-    >>> splits = new_splits(2)
-    >>> splits.valid.tolist(), splits.cut_bin.tolist()
-    ([False, False], [-1, -1])
-    """
-    return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
-                  np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
-
-
-@overload(new_splits, inline="always")
-def _new_splits_compiled(p):
-    return new_splits
-
-
 class Split(NamedTuple):
     """One attribute's entry of a split table (what every scan returns)."""
 

@@ -62,7 +62,7 @@ from ...distributed._dask import add_parts
 from .._grow._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
                        finish, grow_frontier, plant)
 from .._encode import quantile_edges, value_indicators
-from .._grow._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node,
+from .._grow._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
                               put_split)
 from ._passes import (chunk_bin_ranges, class_totals, column_dtypes, column_names,
                             encode_chunk, fetch_indicator_sample, fetch_sample,
@@ -72,7 +72,7 @@ from ._route_kernels import route_to_frontier
 from .._prune._kinds import PrePruner, cost_complexity_prune
 from .._scan._numeric_cut_kernels import score_table
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
-from .._state import Columns, MinDecrease, Orders, TreeArrays, new_node, new_splits
+from .._state import Columns, MinDecrease, Orders, TreeArrays, new_node
 from .._scan._moments_kernels import N_MOMENTS
 from .._scan._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..._numba import jit
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
-from .._state import Children, Orders
+from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._traverse_kernels import MISSING, numeric_cut, partition_node
 
@@ -62,6 +62,13 @@ LEAF_REASONS = {
     PRE_PRUNED: "pre-pruning: no better on validation data",
     CONSTANT_TARGET: "all targets equal",
 }
+
+
+@jit
+def new_splits(p):
+    """An empty split table of ``p`` attributes (none valid)."""
+    return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
+                  np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
 
 
 @jit

@@ -37,13 +37,13 @@ from numba.core import types
 from ..._numba import by_first_type, by_none, jit
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                              score_coded_parallel, take_out_siblings_parallel, take_out_rows)
-from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node, put_split
+from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
+                              new_splits, put_split)
 from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
-from .._state import (Kept, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace,
-                      new_node, new_splits)
+from .._state import Kept, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace, new_node
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._table_kernels import table_slot
 from .._traverse_kernels import child_block, child_region
@@ -298,7 +298,9 @@ def _scores_of_tables(table, counts, columns, node, rules, lookup, scratch, para
     the attributes side by side from ``parallel_rows`` rows (``None``: never;
     the same split table)."""
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows:
-        return score_coded_parallel(table, counts, columns, node.avail, rules, lookup)
+        splits = new_splits(columns.kind.shape[0])
+        score_coded_parallel(table, counts, columns, node.avail, rules, lookup, splits)
+        return splits
     return score_coded(table, counts, columns, node.avail, rules, lookup, scratch)
 
 

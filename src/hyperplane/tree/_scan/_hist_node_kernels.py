@@ -22,7 +22,7 @@ from ..._numba import jit, jit_parallel_exact
 from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from .._state import Kept, Scratch, Span, new_splits
+from .._state import Kept, Scratch, Span
 from ._table_kernels import tally_row
 from .._traverse_kernels import MISSING
 
@@ -102,14 +102,16 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
 
 
 @jit_parallel_exact
-def score_coded_parallel(table, counts, columns, avail, rules, lookup):
+def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
     """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
-    (each with its own scan buffers; the same split table). The loop body
-    writes entry ``j`` of ``splits`` through :func:`~hyperplane.tree._grow._expand_kernels.put_split`,
-    never through a record's field itself (numba's parallel loops lose such writes).
+    (each with its own scan buffers; the same split table), into ``splits``
+    (:func:`~hyperplane.tree._grow._expand_kernels.new_splits`). The loop body writes entry
+    ``j`` through :func:`~hyperplane.tree._grow._expand_kernels.put_split`, never through a
+    record's field itself (numba's parallel loops lose such writes), and ``splits``
+    comes in as an argument (numba's parallel loops do not take in a named tuple
+    that a compiled function returned).
     """
     p = columns.kind.shape[0]
-    splits = new_splits(p)
     width = table.shape[1]
     n_classes = table.shape[2]
     for j in prange(p):
@@ -117,7 +119,6 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup):
             entry = score_coded_attribute(table, counts, columns, j, rules, lookup,
                                           new_scratch(width, 0, n_classes))
             put_split(splits, j, entry)
-    return splits
 
 
 @jit

@@ -8,10 +8,10 @@ import numpy as np
 from numba import prange
 
 from ..._numba import jit, jit_parallel_exact
-from .._grow._expand_kernels import put_split
+from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
-from .._state import GatherBuffers, Tables, new_splits
+from .._state import GatherBuffers, Tables
 from ._table_kernels import node_class_tables
 
 #: nodes with at least this many rows score their attributes in parallel

@@ -30,14 +30,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ..._numba import by_first_type, jit
-from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, put_split,
-                              split_node)
+from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
+                              put_split, split_node)
 from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
 from ._moments_kernels import (Moments, add_moments, add_row, cut_quality, less, no_moments,
                                put_moments, squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
-from .._state import Split, new_splits
+from .._state import Split
 
 
 class OrderedValues(NamedTuple):
