@@ -208,33 +208,6 @@ def bundles_passed(module, tree):
             and any(is_anonymous_bundle(a) for a in node.args + [k.value for k in node.keywords])}
 
 
-#: the anonymous bundles left in tree/ (issue #25): the compiled subtree
-#: grower's table pool ``(tables, counts, free)``, a scan's gather buffers,
-#: the regression scans' ``(least, root_weight)``, and the parallel scorers that
-#: unpack records for ``prange`` (numba's parallel loops cannot capture named
-#: tuples of arrays); the companion test below fails once one is gone, so the
-#: set only shrinks.
-PENDING_IN_TREE = {
-    "tree/_grow/_subtree_kernels.py: _acquire unpacks pool",
-    "tree/_grow/_subtree_kernels.py: _adopt unpacks pool",
-    "tree/_grow/_subtree_kernels.py: _hand_down unpacks pool",
-    "tree/_grow/_subtree_kernels.py: _release unpacks pool",
-    "tree/_grow/_subtree_kernels.py: _score_node unpacks pool",
-    "tree/_grow/_subtree_kernels.py: _scratch_tables unpacks pool",
-    "tree/_scan/_hist_node_kernels.py: score_coded_parallel unpacks columns",
-    "tree/_scan/_hist_node_kernels.py: score_coded_parallel unpacks rules",
-    "tree/_scan/_hist_node_kernels.py: take_out_siblings_parallel unpacks columns",
-    "tree/_scan/_hist_node_kernels.py: take_out_siblings_parallel unpacks node",
-    "tree/_scan/_node_kernels.py: node_scores_parallel unpacks columns",
-    "tree/_scan/_node_kernels.py: node_scores_parallel unpacks node",
-    "tree/_scan/_node_kernels.py: node_scores_parallel unpacks rules",
-    "tree/_scan/_node_kernels.py: node_scores_parallel unpacks scan",
-    "tree/_scan/_numeric_cut_kernels.py: gather_buffers unpacks spare",
-    "tree/_scan/_regression_kernels.py: regression_scores unpacks min_decrease",
-    "tree/_scan/_regression_kernels.py: table_regression_scores unpacks min_decrease",
-}
-
-
 def test_the_argument_scan_sees_unpacking_and_tuple_literals():
     source = ("from hyperplane._numba import jit\n"
               "@jit\ndef f(x, pair):\n    a, b = pair\n    return a\n"
@@ -271,13 +244,5 @@ def test_no_compiled_function_takes_an_unnamed_bundle(path):
     """No compiled function unpacks a parameter by position, and no call hands
     one a tuple literal: arguments that travel together are a named record."""
     name = str(path.relative_to(ROOT))
-    found = {f"{name}: {o}" for o in offenders(path)} - PENDING_IN_TREE
+    found = {f"{name}: {o}" for o in offenders(path)}
     assert not found, sorted(found)
-
-
-def test_the_pending_tree_bundles_are_still_there():
-    """Each entry of :data:`PENDING_IN_TREE` names a bundle that exists (a fixed
-    one is taken out of the set)."""
-    present = {f"{p.relative_to(ROOT)}: {o}" for p in KERNEL_FILES for o in offenders(p)}
-    assert PENDING_IN_TREE <= present, sorted(PENDING_IN_TREE - present)
-    assert all(entry.startswith("tree/") for entry in PENDING_IN_TREE)

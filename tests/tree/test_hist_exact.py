@@ -21,7 +21,7 @@ from hyperplane.datasets import load_watermelon
 from hyperplane.tree import DecisionTreeClassifier, export_text
 from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c
-from hyperplane.tree._state import GrowRules, Scan
+from hyperplane.tree._state import GatherBuffers, GrowRules, Scan
 from hyperplane.tree._scan._table_kernels import category_class_table
 
 TREE_ARRAYS = ("feature", "is_numeric", "threshold", "child_start", "n_child", "children",
@@ -55,7 +55,7 @@ def test_binned_scan_is_the_exact_scan(data, criterion, c45, min_leaf):
     rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
     clogc = c_log2_c(x.size) if unit else c_log2_c(0)
     exact = best_numeric_cut(x[order], order, y, value, Scan(w, unit, clogc), rules,
-                             (np.empty(0, dtype=np.int32), np.empty(0)))
+                             GatherBuffers(np.empty(0, dtype=np.int32), np.empty(0)))
     values = np.unique(x[~np.isnan(x)])
     codes = np.where(np.isnan(x), -1, np.searchsorted(values, x)).astype(np.int64)
     table, n_rows = category_class_table(codes, y, w, max(values.size, 1), 3)

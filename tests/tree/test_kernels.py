@@ -7,7 +7,7 @@ from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
-from hyperplane.tree._state import GrowRules, Orders, Scan
+from hyperplane.tree._state import GatherBuffers, GrowRules, Orders, Scan
 from hyperplane.tree._scan._table_kernels import category_class_table
 from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
@@ -129,7 +129,7 @@ def numeric_data(draw):
 
 
 #: no scratch for the numeric scan's gathered classes and weights: it allocates them
-NO_SCRATCH = (np.empty(0, dtype=np.int32), np.empty(0))
+NO_SCRATCH = GatherBuffers(np.empty(0, dtype=np.int32), np.empty(0))
 
 
 def assert_same_cut(a, b):
@@ -147,7 +147,7 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
                                                              Scan(w, False, c_log2_c(0)), rules,
                                                              NO_SCRATCH)
     # gathering into a longer scratch (its former contents do not matter): the same cut
-    scratch = (np.full(x.size + 3, 7, dtype=np.int32), np.full(x.size + 3, np.nan))
+    scratch = GatherBuffers(np.full(x.size + 3, 7, dtype=np.int32), np.full(x.size + 3, np.nan))
     assert_same_cut(best_numeric_cut(x[order], order, y, value, Scan(w, False, c_log2_c(0)),
                                      rules, scratch), (score, ratio, after, rho, t, -1, valid))
     # unit weights: the integer-count path (c log2 c looked up) agrees with the general one
@@ -271,7 +271,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """The Dask contract: per-chunk tables add up to what the in-memory tree scores."""
     from hyperplane.tree._grow._builder import layout
-    from hyperplane.tree._scan._node_kernels import node_scores
+    from hyperplane.tree._scan._node_kernels import score_attributes
     from hyperplane.tree._state import Node
     from hyperplane.tree._scan._numeric_cut_kernels import score_table
     from hyperplane.tree._scan._table_kernels import level_class_tables
@@ -293,8 +293,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     node = Node(rows, w, np.empty((0, n), np.int32), np.empty((0, n)), np.zeros(0, np.int64),
                 np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool),
                 np.empty(0, np.int32), np.empty(0))
-    splits = node_scores(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
-                         Scan(np.zeros(n), False, c_log2_c(0)))
+    splits = score_attributes(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
+                              Scan(np.zeros(n), False, c_log2_c(0)), None)
     for j in range(3):
         c = data.col[j]
         got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
@@ -308,7 +308,7 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
 def test_parallel_node_scores_equal_the_serial_ones():
     """The split table of a large node, scored attribute by attribute in parallel."""
     from hyperplane.tree._grow._builder import layout, root_node, sorted_orders
-    from hyperplane.tree._scan._node_kernels import node_scores, node_scores_parallel
+    from hyperplane.tree._scan._node_kernels import score_attributes
     from hyperplane.tree._state import GrowRules
 
     rng = np.random.default_rng(3)
@@ -323,7 +323,7 @@ def test_parallel_node_scores_equal_the_serial_ones():
     for c45 in (False, True):
         rules = GrowRules(ENTROPY, c45, np.inf, 2.0, 1.0, 0.0)
         scan = Scan(np.zeros(n), True, c_log2_c(n))
-        serial = node_scores(data.columns, node, rules, scan)
-        parallel = node_scores_parallel(data.columns, node, rules, scan)
+        serial = score_attributes(data.columns, node, rules, scan, None)
+        parallel = score_attributes(data.columns, node, rules, scan, 0)  # every node side by side
         for a, b in zip(serial, parallel):
             np.testing.assert_array_equal(a, b)

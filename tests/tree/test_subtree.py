@@ -18,6 +18,7 @@ from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, 
 from hyperplane.tree._grow._subtree_kernels import (accumulate_rows, clean_derived_tables,
                                               score_coded, small_node_scores, sorted_bins,
                                               take_out_siblings)
+from hyperplane.tree._grow._expand_kernels import new_splits
 from hyperplane.tree._traverse_kernels import MISSING
 from hyperplane.tree._state import Columns, GrowRules, Node, Scratch
 
@@ -479,7 +480,8 @@ def test_parallel_coded_scores_are_the_serial_ones_bit_for_bit(data, criterion, 
     table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
     scratch = new_scratch(n_codes.max(), 0, n_classes)
     serial = score_coded(table, counts, columns, avail, rules, lookup, scratch)
-    parallel = score_coded_parallel(table, counts, columns, avail, rules, lookup)
+    parallel = new_splits(p)
+    score_coded_parallel(table, counts, columns, avail, rules, lookup, parallel)
     for a, b in zip(serial, parallel):
         np.testing.assert_array_equal(a, b)
     assert p == 1 or not parallel.valid[-1]

@@ -20,7 +20,7 @@ from ._prune._kinds import cost_complexity_path, cost_complexity_prune
 from ._scan._regression_kernels import (expand_regression_node, regression_scores, regression_value,
                                   root_reason)
 from ._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
-from ._state import GrowRules
+from ._state import GrowRules, MinDecrease
 from ._inspect._trace import Tracer
 from ._tree_api import TreeMethods
 from ._weights import relative_weights
@@ -40,7 +40,7 @@ def regression_growth(criterion, min_impurity_decrease, root_weight, y):
     :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`; a split must
     decrease the tree's weighted impurity by ``min_impurity_decrease``
     (``root_weight``: the training rows' weight; ``y``: their targets)."""
-    least = (float(min_impurity_decrease), float(root_weight))
+    least = MinDecrease(float(min_impurity_decrease), float(root_weight))
     equal = bool(y.size == 0 or y.min() == y.max())
 
     def root(value, n_rows, rules):

@@ -5,8 +5,10 @@ positional lists (numba compiles a field access to a plain load, so they cost
 nothing at run time): the rules of growth (:class:`GrowRules`), the training
 columns (:class:`Columns`), the node being grown (:class:`Node`), its split
 table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
-(:class:`Scan`, :class:`Scratch`), the subtree grower's knobs
-(:class:`Tuning`, :class:`Workspace`) and a grown tree's arrays (:class:`TreeArrays`).
+(:class:`Scan`, :class:`Scratch`, :class:`GatherBuffers`), a regression tree's
+admissibility bound (:class:`MinDecrease`), the subtree grower's knobs and
+buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`) and a grown
+tree's arrays (:class:`TreeArrays`).
 """
 
 from __future__ import annotations
@@ -245,6 +247,24 @@ class Scan(NamedTuple):
     clogc: np.ndarray  # c log2 c for c = 0..n (:func:`~hyperplane.tree._scan._split_kernels.c_log2_c`)
 
 
+class GatherBuffers(NamedTuple):
+    """Where an exact numeric scan gathers the node's classes and weights in the
+    attribute's order (:func:`~hyperplane.tree._scan._numeric_cut_kernels.gather_buffers`):
+    its part of the node's spare region, or empty arrays (the scan allocates)."""
+
+    classes: np.ndarray  # int: a row's class index
+    weights: np.ndarray  # float64: a row's weight in the node
+
+
+class MinDecrease(NamedTuple):
+    """A regression tree's admissibility bound: a cut must decrease the tree's
+    weighted impurity ``W_t / W · score`` by at least ``min_impurity_decrease``
+    (``W_t`` the node's weight, ``W`` the root's, ``root_weight``)."""
+
+    min_impurity_decrease: float
+    root_weight: float
+
+
 class Tuning(NamedTuple):
     """How :func:`grow_subtree` works (not what it grows)."""
 
@@ -257,10 +277,10 @@ class Tuning(NamedTuple):
     #: of an ``is None`` test on an argument when it compiles: a smaller, faster compile)
     parallel_rows: int | None
     groups: int  # column groups of a parallel node's table kernels (1: serial kernels)
-    #: None: a classifier (class weights); a regression tree's (min_impurity_decrease,
-    #: root weight) (the moments of its targets, :mod:`hyperplane.tree._scan._regression_kernels`); numba
+    #: None: a classifier (class weights); a regression tree's :class:`MinDecrease`
+    #: (the moments of its targets, :mod:`hyperplane.tree._scan._regression_kernels`); numba
     #: compiles the growth of the one kind a call grows
-    least: tuple | None = None
+    least: MinDecrease | None = None
 
 
 class Workspace(NamedTuple):
@@ -279,3 +299,15 @@ class Scratch(NamedTuple):
     bin_rows: np.ndarray  # their row counts
     work: np.ndarray  # (5, K) for :func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`
     keys: np.ndarray  # sort keys of a small node
+
+
+class TablePool(NamedTuple):
+    """The class tables a compiled subtree growth reuses from node to node
+    (:func:`~hyperplane.tree._grow._subtree_kernels.new_pool`): slot ``s`` is
+    ``tables[s]`` (weights ``[c, code, k]``) and ``counts[s]`` (rows ``[c, code]``);
+    ``free`` lists the slots to hand out again. Slot 0 is the small nodes'
+    scratch, allocated at its first use and never handed out."""
+
+    tables: list
+    counts: list
+    free: list

@@ -72,7 +72,7 @@ from ._route_kernels import route_to_frontier
 from .._prune._kinds import PrePruner, cost_complexity_prune
 from .._scan._numeric_cut_kernels import score_table
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC, c_log2_c
-from .._state import Columns, Orders, TreeArrays, new_node
+from .._state import Columns, MinDecrease, Orders, TreeArrays, new_node
 from .._scan._moments_kernels import N_MOMENTS
 from .._scan._regression_kernels import (BinMoments, expand_regression_node, root_reason,
                                   table_regression_scores)
@@ -215,7 +215,7 @@ def moment_levels(min_impurity_decrease, root_weight, equal):
     split by :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node` of the
     bins' :class:`~hyperplane.tree._scan._regression_kernels.BinMoments`; ``equal``: all the
     training targets are equal."""
-    min_decrease = (float(min_impurity_decrease), float(root_weight))
+    min_decrease = MinDecrease(float(min_impurity_decrease), float(root_weight))
 
     def root(value, n_rows, rules):
         return root_reason(value, equal, n_rows, rules)

@@ -26,7 +26,7 @@ from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
 from .._scan._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from .._prune._pessimistic_kernels import node_impurities, preorder_layout
-from .._state import Columns, Orders, Scan, TreeArrays, new_node
+from .._state import Columns, MinDecrease, Orders, Scan, TreeArrays, new_node
 from ._subtree import compiled_growth_applies, grow_subtrees
 from .._traverse_kernels import child_block, child_region
 
@@ -421,7 +421,7 @@ class Growth(NamedTuple):
     expand: Callable  # (node, splits, columns, rules, n_stats, dest, parallel_rows) -> Children
     compiled: bool  # grown in compiled subtrees when nothing is traced or pre-pruned
     #: what the compiled growth is told of the kind of tree (:attr:`~hyperplane.tree._state.Tuning.least`)
-    least: tuple | None = None
+    least: MinDecrease | None = None
 
 
 #: a classifier's growth: class weights scored by the criteria of 周志华 chapter 4

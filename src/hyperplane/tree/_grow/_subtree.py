@@ -151,7 +151,7 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     nodes as further jobs. Nodes of at least ``SUBTRACT_ROWS`` rows use
     histogram subtraction (``None``: never); nodes below ``SORT_ROWS`` rows
     sort their codes. ``least``: None for a classifier, a regression tree's
-    ``(min_impurity_decrease, root weight)`` (:attr:`~hyperplane.tree._state.Tuning.least`).
+    :class:`~hyperplane.tree._state.MinDecrease` (:attr:`~hyperplane.tree._state.Tuning.least`).
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
     tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1, least)

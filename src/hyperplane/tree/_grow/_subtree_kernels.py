@@ -43,7 +43,7 @@ from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
-from .._state import Kept, Orders, Scan, Span, Subtree, Tables, Workspace, new_node
+from .._state import Kept, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace, new_node
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._table_kernels import table_slot
 from .._traverse_kernels import child_block, child_region
@@ -205,23 +205,21 @@ def _release(slot, pool):
     growth without class tables)."""
     if pool is None:
         return
-    pool_t, pool_n, free = pool
     if slot >= 0:
-        pool_t[slot][:] = 0.0
-        pool_n[slot][:] = 0
-        free.append(slot)
+        pool.tables[slot][:] = 0.0
+        pool.counts[slot][:] = 0
+        pool.free.append(slot)
 
 
 @jit
 def _acquire(pool):
     """A zeroed table buffer from the pool (a new one if none is free)."""
-    pool_t, pool_n, free = pool
-    if len(free) > 0:
-        return free.pop()
+    if len(pool.free) > 0:
+        return pool.free.pop()
     _scratch_tables(pool)
-    pool_t.append(np.zeros_like(pool_t[0]))
-    pool_n.append(np.zeros_like(pool_n[0]))
-    return len(pool_t) - 1
+    pool.tables.append(np.zeros_like(pool.tables[0]))
+    pool.counts.append(np.zeros_like(pool.counts[0]))
+    return len(pool.tables) - 1
 
 
 @jit
@@ -229,24 +227,21 @@ def _scratch_tables(pool):
     """Slot 0's tables, allocated at their first use: a subtree of small nodes (the
     many children of a wide categorical split) never pays for tables as wide as
     the widest attribute."""
-    pool_t, pool_n, free = pool
-    p_coded, n_cells = pool_t[0].shape[0], pool_n[0].shape[1]
-    if pool_t[0].shape[1] < n_cells:
-        pool_t[0] = np.zeros((p_coded, n_cells, pool_t[0].shape[2]))
-        pool_n[0] = np.zeros((p_coded, n_cells), dtype=np.int64)
+    p_coded, n_cells = pool.tables[0].shape[0], pool.counts[0].shape[1]
+    if pool.tables[0].shape[1] < n_cells:
+        pool.tables[0] = np.zeros((p_coded, n_cells, pool.tables[0].shape[2]))
+        pool.counts[0] = np.zeros((p_coded, n_cells), dtype=np.int64)
 
 
 @jit
 def _table_pool(p_coded, width, n_classes):
     """The table pool of a growth whose nodes hold class tables of ``width + 1``
-    cells per coded column, ``(tables, counts, free)``: slot ``s`` is
-    ``tables[s]``, ``counts[s]``, ``free`` lists the slots to hand out again
-    (slot 0 is the small nodes' scratch, allocated at its first use and never
-    handed out)."""
-    pool = ([np.zeros((p_coded, 0, n_classes))], [np.zeros((0, width + 1), dtype=np.int64)],
-            [0])
-    pool[2].pop()
-    return pool
+    cells per coded column (a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
+    small nodes' scratch, allocated at its first use and never handed out)."""
+    free = [0]
+    free.pop()  # typed by its first element
+    return TablePool([np.zeros((p_coded, 0, n_classes))],
+                     [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
 @jit
@@ -276,25 +271,24 @@ def _score_node(scratch, columns, node, rules, tuning, pool, slot):
     lookup = tuning.clogc if unit else tuning.clogc[:0]
     if pool is None:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
-    pool_t, pool_n, free = pool
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
         return small_node_scores(columns, node, rules, lookup, scratch), slot
     if slot >= 0:
-        clean_derived_tables(pool_t[slot], pool_n[slot], unit)
+        clean_derived_tables(pool.tables[slot], pool.counts[slot], unit)
     elif node.rows.shape[0] >= tuning.subtract_rows:
         slot = _acquire(pool)
-        _count_tables(columns, node, pool_t[slot], pool_n[slot],
+        _count_tables(columns, node, pool.tables[slot], pool.counts[slot],
                       tuning.parallel_rows, tuning.groups)
     else:
         _scratch_tables(pool)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
-                        pool_t[0], pool_n[0])
+                        pool.tables[0], pool.counts[0])
     at = max(slot, 0)
-    splits = _scores_of_tables(pool_t[at], pool_n[at], columns, node, rules, lookup,
+    splits = _scores_of_tables(pool.tables[at], pool.counts[at], columns, node, rules, lookup,
                                scratch, tuning.parallel_rows)
     if slot < 0:
-        reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool_t[0],
-                   pool_n[0])
+        reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool.tables[0],
+                   pool.counts[0])
     return splits, slot
 
 
@@ -304,7 +298,9 @@ def _scores_of_tables(table, counts, columns, node, rules, lookup, scratch, para
     the attributes side by side from ``parallel_rows`` rows (``None``: never;
     the same split table)."""
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows:
-        return score_coded_parallel(table, counts, columns, node.avail, rules, lookup)
+        splits = new_splits(columns.kind.shape[0])
+        score_coded_parallel(table, counts, columns, node.avail, rules, lookup, splits)
+        return splits
     return score_coded(table, counts, columns, node.avail, rules, lookup, scratch)
 
 
@@ -329,7 +325,7 @@ def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, gr
     or one whose every node sorts), compiled without this code."""
     if pool is None:
         return
-    table, counts = pool[0][slot], pool[1][slot]
+    table, counts = pool.tables[slot], pool.counts[slot]
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
@@ -361,17 +357,16 @@ def _hand_down(node, slot, pool, handoff):
     """
     if pool is None:
         return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
-    pool_t, pool_n, free = pool
     unit = np.all(node.w == 1.0)
-    cells = pool_n[0].shape[1] * pool_t[0].shape[0] * pool_t[0].shape[2]
-    worth = cells <= node.rows.shape[0] * pool_t[0].shape[0]
+    cells = pool.counts[0].shape[1] * pool.tables[0].shape[0] * pool.tables[0].shape[2]
+    worth = cells <= node.rows.shape[0] * pool.tables[0].shape[0]
     if slot < 0 or not (unit and worth or handoff.always and not unit):
         _release(slot, pool)
         return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
-    table, counts = pool_t[slot], pool_n[slot]
-    pool_t[slot] = np.zeros_like(table)
-    pool_n[slot] = np.zeros_like(counts)
-    free.append(slot)
+    table, counts = pool.tables[slot], pool.counts[slot]
+    pool.tables[slot] = np.zeros_like(table)
+    pool.counts[slot] = np.zeros_like(counts)
+    pool.free.append(slot)
     return Tables(table, counts)
 
 
@@ -383,17 +378,16 @@ def _adopt(tables, pool):
         return -1
     if tables.table.shape[0] == 0:
         return -1
-    pool_t, pool_n, _ = pool
-    pool_t.append(tables.table)
-    pool_n.append(tables.counts)
-    return len(pool_t) - 1
+    pool.tables.append(tables.table)
+    pool.counts.append(tables.counts)
+    return len(pool.tables) - 1
 
 
 @jit
 def _moment_scores(least, columns, node, rules, scan, parallel_rows):
     """A regression tree's split table
     (:func:`~hyperplane.tree._scan._regression_kernels.regression_scores`; ``least``:
-    ``(min_impurity_decrease, root weight)``)."""
+    its :class:`~hyperplane.tree._state.MinDecrease`)."""
     return regression_scores(columns, node, rules, scan.wbuf, least)
 
 

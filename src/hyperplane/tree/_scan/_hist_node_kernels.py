@@ -19,11 +19,10 @@ import numpy as np
 from numba import prange
 
 from ..._numba import jit, jit_parallel_exact
-from .._grow._expand_kernels import new_splits, put_split
+from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
-from .._state import (Columns, GrowRules, Kept, Orders, Scratch, Span, Splits,
-                     new_node)
+from .._state import Kept, Scratch, Span
 from ._table_kernels import tally_row
 from .._traverse_kernels import MISSING
 
@@ -103,29 +102,23 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
 
 
 @jit_parallel_exact
-def score_coded_parallel(table, counts, columns, avail, rules, lookup):
+def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
     """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
-    (each with its own scan buffers; the same split table).
-
-    numba's parallel loops cannot capture named tuples of arrays, so the loop
-    body receives their fields and rebuilds them.
+    (each with its own scan buffers; the same split table), into ``splits``
+    (:func:`~hyperplane.tree._grow._expand_kernels.new_splits`). The loop body writes entry
+    ``j`` through :func:`~hyperplane.tree._grow._expand_kernels.put_split`, never through a
+    record's field itself (numba's parallel loops lose such writes), and ``splits``
+    comes in as an argument (numba's parallel loops do not take in a named tuple
+    that a compiled function returned).
     """
     p = columns.kind.shape[0]
-    splits = new_splits(p)
     width = table.shape[1]
     n_classes = table.shape[2]
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
-    criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
-    score, ratio, after, rho, threshold, cut_bin, valid = splits
     for j in prange(p):
         if avail[j]:
-            entry = score_coded_attribute(
-                table, counts, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range,
-                                       c_y), j,
-                GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value),
-                lookup, new_scratch(width, 0, n_classes))
-            put_split(Splits(score, ratio, after, rho, threshold, cut_bin, valid), j, entry)
-    return splits
+            entry = score_coded_attribute(table, counts, columns, j, rules, lookup,
+                                          new_scratch(width, 0, n_classes))
+            put_split(splits, j, entry)
 
 
 @jit
@@ -156,10 +149,6 @@ def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, count
     groups side by side (every cell in the node's row order: the same tables)."""
     p = columns.codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
-    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
+    kept = Kept(keep, r_keep)
     for g in prange(n_groups):
-        take_out_rows(Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
-                      new_node(n_r, n_w, Orders(n_order, n_x), n_count, n_value, n_depth,
-                               n_avail, Orders(n_spare, n_spare_x)),
-                      branch, Kept(keep, r_keep), column_group(g, n_groups, p), table, counts)
+        take_out_rows(columns, node, branch, kept, column_group(g, n_groups, p), table, counts)

@@ -11,7 +11,7 @@ from ..._numba import jit, jit_parallel_exact
 from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
-from .._state import Columns, GrowRules, Orders, Scan, Splits, new_node
+from .._state import GatherBuffers, Tables
 from ._table_kernels import node_class_tables
 
 #: nodes with at least this many rows score their attributes in parallel
@@ -39,15 +39,15 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
 def scan_scratch(node, c):
     """Scratch of the scan of exact numeric attribute ``c``: its part of the
     node's spare region (free until the node's children are written into it;
-    empty when the node has none)."""
+    empty when the node has none), as :class:`~hyperplane.tree._state.GatherBuffers`."""
     m = node.order.shape[1]
-    return node.spare_order[c * m:(c + 1) * m], node.spare_x[c * m:(c + 1) * m]
+    return GatherBuffers(node.spare_order[c * m:(c + 1) * m], node.spare_x[c * m:(c + 1) * m])
 
 
 @jit
 def _node_tables(columns, node, scan):
-    """An empty split table; the node's weights spread over ``scan.wbuf`` by row
-    and the class tables of its available coded attributes."""
+    """The node's weights spread over ``scan.wbuf`` by row and the class tables
+    of its available coded attributes."""
     for pos in range(node.rows.shape[0]):
         scan.wbuf[node.rows[pos]] = node.w[pos]
     avail_coded = np.zeros(columns.codes_rows.shape[1], dtype=np.bool_)
@@ -56,12 +56,31 @@ def _node_tables(columns, node, scan):
             avail_coded[columns.col[j]] = True
     tables, n_rows = node_class_tables(columns.codes_rows, columns.codes_count, columns.y,
                                        node.rows, scan.wbuf, avail_coded, node.value.shape[0])
-    return new_splits(columns.kind.shape[0]), tables, n_rows
+    return tables, n_rows
+
+
+@jit_parallel_exact
+def node_scores_parallel(columns, node, rules, scan, tables, splits):
+    """Every attribute of ``node`` scored side by side into ``splits`` (the
+    :func:`score_attributes` of a large node; ``tables`` the class tables of its
+    coded attributes, :class:`~hyperplane.tree._state.Tables`).
+
+    The loop body hands the records to :func:`_score_attribute`, which writes
+    entry ``j`` of ``splits``; it never writes through a record's field itself
+    (numba's parallel loops lose such writes), and ``splits`` comes in as an
+    argument (numba's parallel loops do not take in a named tuple unpacked
+    from a returned tuple).
+    """
+    for j in prange(columns.kind.shape[0]):
+        _score_attribute(j, columns, node, rules, scan, tables.table, tables.counts, splits)
 
 
 @jit
-def node_scores(columns, node, rules, scan):
-    """The split table of ``node``: every available attribute scored.
+def score_attributes(columns, node, rules, scan, parallel_rows):
+    """The split table of ``node``: every available attribute scored, side by
+    side (:func:`node_scores_parallel`) for a node of at least ``parallel_rows``
+    rows (``None``: never, and the parallel kernel is not compiled; the same
+    split table).
 
     An exact numeric attribute ``j`` is scanned in ``node.order[col[j]]``
     (its values ``node.sorted_x[col[j]]``) by
@@ -69,41 +88,11 @@ def node_scores(columns, node, rules, scan):
     node's class table (:func:`score_table`). ``rules.c45``: the C4.5 rules
     of both (``criterion="gain_ratio"``).
     """
-    splits, tables, n_rows = _node_tables(columns, node, scan)
-    for j in range(columns.kind.shape[0]):
-        _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
-    return splits
-
-
-@jit_parallel_exact
-def node_scores_parallel(columns, node, rules, scan):
-    """:func:`node_scores` with the attributes scored in parallel (large nodes).
-
-    numba's parallel loops cannot capture named tuples of arrays, so the
-    loop body receives their fields and rebuilds them.
-    """
-    splits, tables, n_rows = _node_tables(columns, node, scan)
-    c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y = columns
-    n_r, n_w, n_order, n_x, n_count, n_value, n_depth, n_avail, n_spare, n_spare_x = node
-    criterion, c45, max_depth, min_split, min_leaf, min_weight, at_value = rules
-    wbuf, unit, clogc = scan
-    score, ratio, after, rho, threshold, cut_bin, valid = splits
-    for j in prange(c_kind.shape[0]):
-        _score_attribute(j, Columns(c_num, c_codes, c_rows, c_count, c_kind, c_col, c_range, c_y),
-                         new_node(n_r, n_w, Orders(n_order, n_x), n_count, n_value, n_depth,
-                                  n_avail, Orders(n_spare, n_spare_x)),
-                         GrowRules(criterion, c45, max_depth, min_split, min_leaf, min_weight,
-                                   at_value),
-                         Scan(wbuf, unit, clogc), tables, n_rows,
-                         Splits(score, ratio, after, rho, threshold, cut_bin, valid))
-    return splits
-
-
-@jit
-def score_attributes(columns, node, rules, scan, parallel_rows):
-    """The split table of ``node``: :func:`node_scores`, or
-    :func:`node_scores_parallel` for a node of at least ``parallel_rows`` rows
-    (``None``: never, and the parallel kernel is not compiled)."""
+    tables, n_rows = _node_tables(columns, node, scan)
+    splits = new_splits(columns.kind.shape[0])
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows:
-        return node_scores_parallel(columns, node, rules, scan)
-    return node_scores(columns, node, rules, scan)
+        node_scores_parallel(columns, node, rules, scan, Tables(tables, n_rows), splits)
+    else:
+        for j in range(columns.kind.shape[0]):
+            _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits)
+    return splits

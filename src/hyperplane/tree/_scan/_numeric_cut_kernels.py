@@ -179,13 +179,14 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
 @jit
 def gather_buffers(spare, n_known, unit):
     """Where a scan gathers its ``n_known`` classes and weights (none when every
-    weight is 1): the scratch ``spare = (classes, weights)`` if it is long
-    enough, else new arrays of its types."""
-    classes, weights = spare
+    weight is 1): the scratch ``spare`` (a
+    :class:`~hyperplane.tree._state.GatherBuffers`) if it is long enough, else new
+    arrays of its types."""
     n_w = 0 if unit else n_known
-    if classes.shape[0] >= n_known and weights.shape[0] >= n_w:
-        return classes[:n_known], weights[:n_w]
-    return np.empty(n_known, dtype=classes.dtype), np.empty(n_w, dtype=weights.dtype)
+    if spare.classes.shape[0] >= n_known and spare.weights.shape[0] >= n_w:
+        return spare.classes[:n_known], spare.weights[:n_w]
+    return (np.empty(n_known, dtype=spare.classes.dtype),
+            np.empty(n_w, dtype=spare.weights.dtype))
 
 
 @jit
@@ -201,7 +202,8 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
     a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45). The node's
     classes (and weights, unless all 1) are gathered once into contiguous
-    buffers (into ``spare = (classes, weights)`` when they are long enough,
+    buffers (into ``spare``, a :class:`~hyperplane.tree._state.GatherBuffers`, when
+    they are long enough,
     :func:`gather_buffers`), then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
     W_R I(R)) up to a constant: Gini ``Σ L_k²/W_L + Σ R_k²/W_R`` (integer counts:
     sums of squares kept up to date, exactly), entropy as :func:`_lookup_quality`.

@@ -297,17 +297,17 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
     with ``rules.min_leaf`` and ``rules.criterion``.
 
     ``wbuf``: scratch indexed by row (the node's weights are spread into it).
-    ``min_decrease = (min_impurity_decrease, W)``: a cut is admissible only
-    when ``W_t / W · score`` (its decrease of the weighted impurity of the
-    tree, ``W_t`` the node's weight and ``W`` the root's) is at least
-    ``min_impurity_decrease`` less ``EPSILON``, as scikit-learn's.
+    ``min_decrease`` (a :class:`~hyperplane.tree._state.MinDecrease`): a cut is
+    admissible only when ``W_t / W · score`` (its decrease of the weighted
+    impurity of the tree, ``W_t`` the node's weight and ``W`` the root's,
+    ``min_decrease.root_weight``) is at least ``min_decrease.min_impurity_decrease``
+    less ``EPSILON``, as scikit-learn's.
     """
     for pos in range(node.rows.shape[0]):
         wbuf[node.rows[pos]] = node.w[pos]
     p = columns.kind.shape[0]
     splits = new_splits(p)
-    least, root_weight = min_decrease
-    share = node.value[0] / root_weight
+    share = node.value[0] / min_decrease.root_weight
     for j in range(p):
         if not node.avail[j] or columns.kind[j] == CATEGORICAL:
             continue
@@ -318,7 +318,7 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
         else:
             column = binned_values(columns, c, node.rows, node.order)
         cut = best_regression_cut(column, columns.y, wbuf, rules.min_leaf, rules.criterion)
-        put_admissible(splits, j, cut, share, least)
+        put_admissible(splits, j, cut, share, min_decrease.min_impurity_decrease)
     return splits
 
 
@@ -345,8 +345,7 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
     of training values, so the scan is the in-memory hist tree's."""
     p = node.avail.shape[0]
     splits = new_splits(p)
-    least, root_weight = min_decrease
-    share = node.value[0] / root_weight
+    share = node.value[0] / min_decrease.root_weight
     for j in range(p):
         if not node.avail[j]:
             continue
@@ -370,7 +369,7 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
         column = OrderedValues(np.arange(m), low, high, code)
         cut = ordered_regression_cut(BinMoments(moments, count), column, rules.min_leaf,
                                      rules.criterion)
-        put_admissible(splits, j, cut, share, least)
+        put_admissible(splits, j, cut, share, min_decrease.min_impurity_decrease)
     return splits
 
 
