@@ -187,7 +187,7 @@ def cs_epoch(problem, state, active):
     and, when the violation exceeds 1e-12, replaced by
     :func:`block_minimiser`'s solution, ``W`` updated. Returns the largest
     violation of the pass."""
-    X, y, C, B, QD = problem.X, problem.y, problem.C, problem.B, problem.QD
+    X, C, B, QD = problem.X, problem.C, problem.B, problem.QD
     alpha, W, order, rng = state.alpha, state.W, state.order, state.rng
     classes, n_classes = active.classes, active.n_classes
     y_slot, n_samples = active.y_slot, active.n_samples

@@ -15,8 +15,6 @@ weight of 1 among them are the rows repeated.
 
 from __future__ import annotations
 
-import numpy as np
-
 #: the largest ratio of two positive weights: relative weights up to this,
 #: summed over rows and squared in the Gini index, stay far inside float64
 MAX_WEIGHT_RATIO = 1e100

@@ -26,7 +26,7 @@ from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
 from .._scan._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from .._prune._pessimistic_kernels import node_impurities, preorder_layout
-from .._state import Columns, MinDecrease, Orders, Scan, TreeArrays, new_node
+from .._state import Columns, MinDecrease, Node, Orders, Scan, TreeArrays, new_node
 from ._subtree import compiled_growth_applies, grow_subtrees
 from .._traverse_kernels import child_block, child_region
 
