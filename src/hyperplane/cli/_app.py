@@ -533,6 +533,16 @@ def run():
     error are flushed, and the process exits with the command's status. When
     a thread other than the main one is still running, or the command ends
     with any exception but ``SystemExit``, Python exits as usual.
+
+    Examples
+    --------
+    The process it runs in ends with the command, so here it runs in a child:
+
+    >>> import subprocess, sys
+    >>> code = "import sys; from hyperplane.cli import run; sys.argv[1:] = ['--help']; run()"
+    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    >>> done.returncode, "Usage" in done.stdout
+    (0, True)
     """
     try:
         main()

@@ -15,6 +15,8 @@ weight of 1 among them are the rows repeated.
 
 from __future__ import annotations
 
+import numpy as np  # noqa: F401  (the examples below use it)
+
 #: the largest ratio of two positive weights: relative weights up to this,
 #: summed over rows and squared in the Gini index, stay far inside float64
 MAX_WEIGHT_RATIO = 1e100
