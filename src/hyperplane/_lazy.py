@@ -3,7 +3,7 @@
 A family's ``__init__`` names where each public name is defined instead of
 importing every module: ``from hyperplane.svm import SVC`` then imports the
 SVC's modules and not LinearSVC's, so a command that fits one model does not
-pay for the others' imports (``hyperplane fit``, issue #30).
+pay for the others' imports (``hyperplane fit``).
 """
 
 from __future__ import annotations
