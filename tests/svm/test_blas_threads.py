@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from hyperplane._serial import serial_dot
+from hyperplane._serial_sums import serial_dot
 from hyperplane.kernels._resolve import entry_variance, resolve_gamma
 from hyperplane.svm import SVC
 from tests._threads import on_threads

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from .._serial import serial_dot
+from .._serial_sums import serial_dot
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from . import _kernels
 

@@ -17,7 +17,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._csr_rows import CSRRows
-from .._serial import serial_dot
+from .._serial_sums import serial_dot
 from ._linear_svc_kernels import shrink_thresholds, within_tol
 from ._seed_kernels import DCDProblem, DCDState, csr_squared_norms, dcd_epoch, squared_norms
 

@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 import scipy.sparse as sp
 
-from .._serial import serial_dot
+from .._serial_sums import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_kernels as sk
