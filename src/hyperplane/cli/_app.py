@@ -144,7 +144,7 @@ def fit(
     """
     from hyperplane.io import save
 
-    from ._data import (build_model, categorical_columns, model_input, read_table,
+    from ._data import (build_model, categorical_columns, estimator_input, read_table,
                         refuse_overwriting_inputs, split_target)
     from ._params import configured_estimator
 
@@ -160,7 +160,7 @@ def fit(
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
-    X = model_input(fitted, X)
+    X = estimator_input(fitted, X)
     fitted = _with_scaling(fitted, estimator, scale, X)
     try:
         with fit_threads(threads):  # numba's (this thread's) and BLAS's counts
@@ -260,7 +260,7 @@ def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plo
 
     from sklearn.pipeline import Pipeline
 
-    from ._data import build_model, model_input, read_table, refuse_overwriting_inputs, \
+    from ._data import build_model, estimator_input, read_table, refuse_overwriting_inputs, \
         split_target
     from ._grid import grid_axes, json_value, plot_grid, point_text, search
     from ._params import configured_estimator
@@ -271,7 +271,7 @@ def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plo
     table = read_table(data, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
-    X = model_input(fitted, X)
+    X = estimator_input(fitted, X)
     fitted = _with_scaling(fitted, estimator, scale, X)
     prefix = "model__" if isinstance(fitted, Pipeline) else ""
     result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
