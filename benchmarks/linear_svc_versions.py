@@ -1,4 +1,4 @@
-"""Time LinearSVC's and LinearSVR's coordinate descents of several checkouts of hyperplane in the same run.
+"""Time LinearSVC's and LinearSVR's solvers of several checkouts of hyperplane in one run.
 
 Usage (from the repository root; ``/tmp/before/src`` the ``src`` of an earlier commit,
 e.g. ``git archive HEAD src | tar -x -C /tmp/before``)::
@@ -10,11 +10,12 @@ e.g. ``git archive HEAD src | tar -x -C /tmp/before``)::
 Each round runs one subprocess per checkout (``PYTHONPATH`` pointed at it), the
 checkouts taking turns, so load on a shared machine hits all alike. A
 subprocess compiles on a slice (read from numba's cache after the first run),
-then fits every case (LinearSVC with either penalty, LinearSVR) ``--fits`` times on one BLAS thread and reports the CPU
-seconds of its thread (``time.thread_time``; the solver is single-threaded)
-and the md5 of ``coef_`` and ``intercept_``. The table shows the best fit of
-all rounds per checkout, the ratio to the first checkout, and the md5s (one
-per case when the checkouts compute the same bits). The data are those of
+then fits every case (LinearSVC with either penalty, LinearSVR) ``--fits``
+times on one BLAS thread and reports the CPU seconds of its thread
+(``time.thread_time``; the solvers are single-threaded) and the md5 of
+``coef_`` and ``intercept_``. The table shows the best fit of all rounds per
+checkout, the ratio to the first checkout, and the md5s (one per case when
+the checkouts compute the same bits). The data are those of
 ``benchmarks/linear_svc.py`` and ``linear_svc_sparse.py``: dense standardised
 ``make_classification`` rows, tf-idf-like unit rows, random sparse rows.
 """

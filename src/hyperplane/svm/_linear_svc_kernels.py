@@ -15,13 +15,11 @@ D_tt = 1 / (2 C_t) for the squared hinge loss (L2-SVM). Keeping
 ``w[d]`` (LIBLINEAR's ``-B``), so it is regularised.
 
 Samples are rows of a flat dense array or of a CSR matrix (``data``,
-``indices``, ``indptr``), read through the package's row layer
-(:mod:`hyperplane._row_kernels`), so one epoch, :func:`dcd_epoch`, serves
-both; the coordinate rule is :func:`coordinate_step`. Each dual variable is
-one :data:`VARIABLE` record (``alpha``, ``QD``, ``y``, ``D``, ``U`` and the
-positions ``start:stop`` of its row in the samples); ``bounds`` =
-[n_active, M_bar, m_bar] is the shrinking state an epoch reads and leaves for
-the next. The solver's Python loop calls
+``indices``, ``indptr``); the coordinate rule, :func:`coordinate_step`, is
+shared. Each dual variable is one :data:`VARIABLE` record (``alpha``,
+``QD``, ``y``, ``D``, ``U`` and the positions ``start:stop`` of its row in
+the samples); ``bounds`` = [n_active, M_bar, m_bar] is the shrinking state
+an epoch reads and leaves for the next. The solver's Python loop calls
 :func:`dcd_epochs`, which runs a bounded number of epochs (on either
 layout, :func:`by_layout`) with LIBLINEAR's rules between them, each one function
 (:func:`within_tol`, the stopping test; :func:`next_shrink_bounds`, the
@@ -46,6 +44,17 @@ drawn in the compiled epoch by Fisher-Yates shuffling (Knuth, TAOCP vol. 2,
 LIBLINEAR draws it with ``rand()``; the generator's state is one uint64 in a
 caller-seeded array, so fits stay reproducible.
 
+The dense and the CSR epoch are two functions around the one step rule. One
+epoch written against the row layer (``row_dot`` / ``row_axpy`` on a
+:class:`~hyperplane._csr_rows.CSRRows`, as the SVM seed's) gives the same
+bits but took 1.14-1.37x as long on CSR rows (10 and 20 nonzeros a row;
+``benchmarks/linear_svc_versions.py``): a step that reads the fields of the
+rows record pays numba's reference counts on them, atomic increments and
+decrements in every step, and finds its row through ``indptr[t]`` where the
+variable's record already holds the positions; with the arrays unpacked once
+per epoch and handed to inlined helpers, the inlined copies of the array
+arguments still cost a reference count per step.
+
 The step loops call only helpers that LLVM inlines without reference-count
 updates, and index with unsigned integers where the sign is unknown: a row
 taken as a view (``X[t]``) or arrays handed down through a second helper
@@ -61,7 +70,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit, prefetch
-from .._row_kernels import by_layout, row_axpy, row_dot, row_dot_fast
+from .._row_kernels import by_layout, row_dot_fast
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
 #: positions ``start:stop`` in the samples, padded to 64 bytes
@@ -181,57 +190,80 @@ def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
 
 
 @jit
-def dense_prefetch_row(X, t, start, stop):
-    """Ask the cache for the dense row t at the flat positions ``start:stop``."""
-    prefetch_span(X, start, stop)
-
-
-@jit
-def csr_prefetch_row(X, t, start, stop):
-    """Ask the cache for the values and columns of the CSR row t at the
-    positions ``start:stop``, and for ``indptr[t]``, which the row layer
-    reads to find them."""
-    prefetch(X.indptr, t)
-    prefetch_span(X.data, start, stop)
-    prefetch_span(X.indices, start, stop)
-
-
-#: the prefetch of row t from its record's positions ``start:stop`` (:func:`by_layout`)
-prefetch_row = by_layout(dense_prefetch_row, csr_prefetch_row)
-
-
-@jit
-def dense_margin(X, t, w, bias):
-    """``bias + w . x_t`` of a dense row, its dot product order free (the
-    row layer's fastmath ``row_dot_fast``, vectorised), then the bias added."""
-    return bias + row_dot_fast(X, t, w, 0.0)
-
-
-@jit
-def csr_margin(X, t, w, bias):
-    """``bias + w . x_t`` of a CSR row, summed in index order from ``bias``
-    (the row layer's strict ``row_dot``). The dense margin's fastmath sum is
-    reassociated, so sparse and dense fits of the same data may differ in the
-    last bits (and so in the steps that follow); strict dense products in
-    feature order, as the SVM seed's, agree with this one bit for bit."""
-    return row_dot(X, t, w, bias)
-
-
-#: ``bias + w . x_t`` of one row of either layout (:func:`by_layout`)
-margin = by_layout(dense_margin, csr_margin)
-
-
-@jit
-def dcd_epoch(X, var, B, w, active, bounds, state):
+def dcd_epoch_dense(X, var, B, w, active, bounds, state):
     """One pass over ``active[:bounds[0]]``, first shuffled with the generator
-    ``state``, on dense samples or CSR rows ``X`` (a
-    :class:`~hyperplane._csr_rows.CSRRows`; row t at the positions
+    ``state``, on dense samples ``X`` (row t at the flat positions
     ``var[t].start:stop``); shrunk variables are swapped behind the active
-    prefix. Each step is :func:`coordinate_step` on the gradient
-    ``G = y_t (w . [x_t, B]) - 1 + D_tt alpha_t`` (:func:`margin`), and
-    ``w += (alpha_t' - alpha_t) y_t [x_t, B]`` through the row layer's
-    ``row_axpy``. Returns the largest and smallest projected gradient of the
-    pass, and updates ``bounds[0]``."""
+    prefix. Returns the largest and smallest projected gradient of the pass,
+    and updates ``bounds[0]``."""
+    d = X.shape[1]
+    n_active = int(bounds[0])
+    shuffle_prefix(active, n_active, state)
+    M = -np.inf
+    m = np.inf
+    k = 0
+    while k < n_active:
+        if k + 2 * AHEAD < n_active:
+            prefetch(var, active[k + 2 * AHEAD])
+        if k + AHEAD < n_active:
+            ahead = var[active[k + AHEAD]]
+            prefetch_span(X, ahead.start, ahead.stop)
+        t = active[k]
+        v = var[t]
+        alpha_t = v.alpha
+        G = v.y * (w[d] * B + row_dot_fast(X, t, w, 0.0)) - 1.0 + v.D * alpha_t
+        shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
+        if shrink:
+            n_active -= 1
+            active[k], active[n_active] = active[n_active], active[k]
+            if n_active - 2 * AHEAD > k:
+                prefetch(var, active[n_active - 2 * AHEAD])
+            if n_active - AHEAD > k:
+                ahead = var[active[n_active - AHEAD]]
+                prefetch_span(X, ahead.start, ahead.stop)
+            continue
+        M = max(M, PG)
+        m = min(m, PG)
+        if new != alpha_t:
+            delta = (new - alpha_t) * v.y
+            v.alpha = new
+            for f in range(d):
+                w[f] += delta * X[t, f]
+            w[d] += delta * B
+        k += 1
+    bounds[0] = n_active
+    return M, m
+
+
+@jit
+def csr_dot(w, indices, data, start, stop, acc):
+    """``acc + sum_p w[indices[p]] data[p]`` over the CSR row ``start:stop``,
+    summed in index order: the sum of a dense row's strict dot product
+    started from ``acc`` (the zeros add nothing). The dense epochs here use
+    the row layer's ``row_dot_fast``, whose fastmath sum is reassociated, so
+    sparse and
+    dense fits of the same data may differ in the last bits (and so in the
+    steps that follow); strict dense products in feature order, as the SVM
+    seed's, agree with this one bit for bit. Positions and columns are
+    unsigned integers, which spares numba's negative-index test on every
+    read."""
+    for p in range(np.uint64(start), np.uint64(stop)):
+        acc += w[np.uint64(indices[p])] * data[p]
+    return acc
+
+
+@jit
+def csr_axpy(w, indices, data, start, stop, delta):
+    """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``
+    (unsigned positions, as :func:`csr_dot`)."""
+    for p in range(np.uint64(start), np.uint64(stop)):
+        w[np.uint64(indices[p])] += delta * data[p]
+
+
+@jit
+def dcd_epoch_csr(X, var, B, w, active, bounds, state):
+    """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :class:`~hyperplane._csr_rows.CSRRows`)."""
+    data, indices = X.data, X.indices
     d = w.shape[0] - 1
     n_active = int(bounds[0])
     shuffle_prefix(active, n_active, state)
@@ -242,13 +274,13 @@ def dcd_epoch(X, var, B, w, active, bounds, state):
         if k + 2 * AHEAD < n_active:
             prefetch(var, active[k + 2 * AHEAD])
         if k + AHEAD < n_active:
-            t = active[k + AHEAD]
-            ahead = var[t]
-            prefetch_row(X, t, ahead.start, ahead.stop)
+            ahead = var[active[k + AHEAD]]
+            prefetch_span(data, ahead.start, ahead.stop)
+            prefetch_span(indices, ahead.start, ahead.stop)
         t = active[k]
         v = var[t]
-        alpha_t = v.alpha
-        G = v.y * margin(X, t, w, w[d] * B) - 1.0 + v.D * alpha_t
+        start, stop, alpha_t = v.start, v.stop, v.alpha
+        G = v.y * csr_dot(w, indices, data, start, stop, w[d] * B) - 1.0 + v.D * alpha_t
         shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
         if shrink:
             n_active -= 1
@@ -256,16 +288,16 @@ def dcd_epoch(X, var, B, w, active, bounds, state):
             if n_active - 2 * AHEAD > k:
                 prefetch(var, active[n_active - 2 * AHEAD])
             if n_active - AHEAD > k:
-                t = active[n_active - AHEAD]
-                ahead = var[t]
-                prefetch_row(X, t, ahead.start, ahead.stop)
+                ahead = var[active[n_active - AHEAD]]
+                prefetch_span(data, ahead.start, ahead.stop)
+                prefetch_span(indices, ahead.start, ahead.stop)
             continue
         M = max(M, PG)
         m = min(m, PG)
         if new != alpha_t:
             delta = (new - alpha_t) * v.y
             v.alpha = new
-            row_axpy(X, t, w, delta)
+            csr_axpy(w, indices, data, start, stop, delta)
             w[d] += delta * B
         k += 1
     bounds[0] = n_active
@@ -320,6 +352,10 @@ def after_epoch(M, m, tol, bounds, visited, size, compact_below):
     return GO_ON
 
 
+#: one epoch on dense or CSR samples (:func:`by_layout`)
+dcd_epoch = by_layout(dcd_epoch_dense, dcd_epoch_csr)
+
+
 #: How long one call of :func:`dcd_epochs` may run: LIBLINEAR's stopping
 #: tolerance ``tol``, at most ``max_epochs`` epochs, and the fraction
 #: ``compact_below`` of the working set under which it is compacted.
@@ -328,8 +364,8 @@ EpochLimits = namedtuple("EpochLimits", "tol max_epochs compact_below")
 
 @jit
 def dcd_epochs(X, var, B, w, active, bounds, state, limits):
-    """Up to ``limits.max_epochs`` successive epochs (:func:`dcd_epoch`, on
-    either layout of ``X``), each followed by
+    """Up to ``limits.max_epochs`` successive epochs (:func:`dcd_epoch_dense`
+    or :func:`dcd_epoch_csr`, by the layout of ``X``), each followed by
     :func:`after_epoch`; returns ``(epochs run, event)`` after the first epoch
     whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED` (those the caller
     acts on), else ``(max_epochs, GO_ON)``. The caller's loop bounds the epochs

@@ -181,8 +181,9 @@ def shrinking_epoch(problem, state, n_active, Gmax_old):
 def within_relative_tol(Gnorm1, Gnorm1_init, tol):
     """LIBLINEAR's stopping test of its SVR dual and L1 primal solvers: the
     summed violation of an epoch is at most ``tol`` times that of the first
-    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it makes every variable active again, on the
-    whole problem it stops the solver)."""
+    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it
+    makes every variable active again, on the whole problem it stops the
+    solver)."""
     return Gnorm1 <= tol * Gnorm1_init
 
 
