@@ -13,8 +13,7 @@ from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import primal_tolerance, signed_columns
-from hyperplane.svm._linear_svr_kernels import shrinking_epoch
-from hyperplane.svm._l1_svc_kernels import (L1Problem, L1State, cdn_line_search,
+from hyperplane.svm._l1_svc_kernels import (L1Problem, L1State, cdn_epoch, cdn_line_search,
                                             column_curvatures)
 
 from ._real_data import real_classification
@@ -181,7 +180,7 @@ def test_epoch_decreases_the_objective():
     objective = lambda w: np.abs(w).sum() + np.sum(C * np.maximum(0, 1 - signed * (Xb @ w)) ** 2)
     before = objective(state.w)
     for _ in range(5):
-        shrinking_epoch(problem, state, 7, np.inf)
+        cdn_epoch(problem, state, 7, np.inf)
         after = objective(state.w)
         assert after <= before + 1e-12
         before = after

@@ -14,7 +14,7 @@ from sklearn.svm import LinearSVR as LibLinearSVR
 
 from hyperplane.svm import LinearSVR
 from hyperplane.svm._linear_svr import SVR_LOSSES, regression_rows
-from hyperplane.svm._linear_svr_kernels import SVRProblem, SVRState, beta_step, shrinking_epoch
+from hyperplane.svm._linear_svr_kernels import SVRProblem, SVRState, beta_step, svr_epoch
 
 LOSSES = ["epsilon_insensitive", "squared_epsilon_insensitive"]
 
@@ -169,7 +169,7 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse, p):
     state = SVRState(beta.copy(), Xb.T @ beta, np.arange(n, dtype=np.int64),
                      np.array([seed + 1], dtype=np.uint64))
     Gmax_old = float(rng.choice([np.inf, 0.5, 2.0]))
-    n_active, Gmax, Gnorm1 = shrinking_epoch(SVRProblem(rows, y, lam, U, B, norms + B * B, p),
+    n_active, Gmax, Gnorm1 = svr_epoch(SVRProblem(rows, y, lam, U, B, norms + B * B, p),
                                        state, n, Gmax_old)
     # the epoch shuffled state.active in place before its pass: replay the pass in
     # the order it left, which differs from the visited order only by the swaps

@@ -19,11 +19,9 @@ with the same shrinking test (:func:`~._linear_svr_kernels.violation_test`),
 followed by CDN's backtracking line search (:func:`cdn_line_search`).
 
 The columns are dense rows of ``(y x)^T`` or CSR rows of it (the CSC arrays of
-``X``); every pass reads them through :func:`column_terms` and
-:func:`column_shift`, written once over a column's positions and entries
-(:data:`column_span`, :data:`column_entry`, chosen by layout when numba
-compiles, :func:`~hyperplane._row_kernels.by_layout`); they skip zero
-entries, so both layouts give the same model bit for bit.
+``X``); every pass reads them through :data:`column_terms` and
+:data:`column_shift` (:func:`~._linear_svc_kernels.by_layout`), which skip
+the zeros of a dense column, so both layouts give the same model bit for bit.
 """
 
 from __future__ import annotations
@@ -34,8 +32,9 @@ import numpy as np
 
 from .._numba import jit
 from .._row_kernels import by_layout
-from ._linear_svc_kernels import PG_ZERO, csr_prefetch_ahead
-from ._linear_svr_kernels import soft_newton_step, violation_test
+from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
+                                  shuffle_prefix)
+from ._linear_svr_kernels import EpochOutcome, record_outcome, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -49,51 +48,18 @@ L1Problem = namedtuple("L1Problem", "Xc C xj_sq")
 #: ``active`` (the columns; the active set is a prefix) and ``rng`` (the
 #: shuffle's generator state).
 L1State = namedtuple("L1State", "w b active rng")
-#: How long one call of :func:`~._linear_svr_kernels.shrinking_epochs` may run (as the SVR's).
+#: How long one call of :func:`cdn_epochs` may run (as the SVR's).
 L1Limits = namedtuple("L1Limits", "tol max_epochs")
 
 
 @jit
-def dense_column_span(Xc, j):
-    """The positions ``0:n`` of the dense column ``Xc[j]``."""
-    return 0, Xc.shape[1]
-
-
-@jit
-def csr_column_span(Xc, j):
-    """The positions ``indptr[j]:indptr[j + 1]`` of the CSR row ``j`` of the
-    columns, unsigned (which spares numba's negative-index test on every read)."""
-    return np.uint64(Xc.indptr[j]), np.uint64(Xc.indptr[j + 1])
-
-
-@jit
-def dense_column_entry(Xc, j, q):
-    """``(i, x_ij)`` at the position ``q`` of the dense column ``Xc[j]``."""
-    return q, Xc[j, q]
-
-
-@jit
-def csr_column_entry(Xc, j, q):
-    """``(i, x_ij)`` at the position ``q`` of the CSR columns."""
-    return np.uint64(Xc.indices[q]), Xc.data[q]
-
-
-#: a column's positions and its entry ``(row i, value)`` at one of them, on
-#: either layout of the columns (inlined into the passes below)
-column_span = by_layout(dense_column_span, csr_column_span, inline=True)
-column_entry = by_layout(dense_column_entry, csr_column_entry, inline=True)
-
-
-@jit
-def column_terms(Xc, j, b, C):
+def dense_column_terms(Xc, j, b, C):
     """``(sum_{b_i > 0} C_i v_i b_i, sum_{b_i > 0} C_i v_i^2)`` over the
-    nonzeros ``v_i`` of column ``j`` (dense or CSR; a stored zero adds
-    nothing)."""
+    nonzeros ``v_i`` of the dense column ``Xc[j]``."""
     g = 0.0
     h = 0.0
-    start, stop = column_span(Xc, j)
-    for q in range(start, stop):
-        i, v = column_entry(Xc, j, q)
+    for i in range(Xc.shape[1]):
+        v = Xc[j, i]
         if v != 0.0 and b[i] > 0.0:
             t = C[i] * v
             g += t * b[i]
@@ -102,15 +68,30 @@ def column_terms(Xc, j, b, C):
 
 
 @jit
-def column_shift(Xc, j, b, C, delta):
-    """``b_i += delta v_i`` over the nonzeros ``v_i`` of column ``j`` (dense or
-    CSR); returns the loss ``sum C_i max(0, b_i)^2`` of those rows before and
-    after."""
+def csr_column_terms(Xc, j, b, C):
+    """:func:`dense_column_terms` of the CSR row ``j`` of the columns
+    (unsigned positions, which spare numba's negative-index test on every
+    read, as :func:`~._linear_svc_kernels.csr_dot`)."""
+    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
+    g = 0.0
+    h = 0.0
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
+        if b[i] > 0.0:
+            t = C[i] * data[p]
+            g += t * b[i]
+            h += t * data[p]
+    return g, h
+
+
+@jit
+def dense_column_shift(Xc, j, b, C, delta):
+    """``b_i += delta v_i`` over the nonzeros of column ``j``; returns the
+    loss ``sum C_i max(0, b_i)^2`` of those rows before and after."""
     before = 0.0
     after = 0.0
-    start, stop = column_span(Xc, j)
-    for q in range(start, stop):
-        i, v = column_entry(Xc, j, q)
+    for i in range(Xc.shape[1]):
+        v = Xc[j, i]
         if v != 0.0:
             if b[i] > 0.0:
                 before += C[i] * b[i] * b[i]
@@ -121,11 +102,30 @@ def column_shift(Xc, j, b, C, delta):
 
 
 @jit
+def csr_column_shift(Xc, j, b, C, delta):
+    """:func:`dense_column_shift` of the CSR row ``j`` of the columns."""
+    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
+    before = 0.0
+    after = 0.0
+    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
+        i = np.uint64(indices[p])
+        if b[i] > 0.0:
+            before += C[i] * b[i] * b[i]
+        b[i] += delta * data[p]
+        if b[i] > 0.0:
+            after += C[i] * b[i] * b[i]
+    return before, after
+
+
+@jit
 def dense_no_prefetch(Xc, order, k, n, target, stride):
     """Nothing: a dense column is long and read in order, which the hardware
     prefetches by itself."""
 
 
+#: the per-column passes on either layout of the columns
+column_terms = by_layout(dense_column_terms, csr_column_terms)
+column_shift = by_layout(dense_column_shift, csr_column_shift)
 #: the prefetches ahead of a step: a CSR column and the margins it reads
 prefetch_columns = by_layout(dense_no_prefetch, csr_prefetch_ahead)
 
@@ -178,25 +178,45 @@ def cdn_line_search(Xc, j, b, C, w_j, d, G_loss, xj_sq_j):
 
 
 @jit
-def cdn_coordinate(problem, state, k, n_active, Gmax_old):
-    """Step ``k`` of a CDN epoch over ``state.active[:n_active]``: the weight
-    ``w_j``, ``j = active[k]``, takes the soft-thresholded Newton direction
-    and :func:`cdn_line_search` unless :func:`violation_test` shrinks it (at
-    the threshold ``Gmax_old / n``, as LIBLINEAR). Returns ``(shrink,
-    violation)`` for :func:`~._linear_svr_kernels.shrinking_epoch`."""
+def cdn_epoch(problem, state, n_active, Gmax_old):
+    """One pass of CDN over ``state.active[:n_active]``, first shuffled;
+    returns its :data:`~._linear_svr_kernels.EpochOutcome` as the SVR's epoch (the shrinking
+    threshold is ``Gmax_old / n``, as LIBLINEAR)."""
     Xc, C, xj_sq = problem.Xc, problem.C, problem.xj_sq
-    w, b, active = state.w, state.b, state.active
-    prefetch_columns(Xc, active, k, n_active, b, 1)
-    j = active[k]
-    g, h = column_terms(Xc, j, b, C)
-    G_loss = -2.0 * g
-    H = max(2.0 * h, PG_ZERO)
-    shrink, violation = violation_test(G_loss, w[j], np.inf, 1.0, Gmax_old / b.shape[0])
-    if not shrink:
+    w, b, active, rng = state.w, state.b, state.active, state.rng
+    threshold = Gmax_old / b.shape[0]
+    shuffle_prefix(active, n_active, rng)
+    Gmax = 0.0
+    Gnorm1 = 0.0
+    k = 0
+    while k < n_active:
+        prefetch_columns(Xc, active, k, n_active, b, 1)
+        j = active[k]
+        g, h = column_terms(Xc, j, b, C)
+        G_loss = -2.0 * g
+        H = max(2.0 * h, PG_ZERO)
+        shrink, violation = violation_test(G_loss, w[j], np.inf, 1.0, threshold)
+        if shrink:
+            n_active -= 1
+            active[k], active[n_active] = active[n_active], active[k]
+            continue
+        Gmax = max(Gmax, violation)
+        Gnorm1 += violation
         d = soft_newton_step(G_loss, H, w[j], 1.0)
         if abs(d) >= PG_ZERO:
             d, exhausted = cdn_line_search(Xc, j, b, C, w[j], d, G_loss, xj_sq[j])
             w[j] += d
             if exhausted:
                 recompute_margins(Xc, w, b, C)
-    return shrink, violation
+        k += 1
+    return EpochOutcome(n_active, Gmax, Gnorm1)
+
+
+@jit
+def cdn_epochs(problem, state, bounds, limits):
+    """Up to ``limits.max_epochs`` epochs of :func:`cdn_epoch`, with
+    ``bounds`` and the return value as :func:`~._linear_svr_kernels.svr_epochs`."""
+    for epoch in range(1, limits.max_epochs + 1):
+        if record_outcome(cdn_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
+            return epoch, WITHIN_TOL
+    return limits.max_epochs, GO_ON

@@ -36,8 +36,7 @@ from ._kernel_rows import csr_squared_norms
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
-from ._l1_svc_kernels import L1Limits, L1Problem, L1State, column_curvatures
-from ._linear_svr_kernels import shrinking_epochs
+from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
 from ._support_kernels import take_csr_rows
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
                                   dcd_epochs)
@@ -295,8 +294,8 @@ def solve_l1_primal(X, signed, C, B, tol, max_iter, rng):
     tol = primal_tolerance(float(tol), signed)
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
-        ran, event = shrinking_epochs(problem, state, bounds,
-                                      L1Limits(tol, min(EPOCHS_PER_CALL, max_iter - epochs)))
+        ran, event = cdn_epochs(problem, state, bounds,
+                                L1Limits(tol, min(EPOCHS_PER_CALL, max_iter - epochs)))
         epochs += ran
         if event == WITHIN_TOL:
             converged = bounds[0] == n_columns

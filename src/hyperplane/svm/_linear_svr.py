@@ -20,7 +20,7 @@ from .._validation import (
 )
 from ._linear_svc import EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state
 from ._linear_svc_kernels import WITHIN_TOL
-from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, shrinking_epochs
+from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
 #: loss -> (lambda_i, U_i) of the dual as functions of C_i (Ho & Lin 2012, eq. 18)
@@ -64,7 +64,7 @@ def solve_svr_dual(X, y, C, loss, epsilon, B, tol, max_iter, rng):
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
         limits = SVRLimits(float(tol), min(EPOCHS_PER_CALL, max_iter - epochs))
-        ran, event = shrinking_epochs(problem, state, bounds, limits)
+        ran, event = svr_epochs(problem, state, bounds, limits)
         epochs += ran
         if event == WITHIN_TOL:
             converged = bounds[0] == n

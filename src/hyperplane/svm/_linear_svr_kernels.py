@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-from .._numba import by_first_type, jit
+from .._numba import jit
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
@@ -40,7 +40,7 @@ SVRProblem = namedtuple("SVRProblem", "X y lam U B QD p")
 #: (the coordinates; the active set is a prefix) and ``rng``, the state of the
 #: shuffle's generator (one nonzero uint64).
 SVRState = namedtuple("SVRState", "beta w active rng")
-#: How long one call of :func:`shrinking_epochs` may run: the stopping tolerance
+#: How long one call of :func:`svr_epochs` may run: the stopping tolerance
 #: ``tol`` (relative to the first epoch's violation) and at most
 #: ``max_epochs`` epochs.
 SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
@@ -114,65 +114,37 @@ def beta_step(G, beta, H, U, p, Gmax_old):
 
 
 @jit
-def svr_coordinate(problem, state, k, n_active, Gmax_old):
-    """Step ``k`` of an SVR epoch over ``state.active[:n_active]``: the
-    variable ``i = active[k]`` takes :func:`beta_step` on the gradient
-    ``G = w . [x_i, B] - y_i + lambda_i beta_i`` (the rows of either layout
-    through the row layer), and ``w`` follows beta. Returns ``(shrink,
-    violation)`` for :func:`shrinking_epoch`."""
-    X, y, B, QD = problem.X, problem.y, problem.B, problem.QD
-    lam, U, p = problem.lam, problem.U, problem.p
-    beta, w, active = state.beta, state.w, state.active
-    d = w.shape[0] - 1
-    prefetch_ahead(X, active, k, n_active, w, 1)
-    i = active[k]
-    G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
-    shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
-    if not shrink and new != beta[i]:
-        delta = new - beta[i]
-        row_axpy(X, i, w, delta)
-        w[d] += delta * B
-        beta[i] = new
-    return shrink, violation
-
-
-def _coordinate_of(problem_type):
-    """The coordinate step of a problem, by the class of its record: the L1
-    primal's :func:`~._l1_svc_kernels.cdn_coordinate` for an
-    :data:`~._l1_svc_kernels.L1Problem`, else :func:`svr_coordinate` (imported
-    when numba types a call: the L1 module imports this one)."""
-    from ._l1_svc_kernels import L1Problem, cdn_coordinate
-    return cdn_coordinate if problem_type.instance_class is L1Problem else svr_coordinate
-
-
-#: ``coordinate(problem, state, k, n_active, Gmax_old)``: one step of the
-#: SVR dual or of the L1 primal, chosen by the problem's record when numba
-#: compiles (:func:`~hyperplane._numba.by_first_type`)
-coordinate = by_first_type(_coordinate_of, "coordinate")
-
-
-@jit
-def shrinking_epoch(problem, state, n_active, Gmax_old):
+def svr_epoch(problem, state, n_active, Gmax_old):
     """One pass over ``state.active[:n_active]``, first shuffled (Fisher-Yates
     with the generator ``state.rng``, as LIBLINEAR shuffles with ``rand()``),
-    of the SVR dual (Ho & Lin 2012, Algorithm 4) or the L1-regularised
-    primal (Yuan et al. 2010, §4.1.2), one :data:`coordinate` step each. A
-    shrunk variable trades places with the last active one, which is visited
-    next. Returns the :data:`EpochOutcome`: the active set's size, the
-    largest and the summed violation of the variables visited."""
-    active = state.active
-    shuffle_prefix(active, n_active, state.rng)
+    on dense or CSR samples. A shrunk variable trades places with the last
+    active one, which is visited next. Returns the :data:`EpochOutcome`:
+    the active set's size, the largest and the summed violation of the
+    variables visited."""
+    X, y, B, QD = problem.X, problem.y, problem.B, problem.QD
+    lam, U, p = problem.lam, problem.U, problem.p
+    beta, w, active, rng = state.beta, state.w, state.active, state.rng
+    d = w.shape[0] - 1
+    shuffle_prefix(active, n_active, rng)
     Gmax = 0.0
     Gnorm1 = 0.0
     k = 0
     while k < n_active:
-        shrink, violation = coordinate(problem, state, k, n_active, Gmax_old)
+        prefetch_ahead(X, active, k, n_active, w, 1)
+        i = active[k]
+        G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
+        shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
         if shrink:
             n_active -= 1
             active[k], active[n_active] = active[n_active], active[k]
             continue
         Gmax = max(Gmax, violation)
         Gnorm1 += violation
+        if new != beta[i]:
+            delta = new - beta[i]
+            row_axpy(X, i, w, delta)
+            w[d] += delta * B
+            beta[i] = new
         k += 1
     return EpochOutcome(n_active, Gmax, Gnorm1)
 
@@ -206,13 +178,11 @@ def record_outcome(outcome, bounds, tol):
 
 
 @jit
-def shrinking_epochs(problem, state, bounds, limits):
-    """Up to ``limits.max_epochs`` epochs of :func:`shrinking_epoch` (the SVR
-    dual's or the L1 primal's, by ``problem``), each followed by
-    :func:`record_outcome`. Returns ``(epochs run, event)`` after the first
+def svr_epochs(problem, state, bounds, limits):
+    """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`, each followed
+    by :func:`record_outcome`. Returns ``(epochs run, event)`` after the first
     epoch within tol (:data:`WITHIN_TOL`), else ``(max_epochs, GO_ON)``."""
     for epoch in range(1, limits.max_epochs + 1):
-        if record_outcome(shrinking_epoch(problem, state, int(bounds[0]), bounds[1]), bounds,
-                       limits.tol):
+        if record_outcome(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
     return limits.max_epochs, GO_ON
