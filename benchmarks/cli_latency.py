@@ -71,7 +71,7 @@ import hyperplane.cli._app
 mark("typer, rich, cli._app")
 import hyperplane.io
 mark("hyperplane.io (skops)")
-from hyperplane.cli._data import build_model, model_input, read_table, split_target
+from hyperplane.cli._data import build_model, estimator_input, read_table, split_target
 mark("cli._data (pandas)")
 from hyperplane._threads import fit_threads
 mark("hyperplane._threads (numba)")
@@ -80,7 +80,7 @@ estimator, _ = configured_estimator("svc", [])
 mark("resolve svc (hyperplane.svm)")
 table = read_table("heart_scale")
 X, y = split_target(table, None, "heart_scale")
-model = model_input(build_model(estimator, X), X)
+model = estimator_input(build_model(estimator, X), X)
 mark("read heart_scale")
 with fit_threads(None):
     fitted = estimator.fit(X, y)

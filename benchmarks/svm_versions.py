@@ -59,14 +59,21 @@ print(json.dumps(out))
 """
 
 
-def fit_case(src, case, threads):
-    """``[[threads, wall s, process CPU s, own thread CPU s, md5], ...]`` of one subprocess."""
+def run_in_checkout(src, child, payload):
+    """The JSON that the Python code ``child`` prints last, run in a subprocess
+    with ``PYTHONPATH`` pointed at the checkout ``src`` and ``payload`` (JSON) as
+    its argument."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
-    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(list(case) + [threads, HERE])],
+    out = subprocess.run([sys.executable, "-c", child, json.dumps(payload)],
                          env=env, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(out.stderr)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def fit_case(src, case, threads):
+    """``[[threads, wall s, process CPU s, own thread CPU s, md5], ...]`` of one subprocess."""
+    return run_in_checkout(src, CHILD, list(case) + [threads, HERE])
 
 
 def main():

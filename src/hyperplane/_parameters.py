@@ -285,6 +285,24 @@ def validate_params(estimator):
     return estimator
 
 
+def keep_parameters(estimator, parameters):
+    """Store an estimator's constructor arguments unchanged as attributes of
+    the same names (scikit-learn's convention: ``__init__`` only records,
+    ``fit`` validates); ``parameters`` is the constructor's ``locals()``.
+
+    Examples
+    --------
+    >>> class Model:
+    ...     def __init__(self, *, C=1.0, tol=1e-4):
+    ...         keep_parameters(self, locals())
+    >>> vars(Model(C=2.0))
+    {'C': 2.0, 'tol': 0.0001}
+    """
+    for name, value in parameters.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
 @functools.lru_cache(maxsize=None)
 def parameter_names(cls):
     """The constructor parameters of an estimator class, as

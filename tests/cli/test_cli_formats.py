@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator
 from typer.testing import CliRunner
 
 from hyperplane.cli import app
-from hyperplane.cli._data import model_input
+from hyperplane.cli._data import estimator_input
 from hyperplane.cli._readers import file_format, read_table
 from hyperplane.datasets import load_arff, load_heart_scale
 from hyperplane.io import load
@@ -177,8 +177,8 @@ class _DenseOnly(BaseEstimator):
 
 def test_sparse_goes_dense_only_to_estimators_whose_tags_refuse_it():
     X = sparse.random(5, 4, density=0.3, format="csr", random_state=0)
-    assert model_input(_SparseTaker(), X) is X
-    dense = model_input(_DenseOnly(), X)
+    assert estimator_input(_SparseTaker(), X) is X
+    dense = estimator_input(_DenseOnly(), X)
     assert isinstance(dense, np.ndarray) and np.array_equal(dense, X.toarray())
 
 

@@ -17,7 +17,7 @@ from sklearn.preprocessing import StandardScaler
 from hyperplane.linear._logistic._l1 import GLMNETOptions, columns_of, newglmnet
 from hyperplane.svm._linear_svr_kernels import soft_newton_step
 from hyperplane.linear._logistic._l1_kernels import (
-    Columns,
+    QuadraticModel,
     Direction,
     gradient_and_diagonal,
     hessian_weights,
@@ -75,7 +75,7 @@ def test_one_sweep_equals_the_coordinate_loop_written_in_numpy(sparse):
     w = rng.normal(size=6) * (rng.random(6) < 0.5)
     order = rng.permutation(6)
     state = Direction(np.zeros(6), np.zeros(40), w)
-    sweep = quadratic_sweep(Columns(columns_of(Xin, False), D, grad, hess, penalised), state,
+    sweep = quadratic_sweep(QuadraticModel(columns_of(Xin, False), D, grad, hess, penalised), state,
                             order.copy(), 6, 1e-12, np.inf)
     assert sweep.n_active == 6
     d = np.zeros(6)

@@ -12,7 +12,7 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, samples_of,
+from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, dcd_samples,
                                         solve_dual)
 from hyperplane.svm._linear_svc_kernels import (coordinate_step, dcd_epoch_csr, dcd_epoch_dense,
                                                 shuffle_prefix)
@@ -291,7 +291,7 @@ def test_compacted_working_set_takes_the_same_steps(sparse, loss, monkeypatch):
 
     def solve(fraction):
         del copies[:]
-        result = solve_dual(samples_of(X), signed, C, loss, 1.0, 1e-4, 20_000,
+        result = solve_dual(dcd_samples(X), signed, C, loss, 1.0, 1e-4, 20_000,
                             np.random.RandomState(0), compact_below=fraction)
         return result, len(copies)
 

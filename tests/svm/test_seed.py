@@ -14,7 +14,7 @@ from sklearn.svm import SVC as LibSVC
 from hyperplane._numba import jit
 from hyperplane.svm import SVC, _svc
 from hyperplane.svm._seed import LAYOUTS, balance_equality, linear_seed
-from hyperplane.svm._seed_kernels import DCDProblem, DCDState, dcd_epoch, row_axpy, row_dot
+from hyperplane.svm._seed_kernels import DCDProblem, DCDState, ordered_dcd_epoch, row_axpy, row_dot
 
 from .test_sparse_svm import assert_same_model
 from .test_svc import assert_kkt, dual_objective, libsvm_alpha
@@ -65,7 +65,7 @@ def test_dcd_epoch_matches_the_reference(seed, n, d, warm):
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     QD = np.einsum("ij,ij->i", X, X) + B * B
     active = order.copy()
-    n_active, got_M, got_m = dcd_epoch(DCDProblem(X=X, y=y, C=C, B=B, QD=QD),
+    n_active, got_M, got_m = ordered_dcd_epoch(DCDProblem(X=X, y=y, C=C, B=B, QD=QD),
                                        DCDState(alpha=got_alpha, w=w, active=active),
                                        n, M_bar, m_bar)
     np.testing.assert_allclose(got_alpha, want_alpha, atol=1e-10)
@@ -189,7 +189,7 @@ def test_csr_epoch_is_the_dense_epoch_bit_for_bit(seed, n, d, density, warm):
         samples = rows(stored if sparse else X)
         state = DCDState(alpha=alpha.copy(), w=w0.copy(), active=order.copy())
         problem = DCDProblem(X=samples, y=y, C=C, B=1.0, QD=norms(samples) + 1.0)
-        results.append((dcd_epoch(problem, state, n, M_bar, m_bar), state, problem.QD))
+        results.append((ordered_dcd_epoch(problem, state, n, M_bar, m_bar), state, problem.QD))
     (dense, d_state, d_QD), (sparse, s_state, s_QD) = results
     assert dense == sparse
     np.testing.assert_array_equal(d_QD, s_QD)

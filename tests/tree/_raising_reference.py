@@ -21,28 +21,40 @@ WEKA_SMALL = 1e-6
 
 
 def added_errors(n, e, confidence, z=None):
-    """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka Stats.addErrs).
+    """Extra errors C4.5 charges leaves with ``n`` cases and ``e`` errors
+    (Weka ``Stats.addErrs``), vectorised over ``n`` and ``e`` and written from
+    Quinlan's definition (1993, 4.2), not from the kernel's expression: the
+    charge is ``N U_CF(e, N) - e``, U_CF the upper limit of the binomial
+    error rate at confidence CF,
 
-    ``z`` is the normal quantile ``Φ⁻¹(1 − confidence)``; pass it when charging
-    many leaves so that it is computed once per pruning, not once per node.
+    - ``e = 0``: the exact limit, the p with (1 - p)^N = CF
+      (``-expm1(log(CF) / N)``);
+    - ``e >= 1``: the normal approximation with a continuity correction, the
+      larger root p of ``(p - f)^2 = z^2 p (1 - p) / N`` for
+      ``f = (e + 1/2) / N`` (the quadratic ``a p^2 + b p + c = 0`` solved as
+      such), capped at ``N - e`` once ``e + 1/2 >= N``;
+    - ``0 < e < 1``: linear between the charges at 0 and at 1.
+
+    ``z`` is ``Φ⁻¹(1 − CF)`` (computed here when None).
     """
     if confidence > 0.5:
         raise ValueError("confidence must be at most 0.5")
-    if n <= 0.0:
-        return 0.0
-    if e < 1.0:
-        base = n * (1.0 - confidence ** (1.0 / n))
-        if e == 0.0:
-            return base
-        return base + e * (added_errors(n, 1.0, confidence, z) - base)
-    if e + 0.5 >= n:
-        return max(n - e, 0.0)
     if z is None:
         z = norm.ppf(1.0 - confidence)
-    f = (e + 0.5) / n
-    r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
-        / (1 + z * z / n)
-    return r * n - e
+    n, e = np.broadcast_arrays(np.asarray(n, dtype=float), np.asarray(e, dtype=float))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        zero = n * -np.expm1(np.log(confidence) / n)
+
+        def upper(errors):
+            f = (errors + 0.5) / n
+            a, b, c = 1.0 + z * z / n, -(2.0 * f + z * z / n), f * f
+            p = (-b + np.sqrt(b * b - 4.0 * a * c)) / (2.0 * a)
+            return np.where(errors + 0.5 >= n, np.maximum(n - errors, 0.0), p * n - errors)
+
+        out = np.where(e == 0.0, zero,
+                       np.where(e < 1.0, zero + e * (upper(np.ones_like(e)) - zero), upper(e)))
+    out = np.where(n <= 0.0, 0.0, out)
+    return float(out) if out.ndim == 0 else out
 
 
 def finalize_reference(nodes, criterion, n_classes, keep=None):

@@ -95,7 +95,8 @@ def test_raising_changes_the_tree_and_matches_the_reference():
        confidence=st.sampled_from([1e-4, 0.1, 0.25, 0.5]))
 def test_added_errors_equals_reference(n, frac, confidence):
     e = round(n * frac, 2)
-    assert added_errors(n, e, confidence) == added_errors_reference(n, e, confidence)
+    assert added_errors(n, e, confidence) == pytest.approx(
+        added_errors_reference(n, e, confidence), rel=1e-9, abs=1e-9)
 
 
 def test_added_errors_rejects_confidence_above_half():

@@ -144,7 +144,7 @@ def fit(
     """
     from hyperplane.io import save
 
-    from ._data import (build_model, categorical_columns, model_input, read_table,
+    from ._data import (build_model, categorical_columns, estimator_input, read_table,
                         refuse_overwriting_inputs, split_target)
     from ._params import configured_estimator
 
@@ -160,7 +160,7 @@ def fit(
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
-    X = model_input(fitted, X)
+    X = estimator_input(fitted, X)
     fitted = _with_scaling(fitted, estimator, scale, X)
     try:
         with fit_threads(threads):  # numba's (this thread's) and BLAS's counts
@@ -249,53 +249,11 @@ def grid(
     Prints the CV accuracy (classifiers; mean squared error for regressors)
     of every point, then the best point and its rate.
     """
-    _grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
-                  folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
-                  target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend)
+    from ._grid import grid_command
 
-
-def _grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot, as_json,
-                  target, fmt, encoding, scale, backend):
-    import json
-
-    from sklearn.pipeline import Pipeline
-
-    from ._data import build_model, model_input, read_table, refuse_overwriting_inputs, \
-        split_target
-    from ._grid import grid_axes, json_value, plot_grid, point_text, search
-    from ._params import configured_estimator
-
-    refuse_overwriting_inputs(plot, {"data file": data})
-    estimator, _ = configured_estimator(model, param)
-    axes = grid_axes(estimator, C, gamma, extra)
-    table = read_table(data, fmt=fmt, encoding=encoding)
-    X, y = split_target(table, target, data)
-    fitted = build_model(estimator, X)
-    X = model_input(fitted, X)
-    fitted = _with_scaling(fitted, estimator, scale, X)
-    prefix = "model__" if isinstance(fitted, Pipeline) else ""
-    result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
-                    backend=backend)
-    if plot is not None:
-        plot_grid(result, plot)
-        _err.print(f"wrote {plot}", markup=False)
-    if as_json:
-        print(json.dumps({
-            "best": {k: json_value(v) for k, v in result.best.items()},
-            result.metric: result.best_score,
-            "folds": folds,
-            "grid": [{**{k: json_value(v) for k, v in p.items()}, result.metric: s}
-                     for p, s in zip(result.points, result.scores)],
-        }))
-        return
-    percent = result.metric == "cv_accuracy"
-    for point, score in zip(result.points, result.scores):
-        print(f"{point_text(point, axes)}  {score * 100:.4f}%" if percent
-              else f"{point_text(point, axes)}  mse {score:.6g}")
-    best = ("{:.4f}%".format(result.best_score * 100) if percent
-            else f"mse {result.best_score:.6g}")
-    print(f"best {point_text(result.best, axes)}  {best}  "
-          f"({folds}-fold CV, {len(result.points)} points)")
+    grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
+                 folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
+                 target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend)
 
 
 @app.command()

@@ -64,7 +64,7 @@ def refuse_overwriting_inputs(out, inputs):
                             "the input; choose another output file")
 
 
-def model_input(estimator, X):
+def estimator_input(estimator, X):
     """``X`` as ``estimator`` takes it: a sparse matrix made dense for an
     estimator whose scikit-learn tags say it does not take sparse input."""
     from scipy import sparse
@@ -148,7 +148,7 @@ def model_table(data, meta, model, *, fmt=None, encoding="utf-8"):
     table = read_table(data, fmt=fmt, encoding=encoding, n_features=meta.get("n_features"))
     frame = table.frame
     if table.sparse is not None:
-        return frame, model_input(model, table.sparse)
+        return frame, estimator_input(model, table.sparse)
     index = meta.get("index")
     if index is not None and index in frame.columns:
         frame = frame.set_index(index)

@@ -48,21 +48,21 @@ def report_for(model, data, *, target=None, folds=10, seed=1, test=None, cv="str
 def _training_data(model, data, *, target, param, index, fmt, encoding):
     """The unfitted model (with its one-hot encoder where needed) and ``(X, y)``
     as ``hyperplane fit`` builds them."""
-    from ._data import build_model, model_input, read_table, split_target
+    from ._data import build_model, estimator_input, read_table, split_target
     from ._params import configured_estimator
 
     estimator, _ = configured_estimator(model, param)
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     pipeline = build_model(estimator, X)
-    return pipeline, model_input(pipeline, X), y
+    return pipeline, estimator_input(pipeline, X), y
 
 
 def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
     from hyperplane.evaluation import (class_probabilities, classification_report,
                                        predicts_classes, regression_report)
 
-    from ._data import feature_frame, model_input, read_table
+    from ._data import feature_frame, estimator_input, read_table
 
     table = read_table(test, index=index, fmt=fmt, encoding=encoding,
                        n_features=X.shape[1] if hasattr(X, "tocsr") else None)
@@ -72,7 +72,7 @@ def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
     X_test = (table.sparse if table.sparse is not None
               else feature_frame(table.frame, list(X.columns), test))
     fitted = estimator.fit(X, y)
-    X_test = model_input(fitted, X_test)
+    X_test = estimator_input(fitted, X_test)
     predicted = fitted.predict(X_test)
     title = "Evaluation on test split"
     if not predicts_classes(fitted, y_test):

@@ -281,3 +281,51 @@ def json_value(value):
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     return repr(value)
+
+
+def grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot, as_json,
+                 target, fmt, encoding, scale, backend):
+    """The body of ``hyperplane grid`` (its options, see :func:`~._app.grid`):
+    read the table, search the grid by cross-validation, print every point
+    and the best one (or one JSON object), and with ``plot`` draw grid.py's
+    contour plot."""
+    import json
+
+    from sklearn.pipeline import Pipeline
+
+    from ._app import _err, _with_scaling
+    from ._data import build_model, estimator_input, read_table, refuse_overwriting_inputs, \
+        split_target
+    from ._params import configured_estimator
+
+    refuse_overwriting_inputs(plot, {"data file": data})
+    estimator, _ = configured_estimator(model, param)
+    axes = grid_axes(estimator, C, gamma, extra)
+    table = read_table(data, fmt=fmt, encoding=encoding)
+    X, y = split_target(table, target, data)
+    fitted = build_model(estimator, X)
+    X = estimator_input(fitted, X)
+    fitted = _with_scaling(fitted, estimator, scale, X)
+    prefix = "model__" if isinstance(fitted, Pipeline) else ""
+    result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
+                    backend=backend)
+    if plot is not None:
+        plot_grid(result, plot)
+        _err.print(f"wrote {plot}", markup=False)
+    if as_json:
+        print(json.dumps({
+            "best": {k: json_value(v) for k, v in result.best.items()},
+            result.metric: result.best_score,
+            "folds": folds,
+            "grid": [{**{k: json_value(v) for k, v in p.items()}, result.metric: s}
+                     for p, s in zip(result.points, result.scores)],
+        }))
+        return
+    percent = result.metric == "cv_accuracy"
+    for point, score in zip(result.points, result.scores):
+        print(f"{point_text(point, axes)}  {score * 100:.4f}%" if percent
+              else f"{point_text(point, axes)}  mse {score:.6g}")
+    best = ("{:.4f}%".format(result.best_score * 100) if percent
+            else f"mse {result.best_score:.6g}")
+    print(f"best {point_text(result.best, axes)}  {best}  "
+          f"({folds}-fold CV, {len(result.points)} points)")

@@ -9,7 +9,7 @@ from ..datasets import load_watermelon
 from ..linear import FisherDiscriminant, LeastSquaresClassifier, LogisticRegression
 
 
-def _vector(v):
+def _vector_text(v):
     return "(" + ", ".join(f"{x:+.4f}" for x in np.ravel(v)) + ")"
 
 
@@ -28,14 +28,14 @@ def linear_section(console):
         table.add_column(column)
     for name, model in models.items():
         model.fit(X, y)
-        table.add_row(name, _vector(model.coef_), f"{model.intercept_[0]:+.4f}",
+        table.add_row(name, _vector_text(model.coef_), f"{model.intercept_[0]:+.4f}",
                       f"{model.score(X, y):.3f}")
     console.print(table)
     fisher = models["Fisher (nearest projected mean)"]
     w = fisher.scalings_[:, 0]
     mu_bad, mu_good = fisher.projected_means_[:, 0]
     console.print("Fisher direction S_W⁻¹(m_是 − m_否) = "
-                  f"{_vector(fisher.coef_)} (the Fisher row of the table; 周志华 习题3.5), "
-                  f"unit vector {_vector(w / np.linalg.norm(w))}")
+                  f"{_vector_text(fisher.coef_)} (the Fisher row of the table; 周志华 习题3.5), "
+                  f"unit vector {_vector_text(w / np.linalg.norm(w))}")
     console.print(f"projection z = wᵀx with wᵀS_Ww = 1: class means 否 {mu_bad:+.4f}, "
                   f"是 {mu_good:+.4f}; predict 是 when z ≥ {fisher.threshold_:+.4f} (midpoint)")

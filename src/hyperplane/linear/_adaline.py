@@ -23,6 +23,7 @@ from sklearn.utils import check_random_state
 
 from .._base import LinearDecisionMixin
 from .._numerics import check_magnitude
+from .._parameters import keep_parameters
 from .._validation import (
     FLAG,
     NON_NEGATIVE,
@@ -95,6 +96,9 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     Examples
     --------
+    Widrow and Hoff's rule on the three points of 李航 例2.1, which it
+    separates as the perceptron does:
+
     >>> from hyperplane.datasets import load_perceptron_example
     >>> from hyperplane.linear import Adaline
     >>> X, y = load_perceptron_example()
@@ -105,11 +109,7 @@ class Adaline(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, eta=0.01, max_iter=1000, tol=1e-4, shuffle=True,
                  random_state=None):
-        self.eta = eta
-        self.max_iter = max_iter
-        self.tol = tol
-        self.shuffle = shuffle
-        self.random_state = random_state
+        keep_parameters(self, locals())
 
     _parameter_rules = {
         "eta": Real(low=0, high=2, low_open=True, high_open=True),

@@ -40,7 +40,7 @@ from .._validation import (
 )
 from ..distributed import predict_lazy
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
-from .._parameters import N_JOBS
+from .._parameters import N_JOBS, keep_parameters
 from .._threads import uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, resolve_kernel
 from ..svm._precomputed import KERNEL_OR_PRECOMPUTED, training_gram
@@ -100,7 +100,7 @@ def fisher_direction(moments, reg):
     return (P @ (a / norm if norm > 0 else a))[:, None]
 
 
-def fisher_directions(moments, reg, n_components):
+def discriminant_directions(moments, reg, n_components):
     """K classes: the ``n_components`` leading solutions of ``S_B w = λ S̃_W w``.
 
     Whitening by :func:`regularised_whitener` turns the generalised problem
@@ -222,14 +222,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
 
     def __init__(self, *, n_components=None, kernel=None, reg=None,
                  gamma="scale", degree=3, coef0=0.0, class_weight=None, n_jobs=None):
-        self.n_components = n_components
-        self.kernel = kernel
-        self.reg = reg
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     _parameter_rules = {
         "n_components": Either(NONE, POSITIVE_INT), "reg": Either(NONE, NON_NEGATIVE),
@@ -281,7 +274,7 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         if n_classes == 2:
             W = fisher_direction(moments, self.reg)
         else:
-            W = fisher_directions(moments, self.reg, n_components)
+            W = discriminant_directions(moments, self.reg, n_components)
         self.n_components_ = W.shape[1]
         self._n_features_out = W.shape[1]
         self.projected_means_ = moments.means @ W
@@ -388,5 +381,5 @@ class FisherDiscriminant(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
         return tags
 
 
-__all__ = ["FisherDiscriminant", "fisher_direction", "fisher_directions",
+__all__ = ["FisherDiscriminant", "fisher_direction", "discriminant_directions",
            "regularised_whitener", "feature_scales", "SINGULAR_REG"]

@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._validation import CLASS_WEIGHT, FLAG, check_X_y, is_dask_collection, validate_params
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
-from .._parameters import N_JOBS
+from .._parameters import N_JOBS, keep_parameters
 from .._threads import uses_threads
 from ._moments import (class_moments, merge_class_moments, psd_eigh, reject_weights_on_dask,
                        weighted_labels)
@@ -131,9 +131,7 @@ class LeastSquaresClassifier(LinearDecisionMixin, ClassifierMixin, BaseEstimator
     """
 
     def __init__(self, *, fit_intercept=True, class_weight=None, n_jobs=None):
-        self.fit_intercept = fit_intercept
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     _parameter_rules = {"fit_intercept": FLAG, "class_weight": CLASS_WEIGHT, "n_jobs": N_JOBS}
 

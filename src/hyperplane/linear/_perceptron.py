@@ -12,7 +12,7 @@ from sklearn.utils import check_random_state
 from .._base import LinearDecisionMixin, dask_classification_data
 from .._numerics import power_of_two_exponent, scaled_by_power_of_two
 from .._parameters import (FLAG, N_JOBS, POSITIVE, POSITIVE_INT, SEED, VERBOSE, Options,
-                           validate_params)
+                           keep_parameters, validate_params)
 from .._progress import progress
 from .._threads import one_blas_thread, resolve_n_jobs
 from .._validation import (CLASS_WEIGHT, check_X_y, encode_labels, is_dask_collection,
@@ -122,16 +122,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, *, eta=1.0, max_iter=1000, shuffle=False, random_state=None,
                  variant="standard", update="online", record_trace=False, verbose=False,
                  class_weight=None, n_jobs=None):
-        self.eta = eta
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.random_state = random_state
-        self.variant = variant
-        self.update = update
-        self.record_trace = record_trace
-        self.verbose = verbose
-        self.class_weight = class_weight
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     _parameter_rules = {
         **ONLINE_RULES, "variant": Options(VARIANTS), "update": Options(UPDATE_RULES),

@@ -77,7 +77,7 @@ def online_step(state, X, y, weight, eta, order, record, averaged):
     return n
 
 
-def batch_step(state, X, y, weight, eta, order, record, averaged):
+def batch_perceptron_step(state, X, y, weight, eta, order, record, averaged):
     """The batch perceptron rule (Duda, Hart & Stork §5.5.1) once, each
     misclassified sample weighted by its sample weight; returns the number of
     misclassified samples."""
@@ -94,7 +94,7 @@ def batch_step(state, X, y, weight, eta, order, record, averaged):
 
 
 #: update= -> function(state, X, y, weight, eta, order, record, averaged) -> n_updates
-UPDATE_RULES = {"online": online_step, "batch": batch_step}
+UPDATE_RULES = {"online": online_step, "batch": batch_perceptron_step}
 
 
 def standard_weights(state, update):

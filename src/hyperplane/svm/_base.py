@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-from .._parameters import N_JOBS
+from .._parameters import N_JOBS, keep_parameters  # noqa: F401  (the SVMs' import)
 from .._validation import (
     FLAG,
     NONE,
@@ -40,15 +40,6 @@ MAX_SCALE = 1e15
 MIN_SCALE = 1e-15
 #: entries of a kernel block computed at once when predicting
 BLOCK_ENTRIES = 2 ** 22
-
-
-def keep_parameters(estimator, parameters):
-    """Store an estimator's constructor arguments unchanged as attributes of
-    the same names (scikit-learn's convention: ``__init__`` only records,
-    ``fit`` validates); ``parameters`` is the constructor's ``locals()``."""
-    for name, value in parameters.items():
-        if name not in ("self", "__class__"):
-            setattr(estimator, name, value)
 
 
 def check_scale(X, name):

@@ -34,7 +34,7 @@ from .._numba import jit
 from .._row_kernels import by_layout
 from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
                                   shuffle_prefix)
-from ._linear_svr_kernels import EpochOutcome, after_epoch, soft_newton_step, violation_test
+from ._linear_svr_kernels import EpochOutcome, record_outcome, soft_newton_step, violation_test
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -217,6 +217,6 @@ def cdn_epochs(problem, state, bounds, limits):
     """Up to ``limits.max_epochs`` epochs of :func:`cdn_epoch`, with
     ``bounds`` and the return value as :func:`~._linear_svr_kernels.svr_epochs`."""
     for epoch in range(1, limits.max_epochs + 1):
-        if after_epoch(cdn_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
+        if record_outcome(cdn_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
     return limits.max_epochs, GO_ON

@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 
 from .._base import predict_from_scores
 from .._numerics import check_magnitude
+from .._parameters import keep_parameters
 from .._validation import (
     CLASS_WEIGHT,
     FLAG,
@@ -34,12 +35,11 @@ from .._csr_rows import CSRRows
 from ._kernel_rows import csr_squared_norms
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
-from ._base import keep_parameters
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
 from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
+from ._support_kernels import take_csr_rows
 from ._linear_svc_kernels import (LINE, SET_SETTLED, VARIABLE, WITHIN_TOL, EpochLimits,
-                                  copy_csr_rows,
-                                  dcd_epochs_csr, dcd_epochs_dense)
+                                  dcd_epochs)
 
 #: loss -> (U_t, D_tt) of the dual as functions of C_t (Hsieh et al. 2008, eq. 4)
 LOSSES = {
@@ -48,18 +48,17 @@ LOSSES = {
 }
 
 
-def take_dense_rows(X, rows):
+def take_dense_samples(X, rows):
     """Rows ``rows`` of a dense ``X``, contiguous, and their flat row bounds."""
     return np.ascontiguousarray(X[rows]), np.arange(len(rows) + 1) * X.shape[1]
 
 
-def take_csr_rows(X, rows):
-    """Rows ``rows`` of CSR samples ``X``, contiguous, and their ``indptr``."""
-    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(X.indptr[rows + 1] - X.indptr[rows], out=indptr[1:])
-    out = CSRRows(np.empty(indptr[-1]), np.empty(indptr[-1], dtype=X.indices.dtype), indptr)
-    copy_csr_rows(X, rows, out)
-    return out, indptr
+def take_csr_samples(X, rows):
+    """Rows ``rows`` of CSR samples ``X`` (:class:`~hyperplane._csr_rows.CSRRows`),
+    contiguous, and their ``indptr`` (the compiled gathering of the SVMs'
+    support vectors, :func:`~._support_kernels.take_csr_rows`)."""
+    data, indices, indptr = take_csr_rows(X.data, X.indices, X.indptr, rows)
+    return CSRRows(data, indices, indptr), indptr
 
 
 #: column numbers of CSR samples are stored in the narrowest of these types that holds them
@@ -78,21 +77,21 @@ def csr_samples(X):
                    X.indptr.astype(np.int64, copy=False))
 
 
-class Layout(NamedTuple):
+class SampleLayout(NamedTuple):
     """How the compiled epoch reads the samples of one storage format."""
 
     prepare: Callable       # X -> samples as the epoch reads them
     row_bounds: Callable    # X -> positions start:stop of each row in the samples
     take: Callable          # (samples, rows) -> (those rows contiguous, their bounds)
-    epochs: Callable        # a bounded run of epochs, see dcd_epochs_dense
+    epochs: Callable        # a bounded run of epochs, see dcd_epochs
 
 
 #: (is sparse) -> its layout
 LAYOUTS = {
-    False: Layout(lambda X: np.ascontiguousarray(X, dtype=np.float64),
-                  lambda X: np.arange(X.shape[0] + 1) * X.shape[1], take_dense_rows,
-                  dcd_epochs_dense),
-    True: Layout(csr_samples, lambda X: X.indptr, take_csr_rows, dcd_epochs_csr),
+    False: SampleLayout(lambda X: np.ascontiguousarray(X, dtype=np.float64),
+                  lambda X: np.arange(X.shape[0] + 1) * X.shape[1], take_dense_samples,
+                  dcd_epochs),
+    True: SampleLayout(csr_samples, lambda X: X.indptr, take_csr_samples, dcd_epochs),
 }
 #: the working set is compacted when its active variables fall to this fraction
 #: of it (and the last epoch shrank few of them, ``_linear_svc_kernels.settled``)
@@ -190,14 +189,14 @@ def generator_state(rng):
 class Samples(NamedTuple):
     """The samples of a fit as the epochs read them, shared by its binary problems."""
 
-    layout: Layout
+    layout: SampleLayout
     rows: object              # what ``layout.prepare`` made of X
     squared_norms: np.ndarray
     row_bounds: np.ndarray
     n_features: int
 
 
-def samples_of(X):
+def dcd_samples(X):
     """:class:`Samples` of a dense or CSR ``X``, prepared once per fit."""
     layout = LAYOUTS[sp.issparse(X)]
     return Samples(layout, layout.prepare(X), squared_row_norms(X), layout.row_bounds(X),
@@ -206,7 +205,7 @@ def samples_of(X):
 
 def solve_dual(samples, y, C, loss, B, tol, max_iter, rng, compact_below=COMPACT_BELOW):
     """Dual coordinate descent with shrinking for one binary problem on
-    ``samples`` (:func:`samples_of`).
+    ``samples`` (:func:`dcd_samples`).
 
     Each epoch visits the active variables in a random order (drawn in the
     compiled epoch from a generator seeded by ``rng``); a bound
@@ -491,7 +490,7 @@ class LinearSVC(ClassifierMixin, BaseLiblinear):
                 warn_not_converged(self, self.n_iter_, "increase max_iter, or scale the features")
             return self
         targets = [1] if len(self.classes_) == 2 else range(len(self.classes_))
-        samples = samples_of(X) if self.penalty == "l2" else None
+        samples = dcd_samples(X) if self.penalty == "l2" else None
         weights, epochs, self.converged_ = [], [], True
         for k in targets:
             signed = np.where(y_index == k, 1.0, -1.0)

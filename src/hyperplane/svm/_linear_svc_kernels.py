@@ -44,6 +44,17 @@ drawn in the compiled epoch by Fisher-Yates shuffling (Knuth, TAOCP vol. 2,
 LIBLINEAR draws it with ``rand()``; the generator's state is one uint64 in a
 caller-seeded array, so fits stay reproducible.
 
+The dense and the CSR epoch are two functions around the one step rule. One
+epoch written against the row layer (``row_dot`` / ``row_axpy`` on a
+:class:`~hyperplane._csr_rows.CSRRows`, as the SVM seed's) gives the same
+bits but took 1.14-1.37x as long on CSR rows (10 and 20 nonzeros a row;
+``benchmarks/linear_svc_versions.py``): a step that reads the fields of the
+rows record pays numba's reference counts on them, atomic increments and
+decrements in every step, and finds its row through ``indptr[t]`` where the
+variable's record already holds the positions; with the arrays unpacked once
+per epoch and handed to inlined helpers, the inlined copies of the array
+arguments still cost a reference count per step.
+
 The step loops call only helpers that LLVM inlines without reference-count
 updates, and index with unsigned integers where the sign is unknown: a row
 taken as a view (``X[t]``) or arrays handed down through a second helper
@@ -58,8 +69,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, jit_fast, prefetch
-from .._row_kernels import by_layout
+from .._numba import jit, prefetch
+from .._row_kernels import by_layout, row_dot_fast
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
 #: positions ``start:stop`` in the samples, padded to 64 bytes
@@ -200,7 +211,7 @@ def dcd_epoch_dense(X, var, B, w, active, bounds, state):
         t = active[k]
         v = var[t]
         alpha_t = v.alpha
-        G = v.y * (w[d] * B + dense_row_dot(w, X, t)) - 1.0 + v.D * alpha_t
+        G = v.y * (w[d] * B + row_dot_fast(X, t, w, 0.0)) - 1.0 + v.D * alpha_t
         shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
         if shrink:
             n_active -= 1
@@ -229,7 +240,8 @@ def csr_dot(w, indices, data, start, stop, acc):
     """``acc + sum_p w[indices[p]] data[p]`` over the CSR row ``start:stop``,
     summed in index order: the sum of a dense row's strict dot product
     started from ``acc`` (the zeros add nothing). The dense epochs here use
-    :func:`dense_row_dot`, whose fastmath sum is reassociated, so sparse and
+    the row layer's ``row_dot_fast``, whose fastmath sum is reassociated, so
+    sparse and
     dense fits of the same data may differ in the last bits (and so in the
     steps that follow); strict dense products in feature order, as the SVM
     seed's, agree with this one bit for bit. Positions and columns are
@@ -241,36 +253,11 @@ def csr_dot(w, indices, data, start, stop, acc):
 
 
 @jit
-def copy_csr_rows(X, rows, out):
-    """Copy the CSR rows ``rows`` of ``X`` into ``out`` (its ``indptr`` already
-    holds the cumulative row lengths), element by element (slices would
-    update reference counts per row)."""
-    data, indices, indptr = X.data, X.indices, X.indptr
-    out_data, out_indices, out_indptr = out.data, out.indices, out.indptr
-    for j in range(rows.shape[0]):
-        to = np.uint64(out_indptr[j])
-        for p in range(np.uint64(indptr[rows[j]]), np.uint64(indptr[rows[j] + 1])):
-            out_data[to] = data[p]
-            out_indices[to] = indices[p]
-            to += np.uint64(1)
-
-
-@jit
 def csr_axpy(w, indices, data, start, stop, delta):
     """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``
     (unsigned positions, as :func:`csr_dot`)."""
     for p in range(np.uint64(start), np.uint64(stop)):
         w[np.uint64(indices[p])] += delta * data[p]
-
-
-@jit_fast
-def dense_row_dot(w, X, t):
-    """sum_f w[f] X[t, f] (order free: vectorised). Indexing ``X`` instead of
-    taking the row as a view spares a reference count update per step."""
-    acc = 0.0
-    for f in range(X.shape[1]):
-        acc += w[f] * X[t, f]
-    return acc
 
 
 @jit
@@ -393,6 +380,3 @@ def dcd_epochs(X, var, B, w, active, bounds, state, limits):
             return epoch, event
     return limits.max_epochs, GO_ON
 
-
-#: the solver's names for :func:`dcd_epochs` on each layout
-dcd_epochs_dense = dcd_epochs_csr = dcd_epochs

@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import RegressorMixin
 
 from .._numerics import check_magnitude, check_target_magnitude
+from .._parameters import keep_parameters
 from .._validation import (
     NON_NEGATIVE,
     Options,
@@ -19,7 +20,6 @@ from .._validation import (
 )
 from ._linear_svc import EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state
 from ._linear_svc_kernels import WITHIN_TOL
-from ._base import keep_parameters
 from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
 
@@ -63,8 +63,8 @@ def solve_svr_dual(X, y, C, loss, epsilon, B, tol, max_iter, rng):
     bounds = np.array([n, np.inf, -1.0])
     epochs, converged = 0, False
     while epochs < max_iter and not converged:
-        ran, event = svr_epochs(problem, state, bounds,
-                                SVRLimits(float(tol), min(EPOCHS_PER_CALL, max_iter - epochs)))
+        limits = SVRLimits(float(tol), min(EPOCHS_PER_CALL, max_iter - epochs))
+        ran, event = svr_epochs(problem, state, bounds, limits)
         epochs += ran
         if event == WITHIN_TOL:
             converged = bounds[0] == n

@@ -44,7 +44,7 @@ SVRState = namedtuple("SVRState", "beta w active rng")
 #: ``tol`` (relative to the first epoch's violation) and at most
 #: ``max_epochs`` epochs.
 SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
-#: What an epoch found (of the SVR dual and of the L1 primal, :func:`after_epoch`
+#: What an epoch found (of the SVR dual and of the L1 primal, :func:`record_outcome`
 #: reads it): the size of the active set after it, the largest and the
 #: summed violation of the variables it visited.
 EpochOutcome = namedtuple("EpochOutcome", "n_active Gmax Gnorm1")
@@ -153,13 +153,14 @@ def svr_epoch(problem, state, n_active, Gmax_old):
 def within_relative_tol(Gnorm1, Gnorm1_init, tol):
     """LIBLINEAR's stopping test of its SVR dual and L1 primal solvers: the
     summed violation of an epoch is at most ``tol`` times that of the first
-    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it makes every variable active again, on the
-    whole problem it stops the solver)."""
+    epoch (Ho & Lin 2012, section 5; Yuan et al. 2010, §6; on a shrunk set it
+    makes every variable active again, on the whole problem it stops the
+    solver)."""
     return Gnorm1 <= tol * Gnorm1_init
 
 
 @jit
-def after_epoch(outcome, bounds, tol):
+def record_outcome(outcome, bounds, tol):
     """Keep an epoch's :data:`EpochOutcome` in ``bounds`` =
     [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the
     state one epoch leaves for the next; returns whether the epoch was
@@ -179,9 +180,9 @@ def after_epoch(outcome, bounds, tol):
 @jit
 def svr_epochs(problem, state, bounds, limits):
     """Up to ``limits.max_epochs`` epochs of :func:`svr_epoch`, each followed
-    by :func:`after_epoch`. Returns ``(epochs run, event)`` after the first
+    by :func:`record_outcome`. Returns ``(epochs run, event)`` after the first
     epoch within tol (:data:`WITHIN_TOL`), else ``(max_epochs, GO_ON)``."""
     for epoch in range(1, limits.max_epochs + 1):
-        if after_epoch(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
+        if record_outcome(svr_epoch(problem, state, int(bounds[0]), bounds[1]), bounds, limits.tol):
             return epoch, WITHIN_TOL
     return limits.max_epochs, GO_ON

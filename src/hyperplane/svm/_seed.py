@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 from .._csr_rows import CSRRows
 from .._serial_sums import serial_dot
 from ._linear_svc_kernels import shrink_thresholds, within_tol
-from ._seed_kernels import DCDProblem, DCDState, csr_squared_norms, dcd_epoch, squared_norms
+from ._seed_kernels import DCDProblem, DCDState, csr_squared_norms, ordered_dcd_epoch, squared_norms
 
 #: the constant feature that carries the bias in dual coordinate descent
 BIAS_FEATURE = 1.0
@@ -99,7 +99,7 @@ def linear_seed(X, y, C, *, eps, random_state=None, max_epochs=MAX_EPOCHS):
     n_active, M_bar, m_bar = n, np.inf, -np.inf
     for _ in range(max_epochs):
         rng.shuffle(state.active[:n_active])
-        n_active, M, m = dcd_epoch(problem, state, n_active, M_bar, m_bar)
+        n_active, M, m = ordered_dcd_epoch(problem, state, n_active, M_bar, m_bar)
         if within_tol(M, m, eps):
             break
         M_bar, m_bar = shrink_thresholds(M, m)

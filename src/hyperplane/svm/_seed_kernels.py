@@ -16,7 +16,7 @@ projected-gradient and shrinking test, is LinearSVC's
 :mod:`._seed` uses the result to start SMO near the solution.
 
 The samples are dense rows or CSR rows (a :class:`~hyperplane._csr_rows.CSRRows`,
-LIBLINEAR's sparse layout). :func:`dcd_epoch` reads them through
+LIBLINEAR's sparse layout). :func:`ordered_dcd_epoch` reads them through
 the package's row layer (:mod:`hyperplane._row_kernels`: ``row_dot`` and
 ``row_axpy``), which numba resolves, when it types the samples, to the
 layout's function. Every sum runs in
@@ -66,7 +66,7 @@ def csr_squared_norms(X):
 
 
 @jit
-def dcd_epoch(problem, state, n_active, M_bar, m_bar):
+def ordered_dcd_epoch(problem, state, n_active, M_bar, m_bar):
     """One pass over ``state.active[:n_active]`` (in the given order), on
     dense or CSR samples ``problem.X``.
 

@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from .._parameters import N_JOBS
+from .._parameters import N_JOBS, keep_parameters
 from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (CLASS_WEIGHT, FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE,
@@ -275,23 +275,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
                  max_bins=256, class_weight=None, random_state=None, verbose=False,
                  subtree_raising=True, record_trace=False, cut_point=None,
                  categorical_split="multiway", n_jobs=None):
-        self.criterion = criterion
-        self.splitter = splitter
-        self.pruning = pruning
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.confidence = confidence
-        self.ccp_alpha = ccp_alpha
-        self.max_bins = max_bins
-        self.class_weight = class_weight
-        self.random_state = random_state
-        self.verbose = verbose
-        self.subtree_raising = subtree_raising
-        self.record_trace = record_trace
-        self.cut_point = cut_point
-        self.categorical_split = categorical_split
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     # ------------------------------------------------------------------ fit
     _parameter_rules = {
@@ -305,12 +289,9 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
 
     def _check_params(self, total_weight):
         """The growth rules (the declared parameter rules were checked by ``fit``)."""
-        max_depth = np.inf if self.max_depth is None else self.max_depth
-        min_split = _count_or_fraction(self.min_samples_split, 2, total_weight)
-        min_leaf = _count_or_fraction(self.min_samples_leaf, 1, total_weight)
         criterion, c45 = CRITERIA[self.criterion]
-        return GrowRules(criterion, c45, float(max_depth), float(min_split), float(min_leaf),
-                         0.0, self._cut_point() == "training_value")
+        return grow_rules(self, criterion, c45, total_weight,
+                          self._cut_point() == "training_value")
 
     def _pruning_after_growth(self):
         """``pruning``, with ``ccp_alpha > 0`` alone meaning CART's cost-complexity
@@ -515,6 +496,19 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         est = clone(self).set_params(pruning=None).fit(X, y, sample_weight=sample_weight)
         alphas, impurities, _ = cost_complexity_path(est.tree_)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
+
+
+def grow_rules(estimator, criterion, c45, n_rows, cut_at_training_value=False):
+    """The :class:`~._state.GrowRules` of a tree estimator: its criterion
+    code (``c45``: J48's rules), its size limits (``max_depth`` None: no
+    limit; ``min_samples_split`` and ``min_samples_leaf`` counts, or fractions
+    of ``n_rows``, the rows or weight of the training data), no C4.5 weight
+    bound, and where an exact numeric cut lies."""
+    max_depth = np.inf if estimator.max_depth is None else estimator.max_depth
+    return GrowRules(criterion, c45, float(max_depth),
+                     _count_or_fraction(estimator.min_samples_split, 2, n_rows),
+                     _count_or_fraction(estimator.min_samples_leaf, 1, n_rows), 0.0,
+                     cut_at_training_value)
 
 
 def _count_or_fraction(value, low, n_rows):

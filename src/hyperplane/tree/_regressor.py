@@ -7,12 +7,13 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, column_or_1d
 
+from .._parameters import keep_parameters
 from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
 from ._grow._builder import Growth, grow, layout
-from ._classes import GROWTH_PARAMETER_RULES, _count_or_fraction, set_tree_structure
+from ._classes import GROWTH_PARAMETER_RULES, grow_rules, set_tree_structure
 from ._encode import encode_fit, value_indicators
 from ._dask._levels import fit_regressor_dask
 from ._scan._moments_kernels import N_MOMENTS
@@ -20,7 +21,7 @@ from ._prune._kinds import cost_complexity_path, cost_complexity_prune
 from ._scan._regression_kernels import (expand_regression_node, regression_scores, regression_value,
                                   root_reason)
 from ._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
-from ._state import GrowRules, MinDecrease
+from ._state import MinDecrease
 from ._inspect._trace import Tracer
 from ._tree_api import TreeMethods
 from ._weights import relative_weights
@@ -126,10 +127,8 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         node in Python instead of in compiled subtrees side by side on every
         thread (numba's thread count): the same tree.
     n_jobs : int or None, default=None
-        Threads of ``fit`` (numba's, for the duration of the call): ``None``
-        uses numba's thread count less the cores other processes keep busy
-        when the fit starts, ``-1`` every core, ``k`` ``k`` threads. The tree
-        does not depend on it.
+        Threads of ``fit``, as :class:`DecisionTreeClassifier`'s ``n_jobs``;
+        the tree does not depend on it.
 
     Attributes
     ----------
@@ -188,18 +187,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
                  min_samples_split=2, min_samples_leaf=1, min_impurity_decrease=0.0,
                  ccp_alpha=0.0, max_bins=256, random_state=None, verbose=False,
                  record_trace=False, n_jobs=None):
-        self.criterion = criterion
-        self.splitter = splitter
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.ccp_alpha = ccp_alpha
-        self.max_bins = max_bins
-        self.random_state = random_state
-        self.verbose = verbose
-        self.record_trace = record_trace
-        self.n_jobs = n_jobs
+        keep_parameters(self, locals())
 
     _parameter_rules = {
         **GROWTH_PARAMETER_RULES,
@@ -209,10 +197,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
 
     def _rules(self, n_rows):
         """The growth rules (the declared parameter rules were checked by ``fit``)."""
-        max_depth = np.inf if self.max_depth is None else self.max_depth
-        return GrowRules(CRITERIA[self.criterion], False, float(max_depth),
-                         _count_or_fraction(self.min_samples_split, 2, n_rows),
-                         _count_or_fraction(self.min_samples_leaf, 1, n_rows), 0.0, False)
+        return grow_rules(self, CRITERIA[self.criterion], False, n_rows)
 
     @uses_threads
     def fit(self, X, y, sample_weight=None):

@@ -30,7 +30,7 @@ from threadpoolctl import threadpool_limits
 
 from ..._base import LinearDecisionMixin, dask_classification_data
 from ..._numerics import check_magnitude
-from ..._parameters import N_JOBS
+from ..._parameters import N_JOBS, keep_parameters
 from ..._progress import progress
 from ..._threads import uses_threads
 from ..._validation import (
@@ -65,7 +65,7 @@ from ._objective import (
     logistic_loss_grad,
     loss_targets,
     penalised_objective,
-    total_weight,
+    sample_weight_sum,
     without_intercept,
 )
 from ..._optimize import minimize_lbfgs, minimize_tron
@@ -194,15 +194,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, penalty="l2", C=1.0, solver="auto", max_iter=100, tol=1e-6,
                  verbose=False, n_jobs=None, fit_intercept=True, class_weight=None):
-        self.penalty = penalty
-        self.C = C
-        self.solver = solver
-        self.max_iter = max_iter
-        self.tol = tol
-        self.verbose = verbose
-        self.n_jobs = n_jobs
-        self.fit_intercept = fit_intercept
-        self.class_weight = class_weight
+        keep_parameters(self, locals())
 
     _parameter_rules = {"penalty": Options(("l2", "l1")), "C": POSITIVE,
                         "solver": Options(tuple(SOLVER_NAMES)),
@@ -295,14 +287,14 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
             def loss_grad(coef, intercept):
                 return logistic_loss_grad(X, y_index, coef, intercept, weight)
 
-        return self._fit_loss_grad(loss_grad, total_weight(X.shape[0], weight), X.shape[1])
+        return self._fit_loss_grad(loss_grad, sample_weight_sum(X.shape[0], weight), X.shape[1])
 
     def _fit_tron(self, X, y_index, weight=None):
         """Trust-region Newton from ``W = 0`` on the data in memory."""
         problem = LogisticProblem(X, y_index, self.classes_.shape[0], float(self.C), weight)
         with solver_blas_limit(problem.shape[0] * problem.shape[1]):
             return self._fit_second_order(minimize_tron, problem, X, lambda point: point.f,
-                                          total_weight(X.shape[0], weight))
+                                          sample_weight_sum(X.shape[0], weight))
 
     def _fit_newton(self, X, y_index, weight=None):
         """Newton's method on the Hessian of a row subsample, dense ``X`` in memory."""
@@ -316,7 +308,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         # cost 6x the CPU time at 200k x 50 on 2 threads (benchmarks/RESULTS.md)
         with threadpool_limits(1, user_api="blas"):
             return self._fit_second_order(minimize_nested, problem, X, lambda f: f,
-                                          total_weight(X.shape[0], weight))
+                                          sample_weight_sum(X.shape[0], weight))
 
     def _fit_second_order(self, minimize, problem, X, objective_of, n_samples):
         """Run ``minimize`` (TRON or Newton) from ``W = 0`` on ``problem`` and

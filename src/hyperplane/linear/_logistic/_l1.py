@@ -19,12 +19,12 @@ import scipy.sparse
 
 from ..._csr_rows import CSRRows
 from ._l1_kernels import (
-    Columns,
+    QuadraticModel,
     coordinate_violations,
     Direction,
     gradient_and_diagonal,
     hessian_weights,
-    logistic_loss,
+    margin_logistic_loss,
     loss_change,
     quadratic_sweep,
 )
@@ -101,7 +101,7 @@ def newglmnet(XT, y, C, penalised, options, rng):
     grad, hess = np.zeros(n), np.ones(n)
     everything = np.arange(n, dtype=np.int64)
     worst = np.inf
-    objective = logistic_loss(z, C)   # F(0): ‖0‖₁ = 0
+    objective = margin_logistic_loss(z, C)   # F(0): ‖0‖₁ = 0
     inner_tol, initial = 1.0, None
     for k in range(1, options.max_iter + 1):
         hessian_weights(z, y, C, D, coef)
@@ -113,8 +113,9 @@ def newglmnet(XT, y, C, penalised, options, rng):
             return L1Solution(w, k - 1, True, objective)
         active = shrunk(everything, grad, w, penalised, worst / n_samples)
         worst = float(violation.max())
-        newton = newton_direction(Columns(XT, D, grad, hess, penalised), w, active, n_samples,
-                                  options, inner_tol * initial, rng)
+        newton = coordinate_descent_direction(QuadraticModel(XT, D, grad, hess, penalised), w,
+                                              active, n_samples, options, inner_tol * initial,
+                                              rng)
         inner_tol = inner_tol * 0.25 if newton.passes == 1 else inner_tol
         step = armijo_step(newton.direction, z, y, C, grad, w, penalised, objective, options)
         if step is None:   # no decrease along d: the model is as good as round-off allows
@@ -141,7 +142,7 @@ class Newton(NamedTuple):
     passes: int
 
 
-def newton_direction(cols, w, active, n_samples, options, tol, rng):
+def coordinate_descent_direction(cols, w, active, n_samples, options, tol, rng):
     """Coordinate-descent passes over ``q(d)`` on the coordinates ``active``
     until its violation is at most ``tol`` (or ``max_inner`` passes), with
     LIBLINEAR's inner shrinking: the margin of a pass is the previous pass's

@@ -41,7 +41,7 @@ from ...svm._l1_svc_kernels import prefetch_columns
 from ...svm._linear_svr_kernels import soft_newton_step
 
 
-class Columns(NamedTuple):
+class QuadraticModel(NamedTuple):
     """What the quadratic model reads: the columns ``XT`` (rows of ``Xᵀ``),
     the Hessian weights ``D``, the gradient ``grad`` of ``L`` at ``w``, the
     Hessian's diagonal ``hess`` (with ``ν`` added) and ``penalised[j]``
@@ -148,7 +148,7 @@ def log1p_exp(t):
 
 
 @jit
-def logistic_loss(z, C):
+def margin_logistic_loss(z, C):
     """``L = Σ_i C_i log(1 + exp(−z_i))``, ``z_i = y_i w·x_i``."""
     total = 0.0
     for i in range(z.shape[0]):

@@ -133,7 +133,7 @@ def row_weights(sample_weight):
     return np.ascontiguousarray(sample_weight, dtype=np.float64)
 
 
-def total_weight(n_samples, weight):
+def sample_weight_sum(n_samples, weight):
     """``Σ_n s_n``, the N of the normalised objective: ``n_samples`` without weights."""
     return n_samples if weight is None else float(np.sum(weight))
 
@@ -199,4 +199,4 @@ def without_intercept(objective, n_rows):
 
 
 __all__ = ["csr_loss_grad", "logistic_loss_grad", "loss_targets", "penalised_objective",
-           "row_weights", "rows_loss_grad", "total_weight", "without_intercept"]
+           "row_weights", "rows_loss_grad", "sample_weight_sum", "without_intercept"]
