@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._math_kernels import sigmoid
-from .._numba import jit_fast, jit_fast_inline
+from .._numba import jit_fast, jit_fast_inline, jit_fast_internal
 from ._state import Learning
 
 # activation codes; the registries in _activations.py map names to them
@@ -93,7 +93,7 @@ def activate(z, code):
     # IDENTITY: nothing to do
 
 
-@jit_fast
+@jit_fast_internal
 def derivative(a, code):
     """f'(z) written through the output a = f(z) (sigmoid: a(1-a), eq. 5.9)."""
     if code == SIGMOID:
@@ -115,7 +115,7 @@ def activate_rows(Z, code):
 # --------------------------------------------------------------------------
 # loss of one sample: E_k
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_internal
 def sample_loss(y_hat, y, loss):
     """E_k: ``1/2 ||y_hat - y||^2`` (eq. 5.4) or the cross-entropy.
 
@@ -154,13 +154,16 @@ def batch_loss(Y_hat, Y, loss, weights):
 def total_weight(weights):
     """``sum_k s_k``: the divisor of a batch's weighted mean ``E`` (one compiled
     sum, so that dense and CSR batches divide by the same bits)."""
-    return weights.sum()
+    total = 0.0
+    for k in range(weights.shape[0]):
+        total += weights[k]
+    return total
 
 
 # --------------------------------------------------------------------------
 # the layout: views of one layer in a parameter-shaped vector
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def layer_weights(vector, net, l):
     """View of layer ``l``'s connection weights (fan_in x fan_out) in ``vector``
     (``net.packed`` or a gradient of the same layout)."""
@@ -168,13 +171,13 @@ def layer_weights(vector, net, l):
     return vector[net.w_off[l]:net.w_off[l] + n_in * n_out].reshape((n_in, n_out))
 
 
-@jit_fast
+@jit_fast_inline
 def layer_bias(vector, net, l):
     """View of layer ``l``'s biases (= -thresholds) in ``vector``."""
     return vector[net.b_off[l]:net.b_off[l] + net.sizes[l + 1]]
 
 
-@jit_fast
+@jit_fast_inline
 def layer_activation(net, l):
     """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
     return net.out_act if l == net.sizes.shape[0] - 2 else net.act
@@ -351,14 +354,16 @@ def forward_from(net, A, start):
     n_layers = net.sizes.shape[0] - 1
     acts = [A]
     for l in range(start, n_layers):
-        Z = np.dot(acts[l - start], layer_weights(net.packed, net, l))
+        A = acts[l - start]
+        Z = np.empty((A.shape[0], net.sizes[l + 1]), dtype=A.dtype)
+        np.dot(A, layer_weights(net.packed, net, l), Z)
         Z += layer_bias(net.packed, net, l)
         activate_rows(Z, layer_activation(net, l))
         acts.append(Z)
     return acts
 
 
-@jit_fast
+@jit_fast_internal
 def gradient_from(net, loss, acts, Y, weights, grad, start):
     """Gradients of ``sum_k s_k E_k`` for the weights of layers ``start, ...``
     into ``grad`` (``acts[i]`` feeds layer ``start + i``; ``weights`` the
@@ -373,16 +378,15 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
         output_gradient(Y_hat[r], Y[r], loss, net.out_act, delta[r], -weights[r])
     for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, net, l)
-        product = np.dot(acts[l - start].T, delta)
-        for i in range(gW.shape[0]):
-            for j in range(gW.shape[1]):
-                gW[i, j] = product[i, j]
+        np.dot(acts[l - start].T, delta, gW)
         gb = layer_bias(grad, net, l)
         gb[:] = 0.0
         for r in range(delta.shape[0]):
             gb += delta[r]
         if l > 0:
-            delta = np.dot(delta, layer_weights(net.packed, net, l).T)
+            below = np.empty((delta.shape[0], net.sizes[l]), dtype=delta.dtype)
+            np.dot(delta, layer_weights(net.packed, net, l).T, below)
+            delta = below
             A = acts[l - start]
             for r in range(delta.shape[0]):
                 for h in range(delta.shape[1]):
