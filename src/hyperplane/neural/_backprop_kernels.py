@@ -105,7 +105,7 @@ def derivative(a, code):
     return 1.0
 
 
-@jit_fast
+@jit_fast_inline
 def activate_rows(Z, code):
     """Apply activation ``code`` to every row of the matrix ``Z`` in place."""
     for r in range(Z.shape[0]):
@@ -140,7 +140,7 @@ def sample_loss(y_hat, y, loss):
     return total
 
 
-@jit_fast
+@jit_fast_inline
 def batch_loss(Y_hat, Y, loss, weights):
     """``sum_k s_k E_k`` over the rows of a batch (``weights``: the sample
     weights ``s_k``; all ones give the book's ``sum_k E_k``)."""
@@ -150,7 +150,7 @@ def batch_loss(Y_hat, Y, loss, weights):
     return total
 
 
-@jit_fast
+@jit_fast_inline
 def total_weight(weights):
     """``sum_k s_k``: the divisor of a batch's weighted mean ``E`` (one compiled
     sum, so that dense and CSR batches divide by the same bits)."""
@@ -191,13 +191,16 @@ def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
     n_layers = net.sizes.shape[0] - 1
     u_off = net.u_off
-    out[u_off[0]:u_off[1]] = x
+    a_0 = out[u_off[0]:u_off[1]]
+    for i in range(a_0.shape[0]):
+        a_0[i] = x[i]
     for l in range(n_layers):
         W = layer_weights(net.packed, net, l)
         bias = layer_bias(net.packed, net, l)
         a_in = out[u_off[l]:u_off[l + 1]]
         a_out = out[u_off[l + 1]:u_off[l + 2]]
-        a_out[:] = bias
+        for j in range(a_out.shape[0]):
+            a_out[j] = bias[j]
         for i in range(a_in.shape[0]):
             a_i = a_in[i]
             for j in range(a_out.shape[0]):
@@ -357,13 +360,16 @@ def forward_from(net, A, start):
         A = acts[l - start]
         Z = np.empty((A.shape[0], net.sizes[l + 1]), dtype=A.dtype)
         np.dot(A, layer_weights(net.packed, net, l), Z)
-        Z += layer_bias(net.packed, net, l)
+        bias = layer_bias(net.packed, net, l)
+        for r in range(Z.shape[0]):
+            for j in range(Z.shape[1]):
+                Z[r, j] += bias[j]
         activate_rows(Z, layer_activation(net, l))
         acts.append(Z)
     return acts
 
 
-@jit_fast_internal
+@jit_fast_inline
 def gradient_from(net, loss, acts, Y, weights, grad, start):
     """Gradients of ``sum_k s_k E_k`` for the weights of layers ``start, ...``
     into ``grad`` (``acts[i]`` feeds layer ``start + i``; ``weights`` the
@@ -380,9 +386,11 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
         gW = layer_weights(grad, net, l)
         np.dot(acts[l - start].T, delta, gW)
         gb = layer_bias(grad, net, l)
-        gb[:] = 0.0
+        for j in range(gb.shape[0]):
+            gb[j] = 0.0
         for r in range(delta.shape[0]):
-            gb += delta[r]
+            for j in range(gb.shape[0]):
+                gb[j] += delta[r, j]
         if l > 0:
             below = np.empty((delta.shape[0], net.sizes[l]), dtype=delta.dtype)
             np.dot(delta, layer_weights(net.packed, net, l).T, below)
@@ -417,7 +425,7 @@ def outputs_above_first_layer(net, Z1):
     return forward_from(net, A1, 1)[net.sizes.shape[0] - 2]
 
 
-@jit_fast
+@jit_fast_inline
 def gradient_step(packed, grad, eta, lam, batch_weight):
     """``packed <- packed - eta (lambda grad / batch_weight + 2 (1 - lambda) packed)``,
     the gradient of eq. 5.17 with ``E = sum_k s_k E_k / sum_k s_k`` the batch's
