@@ -65,7 +65,7 @@ LOG_LOSS = 1
 # --------------------------------------------------------------------------
 # activations (scalar and in-place on a vector)
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def activate(z, code):
     """Apply activation ``code`` to the vector ``z`` in place."""
     n = z.shape[0]
@@ -115,7 +115,7 @@ def activate_rows(Z, code):
 # --------------------------------------------------------------------------
 # loss of one sample: E_k
 # --------------------------------------------------------------------------
-@jit_fast_internal
+@jit_fast_inline
 def sample_loss(y_hat, y, loss):
     """E_k: ``1/2 ||y_hat - y||^2`` (eq. 5.4) or the cross-entropy.
 
@@ -186,7 +186,7 @@ def layer_activation(net, l):
 # --------------------------------------------------------------------------
 # standard BP: one sample at a time (the book's algorithm, figure 5.8)
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
     n_layers = net.sizes.shape[0] - 1
@@ -208,7 +208,7 @@ def forward(net, x, out):
         activate(a_out, layer_activation(net, l))
 
 
-@jit_fast
+@jit_fast_inline
 def output_gradient(y_hat, y, loss, out_act, g, weight):
     """g_j = -d(s_k E_k)/d beta_j of the output layer (eq. 5.10) into ``g``.
 
@@ -224,7 +224,7 @@ def output_gradient(y_hat, y, loss, out_act, g, weight):
             g[j] *= derivative(y_hat[j], out_act)
 
 
-@jit_fast
+@jit_fast_inline
 def backward(net, out, grad):
     """Hidden neuron gradients e_h (eq. 5.15), from the output layer down.
 
@@ -263,7 +263,7 @@ def weight_decay(eta, lam):
     return 1.0 - 2.0 * eta * (1.0 - lam)
 
 
-@jit_fast
+@jit_fast_inline
 def update(net, learning, out, grad):
     """Delta w_hj = eta g_j b_h, Delta theta_j = -eta g_j (eqs. 5.11-5.14).
 
@@ -287,7 +287,7 @@ def update(net, learning, out, grad):
             bias[j] = shrink * bias[j] + step * g[j]
 
 
-@jit_fast
+@jit_fast_internal
 def sample_step(net, learning, x, y, weight, out, grad):
     """One step of standard BP on the sample ``(x, y)`` of weight ``s_k``:
     forward, ``g_j``, ``e_h``, update (figure 5.8) on ``s_k E_k``, so the
@@ -305,7 +305,7 @@ def sample_step(net, learning, x, y, weight, out, grad):
     return weight * E_k
 
 
-@jit_fast
+@jit_fast_inline
 def unit_buffers(net):
     """Scratch ``out`` and ``grad`` for :func:`sample_step`: one entry per neuron."""
     n_units = net.u_off[-1]
@@ -439,7 +439,7 @@ def gradient_step(packed, grad, eta, lam, batch_weight):
         packed[p] = shrink * packed[p] - step * grad[p]
 
 
-@jit_fast
+@jit_fast_inline
 def batch_step(net, learning, A0, Y, weights, grad):
     """One gradient step on the weighted mean loss of a batch; returns ``sum_k s_k E_k``.
 
