@@ -178,6 +178,13 @@ def layer_bias(vector, net, l):
 
 
 @jit_fast_inline
+def layer_units(vector, net, l):
+    """View of layer ``l``'s neurons (layer 0: the input) in a unit vector
+    (the outputs ``out`` or the gradients ``grad`` of :func:`sample_step`)."""
+    return vector[net.u_off[l]:net.u_off[l + 1]]
+
+
+@jit_fast_inline
 def layer_activation(net, l):
     """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
     return net.out_act if l == net.sizes.shape[0] - 2 else net.act
@@ -189,16 +196,12 @@ def layer_activation(net, l):
 @jit_fast_inline
 def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
-    a_0 = out[u_off[0]:u_off[1]]
-    for i in range(a_0.shape[0]):
-        a_0[i] = x[i]
-    for l in range(n_layers):
-        W = layer_weights(net.packed, net, l)
-        bias = layer_bias(net.packed, net, l)
-        a_in = out[u_off[l]:u_off[l + 1]]
-        a_out = out[u_off[l + 1]:u_off[l + 2]]
+    a_in = layer_units(out, net, 0)
+    for i in range(a_in.shape[0]):
+        a_in[i] = x[i]
+    for l in range(net.sizes.shape[0] - 1):
+        a_in, a_out = layer_units(out, net, l), layer_units(out, net, l + 1)
+        bias, W = layer_bias(net.packed, net, l), layer_weights(net.packed, net, l)
         for j in range(a_out.shape[0]):
             a_out[j] = bias[j]
         for i in range(a_in.shape[0]):
@@ -231,13 +234,11 @@ def backward(net, out, grad):
     ``grad`` holds ``g_j`` in its output block; layer ``l``'s block receives
     ``e_h = f'(b_h) sum_j w_hj g_j`` with the not yet updated weights.
     """
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
-    for l in range(n_layers - 1, 0, -1):
+    for l in range(net.sizes.shape[0] - 2, 0, -1):
         W = layer_weights(net.packed, net, l)
-        g_j = grad[u_off[l + 1]:u_off[l + 2]]
-        b_h = out[u_off[l]:u_off[l + 1]]
-        e_h = grad[u_off[l]:u_off[l + 1]]
+        g_j = layer_units(grad, net, l + 1)
+        b_h = layer_units(out, net, l)
+        e_h = layer_units(grad, net, l)
         for h in range(b_h.shape[0]):
             total = 0.0
             for j in range(g_j.shape[0]):
@@ -270,15 +271,12 @@ def update(net, learning, out, grad):
     With the penalty of eq. 5.17 every weight and threshold first shrinks by
     ``1 - 2 eta (1 - lambda)`` and the book's step is scaled by ``lambda``.
     """
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
     shrink = weight_decay(learning.eta, learning.lam)
     step = learning.eta * learning.lam
-    for l in range(n_layers):
+    for l in range(net.sizes.shape[0] - 1):
         W = layer_weights(net.packed, net, l)
         bias = layer_bias(net.packed, net, l)
-        a_in = out[u_off[l]:u_off[l + 1]]
-        g = grad[u_off[l + 1]:u_off[l + 2]]
+        a_in, g = layer_units(out, net, l), layer_units(grad, net, l + 1)
         for i in range(a_in.shape[0]):
             a_i = step * a_in[i]
             for j in range(g.shape[0]):
