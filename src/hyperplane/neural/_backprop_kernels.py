@@ -40,6 +40,19 @@ build ``learning`` themselves: numba types each named-tuple argument of a
 call from Python on a slow path (about 6 µs a tuple), which on a small data
 set (the book's 17 melons) is a fifth of an epoch. Mini-batch BP, whose
 batches dwarf that cost, takes ``learning`` to stay within eight parameters.
+
+What a first fit compiles: numba compiles every kernel as a library of its
+own and links, optimises and generates code for a callee's library again in
+each caller, so a rule that only compiled code uses is inlined where it is
+called (``jit_fast_inline``: the layer views, the activations, the losses,
+the standard pass's forward / backward / update, the batch gradient and
+step), and a first fit compiles its epoch kernel (:func:`standard_bp_epoch`,
+:func:`batch_step` or :func:`minibatch_bp_epoch`), :func:`forward_from` for
+prediction and a few leaves. :func:`sample_step` and :func:`derivative` stay
+calls (without Python wrappers): inlined, fastmath rounded their results in
+other last bits. No kernel assigns an array into a slice or adds arrays
+with NumPy's broadcasting (``Z += b``): both compile numba's shape checks
+and their messages; they are element loops.
 """
 
 from __future__ import annotations
@@ -444,9 +457,11 @@ def batch_step(net, learning, A0, Y, weights, grad):
     Accumulated BP (周志华 式5.16) is this step on all the samples. The
     outputs of every layer (:func:`forward_from` layer 0) and the gradient
     ``grad = d(sum_k s_k E_k)/d packed`` (:func:`gradient_from` layer 0, the
-    negated g_j, e_h) are computed by direct calls: every function between
-    a kernel and its callees is one more compiled library that numba links,
-    optimises and generates code for, the whole call tree below it again."""
+    negated g_j, e_h, inlined here) are computed by direct calls: every
+    function between a kernel and its callees is one more compiled library
+    that numba links, optimises and generates code for, the whole call tree
+    below it again. Python calls it for accumulated BP; mini-batch BP has it
+    inlined into :func:`minibatch_bp_epoch`."""
     acts = forward_from(net, A0, 0)
     total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss, weights)
     gradient_from(net, learning.loss, acts, Y, weights, grad, 0)
