@@ -1,6 +1,7 @@
 """Compiled kernels against the NumPy references of ``_reference.py``."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -157,3 +158,64 @@ def test_sparse_standard_epoch_equals_the_dense_epoch():
     np.testing.assert_array_equal(sparse, dense)
     assert total_sparse == total_dense
     assert not np.array_equal(dense, start)
+
+
+_FIRST_FIT = r'''
+import json, sys
+import numpy as np
+import pytest
+from numba.core import event
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        func = ev.data["dispatcher"].py_func
+        compiled.append(f"{func.__module__}.{func.__qualname__}")
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+from hyperplane.neural import MLPClassifier
+
+X = np.array([[0.697, 0.46], [0.774, 0.376], [0.634, 0.264], [0.608, 0.318], [0.556, 0.215],
+              [0.403, 0.237], [0.481, 0.149], [0.437, 0.211], [0.666, 0.091], [0.243, 0.267],
+              [0.245, 0.057], [0.343, 0.099], [0.639, 0.161], [0.657, 0.198], [0.36, 0.37],
+              [0.593, 0.042], [0.719, 0.103]])
+y = np.array([1] * 8 + [0] * 9)
+net = MLPClassifier(bp=sys.argv[1], batch_size=5, max_iter=20, random_state=0).fit(X, y)
+net.predict(X)
+print(json.dumps(sorted(set(name.rsplit(".", 1)[1] for name in compiled
+                            if name.startswith("hyperplane.neural.")))))
+'''
+
+
+@pytest.mark.parametrize("bp, kernels", [
+    ("accumulated", ["batch_step", "derivative", "forward_from", "total_weight"]),
+    ("standard", ["derivative", "forward_from", "sample_step", "standard_bp_epoch",
+                  "total_weight"]),
+])
+def test_a_first_fit_compiles_its_epoch_kernel_and_prediction_only(tmp_path, bp, kernels):
+    """numba compiles a callee as a library of its own and optimises it again in
+    each caller, so the rules only compiled code uses are inlined into the
+    epoch kernels: a first fit compiles its epoch kernel, forward_from (for
+    prediction) and the leaves that stay calls -- no gradient_from, activate,
+    layer_weights, ... of their own -- and a second process compiles nothing."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", _FIRST_FIT, bp], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert runs == [kernels, []]

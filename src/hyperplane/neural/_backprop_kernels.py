@@ -40,6 +40,19 @@ build ``learning`` themselves: numba types each named-tuple argument of a
 call from Python on a slow path (about 6 µs a tuple), which on a small data
 set (the book's 17 melons) is a fifth of an epoch. Mini-batch BP, whose
 batches dwarf that cost, takes ``learning`` to stay within eight parameters.
+
+What a first fit compiles: numba compiles every kernel as a library of its
+own and links, optimises and generates code for a callee's library again in
+each caller, so a rule that only compiled code uses is inlined where it is
+called (``jit_fast_inline``: the layer views, the activations, the losses,
+the standard pass's forward / backward / update, the batch gradient and
+step), and a first fit compiles its epoch kernel (:func:`standard_bp_epoch`,
+:func:`batch_step` or :func:`minibatch_bp_epoch`), :func:`forward_from` for
+prediction and a few leaves. :func:`sample_step` and :func:`derivative` stay
+calls (without Python wrappers): inlined, fastmath rounded their results in
+other last bits. No kernel assigns an array into a slice or adds arrays
+with NumPy's broadcasting (``Z += b``): both compile numba's shape checks
+and their messages; they are element loops.
 """
 
 from __future__ import annotations
@@ -47,7 +60,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._math_kernels import sigmoid
-from .._numba import jit_fast, jit_fast_inline
+from .._numba import jit_fast, jit_fast_inline, jit_fast_internal
 from ._state import Learning
 
 # activation codes; the registries in _activations.py map names to them
@@ -65,7 +78,7 @@ LOG_LOSS = 1
 # --------------------------------------------------------------------------
 # activations (scalar and in-place on a vector)
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def activate(z, code):
     """Apply activation ``code`` to the vector ``z`` in place."""
     n = z.shape[0]
@@ -93,7 +106,7 @@ def activate(z, code):
     # IDENTITY: nothing to do
 
 
-@jit_fast
+@jit_fast_internal
 def derivative(a, code):
     """f'(z) written through the output a = f(z) (sigmoid: a(1-a), eq. 5.9)."""
     if code == SIGMOID:
@@ -105,7 +118,7 @@ def derivative(a, code):
     return 1.0
 
 
-@jit_fast
+@jit_fast_inline
 def activate_rows(Z, code):
     """Apply activation ``code`` to every row of the matrix ``Z`` in place."""
     for r in range(Z.shape[0]):
@@ -115,7 +128,7 @@ def activate_rows(Z, code):
 # --------------------------------------------------------------------------
 # loss of one sample: E_k
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def sample_loss(y_hat, y, loss):
     """E_k: ``1/2 ||y_hat - y||^2`` (eq. 5.4) or the cross-entropy.
 
@@ -140,7 +153,7 @@ def sample_loss(y_hat, y, loss):
     return total
 
 
-@jit_fast
+@jit_fast_inline
 def batch_loss(Y_hat, Y, loss, weights):
     """``sum_k s_k E_k`` over the rows of a batch (``weights``: the sample
     weights ``s_k``; all ones give the book's ``sum_k E_k``)."""
@@ -150,17 +163,20 @@ def batch_loss(Y_hat, Y, loss, weights):
     return total
 
 
-@jit_fast
+@jit_fast_inline
 def total_weight(weights):
     """``sum_k s_k``: the divisor of a batch's weighted mean ``E`` (one compiled
     sum, so that dense and CSR batches divide by the same bits)."""
-    return weights.sum()
+    total = 0.0
+    for k in range(weights.shape[0]):
+        total += weights[k]
+    return total
 
 
 # --------------------------------------------------------------------------
 # the layout: views of one layer in a parameter-shaped vector
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def layer_weights(vector, net, l):
     """View of layer ``l``'s connection weights (fan_in x fan_out) in ``vector``
     (``net.packed`` or a gradient of the same layout)."""
@@ -168,13 +184,20 @@ def layer_weights(vector, net, l):
     return vector[net.w_off[l]:net.w_off[l] + n_in * n_out].reshape((n_in, n_out))
 
 
-@jit_fast
+@jit_fast_inline
 def layer_bias(vector, net, l):
     """View of layer ``l``'s biases (= -thresholds) in ``vector``."""
     return vector[net.b_off[l]:net.b_off[l] + net.sizes[l + 1]]
 
 
-@jit_fast
+@jit_fast_inline
+def layer_units(vector, net, l):
+    """View of layer ``l``'s neurons (layer 0: the input) in a unit vector
+    (the outputs ``out`` or the gradients ``grad`` of :func:`sample_step`)."""
+    return vector[net.u_off[l]:net.u_off[l + 1]]
+
+
+@jit_fast_inline
 def layer_activation(net, l):
     """The activation code of layer ``l``'s neurons (the last layer: ``out_act``)."""
     return net.out_act if l == net.sizes.shape[0] - 2 else net.act
@@ -183,18 +206,17 @@ def layer_activation(net, l):
 # --------------------------------------------------------------------------
 # standard BP: one sample at a time (the book's algorithm, figure 5.8)
 # --------------------------------------------------------------------------
-@jit_fast
+@jit_fast_inline
 def forward(net, x, out):
     """Forward propagation of one sample (eqs. 5.1-5.3) into ``out``."""
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
-    out[u_off[0]:u_off[1]] = x
-    for l in range(n_layers):
-        W = layer_weights(net.packed, net, l)
-        bias = layer_bias(net.packed, net, l)
-        a_in = out[u_off[l]:u_off[l + 1]]
-        a_out = out[u_off[l + 1]:u_off[l + 2]]
-        a_out[:] = bias
+    a_in = layer_units(out, net, 0)
+    for i in range(a_in.shape[0]):
+        a_in[i] = x[i]
+    for l in range(net.sizes.shape[0] - 1):
+        a_in, a_out = layer_units(out, net, l), layer_units(out, net, l + 1)
+        bias, W = layer_bias(net.packed, net, l), layer_weights(net.packed, net, l)
+        for j in range(a_out.shape[0]):
+            a_out[j] = bias[j]
         for i in range(a_in.shape[0]):
             a_i = a_in[i]
             for j in range(a_out.shape[0]):
@@ -202,7 +224,7 @@ def forward(net, x, out):
         activate(a_out, layer_activation(net, l))
 
 
-@jit_fast
+@jit_fast_inline
 def output_gradient(y_hat, y, loss, out_act, g, weight):
     """g_j = -d(s_k E_k)/d beta_j of the output layer (eq. 5.10) into ``g``.
 
@@ -218,20 +240,18 @@ def output_gradient(y_hat, y, loss, out_act, g, weight):
             g[j] *= derivative(y_hat[j], out_act)
 
 
-@jit_fast
+@jit_fast_inline
 def backward(net, out, grad):
     """Hidden neuron gradients e_h (eq. 5.15), from the output layer down.
 
     ``grad`` holds ``g_j`` in its output block; layer ``l``'s block receives
     ``e_h = f'(b_h) sum_j w_hj g_j`` with the not yet updated weights.
     """
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
-    for l in range(n_layers - 1, 0, -1):
+    for l in range(net.sizes.shape[0] - 2, 0, -1):
         W = layer_weights(net.packed, net, l)
-        g_j = grad[u_off[l + 1]:u_off[l + 2]]
-        b_h = out[u_off[l]:u_off[l + 1]]
-        e_h = grad[u_off[l]:u_off[l + 1]]
+        g_j = layer_units(grad, net, l + 1)
+        b_h = layer_units(out, net, l)
+        e_h = layer_units(grad, net, l)
         for h in range(b_h.shape[0]):
             total = 0.0
             for j in range(g_j.shape[0]):
@@ -257,22 +277,19 @@ def weight_decay(eta, lam):
     return 1.0 - 2.0 * eta * (1.0 - lam)
 
 
-@jit_fast
+@jit_fast_inline
 def update(net, learning, out, grad):
     """Delta w_hj = eta g_j b_h, Delta theta_j = -eta g_j (eqs. 5.11-5.14).
 
     With the penalty of eq. 5.17 every weight and threshold first shrinks by
     ``1 - 2 eta (1 - lambda)`` and the book's step is scaled by ``lambda``.
     """
-    n_layers = net.sizes.shape[0] - 1
-    u_off = net.u_off
     shrink = weight_decay(learning.eta, learning.lam)
     step = learning.eta * learning.lam
-    for l in range(n_layers):
+    for l in range(net.sizes.shape[0] - 1):
         W = layer_weights(net.packed, net, l)
         bias = layer_bias(net.packed, net, l)
-        a_in = out[u_off[l]:u_off[l + 1]]
-        g = grad[u_off[l + 1]:u_off[l + 2]]
+        a_in, g = layer_units(out, net, l), layer_units(grad, net, l + 1)
         for i in range(a_in.shape[0]):
             a_i = step * a_in[i]
             for j in range(g.shape[0]):
@@ -281,7 +298,7 @@ def update(net, learning, out, grad):
             bias[j] = shrink * bias[j] + step * g[j]
 
 
-@jit_fast
+@jit_fast_internal
 def sample_step(net, learning, x, y, weight, out, grad):
     """One step of standard BP on the sample ``(x, y)`` of weight ``s_k``:
     forward, ``g_j``, ``e_h``, update (figure 5.8) on ``s_k E_k``, so the
@@ -299,7 +316,7 @@ def sample_step(net, learning, x, y, weight, out, grad):
     return weight * E_k
 
 
-@jit_fast
+@jit_fast_inline
 def unit_buffers(net):
     """Scratch ``out`` and ``grad`` for :func:`sample_step`: one entry per neuron."""
     n_units = net.u_off[-1]
@@ -351,14 +368,19 @@ def forward_from(net, A, start):
     n_layers = net.sizes.shape[0] - 1
     acts = [A]
     for l in range(start, n_layers):
-        Z = np.dot(acts[l - start], layer_weights(net.packed, net, l))
-        Z += layer_bias(net.packed, net, l)
+        A = acts[l - start]
+        Z = np.empty((A.shape[0], net.sizes[l + 1]), dtype=A.dtype)
+        np.dot(A, layer_weights(net.packed, net, l), Z)
+        bias = layer_bias(net.packed, net, l)
+        for r in range(Z.shape[0]):
+            for j in range(Z.shape[1]):
+                Z[r, j] += bias[j]
         activate_rows(Z, layer_activation(net, l))
         acts.append(Z)
     return acts
 
 
-@jit_fast
+@jit_fast_inline
 def gradient_from(net, loss, acts, Y, weights, grad, start):
     """Gradients of ``sum_k s_k E_k`` for the weights of layers ``start, ...``
     into ``grad`` (``acts[i]`` feeds layer ``start + i``; ``weights`` the
@@ -373,16 +395,17 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
         output_gradient(Y_hat[r], Y[r], loss, net.out_act, delta[r], -weights[r])
     for l in range(n_layers - 1, start - 1, -1):
         gW = layer_weights(grad, net, l)
-        product = np.dot(acts[l - start].T, delta)
-        for i in range(gW.shape[0]):
-            for j in range(gW.shape[1]):
-                gW[i, j] = product[i, j]
+        np.dot(acts[l - start].T, delta, gW)
         gb = layer_bias(grad, net, l)
-        gb[:] = 0.0
+        for j in range(gb.shape[0]):
+            gb[j] = 0.0
         for r in range(delta.shape[0]):
-            gb += delta[r]
+            for j in range(gb.shape[0]):
+                gb[j] += delta[r, j]
         if l > 0:
-            delta = np.dot(delta, layer_weights(net.packed, net, l).T)
+            below = np.empty((delta.shape[0], net.sizes[l]), dtype=delta.dtype)
+            np.dot(delta, layer_weights(net.packed, net, l).T, below)
+            delta = below
             A = acts[l - start]
             for r in range(delta.shape[0]):
                 for h in range(delta.shape[1]):
@@ -413,7 +436,7 @@ def outputs_above_first_layer(net, Z1):
     return forward_from(net, A1, 1)[net.sizes.shape[0] - 2]
 
 
-@jit_fast
+@jit_fast_inline
 def gradient_step(packed, grad, eta, lam, batch_weight):
     """``packed <- packed - eta (lambda grad / batch_weight + 2 (1 - lambda) packed)``,
     the gradient of eq. 5.17 with ``E = sum_k s_k E_k / sum_k s_k`` the batch's
@@ -427,16 +450,18 @@ def gradient_step(packed, grad, eta, lam, batch_weight):
         packed[p] = shrink * packed[p] - step * grad[p]
 
 
-@jit_fast
+@jit_fast_inline
 def batch_step(net, learning, A0, Y, weights, grad):
     """One gradient step on the weighted mean loss of a batch; returns ``sum_k s_k E_k``.
 
     Accumulated BP (周志华 式5.16) is this step on all the samples. The
     outputs of every layer (:func:`forward_from` layer 0) and the gradient
     ``grad = d(sum_k s_k E_k)/d packed`` (:func:`gradient_from` layer 0, the
-    negated g_j, e_h) are computed by direct calls: every function between
-    a kernel and its callees is one more compiled library that numba links,
-    optimises and generates code for, the whole call tree below it again."""
+    negated g_j, e_h, inlined here) are computed by direct calls: every
+    function between a kernel and its callees is one more compiled library
+    that numba links, optimises and generates code for, the whole call tree
+    below it again. Python calls it for accumulated BP; mini-batch BP has it
+    inlined into :func:`minibatch_bp_epoch`."""
     acts = forward_from(net, A0, 0)
     total = batch_loss(acts[net.sizes.shape[0] - 1], Y, learning.loss, weights)
     gradient_from(net, learning.loss, acts, Y, weights, grad, 0)
