@@ -119,6 +119,45 @@ class InternalDispatcher(KernelDispatcher):
                         "function")
 
 
+#: the compilation flags that only say which wrappers a compiled function gets
+WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
+
+
+def _share_overloads_across_wrappers():
+    """Let a kernel compiled without wrappers (:class:`InternalDispatcher`) use
+    the implementations of numba's overloads (``np.zeros``, ``np.any``, ...)
+    that kernels with wrappers compiled, and the other way round.
+
+    numba keeps an overload's implementation per set of flags of the function
+    that calls it, wrapper flags included, although the implementation only
+    inherits the flags that change its code (``fastmath``, ``nrt``,
+    ``error_model``, ``forceinline``): without this, each overload that both
+    kinds of kernel call was compiled twice in a first fit (9 more functions
+    in the tree's). The key keeps every other flag, so a fastmath caller and a
+    strict one still get their own implementations.
+    """
+    from numba.core import targetconfig
+    from numba.core.typing.templates import _OverloadFunctionTemplate
+
+    def _get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        if flags is not None and any(getattr(flags, name) for name in WRAPPER_FLAGS):
+            flags = flags.copy()
+            for name in WRAPPER_FLAGS:
+                setattr(flags, name, False)
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        try:
+            return self._impl_cache[cache_key]
+        except KeyError:
+            pass
+        return self._build_impl(cache_key, args, kws)
+
+    _OverloadFunctionTemplate._get_impl = _get_impl
+
+
+_share_overloads_across_wrappers()
+
+
 def _compiler(dispatcher=KernelDispatcher, **options):
     """A decorator compiling with numba's ``nopython`` mode, ``cache=True``
     and ``options``, into a ``dispatcher`` (:class:`KernelDispatcher`;
@@ -152,9 +191,13 @@ jit_internal = _compiler(InternalDispatcher, nogil=True)
 jit_fast_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS),
                                   parallel=True)
+#: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
+#: tree's parallel scoring and partition, which call strict functions)
+jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
+           "jit_parallel_exact_internal",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
