@@ -20,10 +20,10 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel, jit_parallel_exact, maxnum, minnum
+from .._numba import jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
 
 
-@jit
+@jit_internal
 def lower_bound(edges, n_edges, x):
     """First ``b`` with ``edges[b] >= x`` among ``edges[:n_edges]`` (``n_edges`` if none).
 
@@ -45,7 +45,7 @@ def lower_bound(edges, n_edges, x):
 BLOCK = 16
 
 
-@jit
+@jit_internal
 def blocked_edges(edges, n_edges):
     """``edges[:n_edges]`` padded with +inf to ``BLOCK**2`` values (``n_edges <= BLOCK**2``)."""
     out = np.full(BLOCK * BLOCK, np.inf)
@@ -54,7 +54,7 @@ def blocked_edges(edges, n_edges):
     return out
 
 
-@jit
+@jit_internal
 def count_below(padded, x):
     """``#{b : padded[b] < x}`` = :func:`lower_bound` for sorted ``padded`` of ``BLOCK**2`` values.
 

@@ -14,13 +14,13 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel_exact
+from .._numba import jit, jit_internal, jit_parallel_exact, jit_parallel_exact_internal
 from ._state import Orders, Partition, RowWeights, Walk
 
 MISSING = -1
 
 
-@jit
+@jit_internal
 def numeric_cut(x, threshold):
     """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
     return 0 if x <= threshold else 1
@@ -45,7 +45,7 @@ def branch_of_rows(values, rows, kind_numeric, threshold):
     return out
 
 
-@jit
+@jit_internal
 def partition_rows(rows, w, branch, r):
     """Split a node's rows and weights into its branches (keeping their order).
 
@@ -60,7 +60,7 @@ def partition_rows(rows, w, branch, r):
     return child_rows, child_w, offsets
 
 
-@jit
+@jit_internal
 def branch_offsets(branch, n_branches):
     """Where each branch's rows start when the branches are laid out one after the
     other (a row missing the tested value, ``MISSING``, is in every branch)."""
@@ -78,7 +78,7 @@ def branch_offsets(branch, n_branches):
     return offsets
 
 
-@jit
+@jit_internal
 def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
     """Rows and weights dealt to the branches laid out at ``offsets``, keeping their
     order; a row missing the tested value goes to every branch ``v`` with weight ``r[v] * w``."""
@@ -149,7 +149,7 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
                      child_spare.order, child_spare.sorted_x)
 
 
-@jit
+@jit_internal
 def children_regions(presorted, spare, total):
     """Where a node's children's orders and values go, and their own spare
     regions (two flat :class:`~._state.Orders`).
@@ -180,7 +180,7 @@ def child_region(flat, offsets, v, n_num):
     return flat[n_num * offsets[v]:n_num * offsets[v + 1]]
 
 
-@jit
+@jit_internal
 def block_starts(offsets, n_num, f):
     """Where attribute ``f`` of each child starts in a flat array that holds
     the children one after the other, each as ``n_num`` rows of its size."""
@@ -199,7 +199,7 @@ def child_block(flat, offsets, v, n_num):
     return flat[n_num * a:n_num * b].reshape((n_num, b - a))
 
 
-@jit
+@jit_internal
 def split_order(order, xs, dest, cursor, out, out_x):
     """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
     branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
@@ -220,7 +220,7 @@ def split_order(order, xs, dest, cursor, out, out_x):
             cursor[b] += 1
 
 
-@jit_parallel_exact
+@jit_parallel_exact_internal
 def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch, r, dealt):
     """:func:`split_order` of every attribute of the :class:`~._state.Orders`
     ``presorted`` into the flat :class:`~._state.Orders` ``children``, the
@@ -239,7 +239,7 @@ def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch,
                         out_x)
 
 
-@jit
+@jit_internal
 def push_branches(node, branch, weight, tree, walk, top):
     """Push the child(ren) a sample follows from ``node`` onto the stack ``walk``;
     return the new top.
@@ -261,7 +261,7 @@ def push_branches(node, branch, weight, tree, walk, top):
     return top + 1
 
 
-@jit
+@jit_internal
 def start_walk(walk, weight):
     """Put the root on the stack ``walk`` with the sample's weight; the new top."""
     walk.node[0] = 0
@@ -269,7 +269,7 @@ def start_walk(walk, weight):
     return 1
 
 
-@jit
+@jit_internal
 def next_leaf(x, tree, walk, top):
     """Walk a sample ``x`` (NaN: missing) down ``tree`` to its next leaf.
 
@@ -295,7 +295,7 @@ def next_leaf(x, tree, walk, top):
     return -1, 0.0, 0
 
 
-@jit
+@jit_internal
 def row_proba(x, tree, leaf_proba, stack_size, out):
     """Class distribution of one row ``x`` (encoded; NaN = missing or unseen),
     added into ``out``: the leaves' distributions mixed by the weights the row

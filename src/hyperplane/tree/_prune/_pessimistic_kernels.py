@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -80,7 +80,7 @@ class ErrorRule(NamedTuple):
     z: float
 
 
-@jit
+@jit_internal
 def _upper_errors(n, e, z):
     """addErrs for ``e ≥ 1``: N·U_CF(e, N) − e with the normal approximation (z = Φ⁻¹(1−CF))."""
     if e + 0.5 >= n:
@@ -127,7 +127,7 @@ def class_weights(y, rows, w, n_classes):
     return out
 
 
-@jit
+@jit_internal
 def split_rows(X, tree, t, rows, w):
     """Split ``rows`` (weights ``w``) over the branches of node ``t``'s test.
 
@@ -219,7 +219,7 @@ def refit(t, rows, w, data, tree, fit):
             stack_depth.append(d + 1)
 
 
-@jit
+@jit_internal
 def _largest_branch(t, tree, weight):
     """The largest branch of ``t`` as C4.5 release 8 picks it (Weka's ``maxBag``).
 
@@ -234,7 +234,7 @@ def _largest_branch(t, tree, weight):
     return best
 
 
-@jit
+@jit_internal
 def _raise_branch(t, largest, tree):
     """Node ``t`` takes the test and the children of its branch ``largest``."""
     tree.feature[t] = tree.feature[largest]
