@@ -309,18 +309,23 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
         leaf, weight, top = next_leaf(x, tree, walk, top)
 
 
-@jit_parallel_exact
-def tree_proba(X, tree, leaf_proba, stack_size, parallel_rows):
-    """:func:`row_proba` of every row of ``X``: side by side from ``parallel_rows``
-    rows, else one after the other (``None``: always, and numba compiles no
-    parallel region)."""
+@jit
+def tree_proba(X, tree, leaf_proba, stack_size):
+    """:func:`row_proba` of every row of ``X``, one after the other (a
+    prediction of few rows: no parallel region is compiled for it)."""
     out = np.zeros((X.shape[0], leaf_proba.shape[1]))
-    if parallel_rows is not None and X.shape[0] >= parallel_rows:
-        for i in prange(X.shape[0]):
-            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
-    else:
-        for i in range(X.shape[0]):
-            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    for i in range(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    return out
+
+
+@jit_parallel_exact
+def tree_proba_parallel(X, tree, leaf_proba, stack_size):
+    """:func:`tree_proba` with the rows side by side (the same numbers: each
+    row's distribution is summed alone)."""
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    for i in prange(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 
