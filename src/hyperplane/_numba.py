@@ -36,6 +36,7 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 from __future__ import annotations
 
 import os
+import types as pytypes
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -119,6 +120,59 @@ class InternalDispatcher(KernelDispatcher):
                         "function")
 
 
+class TwinDispatcher(KernelDispatcher):
+    """A :class:`KernelDispatcher` for a kernel that both Python and compiled
+    code call: Python calls this compilation, with numba's wrappers; compiled
+    callers are typed and linked against ``internal``, an
+    :class:`InternalDispatcher` of the same function without them.
+
+    A kernel with wrappers pays for them in every compilation, also where
+    only compiled callers run it (the tree's node expansion, which the
+    compiled subtree grower calls and the Python growth loop and the tests
+    call as well); with a twin, a process compiles the wrappers only for the
+    signatures Python calls. A process that calls a kernel from both compiles
+    its body twice (once per twin). The twin caches under the function's name
+    with ``__internal`` added (numba names a cache file after the function,
+    not after its flags).
+
+    Examples
+    --------
+    Functions defined in a session cannot be cached, so this example compiles
+    without the package's ``cache=True`` (:data:`jit_twin` adds it):
+
+    >>> import numba
+    >>> from hyperplane._numba import TwinDispatcher
+    >>> def twice(x):
+    ...     return 2 * x
+    >>> both = TwinDispatcher(py_func=twice, locals={}, targetoptions=dict(nopython=True))
+    >>> outer = numba.njit(lambda x: both(x) + 1)
+    >>> outer(3), both(3)
+    (7, 6)
+    >>> [d.py_func.__qualname__ for d in (both, both.internal) if d.overloads]
+    ['twice', 'twice__internal']
+    """
+
+    def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
+        super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
+                         **kwargs)
+        twin = pytypes.FunctionType(py_func.__code__, py_func.__globals__, py_func.__name__,
+                                    py_func.__defaults__, py_func.__closure__)
+        twin.__qualname__ = f"{py_func.__qualname__}__internal"
+        twin.__doc__, twin.__kwdefaults__ = py_func.__doc__, py_func.__kwdefaults__
+        self.internal = InternalDispatcher(
+            py_func=twin, locals=dict(locals or {}),
+            targetoptions=dict(targetoptions, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+
+    @property
+    def _numba_type_(self):
+        # what a compiled caller (and a by_first_type choice) sees
+        return types.Dispatcher(self.internal)
+
+    def enable_caching(self):
+        super().enable_caching()
+        self.internal.enable_caching()
+
+
 #: the compilation flags that only say which wrappers a compiled function gets
 WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
 
@@ -194,10 +248,15 @@ jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(F
 #: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
 #: tree's parallel scoring and partition, which call strict functions)
 jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
+#: :data:`jit` and :data:`jit_parallel_exact` for a kernel that both Python and
+#: compiled code call (:class:`TwinDispatcher`): compiled callers get a twin
+#: compiled without wrappers, Python calls the compilation with them
+jit_twin = _compiler(TwinDispatcher, nogil=True)
+jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
-           "jit_parallel_exact_internal",
+           "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 

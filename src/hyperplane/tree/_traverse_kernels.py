@@ -14,7 +14,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_internal, jit_parallel_exact, jit_parallel_exact_internal
+from .._numba import jit, jit_internal, jit_parallel_exact, jit_parallel_exact_internal, jit_twin
 from ._state import Orders, Partition, RowWeights, Walk
 
 MISSING = -1
@@ -26,7 +26,7 @@ def numeric_cut(x, threshold):
     return 0 if x <= threshold else 1
 
 
-@jit
+@jit_twin
 def branch_of_rows(values, rows, kind_numeric, threshold):
     """Branch index of each row: ``x <= t`` → 0, else 1 (numeric); the code (categorical).
 
@@ -97,7 +97,7 @@ def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
             cursor[b] += 1
 
 
-@jit
+@jit_twin
 def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     """Split a node's rows, weights and presorted orders into its branches.
 
@@ -173,7 +173,7 @@ def children_regions(presorted, spare, total):
             Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
-@jit
+@jit_twin
 def child_region(flat, offsets, v, n_num):
     """Child ``v``'s part of a flat array laid out as :func:`partition_node`
     writes its children (a view; empty when ``flat`` is)."""
@@ -191,7 +191,7 @@ def block_starts(offsets, n_num, f):
     return starts
 
 
-@jit
+@jit_twin
 def child_block(flat, offsets, v, n_num):
     """Child ``v``'s ``(n_num, size)`` block of a flat array that
     :func:`partition_node` filled (a view)."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -64,14 +64,14 @@ LEAF_REASONS = {
 }
 
 
-@jit
+@jit_twin
 def new_splits(p):
     """An empty split table of ``p`` attributes (none valid)."""
     return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
                   np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
 
 
-@jit
+@jit_twin
 def put_split(splits, j, entry):
     """Entry ``j`` of a split table from the :class:`~hyperplane.tree._state.Split` a split search returns."""
     splits.score[j], splits.ratio[j] = entry.score, entry.ratio
@@ -80,7 +80,7 @@ def put_split(splits, j, entry):
                                                                entry.valid)
 
 
-@jit
+@jit_twin
 def c45_candidates(score, valid):
     """C4.5's filter (Quinlan 1993, 2.2): the valid attributes whose gain is at
     least the average gain of the valid ones, less release 8's
@@ -121,7 +121,7 @@ def c45_choice(splits):
     return chosen
 
 
-@jit
+@jit_twin
 def choose_attribute(splits, c45):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
@@ -141,7 +141,7 @@ def choose_attribute(splits, c45):
     return -1
 
 
-@jit
+@jit_twin
 def training_value_cut(x, midpoint):
     """C4.5 release 8's threshold: the largest training value at or below the midpoint.
 
@@ -232,7 +232,7 @@ def branch_weights(branch, w, n_branches):
     return w_branch, w_branch / numpy_sum(w_branch)
 
 
-@jit
+@jit_twin
 def attributes_left(avail, j, numeric):
     """Attributes usable below a test on ``j``: a categorical one is not reused."""
     if numeric:
@@ -313,7 +313,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     return children, w_branch, any_attribute
 
 
-@jit
+@jit_twin
 def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
     """Expand ``node`` on the best attribute of its split table ``splits``.
 

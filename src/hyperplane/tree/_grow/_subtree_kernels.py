@@ -34,7 +34,7 @@ import numpy as np
 
 from numba.core import types
 
-from ..._numba import by_first_type, by_none, jit, jit_internal
+from ..._numba import by_first_type, by_none, jit, jit_internal, jit_twin
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                              score_coded_parallel, take_out_siblings_parallel, take_out_rows)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
@@ -55,7 +55,7 @@ SUBTRACT_ROWS = 512
 SORT_ROWS = 64
 
 
-@jit
+@jit_twin
 def accumulate_rows(codes_rows, codes_count, y, rows, w, table, counts):
     """Add rows ``rows`` (weights ``w`` by position) into every coded attribute's
     table ``table[c, code, y]`` and ``counts[c, code]`` (missing: slot ``codes_count[c]``)."""
@@ -74,7 +74,7 @@ def reset_rows(codes_rows, codes_count, rows, table, counts):
             counts[c, code] = 0
 
 
-@jit
+@jit_twin
 def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
     """Turn ``node``'s tables into those of its child ``keep`` (histogram subtraction).
 
@@ -88,7 +88,7 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
                   table, counts)
 
 
-@jit
+@jit_twin
 def clean_derived_tables(table, counts, unit):
     """Remove the round-off a subtraction leaves: an entry with no rows is 0, no
     weight is negative, and unit-weight tables hold whole counts."""
@@ -103,7 +103,7 @@ def clean_derived_tables(table, counts, unit):
                 table[c, v, k] = t
 
 
-@jit
+@jit_twin
 def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     """The split table of a node from its class tables
     (:func:`~hyperplane.tree._scan._hist_node_kernels.score_coded_attribute` of every available attribute;
@@ -116,7 +116,7 @@ def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     return splits
 
 
-@jit
+@jit_twin
 def sorted_bins(codes, y, rows, w, scratch, missing):
     """The non-empty bins of one binned attribute at a small node, by sorting.
 
@@ -164,7 +164,7 @@ def _insertion_sort(keys, n):
         keys[j + 1] = key
 
 
-@jit
+@jit_twin
 def small_node_scores(columns, node, rules, lookup, scratch):
     """:func:`score_coded` of a small node without the full tables: binned
     attributes via :func:`sorted_bins`, categorical ones via their own table

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import jit, jit_internal, jit_parallel_exact
+from ..._numba import jit_internal, jit_parallel_exact_twin, jit_twin
 from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
@@ -27,7 +27,7 @@ from ._table_kernels import tally_row
 from .._traverse_kernels import MISSING
 
 
-@jit
+@jit_twin
 def new_scratch(width, sort_rows, n_classes):
     """Bin-scan buffers for attributes of up to ``width`` codes and small nodes
     of fewer than ``sort_rows`` rows."""
@@ -101,7 +101,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     return ordered_cut(d, scratch, table[c, n_codes], columns.bin_range[c], rules, lookup)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
     """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
     (each with its own scan buffers; the same split table), into ``splits``
@@ -128,7 +128,7 @@ def column_group(g, n_groups, p):
     return Span(g * p // n_groups, (g + 1) * p // n_groups)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts, groups):
     """:func:`~hyperplane.tree._grow._subtree_kernels.accumulate_rows` with the columns in ``groups``
     groups side by side (one per thread).
@@ -143,7 +143,7 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
                  counts)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
     """:func:`~hyperplane.tree._grow._subtree_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit_internal, jit_twin
 
 
 class Fenwick(NamedTuple):
@@ -123,7 +123,7 @@ def ranks_of(y_seq):
     return y_seq[by_y], ranks
 
 
-@jit
+@jit_twin
 def absolute_error_profile(y_seq, w_seq):
     """The :class:`ErrorProfile` of the rows of targets ``y_seq`` and weights
     ``w_seq`` in this order: a forward pass adds rows ``0, 1, …`` to a

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import jit, jit_internal, jit_parallel_exact_internal
+from ..._numba import jit_internal, jit_parallel_exact_internal, jit_twin
 from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
@@ -75,7 +75,7 @@ def node_scores_parallel(columns, node, rules, scan, tables, splits):
         _score_attribute(j, columns, node, rules, scan, tables.table, tables.counts, splits)
 
 
-@jit
+@jit_twin
 def score_attributes(columns, node, rules, scan, parallel_rows):
     """The split table of ``node``: every available attribute scored, side by
     side (:func:`node_scores_parallel`) for a node of at least ``parallel_rows``

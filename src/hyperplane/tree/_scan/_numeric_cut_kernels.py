@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit_internal, jit_twin
 from ._split_kernels import (C45_EQUAL, C45_TIE, ENTROPY, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
@@ -93,7 +93,7 @@ def gini_quality(sq_l, sq_r, w_left, w_right):
     return sq_l / w_left + sq_r / w_right
 
 
-@jit
+@jit_twin
 def xlog2x(c):
     """``c log2 c`` (0 at 0): one class's entropy term."""
     return c * np.log2(c) if c > 0.0 else 0.0
@@ -189,7 +189,7 @@ def gather_buffers(spare, n_known, unit):
             np.empty(n_w, dtype=spare.weights.dtype))
 
 
-@jit
+@jit_twin
 def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN
     last) and ``xs`` (their values in that order, ``xs[pos] = x[order[pos]]``).
@@ -320,7 +320,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
                       cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, rules)
 
 
-@jit
+@jit_twin
 def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     """Best two-way cut ``code <= b`` of a binned attribute from its class table.
 
@@ -415,7 +415,7 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
                       cut_threshold(bin_range[1, b], bin_range[0, bins[best_e + 1]]), b, rules)
 
 
-@jit
+@jit_twin
 def score_table(table, n_rows, is_categorical, bin_range, rules, clogc):
     """Score a coded attribute from its (summed) class-weight table.
 

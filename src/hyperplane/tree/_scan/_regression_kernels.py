@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit, jit_internal
+from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
@@ -166,7 +166,7 @@ def regression_decrease(criterion, known, left, profile, pos):
     return squared_error_decrease(known, left)
 
 
-@jit
+@jit_twin
 def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     """Best cut ``x <= s`` of one exact numeric attribute by least squares (李航 式5.21)
     or least absolute deviation (``criterion``).
@@ -191,7 +191,7 @@ def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     return ordered_regression_cut(RowTargets(y, wbuf), column, min_leaf, criterion)
 
 
-@jit
+@jit_twin
 def ordered_regression_cut(targets, column, min_leaf, criterion):
     """:func:`best_regression_cut` of positions read through ``targets``: a
     training row each (:class:`RowTargets`) or all of a node's rows in one bin
@@ -253,7 +253,7 @@ def ordered_regression_cut(targets, column, min_leaf, criterion):
                  cut_threshold(high[best_pos], low[best_pos + 1]), cut_bin, True)
 
 
-@jit
+@jit_twin
 def binned_values(columns, c, rows, index_type):
     """The :class:`OrderedValues` of binned column ``c`` over ``rows`` (positions
     in an array of the type of ``index_type``, the exact attributes' orders): the rows
@@ -290,7 +290,7 @@ def binned_values(columns, c, rows, index_type):
     return OrderedValues(order, low, high, code_at)
 
 
-@jit
+@jit_twin
 def regression_scores(columns, node, rules, wbuf, min_decrease):
     """The split table of ``node``: every available numeric attribute, exact or
     binned (:func:`binned_values`), scanned by :func:`best_regression_cut`
@@ -373,7 +373,7 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
     return splits
 
 
-@jit
+@jit_twin
 def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, targets):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
     :func:`~hyperplane.tree._grow._expand_kernels.split_node`), with each child's statistic

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit, jit_internal, jit_twin
 from ._median_kernels import mean_absolute_error
 from ._moments_kernels import as_moments, mean_squared_error
 from .._state import Split
@@ -72,7 +72,7 @@ def c45_min_side(min_leaf, w_known, n_classes):
     return min(C45_MIN_SIDE_CAP, max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
-@jit
+@jit_twin
 def impurity(counts, total, criterion):
     """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1); for
     ``SQUARED_ERROR`` ``counts`` are a regression node's moments and ``total`` is unused
@@ -134,7 +134,7 @@ def c45_split_info(w_branches, w_missing):
     return iv
 
 
-@jit
+@jit_twin
 def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
@@ -178,7 +178,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     return Split(score, ratio, after, rho, np.nan, -1, valid and n_nonempty >= 2)
 
 
-@jit
+@jit_twin
 def _binary_score(left, right, w_left, w_right, base, criterion):
     """(I(D̃) − Σ r_v I(D̃_v), after, IV) of a two-way cut."""
     w_known = w_left + w_right
