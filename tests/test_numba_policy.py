@@ -208,7 +208,7 @@ _INTERNAL_MODULE = '''
 import numpy as np
 from numba import prange
 from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_internal,
-                               jit_parallel_internal)
+                               jit_parallel_internal, jit_twin)
 
 
 @jit_internal
@@ -256,6 +256,29 @@ def caller(x):
 @jit_fast
 def fast_caller(x):
     return fast_sum(x) + scaled_sum(x, 3)
+
+
+@jit_twin
+def twin_sum(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+@jit
+def twin_caller(x):
+    return twin_sum(x) + 1.0
+
+
+@jit_internal
+def zeros_inside(n):
+    return np.zeros(n)
+
+
+@jit
+def zeros_outside(n):
+    return np.zeros(n) + zeros_inside(n)
 '''
 
 _INTERNAL_RUN = '''
@@ -268,7 +291,9 @@ compiled = []
 
 class Listener(event.Listener):
     def on_start(self, ev):
-        compiled.append(ev.data["dispatcher"].py_func.__name__)
+        func = ev.data["dispatcher"].py_func
+        compiled.append(func.__qualname__ if func.__module__ == "internal_kernels"
+                        else f"{func.__module__}.{func.__qualname__}")
 
     def on_end(self, ev):
         pass
@@ -278,7 +303,8 @@ event.register("numba:compile", Listener())
 import internal_kernels as k
 
 x = np.arange(5.0)
-values = [k.caller(x), k.fast_caller(x)]
+values = [k.caller(x), k.fast_caller(x), k.twin_caller(x), k.twin_sum(x),
+          k.zeros_outside(3).tolist()]
 refused = []
 for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x.copy()))]:
     try:
@@ -295,7 +321,10 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     compiled callers what a kernel with wrappers would; a second process loads
     the callers from numba's cache without compiling anything; a call from
     Python raises a TypeError naming the kernel (without the wrapper numba's
-    own dispatcher would jump to a null pointer), in both processes."""
+    own dispatcher would jump to a null pointer), in both processes. A twin
+    kernel (``jit_twin``) gives its compiled caller the twin without wrappers
+    and Python the one with them; an overload (``np.zeros``) that a kernel with
+    wrappers and one without both call is compiled once."""
     import json
     import os
     import subprocess
@@ -314,7 +343,8 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
         assert done.returncode == 0, done.stderr
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     x = np.arange(5.0)
-    expected = [2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0), x.sum() + 3 * x.sum()]
+    expected = [2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0), x.sum() + 3 * x.sum(),
+                x.sum() + 1.0, x.sum(), [0.0, 0.0, 0.0]]
     for run in runs:
         assert run["values"] == expected
         assert len(run["refused"]) == 3
@@ -323,3 +353,7 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     assert {"caller", "fast_caller", "scaled_sum", "fast_sum", "doubled", "first",
             "first_plus"} <= set(runs[0]["compiled"])
     assert runs[1]["compiled"] == []
+    # a twin kernel: the compiled caller's twin without wrappers, Python's with them
+    assert {"twin_caller", "twin_sum__internal", "twin_sum"} <= set(runs[0]["compiled"])
+    # np.zeros(int64) of a kernel with wrappers and of one without: one implementation
+    assert sum("ol_np_zeros" in name for name in runs[0]["compiled"]) == 1

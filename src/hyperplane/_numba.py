@@ -36,6 +36,7 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 from __future__ import annotations
 
 import os
+import types as pytypes
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -119,6 +120,98 @@ class InternalDispatcher(KernelDispatcher):
                         "function")
 
 
+class TwinDispatcher(KernelDispatcher):
+    """A :class:`KernelDispatcher` for a kernel that both Python and compiled
+    code call: Python calls this compilation, with numba's wrappers; compiled
+    callers are typed and linked against ``internal``, an
+    :class:`InternalDispatcher` of the same function without them.
+
+    A kernel with wrappers pays for them in every compilation, also where
+    only compiled callers run it (the tree's node expansion, which the
+    compiled subtree grower calls and the Python growth loop and the tests
+    call as well); with a twin, a process compiles the wrappers only for the
+    signatures Python calls. A process that calls a kernel from both compiles
+    its body twice (once per twin). The twin caches under the function's name
+    with ``__internal`` added (numba names a cache file after the function,
+    not after its flags).
+
+    Examples
+    --------
+    Functions defined in a session cannot be cached, so this example compiles
+    without the package's ``cache=True`` (:data:`jit_twin` adds it):
+
+    >>> import numba
+    >>> from hyperplane._numba import TwinDispatcher
+    >>> def twice(x):
+    ...     return 2 * x
+    >>> both = TwinDispatcher(py_func=twice, locals={}, targetoptions=dict(nopython=True))
+    >>> outer = numba.njit(lambda x: both(x) + 1)
+    >>> outer(3), both(3)
+    (7, 6)
+    >>> [d.py_func.__qualname__ for d in (both, both.internal) if d.overloads]
+    ['twice', 'twice__internal']
+    """
+
+    def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
+        super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
+                         **kwargs)
+        twin = pytypes.FunctionType(py_func.__code__, py_func.__globals__, py_func.__name__,
+                                    py_func.__defaults__, py_func.__closure__)
+        twin.__qualname__ = f"{py_func.__qualname__}__internal"
+        twin.__doc__, twin.__kwdefaults__ = py_func.__doc__, py_func.__kwdefaults__
+        self.internal = InternalDispatcher(
+            py_func=twin, locals=dict(locals or {}),
+            targetoptions=dict(targetoptions, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+
+    @property
+    def _numba_type_(self):
+        # what a compiled caller (and a by_first_type choice) sees
+        return types.Dispatcher(self.internal)
+
+    def enable_caching(self):
+        super().enable_caching()
+        self.internal.enable_caching()
+
+
+#: the compilation flags that only say which wrappers a compiled function gets
+WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
+
+
+def _share_overloads_across_wrappers():
+    """Let a kernel compiled without wrappers (:class:`InternalDispatcher`) use
+    the implementations of numba's overloads (``np.zeros``, ``np.any``, ...)
+    that kernels with wrappers compiled, and the other way round.
+
+    numba keeps an overload's implementation per set of flags of the function
+    that calls it, wrapper flags included, although the implementation only
+    inherits the flags that change its code (``fastmath``, ``nrt``,
+    ``error_model``, ``forceinline``): without this, each overload that both
+    kinds of kernel call was compiled twice in a first fit (9 more functions
+    in the tree's). The key keeps every other flag, so a fastmath caller and a
+    strict one still get their own implementations.
+    """
+    from numba.core import targetconfig
+    from numba.core.typing.templates import _OverloadFunctionTemplate
+
+    def _get_impl(self, args, kws):
+        flags = targetconfig.ConfigStack.top_or_none()
+        if flags is not None and any(getattr(flags, name) for name in WRAPPER_FLAGS):
+            flags = flags.copy()
+            for name in WRAPPER_FLAGS:
+                setattr(flags, name, False)
+        cache_key = self.context, tuple(args), tuple(kws.items()), flags
+        try:
+            return self._impl_cache[cache_key]
+        except KeyError:
+            pass
+        return self._build_impl(cache_key, args, kws)
+
+    _OverloadFunctionTemplate._get_impl = _get_impl
+
+
+_share_overloads_across_wrappers()
+
+
 def _compiler(dispatcher=KernelDispatcher, **options):
     """A decorator compiling with numba's ``nopython`` mode, ``cache=True``
     and ``options``, into a ``dispatcher`` (:class:`KernelDispatcher`;
@@ -152,9 +245,18 @@ jit_internal = _compiler(InternalDispatcher, nogil=True)
 jit_fast_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS),
                                   parallel=True)
+#: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
+#: tree's parallel scoring and partition, which call strict functions)
+jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
+#: :data:`jit` and :data:`jit_parallel_exact` for a kernel that both Python and
+#: compiled code call (:class:`TwinDispatcher`): compiled callers get a twin
+#: compiled without wrappers, Python calls the compilation with them
+jit_twin = _compiler(TwinDispatcher, nogil=True)
+jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
+           "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 

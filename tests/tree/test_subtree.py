@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 import hyperplane.tree._grow._builder as builder
 import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._bin_kernels import bin_rows, codes_by_column
+from hyperplane.tree._bin_kernels import BLOCK, bin_rows, codes_by_column
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, new_scratch,
@@ -193,6 +193,27 @@ def test_bin_rows_is_searchsorted(X, n_edges, seed):
              np.array([edges_list[j].size for j in small], dtype=np.int64), out_small)
     for t, j in enumerate(small):
         np.testing.assert_array_equal(out_small[:, t], bin_column(X[:, j], edges_list[j]))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_counted_codes_are_searchsorted(seed):
+    """From BLOCK**2 rows, columns of at most BLOCK**2 edges are coded by
+    counting in the +inf-padded edge table (``blocked_edges``, ``count_below``):
+    the same codes as searchsorted, values on an edge and NaN included."""
+    rng = np.random.default_rng(seed)
+    edges_list = [np.unique(np.round(rng.uniform(-3, 3, k), 2)) for k in (1, 40, 400)]
+    edges_list[2] = edges_list[2][:BLOCK * BLOCK]
+    X = rng.uniform(-4, 4, (BLOCK * BLOCK + 50, 3))
+    X[::7, 1] = np.nan
+    X[::5, 2] = edges_list[2][3]
+    edges = np.full((3, max(e.size for e in edges_list)), np.nan)
+    for j, e in enumerate(edges_list):
+        edges[j, :e.size] = e
+    out = np.empty(X.shape, dtype=np.int16)
+    bin_rows(X, np.arange(3), np.arange(3), edges,
+             np.array([e.size for e in edges_list], dtype=np.int64), out)
+    for j, e in enumerate(edges_list):
+        np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))
 
 
 @given(st.integers(0, 9000), st.integers(0, 7), st.sampled_from([np.int8, np.int16, np.int32]))

@@ -20,10 +20,10 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel, jit_parallel_exact, maxnum, minnum
+from .._numba import jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
 
 
-@jit
+@jit_internal
 def lower_bound(edges, n_edges, x):
     """First ``b`` with ``edges[b] >= x`` among ``edges[:n_edges]`` (``n_edges`` if none).
 
@@ -45,16 +45,17 @@ def lower_bound(edges, n_edges, x):
 BLOCK = 16
 
 
-@jit
-def blocked_edges(edges, n_edges):
-    """``edges[:n_edges]`` padded with +inf to ``BLOCK**2`` values (``n_edges <= BLOCK**2``)."""
-    out = np.full(BLOCK * BLOCK, np.inf)
-    for e in range(n_edges):
-        out[e] = edges[e]
-    return out
+@jit_internal
+def blocked_edges(edges, n_edges, out):
+    """``edges[:n_edges]`` padded with +inf to the ``BLOCK**2`` values of ``out``
+    (``n_edges <= BLOCK**2``), written element by element: an array assigned
+    into a row would compile numba's formatted shape-mismatch message
+    (ARCHITECTURE.md, numba)."""
+    for e in range(BLOCK * BLOCK):
+        out[e] = edges[e] if e < n_edges else np.inf
 
 
-@jit
+@jit_internal
 def count_below(padded, x):
     """``#{b : padded[b] < x}`` = :func:`lower_bound` for sorted ``padded`` of ``BLOCK**2`` values.
 
@@ -89,7 +90,7 @@ def bin_rows(X, columns, slots, edges, n_edges, out):
     padded = np.empty((n_columns if small else 0, BLOCK * BLOCK))
     if small:
         for t in range(n_columns):
-            padded[t] = blocked_edges(edges[t], n_edges[t])
+            blocked_edges(edges[t], n_edges[t], padded[t])
     for i in prange(X.shape[0]):
         for t in range(n_columns):
             x = X[i, columns[t]]

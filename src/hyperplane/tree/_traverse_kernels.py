@@ -14,19 +14,19 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_parallel_exact
+from .._numba import jit, jit_internal, jit_parallel_exact, jit_parallel_exact_internal, jit_twin
 from ._state import Orders, Partition, RowWeights, Walk
 
 MISSING = -1
 
 
-@jit
+@jit_internal
 def numeric_cut(x, threshold):
     """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
     return 0 if x <= threshold else 1
 
 
-@jit
+@jit_twin
 def branch_of_rows(values, rows, kind_numeric, threshold):
     """Branch index of each row: ``x <= t`` → 0, else 1 (numeric); the code (categorical).
 
@@ -45,7 +45,7 @@ def branch_of_rows(values, rows, kind_numeric, threshold):
     return out
 
 
-@jit
+@jit_internal
 def partition_rows(rows, w, branch, r):
     """Split a node's rows and weights into its branches (keeping their order).
 
@@ -60,7 +60,7 @@ def partition_rows(rows, w, branch, r):
     return child_rows, child_w, offsets
 
 
-@jit
+@jit_internal
 def branch_offsets(branch, n_branches):
     """Where each branch's rows start when the branches are laid out one after the
     other (a row missing the tested value, ``MISSING``, is in every branch)."""
@@ -78,7 +78,7 @@ def branch_offsets(branch, n_branches):
     return offsets
 
 
-@jit
+@jit_internal
 def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
     """Rows and weights dealt to the branches laid out at ``offsets``, keeping their
     order; a row missing the tested value goes to every branch ``v`` with weight ``r[v] * w``."""
@@ -97,7 +97,7 @@ def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
             cursor[b] += 1
 
 
-@jit
+@jit_twin
 def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     """Split a node's rows, weights and presorted orders into its branches.
 
@@ -149,7 +149,7 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
                      child_spare.order, child_spare.sorted_x)
 
 
-@jit
+@jit_internal
 def children_regions(presorted, spare, total):
     """Where a node's children's orders and values go, and their own spare
     regions (two flat :class:`~._state.Orders`).
@@ -173,14 +173,14 @@ def children_regions(presorted, spare, total):
             Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
-@jit
+@jit_twin
 def child_region(flat, offsets, v, n_num):
     """Child ``v``'s part of a flat array laid out as :func:`partition_node`
     writes its children (a view; empty when ``flat`` is)."""
     return flat[n_num * offsets[v]:n_num * offsets[v + 1]]
 
 
-@jit
+@jit_internal
 def block_starts(offsets, n_num, f):
     """Where attribute ``f`` of each child starts in a flat array that holds
     the children one after the other, each as ``n_num`` rows of its size."""
@@ -191,7 +191,7 @@ def block_starts(offsets, n_num, f):
     return starts
 
 
-@jit
+@jit_twin
 def child_block(flat, offsets, v, n_num):
     """Child ``v``'s ``(n_num, size)`` block of a flat array that
     :func:`partition_node` filled (a view)."""
@@ -199,7 +199,7 @@ def child_block(flat, offsets, v, n_num):
     return flat[n_num * a:n_num * b].reshape((n_num, b - a))
 
 
-@jit
+@jit_internal
 def split_order(order, xs, dest, cursor, out, out_x):
     """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
     branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
@@ -220,7 +220,7 @@ def split_order(order, xs, dest, cursor, out, out_x):
             cursor[b] += 1
 
 
-@jit_parallel_exact
+@jit_parallel_exact_internal
 def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch, r, dealt):
     """:func:`split_order` of every attribute of the :class:`~._state.Orders`
     ``presorted`` into the flat :class:`~._state.Orders` ``children``, the
@@ -239,7 +239,7 @@ def split_orders_parallel(presorted, dest, offsets, children, node_rows, branch,
                         out_x)
 
 
-@jit
+@jit_internal
 def push_branches(node, branch, weight, tree, walk, top):
     """Push the child(ren) a sample follows from ``node`` onto the stack ``walk``;
     return the new top.
@@ -261,7 +261,7 @@ def push_branches(node, branch, weight, tree, walk, top):
     return top + 1
 
 
-@jit
+@jit_internal
 def start_walk(walk, weight):
     """Put the root on the stack ``walk`` with the sample's weight; the new top."""
     walk.node[0] = 0
@@ -269,7 +269,7 @@ def start_walk(walk, weight):
     return 1
 
 
-@jit
+@jit_internal
 def next_leaf(x, tree, walk, top):
     """Walk a sample ``x`` (NaN: missing) down ``tree`` to its next leaf.
 
@@ -295,7 +295,7 @@ def next_leaf(x, tree, walk, top):
     return -1, 0.0, 0
 
 
-@jit
+@jit_internal
 def row_proba(x, tree, leaf_proba, stack_size, out):
     """Class distribution of one row ``x`` (encoded; NaN = missing or unseen),
     added into ``out``: the leaves' distributions mixed by the weights the row
@@ -309,18 +309,23 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
         leaf, weight, top = next_leaf(x, tree, walk, top)
 
 
-@jit_parallel_exact
-def tree_proba(X, tree, leaf_proba, stack_size, parallel_rows):
-    """:func:`row_proba` of every row of ``X``: side by side from ``parallel_rows``
-    rows, else one after the other (``None``: always, and numba compiles no
-    parallel region)."""
+@jit
+def tree_proba(X, tree, leaf_proba, stack_size):
+    """:func:`row_proba` of every row of ``X``, one after the other (a
+    prediction of few rows: no parallel region is compiled for it)."""
     out = np.zeros((X.shape[0], leaf_proba.shape[1]))
-    if parallel_rows is not None and X.shape[0] >= parallel_rows:
-        for i in prange(X.shape[0]):
-            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
-    else:
-        for i in range(X.shape[0]):
-            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    for i in range(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+    return out
+
+
+@jit_parallel_exact
+def tree_proba_parallel(X, tree, leaf_proba, stack_size):
+    """:func:`tree_proba` with the rows side by side (the same numbers: each
+    row's distribution is summed alone)."""
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    for i in prange(X.shape[0]):
+        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 

@@ -8,10 +8,11 @@ import numpy as np
 
 from .._validation import check_is_fitted
 from ._encode import encode_predict, value_indicators
-from ._traverse_kernels import tree_apply, tree_proba
+from ._traverse_kernels import tree_apply, tree_proba, tree_proba_parallel
 
-#: predictions of fewer rows walk the tree on one thread: a parallel region
-#: costs more than it saves there, and a small call compiles no parallel kernel
+#: predictions of fewer rows walk the tree on one thread (:func:`tree_proba`): a
+#: parallel region costs more than it saves there, and a small call compiles no
+#: parallel kernel (:func:`tree_proba_parallel`)
 PARALLEL_PREDICT_ROWS = 4096
 
 
@@ -49,9 +50,8 @@ class TreeMethods:
         missing (周志华 4.4.2); many rows side by side (:func:`parallel_predict`)."""
         check_is_fitted(self)
         X_enc = self._encode(X)
-        parallel = PARALLEL_PREDICT_ROWS if parallel_predict(X_enc.shape[0]) else None
-        return tree_proba(X_enc, self.tree_.arrays, getattr(self, leaf_values),
-                          self._stack_size, parallel)
+        walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
+        return walk(X_enc, self.tree_.arrays, getattr(self, leaf_values), self._stack_size)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -64,14 +64,14 @@ LEAF_REASONS = {
 }
 
 
-@jit
+@jit_twin
 def new_splits(p):
     """An empty split table of ``p`` attributes (none valid)."""
     return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
                   np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
 
 
-@jit
+@jit_twin
 def put_split(splits, j, entry):
     """Entry ``j`` of a split table from the :class:`~hyperplane.tree._state.Split` a split search returns."""
     splits.score[j], splits.ratio[j] = entry.score, entry.ratio
@@ -80,7 +80,7 @@ def put_split(splits, j, entry):
                                                                entry.valid)
 
 
-@jit
+@jit_twin
 def c45_candidates(score, valid):
     """C4.5's filter (Quinlan 1993, 2.2): the valid attributes whose gain is at
     least the average gain of the valid ones, less release 8's
@@ -105,7 +105,7 @@ def c45_candidates(score, valid):
     return candidate
 
 
-@jit
+@jit_internal
 def c45_choice(splits):
     """C4.5's attribute (release 8, Weka's J48): scanning :func:`c45_candidates` in
     column order, one replaces the best so far when its gain ratio is larger by
@@ -121,7 +121,7 @@ def c45_choice(splits):
     return chosen
 
 
-@jit
+@jit_twin
 def choose_attribute(splits, c45):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
@@ -141,7 +141,7 @@ def choose_attribute(splits, c45):
     return -1
 
 
-@jit
+@jit_twin
 def training_value_cut(x, midpoint):
     """C4.5 release 8's threshold: the largest training value at or below the midpoint.
 
@@ -177,7 +177,7 @@ def leaf_reason(value, n_rows, depth, any_attribute, rules):
     return limits_reason(numpy_sum(value), n_rows, depth, any_attribute, rules)
 
 
-@jit
+@jit_internal
 def limits_reason(weight, n_rows, depth, any_attribute, rules):
     """Why a node of ``weight`` and ``n_rows`` rows that is not pure stays a leaf
     (``GROW``: it does not).
@@ -200,7 +200,7 @@ def limits_reason(weight, n_rows, depth, any_attribute, rules):
     return GROW
 
 
-@jit
+@jit_internal
 def route_rows(columns, j, splits, rows):
     """Branch of each row for the test on attribute ``j`` (``MISSING``: value unknown)."""
     c = columns.col[j]
@@ -222,7 +222,7 @@ def route_rows(columns, j, splits, rows):
     return out
 
 
-@jit
+@jit_internal
 def branch_weights(branch, w, n_branches):
     """Known weight ``w̃_v`` of each branch and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2)."""
     w_branch = np.zeros(n_branches)
@@ -232,7 +232,7 @@ def branch_weights(branch, w, n_branches):
     return w_branch, w_branch / numpy_sum(w_branch)
 
 
-@jit
+@jit_twin
 def attributes_left(avail, j, numeric):
     """Attributes usable below a test on ``j``: a categorical one is not reused."""
     if numeric:
@@ -242,7 +242,7 @@ def attributes_left(avail, j, numeric):
     return left
 
 
-@jit
+@jit_internal
 def empty_branch_leaf(value, weight, v, parent_value):
     """A branch no known row reaches is a leaf with its parent's class weights
     and weight 0 (周志华 4.1 line 12): ``value[v]``, ``weight[v]`` of the
@@ -252,7 +252,7 @@ def empty_branch_leaf(value, weight, v, parent_value):
     weight[v] = 0.0
 
 
-@jit
+@jit_internal
 def known_branches(children, w_branch, parent_value):
     """The branches that some row with a known value reaches (``w_branch > 0``);
     every other branch becomes a leaf with its parent's statistics
@@ -264,7 +264,7 @@ def known_branches(children, w_branch, parent_value):
     return np.flatnonzero(w_branch > 0.0)
 
 
-@jit
+@jit_internal
 def no_children(node, n_classes):
     """The expansion of a node that stays a leaf."""
     empty_i = np.zeros(0, dtype=np.int64)
@@ -275,7 +275,7 @@ def no_children(node, n_classes):
                     node.spare_order[:0], node.spare_x[:0])
 
 
-@jit
+@jit_internal
 def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     """Split ``node`` on the best attribute of its split table ``splits``, for
     every kind of tree.
@@ -313,7 +313,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     return children, w_branch, any_attribute
 
 
-@jit
+@jit_twin
 def expand_node(node, splits, columns, rules, n_classes, dest, parallel_rows):
     """Expand ``node`` on the best attribute of its split table ``splits``.
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from numba.core import types
 
-from ..._numba import by_first_type, by_none, jit
+from ..._numba import by_first_type, by_none, jit, jit_internal, jit_twin
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                              score_coded_parallel, take_out_siblings_parallel, take_out_rows)
 from ._expand_kernels import (EMPTY_BRANCH, GROW, attributes_left, expand_node,
@@ -55,14 +55,14 @@ SUBTRACT_ROWS = 512
 SORT_ROWS = 64
 
 
-@jit
+@jit_twin
 def accumulate_rows(codes_rows, codes_count, y, rows, w, table, counts):
     """Add rows ``rows`` (weights ``w`` by position) into every coded attribute's
     table ``table[c, code, y]`` and ``counts[c, code]`` (missing: slot ``codes_count[c]``)."""
     add_rows(codes_rows, codes_count, y, rows, w, Span(0, codes_rows.shape[1]), table, counts)
 
 
-@jit
+@jit_internal
 def reset_rows(codes_rows, codes_count, rows, table, counts):
     """Zero the table entries the rows ``rows`` touched (scratch reuse)."""
     p = codes_rows.shape[1]
@@ -74,7 +74,7 @@ def reset_rows(codes_rows, codes_count, rows, table, counts):
             counts[c, code] = 0
 
 
-@jit
+@jit_twin
 def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
     """Turn ``node``'s tables into those of its child ``keep`` (histogram subtraction).
 
@@ -88,7 +88,7 @@ def take_out_siblings(columns, node, branch, keep, r_keep, table, counts):
                   table, counts)
 
 
-@jit
+@jit_twin
 def clean_derived_tables(table, counts, unit):
     """Remove the round-off a subtraction leaves: an entry with no rows is 0, no
     weight is negative, and unit-weight tables hold whole counts."""
@@ -103,7 +103,7 @@ def clean_derived_tables(table, counts, unit):
                 table[c, v, k] = t
 
 
-@jit
+@jit_twin
 def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     """The split table of a node from its class tables
     (:func:`~hyperplane.tree._scan._hist_node_kernels.score_coded_attribute` of every available attribute;
@@ -116,7 +116,7 @@ def score_coded(table, counts, columns, avail, rules, lookup, scratch):
     return splits
 
 
-@jit
+@jit_twin
 def sorted_bins(codes, y, rows, w, scratch, missing):
     """The non-empty bins of one binned attribute at a small node, by sorting.
 
@@ -152,7 +152,7 @@ def sorted_bins(codes, y, rows, w, scratch, missing):
     return d + 1
 
 
-@jit
+@jit_internal
 def _insertion_sort(keys, n):
     """Sort ``keys[:n]`` in place (the few keys of a small node)."""
     for i in range(1, n):
@@ -164,7 +164,7 @@ def _insertion_sort(keys, n):
         keys[j + 1] = key
 
 
-@jit
+@jit_twin
 def small_node_scores(columns, node, rules, lookup, scratch):
     """:func:`score_coded` of a small node without the full tables: binned
     attributes via :func:`sorted_bins`, categorical ones via their own table
@@ -199,7 +199,7 @@ def small_node_scores(columns, node, rules, lookup, scratch):
     return splits
 
 
-@jit
+@jit_internal
 def _release(slot, pool):
     """Give a table buffer back (zeroed) to the pool (:func:`_table_pool`; None: a
     growth without class tables)."""
@@ -211,7 +211,7 @@ def _release(slot, pool):
         pool.free.append(slot)
 
 
-@jit
+@jit_internal
 def _acquire(pool):
     """A zeroed table buffer from the pool (a new one if none is free)."""
     if len(pool.free) > 0:
@@ -222,7 +222,7 @@ def _acquire(pool):
     return len(pool.tables) - 1
 
 
-@jit
+@jit_internal
 def _scratch_tables(pool):
     """Slot 0's tables, allocated at their first use: a subtree of small nodes (the
     many children of a wide categorical split) never pays for tables as wide as
@@ -233,7 +233,7 @@ def _scratch_tables(pool):
         pool.counts[0] = np.zeros((p_coded, n_cells), dtype=np.int64)
 
 
-@jit
+@jit_internal
 def _table_pool(p_coded, width, n_classes):
     """The table pool of a growth whose nodes hold class tables of ``width + 1``
     cells per coded column (a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
@@ -244,7 +244,7 @@ def _table_pool(p_coded, width, n_classes):
                      [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
-@jit
+@jit_internal
 def _no_pool(p_coded, width, n_classes):
     """No table pool (a growth without class tables)."""
     return None
@@ -257,7 +257,7 @@ def _no_pool(p_coded, width, n_classes):
 new_pool = by_none(_no_pool, _table_pool, pass_first=(False, False))
 
 
-@jit
+@jit_internal
 def _score_node(scratch, columns, node, rules, tuning, pool, slot):
     """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
     the parent, histogram subtraction), from scratch tables, or, when small, by
@@ -292,7 +292,7 @@ def _score_node(scratch, columns, node, rules, tuning, pool, slot):
     return splits, slot
 
 
-@jit
+@jit_internal
 def _scores_of_tables(table, counts, columns, node, rules, lookup, scratch, parallel_rows):
     """The split table of a node from its class tables: :func:`score_coded`, or
     the attributes side by side from ``parallel_rows`` rows (``None``: never;
@@ -304,7 +304,7 @@ def _scores_of_tables(table, counts, columns, node, rules, lookup, scratch, para
     return score_coded(table, counts, columns, node.avail, rules, lookup, scratch)
 
 
-@jit
+@jit_internal
 def _count_tables(columns, node, table, counts, parallel_rows, groups):
     """A node's rows added into its (zeroed) tables; from ``parallel_rows`` rows
     (``None``: never) in ``groups`` groups of columns side by side."""
@@ -316,7 +316,7 @@ def _count_tables(columns, node, table, counts, parallel_rows, groups):
                         table, counts)
 
 
-@jit
+@jit_internal
 def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
     """Turn the tables in ``slot`` into those of child ``keep``
     (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never, and
@@ -344,7 +344,7 @@ class Handoff(NamedTuple):
     always: bool  # a deferred node of fractional weights takes its tables along (else: none)
 
 
-@jit
+@jit_internal
 def _hand_down(node, slot, pool, handoff):
     """The :class:`~hyperplane.tree._state.Tables` a deferred node takes to its own job (its
     slot's) or none (:data:`NO_TABLES`; always with ``pool`` None).
@@ -370,7 +370,7 @@ def _hand_down(node, slot, pool, handoff):
     return Tables(table, counts)
 
 
-@jit
+@jit_internal
 def _adopt(tables, pool):
     """The slot of a job root's handed-down :class:`~hyperplane.tree._state.Tables` (−1: none
     handed down; ``tables`` None: a growth without class tables)."""
@@ -383,7 +383,7 @@ def _adopt(tables, pool):
     return len(pool.tables) - 1
 
 
-@jit
+@jit_internal
 def _moment_scores(least, columns, node, rules, scan, parallel_rows):
     """A regression tree's split table
     (:func:`~hyperplane.tree._scan._regression_kernels.regression_scores`; ``least``:
@@ -396,7 +396,7 @@ def _moment_scores(least, columns, node, rules, scan, parallel_rows):
 exact_scores = by_none(score_attributes, _moment_scores, pass_first=(False, True))
 
 
-@jit
+@jit_internal
 def _expand_moments(node, splits, columns, rules, n_stats, dest, parallel_rows):
     """A regression tree's expansion (:func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`)."""
     return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
@@ -408,7 +408,7 @@ def _expand_moments(node, splits, columns, rules, n_stats, dest, parallel_rows):
 expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
 
 
-@jit
+@jit_internal
 def _moment_weight(value):
     """A regression node's weight: Σw, the first entry of its statistic."""
     return value[0]
@@ -419,7 +419,7 @@ def _moment_weight(value):
 node_weight = by_none(numpy_sum, _moment_weight, pass_first=(False, False))
 
 
-@jit
+@jit_internal
 def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
@@ -443,13 +443,13 @@ split_table = by_first_type(lambda space: _exact_split_table if _exact_growth(sp
                             else _score_node, "split_table")
 
 
-@jit
+@jit_internal
 def _no_branch_scratch(space):
     """A coded-only tree's partition needs no branch scratch (None)."""
     return None
 
 
-@jit
+@jit_internal
 def _workspace_branch_scratch(space):
     """The row-indexed branch scratch of exact growth."""
     return space.dest

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -80,7 +80,7 @@ class ErrorRule(NamedTuple):
     z: float
 
 
-@jit
+@jit_internal
 def _upper_errors(n, e, z):
     """addErrs for ``e ≥ 1``: N·U_CF(e, N) − e with the normal approximation (z = Φ⁻¹(1−CF))."""
     if e + 0.5 >= n:
@@ -91,7 +91,7 @@ def _upper_errors(n, e, z):
     return r * n - e
 
 
-@jit
+@jit_twin
 def added_errors(n, e, confidence, z):
     """Extra errors C4.5 charges a leaf with ``n`` cases and ``e`` errors (Weka ``Stats.addErrs``).
 
@@ -108,7 +108,7 @@ def added_errors(n, e, confidence, z):
     return _upper_errors(n, e, z)
 
 
-@jit
+@jit_twin
 def leaf_errors(value, rule):
     """E = e + addErrs(N, e, CF) of a leaf with class weights ``value`` (0 when empty)."""
     n = numpy_sum(value)
@@ -127,7 +127,7 @@ def class_weights(y, rows, w, n_classes):
     return out
 
 
-@jit
+@jit_internal
 def split_rows(X, tree, t, rows, w):
     """Split ``rows`` (weights ``w``) over the branches of node ``t``'s test.
 
@@ -147,7 +147,7 @@ def split_rows(X, tree, t, rows, w):
     return ChildRows(child_rows, child_w, offsets, r)
 
 
-@jit
+@jit_twin
 def tree_errors(t, tree, fit, rule):
     """Σ E over the leaves below ``t`` (their stored class weights)."""
     total = 0.0
@@ -162,7 +162,7 @@ def tree_errors(t, tree, fit, rule):
     return total
 
 
-@jit
+@jit_twin
 def branch_errors(t, rows, w, data, tree, rule):
     """Σ E over the leaves below ``t`` if the subtree received ``rows`` (weights ``w``)."""
     total = 0.0
@@ -183,7 +183,7 @@ def branch_errors(t, rows, w, data, tree, rule):
     return total
 
 
-@jit
+@jit_twin
 def refit(t, rows, w, data, tree, fit):
     """Class weights, weights, ``r_v`` and depths of the subtree at ``t`` from ``rows``.
 
@@ -219,7 +219,7 @@ def refit(t, rows, w, data, tree, fit):
             stack_depth.append(d + 1)
 
 
-@jit
+@jit_internal
 def _largest_branch(t, tree, weight):
     """The largest branch of ``t`` as C4.5 release 8 picks it (Weka's ``maxBag``).
 
@@ -234,7 +234,7 @@ def _largest_branch(t, tree, weight):
     return best
 
 
-@jit
+@jit_internal
 def _raise_branch(t, largest, tree):
     """Node ``t`` takes the test and the children of its branch ``largest``."""
     tree.feature[t] = tree.feature[largest]

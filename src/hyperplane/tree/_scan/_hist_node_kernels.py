@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import jit, jit_parallel_exact
+from ..._numba import jit_internal, jit_parallel_exact_twin, jit_twin
 from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
@@ -27,7 +27,7 @@ from ._table_kernels import tally_row
 from .._traverse_kernels import MISSING
 
 
-@jit
+@jit_twin
 def new_scratch(width, sort_rows, n_classes):
     """Bin-scan buffers for attributes of up to ``width`` codes and small nodes
     of fewer than ``sort_rows`` rows."""
@@ -37,7 +37,7 @@ def new_scratch(width, sort_rows, n_classes):
                    np.empty(sort_rows, dtype=np.int64))
 
 
-@jit
+@jit_internal
 def weight_taken_out(b, w, r_keep):
     """The weight a row of branch ``b`` leaves the kept child's tables with: all of
     it, or ``(1 − r_keep) · w`` for a row missing the tested value (it stays in
@@ -45,14 +45,14 @@ def weight_taken_out(b, w, r_keep):
     return w * (1.0 - r_keep) if b == MISSING else w
 
 
-@jit
+@jit_internal
 def rows_taken_out(b):
     """The rows a row of branch ``b`` takes out of the kept child's counts: −1, or
     none for a row missing the tested value (it is counted in every child)."""
     return 0 if b == MISSING else -1
 
 
-@jit
+@jit_internal
 def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
     """Add ``rows`` (weights ``w`` by position) into the class tables of the coded
     columns of the :class:`~hyperplane.tree._state.Span` ``span``, in the rows' order
@@ -62,7 +62,7 @@ def add_rows(codes_rows, codes_count, y, rows, w, span, table, counts):
         tally_row(codes_rows[i], codes_count, y[i], w[pos], 1, span, table, counts)
 
 
-@jit
+@jit_internal
 def take_out_rows(columns, node, branch, kept, span, table, counts):
     """Take the rows of ``node`` that leave its child ``kept`` (a
     :class:`~hyperplane.tree._state.Kept`) out of the class tables of the coded columns of the
@@ -78,7 +78,7 @@ def take_out_rows(columns, node, branch, kept, span, table, counts):
                       table, counts)
 
 
-@jit
+@jit_internal
 def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     """The split-table entry of coded attribute ``j`` from the node's tables: a
     multiway split (:func:`~._split_kernels.table_split_score`) or, binned, the
@@ -101,7 +101,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
     return ordered_cut(d, scratch, table[c, n_codes], columns.bin_range[c], rules, lookup)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
     """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
     (each with its own scan buffers; the same split table), into ``splits``
@@ -121,14 +121,14 @@ def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
             put_split(splits, j, entry)
 
 
-@jit
+@jit_internal
 def column_group(g, n_groups, p):
     """The :class:`~hyperplane.tree._state.Span` of group ``g`` of ``n_groups`` near-equal groups of ``p``
     columns."""
     return Span(g * p // n_groups, (g + 1) * p // n_groups)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts, groups):
     """:func:`~hyperplane.tree._grow._subtree_kernels.accumulate_rows` with the columns in ``groups``
     groups side by side (one per thread).
@@ -143,7 +143,7 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
                  counts)
 
 
-@jit_parallel_exact
+@jit_parallel_exact_twin
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
     """:func:`~hyperplane.tree._grow._subtree_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""

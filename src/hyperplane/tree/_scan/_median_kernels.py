@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit_internal, jit_twin
 
 
 class Fenwick(NamedTuple):
@@ -46,7 +46,7 @@ class ErrorProfile(NamedTuple):
     right_median: np.ndarray
 
 
-@jit
+@jit_internal
 def fenwick_add(tree, rank, y, w):
     """Add a row of target ``y`` (the ``rank``-th smallest, 0-based) and weight ``w``."""
     wy = w * y
@@ -60,7 +60,7 @@ def fenwick_add(tree, rank, y, w):
     tree.total[1] += wy
 
 
-@jit
+@jit_internal
 def _descend(tree, target, or_equal):
     """The largest prefix length ``k`` of ranks whose weight is ``< target``
     (``<= target`` if ``or_equal``), with that prefix's Σw and Σwy (the binary
@@ -86,7 +86,7 @@ def _descend(tree, target, or_equal):
     return k, cum_w, cum_wy
 
 
-@jit
+@jit_internal
 def fenwick_median(tree, sorted_y):
     """The weighted median of the rows added to ``tree`` and the weight and
     weighted targets of the rows below it, ``(m, w_below, wy_below)``.
@@ -104,7 +104,7 @@ def fenwick_median(tree, sorted_y):
     return (sorted_y[k] + sorted_y[after]) / 2.0, w_half, wy_half
 
 
-@jit
+@jit_internal
 def absolute_error_of(tree, sorted_y):
     """``(Σw|y − m|, m)`` of the rows added to ``tree``, ``m`` their weighted median."""
     m, w_below, wy_below = fenwick_median(tree, sorted_y)
@@ -113,7 +113,7 @@ def absolute_error_of(tree, sorted_y):
     return (wy_above - m * w_above) + (m * w_below - wy_below), m
 
 
-@jit
+@jit_internal
 def ranks_of(y_seq):
     """The sorted targets and the rank of each entry of ``y_seq`` among them."""
     by_y = np.argsort(y_seq, kind="mergesort")
@@ -123,7 +123,7 @@ def ranks_of(y_seq):
     return y_seq[by_y], ranks
 
 
-@jit
+@jit_twin
 def absolute_error_profile(y_seq, w_seq):
     """The :class:`ErrorProfile` of the rows of targets ``y_seq`` and weights
     ``w_seq`` in this order: a forward pass adds rows ``0, 1, …`` to a
@@ -146,7 +146,7 @@ def absolute_error_profile(y_seq, w_seq):
     return ErrorProfile(left, right, median)
 
 
-@jit
+@jit_internal
 def put_absolute_error(value, y, rows, w):
     """Write ``[Σw, m, Σw|y − m|]`` of ``rows`` (weights ``w``) into the ``value`` row
     of a node, ``m`` their weighted median (scikit-learn's node median: that of
@@ -165,7 +165,7 @@ def put_absolute_error(value, y, rows, w):
     value[0], value[1], value[2] = total, profile.right_median[0], profile.right[0]
 
 
-@jit
+@jit_internal
 def mean_absolute_error(value):
     """``Σw|y − m| / Σw`` of a node's ``value`` row ``[Σw, m, Σw|y − m|]`` (0 without weight)."""
     return value[2] / value[0] if value[0] > 0.0 else 0.0

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..._numba import jit
+from ..._numba import jit_internal
 
 #: columns of a node's moments in a tree's ``value`` array
 N_MOMENTS = 3
@@ -33,44 +33,44 @@ class Moments(NamedTuple):
     wyy: float  # Σ w_i y_i²
 
 
-@jit
+@jit_internal
 def no_moments():
     """The moments of no rows."""
     return Moments(0.0, 0.0, 0.0)
 
 
-@jit
+@jit_internal
 def add_row(m, y, w):
     """``m`` with one more row of target ``y`` and weight ``w``."""
     wy = w * y
     return Moments(m.w + w, m.wy + wy, m.wyy + wy * y)
 
 
-@jit
+@jit_internal
 def less(m, part):
     """The moments of the rows of ``m`` that are not in ``part`` (a subset of them)."""
     return Moments(m.w - part.w, m.wy - part.wy, m.wyy - part.wyy)
 
 
-@jit
+@jit_internal
 def as_moments(value):
     """A node's ``value`` row ``[Σw, Σwy, Σwy²]`` as :class:`Moments`."""
     return Moments(value[0], value[1], value[2])
 
 
-@jit
+@jit_internal
 def put_moments(value, m):
     """Write ``m`` into the ``value`` row of a node."""
     value[0], value[1], value[2] = m.w, m.wy, m.wyy
 
 
-@jit
+@jit_internal
 def mean(m):
     """The region's output ``ĉ = Σwy / Σw`` (李航 式5.17's least-squares value); 0 without weight."""
     return m.wy / m.w if m.w > 0.0 else 0.0
 
 
-@jit
+@jit_internal
 def mean_squared_error(m):
     """``Σw(y − ĉ)² / Σw = Σwy²/Σw − ĉ²``, the node's impurity (0 without weight;
     round-off below 0 is 0)."""
@@ -80,7 +80,7 @@ def mean_squared_error(m):
     return max(m.wyy / m.w - c * c, 0.0)
 
 
-@jit
+@jit_internal
 def cut_quality(left, right):
     """``(Σ_L wy)²/W_L + (Σ_R wy)²/W_R``: the squared error of the cut, 李航 式5.21,
     is ``Σwy² − quality``, so the cut of largest quality has the least error
@@ -88,7 +88,7 @@ def cut_quality(left, right):
     return left.wy * left.wy / left.w + right.wy * right.wy / right.w
 
 
-@jit
+@jit_internal
 def squared_error_decrease(known, left):
     """``MSE(D̃) − W_L/W̃ MSE(L) − W_R/W̃ MSE(R)`` of a cut of the known rows
     ``known`` into ``left`` and the rest, and the children's part
@@ -98,7 +98,7 @@ def squared_error_decrease(known, left):
     return mean_squared_error(known) - after, after
 
 
-@jit
+@jit_internal
 def add_moments(m, part):
     """The moments of the rows of ``m`` and of ``part`` together (disjoint sets);
     ``add_moments(m, Moments(w, w·y, (w·y)·y))`` is :func:`add_row`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import jit, jit_parallel_exact
+from ..._numba import jit_internal, jit_parallel_exact_internal, jit_twin
 from .._grow._expand_kernels import new_splits, put_split
 from ._numeric_cut_kernels import best_numeric_cut, score_table
 from ._split_kernels import CATEGORICAL, NUMERIC
@@ -18,7 +18,7 @@ from ._table_kernels import node_class_tables
 PARALLEL_ROWS = 20000
 
 
-@jit
+@jit_internal
 def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
     """Score attribute ``j`` into entry ``j`` of ``splits`` (if it is available)."""
     if not node.avail[j]:
@@ -35,7 +35,7 @@ def _score_attribute(j, columns, node, rules, scan, tables, n_rows, splits):
                                          rules, lookup))
 
 
-@jit
+@jit_internal
 def scan_scratch(node, c):
     """Scratch of the scan of exact numeric attribute ``c``: its part of the
     node's spare region (free until the node's children are written into it;
@@ -44,7 +44,7 @@ def scan_scratch(node, c):
     return GatherBuffers(node.spare_order[c * m:(c + 1) * m], node.spare_x[c * m:(c + 1) * m])
 
 
-@jit
+@jit_internal
 def _node_tables(columns, node, scan):
     """The node's weights spread over ``scan.wbuf`` by row and the class tables
     of its available coded attributes."""
@@ -59,7 +59,7 @@ def _node_tables(columns, node, scan):
     return tables, n_rows
 
 
-@jit_parallel_exact
+@jit_parallel_exact_internal
 def node_scores_parallel(columns, node, rules, scan, tables, splits):
     """Every attribute of ``node`` scored side by side into ``splits`` (the
     :func:`score_attributes` of a large node; ``tables`` the class tables of its
@@ -75,7 +75,7 @@ def node_scores_parallel(columns, node, rules, scan, tables, splits):
         _score_attribute(j, columns, node, rules, scan, tables.table, tables.counts, splits)
 
 
-@jit
+@jit_twin
 def score_attributes(columns, node, rules, scan, parallel_rows):
     """The split table of ``node``: every available attribute scored, side by
     side (:func:`node_scores_parallel`) for a node of at least ``parallel_rows``

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit_internal, jit_twin
 from ._split_kernels import (C45_EQUAL, C45_TIE, ENTROPY, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
@@ -42,13 +42,13 @@ LOG2_TERMS = 3
 EXACT_COUNTS = 2.0**26
 
 
-@jit
+@jit_internal
 def no_split():
     """The entry of an attribute without an admissible split."""
     return Split(0.0, 0.0, 0.0, 0.0, np.nan, -1, False)
 
 
-@jit
+@jit_internal
 def cut_bounds(w_known, w_total, n_known, n_classes, rules):
     """The :class:`~hyperplane.tree._state.CutBounds` of one scan: ties within round-off of the
     known weight ``w_known``; with C4.5's rules (``rules.c45``, release 8,
@@ -67,14 +67,14 @@ def cut_bounds(w_known, w_total, n_known, n_classes, rules):
     return CutBounds(tie, equal, min_side, ROUND_OFF * w_known, possible)
 
 
-@jit
+@jit_internal
 def separated(x_here, x_next, bounds):
     """A cut lies between two adjacent known values only when they are more than
     ``bounds.equal`` apart (0: distinct; C4.5: 1e-5)."""
     return x_next > x_here + bounds.equal
 
 
-@jit
+@jit_internal
 def admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
     """Whether a cut with sides of weights ``w_left``, ``w_right`` and ``n_left``,
     ``n_right`` rows may be chosen: neither side empty, and each side weighs at
@@ -87,26 +87,26 @@ def admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
     return n_left >= rules.min_leaf and n_right >= rules.min_leaf
 
 
-@jit
+@jit_internal
 def gini_quality(sq_l, sq_r, w_left, w_right):
     """``Σ L_k²/W_L + Σ R_k²/W_R`` = W − (W_L Gini(L) + W_R Gini(R)) (周志华 4.5, 4.6)."""
     return sq_l / w_left + sq_r / w_right
 
 
-@jit
+@jit_twin
 def xlog2x(c):
     """``c log2 c`` (0 at 0): one class's entropy term."""
     return c * np.log2(c) if c > 0.0 else 0.0
 
 
-@jit
+@jit_internal
 def entropy_quality(terms, w_left, w_right):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
     −(W_L Ent(L) + W_R Ent(R)) (周志华 4.1), ``terms`` the sum over the classes."""
     return terms - (w_left * np.log2(w_left) + w_right * np.log2(w_right))
 
 
-@jit
+@jit_internal
 def kept_as_best(quality, best, bounds, left, best_left):
     """Whether a cut of ``quality`` replaces the best so far (better by more than
     ``bounds.tie``: between tied cuts the smaller threshold stays); if so its left
@@ -118,7 +118,7 @@ def kept_as_best(quality, best, bounds, left, best_left):
     return False
 
 
-@jit
+@jit_internal
 def cut_threshold(x_here, x_next):
     """The threshold of a cut between adjacent values ``x_here < x_next``: their
     midpoint (周志华 4.7), or ``x_here`` when the midpoint rounds up to ``x_next``."""
@@ -126,7 +126,7 @@ def cut_threshold(x_here, x_next):
     return x_here if t >= x_next else t
 
 
-@jit
+@jit_internal
 def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules):
     """The split-table entry of the chosen cut.
 
@@ -156,7 +156,7 @@ def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules
     return Split(score, ratio, after, rho, threshold, cut_bin, True)
 
 
-@jit
+@jit_internal
 def mdl_corrected_gain(score, n_cuts, w_node):
     """C4.5 release 8's MDL charge for choosing a cut (Quinlan 1996, "Improved use of
     continuous attributes in C4.5"): ``gain − log2(#admissible cuts) / W`` with ``W``
@@ -164,7 +164,7 @@ def mdl_corrected_gain(score, n_cuts, w_node):
     return score - np.log2(n_cuts) / w_node
 
 
-@jit
+@jit_internal
 def _lookup_quality(pairs, n_left, n_right, clogc):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
     −(W_L Ent(L) + W_R Ent(R)) for integer class counts: ``pairs[k]`` holds
@@ -176,7 +176,7 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
     return quality - (clogc[n_left] + clogc[n_right])
 
 
-@jit
+@jit_internal
 def gather_buffers(spare, n_known, unit):
     """Where a scan gathers its ``n_known`` classes and weights (none when every
     weight is 1): the scratch ``spare`` (a
@@ -189,7 +189,7 @@ def gather_buffers(spare, n_known, unit):
             np.empty(n_w, dtype=spare.weights.dtype))
 
 
-@jit
+@jit_twin
 def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN
     last) and ``xs`` (their values in that order, ``xs[pos] = x[order[pos]]``).
@@ -320,7 +320,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
                       cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, rules)
 
 
-@jit
+@jit_twin
 def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     """Best two-way cut ``code <= b`` of a binned attribute from its class table.
 
@@ -336,7 +336,7 @@ def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     return ordered_cut(bins.size, scratch, table[n_codes], bin_range, rules, clogc)
 
 
-@jit
+@jit_internal
 def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
     """:func:`best_numeric_cut` over bins: the best cut between the non-empty bins
     of a binned attribute.
@@ -415,7 +415,7 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
                       cut_threshold(bin_range[1, b], bin_range[0, bins[best_e + 1]]), b, rules)
 
 
-@jit
+@jit_twin
 def score_table(table, n_rows, is_categorical, bin_range, rules, clogc):
     """Score a coded attribute from its (summed) class-weight table.
 

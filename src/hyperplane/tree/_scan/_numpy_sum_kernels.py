@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit_twin
 
 
-@jit
+@jit_twin
 def numpy_sum(a):
     """``a.sum()`` of a short contiguous vector, in NumPy's own order (pairwise, 8 lanes).
 

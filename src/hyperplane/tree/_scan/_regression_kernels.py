@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit
+from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
@@ -71,7 +71,7 @@ class BinMoments(NamedTuple):
     count: np.ndarray
 
 
-@jit
+@jit_internal
 def _row_moments(targets, i):
     """Row ``i``'s moments ``(w, wy, wy·y)``: adding them is :func:`~._moments_kernels.add_row`."""
     w = targets.wbuf[i]
@@ -79,7 +79,7 @@ def _row_moments(targets, i):
     return Moments(w, wy, wy * targets.y[i]), 1
 
 
-@jit
+@jit_internal
 def _bin_moments(targets, t):
     """Bin ``t``'s summed moments and row count."""
     return (Moments(targets.moments[t, 0], targets.moments[t, 1], targets.moments[t, 2]),
@@ -98,7 +98,7 @@ position_moments = by_first_type(
 EPSILON = float(np.finfo(np.float64).eps)
 
 
-@jit
+@jit_internal
 def _row_profile(targets, criterion, order, n_known):
     """:func:`cut_profile` of training rows (:class:`RowTargets`)."""
     if criterion != ABSOLUTE_ERROR:
@@ -111,7 +111,7 @@ def _row_profile(targets, criterion, order, n_known):
     return absolute_error_profile(y_seq, w_seq)
 
 
-@jit
+@jit_internal
 def _no_profile(targets, criterion, order, n_known):
     """The empty profile: the moments say everything."""
     return ErrorProfile(np.empty(0), np.empty(0), np.empty(0))
@@ -128,7 +128,7 @@ cut_profile = by_first_type(
     else _row_profile, "cut_profile")
 
 
-@jit
+@jit_internal
 def regression_cut_quality(criterion, left, right, profile, pos):
     """The quality of cutting after the ``pos``-th known row (larger: less error).
 
@@ -145,7 +145,7 @@ def regression_cut_quality(criterion, left, right, profile, pos):
     return cut_quality(left, right)
 
 
-@jit
+@jit_internal
 def cut_tie(criterion):
     """Relative margin by which a later cut of one attribute must beat the best so far:
     ``ROUND_OFF`` for squared errors (cuts equal up to round-off go to the smaller
@@ -154,7 +154,7 @@ def cut_tie(criterion):
     return 0.0 if criterion == ABSOLUTE_ERROR else ROUND_OFF
 
 
-@jit
+@jit_internal
 def regression_decrease(criterion, known, left, profile, pos):
     """``(I(D̃) − Σ_v W_v/W̃ I(D̃_v), Σ_v W_v/W̃ I(D̃_v))`` of the cut after the
     ``pos``-th known row, ``I`` the mean squared error
@@ -166,7 +166,7 @@ def regression_decrease(criterion, known, left, profile, pos):
     return squared_error_decrease(known, left)
 
 
-@jit
+@jit_twin
 def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     """Best cut ``x <= s`` of one exact numeric attribute by least squares (李航 式5.21)
     or least absolute deviation (``criterion``).
@@ -191,7 +191,7 @@ def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     return ordered_regression_cut(RowTargets(y, wbuf), column, min_leaf, criterion)
 
 
-@jit
+@jit_twin
 def ordered_regression_cut(targets, column, min_leaf, criterion):
     """:func:`best_regression_cut` of positions read through ``targets``: a
     training row each (:class:`RowTargets`) or all of a node's rows in one bin
@@ -253,7 +253,7 @@ def ordered_regression_cut(targets, column, min_leaf, criterion):
                  cut_threshold(high[best_pos], low[best_pos + 1]), cut_bin, True)
 
 
-@jit
+@jit_twin
 def binned_values(columns, c, rows, index_type):
     """The :class:`OrderedValues` of binned column ``c`` over ``rows`` (positions
     in an array of the type of ``index_type``, the exact attributes' orders): the rows
@@ -290,7 +290,7 @@ def binned_values(columns, c, rows, index_type):
     return OrderedValues(order, low, high, code_at)
 
 
-@jit
+@jit_twin
 def regression_scores(columns, node, rules, wbuf, min_decrease):
     """The split table of ``node``: every available numeric attribute, exact or
     binned (:func:`binned_values`), scanned by :func:`best_regression_cut`
@@ -322,7 +322,7 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
     return splits
 
 
-@jit
+@jit_internal
 def put_admissible(splits, j, cut, share, least):
     """Enter attribute ``j``'s best cut into ``splits``, inadmissible when
     ``share · score`` (its decrease of the tree's weighted impurity, ``share``
@@ -373,7 +373,7 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
     return splits
 
 
-@jit
+@jit_twin
 def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, targets):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
     :func:`~hyperplane.tree._grow._expand_kernels.split_node`), with each child's statistic
@@ -402,7 +402,7 @@ def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, ta
     return children
 
 
-@jit
+@jit_internal
 def _rows_value(y, value, rows, w, criterion):
     """:func:`put_regression_value` of training rows; whether their targets are all equal."""
     low = np.inf
@@ -414,7 +414,7 @@ def _rows_value(y, value, rows, w, criterion):
     return low == high
 
 
-@jit
+@jit_internal
 def _bins_value(targets, value, rows, w, criterion):
     """The moments of a branch whose rows stand for bins: each bin's summed
     moments, scaled by the share of its weight the branch gets (1, or r̃_v
@@ -437,12 +437,12 @@ branch_value = by_first_type(
     else _rows_value, "branch_value")
 
 
-@jit
+@jit_internal
 def _row_count(y, rows):
     return rows.shape[0]
 
 
-@jit
+@jit_internal
 def _bin_count(targets, rows):
     n = 0
     for pos in range(rows.shape[0]):
@@ -456,7 +456,7 @@ branch_rows = by_first_type(
     else _row_count, "branch_rows")
 
 
-@jit
+@jit_internal
 def regression_leaf_reason(value, equal, n_rows, depth, any_attribute, rules):
     """Why a node of statistic ``value`` stays a leaf: its targets are all equal
     (``equal``, or, as scikit-learn tests it, an impurity of at most
@@ -473,7 +473,7 @@ def root_reason(value, equal, n_rows, rules):
     return regression_leaf_reason(value, equal, n_rows, 0, True, rules)
 
 
-@jit
+@jit_internal
 def put_regression_value(value, y, rows, w, criterion):
     """Write the statistic of ``rows`` (weights ``w``) into a node's ``value`` row:
     the moments ``[Σw, Σwy, Σwy²]`` (``SQUARED_ERROR``) or ``[Σw, m, Σw|y − m|]``

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal, jit_twin
 from ._median_kernels import mean_absolute_error
 from ._moments_kernels import as_moments, mean_squared_error
 from .._state import Split
@@ -65,14 +65,14 @@ C45_EQUAL = 1e-5
 C45_TIE = 1e-6
 
 
-@jit
+@jit_internal
 def c45_min_side(min_leaf, w_known, n_classes):
     """C4.5's minimum weight of each side of a numeric cut (release 8, Quinlan 1996):
     ``min(25, max(M, 0.1 W̃ / K))``."""
     return min(C45_MIN_SIDE_CAP, max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
-@jit
+@jit_twin
 def impurity(counts, total, criterion):
     """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1); for
     ``SQUARED_ERROR`` ``counts`` are a regression node's moments and ``total`` is unused
@@ -97,7 +97,7 @@ def impurity(counts, total, criterion):
     return 1.0 - acc
 
 
-@jit
+@jit_internal
 def squared_sums(left, right):
     """(Σ_k left_k², Σ_k right_k²): the Gini index's sums for both sides of a cut."""
     sq_l = 0.0
@@ -108,7 +108,7 @@ def squared_sums(left, right):
     return sq_l, sq_r
 
 
-@jit
+@jit_internal
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1
@@ -120,7 +120,7 @@ def _known_part(table):
     return known, w_known, w_known + table[n_codes].sum()
 
 
-@jit
+@jit_internal
 def c45_split_info(w_branches, w_missing):
     """C4.5's split information: the missing weight counts as one more branch,
     ``−Σ_v W_v/W log2(W_v/W) − W_?/W log2(W_?/W)`` with ``W`` all the node's weight."""
@@ -134,7 +134,7 @@ def c45_split_info(w_branches, w_missing):
     return iv
 
 
-@jit
+@jit_twin
 def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     """Score a multiway split (one branch per value) from its class-weight table.
 
@@ -178,7 +178,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     return Split(score, ratio, after, rho, np.nan, -1, valid and n_nonempty >= 2)
 
 
-@jit
+@jit_twin
 def _binary_score(left, right, w_left, w_right, base, criterion):
     """(I(D̃) − Σ r_v I(D̃_v), after, IV) of a two-way cut."""
     w_known = w_left + w_right

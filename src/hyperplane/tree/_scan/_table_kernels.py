@@ -14,10 +14,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal
 
 
-@jit
+@jit_internal
 def table_slot(code, n_codes):
     """The row of an attribute's class table that a coded value counts in:
     the code itself, or the extra last row ``n_codes`` for a missing value
@@ -25,7 +25,7 @@ def table_slot(code, n_codes):
     return np.int64(n_codes) if code < 0 else np.int64(code)
 
 
-@jit
+@jit_internal
 def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
     """Add weight ``w`` of class ``k`` and ``step`` rows to the cells of one row's
     codes ``codes_row`` in the class tables of the coded columns of the
@@ -38,7 +38,7 @@ def tally_row(codes_row, codes_count, k, w, step, span, table, counts):
         counts[c, code] += step
 
 
-@jit
+@jit_internal
 def accumulate_class_table(codes, y, w, rows, table, n_rows):
     """Add the weights of ``rows`` into ``table[code, y]`` and count them in ``n_rows[code]``.
 
@@ -66,7 +66,7 @@ def category_class_table(codes, y, w, n_codes, n_classes):
     return table, n_rows
 
 
-@jit
+@jit_internal
 def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_classes):
     """Class-weight tables of one node for every coded attribute, in one pass over its rows.
 
