@@ -7,8 +7,9 @@ columns (:class:`Columns`), the node being grown (:class:`Node`), its split
 table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
 (:class:`Scan`, :class:`Scratch`, :class:`GatherBuffers`), a regression tree's
 admissibility bound (:class:`MinDecrease`), the subtree grower's knobs and
-buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`) and a grown
-tree's arrays (:class:`TreeArrays`).
+buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`), the tree while
+it grows (:class:`NodeStore`, a split's :class:`NodeTest`, a compiled call's
+:class:`Subtree`) and a grown tree's arrays (:class:`TreeArrays`).
 """
 
 from __future__ import annotations

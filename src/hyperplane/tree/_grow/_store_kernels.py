@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal
-from .._state import NodeStore
+from .._state import NodeStore, new_store
 
 
 @jit_internal
@@ -26,29 +26,34 @@ def _reserve(store, extra):
     capacity = store.feature.shape[0]
     if n + extra <= capacity:
         return store
-    capacity = max(2 * capacity, n + extra)
-    feature = np.full(capacity, -1, dtype=np.int64)
-    is_numeric = np.zeros(capacity, dtype=np.bool_)
-    threshold = np.full(capacity, np.nan)
-    first_child = np.zeros(capacity, dtype=np.int64)
-    n_child = np.zeros(capacity, dtype=np.int64)
-    branch_r = np.ones(capacity)
-    value = np.zeros((capacity, store.value.shape[1]))
-    weight = np.zeros(capacity)
-    depth = np.zeros(capacity, dtype=np.int64)
+    grown = new_store(store.value[0], store.weight[0], store.depth[0],
+                      max(2 * capacity, n + extra))
     for t in range(n):
-        feature[t] = store.feature[t]
-        is_numeric[t] = store.is_numeric[t]
-        threshold[t] = store.threshold[t]
-        first_child[t] = store.first_child[t]
-        n_child[t] = store.n_child[t]
-        branch_r[t] = store.branch_r[t]
-        for k in range(value.shape[1]):
-            value[t, k] = store.value[t, k]
-        weight[t] = store.weight[t]
-        depth[t] = store.depth[t]
-    return NodeStore(feature, is_numeric, threshold, first_child, n_child, branch_r, value,
-                     weight, depth, n)
+        _copy_node(store, t, grown, t)
+    return _counted(grown, n)
+
+
+@jit_internal
+def _copy_node(source, s, store, t):
+    """Node ``s`` of ``source`` written as node ``t`` of ``store`` (every field)."""
+    store.feature[t] = source.feature[s]
+    store.is_numeric[t] = source.is_numeric[s]
+    store.threshold[t] = source.threshold[s]
+    store.first_child[t] = source.first_child[s]
+    store.n_child[t] = source.n_child[s]
+    store.branch_r[t] = source.branch_r[s]
+    for k in range(store.value.shape[1]):
+        store.value[t, k] = source.value[s, k]
+    store.weight[t] = source.weight[s]
+    store.depth[t] = source.depth[s]
+
+
+@jit_internal
+def _counted(store, n_nodes):
+    """``store``'s arrays holding ``n_nodes`` nodes."""
+    return NodeStore(store.feature, store.is_numeric, store.threshold, store.first_child,
+                     store.n_child, store.branch_r, store.value, store.weight, store.depth,
+                     n_nodes)
 
 
 @jit
@@ -94,9 +99,7 @@ def attach_children(store, node, test, r, value, weight):
             store.value[t, k] = value[v, k]
         store.weight[t] = weight[v]
         store.depth[t] = depth
-    return NodeStore(store.feature, store.is_numeric, store.threshold, store.first_child,
-                     store.n_child, store.branch_r, store.value, store.weight, store.depth,
-                     first + n_branches)
+    return _counted(store, first + n_branches)
 
 
 @jit
@@ -134,16 +137,7 @@ def graft(store, node, subtree):
     store.n_child[node] = subtree.n_child[0]
     for s in range(1, m):
         t = base + s
-        store.feature[t] = subtree.feature[s]
-        store.is_numeric[t] = subtree.is_numeric[s]
-        store.threshold[t] = subtree.threshold[s]
-        store.first_child[t] = base + subtree.first_child[s] if subtree.n_child[s] > 0 else 0
-        store.n_child[t] = subtree.n_child[s]
-        store.branch_r[t] = subtree.branch_r[s]
-        for k in range(store.value.shape[1]):
-            store.value[t, k] = subtree.value[s, k]
-        store.weight[t] = subtree.weight[s]
-        store.depth[t] = subtree.depth[s]
-    return NodeStore(store.feature, store.is_numeric, store.threshold, store.first_child,
-                     store.n_child, store.branch_r, store.value, store.weight, store.depth,
-                     base + m)
+        _copy_node(subtree, s, store, t)
+        if store.n_child[t] > 0:
+            store.first_child[t] += base
+    return _counted(store, base + m)
