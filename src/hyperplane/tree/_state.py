@@ -243,8 +243,8 @@ class NodeTest(NamedTuple):
 def new_store(value, weight, depth, capacity):
     """A :class:`NodeStore` of one node, the root (a leaf until it is split):
     statistic ``value``, weight ``weight``, depth ``depth``, room for
-    ``capacity`` nodes (at least 1), in Python and in compiled code (where
-    numba inlines it into the caller, as :func:`new_node`).
+    ``capacity`` nodes (at least 1). Made in Python: a compiled subtree
+    growth is handed its store (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`).
 
     Examples
     --------
@@ -267,11 +267,6 @@ def new_store(value, weight, depth, capacity):
                      np.full(capacity, np.nan), np.zeros(capacity, dtype=np.int64),
                      np.zeros(capacity, dtype=np.int64), np.ones(capacity), values, weights,
                      depths, 1)
-
-
-@overload(new_store, inline="always")
-def _new_store_compiled(value, weight, depth, capacity):
-    return new_store
 
 
 class Subtree(NamedTuple):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal
-from .._state import NodeStore, new_store
+from .._state import NodeStore
 
 
 @jit_internal
@@ -26,11 +26,16 @@ def _reserve(store, extra):
     capacity = store.feature.shape[0]
     if n + extra <= capacity:
         return store
-    grown = new_store(store.value[0], store.weight[0], store.depth[0],
-                      max(2 * capacity, n + extra))
+    capacity = max(2 * capacity, n + extra)
+    # the nodes beyond n are written when they are made (attach_children, graft)
+    grown = NodeStore(np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_),
+                      np.empty(capacity), np.empty(capacity, dtype=np.int64),
+                      np.empty(capacity, dtype=np.int64), np.empty(capacity),
+                      np.empty((capacity, store.value.shape[1])), np.empty(capacity),
+                      np.empty(capacity, dtype=np.int64), n)
     for t in range(n):
         _copy_node(store, t, grown, t)
-    return _counted(grown, n)
+    return grown
 
 
 @jit_internal
@@ -56,8 +61,8 @@ def _counted(store, n_nodes):
                      n_nodes)
 
 
-@jit
-def attach_children(store, node, test, r, value, weight):
+@jit_internal
+def split_leaf(store, node, test, r, value, weight):
     """Make leaf ``node`` of ``store`` test ``test`` (a
     :class:`~hyperplane.tree._state.NodeTest`) with one child per branch ``v``:
     a leaf of ``r[v]`` (r̃_v, 周志华 4.4.2), statistic ``value[v]`` and weight
@@ -77,6 +82,9 @@ def attach_children(store, node, test, r, value, weight):
     (3, [1], [2])
     >>> store.depth[:3].tolist(), store.feature[:3].tolist()
     ([0, 1, 1], [2, -1, -1])
+
+    Compiled callers call it (:func:`~._subtree_kernels.grow_subtree`); Python
+    calls it through :func:`attach_children`.
     """
     n_branches = r.shape[0]
     store = _reserve(store, n_branches)
@@ -100,6 +108,14 @@ def attach_children(store, node, test, r, value, weight):
         store.weight[t] = weight[v]
         store.depth[t] = depth
     return _counted(store, first + n_branches)
+
+
+@jit
+def attach_children(store, node, test, r, value, weight):
+    """:func:`split_leaf` called from Python (the node-by-node loop, the Dask
+    levels): compiled only when a tree grows there, so that a compiled growth
+    compiles no Python wrapper of the rule. Returns the store."""
+    return split_leaf(store, node, test, r, value, weight)
 
 
 @jit

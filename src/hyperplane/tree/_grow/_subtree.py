@@ -26,7 +26,7 @@ import numpy as np
 from .._scan._hist_node_kernels import new_scratch
 from .._scan._node_kernels import PARALLEL_ROWS
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC
-from .._state import Node, Tables, Tuning, Workspace
+from .._state import Node, Tables, Tuning, Workspace, new_store
 from ._store_kernels import graft
 from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
 
@@ -43,6 +43,8 @@ JOBS_PER_THREAD = 4
 SPLIT_FRACTION = 16
 #: from this many threads the top's large nodes count their tables in parallel
 PARALLEL_TABLE_THREADS = 4
+#: room for this many nodes in a job's store at first (it doubles when full)
+STORE_CAPACITY = 64
 
 
 def subtree_rows(n_rows, threads, exact):
@@ -137,8 +139,17 @@ def keeps_tables(n_rows, exact):
     return not exact and n_rows >= SORT_ROWS
 
 
+def job_store(node):
+    """The :class:`~hyperplane.tree._state.NodeStore` a job grows into: node 0 is the
+    job's ``node``, which the tree already holds (:func:`~._store_kernels.graft`
+    takes only its test, so its weight is left NaN), with room for
+    ``STORE_CAPACITY`` nodes at first."""
+    return new_store(node.value, np.nan, node.depth, STORE_CAPACITY)
+
+
 def _grow_one(data, rules, job, tuning, space):
-    return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff)
+    return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff,
+                        job_store(job.node))
 
 
 def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):

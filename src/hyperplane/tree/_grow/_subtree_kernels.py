@@ -44,19 +44,16 @@ from .._scan._regression_kernels import expand_regression_node, regression_score
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
 from .._state import (Kept, NodeTest, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace,
-                      new_node, new_store)
-from .._scan._numpy_sum_kernels import numpy_sum
+                      new_node)
 from .._scan._table_kernels import table_slot
 from .._traverse_kernels import child_block, child_region
-from ._store_kernels import attach_children
+from ._store_kernels import split_leaf
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
 SUBTRACT_ROWS = 512
 #: nodes with fewer rows sort their codes instead of filling tables
 SORT_ROWS = 64
-#: room for this many nodes in a subtree's store at first (it doubles when full)
-STORE_CAPACITY = 64
 
 
 @jit
@@ -413,17 +410,6 @@ expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
 
 
 @jit
-def _moment_weight(value):
-    """A regression node's weight: Σw, the first entry of its statistic."""
-    return value[0]
-
-
-#: a node's weight from its value: a classifier's sum of class weights
-#: (``least`` None) or a regression node's Σw
-node_weight = by_none(numpy_sum, _moment_weight, pass_first=(False, False))
-
-
-@jit
 def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
@@ -465,7 +451,7 @@ branch_scratch = by_first_type(lambda space: _workspace_branch_scratch if _exact
 
 
 @jit
-def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
+def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
 
     Every node is scored and expanded by
@@ -485,9 +471,10 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
-    Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in a
-    :class:`~hyperplane.tree._state.NodeStore` (node 0 is ``root``; a node is split
-    by :func:`~._store_kernels.attach_children`, as in the Python loop) and the
+    Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in
+    ``store``, a :class:`~hyperplane.tree._state.NodeStore` whose node 0 is ``root``
+    (:func:`~._subtree.job_store`; a node is split by
+    :func:`~._store_kernels.split_leaf`, the Python loop's rule) or a larger copy, and the
     deferred nodes. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
     returned (their ids, nodes and tables), to be grown by further calls
@@ -507,8 +494,6 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
         width = max(width, columns.codes_count[c])
     pool = new_pool(tables, p_coded, width, n_classes)
     dest = branch_scratch(space)
-    store = new_store(root.value, node_weight(tuning.least, root.value), root.depth,
-                      STORE_CAPACITY)
     leaf_weight = 0.0
     deferred_ids = [0]
     deferred = [root]
@@ -549,7 +534,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
         else:
             _release(slot, pool)
         first = store.n_nodes
-        store = attach_children(store, node_id,
+        store = split_leaf(store, node_id,
                                 NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),
                                 children.r, children.value, children.weight)
         avail = attributes_left(node.avail, j, columns.kind[j] != CATEGORICAL)
