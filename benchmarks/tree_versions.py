@@ -5,6 +5,8 @@ Usage (from the repository root; ``/tmp/old`` a ``git worktree`` of an earlier c
     python benchmarks/tree_versions.py --checkout d39db94=/tmp/old/src --checkout new=src
     python benchmarks/tree_versions.py --checkout old=/tmp/old/src --checkout new=src \
         --splitters best hist --criteria gini gain_ratio --shapes "20k×10"
+    python benchmarks/tree_versions.py --checkout old=/tmp/old/src --checkout new=src \
+        --shapes "100k×4 deep" --record-trace      # the node-by-node Python loop
 
 Each fit runs in its own subprocess with ``PYTHONPATH`` pointed at one
 checkout, taking the checkouts in turn ``--repeats`` times per case, so load
@@ -28,6 +30,8 @@ SHAPES = {
     "20k×10": (20_000, 10, 0, 0.0),
     "200k×50": (200_000, 50, 0, 0.0),
     "50k×8 + 4 categorical, 5% missing": (50_000, 8, 4, 0.05),
+    # a deep tree (tens of thousands of leaves: many subtree jobs to graft)
+    "100k×4 deep": (100_000, 4, 0, 0.0),
 }
 
 CHILD = r"""
@@ -35,7 +39,7 @@ import json, sys, time
 import numpy as np, pandas as pd
 from sklearn.datasets import make_classification
 from hyperplane.tree import DecisionTreeClassifier
-n, p, n_cat, missing, criterion, splitter = json.loads(sys.argv[1])
+n, p, n_cat, missing, criterion, splitter, trace = json.loads(sys.argv[1])
 X, y = make_classification(n, p, random_state=0)
 rng = np.random.default_rng(0)
 if missing:
@@ -48,9 +52,10 @@ if n_cat:
         X.loc[rng.random(n) < missing, f"c{c}"] = None
     y = np.where(X["c0"] == "a", 1 - y, y)
 warm = slice(0, min(n, 25000))
-DecisionTreeClassifier(criterion=criterion, splitter=splitter).fit(X[warm], y[warm])
+kw = dict(criterion=criterion, splitter=splitter, record_trace=trace)
+DecisionTreeClassifier(**kw).fit(X[warm], y[warm])
 cpu, wall = time.process_time(), time.perf_counter()
-model = DecisionTreeClassifier(criterion=criterion, splitter=splitter).fit(X, y)
+model = DecisionTreeClassifier(**kw).fit(X, y)
 print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, model.tree_.n_nodes]))
 """
 
@@ -73,6 +78,8 @@ def main():
     parser.add_argument("--shapes", nargs="*", default=list(SHAPES))
     parser.add_argument("--criteria", nargs="*", default=["gini", "info_gain"])
     parser.add_argument("--splitters", nargs="*", default=["best"], choices=["best", "hist"])
+    parser.add_argument("--record-trace", action="store_true",
+                        help="fit with record_trace=True (the node-by-node Python loop)")
     args = parser.parse_args()
     checkouts = dict(item.split("=", 1) for item in args.checkout)
     names = list(checkouts)
@@ -82,7 +89,7 @@ def main():
     print("|---" * (3 + 3 * len(names) - 1) + "|")
     for shape in args.shapes:
         for criterion, splitter in ((c, s) for c in args.criteria for s in args.splitters):
-            case = [*SHAPES[shape], criterion, splitter]
+            case = [*SHAPES[shape], criterion, splitter, args.record_trace]
             runs = {k: [] for k in names}
             for _ in range(args.repeats):
                 for k in names:

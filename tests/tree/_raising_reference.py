@@ -3,7 +3,7 @@
 This is the NumPy implementation ``hyperplane.tree._prune._kinds`` used before the
 pruning was compiled (:mod:`hyperplane.tree._prune._pessimistic_kernels`); the tests check
 that the compiled pruning gives the identical tree on random trees and data.
-It works on growing storage (``_Nodes`` lists) and re-splits each node's
+It works on its own growing storage (:class:`ListNodes`) and re-splits each node's
 training rows with NumPy at every visit (Quinlan 1993, 4.2; Weka J48's
 ``C45PruneableClassifierTree``).
 """
@@ -13,7 +13,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
-from hyperplane.tree._grow._builder import Tree, _Nodes
+from dataclasses import dataclass, field
+
+from hyperplane.tree._grow._builder import Tree
+from hyperplane.tree._state import NodeTest, new_store
+from hyperplane.tree._grow._store_kernels import attach_children
 from hyperplane.tree._scan._split_kernels import impurity
 from hyperplane.tree._prune._kinds import route_validation
 
@@ -57,6 +61,20 @@ def added_errors(n, e, confidence, z=None):
     return float(out) if out.ndim == 0 else out
 
 
+@dataclass
+class ListNodes:
+    """Growing storage as Python lists, one entry per node (``kids``: its children's ids)."""
+
+    feature: list = field(default_factory=list)
+    is_numeric: list = field(default_factory=list)
+    threshold: list = field(default_factory=list)
+    kids: list = field(default_factory=list)
+    branch_r: list = field(default_factory=list)
+    value: list = field(default_factory=list)
+    weight: list = field(default_factory=list)
+    depth: list = field(default_factory=list)
+
+
 def finalize_reference(nodes, criterion, n_classes, keep=None):
     """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
     order = []
@@ -97,7 +115,7 @@ def finalize_reference(nodes, criterion, n_classes, keep=None):
 
 def as_nodes(tree):
     """A :class:`Tree` back into growing storage (to prune and re-finalize)."""
-    nodes = _Nodes()
+    nodes = ListNodes()
     for t in range(tree.n_nodes):
         nodes.feature.append(int(tree.feature[t]))
         nodes.is_numeric.append(bool(tree.is_numeric[t]))
@@ -108,6 +126,26 @@ def as_nodes(tree):
         nodes.weight.append(float(tree.weight[t]))
         nodes.depth.append(int(tree.depth[t]))
     return nodes
+
+
+def as_store(tree):
+    """A :class:`Tree` as the growers' :class:`~hyperplane.tree._state.NodeStore`, its
+    nodes split in level order (so each node's children are contiguous), and
+    the tree's id of every store node."""
+    store = new_store(tree.value[0], tree.weight[0], int(tree.depth[0]), 1)
+    tree_id = [0]
+    t_at = 0
+    while t_at < len(tree_id):
+        t = tree_id[t_at]
+        kids = tree.kids(t)
+        if tree.feature[t] >= 0:
+            store = attach_children(store, t_at, NodeTest(int(tree.feature[t]),
+                                                          bool(tree.is_numeric[t]),
+                                                          float(tree.threshold[t])),
+                                    tree.branch_r[kids], tree.value[kids], tree.weight[kids])
+            tree_id.extend(int(k) for k in kids)
+        t_at += 1
+    return store, np.array(tree_id)
 
 
 class _RaisingPruner:

@@ -25,11 +25,11 @@ def level_order(monkeypatch, batch):
     groups = []
     loop = _builder.grow_frontier
 
-    def counted(nodes, frontier, step, *args, **kw):
-        def counting_step(group):
+    def counted(store, frontier, step, *args, **kw):
+        def counting_step(group, store):
             groups.append(len(group))
-            return step(group)
-        return loop(nodes, frontier, counting_step, *args, **kw, batch=batch)
+            return step(group, store)
+        return loop(store, frontier, counting_step, *args, **kw, batch=batch)
 
     monkeypatch.setattr(_builder, "grow_frontier", counted)
     return groups

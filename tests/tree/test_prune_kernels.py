@@ -18,10 +18,10 @@ from hyperplane.tree._prune._kinds import added_errors, prune_with_raising
 from hyperplane.tree._scan._numpy_sum_kernels import numpy_sum
 
 try:
-    from ._raising_reference import (added_errors as added_errors_reference, as_nodes,
+    from ._raising_reference import (added_errors as added_errors_reference, as_nodes, as_store,
                                      finalize_reference, prune_with_raising_reference)
 except ImportError:  # tests/tree is not a package
-    from _raising_reference import (added_errors as added_errors_reference, as_nodes,
+    from _raising_reference import (added_errors as added_errors_reference, as_nodes, as_store,
                                     finalize_reference, prune_with_raising_reference)
 
 TREE_FIELDS = ("feature", "is_numeric", "threshold", "child_start", "n_child", "children",
@@ -119,7 +119,8 @@ def test_tree_layout_equals_reference(seed, n_classes, criterion):
     tree, _ = grown_tree(X, y, w, 1, "info_gain")
     keep = np.random.default_rng(seed).random(tree.n_nodes) < 0.7
     nodes = as_nodes(tree)
-    assert_same_tree(finalize(nodes, criterion, n_classes, keep=keep),
+    store, tree_id = as_store(tree)
+    assert_same_tree(finalize(store, criterion, keep=keep[tree_id]),
                      finalize_reference(nodes, criterion, n_classes, keep=keep))
     assert_same_tree(tree_from_arrays(tree.feature, tree.is_numeric, tree.threshold,
                                       tree.child_start, tree.n_child, tree.children,

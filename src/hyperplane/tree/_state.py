@@ -7,8 +7,9 @@ columns (:class:`Columns`), the node being grown (:class:`Node`), its split
 table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
 (:class:`Scan`, :class:`Scratch`, :class:`GatherBuffers`), a regression tree's
 admissibility bound (:class:`MinDecrease`), the subtree grower's knobs and
-buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`) and a grown
-tree's arrays (:class:`TreeArrays`).
+buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`), the tree while
+it grows (:class:`NodeStore`, a split's :class:`NodeTest`, a compiled call's
+:class:`Subtree`) and a grown tree's arrays (:class:`TreeArrays`).
 """
 
 from __future__ import annotations
@@ -203,20 +204,82 @@ class Partition(NamedTuple):
     spare_x: np.ndarray
 
 
-class Subtree(NamedTuple):
-    """A subtree grown in one compiled call (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`),
-    as local node arrays: node 0 is its root, the children of node ``t`` are
-    ``first_child[t] .. first_child[t] + n_child[t] − 1``."""
+class NodeStore(NamedTuple):
+    """A tree while it grows: every grower (the Python loop, the compiled
+    subtree growth, the Dask levels) writes its nodes into one of these
+    (:func:`new_store`, :func:`~hyperplane.tree._grow._store_kernels.attach_children`,
+    :func:`~hyperplane.tree._grow._store_kernels.graft`), and the fitted tree is
+    it laid out in preorder (:func:`~hyperplane.tree._grow._builder.finalize`).
+
+    The first ``n_nodes`` entries of each array are the nodes (node 0 the
+    root), the rest room to grow into (the arrays are reallocated at twice
+    their length when full, as scikit-learn's ``Tree._resize`` does). The
+    children of node ``t`` are the contiguous nodes ``first_child[t] ..
+    first_child[t] + n_child[t] − 1`` in branch order: a node's branches are
+    all made when it is split (周志华 图4.2, line 11: one child per value), so
+    no list of children is kept while the tree grows.
+    """
 
     feature: np.ndarray  # tested attribute, -1 at a leaf
-    cut: np.ndarray  # threshold of a numeric test (NaN: categorical)
-    first_child: np.ndarray
-    n_child: np.ndarray
-    branch_r: np.ndarray  # r_v of the branch leading to each node
-    value: np.ndarray  # (n_nodes, K) class weights (a regression tree: moments)
-    weight: np.ndarray
-    depth: np.ndarray
+    is_numeric: np.ndarray  # the test is ``x <= threshold`` (else one branch per value)
+    threshold: np.ndarray  # numeric cut (NaN: categorical or a leaf)
+    first_child: np.ndarray  # the first child's id (0 at a leaf)
+    n_child: np.ndarray  # number of branches (0 at a leaf)
+    branch_r: np.ndarray  # r_v of the branch that leads to the node (周志华 4.4.2; root: 1)
+    value: np.ndarray  # (capacity, K) class weights (a regression tree: its moments)
+    weight: np.ndarray  # the node's weight
+    depth: np.ndarray  # the root's 0
+    n_nodes: int  # the nodes so far
+
+
+class NodeTest(NamedTuple):
+    """The test a node makes (:func:`~hyperplane.tree._grow._store_kernels.attach_children`)."""
+
+    feature: int  # the attribute
+    numeric: bool  # ``x <= threshold`` first (else one branch per value)
+    threshold: float  # the cut (NaN: categorical)
+
+
+def new_store(value, weight, depth, capacity):
+    """A :class:`NodeStore` of one node, the root (a leaf until it is split):
+    statistic ``value``, weight ``weight``, depth ``depth``, room for
+    ``capacity`` nodes (at least 1). Made in Python: a compiled subtree
+    growth is handed its store (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.tree._state import new_store
+    >>> store = new_store(np.array([3.0, 1.0]), 4.0, 0, 8)
+    >>> store.n_nodes, store.feature.shape, store.value[0].tolist(), store.weight[:1].tolist()
+    (1, (8,), [3.0, 1.0], [4.0])
+    """
+    capacity = max(capacity, 1)
+    n_stats = value.shape[0]
+    values = np.zeros((capacity, n_stats))
+    for k in range(n_stats):
+        values[0, k] = value[k]
+    weights = np.zeros(capacity)
+    weights[0] = weight
+    depths = np.zeros(capacity, dtype=np.int64)
+    depths[0] = depth
+    return NodeStore(np.full(capacity, -1, dtype=np.int64), np.zeros(capacity, dtype=np.bool_),
+                     np.full(capacity, np.nan), np.zeros(capacity, dtype=np.int64),
+                     np.zeros(capacity, dtype=np.int64), np.ones(capacity), values, weights,
+                     depths, 1)
+
+
+class Subtree(NamedTuple):
+    """What one compiled call grows (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`):
+    a :class:`NodeStore` whose node 0 is the call's root, the weight that
+    ended in its leaves, and the nodes it left for further calls (their ids in
+    ``store``, the nodes, and the class tables each takes along)."""
+
+    store: NodeStore
     leaf_weight: float  # the total weight that ended in leaves
+    deferred_ids: list
+    deferred: list
+    deferred_tables: list
 
 
 class TreeArrays(NamedTuple):

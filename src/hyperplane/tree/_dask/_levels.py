@@ -59,8 +59,8 @@ import pandas as pd
 from ..._progress import progress
 from ..._validation import is_dask_collection
 from ...distributed._dask import add_parts
-from .._grow._builder import (CLASS_WEIGHTS, Scored, _Nodes, attribute_kinds, c45_split_floor,
-                       finish, grow_frontier, plant)
+from .._grow._builder import (CLASS_WEIGHTS, Scored, attribute_kinds, c45_split_floor, finish,
+                              grow_frontier, plant, store_links)
 from .._encode import quantile_edges, value_indicators
 from .._grow._expand_kernels import (CONSTANT_TARGET, GROW, choose_attribute, expand_node, new_splits,
                               put_split)
@@ -84,20 +84,20 @@ TABLE_BYTES = 64 * 2**20
 
 
 # ---------------------------------------------------------------- 4. levels
-def _routing(nodes, cut, frontier):
-    """The tree grown so far as flat arrays (growing-storage ids) for :func:`route_to_frontier`."""
-    m = len(nodes.feature)
-    child_start, n_child, children = nodes.links()
+def _routing(store, cut, frontier):
+    """The tree grown so far (the growing :class:`~hyperplane.tree._state.NodeStore`'s
+    nodes, their ids, each split node's bin cut from ``cut``) as the flat
+    arrays of :func:`route_to_frontier`."""
+    m = store.n_nodes
+    child_start, n_child, children = store_links(store)
     slot_of = np.full(m, -1, dtype=np.int64)
     slot_of[[node_id for node_id, _ in frontier]] = np.arange(len(frontier))
-    depth = max(nodes.depth) + 1
-    fan_out = int(n_child.max()) if m else 1
-    tree = TreeArrays(np.array(nodes.feature, dtype=np.int64),
-                      np.array(nodes.is_numeric, dtype=np.bool_),
-                      np.array([cut.get(t, -1) for t in range(m)], dtype=np.float64),
-                      child_start, n_child,
-                      children if children.size else np.zeros(1, dtype=np.int64),
-                      np.array(nodes.branch_r))
+    bin_cut = np.full(m, -1.0)
+    bin_cut[list(cut)] = list(cut.values())
+    depth = int(store.depth[:m].max()) + 1
+    fan_out = int(n_child.max())
+    tree = TreeArrays(store.feature[:m], store.is_numeric[:m], bin_cut, child_start, n_child,
+                      children, store.branch_r[:m])
     return tree, slot_of, depth * max(fan_out, 1) + 2
 
 
@@ -160,11 +160,11 @@ def slot_cells(parts, slot):
     return type(parts)(*(part[slot] for part in parts))
 
 
-def level_pass(chunks, nodes, cut, frontier, n_codes, levels):
+def level_pass(chunks, store, cut, frontier, n_codes, levels):
     """The merged ``levels.chunk`` tables of the ``frontier`` nodes (one entry per
     slot): one :meth:`~hyperplane.distributed.Chunks.reduce` round of
     :func:`frontier_tables` over the encoded chunks, merged by ``levels.merge``."""
-    tree, slot_of, stack = _routing(nodes, cut, frontier)
+    tree, slot_of, stack = _routing(store, cut, frontier)
     return chunks.reduce(frontier_tables, levels.merge, tree, slot_of, stack, n_codes,
                          len(frontier), levels.chunk)
 
@@ -297,17 +297,17 @@ def expand_level_node(node, cells, splits, context, levels):
     return levels.expand(rows, splits, columns, table, count, context), rows
 
 
-def level_steps(chunks, nodes, context, levels):
+def level_steps(chunks, context, levels):
     """The Dask statistic step of :func:`~hyperplane.tree._grow._builder.grow_frontier`: the tables
     of a whole group of frontier nodes from one pass over the chunks
-    (:func:`level_pass`), then each node settled (``levels.settled``), scored
+    (:func:`level_pass`, routed down the ``store`` grown so far), then each node settled (``levels.settled``), scored
     (``levels.score``) and expanded (:func:`expand_level_node`) from its
     tables alone, as a :class:`~hyperplane.tree._grow._builder.Scored`. The chosen bin cuts are
     kept for the routing of the next passes."""
     cut = {}
 
-    def step(group):
-        parts = level_pass(chunks, nodes, cut, group, context.n_codes, levels)
+    def step(group, store):
+        parts = level_pass(chunks, store, cut, group, context.n_codes, levels)
         for slot, (node_id, node) in enumerate(group):
             cells = slot_cells(parts, slot)
             reason = levels.settled(cells)
@@ -327,7 +327,7 @@ def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
                 levels=None):
     """generate_tree level by level (the growth loop
     :func:`~hyperplane.tree._grow._builder.grow_frontier` with the statistic step
-    :func:`level_steps`); returns the growing storage.
+    :func:`level_steps`); returns the grown :class:`~hyperplane.tree._state.NodeStore`.
 
     ``context`` a :class:`LevelContext`; ``root`` the root's
     :class:`~hyperplane.tree._state.Node` (its ``count`` holds its row count); ``levels``
@@ -340,12 +340,11 @@ def grow_levels(chunks, context, root, pre_pruner=None, bar=None, tracer=None,
     n_root = int(root.count.sum())
     if levels is None:
         levels = class_levels(n_root, context.n_stats)
-    nodes = _Nodes()
-    frontier = plant(nodes, root, levels.weight(root.value),
-                     levels.root(root.value, n_root, context.rules), tracer=tracer)
+    store, frontier = plant(root, levels.weight(root.value),
+                            levels.root(root.value, n_root, context.rules), tracer=tracer)
     per_slot = (context.kind.shape[0] * (int(context.n_codes.max()) + 1)
                 * (context.n_stats + 1) * 8)
-    return grow_frontier(nodes, frontier, level_steps(chunks, nodes, context, levels),
+    return grow_frontier(store, frontier, level_steps(chunks, context, levels),
                          context.kind, pre_pruner, bar, tracer,
                          batch=max(1, TABLE_BYTES // per_slot))
 
@@ -464,8 +463,8 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
         tracer.names = encoded.spec.names
     context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, K)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(chunks, context, root, pre, bar=bar, tracer=tracer)
-    tree = finish(nodes, rules, K, tracer)
+        store = grow_levels(chunks, context, root, pre, bar=bar, tracer=tracer)
+    tree = finish(store, rules, tracer)
     if prune_after is not None:
         tree = prune_after(model, tree, validation, None, params.criterion)
     model._set_tree(tree)
@@ -492,10 +491,10 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     _set_input_attributes(model, X, encoded.input_spec, encoded.spec, encoded.source)
     context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
-        nodes = grow_levels(encoded.chunks, context,
+        store = grow_levels(encoded.chunks, context,
                             root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
                             levels=levels)
-    tree = finish(nodes, rules, N_MOMENTS)
+    tree = finish(store, rules)
     if model.ccp_alpha > 0:
         tree = cost_complexity_prune(tree, model.ccp_alpha, rules.criterion)
     model._set_tree(tree)

@@ -10,9 +10,8 @@ are sorted once, at the root).
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
 from typing import Callable, NamedTuple
 
 import numba
@@ -26,12 +25,16 @@ from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
 from .._scan._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from .._prune._pessimistic_kernels import node_impurities, preorder_layout
-from .._state import Columns, MinDecrease, Node, Orders, Scan, TreeArrays, new_node
+from .._state import (Columns, MinDecrease, Node, NodeTest, Orders, Scan, TreeArrays, new_node,
+                      new_store)
+from ._store_kernels import attach_children
 from ._subtree import compiled_growth_applies, grow_subtrees
 from .._traverse_kernels import child_block, child_region
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
+#: room for this many nodes in a tree's store at first (it doubles when full)
+STORE_CAPACITY = 64
 
 
 @dataclass
@@ -239,39 +242,6 @@ class Tree:
                           self.n_child, self.children, self.branch_r)
 
 
-@dataclass
-class _Nodes:
-    """Growing storage: one list entry per node (turned into a :class:`Tree`)."""
-
-    feature: list = field(default_factory=list)
-    is_numeric: list = field(default_factory=list)
-    threshold: list = field(default_factory=list)
-    kids: list = field(default_factory=list)
-    branch_r: list = field(default_factory=list)
-    value: list = field(default_factory=list)
-    weight: list = field(default_factory=list)
-    depth: list = field(default_factory=list)
-
-    def add(self, value, depth, r, weight):
-        self.feature.append(-1)
-        self.is_numeric.append(False)
-        self.threshold.append(np.nan)
-        self.kids.append([])
-        self.branch_r.append(r)
-        self.value.append(value)
-        self.weight.append(weight)
-        self.depth.append(depth)
-        return len(self.feature) - 1
-
-    def links(self):
-        """``(child_start, n_child, children)``: the children of node ``t`` are
-        ``children[child_start[t]:child_start[t] + n_child[t]]``."""
-        n_child = np.fromiter(map(len, self.kids), dtype=np.int64, count=len(self.kids))
-        children = np.fromiter(chain.from_iterable(self.kids), dtype=np.int64,
-                               count=int(n_child.sum()))
-        return np.cumsum(n_child) - n_child, n_child, children
-
-
 def c45_split_floor(kind, rules):
     """Weight under which C4.5 admits no split (0: no such bound), so the node is not scored.
 
@@ -286,32 +256,6 @@ def c45_split_floor(kind, rules):
     if not rules.c45:
         return 0.0
     return 2.0 * (min(C45_MIN_SIDE_CAP, float(rules.min_leaf)) - WEIGHT_TOL) - WEIGHT_TOL
-
-
-def attach_children(nodes, node, test, children):
-    """Make ``node`` test ``test = (j, numeric, threshold)`` with one child per branch
-    of the expansion ``children`` (:func:`~._expand_kernels.expand_node`).
-
-    Returns the ids of the new nodes, in branch order.
-    """
-    j, numeric, threshold = test
-    nodes.feature[node] = j
-    nodes.is_numeric[node] = numeric
-    nodes.threshold[node] = threshold
-    depth = nodes.depth[node] + 1
-    n_branches = children.r.shape[0]
-    first = len(nodes.feature)
-    nodes.feature.extend([-1] * n_branches)
-    nodes.is_numeric.extend([False] * n_branches)
-    nodes.threshold.extend([np.nan] * n_branches)
-    nodes.kids.extend([[] for _ in range(n_branches)])
-    nodes.branch_r.extend(children.r.tolist())
-    nodes.value.extend(list(children.value))
-    nodes.weight.extend(children.weight.tolist())
-    nodes.depth.extend([depth] * n_branches)
-    ids = list(range(first, first + n_branches))
-    nodes.kids[node].extend(ids)
-    return ids
 
 
 def stable_sort(x):
@@ -356,10 +300,10 @@ def sorted_orders(data, rows):
     return Orders(order, sorted_x)
 
 
-def _settled(bar, w, nodes):
+def _settled(bar, w, store):
     """Report a node that became a leaf to the progress bar (if any)."""
     if bar is not None:
-        bar.advance(float(w.sum()), nodes=len(nodes.value))
+        bar.advance(float(w.sum()), nodes=store.n_nodes)
 
 
 def class_weights(data, rows, w):
@@ -454,22 +398,21 @@ def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGH
                 and compiled_growth_applies(data, pre_pruner))
     root = root_node(data, sorted_orders if np.any(data.kind == NUMERIC) else no_orders,
                      growth.statistic)
-    nodes = _Nodes()
-    frontier = plant(nodes, root, growth.weight(root.value),
-                     growth.root_reason(root.value, root.rows.size, rules), bar, tracer)
+    store, frontier = plant(root, growth.weight(root.value),
+                            growth.root_reason(root.value, root.rows.size, rules), bar, tracer)
     clogc = c_log2_c(root.rows.size if growth.least is None else 0)
     if compiled and frontier:
-        grow_subtrees(data, rules, nodes, frontier, clogc, bar, growth.least)
-        return finalize(nodes, rules.criterion, data.n_classes)
-    grow_frontier(nodes, frontier, node_steps(data, rules, growth, clogc), data.kind,
-                  pre_pruner, bar, tracer)
-    return finish(nodes, rules, data.n_classes, tracer)
+        return finalize(grow_subtrees(data, rules, store, frontier, clogc, bar, growth.least),
+                        rules.criterion)
+    store = grow_frontier(store, frontier, node_steps(data, rules, growth, clogc), data.kind,
+                          pre_pruner, bar, tracer)
+    return finish(store, rules, tracer)
 
 
 class Scored(NamedTuple):
     """A frontier node after the statistic step of a grower (:func:`grow_frontier`)."""
 
-    node_id: int  # growing-storage id
+    node_id: int  # its id in the growing NodeStore
     node: Node  # the rows that were scored and are split (a Dask node: its tables' cells)
     reason: int  # GROW: scored; else why the node is a leaf before it is scored
     splits: object  # the node's Splits (None when not scored)
@@ -479,12 +422,12 @@ class Scored(NamedTuple):
 def node_steps(data, rules, growth, clogc):
     """The in-memory statistic step of :func:`grow_frontier`: each node of a
     group scored (``growth.score``) and expanded (``growth.expand``) from its
-    own rows, as a :class:`Scored`."""
+    own rows, as a :class:`Scored` (the growing store is not read)."""
     columns = data.columns
     wbuf = np.zeros(data.X.shape[0])
     dest = np.zeros(data.X.shape[0], dtype=np.int64)
 
-    def step(group):
+    def step(group, store):
         for node_id, node in group:
             splits = growth.score(data, node, rules,
                                   Scan(wbuf, bool(np.all(node.w == 1.0)), clogc))
@@ -495,26 +438,28 @@ def node_steps(data, rules, growth, clogc):
     return step
 
 
-def plant(nodes, root, weight, reason, bar=None, tracer=None):
-    """Add the root (of weight ``weight``) to the growing storage; the frontier
-    to grow: ``[(id, root)]``, or ``[]`` when the root is a leaf (``reason``
-    is not ``GROW``: 周志华 图4.2 lines 2-6)."""
-    root_id = nodes.add(root.value, 0, 1.0, weight)
+def plant(root, weight, reason, bar=None, tracer=None, capacity=STORE_CAPACITY):
+    """The growing :class:`~hyperplane.tree._state.NodeStore` of the root (of weight
+    ``weight``, room for ``capacity`` nodes) and the frontier to grow:
+    ``[(0, root)]``, or ``[]`` when the root is a leaf (``reason`` is not
+    ``GROW``: 周志华 图4.2 lines 2-6)."""
+    store = new_store(root.value, weight, 0, capacity)
     if reason == GROW:
-        return [(root_id, root)]
-    _settled(bar, root.w, nodes)
+        return store, [(0, root)]
+    _settled(bar, root.w, store)
     if tracer is not None:
-        tracer.leaf(root_id, root, reason)
-    return []
+        tracer.leaf(0, root, reason)
+    return store, []
 
 
-def grow_frontier(nodes, frontier, step, kind, pre_pruner=None, bar=None, tracer=None,
+def grow_frontier(store, frontier, step, kind, pre_pruner=None, bar=None, tracer=None,
                   batch=None):
     """The growth loop of generate_tree (周志华 图4.2) that every grower in
     Python runs: take frontier nodes, get their :class:`Scored` from
-    ``step(group)`` (the statistic step: the one thing the growers do
+    ``step(group, store)`` (the statistic step: the one thing the growers do
     differently), make each a test with children (:func:`split_or_leaf`) and
-    put the children that grow on into the frontier.
+    put the children that grow on into the frontier. Returns the grown
+    :class:`~hyperplane.tree._state.NodeStore` (``store`` or a larger one).
 
     ``batch`` None: depth first, one node a step (in memory, :func:`node_steps`;
     ``bar`` is told the weight of every leaf); a number: level order, up to
@@ -528,28 +473,30 @@ def grow_frontier(nodes, frontier, step, kind, pre_pruner=None, bar=None, tracer
             group = [frontier.pop()]
         else:
             group, frontier = frontier[:batch], frontier[batch:]
-        for scored in step(group):
-            grown = split_or_leaf(nodes, scored, kind, pre_pruner,
-                                  bar if batch is None else None, tracer)
+        for scored in step(group, store):
+            store, grown = split_or_leaf(store, scored, kind, pre_pruner,
+                                         bar if batch is None else None, tracer)
             frontier.extend(reversed(grown) if batch is None else grown)
         if batch is not None and bar is not None:
-            bar.advance(1, nodes=len(nodes.value), frontier=len(frontier))
-    return nodes
+            bar.advance(1, nodes=store.n_nodes, frontier=len(frontier))
+    return store
 
 
-def split_or_leaf(nodes, scored, kind, pre_pruner=None, bar=None, tracer=None):
+def split_or_leaf(store, scored, kind, pre_pruner=None, bar=None, tracer=None):
     """Settle a :class:`Scored` node: a leaf (not scored, no admissible
     attribute, or vetoed by ``pre_pruner``) or a test on the chosen attribute
-    with one child per branch; returns ``[(id, Node)]`` of the children that
-    grow on (:func:`grown_children`)."""
+    with one child per branch (:func:`~._store_kernels.attach_children`); returns
+    the store and ``[(id, Node)]`` of the children that grow on
+    (:func:`grown_children`)."""
     node_id, node, reason, splits, children = scored
     if reason != GROW:
-        _settled(bar, node.w, nodes)
+        _settled(bar, node.w, store)
         if tracer is not None:
             tracer.leaf(node_id, node, reason)
-        return []
+        return store, []
     j = -1 if children is None else children.attribute
-    test = (j, kind[j] != CATEGORICAL, splits.threshold[j]) if j >= 0 else None
+    test = (NodeTest(j, bool(kind[j] != CATEGORICAL), float(splits.threshold[j])) if j >= 0
+            else None)
     if j >= 0 and pre_pruner is not None and not pre_pruner.allows(
             node_id, node.value, children.value, children.r, test):
         j = -1
@@ -557,22 +504,24 @@ def split_or_leaf(nodes, scored, kind, pre_pruner=None, bar=None, tracer=None):
         tracer.scored(node_id, node, splits, test if j >= 0 else None,
                       NO_SPLIT if test is None else PRE_PRUNED)
     if j < 0:
-        _settled(bar, node.w, nodes)
-        return []
-    ids = attach_children(nodes, node_id, test, children)
+        _settled(bar, node.w, store)
+        return store, []
+    first = store.n_nodes
+    store = attach_children(store, node_id, test, children.r, children.value, children.weight)
+    ids = range(first, store.n_nodes)
     if pre_pruner is not None:
         pre_pruner.adopt(node_id, ids)
-    return grown_children(node, children, ids, kind, bar, nodes, tracer)
+    return store, grown_children(node, children, ids, kind, bar, store, tracer)
 
 
-def finish(nodes, rules, n_classes, tracer=None):
+def finish(store, rules, tracer=None):
     """The grown :class:`Tree`; ``tracer.trace`` gets the trace in its node ids."""
     if tracer is not None:
-        tracer.trace = tracer.entries(nodes)
-    return finalize(nodes, rules.criterion, n_classes)
+        tracer.trace = tracer.entries(store)
+    return finalize(store, rules.criterion)
 
 
-def grown_children(node, children, ids, kind, bar, nodes, tracer):
+def grown_children(node, children, ids, kind, bar, store, tracer):
     """``[(id, Node)]`` of the children to grow further; the others are settled as leaves."""
     j = children.attribute
     avail = attributes_left(node.avail, j, kind[j] != CATEGORICAL)
@@ -590,23 +539,28 @@ def grown_children(node, children, ids, kind, bar, nodes, tracer):
             if tracer is not None:
                 tracer.leaf(child_id, child, children.reason[v])
             if children.reason[v] != EMPTY_BRANCH:
-                _settled(bar, child.w, nodes)
+                _settled(bar, child.w, store)
             continue
         pending.append((child_id, child))
     return pending
 
 
-def finalize(nodes, criterion, n_classes, keep=None):
-    """Turn growing storage into a preorder :class:`Tree` (``keep``: nodes kept as internal)."""
-    child_start, n_child, children = nodes.links()
-    value = np.array(nodes.value, dtype=np.float64).reshape(len(nodes.value), n_classes)
-    return tree_from_arrays(np.array(nodes.feature, dtype=np.int64),
-                            np.array(nodes.is_numeric, dtype=np.bool_),
-                            np.array(nodes.threshold, dtype=np.float64),
-                            child_start, n_child, children,
-                            np.array(nodes.branch_r, dtype=np.float64), value,
-                            np.array(nodes.weight, dtype=np.float64),
-                            np.array(nodes.depth, dtype=np.int64), criterion, keep)
+def finalize(store, criterion, keep=None):
+    """The fitted :class:`Tree` of a grown :class:`~hyperplane.tree._state.NodeStore`: its
+    nodes in preorder (``keep``: nodes kept as internal, :func:`tree_from_arrays`)."""
+    n = store.n_nodes
+    return tree_from_arrays(store.feature[:n], store.is_numeric[:n], store.threshold[:n],
+                            *store_links(store), store.branch_r[:n], store.value[:n],
+                            store.weight[:n], store.depth[:n], criterion, keep)
+
+
+def store_links(store):
+    """``(child_start, n_child, children)`` of a :class:`~hyperplane.tree._state.NodeStore`'s
+    nodes, as :class:`Tree` links its nodes: the children of node ``t`` are
+    ``children[child_start[t]:child_start[t] + n_child[t]]`` (a store's children
+    are contiguous: ``children`` is ``0, 1, ..., n_nodes − 1``)."""
+    n = store.n_nodes
+    return store.first_child[:n], store.n_child[:n], np.arange(n, dtype=np.int64)
 
 
 def tree_from_arrays(feature, is_numeric, threshold, child_start, n_child, children, branch_r,

@@ -7,7 +7,7 @@ without a per-node trace) to :func:`grow_subtrees`, which grows it with
 pool of numba's thread count (they are independent and the kernel releases
 the GIL; on many threads a hist tree's larger jobs hand their smaller nodes on
 as further jobs, :func:`job_split_rows`), and grafts every result into the
-growing storage. The tree is the
+growing storage (:func:`~._store_kernels.graft`, one compiled copy per job). The tree is the
 one the Python loop grows: bit for bit with exact numeric attributes, up to
 round-off of the histogram subtraction for coded-only trees.
 """
@@ -26,7 +26,8 @@ import numpy as np
 from .._scan._hist_node_kernels import new_scratch
 from .._scan._node_kernels import PARALLEL_ROWS
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC
-from .._state import Node, Tables, Tuning, Workspace
+from .._state import Node, Tables, Tuning, Workspace, new_store
+from ._store_kernels import graft
 from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
@@ -42,6 +43,8 @@ JOBS_PER_THREAD = 4
 SPLIT_FRACTION = 16
 #: from this many threads the top's large nodes count their tables in parallel
 PARALLEL_TABLE_THREADS = 4
+#: room for this many nodes in a job's store at first (it doubles when full)
+STORE_CAPACITY = 64
 
 
 def subtree_rows(n_rows, threads, exact):
@@ -136,12 +139,22 @@ def keeps_tables(n_rows, exact):
     return not exact and n_rows >= SORT_ROWS
 
 
+def job_store(node):
+    """The :class:`~hyperplane.tree._state.NodeStore` a job grows into: node 0 is the
+    job's ``node``, which the tree already holds (:func:`~._store_kernels.graft`
+    takes only its test, so its weight is left NaN), with room for
+    ``STORE_CAPACITY`` nodes at first."""
+    return new_store(node.value, np.nan, node.depth, STORE_CAPACITY)
+
+
 def _grow_one(data, rules, job, tuning, space):
-    return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff)
+    return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff,
+                        job_store(job.node))
 
 
-def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
-    """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``nodes``.
+def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):
+    """Grow ``jobs`` = ``[(node id, Node)]`` and graft them into ``store`` (a
+    :class:`~hyperplane.tree._state.NodeStore`); returns the store.
 
     A job of at least :func:`subtree_rows` rows is grown down to the nodes
     below that many rows (scoring and partitioning the attributes of
@@ -165,28 +178,33 @@ def grow_subtrees(data, rules, nodes, jobs, clogc, bar=None, least=None):
     top = tuning._replace(defer_rows=defer, groups=groups,
                           parallel_rows=min(defer, PARALLEL_ROWS) if parallel_top else None)
     tables = keeps_tables(n_rows, exact)
+    grown = [store]  # the store so far: each graft may hand back a larger one
+
+    def settle(job, subtree):
+        grown[0] = graft(grown[0], job.node_id, subtree.store)
+        if bar is not None:
+            bar.advance(subtree.leaf_weight, nodes=grown[0].n_nodes)
+        return _deferred_jobs(grown[0], job, subtree, split, tables)
+
     small = []
     for node_id, node in jobs:
         job = Job(node_id, node, NO_TABLES if tables else None, Handoff(0, False))
         if node.rows.size < defer:
             small.append(job)
             continue
-        output = _grow_one(data, rules, job, top, workspace(data, least))
-        small.extend(_settle(nodes, job, output, data.kind, bar, split, tables))
-    _grow_side_by_side(data, rules, small, tuning,
-                       lambda job, output: _settle(nodes, job, output, data.kind, bar, split,
-                                                   tables),
-                       split)
+        small.extend(settle(job, _grow_one(data, rules, job, top, workspace(data, least))))
+    _grow_side_by_side(data, rules, small, tuning, settle, split)
+    return grown[0]
 
 
-def _settle(nodes, job, output, kind, bar, split, tables):
-    """Graft a grown job into ``nodes``; the jobs of its deferred nodes (with
-    their handed-down tables when the tree keeps ``tables``, else None)."""
-    result, (ids, deferred, handed_down) = output
-    base = _graft_and_report(nodes, job.node_id, result, kind, bar)
+def _deferred_jobs(store, job, subtree, split, tables):
+    """The jobs of the nodes a grown ``job`` deferred, just grafted into ``store``
+    (with their handed-down tables when the tree keeps ``tables``, else None)."""
+    base = store.n_nodes - subtree.store.n_nodes   # the job's node t > 0 is base + t
     handoff = Handoff(max(split // SPLIT_FRACTION, 1), True)
     return [Job(job.node_id if t == 0 else base + t, node, handed if tables else None, handoff)
-            for t, node, handed in zip(ids, deferred, handed_down)]
+            for t, node, handed in zip(subtree.deferred_ids, subtree.deferred,
+                                       subtree.deferred_tables)]
 
 
 def _job_tuning(tuning, job, split):
@@ -196,7 +214,7 @@ def _job_tuning(tuning, job, split):
 
 def _grow_side_by_side(data, rules, jobs, tuning, settle, split=0):
     """Grow ``jobs``, largest first, in ``numba.get_num_threads()`` threads (each
-    with its own :func:`workspace`); ``settle(job, output)`` grafts a grown job
+    with its own :func:`workspace`); ``settle(job, subtree)`` grafts a grown job
     (in this thread) and returns the further jobs it deferred."""
     pending, queued = [], itertools.count()
     for job in jobs:
@@ -232,37 +250,3 @@ def _grow_side_by_side(data, rules, jobs, tuning, settle, split=0):
 def _push(pending, job, queued):
     """Queue ``job`` (a heap: the most rows first, then the earliest queued)."""
     heapq.heappush(pending, (-job.node.rows.size, next(queued), job))
-
-
-def _graft_and_report(nodes, node, result, kind, bar):
-    base = graft(nodes, node, result, kind)
-    if bar is not None:
-        bar.advance(result.leaf_weight, nodes=len(nodes.value))
-    return base
-
-
-def graft(nodes, node, result, kind):
-    """Append a grown :class:`~hyperplane.tree._state.Subtree` ``result`` (local node 0 = ``node``)
-    to the growing storage; local node ``t > 0`` becomes ``base + t``, ``base``
-    is returned."""
-    feature, cut, first_child, n_child = (result.feature, result.cut, result.first_child,
-                                          result.n_child)
-    base = len(nodes.feature) - 1  # local node t > 0 becomes base + t
-    internal = feature >= 0
-    numeric = np.zeros(feature.size, dtype=bool)
-    numeric[internal] = kind[feature[internal]] != CATEGORICAL
-    kids = [list(range(base + s, base + s + k)) for s, k in zip(first_child.tolist(),
-                                                                 n_child.tolist())]
-    nodes.feature[node] = int(feature[0])
-    nodes.is_numeric[node] = bool(numeric[0])
-    nodes.threshold[node] = float(cut[0])
-    nodes.kids[node] = kids[0]
-    nodes.feature.extend(feature[1:].tolist())
-    nodes.is_numeric.extend(numeric[1:].tolist())
-    nodes.threshold.extend(cut[1:].tolist())
-    nodes.kids.extend(kids[1:])
-    nodes.branch_r.extend(result.branch_r[1:].tolist())
-    nodes.value.extend(list(result.value[1:]))
-    nodes.weight.extend(result.weight[1:].tolist())
-    nodes.depth.extend(result.depth[1:].tolist())
-    return base

@@ -43,10 +43,11 @@ from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
-from .._state import Kept, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace, new_node
-from .._scan._numpy_sum_kernels import numpy_sum
+from .._state import (Kept, NodeTest, Orders, Scan, Span, Subtree, TablePool, Tables, Workspace,
+                      new_node)
 from .._scan._table_kernels import table_slot
 from .._traverse_kernels import child_block, child_region
+from ._store_kernels import split_leaf
 
 #: nodes of at least this many rows keep their own tables and pass them on
 #: to their largest child (histogram subtraction)
@@ -409,17 +410,6 @@ expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
 
 
 @jit_internal
-def _moment_weight(value):
-    """A regression node's weight: Σw, the first entry of its statistic."""
-    return value[0]
-
-
-#: a node's weight from its value: a classifier's sum of class weights
-#: (``least`` None) or a regression node's Σw
-node_weight = by_none(numpy_sum, _moment_weight, pass_first=(False, False))
-
-
-@jit_internal
 def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
@@ -461,7 +451,7 @@ branch_scratch = by_first_type(lambda space: _workspace_branch_scratch if _exact
 
 
 @jit
-def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
+def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
 
     Every node is scored and expanded by
@@ -481,10 +471,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
     their tables on to their largest child (:func:`take_out_siblings`); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
 
-    Returns the grown :class:`~hyperplane.tree._state.Subtree` (node 0 is ``root``) and the
+    Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in
+    ``store``, a :class:`~hyperplane.tree._state.NodeStore` whose node 0 is ``root``
+    (:func:`~._subtree.job_store`; a node is split by
+    :func:`~._store_kernels.split_leaf`, the Python loop's rule) or a larger copy, and the
     deferred nodes. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
-    returned as ``(ids, nodes, tables)`` lists, to be grown by further calls
+    returned (their ids, nodes and tables), to be grown by further calls
     (side by side, as they are independent): those of at least
     ``handoff.min_rows`` rows; smaller ones are grown here. ``tables``: the
     root's handed-down :class:`~hyperplane.tree._state.Tables` (:data:`NO_TABLES`: none), as a
@@ -501,14 +494,6 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
         width = max(width, columns.codes_count[c])
     pool = new_pool(tables, p_coded, width, n_classes)
     dest = branch_scratch(space)
-    feature = [-1]
-    cut = [np.nan]
-    first_child = [0]
-    n_child = [0]
-    branch_r = [1.0]
-    values = [root.value]
-    weight = [node_weight(tuning.least, root.value)]
-    depths = [root.depth]
     leaf_weight = 0.0
     deferred_ids = [0]
     deferred = [root]
@@ -534,10 +519,6 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
             continue
         n_branches = children.r.shape[0]
         offsets = children.offsets
-        feature[node_id] = j
-        cut[node_id] = splits.threshold[j]
-        first_child[node_id] = len(feature)
-        n_child[node_id] = n_branches
         largest = -1
         for v in range(n_branches):
             if children.reason[v] != EMPTY_BRANCH and (
@@ -552,16 +533,10 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
             child_slot = slot
         else:
             _release(slot, pool)
-        first = len(feature)
-        for v in range(n_branches):
-            feature.append(-1)
-            cut.append(np.nan)
-            first_child.append(0)
-            n_child.append(0)
-            branch_r.append(children.r[v])
-            values.append(children.value[v])
-            weight.append(children.weight[v])
-            depths.append(node.depth + 1)
+        first = store.n_nodes
+        store = split_leaf(store, node_id,
+                                NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),
+                                children.r, children.value, children.weight)
         avail = attributes_left(node.avail, j, columns.kind[j] != CATEGORICAL)
         for v in range(n_branches - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
@@ -576,12 +551,4 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff):
                 stack.append((first + v, child, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()
-    n_nodes = len(feature)
-    value_out = np.empty((n_nodes, n_classes))
-    for t in range(n_nodes):  # no slice assignment (ARCHITECTURE.md, numba)
-        for k in range(n_classes):
-            value_out[t, k] = values[t][k]
-    nodes = Subtree(np.array(feature), np.array(cut), np.array(first_child), np.array(n_child),
-                    np.array(branch_r), value_out, np.array(weight), np.array(depths),
-                    leaf_weight)
-    return nodes, (deferred_ids, deferred, deferred_tables)
+    return Subtree(store, leaf_weight, deferred_ids, deferred, deferred_tables)

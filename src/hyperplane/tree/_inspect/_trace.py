@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .._grow._expand_kernels import LEAF_REASONS, c45_candidates
+from .._grow._builder import store_links
 from .._prune._pessimistic_kernels import preorder_layout
 
 
@@ -116,11 +117,11 @@ class Tracer:
                              attribute, threshold,
                              None if reason is None else LEAF_REASONS[int(reason)])
 
-    def entries(self, nodes):
-        """The trace in preorder of the grown tree, ids as in its ``tree_``."""
-        child_start, n_child, children = nodes.links()
-        feature = np.array(nodes.feature, dtype=np.int64)
-        order, *_ = preorder_layout(feature, child_start, n_child, children,
+    def entries(self, store):
+        """The trace in preorder of the grown tree (a
+        :class:`~hyperplane.tree._state.NodeStore`), ids as in its ``tree_``."""
+        feature = store.feature[:store.n_nodes]
+        order, *_ = preorder_layout(feature, *store_links(store),
                                     np.ones(feature.size, dtype=np.bool_))
         return [NodeTrace(new, *self.raw[old]) for new, old in enumerate(order.tolist())
                 if old in self.raw]
