@@ -190,7 +190,7 @@ LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
 
 
-@jit_fast
+@jit_fast_inline
 def exp_nonpositive(buf, n_cols, ebuf):
     """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``k < n_cols``, in a
     form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
@@ -210,7 +210,7 @@ def exp_nonpositive(buf, n_cols, ebuf):
         buf[k] *= scale[k]
 
 
-@jit_fast_internal
+@jit_fast_inline
 def finish_row(samples, lo, hi):
     """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
     values, in scikit-learn's parametrisation: linear ``a.b``; poly
@@ -325,7 +325,7 @@ def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
         scatter_row(samples, r, 0.0)
 
 
-@jit_fast
+@jit_fast_inline
 def dense_row_method(samples, r, n_cols, full):
     """The method of a row of dense samples and its cost in multiply-adds:
     by rows (:func:`dense_products`) or, for a ``full`` row, feature-major
@@ -333,7 +333,7 @@ def dense_row_method(samples, r, n_cols, full):
     return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
 
 
-@jit_fast
+@jit_fast_inline
 def sparse_row_method(samples, r, n_cols, full):
     """The method of a row of sparse samples and its cost in multiply-adds:
     by columns when that is cheaper than by rows (``n_cols`` times the mean
@@ -369,7 +369,7 @@ def row_blocks(samples, r, cols, n_cols, method, out):
         row_block(samples, r, cols, lo, min(lo + ROW_BLOCK, n_cols), method, out)
 
 
-@jit_fast
+@jit_fast_inline
 def row_block(samples, r, cols, lo, hi, method, out):
     """``out[cols[k]] = k(x_r, x_cols[k])`` for ``lo <= k < hi`` (``buf[lo:hi]``
     as scratch), the products formed by ``method`` (:func:`block_products`)."""
@@ -508,7 +508,7 @@ def sparse_distances(samples, r, cols, lo, hi):
             buf[k] = 0.0
 
 
-@jit_fast
+@jit_fast_inline
 def scatter_row(samples, r, scale):
     """``work[f] = scale x_rf`` on the nonzeros of x_r (``scale = 0`` zeroes
     ``work`` again)."""
@@ -551,7 +551,7 @@ def products_by_columns(samples, r, cols, n_cols):
         samples.buf[k] = samples.dots[cols[k]]
 
 
-@jit_fast
+@jit_fast_inline
 def column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
     nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
@@ -579,7 +579,7 @@ def column_dots(samples, r, lo, hi):
             dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
 
 
-@jit_fast_internal
+@jit_fast_inline
 def dense_column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi`` from the dense
     feature-major samples ``XT32``: for each nonzero x_rf in turn, x_rf x_cf

@@ -43,7 +43,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import by_none, jit, jit_fast, jit_fast_internal, jit_internal, maxnum, minnum
+from .._numba import by_none, jit, jit_fast, jit_fast_internal, jit_inline, jit_internal, maxnum, minnum
 from ._kernel_rows import GENERIC, compute_row
 
 
@@ -99,7 +99,7 @@ FULL_ROW_SHARE = 0.5
 # --------------------------------------------------------------------------
 # LRU cache of kernel rows
 # --------------------------------------------------------------------------
-@jit
+@jit_inline
 def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
@@ -126,7 +126,7 @@ def lru_slot(r, cache, ist):
     return s
 
 
-@jit
+@jit_inline
 def release_rows(cache, active_rows, ist, n):
     """Give back the slots of samples that left the active set: the next
     rows go there before any never-used slot. A slot's memory is then
@@ -191,7 +191,7 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
 # --------------------------------------------------------------------------
 # the SMO steps
 # --------------------------------------------------------------------------
-@jit_internal
+@jit_inline
 def bound_status(y, alpha, C):
     """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t
     grows), plus IN_LOW if t is in I_low(alpha) (y_t alpha_t can shrink)."""
@@ -218,7 +218,7 @@ def last_at_value(score, status, n_active, m):
     return i
 
 
-@jit
+@jit_inline
 def select_i(var, n_active):
     """i = argmax_{t in I_up} score_t, score_t = -y_t G_t: the first half of
     the maximal violating pair. Returns (i, m(alpha)); i = -1 if I_up is
@@ -229,7 +229,7 @@ def select_i(var, n_active):
     return (last_at_value(score, status, n_active, m) if m > -np.inf else -1), m
 
 
-@jit_internal
+@jit_inline
 def wss3_decrease(b, QD_i, QD_t, K_it):
     """``-b^2 / eta``, ``eta = K_ii + K_tt - 2 K_it`` floored at :data:`TAU`:
     the objective's decrease that the pair (i, t) guarantees (Fan, Chen & Lin,
@@ -238,7 +238,7 @@ def wss3_decrease(b, QD_i, QD_t, K_it):
     return -(b * b) / eta
 
 
-@jit
+@jit_inline
 def select_j(var, n_active, i, m, K_i):
     """WSS3 of Fan, Chen & Lin (JMLR 2005, eq. 18): among t in I_low with
     b_it = m - score_t > 0, the one of largest guaranteed decrease
@@ -389,7 +389,7 @@ def second_by_label(halves, var, n_active, first, K_pos, K_neg):
 select_second = by_none(second_one, second_by_label)
 
 
-@jit
+@jit_inline
 def update_alpha_pair(var, i, j, eta):
     """Minimise f along the feasible direction alpha_i += y_i t,
     alpha_j -= y_j t (which keeps y'alpha fixed) and clip to the box.
@@ -440,7 +440,7 @@ def update_h(H, K_r, coef):
         H[r] += coef * K_r[r]
 
 
-@jit_internal
+@jit_inline
 def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide
     (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
@@ -461,23 +461,29 @@ def be_shrunk(t, var, m, minus_M):
 @jit
 def permute_variables(var, order):
     """Reorder the dual variables: position ``k`` receives variable ``order[k]``
-    (``H`` is per sample and stays)."""
+    (``H`` is per sample and stays). One scratch vector per element type, so
+    that each array is moved by the same few loops (:func:`take_in_place`)."""
+    m = order.shape[0]
+    values = np.empty(m)
     for arr in (var.alpha, var.score, var.y, var.p, var.C, var.QD):
-        take_in_place(arr, order)
+        take_in_place(arr, order, values)
+    positions = np.empty(m, dtype=np.int64)
     for arr in (var.kidx, var.perm):
-        take_in_place(arr, order)
-    take_in_place(var.status, order)
+        take_in_place(arr, order, positions)
+    take_in_place(var.status, order, np.empty(m, dtype=np.uint8))
 
 
-@jit_internal
-def take_in_place(arr, order):
-    """``arr[:m] = arr[order]`` (``m = order.shape[0]``), element by element:
-    numba compiles a slice assignment from an array with a formatted
-    shape-mismatch message, whose string code is most of a small kernel's
+@jit_inline
+def take_in_place(arr, order, scratch):
+    """``arr[:m] = arr[order]`` (``m = order.shape[0]``) through ``scratch``
+    (length m), element by element: numba compiles a gather ``arr[order]``
+    and a slice assignment from an array with a bounds test and a formatted
+    shape-mismatch message each, whose code was most of a small kernel's
     compilation."""
-    taken = arr[order]
     for k in range(order.shape[0]):
-        arr[k] = taken[k]
+        scratch[k] = arr[order[k]]
+    for k in range(order.shape[0]):
+        arr[k] = scratch[k]
 
 
 @jit_fast_internal
@@ -489,7 +495,7 @@ def min_in_low(score, status, n_active):
     return M
 
 
-@jit
+@jit_inline
 def violation_extremes(score, status, n_active):
     """(m(alpha), M(alpha)) on the active set (Keerthi et al. 2001): the
     KKT conditions hold within tol when m - M <= tol."""
@@ -547,7 +553,7 @@ def shrink(var, cache, active_rows, ist, tol, halves):
     return False
 
 
-@jit_internal
+@jit_inline
 def stable_partition(stuck, kept):
     """The positions t with ``stuck[t]`` False (``kept`` of them), then those
     with it True, each in increasing order: one loop, not numba's
