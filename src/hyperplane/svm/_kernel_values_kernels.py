@@ -70,14 +70,14 @@ def finish_row(samples, lo, hi):
     buf, ebuf = samples.buf[lo:hi], samples.ebuf[lo:hi]
     code, gamma, coef0 = samples.code, samples.gamma, samples.coef0
     m = buf.shape[0]
-    if code == RBF_KERNEL:
-        for k in range(m):
-            buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, m, ebuf)
-    elif code == LAPLACE_KERNEL:
-        for k in range(m):
-            buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, m, ebuf)
+    if is_distance(code):
+        if code == RBF_KERNEL:
+            for k in range(m):
+                buf[k] = -gamma * buf[k]
+        else:
+            for k in range(m):
+                buf[k] = -gamma * math.sqrt(buf[k])
+        exp_nonpositive(buf, m, ebuf)     # one inlined copy for both kernels
     elif code == POLY_KERNEL:
         for k in range(m):
             base = gamma * buf[k] + coef0

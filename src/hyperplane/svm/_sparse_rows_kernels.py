@@ -212,11 +212,26 @@ def column_dots(samples, r, lo, hi):
         v = np.float64(data[p])
         start, stop = col_ptr[f], col_ptr[f + 1]
         if lo > 0:
-            start += np.searchsorted(col_rows[start:stop], lo)
+            start = first_at_least(col_rows, start, stop, lo)
         if hi < n:
-            stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
+            stop = first_at_least(col_rows, start, stop, hi)
         for q in range(np.uint64(start), np.uint64(stop)):
             dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
+
+
+@jit_fast_inline
+def first_at_least(rows, start, stop, value):
+    """The first position p in ``[start, stop)`` with ``rows[p] >= value``
+    (``stop`` if none), by bisection of the increasing ``rows``: NumPy's
+    ``searchsorted`` on the slice, without numba's generic implementation
+    (several compiled functions more in every CSR fit)."""
+    while start < stop:
+        middle = (start + stop) >> 1
+        if rows[middle] < value:
+            start = middle + 1
+        else:
+            stop = middle
+    return start
 
 
 @jit_fast_inline
