@@ -43,10 +43,12 @@ from numba import prange
 from .._csr_rows import CSRRows
 from .._numba import by_first_type, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 from ._dense_rows_kernels import dense_block_products, dense_row_method
-from ._kernel_values_kernels import (  # noqa: F401  (the kernel codes: what the solver and its tests name)
+# the kernel codes, which the solver and the tests name from here
+from ._kernel_values_kernels import (  # noqa: F401
     GENERIC, LAPLACE_KERNEL, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, ROW_BLOCK, SIGMOID_KERNEL,
     SPARSE_COLUMNS, SPARSE_ROWS, finish_row)
-from ._sparse_rows_kernels import (  # noqa: F401  (has_dense_columns: the tests ask it)
+# has_dense_columns: the tests ask it from here
+from ._sparse_rows_kernels import (  # noqa: F401
     column_dot_blocks, column_dots, csr_columns, csr_squared_norms, dense_columns, has_dense_columns,
     scatter_row, sparse_block_products, sparse_row_method)
 

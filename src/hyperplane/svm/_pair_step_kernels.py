@@ -10,6 +10,7 @@ import numpy as np
 from .._numba import jit, jit_fast, jit_fast_internal, jit_inline
 from ._smo_state import IN_LOW, IN_UP, TAU
 
+
 @jit_inline
 def bound_status(y, alpha, C):
     """IN_UP if t is in I_up(alpha) (alpha_t can move so that y_t alpha_t

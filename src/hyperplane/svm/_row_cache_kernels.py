@@ -13,6 +13,7 @@ from ._kernel_rows import GENERIC, compute_row
 from ._smo_state import (CLOCK, EPOCH, FULL_ROW_SHARE, N_ACTIVE_ROWS, N_FREE, N_USED, REQ_FULL,
                          REQ_ROW)
 
+
 @jit_inline
 def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one

@@ -33,7 +33,7 @@ import numpy as np
 from .._numba import jit
 from .._row_kernels import row_axpy, row_dot
 from ._linear_svc_kernels import coordinate_step
-from ._sparse_rows_kernels import csr_squared_norms  # noqa: F401  (the CSR norms of the seed's callers)
+from ._sparse_rows_kernels import csr_squared_norms  # noqa: F401  (the seed's CSR norms)
 
 #: What an epoch reads: the samples ``X`` (n, d; or CSR rows), labels ``y`` (+-1), upper
 #: bounds ``C``, the bias feature's value ``B`` and the diagonal

@@ -12,6 +12,7 @@ from ._row_cache_kernels import release_rows
 from ._smo_state import ACTIVE_SIZE, N_ACTIVE_ROWS, UNSHRUNK
 from ._working_set_kernels import label_extremes
 
+
 @jit_inline
 def be_shrunk(t, var, m, minus_M):
     """Whether bound variable t cannot move while the gap is this wide

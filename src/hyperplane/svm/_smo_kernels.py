@@ -17,6 +17,7 @@ from ._smo_state import (ACTIVE_SIZE, CONVERGED, COUNTER, LAST_I, LAST_J, MAX_IT
                          NEED_UNSHRINK, REQ_FINAL, SHRINK_EVERY, SHRINKING)
 from ._working_set_kernels import FirstHalves, select_first, select_second
 
+
 @jit
 def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
     """Run SMO iterations until convergence, the iteration cap, or a request

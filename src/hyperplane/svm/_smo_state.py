@@ -57,6 +57,7 @@ Variables = namedtuple("Variables", "alpha score H y p C QD kidx perm status")
 #: partial row, ``free_slots`` a stack of slots released by shrinking.
 RowCache = namedtuple("RowCache", "rows slot_of owner stamp full epoch free_slots")
 
+
 def empty_row_cache(n, n_slots):
     """A :data:`RowCache` with room for ``n_slots`` rows of ``n`` samples."""
     return RowCache(rows=np.empty((n_slots, n), dtype=np.float32),

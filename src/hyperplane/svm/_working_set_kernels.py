@@ -25,6 +25,7 @@ FirstHalves = namedtuple("FirstHalves", "i_pos m_pos i_neg m_neg")
 #: equality constraint): the extremes of the working-set rule and the gap
 LabelExtremes = namedtuple("LabelExtremes", "m_pos M_pos m_neg M_neg")
 
+
 @jit_fast_internal
 def max_in_up(score, status, n_active):
     """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
