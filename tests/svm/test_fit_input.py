@@ -92,7 +92,7 @@ def test_nan_in_plain_looking_input_is_validate_data_s_error():
        seed=st.integers(0, 2 ** 16), data=st.data(), sparse_array=st.booleans())
 def test_support_rows_of_csr_samples_are_scipy_s_fancy_indexing(n, d, density, seed, data,
                                                                 sparse_array):
-    """The support vectors' rows gathered by one NumPy gather equal scipy's
+    """The support vectors' rows gathered by the compiled kernel equal scipy's
     ``X[rows]``: values, stored structure, class and index types."""
     from hyperplane.svm._base import take_rows
 

@@ -30,6 +30,7 @@ from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, wa
 from ..kernels._kernels import as_csr, linear_weights
 from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
+from ._support_kernels import take_csr_rows
 from ._trace import StepTrace
 
 #: the largest |x| the solver supports, and the smallest largest |x|: the
@@ -73,20 +74,14 @@ def kept_rows(samples, rows):
 
 def take_rows(X, rows):
     """``X[rows]`` of a dense array or CSR matrix (of the same class): the
-    CSR rows gathered as scipy's fancy indexing would give them, by one
-    NumPy gather of their nonzeros' positions (a fixed cost of every sparse
-    fit: its support vectors; scipy's general indexing took longer, a
-    compiled loop its compilation)."""
+    CSR rows gathered by :func:`._support_kernels.take_csr_rows`, as
+    scipy's fancy indexing would give them (a fixed cost of every sparse
+    fit: its support vectors)."""
     if not sp.issparse(X):
         return X[rows]
     rows = np.asarray(rows, dtype=np.int64)
-    starts = X.indptr[rows]
-    lengths = X.indptr[rows + 1] - starts
-    indptr = np.zeros(rows.size + 1, dtype=X.indptr.dtype)
-    np.cumsum(lengths, out=indptr[1:])
-    positions = np.arange(indptr[-1], dtype=np.int64) + np.repeat(starts - indptr[:-1], lengths)
-    return X.__class__((X.data[positions], X.indices[positions], indptr),
-                       shape=(rows.size, X.shape[1]))
+    data, indices, indptr = take_csr_rows(X.data, X.indices, X.indptr, rows)
+    return X.__class__((data, indices, indptr), shape=(rows.size, X.shape[1]))
 
 
 def is_plain_matrix(X):
