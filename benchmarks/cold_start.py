@@ -6,11 +6,13 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/cold_start.py --families svc tree
     python benchmarks/cold_start.py --src /tmp/before/src --src src   # A/B, same run
     PYTHONPATH=src python benchmarks/cold_start.py --families tree tree-hist tree-regressor
+    PYTHONPATH=src python benchmarks/cold_start.py --families svc svr nusvc nusvr one-class-svm
 
 For every family it runs ``hyperplane fit MODEL DATA`` in a fresh Python process
 twice: first with an empty numba cache (``NUMBA_CACHE_DIR`` pointing at a new
 folder: every kernel the command needs is compiled), then again with that
-cache filled (what a user sees from the second run on). Each run reports wall
+cache filled (what a user sees from the second run on: it should compile
+nothing, the last column). Each run reports wall
 seconds, the process's CPU seconds, the CPU seconds spent inside numba's
 outermost compilations (``numba:compile`` events; CPU, not wall, so that a
 loaded machine does not inflate them) and how many functions were compiled. ``--repeats`` takes the best warm run.
@@ -33,7 +35,8 @@ from collections import Counter
 from _table import header, row
 
 #: family -> (CLI model name, shipped dataset, further CLI arguments) as the issue
-#: measured them, and the tree's other first fits (numeric hist, regression)
+#: measured them, the tree's other first fits (numeric hist, regression) and the
+#: SMO's other fits (SVR, NuSVC, NuSVR, OneClassSVM)
 FAMILIES = {
     "perceptron": ("perceptron", "watermelon-3.0alpha"),
     "logistic": ("logistic", "watermelon-3.0alpha"),
@@ -42,6 +45,10 @@ FAMILIES = {
     "tree-hist": ("tree", "watermelon-3.0", "-p", "criterion=gini", "-p", "splitter=hist"),
     "tree-regressor": ("tree-regressor", "watermelon-3.0", "--target", "含糖率"),
     "svc": ("svc", "heart_scale"),
+    "svr": ("svr", "heart_scale"),
+    "nusvc": ("nusvc", "heart_scale"),
+    "nusvr": ("nusvr", "heart_scale"),
+    "one-class-svm": ("one-class-svm", "heart_scale"),
     "mlp": ("mlp", "watermelon-3.0alpha"),
 }
 #: the families measured when none is named (the issue's)
@@ -124,8 +131,9 @@ def main():
     print(f"## cold start of `hyperplane fit` ({os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f})\n")
     print(header(["family", "source", "command", "cold wall s", "cold CPU s",
-                  "compiling CPU s", "functions compiled", "warm wall s", "warm CPU s"],
-                 ["-", "-", "-", "-:", "-:", "-:", "-:", "-:", "-:"]))
+                  "compiling CPU s", "functions compiled", "warm wall s", "warm CPU s",
+                  "warm functions compiled"],
+                 ["-", "-", "-", "-:", "-:", "-:", "-:", "-:", "-:", "-:"]))
     for family in args.families:
         command = FAMILIES[family]
         for src in sources:
@@ -137,7 +145,8 @@ def main():
                             for _ in range(args.repeats)), key=lambda f: f["process"])
             print(row(family, src or "installed", f"`hyperplane fit {' '.join(command)}`",
                       f"{cold['process']:.1f}", f"{cold['cpu']:.1f}", f"{cold['compile']:.1f}",
-                      cold["functions"], f"{warm['process']:.2f}", f"{warm['cpu']:.2f}"),
+                      cold["functions"], f"{warm['process']:.2f}", f"{warm['cpu']:.2f}",
+                      warm["functions"]),
                   flush=True)
             details.append((family, src or "installed", cold["each"]))
     for family, src, each in details[:len(details) if args.detail else 0]:

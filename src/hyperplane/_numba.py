@@ -235,6 +235,13 @@ jit_fast = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS))
 #: softmax of the multinomial logistic pass: 1.3x). Its arguments are typed
 #: in the caller's place, so an ``if x is None`` inside it drops no branch.
 jit_fast_inline = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), inline="always")
+#: :data:`jit` inlined into its callers' IR (strict arithmetic, as its callers'):
+#: a step that only compiled code calls, for one or a few call sites, is then
+#: no compiled function of its own, whose library numba would link, optimise
+#: and generate code for once more in every caller above it (the SMO's row
+#: cache, working-set selection and shrinking inside ``smo_iterate``). Called
+#: from Python it compiles as :data:`jit` does.
+jit_inline = _compiler(nogil=True, inline="always")
 jit_parallel = _compiler(nogil=True, fastmath=set(FASTMATH_FLAGS), parallel=True)
 jit_parallel_exact = _compiler(nogil=True, parallel=True)
 #: :data:`jit`, :data:`jit_fast` and :data:`jit_parallel` for a kernel that only
@@ -254,7 +261,7 @@ jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel
 jit_twin = _compiler(TwinDispatcher, nogil=True)
 jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 
-__all__ = ["jit", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
+__all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
            "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]

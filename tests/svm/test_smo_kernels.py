@@ -5,7 +5,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hyperplane.svm import _smo_kernels as sk
+from hyperplane.svm import _pair_step_kernels as ps
+from hyperplane.svm import _row_cache_kernels as rc
+from hyperplane.svm import _shrinking_kernels as sh
+from hyperplane.svm import _smo_state as state
+from hyperplane.svm import _working_set_kernels as ws
 
 def brute_force_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta):
     """Minimise the one-variable quadratic over a fine grid of feasible t."""
@@ -21,7 +25,7 @@ def brute_force_pair(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j, eta
 def pair_var(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j):
     """The Variables of a two-variable problem."""
     status = np.zeros(2, dtype=np.uint8)
-    return sk.Variables(alpha=np.array([alpha_i, alpha_j]), score=np.array([score_i, score_j]),
+    return state.Variables(alpha=np.array([alpha_i, alpha_j]), score=np.array([score_i, score_j]),
                         H=np.zeros(2), y=np.array([y_i, y_j]), p=-np.ones(2),
                         C=np.array([C_i, C_j]), QD=np.ones(2),
                         kidx=np.arange(2, dtype=np.int64), perm=np.arange(2, dtype=np.int64),
@@ -33,7 +37,7 @@ def pair_var(alpha_i, alpha_j, y_i, y_j, score_i, score_j, C_i, C_j):
        eta=st.floats(0.05, 4.0), Ci=st.floats(0.1, 2.0), Cj=st.floats(0.1, 2.0))
 def test_update_alpha_pair_is_the_clipped_minimum(a, b, yi, yj, gap, eta, Ci, Cj):
     alpha_i, alpha_j = a * Ci, b * Cj
-    new_i, new_j = sk.update_alpha_pair(pair_var(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj),
+    new_i, new_j = ps.update_alpha_pair(pair_var(alpha_i, alpha_j, yi, yj, gap, 0.0, Ci, Cj),
                                         0, 1, eta)
     assert 0.0 <= new_i <= Ci and 0.0 <= new_j <= Cj
     assert yi * new_i + yj * new_j == pytest.approx(yi * alpha_i + yj * alpha_j, abs=1e-12)
@@ -45,7 +49,7 @@ def test_update_alpha_pair_is_the_clipped_minimum(a, b, yi, yj, gap, eta, Ci, Cj
 
 def test_update_alpha_pair_hard_margin_never_clips_above():
     var = pair_var(0.0, 0.0, 1.0, -1.0, 1.0, -1.0, np.inf, np.inf)
-    new_i, new_j = sk.update_alpha_pair(var, 0, 1, 0.5)
+    new_i, new_j = ps.update_alpha_pair(var, 0, 1, 0.5)
     assert (new_i, new_j) == (4.0, 4.0)
 
 
@@ -55,10 +59,10 @@ def make_var(rng, n):
     C = np.ones(n)
     score = rng.normal(size=n)
     status = np.empty(n, dtype=np.uint8)
-    sk.all_bound_status(y, alpha, C, status)
+    ps.all_bound_status(y, alpha, C, status)
     QD = rng.uniform(0.5, 2.0, size=n)
     kidx = rng.permutation(n).astype(np.int64)
-    return sk.Variables(alpha, score, np.zeros(n), y, -np.ones(n), C, QD, kidx,
+    return state.Variables(alpha, score, np.zeros(n), y, -np.ones(n), C, QD, kidx,
                         np.arange(n, dtype=np.int64), status)
 
 
@@ -69,16 +73,16 @@ def test_working_set_selection_matches_definition(seed, n):
     alpha, score, _, y, _, C, QD, kidx, _, status = var
     up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
     low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    i, m = sk.select_i(var, n)
+    i, m = ws.select_i(var, n)
     if not up.any():
         assert i == -1
         return
     assert m == score[up].max() and up[i] and score[i] == m
     K_i = rng.normal(size=n).astype(np.float32)
-    j, M = sk.select_j(var, n, i, m, K_i)
+    j, M = ws.select_j(var, n, i, m, K_i)
     assert M == (score[low].min() if low.any() else np.inf)
     b = m - score
-    eta = np.maximum(QD[i] + QD - 2.0 * K_i[kidx].astype(np.float64), sk.TAU)
+    eta = np.maximum(QD[i] + QD - 2.0 * K_i[kidx].astype(np.float64), state.TAU)
     decrease = np.where(low & (b > 0), -(b ** 2) / eta, np.inf)
     if np.isinf(decrease.min()):
         assert j == -1
@@ -95,7 +99,7 @@ def test_nu_working_set_selection_matches_definition(seed, n):
     alpha, score, _, y, _, C, QD, kidx, _, status = var
     up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
     low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    first = sk.first_by_label(1, var, n)
+    first = ws.first_by_label(1, var, n)
     for label, i, m in ((1.0, first.i_pos, first.m_pos), (-1.0, first.i_neg, first.m_neg)):
         half = up & (y == label)
         if not half.any():
@@ -104,12 +108,12 @@ def test_nu_working_set_selection_matches_definition(seed, n):
         assert m == score[half].max() and i == np.flatnonzero(half & (score == m))[-1]
     K_pos = rng.normal(size=n).astype(np.float32)
     K_neg = rng.normal(size=n).astype(np.float32)
-    i, j, gap = sk.second_by_label(1, var, n, first, K_pos, K_neg)
+    i, j, gap = ws.second_by_label(1, var, n, first, K_pos, K_neg)
     m_of = np.where(y > 0, first.m_pos, first.m_neg)
     i_of = np.where(y > 0, first.i_pos, first.i_neg)
     K_of = np.where(y > 0, K_pos[kidx], K_neg[kidx]).astype(np.float64)
     b = m_of - score
-    eta = np.maximum(QD[np.maximum(i_of, 0)] + QD - 2.0 * K_of, sk.TAU)
+    eta = np.maximum(QD[np.maximum(i_of, 0)] + QD - 2.0 * K_of, state.TAU)
     decrease = np.where(low & (b > 0), -(b ** 2) / eta, np.inf)
     M = [score[low & (y == label)].min() if (low & (y == label)).any() else np.inf
          for label in (1.0, -1.0)]
@@ -118,7 +122,7 @@ def test_nu_working_set_selection_matches_definition(seed, n):
         assert j == -1
     else:
         assert decrease[j] == decrease.min() and i == i_of[j] and y[i] == y[j]
-    m_pos, M_pos, m_neg, M_neg = sk.extremes_by_label(1, score, status, y, n)
+    m_pos, M_pos, m_neg, M_neg = ws.extremes_by_label(1, score, status, y, n)
     assert (m_pos, M_pos, m_neg, M_neg) == (first.m_pos, M[0], first.m_neg, M[1])
 
 
@@ -126,14 +130,14 @@ def test_one_constraint_rule_is_select_i_and_select_j():
     """The rule of halves = None is the C-SVC one (select_i, select_j)."""
     rng = np.random.default_rng(3)
     var = make_var(rng, 25)
-    first = sk.first_one(None, var, 25)
-    assert (first.i_pos, first.m_pos) == sk.select_i(var, 25) and first.i_neg == -1
+    first = ws.first_one(None, var, 25)
+    assert (first.i_pos, first.m_pos) == ws.select_i(var, 25) and first.i_neg == -1
     K = rng.normal(size=25).astype(np.float32)
-    i, j, gap = sk.second_one(None, var, 25, first, K, K)
-    j_ref, M = sk.select_j(var, 25, first.i_pos, first.m_pos, K)
+    i, j, gap = ws.second_one(None, var, 25, first, K, K)
+    j_ref, M = ws.select_j(var, 25, first.i_pos, first.m_pos, K)
     assert (i, j, gap) == (first.i_pos, j_ref, first.m_pos - M)
-    m, M = sk.violation_extremes(var.score, var.status, 25)
-    assert sk.extremes_one(None, var.score, var.status, var.y, 25) == (m, M, m, M)
+    m, M = ws.violation_extremes(var.score, var.status, 25)
+    assert ws.extremes_one(None, var.score, var.status, var.y, 25) == (m, M, m, M)
 
 
 @given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30))
@@ -143,7 +147,7 @@ def test_update_gradient_and_next_i(seed, n):
     score = var.score.copy()
     K_i = rng.normal(size=n).astype(np.float32)
     K_j = rng.normal(size=n).astype(np.float32)
-    sk.update_gradient(var.score, var.kidx, n, K_i, K_j, 0.3, -0.7)
+    ps.update_gradient(var.score, var.kidx, n, K_i, K_j, 0.3, -0.7)
     kidx = var.kidx
     expected = score - (0.3 * K_i[kidx].astype(float) - 0.7 * K_j[kidx].astype(float))
     np.testing.assert_allclose(var.score, expected, rtol=1e-12, atol=1e-12)
@@ -151,32 +155,32 @@ def test_update_gradient_and_next_i(seed, n):
 
 def empty_cache(n, slots):
     """The solver's cache for n samples with room for ``slots`` rows."""
-    return sk.empty_row_cache(n, slots)
+    return state.empty_row_cache(n, slots)
 
 
 def test_lru_cache_evicts_least_recently_used():
     n, slots = 5, 2
     cache = empty_cache(n, slots)
-    ist = np.zeros(sk.N_STATE, dtype=np.int64)
-    s0 = sk.lru_slot(0, cache, ist)
-    s1 = sk.lru_slot(1, cache, ist)
-    assert sk.lru_slot(0, cache, ist) == s0       # hit refreshes row 0
-    s2 = sk.lru_slot(2, cache, ist)               # evicts row 1
+    ist = np.zeros(state.N_STATE, dtype=np.int64)
+    s0 = rc.lru_slot(0, cache, ist)
+    s1 = rc.lru_slot(1, cache, ist)
+    assert rc.lru_slot(0, cache, ist) == s0       # hit refreshes row 0
+    s2 = rc.lru_slot(2, cache, ist)               # evicts row 1
     assert s2 == s1 and cache.slot_of[1] == -1 and cache.slot_of[0] == s0 and cache.slot_of[2] == s2
 
 
 def test_rows_of_shrunk_samples_are_released_and_reused_first():
     n, slots = 6, 4
     cache = empty_cache(n, slots)
-    ist = np.zeros(sk.N_STATE, dtype=np.int64)
-    s = {r: sk.lru_slot(r, cache, ist) for r in (0, 1, 2)}
+    ist = np.zeros(state.N_STATE, dtype=np.int64)
+    s = {r: rc.lru_slot(r, cache, ist) for r in (0, 1, 2)}
     active_rows = np.array([0, 2, 4, 5, 0, 0], dtype=np.int64)
-    ist[sk.N_ACTIVE_ROWS] = 4                       # samples 0, 2, 4, 5 stay active
-    sk.release_rows(cache, active_rows, ist, n)
-    assert cache.slot_of[1] == -1 and ist[sk.N_FREE] == 1  # only sample 1's row went
+    ist[state.N_ACTIVE_ROWS] = 4                       # samples 0, 2, 4, 5 stay active
+    rc.release_rows(cache, active_rows, ist, n)
+    assert cache.slot_of[1] == -1 and ist[state.N_FREE] == 1  # only sample 1's row went
     assert cache.slot_of[0] == s[0] and cache.slot_of[2] == s[2]
-    assert sk.lru_slot(4, cache, ist) == s[1]       # reused before the unused slot 3
-    assert sk.lru_slot(5, cache, ist) == 3 and ist[sk.N_FREE] == 0
+    assert rc.lru_slot(4, cache, ist) == s[1]       # reused before the unused slot 3
+    assert rc.lru_slot(5, cache, ist) == 3 and ist[state.N_FREE] == 0
 
 
 @given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30), n_active=st.integers(0, 30))
@@ -189,7 +193,7 @@ def test_violation_extremes_are_m_and_M_of_the_active_set(seed, n, n_active):
     alpha, score, _, y, _, C, *_ = var
     up = (((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0)))[:a]
     low = (((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C)))[:a]
-    m, M = sk.violation_extremes(var.score, var.status, a)
+    m, M = ws.violation_extremes(var.score, var.status, a)
     assert m == (score[:a][up].max() if up.any() else -np.inf)
     assert M == (score[:a][low].min() if low.any() else np.inf)
 
@@ -197,12 +201,12 @@ def test_violation_extremes_are_m_and_M_of_the_active_set(seed, n, n_active):
 def shrink_state(rng, n, tol, unshrunk):
     var = make_var(rng, n)
     var.kidx[:] = np.arange(n)                       # one variable per sample, in order
-    cache = sk.empty_row_cache(n, 4)
+    cache = state.empty_row_cache(n, 4)
     active_rows = np.arange(n, dtype=np.int64)
-    ist = np.zeros(sk.N_STATE, dtype=np.int64)
-    ist[sk.ACTIVE_SIZE] = n
-    ist[sk.N_ACTIVE_ROWS] = n
-    ist[sk.UNSHRUNK] = unshrunk
+    ist = np.zeros(state.N_STATE, dtype=np.int64)
+    ist[state.ACTIVE_SIZE] = n
+    ist[state.N_ACTIVE_ROWS] = n
+    ist[state.UNSHRUNK] = unshrunk
     return var, cache, active_rows, ist
 
 
@@ -215,24 +219,24 @@ def test_shrink_keeps_exactly_the_variables_that_can_move(seed, n):
     rng = np.random.default_rng(seed)
     var, cache, active_rows, ist = shrink_state(rng, n, 0.0, 1)
     alpha, score, y, C = var.alpha.copy(), var.score.copy(), var.y.copy(), var.C.copy()
-    m, M = sk.violation_extremes(score, var.status, n)
+    m, M = ws.violation_extremes(score, var.status, n)
     G = -y * score
     stuck = np.where(alpha >= C, np.where(y > 0, -G > m, -G > -M),
                      np.where(alpha <= 0, np.where(y > 0, G > -M, G > m), False))
-    assert not sk.shrink(var, cache, active_rows, ist, 0.0, None)
+    assert not sh.shrink(var, cache, active_rows, ist, 0.0, None)
     kept = np.flatnonzero(~stuck)
-    assert ist[sk.ACTIVE_SIZE] == kept.size
+    assert ist[state.ACTIVE_SIZE] == kept.size
     np.testing.assert_array_equal(var.perm, np.concatenate([kept, np.flatnonzero(stuck)]))
     np.testing.assert_array_equal(var.alpha, alpha[var.perm])
-    np.testing.assert_array_equal(active_rows[:ist[sk.N_ACTIVE_ROWS]], kept)
+    np.testing.assert_array_equal(active_rows[:ist[state.N_ACTIVE_ROWS]], kept)
 
 
 def test_shrink_asks_for_an_unshrink_once_the_gap_is_within_ten_tol():
     rng = np.random.default_rng(0)
     var, cache, active_rows, ist = shrink_state(rng, 20, 0.0, 0)
-    m, M = sk.violation_extremes(var.score, var.status, 20)
+    m, M = ws.violation_extremes(var.score, var.status, 20)
     before = var.perm.copy()
-    assert sk.shrink(var, cache, active_rows, ist, (m - M) / 10.0, None)     # within 10 tol
+    assert sh.shrink(var, cache, active_rows, ist, (m - M) / 10.0, None)     # within 10 tol
     np.testing.assert_array_equal(var.perm, before)                   # nothing moved
-    assert ist[sk.ACTIVE_SIZE] == 20
-    assert not sk.shrink(var, cache, active_rows, ist, (m - M) / 20.0, None)  # not yet within
+    assert ist[state.ACTIVE_SIZE] == 20
+    assert not sh.shrink(var, cache, active_rows, ist, (m - M) / 20.0, None)  # not yet within

@@ -18,6 +18,7 @@ from hyperplane.datasets import load_heart_scale
 from hyperplane.kernels import RBF, Kernel, Linear, Polynomial, Sigmoid
 from hyperplane.svm import SVC, SVR
 from hyperplane.svm import _kernel_rows as kr
+from hyperplane.svm import _sparse_rows_kernels as srk
 from tests.svm.test_kernel_rows import CODES, reference_row
 
 KERNELS = ["linear", "rbf", "poly", "sigmoid", "laplace"]
@@ -235,9 +236,9 @@ def test_products_by_rows_and_by_columns_agree(density):
     cols = np.arange(0, 300, 3, dtype=np.int64)
     expected = (X @ X.T).toarray()
     for r in (0, 7, 299):
-        kr.products_by_rows(samples, r, cols, cols.size)
+        srk.products_by_rows(samples, r, cols, cols.size)
         by_rows = samples.buf[:cols.size].copy()
-        kr.products_by_columns(samples, r, cols, cols.size)
+        srk.products_by_columns(samples, r, cols, cols.size)
         by_columns = samples.buf[:cols.size].copy()
         X32 = X.astype(np.float32).astype(np.float64)
         exact = (X32 @ X32[r].T).toarray().ravel()[cols]

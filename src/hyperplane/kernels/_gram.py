@@ -20,7 +20,7 @@ import math
 
 from numba import prange
 
-from .._numba import jit_fast, jit_fast_internal, jit_parallel
+from .._numba import jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 
 #: an expanded squared distance below this share of |x|² + |y|² is recomputed
 #: directly (its relative error could exceed about 1e-8 in float64)
@@ -58,7 +58,7 @@ def sq_dist(G, X, Y, sq_x, sq_y):
     return G
 
 
-@jit_fast_internal
+@jit_fast_inline
 def exact_sq_dist_csr(xd, xi, yd, yi):
     """Σ (x_f - y_f)² of two sparse rows (values ``xd``, ``yd`` at sorted
     feature indices ``xi``, ``yi``), merging their nonzeros."""
@@ -80,7 +80,7 @@ def exact_sq_dist_csr(xd, xi, yd, yi):
     return acc
 
 
-@jit_fast_internal
+@jit_fast_inline
 def sq_dist_csr_row(G, X, Y, sq_x, sq_y, i):
     """Row i of :func:`sq_dist_csr`: ``G[i, j] <- ‖x_i - y_j‖²`` for every j,
     by the expansion (clipped at 0), or directly where it cancels."""

@@ -1,5 +1,13 @@
 """Kernel rows of the SMO solver: ``k(x_r, x_c)`` for many ``c`` at once.
 
+This module holds what the solver hands the compiled rows (the samples'
+records, :data:`DenseSamples` and :data:`SparseSamples`, made here) and a
+row's driver: its method and cost, one block or blocks on all threads
+(:func:`compute_row`, :func:`row_block`, :func:`row_blocks`). The products
+of a block are formed by the layout's module, :mod:`._dense_rows_kernels`
+or :mod:`._sparse_rows_kernels`, and turned into kernel values by
+:mod:`._kernel_values_kernels`.
+
 The samples are kept in float32 (the precision of the kernel cache, as
 LIBSVM's ``Qfloat``) and every dot product or squared distance is summed in
 float64, where the product of two float32 numbers is exact: a kernel value
@@ -11,18 +19,10 @@ samples, for partial and full rows. Three layouts:
   of columns (partial rows on a shrunk active set);
 * :func:`kernel_row_full` reads them feature-major (``XT[f, c]``), so the
   inner loop runs over samples and vectorises, for rows on every sample;
-* sparse samples (LIBSVM's sparse mode) serve both, by the cheapest of
-  three ways: row r is scattered into a dense work vector and x_r . x_c is
-  summed over the nonzeros of each x_c (CSR), or the products are
-  accumulated column by column over the samples that share a feature with
-  x_r (CSC, an inverted index: only pairs with a common nonzero cost
-  anything), or, for samples dense enough that a dense feature-major copy
-  costs little memory (:data:`DENSE_COLUMN_FILL`), column by column over
-  every sample (contiguous: it vectorises over samples, where the gathers
-  by rows do not); squared distances are |x_r|^2 + |x_c|^2 - 2 x_r . x_c
-  from norms computed once (Chang & Lin, LIBSVM, ACM TIST 2011, section
-  4.1). Both ways by columns add each x_c's products in the order of x_r's
-  features, so they give the same bits.
+* sparse samples (LIBSVM's sparse mode; Chang & Lin, LIBSVM, ACM TIST 2011,
+  section 4.1) serve both, by rows, by the CSC columns or, for samples
+  dense enough (:data:`DENSE_COLUMN_FILL`), by dense columns
+  (:mod:`._sparse_rows_kernels`).
 
 A row is computed in fixed blocks of entries; an expensive one (many
 samples times many features or nonzeros) on all of numba's threads, each
@@ -32,7 +32,6 @@ whatever the number of threads.
 
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 
 import numba
@@ -41,10 +40,18 @@ import scipy.sparse as sp
 
 from numba import prange
 
-from .._numba import by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
+from .._csr_rows import CSRRows
+from .._numba import by_first_type, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
+from ._dense_rows_kernels import dense_block_products, dense_row_method
+# the kernel codes, which the solver and the tests name from here
+from ._kernel_values_kernels import (  # noqa: F401
+    GENERIC, LAPLACE_KERNEL, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, ROW_BLOCK, SIGMOID_KERNEL,
+    SPARSE_COLUMNS, SPARSE_ROWS, finish_row)
+# has_dense_columns: the tests ask it from here
+from ._sparse_rows_kernels import (  # noqa: F401
+    column_dot_blocks, column_dots, csr_columns, csr_squared_norms, dense_columns, has_dense_columns,
+    scatter_row, sparse_block_products, sparse_row_method)
 
-# kernel codes ---------------------------------------------------------------
-GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
 
 #: What a kernel row of dense samples is computed from: ``all_rows =
 #: arange(n)``, the kernel (``code``, one of the ``*_KERNEL`` constants, and
@@ -115,7 +122,7 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
                          buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
                          parallel_work=parallel_row_work(X.nnz + n),
                          data=data, indices=indices, indptr=indptr,
-                         sq=csr_squared_norms(data, indptr), work=np.zeros(d),
+                         sq=csr_squared_norms(CSRRows(data, indices, indptr)), work=np.zeros(d),
                          col_data=col_data, col_rows=col_rows, col_ptr=col_ptr,
                          dots=np.empty(n), XT32=XT32)
 
@@ -140,113 +147,6 @@ def samples_of(X, code, gamma, coef0, degree):
     return make_samples(np.asarray(X, dtype=np.float32), code, gamma, coef0, degree)
 
 
-@jit
-def csr_columns(data, indices, indptr, d):
-    """The CSC arrays ``(data, rows, indptr)`` of the CSR samples with ``d``
-    features, each column's rows in increasing order (a counting sort of the
-    nonzeros by column, read row by row): the inverted index of
-    :func:`column_dots`."""
-    col_ptr = np.zeros(d + 1, dtype=np.int64)
-    for p in range(indices.shape[0]):
-        col_ptr[indices[p] + 1] += 1
-    for f in range(d):
-        col_ptr[f + 1] += col_ptr[f]
-    fill = col_ptr[:d].copy()
-    col_data = np.empty(indices.shape[0], dtype=np.float32)
-    col_rows = np.empty(indices.shape[0], dtype=np.int32)
-    for r in range(indptr.shape[0] - 1):
-        for p in range(indptr[r], indptr[r + 1]):
-            q = fill[indices[p]]
-            col_data[q] = data[p]
-            col_rows[q] = r
-            fill[indices[p]] = q + 1
-    return col_data, col_rows, col_ptr
-
-
-def dense_columns(data, indices, indptr, d):
-    """The CSR samples (n of them, ``d`` features) as a dense feature-major
-    float32 array (d, n): ``XT[f, r] = x_rf`` (NumPy: one compiled function
-    less in a sparse fit's first call)."""
-    n = indptr.shape[0] - 1
-    XT = np.zeros((d, n), dtype=np.float32)
-    XT[indices, np.repeat(np.arange(n), np.diff(indptr))] = data
-    return XT
-
-
-@jit_fast
-def csr_squared_norms(data, indptr):
-    """|x_t|^2 of every CSR row, summed in float64."""
-    out = np.zeros(indptr.shape[0] - 1)
-    for t in range(out.shape[0]):
-        acc = 0.0
-        for p in range(indptr[t], indptr[t + 1]):
-            v = np.float64(data[p])
-            acc += v * v
-        out[t] = acc
-    return out
-
-
-LOG2E = 1.4426950408889634
-LN2 = 0.6931471805599453
-
-
-@jit_fast
-def exp_nonpositive(buf, n_cols, ebuf):
-    """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``k < n_cols``, in a
-    form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
-    |f| <= 1/2, 2^f by its Taylor polynomial of degree 8 (relative error
-    < 1e-9), 2^e built in the exponent bits of a float64 (arguments below
-    -700 give ~1e-304)."""
-    for k in range(n_cols):
-        z = max(buf[k] * LOG2E, -1000.0)
-        e = np.floor(z + 0.5)
-        t = (z - e) * LN2
-        poly = 1.0 + t * (1.0 + t * (1 / 2 + t * (1 / 6 + t * (1 / 24 + t * (
-            1 / 120 + t * (1 / 720 + t * (1 / 5040 + t * (1 / 40320))))))))
-        buf[k] = poly
-        ebuf[k] = (np.int64(e) + 1023) << 52
-    scale = ebuf.view(np.float64)
-    for k in range(n_cols):
-        buf[k] *= scale[k]
-
-
-@jit_fast_internal
-def finish_row(samples, lo, hi):
-    """Turn ``buf[lo:hi]`` (squared distances or dot products) into kernel
-    values, in scikit-learn's parametrisation: linear ``a.b``; poly
-    ``(gamma a.b + coef0)^degree``; rbf ``exp(-gamma |a-b|^2)``; laplace
-    ``exp(-gamma |a-b|)``; sigmoid ``tanh(gamma a.b + coef0)``. The loops
-    run over views of the block, from 0: an index ``lo + k`` might be
-    negative to the compiler, whose wrap-around test turned the vectorised
-    loads and stores into gathers and scatters (2-3x the time)."""
-    buf, ebuf = samples.buf[lo:hi], samples.ebuf[lo:hi]
-    code, gamma, coef0 = samples.code, samples.gamma, samples.coef0
-    m = buf.shape[0]
-    if code == RBF_KERNEL:
-        for k in range(m):
-            buf[k] = -gamma * buf[k]
-        exp_nonpositive(buf, m, ebuf)
-    elif code == LAPLACE_KERNEL:
-        for k in range(m):
-            buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, m, ebuf)
-    elif code == POLY_KERNEL:
-        for k in range(m):
-            base = gamma * buf[k] + coef0
-            value = 1.0
-            for _ in range(samples.degree):
-                value *= base
-            buf[k] = value
-    elif code == SIGMOID_KERNEL:
-        for k in range(m):
-            buf[k] = math.tanh(gamma * buf[k] + coef0)
-
-
-#: entries of a kernel row per block when the row is split over threads:
-#: fixed, so that the blocks, and so every value, do not depend on the
-#: number of threads (each value is computed by one thread, by the same
-#: instructions as in a serial row)
-ROW_BLOCK = 2048
 #: multiply-adds (entries x features, entries x mean nonzeros, or the
 #: nonzeros read by columns) from which a row is computed block by block on
 #: all threads. Measured on two cores: dense rows gain from about 10^5 when
@@ -259,13 +159,6 @@ PARALLEL_ROW_WORK = 1 << 19
 #: at most twice the 8 bytes of each nonzero in CSR, for rows summed over
 #: contiguous columns (:func:`dense_column_dots`)
 DENSE_COLUMN_FILL = 4
-#: how much cheaper a multiply-add over a contiguous dense column is than one
-#: gathered through a CSR row's indices (it vectorises: heart_scale's rows,
-#: 13 features, 4.5 us by rows, 1.9 us by dense columns)
-DENSE_COLUMN_CREDIT = 4
-
-# how the products of a row are formed ---------------------------------------
-DENSE_ROWS, FEATURE_MAJOR, SPARSE_ROWS, SPARSE_COLUMNS = range(4)
 
 
 @jit_fast
@@ -325,40 +218,6 @@ def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
         scatter_row(samples, r, 0.0)
 
 
-@jit_fast
-def dense_row_method(samples, r, n_cols, full):
-    """The method of a row of dense samples and its cost in multiply-adds:
-    by rows (:func:`dense_products`) or, for a ``full`` row, feature-major
-    (:func:`feature_major_products`)."""
-    return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
-
-
-@jit_fast
-def sparse_row_method(samples, r, n_cols, full):
-    """The method of a row of sparse samples and its cost in multiply-adds:
-    by columns when that is cheaper than by rows (``n_cols`` times the mean
-    nonzeros per sample): over the dense columns of x_r's features
-    (``XT32``, when the samples keep it; every sample, counted at
-    1 / :data:`DENSE_COLUMN_CREDIT`), else over the inverted index (the
-    nonzeros of the samples that share a feature with x_r, plus a pass over
-    the samples)."""
-    indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
-    n = indptr.shape[0] - 1
-    if has_dense_columns(samples):
-        by_rows = n_cols * (indptr[n] / n)
-        by_columns = (indptr[r + 1] - indptr[r]) * n
-        if by_columns <= DENSE_COLUMN_CREDIT * by_rows:
-            return SPARSE_COLUMNS, float(by_columns)
-        return SPARSE_ROWS, by_rows
-    shared = 0
-    for p in range(indptr[r], indptr[r + 1]):
-        shared += col_ptr[indices[p] + 1] - col_ptr[indices[p]]
-    by_rows = n_cols * (indptr[n] / max(n, 1))
-    if shared + n < by_rows:
-        return SPARSE_COLUMNS, shared + n
-    return SPARSE_ROWS, by_rows
-
-
 @jit_parallel
 def row_blocks(samples, r, cols, n_cols, method, out):
     """:func:`row_block` on the blocks of :data:`ROW_BLOCK` entries, in
@@ -369,7 +228,7 @@ def row_blocks(samples, r, cols, n_cols, method, out):
         row_block(samples, r, cols, lo, min(lo + ROW_BLOCK, n_cols), method, out)
 
 
-@jit_fast
+@jit_fast_inline
 def row_block(samples, r, cols, lo, hi, method, out):
     """``out[cols[k]] = k(x_r, x_cols[k])`` for ``lo <= k < hi`` (``buf[lo:hi]``
     as scratch), the products formed by ``method`` (:func:`block_products`)."""
@@ -378,241 +237,6 @@ def row_block(samples, r, cols, lo, hi, method, out):
     buf, block = samples.buf[lo:hi], cols[lo:hi]      # views: indices from 0
     for k in range(buf.shape[0]):
         out[block[k]] = buf[k]
-
-
-@jit_fast_internal
-def dense_block_products(samples, r, cols, lo, hi, method):
-    """``buf[k]`` for ``lo <= k < hi`` from dense samples: feature-major
-    (``FEATURE_MAJOR``, ``cols[k] = k``) or by rows."""
-    if method == FEATURE_MAJOR:
-        feature_major_products(samples, r, lo, hi)
-    else:
-        dense_products(samples, r, cols, lo, hi)
-
-
-@jit_fast_internal
-def sparse_block_products(samples, r, cols, lo, hi, method):
-    """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
-    :func:`sparse_compute_row`: gathered from ``dots`` (by columns) or by
-    rows from x_r scattered into ``work`` (:func:`products_by_rows_range`);
-    for distance kernels turned into squared distances
-    (:func:`sparse_distances`)."""
-    if method != SPARSE_COLUMNS:
-        products_by_rows_range(samples, cols, lo, hi)
-        sparse_distances(samples, r, cols, lo, hi)
-        return
-    # from dots, the squared distance of sparse_distances in the same pass
-    buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
-    if is_distance(samples.code):
-        sq = samples.sq
-        sq_r = sq[r]
-        for k in range(buf.shape[0]):
-            c = block[k]
-            d2 = max(sq_r + sq[c] - 2.0 * dots[c], 0.0)
-            buf[k] = 0.0 if c == r else d2
-    else:
-        for k in range(buf.shape[0]):
-            buf[k] = dots[block[k]]
-
-
-@jit_fast_internal
-def is_distance(code):
-    """Whether the kernel is a function of |x - y|^2 (else of x . y)."""
-    return code == RBF_KERNEL or code == LAPLACE_KERNEL
-
-
-@jit_fast_internal
-def dense_products(samples, r, cols, lo, hi):
-    """``buf[k]`` = |x_r - x_c|^2 (distance kernels) or x_r . x_c, c =
-    ``cols[k]``, ``lo <= k < hi``, from the row-major dense samples, summed
-    in float64."""
-    X32, buf = samples.X32, samples.buf
-    d = X32.shape[1]
-    xr = X32[r]
-    distance = is_distance(samples.code)
-    for k in range(lo, hi):
-        xc = X32[cols[k]]
-        acc = 0.0
-        if distance:
-            for f in range(d):
-                diff = np.float64(xr[f]) - np.float64(xc[f])
-                acc += diff * diff
-        else:
-            for f in range(d):
-                acc += np.float64(xr[f]) * np.float64(xc[f])
-        buf[k] = acc
-
-
-@jit_fast
-def feature_major_products(samples, r, lo, hi):
-    """:func:`dense_products` on the samples ``lo <= c < hi``, from the
-    feature-major samples: four features per pass over the samples (their
-    terms added in float64, where the order does not matter), one pass for
-    each of the rest. The sums run in a fresh local array, which LLVM knows
-    aliases no sample, so the passes vectorise wherever the function is
-    compiled (on ``samples.buf`` directly they did only when inlined)."""
-    acc = np.zeros(hi - lo)
-    feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
-    buf = samples.buf[lo:hi]
-    for k in range(hi - lo):
-        buf[k] = acc[k]
-
-
-@jit_fast_internal
-def feature_major_sums(XT, r, lo, distance, acc):
-    """``acc[k] += |x_r - x_c|^2`` (``distance``) or ``x_r . x_c``,
-    ``c = lo + k``, from the feature-major samples ``XT`` (d, n)."""
-    d, m = XT.shape[0], acc.shape[0]
-    f = 0
-    while f + 4 <= d:
-        v0, v1 = np.float64(XT[f, r]), np.float64(XT[f + 1, r])
-        v2, v3 = np.float64(XT[f + 2, r]), np.float64(XT[f + 3, r])
-        x0, x1 = XT[f, lo:lo + m], XT[f + 1, lo:lo + m]
-        x2, x3 = XT[f + 2, lo:lo + m], XT[f + 3, lo:lo + m]
-        if distance:
-            for k in range(m):
-                e0 = np.float64(x0[k]) - v0
-                e1 = np.float64(x1[k]) - v1
-                e2 = np.float64(x2[k]) - v2
-                e3 = np.float64(x3[k]) - v3
-                acc[k] += (e0 * e0 + e1 * e1) + (e2 * e2 + e3 * e3)
-        else:
-            for k in range(m):
-                acc[k] += (v0 * np.float64(x0[k]) + v1 * np.float64(x1[k])) + (
-                    v2 * np.float64(x2[k]) + v3 * np.float64(x3[k]))
-        f += 4
-    for f in range(f, d):
-        v = np.float64(XT[f, r])
-        xf = XT[f, lo:lo + m]
-        if distance:
-            for k in range(m):
-                diff = np.float64(xf[k]) - v
-                acc[k] += diff * diff
-        else:
-            for k in range(m):
-                acc[k] += v * np.float64(xf[k])
-
-
-@jit_fast_internal
-def sparse_distances(samples, r, cols, lo, hi):
-    """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
-    c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
-    exactly (as the dense rows' direct sum gives it), not a rounding residue."""
-    if not is_distance(samples.code):
-        return
-    sq, buf = samples.sq, samples.buf
-    sq_r = sq[r]
-    for k in range(lo, hi):
-        buf[k] = max(sq_r + sq[cols[k]] - 2.0 * buf[k], 0.0)
-        if cols[k] == r:
-            buf[k] = 0.0
-
-
-@jit_fast
-def scatter_row(samples, r, scale):
-    """``work[f] = scale x_rf`` on the nonzeros of x_r (``scale = 0`` zeroes
-    ``work`` again)."""
-    data, indices, indptr, work = samples.data, samples.indices, samples.indptr, samples.work
-    for p in range(np.uint64(indptr[r]), np.uint64(indptr[r + 1])):
-        work[np.uint64(indices[p])] = scale * data[p]
-
-
-@jit_fast
-def products_by_rows(samples, r, cols, n_cols):
-    """``buf[k]`` = x_r . x_c: x_r scattered into ``work`` (zeroed again
-    afterwards), each x_c's nonzeros (CSR) read against it."""
-    scatter_row(samples, r, 1.0)
-    products_by_rows_range(samples, cols, 0, n_cols)
-    scatter_row(samples, r, 0.0)
-
-
-@jit_fast_internal
-def products_by_rows_range(samples, cols, lo, hi):
-    """``buf[k]`` = work . x_c, c = ``cols[k]``, ``lo <= k < hi``, over the
-    nonzeros of each x_c (CSR). Positions and columns are read as unsigned
-    integers, which spares numba's negative-index test on every read (a
-    third of a row's time on short rows)."""
-    data, indices, indptr = samples.data, samples.indices, samples.indptr
-    work, buf = samples.work, samples.buf
-    for k in range(lo, hi):
-        c = cols[k]
-        acc = 0.0
-        for p in range(np.uint64(indptr[c]), np.uint64(indptr[c + 1])):
-            acc += work[np.uint64(indices[p])] * np.float64(data[p])
-        buf[k] = acc
-
-
-@jit_fast
-def products_by_columns(samples, r, cols, n_cols):
-    """``buf[k]`` = x_r . x_c, c = ``cols[k]``, gathered from
-    :func:`column_dots` on every sample."""
-    column_dots(samples, r, 0, samples.dots.shape[0])
-    for k in range(n_cols):
-        samples.buf[k] = samples.dots[cols[k]]
-
-
-@jit_fast
-def column_dots(samples, r, lo, hi):
-    """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
-    nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
-    is nonzero (the part of CSC column f in ``[lo, hi)``, found by bisection
-    on its sorted rows), or for every sample from the dense columns when the
-    samples keep them (:func:`dense_column_dots`)."""
-    if has_dense_columns(samples):
-        dense_column_dots(samples, r, lo, hi)
-        return
-    data, indices, indptr = samples.data, samples.indices, samples.indptr
-    col_data, col_rows, col_ptr = samples.col_data, samples.col_rows, samples.col_ptr
-    dots = samples.dots
-    n = dots.shape[0]
-    for c in range(lo, hi):
-        dots[c] = 0.0
-    for p in range(indptr[r], indptr[r + 1]):
-        f = indices[p]
-        v = np.float64(data[p])
-        start, stop = col_ptr[f], col_ptr[f + 1]
-        if lo > 0:
-            start += np.searchsorted(col_rows[start:stop], lo)
-        if hi < n:
-            stop = col_ptr[f] + np.searchsorted(col_rows[col_ptr[f]:stop], hi)
-        for q in range(np.uint64(start), np.uint64(stop)):
-            dots[np.uint64(col_rows[q])] += v * np.float64(col_data[q])
-
-
-@jit_fast_internal
-def dense_column_dots(samples, r, lo, hi):
-    """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi`` from the dense
-    feature-major samples ``XT32``: for each nonzero x_rf in turn, x_rf x_cf
-    added for every sample (a contiguous pass, vectorised over samples). Each
-    sum takes its terms in the order of x_r's features, as the CSC columns
-    do, plus exact zeros, so the two give the same bits."""
-    data, indices, indptr = samples.data, samples.indices, samples.indptr
-    acc = np.zeros(hi - lo)         # fresh: LLVM knows it aliases no sample, and vectorises
-    for p in range(indptr[r], indptr[r + 1]):
-        v = np.float64(data[p])
-        column = samples.XT32[indices[p], lo:hi]     # a view: indices from 0, no gathers
-        for k in range(hi - lo):
-            acc[k] += v * np.float64(column[k])
-    dots = samples.dots[lo:hi]
-    for k in range(hi - lo):
-        dots[k] = acc[k]
-
-
-@jit_fast_inline
-def has_dense_columns(samples):
-    """Whether the sparse samples keep their dense feature-major copy."""
-    return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
-
-
-@jit_parallel
-def column_dot_blocks(samples, r, n):
-    """:func:`column_dots` on the blocks of :data:`ROW_BLOCK` samples, in
-    parallel: every ``dots[c]`` is summed by one block, over the nonzeros of
-    x_r in the same order as on one thread."""
-    n_blocks = (n + ROW_BLOCK - 1) // ROW_BLOCK
-    for b in prange(n_blocks):
-        lo = b * ROW_BLOCK
-        column_dots(samples, r, lo, min(lo + ROW_BLOCK, n))
 
 
 #: ``compute_row(samples, r, cols, n_cols, full, parallel_work, out)``: the

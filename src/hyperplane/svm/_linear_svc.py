@@ -32,7 +32,6 @@ from .._validation import (
     warn_not_converged,
 )
 from .._csr_rows import CSRRows
-from ._kernel_rows import csr_squared_norms
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
 from ._seed_kernels import squared_norms as strict_squared_norms
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
@@ -103,7 +102,7 @@ EPOCHS_PER_CALL = 64
 def squared_row_norms(X):
     """|x_t|^2 of every row, dense or sparse."""
     if sp.issparse(X):
-        return csr_squared_norms(X.data, X.indptr)
+        return strict_csr_squared_norms(CSRRows.of(X))
     return np.einsum("ij,ij->i", X, X)
 
 

@@ -1,6 +1,6 @@
 """The gradient from kernel rows, compiled: at a start alpha0 != 0 (LIBSVM's
 ``Solver::Solve`` initialisation) and after shrinking (LIBSVM's
-``reconstruct_gradient``); the state is that of :mod:`._smo_kernels`."""
+``reconstruct_gradient``); the state is that of :mod:`._smo_state`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 
 from .._numba import jit, jit_fast_internal
 from ._kernel_rows import compute_row
-from ._smo_kernels import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE, get_row
+from ._row_cache_kernels import get_row
+from ._smo_state import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
 
 
 @jit

@@ -33,6 +33,7 @@ import numpy as np
 from .._numba import jit
 from .._row_kernels import row_axpy, row_dot
 from ._linear_svc_kernels import coordinate_step
+from ._sparse_rows_kernels import csr_squared_norms  # noqa: F401  (the seed's CSR norms)
 
 #: What an epoch reads: the samples ``X`` (n, d; or CSR rows), labels ``y`` (+-1), upper
 #: bounds ``C``, the bias feature's value ``B`` and the diagonal
@@ -51,17 +52,6 @@ def squared_norms(X):
     for t in range(X.shape[0]):
         for f in range(X.shape[1]):
             out[t] += X[t, f] * X[t, f]
-    return out
-
-
-@jit
-def csr_squared_norms(X):
-    """|x_t|^2 of every CSR row, summed in feature order (as :func:`squared_norms`)."""
-    data, indptr = X.data, X.indptr
-    out = np.zeros(indptr.shape[0] - 1)
-    for t in range(out.shape[0]):
-        for p in range(indptr[t], indptr[t + 1]):
-            out[t] += data[p] * data[p]
     return out
 
 

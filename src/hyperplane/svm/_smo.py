@@ -1,8 +1,8 @@
 """The SMO solver's Python driver: state, kernel rows of generic kernels,
 gradient reconstruction after shrinking, the threshold b and the objective.
 
-The compiled steps are in :mod:`._smo_kernels` (see there for the problem)
-and :mod:`._kernel_rows`.
+The compiled loop is :mod:`._smo_kernels`, its state :mod:`._smo_state` (see
+there for the problem) and its rows :mod:`._kernel_rows`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ import scipy.sparse as sp
 from .._serial_sums import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
-from . import _smo_kernels as sk
+from . import _smo_state as st
+from ._pair_step_kernels import all_bound_status
 from ._reconstruct_kernels import initial_gradient, reconstruct_gradient
+from ._row_cache_kernels import store_row
+from ._shrinking_kernels import permute_variables, rebuild_active_rows
+from ._smo_kernels import smo_iterate
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
 #: ``b`` the threshold of f(x) = sum_t y_t alpha_t k(x_t, x) + b; ``r`` the
@@ -147,21 +151,21 @@ class SMOSolver:
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
         check_diagonal(kernel, QD)
         status = np.empty(l, dtype=np.uint8)
-        sk.all_bound_status(y, alpha, C, status)
-        self.var = sk.Variables(alpha=alpha, score=np.zeros(l), H=np.zeros(n), y=y.copy(),
+        all_bound_status(y, alpha, C, status)
+        self.var = st.Variables(alpha=alpha, score=np.zeros(l), H=np.zeros(n), y=y.copy(),
                                 p=p.copy(), C=C.copy(), QD=QD, kidx=kidx.copy(),
                                 perm=np.arange(l, dtype=np.int64), status=status)
         n_slots = int(max(2, min(n, cache_size * 2 ** 20 // (4 * n))))
-        self.cache = sk.empty_row_cache(n, n_slots)
+        self.cache = st.empty_row_cache(n, n_slots)
         self.active_rows = np.empty(n, dtype=np.int64)
-        self.ist = np.zeros(sk.N_STATE, dtype=np.int64)
-        self.ist[sk.ACTIVE_SIZE] = l
+        self.ist = np.zeros(st.N_STATE, dtype=np.int64)
+        self.ist[st.ACTIVE_SIZE] = l
         # a seeded start is near the solution: shrink from the first iteration
         # (the nu dual's start only makes it feasible: LIBSVM's schedule)
         near = alpha0 is not None and not by_label
-        self.ist[sk.COUNTER] = 1 if near else min(l, sk.SHRINK_EVERY)
-        self.ist[sk.SHRINKING] = 1 if shrinking else 0
-        sk.rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
+        self.ist[st.COUNTER] = 1 if near else min(l, st.SHRINK_EVERY)
+        self.ist[st.SHRINKING] = 1 if shrinking else 0
+        rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
         self._initial_gradient()
 
     # ------------------------------------------------------------------
@@ -194,12 +198,12 @@ class SMOSolver:
 
     def _fill_row(self):
         """Compute the kernel row the compiled loop asked for (generic kernel)."""
-        r = int(self.ist[sk.REQ_ROW])
+        r = int(self.ist[st.REQ_ROW])
         n = self.X.shape[0]
-        full = bool(self.ist[sk.REQ_FULL]) or self.ist[sk.N_ACTIVE_ROWS] == n
-        cols = self.samples.all_rows if full else self.active_rows[:self.ist[sk.N_ACTIVE_ROWS]].copy()
+        full = bool(self.ist[st.REQ_FULL]) or self.ist[st.N_ACTIVE_ROWS] == n
+        cols = self.samples.all_rows if full else self.active_rows[:self.ist[st.N_ACTIVE_ROWS]].copy()
         values = np.asarray(self.kernel(self.X[r:r + 1], self.X[cols]), dtype=np.float64)[0]
-        sk.store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
+        store_row(r, cols, values, np.uint8(full), self.cache, self.ist)
 
     def reconstruct_gradient(self):
         """Recompute G of the shrunk variables (LIBSVM's reconstruct_gradient):
@@ -208,7 +212,7 @@ class SMOSolver:
         named kernels; a generic kernel object is called on blocks."""
         alpha, score, H, y, p, C, kidx = (self.var.alpha, self.var.score, self.var.H, self.var.y,
                                           self.var.p, self.var.C, self.var.kidx)
-        a = int(self.ist[sk.ACTIVE_SIZE])
+        a = int(self.ist[st.ACTIVE_SIZE])
         l = alpha.shape[0]
         if a < l and self.samples.code != kr.GENERIC:
             reconstruct_gradient(self.samples, self.var, self.cache, self.ist,
@@ -219,10 +223,10 @@ class SMOSolver:
                 kidx[a:], kidx[free], alpha[free] * y[free])
             score[a:] = -y[a:] * G
         if a < l:
-            sk.permute_variables(self.var, np.argsort(self.var.perm, kind="stable"))
-        self.ist[sk.ACTIVE_SIZE] = l
-        self.ist[sk.EPOCH] += 1
-        sk.rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
+            permute_variables(self.var, np.argsort(self.var.perm, kind="stable"))
+        self.ist[st.ACTIVE_SIZE] = l
+        self.ist[st.EPOCH] += 1
+        rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
 
     def calculate_b(self):
         """The threshold b = -rho (LIBSVM's calculate_rho): rho is the mean of
@@ -288,28 +292,28 @@ class SMOSolver:
         iteration: the compiled loop then runs one iteration per call, and
         ``watch.before(self)`` / ``watch.after(self, before)`` are called
         around each one that updates a pair."""
-        outcome = sk.MAX_ITER
+        outcome = st.MAX_ITER
         chunk = CHUNK if watch is None else 1
         while True:
-            done = int(self.ist[sk.N_ITER])
+            done = int(self.ist[st.N_ITER])
             cap = min(self.max_iter, done + chunk)
             before = watch.before(self) if watch is not None else None
-            outcome = sk.smo_iterate(self.samples, self.var, self.cache, self.active_rows,
+            outcome = smo_iterate(self.samples, self.var, self.cache, self.active_rows,
                                      self.ist, self.tol, cap, self.halves)
-            if watch is not None and self.ist[sk.N_ITER] > done:
+            if watch is not None and self.ist[st.N_ITER] > done:
                 watch.after(self, before)
             if self.bar is not None:
-                self.bar.advance(int(self.ist[sk.N_ITER]) - done,
-                                 active=int(self.ist[sk.ACTIVE_SIZE]))
-            if outcome == sk.NEED_ROW:
+                self.bar.advance(int(self.ist[st.N_ITER]) - done,
+                                 active=int(self.ist[st.ACTIVE_SIZE]))
+            if outcome == st.NEED_ROW:
                 self._fill_row()
-            elif outcome == sk.NEED_UNSHRINK:
+            elif outcome == st.NEED_UNSHRINK:
                 self.reconstruct_gradient()
-                if self.ist[sk.REQ_FINAL]:
-                    self.ist[sk.COUNTER] = 1
+                if self.ist[st.REQ_FINAL]:
+                    self.ist[st.COUNTER] = 1
                 else:
-                    self.ist[sk.UNSHRUNK] = 1
-            elif outcome == sk.CONVERGED or self.ist[sk.N_ITER] >= self.max_iter:
+                    self.ist[st.UNSHRUNK] = 1
+            elif outcome == st.CONVERGED or self.ist[st.N_ITER] >= self.max_iter:
                 break
             elif np.max(self.var.alpha) > DIVERGED:
                 raise ValueError(
@@ -319,5 +323,5 @@ class SMOSolver:
         b, r = self.threshold()
         return DualSolution(alpha=self.var.alpha.copy(), b=b,
                             objective=self.objective(), gradient=-self.var.y * self.var.score,
-                            n_iter=int(self.ist[sk.N_ITER]),
-                            converged=outcome == sk.CONVERGED, r=r)
+                            n_iter=int(self.ist[st.N_ITER]),
+                            converged=outcome == st.CONVERGED, r=r)

@@ -12,7 +12,8 @@ threshold b and the objective after the step.
 
 from __future__ import annotations
 
-from . import _smo_kernels as sk
+from . import _smo_state as st
+from . import _working_set_kernels as ws
 
 #: the columns of a trace, in order (see :meth:`StepTrace.row`)
 TRACE_COLUMNS = (
@@ -41,9 +42,9 @@ def pair_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j):
 def violation_pair(score, status):
     """``(m(alpha), M(alpha))``: the largest ``-y_t G_t`` over I_up and the
     smallest over I_low, as the solver's working-set selection computes them
-    (:func:`._smo_kernels.violation_extremes`); the KKT conditions hold when
+    (:func:`._working_set_kernels.violation_extremes`); the KKT conditions hold when
     ``m - M <= 0``."""
-    m, M = sk.violation_extremes(score, status, score.shape[0])
+    m, M = ws.violation_extremes(score, status, score.shape[0])
     return float(m), float(M)
 
 
@@ -77,21 +78,21 @@ class StepTrace:
         (李航 式7.106-7.108), the new alpha_i, alpha_j, b and objective."""
         alpha, y, C, QD, kidx, perm = (solver.var.alpha, solver.var.y, solver.var.C,
                                        solver.var.QD, solver.var.kidx, solver.var.perm)
-        i, j = int(solver.ist[sk.LAST_I]), int(solver.ist[sk.LAST_J])
+        i, j = int(solver.ist[st.LAST_I]), int(solver.ist[st.LAST_J])
         if solver.halves is None:
             m, M = violation_pair(score_old, status_old)
         else:       # the nu dual: m and M within the pair's label (Solver_NU)
-            m_pos, M_pos, m_neg, M_neg = sk.extremes_by_label(
+            m_pos, M_pos, m_neg, M_neg = ws.extremes_by_label(
                 solver.halves, score_old, status_old, y, score_old.shape[0])
             m, M = (float(m_pos), float(M_pos)) if y[i] > 0 else (float(m_neg), float(M_neg))
-        eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), sk.TAU)
+        eta = max(QD[i] + QD[j] - 2.0 * self.kernel_value(solver, kidx[i], kidx[j]), st.TAU)
         L, H_ = pair_bounds(alpha_old[i], alpha_old[j], y[i], y[j], C[i], C[j])
         unclipped = alpha_old[j] - y[j] * (score_old[i] - score_old[j]) / eta
         caller_i, caller_j = int(perm[i]), int(perm[j])
         if self.index is not None:
             caller_i, caller_j = int(self.index[caller_i]), int(self.index[caller_j])
         return {
-            "iteration": int(solver.ist[sk.N_ITER]), "i": caller_i, "j": caller_j,
+            "iteration": int(solver.ist[st.N_ITER]), "i": caller_i, "j": caller_j,
             "m": m, "M": M, "violation": m - M,
             "G_i": float(-y[i] * score_old[i]), "G_j": float(-y[j] * score_old[j]),
             "eta": float(eta), "alpha_j_unclipped": float(unclipped),
