@@ -33,6 +33,7 @@ from .._validation import (
 )
 from .._csr_rows import CSRRows
 from ._seed_kernels import csr_squared_norms as strict_csr_squared_norms
+from ._sparse_rows_kernels import csr_squared_norms_fast
 from ._seed_kernels import squared_norms as strict_squared_norms
 from ._crammer_singer_kernels import CSProblem, CSState, cs_active, cs_epochs
 from ._l1_svc_kernels import L1Limits, L1Problem, L1State, cdn_epochs, column_curvatures
@@ -102,7 +103,7 @@ EPOCHS_PER_CALL = 64
 def squared_row_norms(X):
     """|x_t|^2 of every row, dense or sparse."""
     if sp.issparse(X):
-        return strict_csr_squared_norms(CSRRows.of(X))
+        return csr_squared_norms_fast(CSRRows.of(X))
     return np.einsum("ij,ij->i", X, X)
 
 

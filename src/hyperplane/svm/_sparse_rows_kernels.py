@@ -21,7 +21,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
+from .._numba import jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_inline, jit_parallel
 from ._kernel_values_kernels import ROW_BLOCK, SPARSE_COLUMNS, SPARSE_ROWS, is_distance
 
 #: how much cheaper a multiply-add over a contiguous dense column is than one
@@ -63,15 +63,10 @@ def dense_columns(data, indices, indptr, d):
     return XT
 
 
-@jit
-def csr_squared_norms(X):
-    """|x_t|^2 of every row of the CSR rows ``X`` (a
-    :class:`~hyperplane._csr_rows.CSRRows`, float32 or float64 values), each
-    square in float64 (exact for float32 values), summed in feature order
-    with strict arithmetic: the sums of the dense rows' feature-order loops,
-    so that a CSR fit's norms are a dense fit's bit for bit (the SMO's
-    squared distances, the linear seed's and LIBLINEAR's diagonals)."""
-    data, indptr = X.data, X.indptr
+@jit_inline
+def squared_norm_sums(data, indptr):
+    """``out[t] = Σ_p data[p]²`` over row ``t``'s entries ``indptr[t] .. indptr[t+1] − 1``, each
+    square in float64; inlined, so the caller's arithmetic (strict or fastmath) sums it."""
     out = np.zeros(indptr.shape[0] - 1)
     for t in range(out.shape[0]):
         acc = 0.0
@@ -80,6 +75,24 @@ def csr_squared_norms(X):
             acc += v * v
         out[t] = acc
     return out
+
+
+@jit
+def csr_squared_norms(X):
+    """|x_t|^2 of every row of the CSR rows ``X`` (a
+    :class:`~hyperplane._csr_rows.CSRRows`, float32 or float64 values), each
+    square in float64 (exact for float32 values), summed in feature order
+    with strict arithmetic: the sums of the dense rows' feature-order loops,
+    so that a CSR fit's norms are a dense fit's bit for bit (the SMO's
+    squared distances, the linear seed's and LIBLINEAR's diagonals)."""
+    return squared_norm_sums(X.data, X.indptr)
+
+
+@jit_fast
+def csr_squared_norms_fast(X):
+    """The squared norms of :func:`csr_squared_norms` summed in any order (fastmath):
+    LinearSVC's diagonal ``Q_ii``, whose sums LIBLINEAR takes in no set order."""
+    return squared_norm_sums(X.data, X.indptr)
 
 
 @jit_fast_inline
