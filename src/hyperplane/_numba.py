@@ -193,6 +193,10 @@ def _share_overloads_across_wrappers():
     from numba.core import targetconfig
     from numba.core.typing.templates import _OverloadFunctionTemplate
 
+    expected = {"top_or_none", "_impl_cache", "_build_impl"}
+    if not expected <= set(_OverloadFunctionTemplate._get_impl.__code__.co_names):
+        return  # another numba: its own keys (each overload compiled per wrapper flags)
+
     def _get_impl(self, args, kws):
         flags = targetconfig.ConfigStack.top_or_none()
         if flags is not None and any(getattr(flags, name) for name in WRAPPER_FLAGS):
