@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ._models import MODELS, SHIPPED_HELP, UserError
+from ._scale import with_scaling
 
 app = typer.Typer(
     name="hyperplane",
@@ -161,7 +162,7 @@ def fit(
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
     X = estimator_input(fitted, X)
-    fitted = _with_scaling(fitted, estimator, scale, X)
+    fitted = with_scaling(fitted, estimator, scale, X)
     try:
         with fit_threads(threads):  # numba's (this thread's) and BLAS's counts
             if show_progress:  # a progress bar for this fit only, not in the saved parameters
@@ -198,15 +199,6 @@ def _is_outlier_detector(model):
     from sklearn.base import is_outlier_detector
 
     return is_outlier_detector(model)
-
-
-def _with_scaling(model, estimator, scale, X):
-    """``fit --scale``: the model with its scaling step (see ``_scale``)."""
-    if scale is None:
-        return model
-    from ._scale import scaled_model
-
-    return scaled_model(model, estimator, scale, X)
 
 
 @app.command()
@@ -253,7 +245,8 @@ def grid(
 
     grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
                  folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
-                 target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend)
+                 target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend,
+                 err=_err)
 
 
 @app.command()

@@ -284,16 +284,16 @@ def json_value(value):
 
 
 def grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot, as_json,
-                 target, fmt, encoding, scale, backend):
+                 target, fmt, encoding, scale, backend, err):
     """The body of ``hyperplane grid`` (its options, see :func:`~._app.grid`):
     read the table, search the grid by cross-validation, print every point
     and the best one (or one JSON object), and with ``plot`` draw grid.py's
-    contour plot."""
+    contour plot (its path reported on the console ``err``)."""
     import json
 
     from sklearn.pipeline import Pipeline
 
-    from ._app import _err, _with_scaling
+    from ._scale import with_scaling
     from ._data import build_model, estimator_input, read_table, refuse_overwriting_inputs, \
         split_target
     from ._params import configured_estimator
@@ -305,13 +305,13 @@ def grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
     X = estimator_input(fitted, X)
-    fitted = _with_scaling(fitted, estimator, scale, X)
+    fitted = with_scaling(fitted, estimator, scale, X)
     prefix = "model__" if isinstance(fitted, Pipeline) else ""
     result = search(fitted, X, y, axes, folds=folds, seed=seed, n_jobs=jobs, prefix=prefix,
                     backend=backend)
     if plot is not None:
         plot_grid(result, plot)
-        _err.print(f"wrote {plot}", markup=False)
+        err.print(f"wrote {plot}", markup=False)
     if as_json:
         print(json.dumps({
             "best": {k: json_value(v) for k, v in result.best.items()},

@@ -64,3 +64,11 @@ def scaled_model(model, estimator, kind, X):
         if categorical:
             numeric = [c for c in X.columns if c not in categorical]
     return add_scaling(model, kind, X, numeric)
+
+
+def with_scaling(model, estimator, scale, X):
+    """``fit --scale`` / ``grid --scale``: ``model`` with its scaling step
+    (:func:`scaled_model`), or ``model`` itself when ``scale`` is None."""
+    if scale is None:
+        return model
+    return scaled_model(model, estimator, scale, X)
