@@ -39,9 +39,6 @@ ALLOWED = {
     "start": ({"playground/_bp.py", "playground/_linear.py", "playground/_perceptron.py",
                "playground/_svm.py", "playground/_tree.py"},
               "each lesson module's entry point, called by the server"),
-    # pending: being merged into one function on another branch (svccold)
-    "csr_squared_norms": ({"svm/_kernel_rows.py", "svm/_seed_kernels.py"},
-                          "merged into one function on branch svccold"),
     # pending: different things under one name, in modules other engineers own
     # (the tree's kernels, the SMO layer, the Dask engine, the playground, plots,
     # model files, data sets); to be renamed there

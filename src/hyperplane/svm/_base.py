@@ -8,7 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 
-from .._parameters import N_JOBS, keep_parameters  # noqa: F401  (the SVMs' import)
+from .._parameters import N_JOBS
 from .._validation import (
     FLAG,
     NONE,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import Real
-from ._base import BaseSVM, keep_parameters
+from .._parameters import keep_parameters
+from ._base import BaseSVM
 from ._nu_kernels import fill_in_order as compiled_fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._svc import BaseOneVsOneSVC

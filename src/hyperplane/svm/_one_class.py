@@ -10,7 +10,8 @@ from sklearn.base import OutlierMixin
 
 from .._threads import uses_threads
 from .._validation import Real, check_sample_weight_vector
-from ._base import BaseSVM, keep_parameters, kept_rows
+from .._parameters import keep_parameters
+from ._base import BaseSVM, kept_rows
 from ._nu import fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 

@@ -22,7 +22,8 @@ from .._validation import (
     encode_labels,
 )
 from ..kernels import Linear
-from ._base import BLOCK_ENTRIES, BaseSVM, keep_parameters, kept_rows
+from .._parameters import keep_parameters
+from ._base import BLOCK_ENTRIES, BaseSVM, kept_rows
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._probability import (
     FoldShuffle,

@@ -8,7 +8,8 @@ from sklearn.base import RegressorMixin
 from .._numerics import check_target_magnitude
 from .._threads import uses_threads
 from .._validation import NON_NEGATIVE, check_sample_weight_vector
-from ._base import BaseSVM, keep_parameters, kept_rows
+from .._parameters import keep_parameters
+from ._base import BaseSVM, kept_rows
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 
 
