@@ -19,7 +19,7 @@ import json
 import time
 
 import numpy as np
-from hyperplane.playground import create_app, one_blas_thread
+from hyperplane.playground import create_app, keep_blas_on_one_thread
 
 #: (label, learner, dataset, params): the lessons on the shipped datasets
 LESSONS = [
@@ -116,7 +116,7 @@ PICTURE_LESSONS = [
 
 def main():
     client = create_app().test_client()
-    one_blas_thread()   # as ``serve`` does
+    keep_blas_on_one_thread()   # as ``serve`` does
     cold = {label: lesson(client, *rest) for label, *rest in LESSONS}
     print("| lesson | steps | start ms wall | step median ms wall / CPU | step max ms wall / CPU "
           "| steps over 100 ms wall | first run: step max ms wall / CPU |")

@@ -523,9 +523,9 @@ def test_bp_network_drawn_with_its_weights_at_every_step(page):
     import numpy as np
 
     from hyperplane.neural import MLPClassifier
-    from hyperplane.playground._data import load
+    from hyperplane.playground._data import dataset_by_name
 
-    X, y = load("xor", {})
+    X, y = dataset_by_name("xor", {})
     X = np.asarray(X, dtype=float)
     nets = {rule: MLPClassifier(hidden_layer_sizes=(4,), bp=rule, loss="squared_error",
                                 activation="sigmoid", init="book", learning_rate=1.0,

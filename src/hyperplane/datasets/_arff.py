@@ -156,7 +156,7 @@ def _arff_message(exc):
         return str(exc.message).replace("%d", str(exc.line), 1)
 
 
-def _column(values, kind, name):
+def _typed_column(values, kind, name):
     """One attribute's decoded values (``None`` = missing) as a typed Series."""
     if isinstance(kind, list):
         repeated = pd.Index(kind)[pd.Index(kind).duplicated()]
@@ -228,7 +228,7 @@ def load_arff(path, target=None, *, encoding="utf-8"):
     """
     decoded = _decode(path, encoding)
     try:
-        columns = {name: _column([row[j] for row in decoded["data"]], kind, name)
+        columns = {name: _typed_column([row[j] for row in decoded["data"]], kind, name)
                    for j, (name, kind) in enumerate(decoded["attributes"])}
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None

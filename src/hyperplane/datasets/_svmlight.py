@@ -115,7 +115,7 @@ def _first_bad_line(path, *, n_features=None, zero_based=False):
             continue
         shown = raw.strip()[:60].decode("utf-8", errors="replace")
         label, *pairs = parts
-        if _number(label) is None:
+        if not _is_number(label):
             return _BadLine(number, f"the label {_text(label)} is not a number ({shown!r})")
         if pairs and pairs[0].startswith(b"qid"):
             if b":" not in pairs[0]:
@@ -142,18 +142,20 @@ def _first_bad_line(path, *, n_features=None, zero_based=False):
             if n_features is not None and zero_based != "auto" and position - lowest >= n_features:
                 return _BadLine(number, f"feature index {position} is beyond "
                                         f"n_features={n_features}")
-            if _number(value) is None:
+            if not _is_number(value):
                 return _BadLine(number, f"the value {_text(value)} of feature {position} "
                                         f"is not a number")
             previous = position
     return None
 
 
-def _number(token):
+def _is_number(token):
+    """Whether ``token`` (bytes) reads as a number, as the reader's ``float``."""
     try:
-        return float(token)
+        float(token)
     except ValueError:
-        return None
+        return False
+    return True
 
 
 def _text(token):

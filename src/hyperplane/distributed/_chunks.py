@@ -43,7 +43,7 @@ def _follow(v, name, lengths):
     return list(v.rechunk((tuple(lengths),)).to_delayed().ravel())
 
 
-def row_blocks(X, others, *, frames):
+def aligned_row_blocks(X, others, *, frames):
     """Aligned row chunks of ``X`` and of each ``(name, value)`` in ``others``.
 
     A dask.dataframe ``X`` keeps its partitions as pandas frames when
@@ -63,7 +63,7 @@ def row_blocks(X, others, *, frames):
     >>> import numpy as np
     >>> import dask.array as da
     >>> X = da.from_array(np.arange(12.0).reshape(6, 2), chunks=(4, 1))
-    >>> X_blocks, (y_blocks, w_blocks), lengths = row_blocks(
+    >>> X_blocks, (y_blocks, w_blocks), lengths = aligned_row_blocks(
     ...     X, [("y", np.arange(6)), ("sample_weight", None)], frames=False)
     >>> lengths, [b.tolist() for b in y_blocks], w_blocks
     ((4, 2), [[0, 1, 2, 3], [4, 5]], None)
@@ -155,7 +155,7 @@ class Chunks:
                  always_weights=False):
         self.dask = import_dask()
         columns = list(X.columns) if hasattr(X, "columns") else None
-        self.X_blocks, (self.y_blocks, self.weight_blocks), lengths = row_blocks(
+        self.X_blocks, (self.y_blocks, self.weight_blocks), lengths = aligned_row_blocks(
             X, [("y", y), ("sample_weight", sample_weight)], frames=frames)
         if always_weights and self.weight_blocks is None:
             self.weight_blocks = [None] * len(self.X_blocks)
@@ -255,4 +255,4 @@ class Chunks:
         return total
 
 
-__all__ = ["Chunks", "row_blocks"]
+__all__ = ["Chunks", "aligned_row_blocks"]

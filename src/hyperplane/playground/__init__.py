@@ -87,8 +87,10 @@ def free_port(host):
         return sock.getsockname()[1]
 
 
-def one_blas_thread():
-    """Run BLAS on one thread in this process: the lessons' data are small, and
+def keep_blas_on_one_thread():
+    """Run BLAS on one thread for the rest of this process (unlike
+    :func:`hyperplane._threads.one_blas_thread`, which limits the body of a
+    ``with`` and restores the pool after it): the lessons' data are small, and
     a BLAS thread pool only oversubscribes the cores (a 3-parameter logistic
     fit took 60 ms of CPU with two OpenBLAS threads, 4 ms with one).
 
@@ -163,7 +165,7 @@ def serve(host="127.0.0.1", port=None, *, open_browser=True, allow_remote=False,
     warm_up = WarmUp(LESSONS, prepare_learner,
                      report=None if progress is None else terminal_report(progress))
     server = make_server(host, port, create_app(allow_remote, warm_up), threaded=True)
-    one_blas_thread()
+    keep_blas_on_one_thread()
     quiet_convergence()
     url = f"http://{'[' + host + ']' if ':' in host else host}:{server.server_port}/"
     if ready is not None:

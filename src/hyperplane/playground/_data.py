@@ -79,7 +79,7 @@ DATASETS = {
 }
 
 
-def load(name, uploads):
+def dataset_by_name(name, uploads):
     """``(X, y)`` of a dataset key or of an upload id (``upload:<n>``)."""
     if name in DATASETS:
         return DATASETS[name]()

@@ -22,7 +22,8 @@ class FieldError(ValueError):
         self.field, self.code, self.args_ = field, code, args
 
 
-def _number(params, name, default):
+def _float_field(params, name, default):
+    """``params[name]`` (or ``default``) as a float, or a :class:`FieldError` naming it."""
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise FieldError(name, f"must be a number; got {value!r}", "number", got=repr(value))
@@ -46,7 +47,7 @@ def real(params, name, default, *, low=None, high=None, above=None):
     ...
     hyperplane.playground._fields.FieldError: eta: must be a number; got 'abc'
     """
-    x = _number(params, name, default)
+    x = _float_field(params, name, default)
     if not math.isfinite(x):
         raise FieldError(name, f"must be finite; got {x}", "finite", got=str(x))
     if above is not None and not x > above:
@@ -70,7 +71,7 @@ def integer(params, name, default, *, low, high):
     ...
     hyperplane.playground._fields.FieldError: max_epochs: must be a whole number; got 2.5
     """
-    x = _number(params, name, default)
+    x = _float_field(params, name, default)
     if not math.isfinite(x) or x != math.floor(x):
         raise FieldError(name, f"must be a whole number; got {params.get(name, default)!r}",
                          "whole", got=repr(params.get(name, default)))

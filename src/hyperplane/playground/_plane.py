@@ -116,8 +116,9 @@ def hyperplane_picture(w, b, low, high, margins=False):
     return {"lines": lines, "view": [low.tolist(), high.tolist()]}
 
 
-def grid(low, high, n=GRID):
-    """The grid's axes and its points, shape (n * n, 2)."""
+def box_grid(low, high, n=GRID):
+    """An ``n`` x ``n`` grid over the box ``[low, high]``: its two axes and its
+    points, shape (n * n, 2)."""
     g1, g2 = np.linspace(low[0], high[0], n), np.linspace(low[1], high[1], n)
     mesh = np.stack(np.meshgrid(g1, g2), axis=-1).reshape(-1, 2)
     return g1, g2, mesh
@@ -125,7 +126,7 @@ def grid(low, high, n=GRID):
 
 def regions(score, low, high, n=GRID):
     """``score`` (a model's decision function) on a grid: what a contour plot draws."""
-    g1, g2, mesh = grid(low, high, n)
+    g1, g2, mesh = box_grid(low, high, n)
     z = np.asarray(score(mesh), dtype=float).reshape(n, n)
     return {"x": g1.round(5).tolist(), "y": g2.round(5).tolist(), "z": z.round(5).tolist()}
 

@@ -136,8 +136,8 @@ def _dataset(learner, body, uploads):
     if name == "clicked":
         return _data.clicked(body.get("points"))
     if name == "split-4.2" and learner == "tree":
-        return _data.load("watermelon-2.0", {})
-    return _data.load(name, uploads.items)
+        return _data.dataset_by_name("watermelon-2.0", {})
+    return _data.dataset_by_name(name, uploads.items)
 
 
 def prepare_learner(learner):
@@ -288,7 +288,7 @@ def create_app(allow_remote=False, warm_up=None):
     @app.post("/api/linear")
     def linear():
         body = json_body()
-        X, y = _data.numeric_plane(*_data.load("watermelon-3.0alpha", {}), "linear")
+        X, y = _data.numeric_plane(*_data.dataset_by_name("watermelon-3.0alpha", {}), "linear")
         if body.get("points") is not None:
             X = _linear.moved_points(X, body["points"])
         return jsonify(_linear.fit_all(X, y))

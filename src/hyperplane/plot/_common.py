@@ -21,8 +21,9 @@ def as_2d(X, feature_names=None):
     return values, [str(n) for n in (names or ["x(1)", "x(2)"])]
 
 
-def grid(values, resolution, padding=0.1):
-    """A ``resolution``² grid covering the data with a margin: (xx, yy, points)."""
+def padded_grid(values, resolution, padding=0.1):
+    """A ``resolution``² grid covering the data with a margin of ``padding``
+    times its range: (xx, yy, points)."""
     low, high = values.min(axis=0), values.max(axis=0)
     span = np.where(high > low, high - low, 1.0)
     low, high = low - padding * span - 0.5 * (span == 1.0), high + padding * span

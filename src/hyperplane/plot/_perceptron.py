@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ._common import as_2d, grid, scatter_classes
+from ._common import as_2d, padded_grid, scatter_classes
 from ._fonts import apply_cjk_font, cjk_rc
 
 
@@ -90,7 +90,7 @@ def plot_perceptron_updates(model, X, y, *, max_steps=None, ncols=4, resolution=
         trace = trace.iloc[:max_steps]
     values, names = as_2d(X, getattr(model, "feature_names_in_", None))
     classes = getattr(model, "classes_", np.unique(y))
-    xx, yy, points = grid(values, resolution, padding=0.3)
+    xx, yy, points = padded_grid(values, resolution, padding=0.3)
     n = len(trace)
     ncols = max(1, min(ncols, n))
     nrows = math.ceil(n / ncols)
@@ -139,7 +139,7 @@ def animate_perceptron_updates(model, X, y, *, interval=800, resolution=120):
     rows = list(trace.itertuples(index=False))
     values, _ = as_2d(X, getattr(model, "feature_names_in_", None))
     classes = getattr(model, "classes_", np.unique(y))
-    xx, yy, points = grid(values, resolution, padding=0.3)
+    xx, yy, points = padded_grid(values, resolution, padding=0.3)
     with cjk_rc():
         figure, ax = plt.subplots(figsize=(4, 4))
 

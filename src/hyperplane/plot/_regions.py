@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ._common import (CLASS_COLORS, as_2d, class_codes, grid, model_input, new_axes,
+from ._common import (CLASS_COLORS, as_2d, class_codes, model_input, new_axes, padded_grid,
                       scatter_classes)
 from ._fonts import apply_cjk_font, cjk_rc
 
@@ -36,7 +36,7 @@ def plot_decision_regions(model, X, y=None, *, ax=None, resolution=200, title=No
     >>> ax = plot_decision_regions(Perceptron().fit(X, y), X, y)
     """
     values, names = as_2d(X, getattr(model, "feature_names_in_", None))
-    xx, yy, points = grid(values, resolution)
+    xx, yy, points = padded_grid(values, resolution)
     predicted = model.predict(model_input(model, points, names))
     classes = getattr(model, "classes_", None)
     if classes is None:

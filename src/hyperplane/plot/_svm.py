@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import as_2d, grid, model_input, new_axes, scatter_classes
+from ._common import as_2d, model_input, new_axes, padded_grid, scatter_classes
 from ._fonts import apply_cjk_font, cjk_rc
 
 
@@ -31,7 +31,7 @@ def plot_svm_margins(model, X, y, *, ax=None, resolution=200, title=None):
     >>> ax = plot_svm_margins(SVC(kernel="linear", C=1e6).fit(X, y), X, y)
     """
     values, names = as_2d(X, getattr(model, "feature_names_in_", None))
-    xx, yy, points = grid(values, resolution, padding=0.2)
+    xx, yy, points = padded_grid(values, resolution, padding=0.2)
     score = np.asarray(model.decision_function(model_input(model, points, names)))
     if score.ndim != 1:
         raise ValueError("plot_svm_margins draws a binary SVM; decision_function has "

@@ -65,7 +65,7 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
     if criterion not in SCORED:
         raise ValueError(f"criterion must be one of {list(SCORED)}; got {criterion!r}")
     X_enc, y, spec = encode_fit(DecisionTreeClassifier(criterion=criterion), X, y)
-    j = _column(spec.names, attribute)
+    j = _column_index(spec.names, attribute)
     if spec.categorical[j]:
         raise ValueError(f"attribute {attribute!r} is categorical: it has no thresholds")
     classes, y_idx = np.unique(np.asarray(y), return_inverse=True)
@@ -99,7 +99,8 @@ def candidate_thresholds(X, y, attribute, *, criterion="info_gain", sample_weigh
     return cuts
 
 
-def _column(names, attribute):
+def _column_index(names, attribute):
+    """The position of ``attribute`` in the encoded columns ``names``, or a ValueError naming it."""
     key = str(attribute)
     if key not in names:
         raise ValueError(f"attribute {attribute!r} is not a column of X; columns: {names}")
