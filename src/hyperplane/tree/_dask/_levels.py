@@ -458,7 +458,7 @@ def fit_tree_dask(model, X, y, *, validation_data=None, sample_weight=None, prun
                   else None)
     pre = PrePruner(*validation, model._label_of) if model.pruning == "pre" else None
     rules = params._replace(min_weight=c45_split_floor(kind, params))
-    root = root_node(root_value, root_value.sum(), n_rows, kind.shape[0])
+    root = summed_root(root_value, root_value.sum(), n_rows, kind.shape[0])
     if tracer is not None:
         tracer.names = encoded.spec.names
     context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, K)
@@ -492,7 +492,7 @@ def fit_regressor_dask(model, X, y, *, sample_weight=None):
     context = LevelContext(kind, encoded.n_codes, encoded.bin_range, rules, N_MOMENTS)
     with progress(None, "tree levels on Dask", enabled=bool(model.verbose)) as bar:
         store = grow_levels(encoded.chunks, context,
-                            root_node(value, value[0], n_rows, kind.shape[0]), bar=bar,
+                            summed_root(value, value[0], n_rows, kind.shape[0]), bar=bar,
                             levels=levels)
     tree = finish(store, rules)
     if model.ccp_alpha > 0:
@@ -508,7 +508,7 @@ def training_chunks(X, y, sample_weight):
     return relative_weight_chunks(tree_chunks(X, y, sample_weight))
 
 
-def root_node(value, weight, n_rows, p):
+def summed_root(value, weight, n_rows, p):
     """The root's :class:`~hyperplane.tree._state.Node` of a Dask fit: one weighted row of
     statistic ``value`` standing for the ``n_rows`` training rows."""
     return new_node(np.zeros(1, dtype=np.int64), np.array([weight]),

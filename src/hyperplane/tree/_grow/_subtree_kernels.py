@@ -425,12 +425,12 @@ def _exact_growth(space):
     return isinstance(space, types.BaseNamedTuple) and space.instance_class is Workspace
 
 
-#: a node's split table and its tables' slot: ``split_table(space, columns, node,
+#: a node's split table and its tables' slot: ``subtree_splits(space, columns, node,
 #: rules, tuning, pool, slot)`` is :func:`_exact_split_table` when the growth's
 #: scratch ``space`` is an exact tree's workspace, else :func:`_score_node`; numba
 #: chooses when it compiles :func:`grow_subtree`, which then holds one of them
-split_table = by_first_type(lambda space: _exact_split_table if _exact_growth(space)
-                            else _score_node, "split_table")
+subtree_splits = by_first_type(lambda space: _exact_split_table if _exact_growth(space)
+                               else _score_node, "subtree_splits")
 
 
 @jit_internal
@@ -465,7 +465,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     ``space``), its children's partitioned from its own. Otherwise (``space``
     the bin scans' :class:`~hyperplane.tree._state.Scratch`, or None when no attribute is
     binned; numba compiles only the kind of scoring the tree takes,
-    :data:`split_table`, and only the parallel kernels a
+    :data:`subtree_splits`, and only the parallel kernels a
     ``tuning.parallel_rows`` not None asks for) it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
@@ -509,7 +509,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
-        splits, slot = split_table(space, columns, node, rules, tuning, pool, slot)
+        splits, slot = subtree_splits(space, columns, node, rules, tuning, pool, slot)
         children = expand(tuning.least, node, splits, columns, rules, n_classes, dest,
                           tuning.parallel_rows)
         j = children.attribute
