@@ -39,20 +39,6 @@ ALLOWED = {
     "start": ({"playground/_bp.py", "playground/_linear.py", "playground/_perceptron.py",
                "playground/_svm.py", "playground/_tree.py"},
               "each lesson module's entry point, called by the server"),
-    # pending: different things under one name, in modules other engineers own
-    # (the tree's kernels, the SMO layer, the Dask engine, the playground, plots,
-    # model files, data sets); to be renamed there
-    "_column": ({"datasets/_arff.py", "tree/_inspect/_candidates.py"}, "pending rename"),
-    "_number": ({"datasets/_svmlight.py", "playground/_fields.py"}, "pending rename"),
-    "class_weights": ({"tree/_grow/_builder.py", "tree/_prune/_pessimistic_kernels.py"},
-                      "pending: one rule (class weights of rows), to merge"),
-    "grid": ({"playground/_plane.py", "plot/_common.py"}, "pending rename"),
-    "load": ({"io/_files.py", "playground/_data.py"}, "pending rename"),
-    "one_blas_thread": ({"_threads.py", "playground/__init__.py"}, "pending rename or merge"),
-    "root_node": ({"tree/_dask/_levels.py", "tree/_grow/_builder.py"}, "pending rename"),
-    "row_blocks": ({"distributed/_chunks.py", "svm/_kernel_rows.py"}, "pending rename"),
-    "split_table": ({"tree/_grow/_subtree_kernels.py", "tree/_inspect/_export.py"},
-                    "pending rename"),
 }
 
 

@@ -8,7 +8,7 @@ from hypothesis.extra.numpy import arrays
 from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered_table_cut
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
 from hyperplane.tree._state import GatherBuffers, GrowRules, Orders, Scan
-from hyperplane.tree._scan._table_kernels import category_class_table
+from hyperplane.tree._scan._table_kernels import category_class_table, class_weights
 from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
 
 
@@ -39,6 +39,23 @@ def ref_score(groups_y, groups_w, missing_w, n_classes, criterion):
 
 
 criteria = st.sampled_from([ENTROPY, GINI])
+
+
+@given(st.integers(1, 5), st.lists(st.tuples(st.integers(0, 40), st.floats(0, 1e3)),
+                                   max_size=40))
+def test_class_weights(n_classes, picks):
+    """The compiled class weights and the NumPy entry (``py_func``) both give the
+    row-order sums of a plain loop, bit for bit (the root's and the pruning's
+    node statistic are one rule)."""
+    rng = np.random.default_rng(len(picks))
+    y = rng.integers(0, n_classes, 41).astype(np.int64)
+    rows = np.array([r for r, _ in picks], dtype=np.int64)
+    w = np.array([v for _, v in picks], dtype=np.float64)
+    expected = np.zeros(n_classes)
+    for r, v in zip(rows, w):
+        expected[y[r]] += v
+    np.testing.assert_array_equal(class_weights(y, rows, w, n_classes), expected)
+    np.testing.assert_array_equal(class_weights.py_func(y, rows, w, n_classes), expected)
 
 
 @given(arrays(np.float64, st.integers(1, 6), elements=st.floats(0, 50)), criteria)

@@ -22,6 +22,7 @@ from .._encode import bin_sample_rows, quantile_edges
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
                               expand_node, leaf_reason)
 from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
+from .._scan._table_kernels import class_weights
 from .._scan._split_kernels import (BINNED, C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL,
                              c_log2_c)
 from .._prune._pessimistic_kernels import node_impurities, preorder_layout
@@ -306,12 +307,13 @@ def _settled(bar, w, store):
         bar.advance(float(w.sum()), nodes=store.n_nodes)
 
 
-def class_weights(data, rows, w):
-    """The class weights of ``rows`` with weights ``w``: a classifier's node statistic."""
-    return np.bincount(data.y[rows], weights=w, minlength=data.n_classes)
+def class_statistic(data, rows, w):
+    """A classifier's node statistic: the class weights of ``rows`` with weights ``w``
+    (:func:`~hyperplane.tree._scan._table_kernels.class_weights`, run by NumPy)."""
+    return class_weights.py_func(data.y, rows, w, data.n_classes)
 
 
-def root_node(data, order, statistic=class_weights):
+def root_node(data, order, statistic=class_statistic):
     """The root: every positive-weight row, all attributes available, its
     ``statistic(data, rows, w)`` as its value, and the second growth buffer as
     its spare region (:func:`spare_buffers`)."""
@@ -369,7 +371,7 @@ class Growth(NamedTuple):
 
 
 #: a classifier's growth: class weights scored by the criteria of 周志华 chapter 4
-CLASS_WEIGHTS = Growth(class_weights, np.sum,
+CLASS_WEIGHTS = Growth(class_statistic, np.sum,
                        lambda value, n_rows, rules: leaf_reason(value, n_rows, 0, True, rules),
                        score_node, expand_node, True)
 

@@ -32,6 +32,7 @@ from ..._numba import jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
+from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
 
 #: how much worse (in estimated errors) a leaf or a raised branch may be and still win
@@ -116,15 +117,6 @@ def leaf_errors(value, rule):
         return 0.0
     e = n - value.max()
     return e + added_errors(n, e, rule.confidence, rule.z)
-
-
-@jit
-def class_weights(y, rows, w, n_classes):
-    """Class weights of ``rows`` (``np.bincount(y[rows], weights=w)``, same order of sums)."""
-    out = np.zeros(n_classes)
-    for pos in range(rows.shape[0]):
-        out[y[rows[pos]]] += w[pos]
-    return out
 
 
 @jit_internal
