@@ -17,26 +17,12 @@ from __future__ import annotations
 
 import numbers
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
-from .._csr_rows import CSRRows
 from .._validation import check_number
-from ._gram import PARALLEL_ENTRIES, neg_scaled_dist, sq_dist_csr, sq_dist_csr_serial
-
-
-def as_csr(X):
-    """A sparse ``X`` as a float CSR matrix with sorted indices and no
-    duplicate entries (copied only if it is not one already)."""
-    if not isinstance(X, sp.csr_matrix):
-        X = sp.csr_matrix(X)
-    if not np.issubdtype(X.dtype, np.floating):
-        X = X.astype(np.float64)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    return X
+from ._samples import (as_sample_matrix, check_block, gram_product, neg_scaled_distance,
+                       row_squared_norms, sample_pair)
 
 
 def linear_weights(dual_coef, X):
@@ -55,91 +41,11 @@ def linear_weights(dual_coef, X):
         X if sp.issparse(X) else np.asarray(X, dtype=np.float64)))
 
 
-def _as_matrix(X, name):
-    if sp.issparse(X):
-        if X.ndim != 2:
-            raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features); "
-                             f"got shape {X.shape}")
-        return as_csr(X)
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features); "
-                         f"got shape {X.shape}")
-    if not np.issubdtype(X.dtype, np.floating):
-        X = X.astype(np.float64)
-    return X
-
-
-def _pair(X, Y):
-    X = _as_matrix(X, "X")
-    Y = X if Y is None else _as_matrix(Y, "Y")
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}")
-    if sp.issparse(X) != sp.issparse(Y):           # both sparse: nothing is densified
-        X, Y = (X, as_csr(Y)) if sp.issparse(X) else (as_csr(X), Y)
-    dtype = np.result_type(X.dtype, Y.dtype)
-    return X.astype(dtype, copy=False), Y.astype(dtype, copy=False)
-
-
-def _sq_norms(X):
-    if sp.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1), dtype=X.dtype).ravel()
-    return np.einsum("ij,ij->i", X, X)
-
-
-def _dot(X, Y):
-    """``X @ Y.T`` as a dense array (X, Y both dense or both CSR)."""
-    if sp.issparse(X):
-        return np.ascontiguousarray((X @ Y.T).toarray())
-    return X @ Y.T
-
-
-def _neg_scaled_distance(X, Y, scale, squared):
-    """``-scale · ‖x_i - y_j‖²`` (``squared``) or ``-scale · ‖x_i - y_j‖``,
-    entries where the expansion cancels recomputed directly."""
-    G = np.ascontiguousarray(_dot(X, Y))
-    scale = G.dtype.type(scale)
-    if sp.issparse(X):
-        finish = (sq_dist_csr if G.size >= PARALLEL_ENTRIES and numba.get_num_threads() > 1
-                  else sq_dist_csr_serial)
-        finish(G, CSRRows.of(X), CSRRows.of(Y), _sq_norms(X), _sq_norms(Y))
-        if not squared:
-            np.sqrt(G, out=G)
-        G *= -scale
-        return G
-    return neg_scaled_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), _sq_norms(X),
-                           _sq_norms(Y), scale, squared)
-
-
-def check_block(kernel, K, shape, symmetric):
-    """A kernel's block must have the shape asked for and finite values, and
-    a Gram matrix k(X, X) must be symmetric (k(x, y) = k(y, x)): compiled
-    loops read these blocks by index, and NaN/inf or asymmetry would give a
-    wrong model without a word. Returns K as an array."""
-    K = np.asarray(K)
-    if K.shape != shape:
-        raise ValueError(f"kernel {kernel!r} returned a block of shape {K.shape} for "
-                         f"{shape[0]} x {shape[1]} samples; it must return one value "
-                         "per pair of rows")
-    if not np.all(np.isfinite(K)):
-        bad = np.argwhere(~np.isfinite(K))[0]
-        raise ValueError(f"kernel {kernel!r} returned {K[tuple(bad)]} (NaN or inf) for "
-                         f"rows {bad[0]} and {bad[1]}; its values must be finite (if the "
-                         "features are very large or very small, standardise them)")
-    if symmetric and K.size:
-        scale = float(np.max(np.abs(K)))
-        if not np.allclose(K, K.T, rtol=1e-10, atol=1e-10 * scale):
-            bad = np.unravel_index(np.argmax(np.abs(K - K.T)), K.shape)
-            raise ValueError(f"kernel {kernel!r} is not symmetric: k(x_{bad[0]}, x_{bad[1]}) = "
-                             f"{K[bad]} but k(x_{bad[1]}, x_{bad[0]}) = {K.T[bad]}")
-    return K
-
-
 class Kernel:
     """Base class: a symmetric function k(x, y) evaluated as a Gram matrix.
 
     A kernel of one's own subclasses it and defines ``_gram(X, Y)``; every
-    block it returns is checked (:func:`check_block`). ``_gram`` gets
+    block it returns is checked (:func:`~._samples.check_block`). ``_gram`` gets
     ``scipy.sparse`` CSR samples only if the class sets ``accepts_sparse``
     to True; otherwise sparse samples are a TypeError.
 
@@ -167,7 +73,7 @@ class Kernel:
 
     def __call__(self, X, Y=None):
         self._check_sparse(X, Y)
-        X, Y = _pair(X, Y)
+        X, Y = sample_pair(X, Y)
         return check_block(self, self._gram(X, Y), (X.shape[0], Y.shape[0]), Y is X)
 
     def _check_sparse(self, *arrays):
@@ -179,7 +85,7 @@ class Kernel:
     def diag(self, X):
         """``k(x_i, x_i)`` for every row, without building the Gram matrix."""
         self._check_sparse(X)
-        X = _as_matrix(X, "X")
+        X = as_sample_matrix(X, "X")
         values = [check_block(self, self._gram(X[i:i + 1], X[i:i + 1]), (1, 1), False)[0, 0]
                   for i in range(X.shape[0])]
         return np.array(values, dtype=X.dtype)
@@ -269,10 +175,10 @@ class Linear(Kernel):
     accepts_sparse = True
 
     def _gram(self, X, Y):
-        return _dot(X, Y)
+        return gram_product(X, Y)
 
     def diag(self, X):
-        return _sq_norms(_as_matrix(X, "X"))
+        return row_squared_norms(as_sample_matrix(X, "X"))
 
 
 class Polynomial(Kernel):
@@ -295,7 +201,7 @@ class Polynomial(Kernel):
     accepts_sparse = True
 
     def _gram(self, X, Y):
-        G = _dot(X, Y)
+        G = gram_product(X, Y)
         if self.gamma != 1.0:
             G *= self.gamma
         if self.coef0 != 0.0:
@@ -303,8 +209,8 @@ class Polynomial(Kernel):
         return G ** self.degree
 
     def diag(self, X):
-        X = _as_matrix(X, "X")
-        return (self.gamma * _sq_norms(X) + self.coef0) ** self.degree
+        X = as_sample_matrix(X, "X")
+        return (self.gamma * row_squared_norms(X) + self.coef0) ** self.degree
 
     def _params(self):
         return {"degree": self.degree, "gamma": self.gamma, "coef0": self.coef0}
@@ -346,11 +252,11 @@ class _DistanceKernel(Kernel):
         raise NotImplementedError
 
     def _gram(self, X, Y):
-        G = _neg_scaled_distance(X, Y, self._gamma(), squared=self.squared)
+        G = neg_scaled_distance(X, Y, self._gamma(), squared=self.squared)
         return np.exp(G, out=G)
 
     def diag(self, X):
-        X = _as_matrix(X, "X")
+        X = as_sample_matrix(X, "X")
         return np.ones(X.shape[0], dtype=X.dtype)
 
     def _params(self):
@@ -417,14 +323,14 @@ class Sigmoid(Kernel):
     accepts_sparse = True
 
     def _gram(self, X, Y):
-        G = _dot(X, Y)
+        G = gram_product(X, Y)
         G *= self.beta
         G += self.theta
         return np.tanh(G, out=G)
 
     def diag(self, X):
-        X = _as_matrix(X, "X")
-        return np.tanh(self.beta * _sq_norms(X) + self.theta)
+        X = as_sample_matrix(X, "X")
+        return np.tanh(self.beta * row_squared_norms(X) + self.theta)
 
     def _params(self):
         return {"beta": self.beta, "theta": self.theta}
@@ -581,7 +487,7 @@ class WarpedKernel(Kernel):
 
     def diag(self, X):
         self._check_sparse(X)
-        X = _as_matrix(X, "X")
+        X = as_sample_matrix(X, "X")
         return self._g(X) ** 2 * self.kernel.diag(X)
 
     def _params(self):

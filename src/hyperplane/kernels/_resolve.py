@@ -12,6 +12,7 @@ from sklearn.utils import check_random_state
 from .._serial_sums import serial_dot
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from . import _kernels
+from ._samples import as_csr
 
 
 def _linear(gamma, degree, coef0):
@@ -62,7 +63,7 @@ def entry_variance(X):
     if n_entries == 0:
         return 0.0
     if sp.issparse(X):                  # canonical CSR: each entry stored once
-        values = _kernels.as_csr(X).data
+        values = as_csr(X).data
         mean = float(values.sum()) / n_entries
         return max(serial_dot(values, values) / n_entries - mean * mean, 0.0)
     return float(np.var(X))

@@ -27,7 +27,8 @@ from .._validation import (
 from .._progress import progress
 from .._threads import one_blas_thread, uses_threads
 from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, warn_if_not_psd
-from ..kernels._kernels import as_csr, linear_weights
+from ..kernels._kernels import linear_weights
+from ..kernels._samples import as_csr
 from ._precomputed import training_gram
 from ._smo import SMOSolver, kernel_dot
 from ._support_kernels import take_csr_rows
