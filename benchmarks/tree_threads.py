@@ -27,7 +27,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree import _classes
+from hyperplane.tree import _classes, _tree_api
 from hyperplane.tree._grow import _builder, _subtree
 
 try:
@@ -53,7 +53,7 @@ class PhaseClock:
         self._wrap(_builder, "_bin_edges", "bin edges")
         self._wrap(_classes, "encode_fit", "validation")
         self._wrap(_classes, "layout", "layout (bin edges and codes, or the numeric transpose)")
-        self._wrap(_classes, "_importances", "importances")
+        self._wrap(_tree_api, "_importances", "importances")
         self._wrap(_builder, "grow_subtrees", "compiled growth")
         self._wrap(_subtree, "_grow_side_by_side", "of which subtrees side by side")
         self._time_jobs()

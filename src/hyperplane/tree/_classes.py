@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -10,16 +9,14 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
-from .._parameters import N_JOBS, keep_parameters
+from .._parameters import keep_parameters
 from .._progress import progress
 from .._threads import uses_threads
-from .._validation import (CLASS_WEIGHT, FLAG, NON_NEGATIVE, NONE, POSITIVE_INT, SEED, VERBOSE,
-                           Either, Integer, Options, Real, check_is_fitted,
+from .._validation import (CLASS_WEIGHT, FLAG, NONE, Either, Options, Real, check_is_fitted,
                            check_sample_weight_vector, class_weight_vector, encode_labels,
                            is_dask_collection, validate_params)
 from ._grow._builder import grow, layout
 from ._dask._levels import fit_tree_dask
-from ._state import GrowRules
 from ._weights import relative_weights
 from ._encode import (declared_classes, encode_fit, value_indicators,
                       warn_values_within)
@@ -27,7 +24,8 @@ from ._prune._kinds import (PrePruner, PruningDecisions, cost_complexity_path,
                      cost_complexity_prune, pessimistic_prune, post_prune)
 from ._scan._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._inspect._trace import Tracer
-from ._tree_api import TreeMethods
+from ._growth_rules import GROWTH_PARAMETER_RULES, grow_rules
+from ._tree_api import TreeMethods, set_tree_structure
 
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
@@ -51,15 +49,6 @@ AFTER_GROWTH = {
 }
 #: fraction of the training data held out for pre/post pruning without validation_data
 HOLDOUT_FRACTION = 1 / 3
-#: the parameters every tree estimator declares alike (the growth limits of
-#: 周志华 §4.3.1, cost-complexity pruning, the "hist" bins, tracing and threads)
-GROWTH_PARAMETER_RULES = {
-    "max_depth": Either(NONE, POSITIVE_INT),
-    "min_samples_split": Either(Integer(low=2), Real(low=0, high=1, low_open=True)),
-    "min_samples_leaf": Either(POSITIVE_INT, Real(low=0, high=1, low_open=True)),
-    "ccp_alpha": NON_NEGATIVE, "max_bins": Integer(low=2, high=65535), "random_state": SEED,
-    "verbose": VERBOSE, "record_trace": FLAG, "n_jobs": N_JOBS,
-}
 
 
 class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
@@ -498,26 +487,6 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
 
-def grow_rules(estimator, criterion, c45, n_rows, cut_at_training_value=False):
-    """The :class:`~._state.GrowRules` of a tree estimator: its criterion
-    code (``c45``: J48's rules), its size limits (``max_depth`` None: no
-    limit; ``min_samples_split`` and ``min_samples_leaf`` counts, or fractions
-    of ``n_rows``, the rows or weight of the training data), no C4.5 weight
-    bound, and where an exact numeric cut lies."""
-    max_depth = np.inf if estimator.max_depth is None else estimator.max_depth
-    return GrowRules(criterion, c45, float(max_depth),
-                     _count_or_fraction(estimator.min_samples_split, 2, n_rows),
-                     _count_or_fraction(estimator.min_samples_leaf, 1, n_rows), 0.0,
-                     cut_at_training_value)
-
-
-def _count_or_fraction(value, low, n_rows):
-    """``min_samples_*`` as a row count: an int ≥ low, or a float fraction in (0, 1]."""
-    if isinstance(value, numbers.Integral):
-        return float(value)
-    return max(float(low), float(np.ceil(value * n_rows)))
-
-
 def _first_seen_order(y_idx, n_classes):
     """Class indices ordered by their first occurrence in ``y`` (the tie rule)."""
     first = np.full(n_classes, y_idx.size)
@@ -530,40 +499,3 @@ def _declared_order(classes, declared):
     ``Categorical`` target)."""
     position = {c: i for i, c in enumerate(declared)}
     return np.argsort([position[c] for c in classes.tolist()], kind="stable")
-
-
-def set_tree_structure(estimator, tree):
-    """What a fitted tree estimator (classifier or regressor) holds of ``tree``
-    whatever its leaves predict: ``tree_``, ``n_leaves_``, ``depth_``,
-    ``feature_importances_`` (an attribute's binary tests ``A = a`` summed into
-    its own importance) and the stack size of the prediction walk."""
-    estimator.tree_ = tree
-    estimator.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
-    estimator.depth_ = int(tree.depth.max())
-    importances = _importances(tree, len(estimator._spec.names))
-    if estimator._source is not None:   # an attribute's tests A = a add up to its importance
-        importances = np.bincount(estimator._source, weights=importances,
-                                  minlength=estimator.n_features_in_)
-    estimator.feature_importances_ = importances
-    fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
-    estimator._stack_size = int(estimator.depth_ * max(fan_out, 1) + 2)
-
-
-def _importances(tree, n_features):
-    """Σ over a feature's nodes of W_t·I(t) − Σ_children W_c·I(c), normalised.
-
-    One pass over the child links: every child adds ``W_c·I(c)`` to its
-    parent's sum, every internal node its decrease (floored at 0) to its
-    feature's, both in node order (``numpy.bincount``).
-    """
-    parent = np.repeat(np.arange(tree.n_nodes), tree.n_child)
-    first = np.cumsum(tree.n_child) - tree.n_child
-    kids = tree.children[tree.child_start[parent] + np.arange(parent.size) - first[parent]]
-    children_part = np.bincount(parent, weights=tree.weight[kids] * tree.impurity[kids],
-                                minlength=tree.n_nodes)
-    internal = np.flatnonzero(tree.feature >= 0)
-    decrease = tree.weight[internal] * tree.impurity[internal] - children_part[internal]
-    imp = np.bincount(tree.feature[internal], weights=np.maximum(decrease, 0.0),
-                      minlength=n_features).astype(np.float64)
-    total = imp.sum()
-    return imp / total if total > 0 else imp

@@ -13,7 +13,7 @@ from .._threads import uses_threads
 from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
 from ._grow._builder import Growth, grow, layout
-from ._classes import GROWTH_PARAMETER_RULES, grow_rules, set_tree_structure
+from ._growth_rules import GROWTH_PARAMETER_RULES, grow_rules
 from ._encode import encode_fit, value_indicators
 from ._dask._levels import fit_regressor_dask
 from ._scan._moments_kernels import N_MOMENTS
@@ -23,7 +23,7 @@ from ._scan._regression_kernels import (expand_regression_node, regression_score
 from ._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 from ._state import MinDecrease
 from ._inspect._trace import Tracer
-from ._tree_api import TreeMethods
+from ._tree_api import TreeMethods, set_tree_structure
 from ._weights import relative_weights
 
 #: criterion name -> impurity code

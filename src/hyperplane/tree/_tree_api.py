@@ -1,5 +1,8 @@
 """What every grown tree answers, classifier or regressor: its encoding of ``X``,
-the leaves rows reach, its paths, depth and size (scikit-learn's tree API)."""
+the leaves rows reach, its paths, depth and size (scikit-learn's tree API), and
+the fitted attributes these read, set once a tree is grown
+(:func:`set_tree_structure`: ``tree_``, ``n_leaves_``, ``depth_``,
+``feature_importances_``)."""
 
 from __future__ import annotations
 
@@ -124,3 +127,40 @@ class TreeMethods:
             nodes.extend(visited)
         data = np.ones(len(rows), dtype=np.int64)
         return sparse.csr_matrix((data, (rows, nodes)), shape=(X_enc.shape[0], tree.n_nodes))
+
+
+def set_tree_structure(estimator, tree):
+    """What a fitted tree estimator (classifier or regressor) holds of ``tree``
+    whatever its leaves predict: ``tree_``, ``n_leaves_``, ``depth_``,
+    ``feature_importances_`` (an attribute's binary tests ``A = a`` summed into
+    its own importance) and the stack size of the prediction walk."""
+    estimator.tree_ = tree
+    estimator.n_leaves_ = int(np.count_nonzero(tree.feature < 0))
+    estimator.depth_ = int(tree.depth.max())
+    importances = _importances(tree, len(estimator._spec.names))
+    if estimator._source is not None:   # an attribute's tests A = a add up to its importance
+        importances = np.bincount(estimator._source, weights=importances,
+                                  minlength=estimator.n_features_in_)
+    estimator.feature_importances_ = importances
+    fan_out = int(tree.n_child.max()) if tree.n_nodes else 1
+    estimator._stack_size = int(estimator.depth_ * max(fan_out, 1) + 2)
+
+
+def _importances(tree, n_features):
+    """Σ over a feature's nodes of W_t·I(t) − Σ_children W_c·I(c), normalised.
+
+    One pass over the child links: every child adds ``W_c·I(c)`` to its
+    parent's sum, every internal node its decrease (floored at 0) to its
+    feature's, both in node order (``numpy.bincount``).
+    """
+    parent = np.repeat(np.arange(tree.n_nodes), tree.n_child)
+    first = np.cumsum(tree.n_child) - tree.n_child
+    kids = tree.children[tree.child_start[parent] + np.arange(parent.size) - first[parent]]
+    children_part = np.bincount(parent, weights=tree.weight[kids] * tree.impurity[kids],
+                                minlength=tree.n_nodes)
+    internal = np.flatnonzero(tree.feature >= 0)
+    decrease = tree.weight[internal] * tree.impurity[internal] - children_part[internal]
+    imp = np.bincount(tree.feature[internal], weights=np.maximum(decrease, 0.0),
+                      minlength=n_features).astype(np.float64)
+    total = imp.sum()
+    return imp / total if total > 0 else imp
