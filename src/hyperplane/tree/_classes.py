@@ -16,7 +16,7 @@ from .._validation import (CLASS_WEIGHT, FLAG, NONE, Either, Options, Real, chec
                            check_sample_weight_vector, class_weight_vector, encode_labels,
                            is_dask_collection, validate_params)
 from ._grow._builder import grow, layout
-from ._dask._levels import fit_tree_dask
+from ._dask._fit import fit_tree_dask
 from ._weights import relative_weights
 from ._encode import (declared_classes, encode_fit, value_indicators,
                       warn_values_within)

@@ -15,7 +15,7 @@ from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_
 from ._grow._builder import Growth, grow, layout
 from ._growth_rules import GROWTH_PARAMETER_RULES, grow_rules
 from ._encode import encode_fit, value_indicators
-from ._dask._levels import fit_regressor_dask
+from ._dask._fit import fit_regressor_dask
 from ._scan._moments_kernels import N_MOMENTS
 from ._prune._kinds import cost_complexity_path, cost_complexity_prune
 from ._scan._regression_kernels import (expand_regression_node, regression_scores, regression_value,
@@ -258,7 +258,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         return self
 
     def _fit_dask(self, X, y, sample_weight):
-        """Fit on Dask input (:func:`~hyperplane.tree._dask._levels.fit_regressor_dask`): the bins'
+        """Fit on Dask input (:func:`~hyperplane.tree._dask._fit.fit_regressor_dask`): the bins'
         moments summed over the chunks, so only the sums-based rule runs there."""
         if not is_dask_collection(X):
             raise ValueError("y is a Dask collection but X is not; pass X as a dask.array or "
