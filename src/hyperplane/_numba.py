@@ -279,14 +279,18 @@ class LinkedDispatcher(InternalDispatcher):
     without the package's ``cache=True`` (:data:`jit_linked` adds it):
 
     >>> import numba
+    >>> import numpy as np
     >>> from hyperplane._numba import LinkedDispatcher
-    >>> def twice(x):
-    ...     return 2 * x
-    >>> inner = LinkedDispatcher(py_func=twice, locals={}, targetoptions=dict(
+    >>> def total(x):
+    ...     s = 0.0
+    ...     for v in x:
+    ...         s += v
+    ...     return s
+    >>> summed = LinkedDispatcher(py_func=total, locals={}, targetoptions=dict(
     ...     nopython=True, no_cpython_wrapper=True, no_cfunc_wrapper=True))
-    >>> outer = numba.njit(lambda x: inner(x) + 1)
-    >>> outer(3)
-    7
+    >>> mean = numba.njit(lambda x: summed(x) / x.shape[0])
+    >>> mean(np.arange(4.0))
+    1.5
     """
 
     def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
