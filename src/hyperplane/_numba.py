@@ -194,7 +194,7 @@ def _linked_compiler():
     library = getattr(codegen, "JITCodeLibrary", None)
     needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_finalize_specific",
               "_verify_declare_only_symbols", "_object_compiled_hook")
-    if (library is None or getattr(codegen.JITCPUCodegen, "_library_class", None) is not library
+    if (library is None or not hasattr(getattr(codegen, "RuntimeLinker", None), "PREFIX") or getattr(codegen.JITCPUCodegen, "_library_class", None) is not library
             or not all(hasattr(library, name) for name in needed)
             or "_CPUCodeLibrary__library" not in
             library._object_compiled_hook.__func__.__code__.co_names
@@ -213,6 +213,12 @@ def _linked_compiler():
         process."""
 
         def _finalize_final_module(self):
+            if any(gv.name.startswith(codegen.RuntimeLinker.PREFIX)
+                   for gv in self._final_module.global_variables):
+                # a recursive kernel: numba's runtime linker resolves its
+                # self-references in the engine, so it gets its machine code
+                super()._finalize_final_module()
+                return
             self._finalize_dynamic_globals()
             self._verify_declare_only_symbols()
             stub = self._codegen._create_empty_module(self.name + "__env")
