@@ -35,6 +35,7 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 
 from __future__ import annotations
 
+import functools
 import os
 import types as pytypes
 
@@ -173,6 +174,7 @@ class TwinDispatcher(KernelDispatcher):
         self.internal.enable_caching()
 
 
+@functools.lru_cache(maxsize=None)
 def _linked_compiler():
     """numba's compiler, for :class:`LinkedDispatcher`, with one pass added
     before lowering: the function is lowered into a code library that keeps
@@ -183,6 +185,9 @@ def _linked_compiler():
     Returns None (:class:`LinkedDispatcher` then compiles as
     :class:`InternalDispatcher`) on a numba whose code libraries, object cache
     hooks or lowering passes are not the ones this was written against.
+    Built once, on the first :class:`LinkedDispatcher` (a function's local
+    class, so that no module holds it: ``hyperplane_classes`` lists the
+    classes a module defines, and model files trust only those it can import).
     """
     import weakref
 
@@ -267,9 +272,6 @@ def _linked_compiler():
     return LinkedCompiler
 
 
-_LINKED_COMPILER = _linked_compiler()
-
-
 class LinkedDispatcher(InternalDispatcher):
     """An :class:`InternalDispatcher` whose compilations get no machine code
     of their own: compiled callers link a kernel's optimised LLVM module into
@@ -300,8 +302,9 @@ class LinkedDispatcher(InternalDispatcher):
     """
 
     def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
-        if _LINKED_COMPILER is not None:
-            kwargs.setdefault("pipeline_class", _LINKED_COMPILER)
+        compiler_class = _linked_compiler()
+        if compiler_class is not None:
+            kwargs.setdefault("pipeline_class", compiler_class)
         super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
                          **kwargs)
 
