@@ -107,7 +107,12 @@ def run_fit(command, cache, out, src):
         env["PYTHONPATH"] = os.path.abspath(src)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", CHILD, *command, "-o", out],
-                          env=env, capture_output=True, text=True, check=True)
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        # the child's traceback, not only CalledProcessError's exit status
+        sys.stderr.write(done.stdout[-4000:] + done.stderr)
+        raise SystemExit(f"`hyperplane fit {' '.join(command)}` ({src or 'installed'}) "
+                         f"failed with exit status {done.returncode}; its output is above")
     outer = time.perf_counter() - start
     line = next(x for x in done.stdout.splitlines() if x.startswith("COLD_START "))
     figures = json.loads(line.removeprefix("COLD_START "))

@@ -207,8 +207,8 @@ def test_by_none_passes_the_choosing_argument_only_where_asked():
 _INTERNAL_MODULE = '''
 import numpy as np
 from numba import prange
-from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_internal,
-                               jit_parallel_internal, jit_twin)
+from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_fast_linked,
+                               jit_internal, jit_linked, jit_parallel_internal, jit_twin)
 
 
 @jit_internal
@@ -225,6 +225,19 @@ def fast_sum(x):
     for v in x:
         s += v
     return s
+
+
+@jit_linked
+def linked_scaled_sum(x, factor):
+    s = 0.0
+    for v in x:
+        s += v * factor
+    return s
+
+
+@jit_fast_linked
+def linked_fast_sum(x):
+    return fast_sum(x) + linked_scaled_sum(x, 0.5)
 
 
 @jit_parallel_internal
@@ -256,6 +269,11 @@ def caller(x):
 @jit_fast
 def fast_caller(x):
     return fast_sum(x) + scaled_sum(x, 3)
+
+
+@jit
+def linked_caller(x):
+    return linked_fast_sum(x) + linked_scaled_sum(x, 2.0)
 
 
 @jit_twin
@@ -304,14 +322,21 @@ import internal_kernels as k
 
 x = np.arange(5.0)
 values = [k.caller(x), k.fast_caller(x), k.twin_caller(x), k.twin_sum(x),
-          k.zeros_outside(3).tolist()]
+          k.zeros_outside(3).tolist(), k.linked_caller(x)]
 refused = []
-for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x.copy()))]:
+for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x.copy())),
+                   ("linked_scaled_sum", (x, 2.0)), ("linked_fast_sum", (x,))]:
     try:
         getattr(k, name)(*args)
     except TypeError as error:
         refused.append(str(error))
-print(json.dumps({"values": values, "compiled": compiled, "refused": refused}))
+# whether each compilation has machine code of its own: its function's symbol
+# in the object code numba made of its library (and caches)
+machine_code = {name: [cres.fndesc.llvm_func_name.encode() in cres.library._get_compiled_object()
+                       for cres in getattr(k, name).overloads.values()]
+                for name in ("scaled_sum", "linked_scaled_sum", "linked_fast_sum")}
+print(json.dumps({"values": values, "compiled": compiled, "refused": refused,
+                  "machine_code": machine_code}))
 '''
 
 
@@ -324,7 +349,11 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     own dispatcher would jump to a null pointer), in both processes. A twin
     kernel (``jit_twin``) gives its compiled caller the twin without wrappers
     and Python the one with them; an overload (``np.zeros``) that a kernel with
-    wrappers and one without both call is compiled once."""
+    wrappers and one without both call is compiled once. A linked kernel
+    (``jit_linked``, ``jit_fast_linked``: no machine code of its own, its
+    module only linked into its callers; also one linked kernel calling
+    another) behaves the same: its callers' values, cached, refused from
+    Python."""
     import json
     import os
     import subprocess
@@ -344,15 +373,19 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
         runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
     x = np.arange(5.0)
     expected = [2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0), x.sum() + 3 * x.sum(),
-                x.sum() + 1.0, x.sum(), [0.0, 0.0, 0.0]]
+                x.sum() + 1.0, x.sum(), [0.0, 0.0, 0.0], x.sum() + 0.5 * x.sum() + 2 * x.sum()]
     for run in runs:
         assert run["values"] == expected
-        assert len(run["refused"]) == 3
-        for name, message in zip(["scaled_sum", "fast_sum", "doubled"], run["refused"]):
+        assert len(run["refused"]) == 5
+        for name, message in zip(["scaled_sum", "fast_sum", "doubled", "linked_scaled_sum",
+                                  "linked_fast_sum"], run["refused"]):
             assert f"internal_kernels.{name} is compiled without a Python wrapper" in message
     assert {"caller", "fast_caller", "scaled_sum", "fast_sum", "doubled", "first",
-            "first_plus"} <= set(runs[0]["compiled"])
+            "first_plus", "linked_caller", "linked_fast_sum",
+            "linked_scaled_sum"} <= set(runs[0]["compiled"])
     assert runs[1]["compiled"] == []
+    assert runs[0]["machine_code"] == {"scaled_sum": [True], "linked_scaled_sum": [False],
+                                       "linked_fast_sum": [False]}
     # a twin kernel: the compiled caller's twin without wrappers, Python's with them
     assert {"twin_caller", "twin_sum__internal", "twin_sum"} <= set(runs[0]["compiled"])
     # np.zeros(int64) of a kernel with wrappers and of one without: one implementation

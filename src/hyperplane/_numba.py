@@ -35,6 +35,7 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 
 from __future__ import annotations
 
+import functools
 import os
 import types as pytypes
 
@@ -173,6 +174,141 @@ class TwinDispatcher(KernelDispatcher):
         self.internal.enable_caching()
 
 
+@functools.lru_cache(maxsize=None)
+def _linked_compiler():
+    """numba's compiler, for :class:`LinkedDispatcher`, with one pass added
+    before lowering: the function is lowered into a code library that keeps
+    its optimised LLVM module for the callers that link it and hands numba's
+    execution engine only the module's environment variables, not its
+    functions, so that no machine code is generated for it.
+
+    Returns None (:class:`LinkedDispatcher` then compiles as
+    :class:`InternalDispatcher`) on a numba whose code libraries, object cache
+    hooks or lowering passes are not the ones this was written against.
+    Built once, on the first :class:`LinkedDispatcher` (a function's local
+    class, so that no module holds it: ``hyperplane_classes`` lists the
+    classes a module defines, and model files trust only those it can import).
+    """
+    import weakref
+
+    from llvmlite import binding as ll
+    from llvmlite import ir as llvmir
+    from numba.core import codegen, compiler, typed_passes
+    from numba.core.compiler_machinery import AnalysisPass, register_pass
+
+    library = getattr(codegen, "JITCodeLibrary", None)
+    needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_finalize_specific",
+              "_verify_declare_only_symbols", "_object_compiled_hook")
+    if (library is None or not hasattr(getattr(codegen, "RuntimeLinker", None), "PREFIX") or getattr(codegen.JITCPUCodegen, "_library_class", None) is not library
+            or not all(hasattr(library, name) for name in needed)
+            or "_CPUCodeLibrary__library" not in
+            library._object_compiled_hook.__func__.__code__.co_names
+            or not hasattr(typed_passes, "BaseNativeLowering")):
+        return None
+
+    class LinkedCodeLibrary(library):
+        """A JIT code library whose functions no one calls through the
+        execution engine: compiled callers link its module (numba's
+        ``add_linking_library``), and a call from Python is refused before it
+        gets here. Finalising it optimises the module as numba does, then
+        gives the engine a stub holding the module's ``NumbaEnv`` variables
+        (``set_env`` stores the function's environment there, and would write
+        through a null address without them); the stub's machine code is what
+        numba's object cache keeps, with the module's bitcode, for the next
+        process."""
+
+        def _finalize_final_module(self):
+            if any(gv.name.startswith(codegen.RuntimeLinker.PREFIX)
+                   for gv in self._final_module.global_variables):
+                # a recursive kernel: numba's runtime linker resolves its
+                # self-references in the engine, so it gets its machine code
+                super()._finalize_final_module()
+                return
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            stub = self._codegen._create_empty_module(self.name + "__env")
+            for gv in self._final_module.global_variables:
+                if gv.name.startswith("_ZN08NumbaEnv") and not gv.is_declaration:
+                    env = llvmir.GlobalVariable(stub, llvmir.IntType(8).as_pointer(), gv.name)
+                    env.linkage = "common"
+                    env.initializer = llvmir.Constant(env.type.pointee, None)
+            stub = ll.parse_assembly(str(stub))
+            # numba's object cache hook keeps the machine code of a module
+            # that names its library (the attribute CPUCodeLibrary sets)
+            stub._CPUCodeLibrary__library = weakref.proxy(self)
+            self._codegen._add_module(stub)
+            self._finalize_specific()
+            self._finalized = True
+
+    @register_pass(mutates_CFG=False, analysis_only=True)
+    class LinkOnlyLibrary(AnalysisPass):
+        """Give the lowering a :class:`LinkedCodeLibrary` (it creates a plain
+        one only when the state has none)."""
+
+        _name = "hyperplane_link_only_library"
+
+        def __init__(self):
+            AnalysisPass.__init__(self)
+
+        def run_pass(self, state):
+            if state.library is None:
+                made = LinkedCodeLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+                made.enable_object_caching()
+                state.library = made
+            return False
+
+    class LinkedCompiler(compiler.Compiler):
+        def define_pipelines(self):
+            pipelines = super().define_pipelines()
+            for pm in pipelines:
+                for k, (pass_class, _) in enumerate(pm.passes):
+                    if isinstance(pass_class, type) and issubclass(
+                            pass_class, typed_passes.BaseNativeLowering):
+                        pm.passes.insert(k, (LinkOnlyLibrary, "a library without machine code"))
+                        pm.finalize()
+                        break
+            return pipelines
+
+    return LinkedCompiler
+
+
+class LinkedDispatcher(InternalDispatcher):
+    """An :class:`InternalDispatcher` whose compilations get no machine code
+    of their own: compiled callers link a kernel's optimised LLVM module into
+    theirs (they inline it or keep a private copy), so the machine code numba
+    generates for every compiled function is, for a kernel only compiled
+    code calls, never run, and was a fifth to a third of such a kernel's
+    compilation (the SMO's row and working-set kernels). Cached as the others
+    (a second process loads its callers without compiling it).
+
+    Examples
+    --------
+    Functions defined in a session cannot be cached, so this example compiles
+    without the package's ``cache=True`` (:data:`jit_linked` adds it):
+
+    >>> import numba
+    >>> import numpy as np
+    >>> from hyperplane._numba import LinkedDispatcher
+    >>> def total(x):
+    ...     s = 0.0
+    ...     for v in x:
+    ...         s += v
+    ...     return s
+    >>> summed = LinkedDispatcher(py_func=total, locals={}, targetoptions=dict(
+    ...     nopython=True, no_cpython_wrapper=True, no_cfunc_wrapper=True))
+    >>> mean = numba.njit(lambda x: summed(x) / x.shape[0])
+    >>> mean(np.arange(4.0))
+    1.5
+    """
+
+    def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
+        compiler_class = _linked_compiler()
+        if compiler_class is not None:
+            kwargs.setdefault("pipeline_class", compiler_class)
+        super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
+                         **kwargs)
+
+
 #: the compilation flags that only say which wrappers a compiled function gets
 WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
 
@@ -221,7 +357,7 @@ def _compiler(dispatcher=KernelDispatcher, **options):
     and ``options``, into a ``dispatcher`` (:class:`KernelDispatcher`;
     :class:`InternalDispatcher`: no wrappers, for compiled callers only)."""
     targetoptions = dict(nopython=True, boundscheck=None, **options)
-    if dispatcher is InternalDispatcher:
+    if issubclass(dispatcher, InternalDispatcher):
         targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 
     def decorate(func):
@@ -256,6 +392,11 @@ jit_internal = _compiler(InternalDispatcher, nogil=True)
 jit_fast_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS),
                                   parallel=True)
+#: :data:`jit_internal` and :data:`jit_fast_internal` compiled without machine
+#: code of their own (:class:`LinkedDispatcher`): for a kernel that compiled
+#: callers link and nothing else runs
+jit_linked = _compiler(LinkedDispatcher, nogil=True)
+jit_fast_linked = _compiler(LinkedDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 #: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
 #: tree's parallel scoring and partition, which call strict functions)
 jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
@@ -268,7 +409,8 @@ jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 __all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
            "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
-           "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
+           "KernelDispatcher", "InternalDispatcher", "LinkedDispatcher", "jit_linked",
+           "jit_fast_linked", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise, pass_first=(True, True)):

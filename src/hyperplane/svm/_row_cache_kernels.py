@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_inline, jit_internal
+from .._numba import jit, jit_inline
 from ._kernel_rows import GENERIC, compute_row
 from ._smo_state import (CLOCK, EPOCH, FULL_ROW_SHARE, N_ACTIVE_ROWS, N_FREE, N_USED, REQ_FULL,
                          REQ_ROW)
@@ -73,10 +73,12 @@ def store_row(r, cols, values, is_full, cache, ist):
     cache.epoch[s] = ist[EPOCH]
 
 
-@jit_internal
+@jit_inline
 def get_row(r, need_full, samples, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
-    if ``need_full``), computing it on a miss; -1 asks Python for it."""
+    if ``need_full``), computing it on a miss; -1 asks Python for it.
+    Inlined: the SMO loop calls it at one place (and the gradient's
+    initialisation at one)."""
     rows, slot_of, stamp, full, epoch = (cache.rows, cache.slot_of, cache.stamp, cache.full,
                                          cache.epoch)
     s = slot_of[r]

@@ -38,7 +38,10 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
     NEED_UNSHRINK. A request leaves the state as it was at the start of the
     iteration, so calling again resumes exactly.
 
-    The steps are written in this one loop, the arrays unpacked once: a
+    The kernel rows are asked for at one place, where :func:`get_row` is
+    inlined (a copy of it, and of the cache's LRU rule, per call site was
+    most of the loop's compilation). The steps are written in this one
+    loop, the arrays unpacked once: a
     step called once per iteration with the named tuples costs two atomic
     reference-count updates per array they hold (about 1 us per iteration,
     1.3-1.6x on a linear-kernel fit), which LLVM removes only for the small
@@ -56,40 +59,46 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
                 return NEED_UNSHRINK
             ist[COUNTER] = min(l, SHRINK_EVERY)
         n_active = ist[ACTIVE_SIZE]
-        # select the working set
         if not have_i:
             first = select_first(halves, var, n_active)
         have_i = False
-        s_pos = 0
-        s_neg = 0
-        if first.i_pos >= 0:
-            s_pos = get_row(kidx[first.i_pos], False, samples, cache, active_rows, ist)
-            if s_pos < 0:
-                return NEED_ROW
-        if first.i_neg >= 0:
-            s_neg = get_row(kidx[first.i_neg], False, samples, cache, active_rows, ist)
-            if s_neg < 0:
-                return NEED_ROW
-        i, j, gap = select_second(halves, var, n_active, first, rows[s_pos], rows[s_neg])
-        if j < 0 or gap <= tol:
-            if n_active < l:
-                ist[REQ_FINAL] = 1
-                return NEED_UNSHRINK
-            return CONVERGED
+        i, j = -1, -1
+        new_i, new_j = 0.0, 0.0
+        flip_i, flip_j = False, False
+        # Three stages, each first fetching the kernel rows it reads (up to
+        # two variables' rows, -1: none) through the one call of get_row:
+        # 0, i's rows (one per label in the nu dual), to select j; 1, i's row
+        # again in the nu dual (most recently used, so that j's cannot evict
+        # it) and j's, for the pair's step; 2, the full rows of a variable
+        # that reaches or leaves its upper bound, for H.
+        want_a, want_b, need_full = first.i_pos, first.i_neg, False
+        for stage in range(3):
+            slot_a, slot_b = 0, 0
+            for k in range(2):
+                t = want_a if k == 0 else want_b
+                if t >= 0:
+                    s = get_row(kidx[t], need_full, samples, cache, active_rows, ist)
+                    if s < 0:
+                        return NEED_ROW
+                    if k == 0:
+                        slot_a = s
+                    else:
+                        slot_b = s
+            if stage == 0:
+                i, j, gap = select_second(halves, var, n_active, first, rows[slot_a], rows[slot_b])
+                if j < 0 or gap <= tol:
+                    if n_active < l:
+                        ist[REQ_FINAL] = 1
+                        return NEED_UNSHRINK
+                    return CONVERGED
+                want_a, want_b = (i if first.i_neg >= 0 else -1), j
+            elif stage == 1:
+                new_i, new_j = update_alpha_pair(
+                    var, i, j, QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
+                flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
+                flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
+                want_a, want_b, need_full = (i if flip_i else -1), (j if flip_j else -1), True
         # update alpha_i, alpha_j, the status bits, H and the gradient
-        if first.i_neg >= 0 and get_row(kidx[i], False, samples, cache, active_rows, ist) < 0:
-            return NEED_ROW     # i's row most recently used again: j's must not evict it
-        s_j = get_row(kidx[j], False, samples, cache, active_rows, ist)
-        if s_j < 0:
-            return NEED_ROW
-        new_i, new_j = update_alpha_pair(
-            var, i, j, QD[i] + QD[j] - 2.0 * rows[slot_of[kidx[i]]][kidx[j]])
-        flip_i = (alpha[i] >= C[i]) != (new_i >= C[i])
-        flip_j = (alpha[j] >= C[j]) != (new_j >= C[j])
-        if flip_i and get_row(kidx[i], True, samples, cache, active_rows, ist) < 0:
-            return NEED_ROW
-        if flip_j and get_row(kidx[j], True, samples, cache, active_rows, ist) < 0:
-            return NEED_ROW
         ist[LAST_I] = i
         ist[LAST_J] = j
         K_i = rows[slot_of[kidx[i]]]
