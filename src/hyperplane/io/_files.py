@@ -31,13 +31,37 @@ from functools import cache
 from pathlib import Path
 
 import skops
-import skops.io as sio
-
-from ._frames import frames_to_states, states_to_frames
 
 FORMAT_NAME = "hyperplane-model"
 FORMAT_VERSION = 1
 HEADER_MEMBER = "hyperplane.json"
+
+
+def skops_io():
+    """:mod:`skops.io`, imported by the first save or load, not by ``import
+    hyperplane.io``.
+
+    Its import runs scikit-learn's ``all_estimators()`` (which imports every
+    scikit-learn module) and looks each SciPy ufunc up in every loaded
+    module: 0.7-0.9 s of CPU on a 2-core machine, paid only by a command that
+    writes or reads a model file (``read_header`` needs neither skops nor
+    pandas). The lookup grows with the modules already loaded, so a caller
+    that will write a file may call this first (the command line's ``fit``).
+
+    Returns
+    -------
+    module
+        :mod:`skops.io`.
+
+    Examples
+    --------
+    >>> from hyperplane.io._files import skops_io
+    >>> skops_io().__name__
+    'skops.io'
+    """
+    import skops.io
+
+    return skops.io
 
 
 def _version():
@@ -166,6 +190,9 @@ def save(model, path, *, metadata=None):
         text = json.dumps(header, ensure_ascii=False, indent=2)
     except TypeError as exc:
         raise TypeError(f"metadata must be JSON-serialisable: {exc}") from None
+    from ._frames import frames_to_states
+
+    sio = skops_io()
     state = frames_to_states(model)
     with atomic_write(path) as (handle, temporary):
         try:
@@ -409,7 +436,10 @@ def load(path):
     ValueError: ...notes.txt: not a hyperplane model file, or corrupt/truncated (BadZipFile)
     """
     path = Path(path)
+    from ._frames import states_to_frames
+
     header = read_header(path)
+    sio = skops_io()
     try:
         data = current_archive(path)
         untrusted = sio.get_untrusted_types(data=data)
