@@ -30,8 +30,6 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-import skops
-
 FORMAT_NAME = "hyperplane-model"
 FORMAT_VERSION = 1
 HEADER_MEMBER = "hyperplane.json"
@@ -62,6 +60,13 @@ def skops_io():
     import skops.io
 
     return skops.io
+
+
+def skops_version():
+    """The version of skops that writes the file (in its header)."""
+    import skops
+
+    return skops.__version__
 
 
 def _version():
@@ -182,7 +187,7 @@ def save(model, path, *, metadata=None):
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "hyperplane_version": _version(),
-        "skops_version": skops.__version__,
+        "skops_version": skops_version(),
         "model": class_name(model),
         "metadata": metadata or {},
     }
