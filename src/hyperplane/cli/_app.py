@@ -94,15 +94,15 @@ def fit(
     from hyperplane.io import save
     from hyperplane.io._files import skops_io
 
-    from ._data import build_model, categorical_columns, estimator_input, read_table, split_target
-    from ._params import configured_estimator
-
     if threads == 0:
         raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
     refuse_overwriting_inputs(out, {"data file": data})
-    # the model file's writer before the model's family and numba: skops'
-    # import looks SciPy's ufuncs up in every module loaded so far
+    # the model file's writer first, before pandas, the model's family and
+    # numba: skops' import looks SciPy's ufuncs up in every module loaded so far
     skops_io()
+    from ._data import build_model, categorical_columns, estimator_input, read_table, split_target
+    from ._params import configured_estimator
+
     estimator, params = configured_estimator(model, param)
     show_progress = (not quiet and "verbose" in estimator.get_params()
                      and "verbose" not in params

@@ -195,9 +195,9 @@ def save(model, path, *, metadata=None):
         text = json.dumps(header, ensure_ascii=False, indent=2)
     except TypeError as exc:
         raise TypeError(f"metadata must be JSON-serialisable: {exc}") from None
+    sio = skops_io()  # first: its import grows with the modules loaded before it
     from ._frames import frames_to_states
 
-    sio = skops_io()
     state = frames_to_states(model)
     with atomic_write(path) as (handle, temporary):
         try:
@@ -441,10 +441,10 @@ def load(path):
     ValueError: ...notes.txt: not a hyperplane model file, or corrupt/truncated (BadZipFile)
     """
     path = Path(path)
+    header = read_header(path)
+    sio = skops_io()  # first: its import grows with the modules loaded before it
     from ._frames import states_to_frames
 
-    header = read_header(path)
-    sio = skops_io()
     try:
         data = current_archive(path)
         untrusted = sio.get_untrusted_types(data=data)
