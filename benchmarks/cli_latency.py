@@ -12,7 +12,11 @@ gives the median wall seconds and the median CPU seconds (user + system, from
 that a change of the machine's load touches both alike. The floors are the
 same measurement of a process that only imports: nothing (the interpreter's
 start), ``sklearn.base`` (what any scikit-learn estimator costs), ``numba``
-and ``skops.io`` (which walks every scikit-learn estimator when imported).
+and ``skops.io`` (which walks every scikit-learn estimator when imported),
+and of the floor that every command fitting or predicting with a compiled
+kernel stands on: those imports and numba's first dispatch of a cached
+function. LIBSVM's ``svm-train`` and ``svm-predict`` (``--libsvm``, default
+``/usr/bin``) run on the same heart_scale file in the same turns, as the peer.
 
 ``--phases`` instead times the steps of ``fit svc heart_scale`` inside one
 process (CPU seconds of each, median of ``--repeats`` processes): the imports
@@ -42,6 +46,43 @@ FLOORS = {
     "import skops.io": "import skops.io",
 }
 
+#: a cached kernel of one addition, the least a command's first dispatch loads
+FLOOR_KERNEL = """
+import numba
+
+
+@numba.njit(cache=True)
+def add_one(x):
+    return x + 1.0
+"""
+
+
+def floors(tmp):
+    """Floor name -> the Python statement its process runs; the last floor
+    imports what ``fit`` and ``predict`` cannot do without and calls a cached
+    kernel (from a module written to ``tmp``), as a fit's first dispatch does."""
+    with open(os.path.join(tmp, "floor_kernel.py"), "w") as handle:
+        handle.write(FLOOR_KERNEL)
+    return {**FLOORS, "import sklearn.base, skops.io, numba; 1st call": (
+        f"import sys; sys.path.insert(0, {tmp!r}); import sklearn.base, skops.io, numba; "
+        "import floor_kernel; floor_kernel.add_one(1.0)")}
+
+
+#: LIBSVM's copy of heart_scale, shipped with hyperplane
+HEART_SCALE = os.path.join(os.path.dirname(__file__), os.pardir, "src", "hyperplane",
+                           "datasets", "data", "heart_scale")
+
+
+def libsvm_commands(tmp, libsvm):
+    """Name -> argv of LIBSVM's own tools on heart_scale (C-SVC, RBF, C=1,
+    gamma=1/13: the defaults of ``hyperplane fit svc``)."""
+    model = os.path.join(tmp, "heart_scale.model")
+    return {
+        "svm-train heart_scale": [os.path.join(libsvm, "svm-train"), "-q", HEART_SCALE, model],
+        "svm-predict heart_scale": [os.path.join(libsvm, "svm-predict"), HEART_SCALE, model,
+                                    os.path.join(tmp, "heart_scale.out")],
+    }
+
 
 def commands(tmp):
     """Command name -> the ``hyperplane`` arguments, in the order they run
@@ -69,8 +110,8 @@ import sklearn.base
 mark("sklearn.base")
 import hyperplane.cli._app
 mark("typer, rich, cli._app")
-import hyperplane.io
-mark("hyperplane.io (skops)")
+import skops.io
+mark("skops.io")
 from hyperplane.cli._data import build_model, estimator_input, read_table, split_target
 mark("cli._data (pandas)")
 from hyperplane._threads import fit_threads
@@ -85,7 +126,8 @@ mark("read heart_scale")
 with fit_threads(None):
     fitted = estimator.fit(X, y)
 mark("fit (first dispatch)")
-hyperplane.io.save(fitted, sys.argv[1], metadata={})
+from hyperplane.io import save
+save(fitted, sys.argv[1], metadata={})
 mark("save")
 fitted.score(X, y)
 mark("score")
@@ -136,6 +178,8 @@ def main():
                         help="a source tree to time (repeatable: the trees take turns)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="command names to time (default: all)")
+    parser.add_argument("--libsvm", default="/usr/bin",
+                        help="folder of svm-train and svm-predict (empty: leave them out)")
     parser.add_argument("--phases", action="store_true",
                         help="time the steps of fit svc heart_scale in one process instead")
     args = parser.parse_args()
@@ -156,7 +200,10 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         runs = {}  # (name, source) -> [(wall, cpu)]
         cases = [(f"`{name}`", [sys.executable, "-c", code], None)
-                 for name, code in FLOORS.items()]
+                 for name, code in floors(tmp).items()]
+        if args.libsvm:
+            cases += [(f"`{name}`", argv, None)
+                      for name, argv in libsvm_commands(tmp, args.libsvm).items()]
         for name, argv in commands(tmp).items():
             if args.only is None or name in args.only:
                 cases += [(f"`hyperplane {name}`",

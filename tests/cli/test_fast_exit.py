@@ -1,5 +1,5 @@
 """``hyperplane`` ends its process without the interpreter's teardown
-(``cli._app.run``): the exit handlers still run, the output is complete, the
+(``cli._entry.run``): the exit handlers still run, the output is complete, the
 exit status is the command's, and a live thread falls back to Python's exit."""
 
 import subprocess

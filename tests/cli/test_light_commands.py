@@ -19,23 +19,47 @@ except SystemExit:
     pass
 heavy = sorted(name for name in ("sklearn", "numba", "scipy.stats", "skops") if name in sys.modules)
 print("HEAVY:" + ",".join(heavy))
-print("MODULES:" + ",".join(sorted(sys.modules)))
+print("MODULES:" + ",".join(sys.modules))  # in the order of their imports
 """
 
 
 def imported(*args):
-    """``(heavy modules, every module)`` that ``hyperplane ARGS`` left imported."""
+    """``(heavy modules, every module)`` that ``hyperplane ARGS`` left imported;
+    the second is a list in the order of the imports."""
     result = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
                             encoding="utf-8", timeout=300)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.strip().splitlines()
-    return lines[-2].removeprefix("HEAVY:"), set(lines[-1].removeprefix("MODULES:").split(","))
+    return lines[-2].removeprefix("HEAVY:"), lines[-1].removeprefix("MODULES:").split(",")
+
+
+#: the model families, each of which imports numba and scikit-learn
+FAMILIES = ("hyperplane.linear", "hyperplane.svm", "hyperplane.tree", "hyperplane.neural",
+            "hyperplane.kernels", "hyperplane.distributed", "hyperplane.playground")
 
 
 @pytest.mark.parametrize("args", [["models"], ["--help"], ["fit", "--help"]])
 def test_command_imports_no_heavy_module(args):
-    heavy, _ = imported(*args)
+    heavy, modules = imported(*args)
     assert heavy == ""
+    assert sorted(m for m in modules if m.startswith(FAMILIES)) == []
+
+
+def test_a_missing_model_file_is_refused_before_the_heavy_imports(tmp_path):
+    """``show``/``predict`` read the file's header before they import skops
+    (and with it every scikit-learn module) to load it."""
+    for args in (["show", str(tmp_path / "none.hyperplane")],
+                 ["predict", str(tmp_path / "none.hyperplane"), "heart_scale"]):
+        heavy, modules = imported(*args)
+        assert heavy == "", args
+        assert "hyperplane.io._files" in modules
+
+
+def test_fit_imports_the_model_file_writer_before_numba(tmp_path):
+    """skops' import looks each SciPy ufunc up in every module loaded so far,
+    so ``fit`` (which always writes a file) imports it before numba's modules."""
+    _, modules = imported("fit", "svc", "heart_scale", "-o", str(tmp_path / "m.hyperplane"), "-q")
+    assert modules.index("skops.io") < modules.index("numba")
 
 
 #: modules of the families and readers an SVC fit on heart_scale does not use
@@ -47,7 +71,7 @@ OTHER_MODELS = ("hyperplane.linear", "hyperplane.tree", "hyperplane.neural",
 def test_fitting_an_svc_imports_no_other_model(tmp_path):
     _, modules = imported("fit", "svc", "heart_scale", "-o", str(tmp_path / "m.hyperplane"), "-q")
     assert "hyperplane.svm._svc" in modules
-    assert sorted(modules & set(OTHER_MODELS)) == []
+    assert sorted(set(modules) & set(OTHER_MODELS)) == []
 
 
 def test_cross_validation_imports_no_model_file_machinery():
@@ -55,7 +79,7 @@ def test_cross_validation_imports_no_model_file_machinery():
     needs no one-hot encoding pipeline (sklearn.compose)."""
     _, modules = imported("evaluate", "svc", "heart_scale", "--folds", "2")
     assert "hyperplane.evaluation" in modules
-    assert sorted(modules & {"skops", "skops.io", "sklearn.compose", *OTHER_MODELS}) == []
+    assert sorted(set(modules) & {"skops", "skops.io", "sklearn.compose", *OTHER_MODELS}) == []
 
 
 def test_models_lists_a_model_whose_module_is_missing_as_unavailable(monkeypatch):

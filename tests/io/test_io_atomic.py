@@ -72,7 +72,7 @@ def test_exception_inside_the_writer(good, monkeypatch):
         file.write(b"PK\x03\x04 half an archive")
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(_files.sio, "dump", half_then_fail)
+    monkeypatch.setattr(_files.skops_io(), "dump", half_then_fail)
     with pytest.raises(RuntimeError, match="disk on fire"):
         save(fitted(), path)
     monkeypatch.undo()
@@ -91,14 +91,14 @@ import os, signal, sys
 import numpy as np
 import skops.io as sio
 from sklearn.linear_model import Perceptron
-from hyperplane.io import save, _files
+from hyperplane.io import save
 
 real_dump = sio.dump
 def dump_then_die(obj, file, **kwargs):
     real_dump(obj, file, **kwargs)           # the archive is half written: no header yet
     file.flush()
     os.kill(os.getpid(), getattr(signal, sys.argv[2]))
-_files.sio.dump = dump_then_die
+sio.dump = dump_then_die
 model = Perceptron().fit([[0.0], [1.0]], [0, 1])
 model.extra_ = np.arange(1000.0)
 save(model, sys.argv[1])

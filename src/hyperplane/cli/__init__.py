@@ -1,5 +1,6 @@
 """The ``hyperplane`` command line (Typer + Rich)."""
 
-from ._app import app, main, run
+from ._app import app
+from ._entry import main, run
 
 __all__ = ["app", "main", "run"]

@@ -1,11 +1,10 @@
-"""The ``hyperplane`` Typer application and its commands."""
+"""The ``hyperplane`` Typer application and its commands (the options they
+share, the error boundary and the entry point are in ``_options`` and
+``_entry``)."""
 
 from __future__ import annotations
 
-import functools
-import os
 import sys
-import warnings
 from pathlib import Path
 from typing import Optional
 
@@ -14,7 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ._models import MODELS, SHIPPED_HELP, UserError
+from ._models import MODELS, SHIPPED_HELP, UserError, one_line
+from ._options import (ENCODING_OPTION, FORMAT_OPTION, SCALE_OPTION, err_console,
+                       refuse_overwriting_inputs, user_errors)
 from ._scale import with_scaling
 
 app = typer.Typer(
@@ -24,60 +25,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-_err = Console(stderr=True, highlight=False, soft_wrap=True)
-
-FORMAT_OPTION = typer.Option(
-    None, "--format", "-f",
-    help="csv, arff or libsvm (default: from the suffix .csv/.arff/.svm, else from the "
-         "first line).")
-SCALE_OPTION = typer.Option(
-    None, "--scale",
-    help="Scale the features first, as svm-scale, and keep the scaling in the model: "
-         "minmax (each feature to [-1, 1]) or standard (mean 0, variance 1); sparse "
-         "(LIBSVM) data are scaled without centring (minmax: divided by max |x|).")
-ENCODING_OPTION = typer.Option(
-    "utf-8", "--encoding",
-    help="Text encoding of a CSV/ARFF file, e.g. gb18030 (default UTF-8, with or "
-         "without BOM).")
-
-
-def _one_line(exc):
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text
-
-
-def user_errors(command):
-    """Report any failure as ``error: <one line>`` on stderr and exit 1.
-
-    Set ``HYPERPLANE_DEBUG=1`` to see the traceback instead.
-    """
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                result = command(*args, **kwargs)
-            for warning in _unique(caught):
-                _err.print(f"warning: {_one_line(warning.message)}", markup=False)
-            return result
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # the boundary: the user sees a reason, not a traceback
-            if os.environ.get("HYPERPLANE_DEBUG"):
-                raise
-            _err.print(f"error: {_one_line(exc)}", markup=False)
-            raise typer.Exit(code=1) from None
-    return wrapper
-
-
-def _unique(caught):
-    seen = set()
-    for warning in caught:
-        key = (warning.category, str(warning.message))
-        if key not in seen and not issubclass(warning.category, DeprecationWarning):
-            seen.add(key)
-            yield warning
 
 
 @app.callback()
@@ -129,7 +76,8 @@ def fit(
                                              "out of the features."),
     fmt: Optional[str] = FORMAT_OPTION,
     encoding: str = ENCODING_OPTION,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="No progress bar (drawn only on a terminal)."),
     scale: Optional[str] = SCALE_OPTION,
     threads: Optional[int] = typer.Option(
         None, "--threads",
@@ -144,20 +92,24 @@ def fit(
     input.
     """
     from hyperplane.io import save
-
-    from ._data import (build_model, categorical_columns, estimator_input, read_table,
-                        refuse_overwriting_inputs, split_target)
-    from ._params import configured_estimator
-
-    from hyperplane._threads import fit_threads
+    from hyperplane.io._files import skops_io
 
     if threads == 0:
         raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
     refuse_overwriting_inputs(out, {"data file": data})
+    # the model file's writer first, before pandas, the model's family and
+    # numba: skops' import looks SciPy's ufuncs up in every module loaded so far
+    skops_io()
+    from ._data import build_model, categorical_columns, estimator_input, read_table, split_target
+    from ._params import configured_estimator
+
     estimator, params = configured_estimator(model, param)
     show_progress = (not quiet and "verbose" in estimator.get_params()
                      and "verbose" not in params
-                     and type(estimator).__module__.startswith("hyperplane."))
+                     and type(estimator).__module__.startswith("hyperplane.")
+                     and _is_terminal(sys.stdout))  # where the bar is drawn
+    from hyperplane._threads import fit_threads
+
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)
     X, y = split_target(table, target, data)
     fitted = build_model(estimator, X)
@@ -175,7 +127,7 @@ def fit(
             else:
                 fitted.fit(X, y)
     except (ValueError, TypeError) as exc:
-        raise UserError(f"cannot fit {model!r} on {data}: {_one_line(exc)}") from None
+        raise UserError(f"cannot fit {model!r} on {data}: {one_line(exc)}") from None
     metadata = {"cli_model": model, "target": str(y.name), "index": index,
                 "format": table.format, "data": Path(data).name,
                 "params": {k: repr(v) for k, v in params.items()}, "scale": scale}
@@ -192,7 +144,16 @@ def fit(
     elif _is_outlier_detector(fitted):  # labels unused: how many rows it keeps inside
         inside = int((fitted.predict(X) == 1).sum())
         summary += f"; {inside} of {X.shape[0]} training rows inside (predicted +1)"
-    _err.print(f"{summary}; wrote {out}", markup=False)
+    err_console.print(f"{summary}; wrote {out}", markup=False)
+
+
+def _is_terminal(stream):
+    """Whether ``stream`` is an interactive terminal (a progress bar is drawn
+    there; in a pipe or a log it would only add its last frame)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # replaced or closed streams
+        return False
 
 
 def _is_outlier_detector(model):
@@ -246,7 +207,7 @@ def grid(
     grid_command(model, data, C=C, gamma=gamma, extra=search_param, param=param,
                  folds=folds, seed=seed, jobs=jobs, plot=plot, as_json=as_json,
                  target=target, fmt=fmt, encoding=encoding, scale=scale, backend=backend,
-                 err=_err)
+                 err=err_console)
 
 
 @app.command()
@@ -269,25 +230,24 @@ def predict(
     """
     from hyperplane.io import load, read_header
 
-    from ._data import (model_table, refuse_overwriting_inputs, warn_unseen_categories,
-                        write_table)
-
     refuse_overwriting_inputs(out, {"model file": model_file, "data file": data})
     meta = read_header(model_file).get("metadata", {})
     model = load(model_file)
+    from ._data import model_table, warn_unseen_categories, write_table
+
     frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
     warn_unseen_categories(model, X)
     try:
         predicted = model.predict(X)
     except (ValueError, TypeError) as exc:
-        raise UserError(f"cannot predict {data}: {_one_line(exc)}") from None
+        raise UserError(f"cannot predict {data}: {one_line(exc)}") from None
     target = meta.get("target", "target")
     columns = {f"predicted_{target}": predicted}
     if proba:
         columns.update(_probability_columns(model, X, target))
     write_table(frame.assign(**columns), out)
     if target in frame.columns:  # labels present: svm-predict's line
-        _err.print(_agreement(model, frame[target], predicted), markup=False)
+        err_console.print(_agreement(model, frame[target], predicted), markup=False)
 
 
 def _probability_columns(model, X, target):
@@ -297,7 +257,7 @@ def _probability_columns(model, X, target):
     try:
         p = model.predict_proba(X)
     except AttributeError as exc:  # e.g. SVC(probability=False)
-        raise UserError(f"--proba: {_one_line(exc)}") from None
+        raise UserError(f"--proba: {one_line(exc)}") from None
     return {f"proba_{target}_{c}": p[:, j] for j, c in enumerate(model.classes_)}
 
 
@@ -333,7 +293,6 @@ def show(
     from hyperplane.io import load, read_header
     from hyperplane.io._files import class_name
 
-    from ._data import refuse_overwriting_inputs
     from ._show import render
 
     refuse_overwriting_inputs(plot, {"model file": model_file, "data file": data})
@@ -353,7 +312,7 @@ def show(
     render(model, console)
     if plot is not None:
         _draw(model, meta, plot, data)
-        _err.print(f"wrote {plot}", markup=False)
+        err_console.print(f"wrote {plot}", markup=False)
 
 
 @app.command()
@@ -370,9 +329,9 @@ def playground(
     from hyperplane.playground import serve
 
     serve(host, port, open_browser=not no_browser, allow_remote=allow_remote,
-          ready=lambda url: _err.print(f"hyperplane playground at {url} (Ctrl-C stops); "
+          ready=lambda url: err_console.print(f"hyperplane playground at {url} (Ctrl-C stops); "
                                        "compiling each learner's kernels…", markup=False),
-          progress=lambda line: _err.print(line, markup=False))
+          progress=lambda line: err_console.print(line, markup=False))
 
 
 @app.command()
@@ -430,99 +389,3 @@ def _draw(model, meta, plot, data):
     with atomic_write(plot) as (handle, _):
         figure.savefig(handle, format=Path(plot).suffix.lstrip(".").lower() or "png",
                        dpi=110, bbox_inches="tight")
-
-
-def main():
-    """Entry point of the ``hyperplane`` console script.
-
-    It reads the command from ``sys.argv`` and exits (``SystemExit``) with the
-    command's status: 0 on success, 1 after an ``error:`` line, 2 for a
-    command line it cannot parse.
-
-    Examples
-    --------
-    ``hyperplane models`` lists the model names ``fit`` accepts:
-
-    >>> import contextlib, io, os, sys
-    >>> from unittest import mock
-    >>> from hyperplane.cli import main
-    >>> out = io.StringIO()
-    >>> with mock.patch.object(sys, "argv", ["hyperplane", "models"]), \\
-    ...         mock.patch.dict(os.environ, {"COLUMNS": "80"}), \\
-    ...         contextlib.redirect_stdout(out):
-    ...     try:
-    ...         main()
-    ...     except SystemExit as done:
-    ...         status = done.code
-    >>> status
-    0
-    >>> for line in out.getvalue().splitlines():
-    ...     if "hyperplane.svm" in line:
-    ...         print(line)
-    │ svc             │ hyperplane.svm:SVC                       │ yes       │
-    │ linear-svc      │ hyperplane.svm:LinearSVC                 │ yes       │
-    │ svr             │ hyperplane.svm:SVR                       │ yes       │
-    │ linear-svr      │ hyperplane.svm:LinearSVR                 │ yes       │
-    │ nusvc           │ hyperplane.svm:NuSVC                     │ yes       │
-    │ nusvr           │ hyperplane.svm:NuSVR                     │ yes       │
-    │ one-class-svm   │ hyperplane.svm:OneClassSVM               │ yes       │
-    """
-    if hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")
-        sys.stderr.reconfigure(encoding="utf-8")
-    app()
-
-
-def run():
-    """Entry point of the ``hyperplane`` console script and ``python -m hyperplane``:
-    :func:`main`, then the process ends without tearing the interpreter down.
-
-    Python's own exit collects and frees every object of the 2,700 modules a
-    ``fit`` or ``predict`` has imported (scikit-learn, skops, numba): 0.5 s of
-    CPU after the command's work is done. Here the exit handlers run
-    (``atexit``: temporary files, worker pools, logging), standard output and
-    error are flushed, and the process exits with the command's status. When
-    a thread other than the main one is still running, or the command ends
-    with any exception but ``SystemExit``, Python exits as usual.
-
-    Examples
-    --------
-    The process it runs in ends with the command, so here it runs in a child:
-
-    >>> import subprocess, sys
-    >>> code = "import sys; from hyperplane.cli import run; sys.argv[1:] = ['--help']; run()"
-    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    >>> done.returncode, "Usage" in done.stdout
-    (0, True)
-    """
-    try:
-        main()
-        status = 0
-    except SystemExit as stop:
-        status = stop.code
-    _exit_now(status)
-
-
-def _exit_now(status):
-    """Exit with ``status`` (as ``SystemExit`` takes it) after the exit
-    handlers and a flush, skipping the interpreter's teardown."""
-    import atexit
-    import threading
-
-    others = [t for t in threading.enumerate()
-              if t is not threading.main_thread() and not t.daemon and t.is_alive()]
-    run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if others or run_handlers is None:
-        sys.exit(status)
-    if status is None:
-        status = 0
-    elif not isinstance(status, int):
-        print(status, file=sys.stderr)
-        status = 1
-    run_handlers()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe (``predict ... | head``)
-            pass
-    os._exit(status)

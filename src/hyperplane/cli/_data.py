@@ -9,9 +9,7 @@ so the encoder travels in the model file with the estimator.
 
 from __future__ import annotations
 
-import os
 import warnings
-from pathlib import Path
 
 import pandas as pd
 
@@ -42,26 +40,6 @@ def split_target(table, target, source):
     if X.shape[1] == 0:
         raise UserError(f"{source} has no feature columns besides the target {target!r}")
     return X, y
-
-
-def refuse_overwriting_inputs(out, inputs):
-    """Refuse an output path that is one of the command's input files.
-
-    Compared as files (``os.path.samefile``: the same inode through any
-    symlink or hard link) when both exist, else as resolved paths.
-    """
-    if out is None:
-        return
-    for name, source in inputs.items():
-        if source is None or not Path(source).exists():
-            continue                      # a shipped dataset name, or nothing to lose
-        if Path(out).exists():
-            same = os.path.samefile(out, source)
-        else:
-            same = os.path.realpath(out) == os.path.realpath(source)
-        if same:
-            raise UserError(f"--out {out} is the {name} {source}: writing it would destroy "
-                            "the input; choose another output file")
 
 
 def estimator_input(estimator, X):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._models import UserError
+from ._models import UserError, one_line
 
 
 def _is_model_file(model):
@@ -42,7 +42,7 @@ def report_for(model, data, *, target=None, folds=10, seed=1, test=None, cv="str
         return cross_validate_report(estimator, X, y, folds=folds, seed=seed, cv=cv)
     except ValueError as exc:
         raise UserError(f"cannot cross-validate {model!r} on {data}: "
-                        f"{' '.join(str(exc).split())}") from None
+                        f"{one_line(exc)}") from None
 
 
 def _training_data(model, data, *, target, param, index, fmt, encoding):

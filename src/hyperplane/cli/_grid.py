@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._models import UserError
+from ._models import UserError, one_line
 from ._params import parameter_item, parse_value
 
 #: grid.py's defaults: log2 C from -5 to 15 by 2, log2 gamma from 3 to -15 by -2
@@ -204,7 +204,7 @@ def search(model, X, y, axes, *, folds, seed, n_jobs, prefix="", backend="thread
         with parallel_config(backend=backend):
             cv.fit(X, y)
     except (ValueError, TypeError) as exc:
-        raise UserError(f"cross-validation failed: {' '.join(str(exc).split())}") from None
+        raise UserError(f"cross-validation failed: {one_line(exc)}") from None
     points = [{k[len(prefix):]: v for k, v in p.items()} for p in cv.cv_results_["params"]]
     if classifier:     # the folds' correct counts summed (exact integers), over n
         correct = np.rint(cv.cv_results_["mean_test_score"] * folds)
@@ -294,8 +294,8 @@ def grid_command(model, data, *, C, gamma, extra, param, folds, seed, jobs, plot
     from sklearn.pipeline import Pipeline
 
     from ._scale import with_scaling
-    from ._data import build_model, estimator_input, read_table, refuse_overwriting_inputs, \
-        split_target
+    from ._data import build_model, estimator_input, read_table, split_target
+    from ._options import refuse_overwriting_inputs
     from ._params import configured_estimator
 
     refuse_overwriting_inputs(plot, {"data file": data})

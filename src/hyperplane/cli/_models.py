@@ -51,6 +51,20 @@ class UserError(Exception):
     """A mistake in what the user asked for; printed as one line, no traceback."""
 
 
+def one_line(exc):
+    """The message of ``exc`` on one line (its class name when it has none),
+    as the command line prints it after ``error:``.
+
+    Examples
+    --------
+    >>> one_line(ValueError("Found array with 0 sample(s)\\n   while a minimum is 1"))
+    'Found array with 0 sample(s) while a minimum is 1'
+    >>> one_line(RuntimeError())
+    'RuntimeError'
+    """
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def _import(target):
     module_name, _, class_name = target.partition(":")
     module = importlib.import_module(module_name)

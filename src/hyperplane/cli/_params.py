@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ._models import UserError
+from ._models import UserError, one_line
 
 #: words a shell user types for Python constants (case-insensitive)
 _WORDS = {"true": True, "false": False, "none": None, "null": None,
@@ -74,5 +74,5 @@ def configured_estimator(model, items):
     try:
         estimator.set_params(**params)
     except ValueError as exc:
-        raise UserError(f"bad parameter for {model!r}: {' '.join(str(exc).split())}") from None
+        raise UserError(f"bad parameter for {model!r}: {one_line(exc)}") from None
     return estimator, params

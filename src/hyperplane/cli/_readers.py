@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from ._models import SHIPPED_DATASETS, UserError
+from ._models import SHIPPED_DATASETS, UserError, one_line
 
 #: the target column of a LIBSVM file, which has no header
 LIBSVM_TARGET = "label"
@@ -191,7 +191,7 @@ def _read_libsvm(path, *, encoding=None, n_features=None):
     try:
         X, y = load_svmlight(path, n_features=n_features)
     except ValueError as exc:
-        raise UserError(" ".join(str(exc).split())) from None
+        raise UserError(one_line(exc)) from None
     return libsvm_table(X, y)
 
 

@@ -30,14 +30,43 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
-import skops
-import skops.io as sio
-
-from ._frames import frames_to_states, states_to_frames
-
 FORMAT_NAME = "hyperplane-model"
 FORMAT_VERSION = 1
 HEADER_MEMBER = "hyperplane.json"
+
+
+def skops_io():
+    """:mod:`skops.io`, imported by the first save or load, not by ``import
+    hyperplane.io``.
+
+    Its import runs scikit-learn's ``all_estimators()`` (which imports every
+    scikit-learn module) and looks each SciPy ufunc up in every loaded
+    module: 0.7-0.9 s of CPU on a 2-core machine, paid only by a command that
+    writes or reads a model file (``read_header`` needs neither skops nor
+    pandas). The lookup grows with the modules already loaded, so a caller
+    that will write a file may call this first (the command line's ``fit``).
+
+    Returns
+    -------
+    module
+        :mod:`skops.io`.
+
+    Examples
+    --------
+    >>> from hyperplane.io._files import skops_io
+    >>> skops_io().__name__
+    'skops.io'
+    """
+    import skops.io
+
+    return skops.io
+
+
+def skops_version():
+    """The version of skops that writes the file (in its header)."""
+    import skops
+
+    return skops.__version__
 
 
 def _version():
@@ -158,7 +187,7 @@ def save(model, path, *, metadata=None):
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
         "hyperplane_version": _version(),
-        "skops_version": skops.__version__,
+        "skops_version": skops_version(),
         "model": class_name(model),
         "metadata": metadata or {},
     }
@@ -166,6 +195,9 @@ def save(model, path, *, metadata=None):
         text = json.dumps(header, ensure_ascii=False, indent=2)
     except TypeError as exc:
         raise TypeError(f"metadata must be JSON-serialisable: {exc}") from None
+    sio = skops_io()  # first: its import grows with the modules loaded before it
+    from ._frames import frames_to_states
+
     state = frames_to_states(model)
     with atomic_write(path) as (handle, temporary):
         try:
@@ -410,6 +442,9 @@ def load(path):
     """
     path = Path(path)
     header = read_header(path)
+    sio = skops_io()  # first: its import grows with the modules loaded before it
+    from ._frames import states_to_frames
+
     try:
         data = current_archive(path)
         untrusted = sio.get_untrusted_types(data=data)
