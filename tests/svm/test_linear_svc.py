@@ -14,11 +14,7 @@ from sklearn.svm import LinearSVC as LibLinearSVC
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, dcd_samples,
                                         solve_dual)
-from hyperplane.svm._linear_svc_kernels import (coordinate_step, dcd_epoch_csr, dcd_epoch_dense,
-                                                shuffle_prefix)
-
-#: (is sparse) -> the compiled epoch
-EPOCH = {False: dcd_epoch_dense, True: dcd_epoch_csr}
+from hyperplane.svm._linear_svc_kernels import coordinate_step, dcd_epoch, shuffle_prefix
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -222,7 +218,7 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     var["alpha"] = alpha
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
-    M, m = EPOCH[sparse](layout.prepare(samples), var, B, w, active, bounds, state)
+    M, m = dcd_epoch(layout.prepare(samples), var, B, w, active, bounds, state)
     np.testing.assert_allclose(var["alpha"], want[0], rtol=0, atol=1e-10)
     np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
     assert active.tolist() == want[2] and bounds[0] == want[3]
@@ -373,7 +369,7 @@ def test_epochs_call_is_epochs_and_liblinears_rules(seed, n, d, loss, sparse, ma
             done, event = layout.epochs(*args[:7], EpochLimits(tol, max_epochs, compact_below))
             event = {GO_ON: "go on", WITHIN_TOL: "within tol", SET_SETTLED: "settled"}[event]
         else:
-            done, event = reference_epochs(EPOCH[sparse], *args)
+            done, event = reference_epochs(dcd_epoch, *args)
         runs.append((done, event, var.tobytes(), w.tobytes(), active.tolist(), bounds.tolist(),
                      state.tolist()))
     assert runs[0] == runs[1]
