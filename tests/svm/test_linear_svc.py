@@ -3,6 +3,8 @@ objective; sparse input gives the dense model; the coordinate rule by hand;
 one compiled epoch (dense and CSR) against a NumPy reference; the compiled
 shuffle."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -150,6 +152,28 @@ def test_not_converged_warns():
     with pytest.warns(ConvergenceWarning, match="max_iter"):
         model = LinearSVC(max_iter=2, tol=1e-12).fit(X, y)
     assert not model.converged_
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("params", [dict(loss="squared_hinge"), dict(loss="hinge"),
+                                    dict(penalty="l1"), dict(multi_class="crammer_singer")])
+def test_zero_weight_rows_take_no_part(sparse, params):
+    """A sample of weight 0 is left out before the solver runs, as LIBLINEAR's
+    ``train`` drops it (``remove_zero_weight``): the model is that of the
+    other samples bit for bit, and no 0.5 / C_i is taken (no RuntimeWarning)."""
+    X, y = make_classification(n_samples=120, n_features=5, random_state=7)
+    X = sparse_copy(X) if sparse else X
+    weight = np.random.default_rng(0).uniform(0.5, 2.0, size=120)
+    weight[::7] = 0.0
+    kept = weight > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = LinearSVC(C=0.5, tol=1e-6, max_iter=10_000, **params).fit(X, y,
+                                                                      sample_weight=weight)
+    alone = LinearSVC(C=0.5, tol=1e-6, max_iter=10_000, **params).fit(
+        X[np.flatnonzero(kept)], y[kept], sample_weight=weight[kept])
+    np.testing.assert_array_equal(ours.coef_, alone.coef_)
+    np.testing.assert_array_equal(ours.intercept_, alone.intercept_)
 
 
 def test_check_estimator():
