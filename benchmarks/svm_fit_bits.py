@@ -67,21 +67,23 @@ for label, model, X, target, weight in cases:
 '''
 
 
-def fit_bits(src):
-    """``{fit: md5}`` of one source tree, compiled into an empty numba cache."""
+def fit_bits(src, child=CHILD):
+    """``{fit: md5}`` of one source tree (the fits ``child`` prints),
+    compiled into an empty numba cache."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONPATH=os.path.abspath(src), NUMBA_CACHE_DIR=cache)
-        done = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
+        done = subprocess.run([sys.executable, "-c", child], env=env, capture_output=True,
                               text=True, check=True)
     return dict(line.rsplit(None, 1) for line in done.stdout.splitlines() if line.strip())
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(child=CHILD, description=__doc__):
+    """The table of the md5s of the fits ``child`` prints, one column per ``--src``."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
     parser.add_argument("--src", action="append", required=True,
                         help="a source tree (repeatable: the fits of each, side by side)")
     args = parser.parse_args()
-    bits = [fit_bits(src) for src in args.src]
+    bits = [fit_bits(src, child) for src in args.src]
     print("| fit | " + " | ".join(args.src) + " | same |")
     print("|---|" + "---|" * len(args.src) + "---|")
     for fit in bits[0]:

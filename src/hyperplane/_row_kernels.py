@@ -183,6 +183,54 @@ def csr_row_weighted_square(X, t, a):
     return acc
 
 
+@jit
+def span_dot(data, indices, start, stop, w, acc):
+    """``acc + Σ_p w[indices[p]] data[p]`` over the CSR positions
+    ``start:stop``, in index order: :func:`csr_row_dot` of a row whose
+    positions the caller holds (a coordinate step keeps them with its
+    variable). It takes the arrays, not the :class:`~hyperplane._csr_rows.CSRRows`
+    record: a step loop that reads a record's fields in a call pays numba's
+    reference counts on them (atomic increments and decrements) every step."""
+    for p in range(np.uint64(start), np.uint64(stop)):
+        acc += w[np.uint64(indices[p])] * data[p]
+    return acc
+
+
+@jit
+def span_axpy(data, indices, start, stop, w, delta):
+    """``w[indices[p]] += delta data[p]`` over the CSR positions ``start:stop``
+    (:func:`csr_row_axpy` of a row whose positions the caller holds, as
+    :func:`span_dot`)."""
+    for p in range(np.uint64(start), np.uint64(stop)):
+        w[np.uint64(indices[p])] += delta * data[p]
+
+
+@jit
+def dense_row_span(X, t):
+    """The positions ``0:d`` of the entries of the dense row t (unsigned)."""
+    return np.uint64(0), np.uint64(X.shape[1])
+
+
+@jit
+def csr_row_span(X, t):
+    """The positions ``indptr[t]:indptr[t + 1]`` of the entries of the CSR
+    row t (unsigned)."""
+    return np.uint64(X.indptr[t]), np.uint64(X.indptr[t + 1])
+
+
+@jit
+def dense_row_entry(X, t, p):
+    """``(f, X[t, f])`` at the position ``p = f`` of the dense row t."""
+    return p, X[t, p]
+
+
+@jit
+def csr_row_entry(X, t, p):
+    """``(indices[p], data[p])``: the column and value at the position ``p``
+    of a CSR row."""
+    return np.uint64(X.indices[p]), X.data[p]
+
+
 #: ``acc + w · x_t`` and ``w += delta x_t`` on either layout
 row_dot = by_layout(dense_row_dot, csr_row_dot)
 row_axpy = by_layout(dense_row_axpy, csr_row_axpy)
@@ -208,3 +256,10 @@ row_axpy_inline = by_layout(dense_row_axpy, csr_row_axpy, fastmath=FASTMATH_FLAG
 row_dot_inline = by_layout(dense_row_dot, csr_row_dot, fastmath=FASTMATH_FLAGS, inline=True)
 row_square_axpy_inline = by_layout(dense_row_square_axpy, csr_row_square_axpy,
                                    fastmath=FASTMATH_FLAGS, inline=True)
+#: a row's entries one at a time on either layout, for a rule that reads each
+#: entry with others of its row index (the L1 SVM's column passes):
+#: ``start, stop = row_span(X, t)``, then ``f, x_tf = row_entry(X, t, p)`` for
+#: ``start <= p < stop`` (every feature of a dense row, the stored entries of
+#: a CSR row, explicit zeros included: a rule that must skip zeros tests them)
+row_span = by_layout(dense_row_span, csr_row_span)
+row_entry = by_layout(dense_row_entry, csr_row_entry)

@@ -3,6 +3,8 @@ objective; sparse input gives the dense model; the coordinate rule by hand;
 one compiled epoch (dense and CSR) against a NumPy reference; the compiled
 shuffle."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -14,11 +16,7 @@ from sklearn.svm import LinearSVC as LibLinearSVC
 from hyperplane.svm import LinearSVC
 from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, dcd_samples,
                                         solve_dual)
-from hyperplane.svm._linear_svc_kernels import (coordinate_step, dcd_epoch_csr, dcd_epoch_dense,
-                                                shuffle_prefix)
-
-#: (is sparse) -> the compiled epoch
-EPOCH = {False: dcd_epoch_dense, True: dcd_epoch_csr}
+from hyperplane.svm._linear_svc_kernels import coordinate_step, dcd_epoch, shuffle_prefix
 
 
 def primal(coef, intercept, X, signed, C, loss, scaling=1.0):
@@ -156,6 +154,28 @@ def test_not_converged_warns():
     assert not model.converged_
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("params", [dict(loss="squared_hinge"), dict(loss="hinge"),
+                                    dict(penalty="l1"), dict(multi_class="crammer_singer")])
+def test_zero_weight_rows_take_no_part(sparse, params):
+    """A sample of weight 0 is left out before the solver runs, as LIBLINEAR's
+    ``train`` drops it (``remove_zero_weight``): the model is that of the
+    other samples bit for bit, and no 0.5 / C_i is taken (no RuntimeWarning)."""
+    X, y = make_classification(n_samples=120, n_features=5, random_state=7)
+    X = sparse_copy(X) if sparse else X
+    weight = np.random.default_rng(0).uniform(0.5, 2.0, size=120)
+    weight[::7] = 0.0
+    kept = weight > 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = LinearSVC(C=0.5, tol=1e-6, max_iter=10_000, **params).fit(X, y,
+                                                                      sample_weight=weight)
+    alone = LinearSVC(C=0.5, tol=1e-6, max_iter=10_000, **params).fit(
+        X[np.flatnonzero(kept)], y[kept], sample_weight=weight[kept])
+    np.testing.assert_array_equal(ours.coef_, alone.coef_)
+    np.testing.assert_array_equal(ours.intercept_, alone.intercept_)
+
+
 def test_check_estimator():
     from sklearn.utils.estimator_checks import check_estimator
 
@@ -222,7 +242,7 @@ def test_epoch_matches_the_reference(seed, n, d, loss, warm, sparse):
     var["alpha"] = alpha
     w = np.hstack([X, np.full((n, 1), B)]).T @ (alpha * y)
     active, bounds = order.copy(), np.array([n_active, M_bar, m_bar])
-    M, m = EPOCH[sparse](layout.prepare(samples), var, B, w, active, bounds, state)
+    M, m = dcd_epoch(layout.prepare(samples), var, B, w, active, bounds, state)
     np.testing.assert_allclose(var["alpha"], want[0], rtol=0, atol=1e-10)
     np.testing.assert_allclose(w, want[1], rtol=0, atol=1e-9)
     assert active.tolist() == want[2] and bounds[0] == want[3]
@@ -373,7 +393,7 @@ def test_epochs_call_is_epochs_and_liblinears_rules(seed, n, d, loss, sparse, ma
             done, event = layout.epochs(*args[:7], EpochLimits(tol, max_epochs, compact_below))
             event = {GO_ON: "go on", WITHIN_TOL: "within tol", SET_SETTLED: "settled"}[event]
         else:
-            done, event = reference_epochs(EPOCH[sparse], *args)
+            done, event = reference_epochs(dcd_epoch, *args)
         runs.append((done, event, var.tobytes(), w.tobytes(), active.tolist(), bounds.tolist(),
                      state.tolist()))
     assert runs[0] == runs[1]

@@ -104,6 +104,48 @@ def test_sparse_equals_dense_bit_for_bit():
     assert sparse.n_iter_ == dense.n_iter_
 
 
+def with_stored_zeros(X, rng):
+    """``X`` (CSR) with an explicit zero stored in about a third of the empty
+    positions of every row."""
+    dense = X.toarray()
+    stored = (dense != 0) | (rng.random(dense.shape) < 0.3)
+    rows, cols = np.nonzero(stored)
+    return sp.csr_matrix((dense[rows, cols], (rows, cols)), shape=dense.shape)
+
+
+def test_stored_zeros_take_no_part_in_a_column_pass():
+    """A zero stored in a CSR column is no entry of it: the shift of the
+    margins along the column and the loss of its rows before and after are
+    those of the dense column, bit for bit (the dense pass skips its zeros)."""
+    from hyperplane.svm._l1_svc_kernels import column_shift
+    from hyperplane.svm._linear_svc import csr_samples
+    rng = np.random.default_rng(11)
+    X = sp.csr_matrix(rng.normal(size=(5, 40)) * (rng.random((5, 40)) < 0.4))
+    stored = with_stored_zeros(X, rng)
+    assert np.sum(stored.data == 0) > 20
+    C = rng.uniform(0.1, 2.0, size=40)
+    for j in range(5):
+        b_dense = rng.normal(size=40)
+        b_csr = b_dense.copy()
+        got = column_shift(csr_samples(stored), j, b_csr, C, -0.7)
+        expected = column_shift(X.toarray(), j, b_dense, C, -0.7)
+        assert got == expected
+        np.testing.assert_array_equal(b_csr, b_dense)
+
+
+def test_stored_zeros_fit_as_without_them():
+    """CSR samples with explicit zeros fit as the same samples without them
+    and as the dense samples, bit for bit."""
+    X, y = make_classification(n_samples=150, n_features=10, random_state=5)
+    X = sparse_copy(X)
+    stored = with_stored_zeros(X, np.random.default_rng(2))
+    params = dict(penalty="l1", C=0.5, tol=1e-8, max_iter=50_000)
+    fits = [LinearSVC(**params).fit(samples, y) for samples in (stored, X, X.toarray())]
+    for other in fits[1:]:
+        np.testing.assert_array_equal(fits[0].coef_, other.coef_)
+        np.testing.assert_array_equal(fits[0].intercept_, other.intercept_)
+
+
 def test_hinge_loss_is_refused_with_l1():
     X, y = make_classification(n_samples=40, n_features=4, random_state=0)
     with pytest.raises(ValueError, match="penalty='l1'.*squared_hinge"):

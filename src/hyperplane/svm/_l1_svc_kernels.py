@@ -19,9 +19,11 @@ with the same shrinking test (:func:`~._linear_svr_kernels.violation_test`),
 followed by CDN's backtracking line search (:func:`cdn_line_search`).
 
 The columns are dense rows of ``(y x)^T`` or CSR rows of it (the CSC arrays of
-``X``); every pass reads them through :data:`column_terms` and
-:data:`column_shift` (:func:`~._linear_svc_kernels.by_layout`), which skip
-the zeros of a dense column, so both layouts give the same model bit for bit.
+``X``); every pass reads them through :func:`column_terms` and
+:func:`column_shift`, written once on the row layer's entries of a row
+(:mod:`hyperplane._row_kernels`: ``row_span``, ``row_entry``), which skip
+zero entries (of a dense column, or stored in a CSR one), so both layouts
+give the same model bit for bit.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections import namedtuple
 import numpy as np
 
 from .._numba import jit
-from .._row_kernels import by_layout
+from .._row_kernels import by_layout, row_entry, row_span
 from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
                                   shuffle_prefix)
 from ._linear_svr_kernels import EpochOutcome, record_outcome, soft_newton_step, violation_test
@@ -53,13 +55,15 @@ L1Limits = namedtuple("L1Limits", "tol max_epochs")
 
 
 @jit
-def dense_column_terms(Xc, j, b, C):
+def column_terms(Xc, j, b, C):
     """``(sum_{b_i > 0} C_i v_i b_i, sum_{b_i > 0} C_i v_i^2)`` over the
-    nonzeros ``v_i`` of the dense column ``Xc[j]``."""
+    nonzeros ``v_i`` of column ``j``, a dense row or a CSR row of ``Xc`` (the
+    row layer's ``row_span`` / ``row_entry``; a stored zero adds nothing)."""
     g = 0.0
     h = 0.0
-    for i in range(Xc.shape[1]):
-        v = Xc[j, i]
+    start, stop = row_span(Xc, j)
+    for p in range(start, stop):
+        i, v = row_entry(Xc, j, p)
         if v != 0.0 and b[i] > 0.0:
             t = C[i] * v
             g += t * b[i]
@@ -68,30 +72,15 @@ def dense_column_terms(Xc, j, b, C):
 
 
 @jit
-def csr_column_terms(Xc, j, b, C):
-    """:func:`dense_column_terms` of the CSR row ``j`` of the columns
-    (unsigned positions, which spare numba's negative-index test on every
-    read, as :func:`~._linear_svc_kernels.csr_dot`)."""
-    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
-    g = 0.0
-    h = 0.0
-    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
-        i = np.uint64(indices[p])
-        if b[i] > 0.0:
-            t = C[i] * data[p]
-            g += t * b[i]
-            h += t * data[p]
-    return g, h
-
-
-@jit
-def dense_column_shift(Xc, j, b, C, delta):
-    """``b_i += delta v_i`` over the nonzeros of column ``j``; returns the
-    loss ``sum C_i max(0, b_i)^2`` of those rows before and after."""
+def column_shift(Xc, j, b, C, delta):
+    """``b_i += delta v_i`` over the nonzeros ``v_i`` of column ``j`` (dense
+    or CSR, as :func:`column_terms`; a stored zero takes no part); returns
+    the loss ``sum C_i max(0, b_i)^2`` of those rows before and after."""
     before = 0.0
     after = 0.0
-    for i in range(Xc.shape[1]):
-        v = Xc[j, i]
+    start, stop = row_span(Xc, j)
+    for p in range(start, stop):
+        i, v = row_entry(Xc, j, p)
         if v != 0.0:
             if b[i] > 0.0:
                 before += C[i] * b[i] * b[i]
@@ -102,30 +91,11 @@ def dense_column_shift(Xc, j, b, C, delta):
 
 
 @jit
-def csr_column_shift(Xc, j, b, C, delta):
-    """:func:`dense_column_shift` of the CSR row ``j`` of the columns."""
-    data, indices, indptr = Xc.data, Xc.indices, Xc.indptr
-    before = 0.0
-    after = 0.0
-    for p in range(np.uint64(indptr[j]), np.uint64(indptr[j + 1])):
-        i = np.uint64(indices[p])
-        if b[i] > 0.0:
-            before += C[i] * b[i] * b[i]
-        b[i] += delta * data[p]
-        if b[i] > 0.0:
-            after += C[i] * b[i] * b[i]
-    return before, after
-
-
-@jit
-def dense_no_prefetch(Xc, order, k, n, target, stride):
+def dense_no_prefetch(X, order, k, n, target, stride):
     """Nothing: a dense column is long and read in order, which the hardware
     prefetches by itself."""
 
 
-#: the per-column passes on either layout of the columns
-column_terms = by_layout(dense_column_terms, csr_column_terms)
-column_shift = by_layout(dense_column_shift, csr_column_shift)
 #: the prefetches ahead of a step: a CSR column and the margins it reads
 prefetch_columns = by_layout(dense_no_prefetch, csr_prefetch_ahead)
 

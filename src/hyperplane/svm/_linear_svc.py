@@ -100,6 +100,20 @@ COMPACT_BELOW = 0.5
 EPOCHS_PER_CALL = 64
 
 
+def positive_weight_samples(X, C, *per_sample):
+    """LIBLINEAR's ``remove_zero_weight`` (its ``train``, before any solver):
+    ``(X, C, *per_sample)`` restricted to the samples of penalty ``C_i > 0``,
+    which alone take part in the problem (a zero ``C_i`` would put no bound on
+    alpha_i, or ``D_ii = 0.5 / C_i`` out of range). The arrays themselves when
+    none is dropped; ValueError when all are."""
+    kept = np.flatnonzero(C > 0)
+    if kept.shape[0] == 0:
+        raise ValueError("sample_weight is zero for every sample")
+    if kept.shape[0] == C.shape[0]:
+        return (X, C, *per_sample)
+    return (X[kept], C[kept], *(values[kept] for values in per_sample))
+
+
 def squared_row_norms(X):
     """|x_t|^2 of every row, dense or sparse."""
     if sp.issparse(X):
@@ -460,7 +474,8 @@ class LinearSVC(ClassifierMixin, BaseLiblinear):
 
     def fit(self, X, y, sample_weight=None):
         """Solve one binary problem (two classes) or one per class
-        (one-vs-rest); ``sample_weight`` scales C per sample and
+        (one-vs-rest); ``sample_weight`` scales C per sample (a sample of
+        weight 0 takes no part, :func:`positive_weight_samples`) and
         ``class_weight`` per class (:func:`class_penalties`)."""
         validate_params(self)
         if self.multi_class == "ovr" and self.penalty == "l1" and self.loss != "squared_hinge":
@@ -472,9 +487,8 @@ class LinearSVC(ClassifierMixin, BaseLiblinear):
         check_magnitude(self, X)
         self.classes_, y_index = encode_labels(y)
         sample_weight = check_sample_weight_vector(sample_weight, X.shape[0])
-        C = self.C * sample_weight
-        if not np.any(C > 0):
-            raise ValueError("sample_weight is zero for every sample")
+        X, C, y_index, sample_weight = positive_weight_samples(X, self.C * sample_weight,
+                                                               y_index, sample_weight)
         class_weight = class_weight_vector(self.class_weight, self.classes_, y_index,
                                            sample_weight)
         B, rng = self._bias_and_generator()

@@ -44,23 +44,23 @@ drawn in the compiled epoch by Fisher-Yates shuffling (Knuth, TAOCP vol. 2,
 LIBLINEAR draws it with ``rand()``; the generator's state is one uint64 in a
 caller-seeded array, so fits stay reproducible.
 
-The dense and the CSR epoch are two functions around the one step rule. One
-epoch written against the row layer (``row_dot`` / ``row_axpy`` on a
-:class:`~hyperplane._csr_rows.CSRRows`, as the SVM seed's) gives the same
-bits but took 1.14-1.37x as long on CSR rows (10 and 20 nonzeros a row;
-``benchmarks/linear_svc_versions.py``): a step that reads the fields of the
-rows record pays numba's reference counts on them, atomic increments and
-decrements in every step, and finds its row through ``indptr[t]`` where the
-variable's record already holds the positions; with the arrays unpacked once
-per epoch and handed to inlined helpers, the inlined copies of the array
-arguments still cost a reference count per step.
-
-The step loops call only helpers that LLVM inlines without reference-count
-updates, and index with unsigned integers where the sign is unknown: a row
-taken as a view (``X[t]``) or arrays handed down through a second helper
-cost a reference-count increment and decrement (or a call) per step, about a
-quarter of a step on short sparse rows; a signed position costs numba's
-negative-index fix-up on every read.
+One epoch, :func:`dcd_epoch`, serves dense and CSR samples: it reads a row
+only through :data:`prefetch_row`, :data:`margin` and :data:`dual_update`
+(:func:`by_layout`), each given the row's positions ``start:stop`` that its
+variable's record holds (no ``indptr[t]`` to wait for), the CSR ones
+through the row layer's ``span_dot`` / ``span_axpy``, which take the
+arrays. The step loop holds no reference count: numba's pass that removes
+the increments and decrements it places around each use of an array (and
+of each array of a :class:`~hyperplane._csr_rows.CSRRows`) removes a pair
+only when the decrement follows on every path, and a path that can raise
+breaks that: an integer division (its zero divisor), a ``range`` with a
+variable step, or a call of another compiled function (its error status).
+A step helper that reads the record's fields therefore has none of them
+(:func:`prefetch_span` shifts instead of dividing), and is inlined, so
+the loop pays no atomic increment and decrement per step (an earlier
+epoch on the row layer paid them in its CSR prefetch, 1.14-1.37x the time
+of two epochs). Positions are unsigned integers where the sign is unknown:
+a signed position costs numba's negative-index fix-up on every read.
 """
 
 from __future__ import annotations
@@ -69,8 +69,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, prefetch
-from .._row_kernels import by_layout, row_dot_fast
+from .._numba import jit, jit_inline, prefetch
+from .._row_kernels import by_layout, row_dot_fast, span_axpy, span_dot
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
 #: positions ``start:stop`` in the samples, padded to 64 bytes
@@ -117,13 +117,23 @@ def shuffle_prefix(active, n_active, state):
         active[k], active[j] = active[j], active[k]
 
 
-@jit
+@jit_inline
 def prefetch_span(array, start, stop):
     """Prefetch every cache line of the flat positions ``start:stop`` of a
-    C-ordered ``array`` (of one dimension or more)."""
-    step = max(1, LINE // array.itemsize)
-    for p in range(start, stop, step):
+    C-ordered ``array`` (of one dimension or more). The step, ``LINE /
+    itemsize`` elements (sizes are powers of two), is found by shifts: a
+    division, and ``range`` with a step, each carry a path that raises
+    (divisor or step zero), on which numba's reference counts of the
+    caller's arrays cannot be pruned, so a per-step caller would pay them."""
+    step = LINE
+    size = array.itemsize
+    while size > 1 and step > 1:
+        step >>= 1
+        size >>= 1
+    p = start
+    while p < stop:
         prefetch(array, p)
+        p += step
 
 
 @jit
@@ -190,80 +200,73 @@ def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
 
 
 @jit
-def dcd_epoch_dense(X, var, B, w, active, bounds, state):
+def dense_prefetch_row(X, start, stop):
+    """Ask the cache for the dense row at the flat positions ``start:stop``."""
+    prefetch_span(X, start, stop)
+
+
+@jit
+def csr_prefetch_row(X, start, stop):
+    """Ask the cache for the values and columns of the CSR row at the
+    positions ``start:stop``."""
+    prefetch_span(X.data, start, stop)
+    prefetch_span(X.indices, start, stop)
+
+
+@jit
+def dense_margin(X, t, start, stop, w, bias):
+    """``bias + w . x_t`` of a dense row: its dot product order free (the row
+    layer's fastmath ``row_dot_fast``, vectorised), then the bias added."""
+    return bias + row_dot_fast(X, t, w, 0.0)
+
+
+@jit
+def csr_margin(X, t, start, stop, w, bias):
+    """``bias + w . x_t`` of the CSR row at the positions ``start:stop``,
+    summed in index order from ``bias`` (the row layer's strict
+    ``span_dot``). The dense margin's fastmath sum is reassociated, so
+    sparse and dense fits of the same data may differ in the last bits (and
+    so in the steps that follow); strict dense products in feature order, as
+    the SVM seed's, agree with this one bit for bit."""
+    return span_dot(X.data, X.indices, start, stop, w, bias)
+
+
+@jit
+def dense_dual_update(X, t, start, stop, w, delta):
+    """``w += delta x_t`` of a dense row, in feature order (the loop of the
+    row layer's ``row_axpy`` in the epoch's own code: a call of the row
+    layer's compiled ``row_axpy``, which LLVM left a call, cost each update
+    the call and reference counts on ``X`` and ``w``, 1.2x the time of a
+    dense 10000 x 50 fit)."""
+    for f in range(X.shape[1]):
+        w[f] += delta * X[t, f]
+
+
+@jit
+def csr_dual_update(X, t, start, stop, w, delta):
+    """``w += delta x_t`` of the CSR row at the positions ``start:stop`` (the
+    row layer's ``span_axpy``)."""
+    span_axpy(X.data, X.indices, start, stop, w, delta)
+
+
+#: the row at a variable's positions on either layout (:func:`by_layout`): the
+#: prefetch, ``bias + w . x_t`` and ``w += delta x_t``
+prefetch_row = by_layout(dense_prefetch_row, csr_prefetch_row)
+margin = by_layout(dense_margin, csr_margin)
+dual_update = by_layout(dense_dual_update, csr_dual_update, inline=True)
+
+
+@jit
+def dcd_epoch(X, var, B, w, active, bounds, state):
     """One pass over ``active[:bounds[0]]``, first shuffled with the generator
-    ``state``, on dense samples ``X`` (row t at the flat positions
+    ``state``, on dense samples or CSR rows ``X`` (a
+    :class:`~hyperplane._csr_rows.CSRRows`; row t at the positions
     ``var[t].start:stop``); shrunk variables are swapped behind the active
-    prefix. Returns the largest and smallest projected gradient of the pass,
-    and updates ``bounds[0]``."""
-    d = X.shape[1]
-    n_active = int(bounds[0])
-    shuffle_prefix(active, n_active, state)
-    M = -np.inf
-    m = np.inf
-    k = 0
-    while k < n_active:
-        if k + 2 * AHEAD < n_active:
-            prefetch(var, active[k + 2 * AHEAD])
-        if k + AHEAD < n_active:
-            ahead = var[active[k + AHEAD]]
-            prefetch_span(X, ahead.start, ahead.stop)
-        t = active[k]
-        v = var[t]
-        alpha_t = v.alpha
-        G = v.y * (w[d] * B + row_dot_fast(X, t, w, 0.0)) - 1.0 + v.D * alpha_t
-        shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
-        if shrink:
-            n_active -= 1
-            active[k], active[n_active] = active[n_active], active[k]
-            if n_active - 2 * AHEAD > k:
-                prefetch(var, active[n_active - 2 * AHEAD])
-            if n_active - AHEAD > k:
-                ahead = var[active[n_active - AHEAD]]
-                prefetch_span(X, ahead.start, ahead.stop)
-            continue
-        M = max(M, PG)
-        m = min(m, PG)
-        if new != alpha_t:
-            delta = (new - alpha_t) * v.y
-            v.alpha = new
-            for f in range(d):
-                w[f] += delta * X[t, f]
-            w[d] += delta * B
-        k += 1
-    bounds[0] = n_active
-    return M, m
-
-
-@jit
-def csr_dot(w, indices, data, start, stop, acc):
-    """``acc + sum_p w[indices[p]] data[p]`` over the CSR row ``start:stop``,
-    summed in index order: the sum of a dense row's strict dot product
-    started from ``acc`` (the zeros add nothing). The dense epochs here use
-    the row layer's ``row_dot_fast``, whose fastmath sum is reassociated, so
-    sparse and
-    dense fits of the same data may differ in the last bits (and so in the
-    steps that follow); strict dense products in feature order, as the SVM
-    seed's, agree with this one bit for bit. Positions and columns are
-    unsigned integers, which spares numba's negative-index test on every
-    read."""
-    for p in range(np.uint64(start), np.uint64(stop)):
-        acc += w[np.uint64(indices[p])] * data[p]
-    return acc
-
-
-@jit
-def csr_axpy(w, indices, data, start, stop, delta):
-    """``w[indices[p]] += delta data[p]`` over the CSR row ``start:stop``
-    (unsigned positions, as :func:`csr_dot`)."""
-    for p in range(np.uint64(start), np.uint64(stop)):
-        w[np.uint64(indices[p])] += delta * data[p]
-
-
-@jit
-def dcd_epoch_csr(X, var, B, w, active, bounds, state):
-    """:func:`dcd_epoch_dense` on CSR samples ``X`` (a :class:`~hyperplane._csr_rows.CSRRows`)."""
-    data, indices = X.data, X.indices
+    prefix. Each step is :func:`coordinate_step` on the gradient
+    ``G = y_t (w . [x_t, B]) - 1 + D_tt alpha_t`` (:data:`margin`), then
+    ``w += (alpha_t' - alpha_t) y_t [x_t, B]`` (:data:`dual_update`). Returns the
+    largest and smallest projected gradient of the pass, and updates
+    ``bounds[0]``."""
     d = w.shape[0] - 1
     n_active = int(bounds[0])
     shuffle_prefix(active, n_active, state)
@@ -275,12 +278,11 @@ def dcd_epoch_csr(X, var, B, w, active, bounds, state):
             prefetch(var, active[k + 2 * AHEAD])
         if k + AHEAD < n_active:
             ahead = var[active[k + AHEAD]]
-            prefetch_span(data, ahead.start, ahead.stop)
-            prefetch_span(indices, ahead.start, ahead.stop)
+            prefetch_row(X, ahead.start, ahead.stop)
         t = active[k]
         v = var[t]
         start, stop, alpha_t = v.start, v.stop, v.alpha
-        G = v.y * csr_dot(w, indices, data, start, stop, w[d] * B) - 1.0 + v.D * alpha_t
+        G = v.y * margin(X, t, start, stop, w, w[d] * B) - 1.0 + v.D * alpha_t
         shrink, PG, new = coordinate_step(G, alpha_t, v.U, v.QD, bounds[1], bounds[2])
         if shrink:
             n_active -= 1
@@ -289,15 +291,14 @@ def dcd_epoch_csr(X, var, B, w, active, bounds, state):
                 prefetch(var, active[n_active - 2 * AHEAD])
             if n_active - AHEAD > k:
                 ahead = var[active[n_active - AHEAD]]
-                prefetch_span(data, ahead.start, ahead.stop)
-                prefetch_span(indices, ahead.start, ahead.stop)
+                prefetch_row(X, ahead.start, ahead.stop)
             continue
         M = max(M, PG)
         m = min(m, PG)
         if new != alpha_t:
             delta = (new - alpha_t) * v.y
             v.alpha = new
-            csr_axpy(w, indices, data, start, stop, delta)
+            dual_update(X, t, start, stop, w, delta)
             w[d] += delta * B
         k += 1
     bounds[0] = n_active
@@ -352,10 +353,6 @@ def after_epoch(M, m, tol, bounds, visited, size, compact_below):
     return GO_ON
 
 
-#: one epoch on dense or CSR samples (:func:`by_layout`)
-dcd_epoch = by_layout(dcd_epoch_dense, dcd_epoch_csr)
-
-
 #: How long one call of :func:`dcd_epochs` may run: LIBLINEAR's stopping
 #: tolerance ``tol``, at most ``max_epochs`` epochs, and the fraction
 #: ``compact_below`` of the working set under which it is compacted.
@@ -364,8 +361,8 @@ EpochLimits = namedtuple("EpochLimits", "tol max_epochs compact_below")
 
 @jit
 def dcd_epochs(X, var, B, w, active, bounds, state, limits):
-    """Up to ``limits.max_epochs`` successive epochs (:func:`dcd_epoch_dense`
-    or :func:`dcd_epoch_csr`, by the layout of ``X``), each followed by
+    """Up to ``limits.max_epochs`` successive epochs (:func:`dcd_epoch`, on
+    either layout of ``X``), each followed by
     :func:`after_epoch`; returns ``(epochs run, event)`` after the first epoch
     whose event is :data:`WITHIN_TOL` or :data:`SET_SETTLED` (those the caller
     acts on), else ``(max_epochs, GO_ON)``. The caller's loop bounds the epochs

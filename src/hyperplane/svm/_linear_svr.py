@@ -18,7 +18,8 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc import EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state
+from ._linear_svc import (EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state,
+                          positive_weight_samples)
 from ._linear_svc_kernels import WITHIN_TOL
 from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms
@@ -142,12 +143,8 @@ class LinearSVR(RegressorMixin, BaseLiblinear):
         X, y = check_X_y(self, X, y, accept_sparse="csr", dtype=np.float64, y_numeric=True)
         check_magnitude(self, X)
         check_target_magnitude(self, y)
-        C = self.C * check_sample_weight_vector(sample_weight, X.shape[0])
-        kept = np.flatnonzero(C > 0)
-        if kept.shape[0] == 0:
-            raise ValueError("sample_weight is zero for every sample")
-        if kept.shape[0] < X.shape[0]:      # beta_i = 0 for C_i = 0: the row drops out
-            X, y, C = X[kept], y[kept], C[kept]
+        X, C, y = positive_weight_samples(
+            X, self.C * check_sample_weight_vector(sample_weight, X.shape[0]), y)
         B, rng = self._bias_and_generator()
         w, _, self.n_iter_, self.converged_ = solve_svr_dual(
             X, np.asarray(y, dtype=np.float64), C, self.loss, self.epsilon, B, self.tol,
