@@ -34,9 +34,9 @@ import numpy as np
 
 from .._numba import jit
 from .._row_kernels import by_layout, row_entry, row_span
-from ._linear_svc_kernels import (GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead,
-                                  shuffle_prefix)
-from ._linear_svr_kernels import EpochOutcome, record_outcome, soft_newton_step, violation_test
+from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead
+from ._linear_svr_kernels import (record_outcome, soft_newton_step, start_pass, tally_visit,
+                                  violation_test)
 
 #: sufficient decrease of CDN's line search (Yuan et al. 2010, eq. 30)
 SIGMA = 0.01
@@ -155,23 +155,18 @@ def cdn_epoch(problem, state, n_active, Gmax_old):
     Xc, C, xj_sq = problem.Xc, problem.C, problem.xj_sq
     w, b, active, rng = state.w, state.b, state.active, state.rng
     threshold = Gmax_old / b.shape[0]
-    shuffle_prefix(active, n_active, rng)
-    Gmax = 0.0
-    Gnorm1 = 0.0
+    outcome = start_pass(active, n_active, rng)
     k = 0
-    while k < n_active:
-        prefetch_columns(Xc, active, k, n_active, b, 1)
+    while k < outcome.n_active:
+        prefetch_columns(Xc, active, k, outcome.n_active, b, 1)
         j = active[k]
         g, h = column_terms(Xc, j, b, C)
         G_loss = -2.0 * g
         H = max(2.0 * h, PG_ZERO)
         shrink, violation = violation_test(G_loss, w[j], np.inf, 1.0, threshold)
+        outcome = tally_visit(active, k, outcome, shrink, violation)
         if shrink:
-            n_active -= 1
-            active[k], active[n_active] = active[n_active], active[k]
             continue
-        Gmax = max(Gmax, violation)
-        Gnorm1 += violation
         d = soft_newton_step(G_loss, H, w[j], 1.0)
         if abs(d) >= PG_ZERO:
             d, exhausted = cdn_line_search(Xc, j, b, C, w[j], d, G_loss, xj_sq[j])
@@ -179,7 +174,7 @@ def cdn_epoch(problem, state, n_active, Gmax_old):
             if exhausted:
                 recompute_margins(Xc, w, b, C)
         k += 1
-    return EpochOutcome(n_active, Gmax, Gnorm1)
+    return outcome
 
 
 @jit

@@ -21,21 +21,15 @@ the epoch reads them only through the seed's ``row_dot`` / ``row_axpy``
 (:func:`~._linear_svc_kernels.by_layout`), which sum in feature order with
 strict arithmetic, so both layouts give the same model bit for bit.
 
-The pass, :func:`svr_epoch`, keeps LIBLINEAR's shrinking bookkeeping
-(shuffle, swap a shrunk variable behind the active prefix, largest and
-summed violation) as the L1 SVM's :func:`~._l1_svc_kernels.cdn_epoch` does,
-line for line, and the two stay two functions. One pass with the step
-chosen by the problem's record (:func:`~hyperplane._numba.by_first_type`)
-gives the same bits but makes the step a compiled call that takes the
-problem and state records: numba increments and decrements each of their
-arrays in every step, about ten pairs of atomic operations, which its
-pruning keeps because the step divides and calls (a zero divisor and a
-callee's error status are paths that raise, on which no decrement
-follows); measured 1.60x (dense 10000 x 50) and 1.26x (tf-idf 20000 x
-50000) the time of this pass (``benchmarks/linear_svc_versions.py``).
-Inlining the step into the pass (numba's ``inline``) copies the records in
-the loop instead, whose counts the same paths keep (seen in the IR of
-LinearSVC's inlined CSR prefetch while it still divided).
+The pass, :func:`svr_epoch`, and the L1 SVM's :func:`~._l1_svc_kernels.cdn_epoch`
+keep LIBLINEAR's shrinking bookkeeping through the same two functions: an
+epoch starts by shuffling the active prefix (:func:`start_pass`), and each
+visited variable is either shrunk, trading places with the last active one,
+or adds its violation to the epoch's largest and summed
+(:func:`tally_visit`). Both are inlined: the step of each problem stays in
+its own pass, since a step called through the problem's record costs
+numba's reference counts on the record's arrays in every step (1.26-1.60x
+the time, ``benchmarks/linear_svc_versions.py``).
 """
 
 from __future__ import annotations
@@ -43,7 +37,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-from .._numba import jit
+from .._numba import jit, jit_inline
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
@@ -64,6 +58,31 @@ SVRLimits = namedtuple("SVRLimits", "tol max_epochs")
 #: reads it): the size of the active set after it, the largest and the
 #: summed violation of the variables it visited.
 EpochOutcome = namedtuple("EpochOutcome", "n_active Gmax Gnorm1")
+
+
+@jit_inline
+def start_pass(active, n_active, rng):
+    """The start of one pass of LIBLINEAR's shrinking solvers: the active
+    prefix ``active[:n_active]`` shuffled in place (Fisher-Yates with the
+    generator ``rng``, as LIBLINEAR shuffles with ``rand()``), nothing
+    tallied yet. Returns the pass's :data:`EpochOutcome` so far."""
+    shuffle_prefix(active, n_active, rng)
+    return EpochOutcome(n_active, 0.0, 0.0)
+
+
+@jit_inline
+def tally_visit(active, k, outcome, shrink, violation):
+    """LIBLINEAR's shrinking bookkeeping of the variable ``active[k]`` a pass
+    visited (Ho & Lin 2012, Algorithm 4; Yuan et al. 2010, §6): a shrunk one
+    trades places with the last active one, which is visited next, and the
+    active prefix loses it; another adds its ``violation`` to the pass's
+    largest and summed. Returns the updated :data:`EpochOutcome`."""
+    if shrink:
+        n_active = outcome.n_active - 1
+        active[k], active[n_active] = active[n_active], active[k]
+        return EpochOutcome(n_active, outcome.Gmax, outcome.Gnorm1)
+    return EpochOutcome(outcome.n_active, max(outcome.Gmax, violation),
+                        outcome.Gnorm1 + violation)
 
 
 @jit
@@ -141,28 +160,23 @@ def svr_epoch(problem, state, n_active, Gmax_old):
     lam, U, p = problem.lam, problem.U, problem.p
     beta, w, active, rng = state.beta, state.w, state.active, state.rng
     d = w.shape[0] - 1
-    shuffle_prefix(active, n_active, rng)
-    Gmax = 0.0
-    Gnorm1 = 0.0
+    outcome = start_pass(active, n_active, rng)
     k = 0
-    while k < n_active:
-        prefetch_ahead(X, active, k, n_active, w, 1)
+    while k < outcome.n_active:
+        prefetch_ahead(X, active, k, outcome.n_active, w, 1)
         i = active[k]
         G = row_dot(X, i, w, w[d] * B) - y[i] + lam[i] * beta[i]
         shrink, violation, new = beta_step(G, beta[i], QD[i] + lam[i], U[i], p, Gmax_old)
+        outcome = tally_visit(active, k, outcome, shrink, violation)
         if shrink:
-            n_active -= 1
-            active[k], active[n_active] = active[n_active], active[k]
             continue
-        Gmax = max(Gmax, violation)
-        Gnorm1 += violation
         if new != beta[i]:
             delta = new - beta[i]
             row_axpy(X, i, w, delta)
             w[d] += delta * B
             beta[i] = new
         k += 1
-    return EpochOutcome(n_active, Gmax, Gnorm1)
+    return outcome
 
 
 @jit
