@@ -9,21 +9,21 @@ non-empty bin of a binned attribute (:class:`BinPositions`, ``splitter="hist"``:
 the bin's class weights from the node's class table and its smallest and
 largest training value, entered by :func:`ordered_cut`). numba chooses the
 reader of a position by the type of the positions when it compiles
-(:func:`move_position`, :func:`position_rows`, :func:`position_values`,
-:func:`position_bin`), so the cut loop and every rule of a cut are written once
-and a scan compiles only the reader its attribute needs. With one training value
-per bin both kinds choose the same cut at the same threshold:
+(:func:`entries`, :func:`entry`, :func:`position_rows`, :func:`values_around`,
+:func:`position_bin`, compiled in the scan's place), so the cut loop and every
+rule of a cut are written once and a scan compiles only the reader its
+attribute needs. With one training value per bin both kinds choose the same
+cut at the same threshold. The oblique tree cuts its projections with the same
+scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 
 * :func:`cut_bounds` -- the tie tolerance, C4.5's equal values and MINOBJS
   minimum per side (Quinlan 1996), and whether any cut is possible;
 * :func:`separated` -- a cut lies only between values more than ``equal`` apart;
 * :func:`admissible_cut` -- both sides non-empty and heavy (C4.5) or large
   (``min_samples_leaf``) enough; C4.5 counts the admissible cuts;
-* :func:`move_class` -- the running class weights of both sides and the sums a
-  cut's quality is read from, one class's weight moved to the left side;
-* :func:`cut_quality` (:func:`gini_quality`, :func:`entropy_quality`,
-  :func:`_lookup_quality`) -- a cut's quality −(W_L I(L) + W_R I(R)) up to a
-  constant, by the way :func:`scan_mode` chose;
+* :func:`gini_quality`, :func:`entropy_quality`, :func:`_lookup_quality` --
+  a cut's quality −(W_L I(L) + W_R I(R)) up to a constant, from the running
+  class weights of both sides;
 * :func:`kept_as_best` -- the tie rule: a later cut must be better by more than
   the tolerance;
 * :func:`cut_threshold` -- the midpoint between the values either side;
@@ -33,17 +33,20 @@ per bin both kinds choose the same cut at the same threshold:
 
 from __future__ import annotations
 
+import inspect
 from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit, jit_internal
+from numba.extending import overload
+
+from ..._numba import jit, jit_internal
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
 from .._state import CutBounds, Scratch, Split
 
-#: how the ordered scan scores a cut (:func:`ordered_class_cut`, :func:`cut_quality`): Gini
+#: how the ordered scan scores a cut (:func:`ordered_class_cut`): Gini
 #: from sums of squared class weights, the same sums kept up to date one position at a time
 #: (integer counts), entropy from c log2 c looked up (integer counts) or computed
 GINI_SUMS = 0
@@ -230,133 +233,113 @@ class KnownPart(NamedTuple):
     integer: bool  # every class weight is an integer count (every row weighs 1)
 
 
-class Running(NamedTuple):
-    """What :func:`ordered_class_cut` keeps up to date as positions move to the left side."""
-
-    w_left: float  # the left side's weight
-    sq_left: float  # ``GINI_COUNTS``: Σ_k L_k²
-    sq_right: float  # ``GINI_COUNTS``: Σ_k R_k²
-
-
-@jit_internal
-def move_class(running, work, k, a, how, clogc):
-    """Move weight ``a`` of class ``k`` from the right side of the scan's ``work`` table to
-    the left, with what the cut's quality is read from (``how``, :func:`ordered_class_cut`):
-    the sides' sums of squared class weights (``GINI_COUNTS``: ``(c + a)² − c² = 2ca + a²``,
-    exact for integer counts), the class's ``c log2 c`` terms looked up in ``clogc``
-    (``CLOGC_LOOKUP``) or marked to be recomputed (``LOG2_TERMS``). Returns the
-    :class:`Running` sums."""
-    left, right = work[LEFT], work[RIGHT]
-    sq_left, sq_right = running.sq_left, running.sq_right
-    if how == GINI_COUNTS:
-        sq_left += 2.0 * left[k] * a + a * a
-        sq_right -= 2.0 * right[k] * a - a * a
-    left[k] += a
-    right[k] -= a
-    work[MOVED, k] = 1.0
-    if how == CLOGC_LOOKUP:  # only the moved class's terms change
-        work[LEFT_TERMS, k] = clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
-    return Running(running.w_left + a, sq_left, sq_right)
+def _same_parameters(function, body, **scope):
+    """A function of ``function``'s parameters returning ``body`` evaluated with the names
+    ``scope`` (numba checks that an overload's typing function and its implementation take
+    the same parameters)."""
+    names = ", ".join(inspect.signature(function).parameters)
+    scope.update(BinPositions=BinPositions)
+    exec(f"def same({names}):\n    return {body}", scope)
+    return scope["same"]
 
 
-@jit_internal
-def _move_row(positions, pos, running, work, how, clogc):
-    """:func:`move_position` of a row: its class, its weight."""
-    w = 1.0 if positions.weights.shape[0] == 0 else positions.weights[pos]
-    return move_class(running, work, positions.classes[pos], w, how, clogc)
+def by_positions(of_bins, of_rows):
+    """A function of ``(positions, ...)`` running ``of_bins`` for :class:`BinPositions` and
+    ``of_rows`` for :class:`RowPositions` (plain Python functions of the same parameters),
+    chosen by numba when it types ``positions`` and compiled in the caller's place (numba's
+    ``overload(..., inline="always")``, as :func:`~hyperplane.tree._state.new_node`): a
+    reader is then no call of its own in the scan's loop, where calls passing the
+    positions cost the exact scan 10x. The readers are one expression each, so that
+    no local name of theirs meets one of the caller's (numba's inlining merged a local
+    of an inlined loop with the caller's variable of the same name).
+
+    Examples
+    --------
+    In Python the choice is made on the value (:func:`position_rows`):
+
+    >>> import numpy as np
+    >>> from hyperplane.tree._scan._numeric_cut_kernels import (
+    ...     BinPositions, RowPositions, position_rows)
+    >>> rows = RowPositions(np.array([0.5, 2.0]), np.array([1, 0]), np.empty(0))
+    >>> bins = BinPositions(np.array([0, 3]), np.array([[2.0, 1.0], [0.0, 4.0]]),
+    ...                     np.array([3, 4]), np.zeros((2, 4)))
+    >>> [int(position_rows(p, 1)) for p in (rows, bins)]
+    [1, 4]
+    """
+    names = tuple(inspect.signature(of_rows).parameters)
+    call = _same_parameters(
+        of_rows, f"(of_bins if isinstance({names[0]}, BinPositions) else of_rows)"
+                 f"({', '.join(names)})", of_bins=of_bins, of_rows=of_rows)
+    overload(call, inline="always")(_same_parameters(
+        of_rows, f"of_bins if getattr({names[0]}, 'instance_class', None) is BinPositions "
+                 "else of_rows", of_bins=of_bins, of_rows=of_rows))
+    return call
 
 
-@jit_internal
-def _move_bin(positions, pos, running, work, how, clogc):
-    """:func:`move_position` of a bin: each class's weight in it, in class order."""
-    for k in range(positions.table.shape[1]):
-        a = positions.table[pos, k]
-        if a != 0.0:
-            running = move_class(running, work, k, a, how, clogc)
-    return running
+def _row_entries(positions):
+    """:func:`entries` of a row: its class."""
+    return 1
 
 
-@jit_internal
+def _bin_entries(positions):
+    """:func:`entries` of a bin: every class."""
+    return positions.table.shape[1]
+
+
+def _row_entry(positions, pos, e):
+    """:func:`entry` of a row: its class and weight."""
+    return (positions.classes[pos],
+            1.0 if positions.weights.shape[0] == 0 else positions.weights[pos])
+
+
+def _bin_entry(positions, pos, e):
+    """:func:`entry` of a bin: class ``e`` and its weight in the bin."""
+    return e, positions.table[pos, e]
+
+
 def _row_rows(positions, pos):
     """:func:`position_rows` of a row."""
     return 1
 
 
-@jit_internal
 def _bin_rows(positions, pos):
     """:func:`position_rows` of a bin."""
     return positions.rows[pos]
 
 
-@jit_internal
 def _row_values(positions, pos):
     """:func:`values_around` a row: its value and the next row's."""
     return positions.values[pos], positions.values[pos + 1]
 
 
-@jit_internal
 def _bin_values(positions, pos):
     """:func:`values_around` a bin: its largest value and the next bin's smallest."""
     return (positions.bin_range[1, positions.bins[pos]],
             positions.bin_range[0, positions.bins[pos + 1]])
 
 
-@jit_internal
 def _row_bin(positions, pos):
     """:func:`position_bin` of a row: none."""
     return -1
 
 
-@jit_internal
 def _bin_bin(positions, pos):
     """:func:`position_bin` of a bin: its code."""
     return positions.bins[pos]
 
 
-def _by_positions(of_bins, of_rows, name):
-    """``call(positions, ...)``: ``of_bins`` for :class:`BinPositions`, ``of_rows`` for
-    :class:`RowPositions`, chosen when numba compiles the caller."""
-    return by_first_type(lambda t: of_bins if getattr(t, "instance_class", None) is BinPositions
-                         else of_rows, name)
-
-
-#: ``move_position(positions, pos, running, work, how, clogc)``: :func:`move_class` of each
-#: class weight of position ``pos`` (a row's, or a bin's in class order)
-move_position = _by_positions(_move_bin, _move_row, "move_position")
+#: ``entries(positions)``: how many (class, weight) entries a position holds: 1 for a
+#: row, the number of classes for a bin
+entries = by_positions(_bin_entries, _row_entries)
+#: ``entry(positions, pos, e)``: entry ``e`` of position ``pos``, ``(class, weight)``
+entry = by_positions(_bin_entry, _row_entry)
 #: ``position_rows(positions, pos)``: how many rows position ``pos`` holds
-position_rows = _by_positions(_bin_rows, _row_rows, "position_rows")
+position_rows = by_positions(_bin_rows, _row_rows)
 #: ``values_around(positions, pos)``: the largest training value at position ``pos`` and the
 #: smallest at ``pos + 1``, between which a cut after ``pos`` lies
-values_around = _by_positions(_bin_values, _row_values, "values_around")
+values_around = by_positions(_bin_values, _row_values)
 #: ``position_bin(positions, pos)``: the bin of position ``pos`` (−1: a row)
-position_bin = _by_positions(_bin_bin, _row_bin, "position_bin")
-
-
-@jit_internal
-def cut_quality(how, work, running, w_right, n_right, n_left, clogc):
-    """The quality −(W_L I(L) + W_R I(R)) up to a constant of the cut with the scan's
-    ``work`` table and :class:`Running` sums (left side of weight ``running.w_left`` and
-    ``n_left`` rows, right side of ``w_right`` and ``n_right``): Gini
-    ``Σ L_k²/W_L + Σ R_k²/W_R`` (:func:`gini_quality`) from the running sums
-    (``GINI_COUNTS``) or summed here (``GINI_SUMS``), entropy as :func:`_lookup_quality`
-    (``CLOGC_LOOKUP``) or :func:`entropy_quality` with ``c log2 c`` recomputed only for
-    the classes that moved since the last cut (``LOG2_TERMS``)."""
-    if how == GINI_COUNTS:
-        return gini_quality(running.sq_left, running.sq_right, running.w_left, w_right)
-    if how == GINI_SUMS:
-        sq_l, sq_r = squared_sums(work[LEFT], work[RIGHT])
-        return gini_quality(sq_l, sq_r, running.w_left, w_right)
-    if how == CLOGC_LOOKUP:
-        return _lookup_quality(work[LEFT_TERMS], n_left, n_right, clogc)
-    quality = 0.0
-    for k in range(work.shape[1]):
-        if work[MOVED, k] != 0.0:
-            work[LEFT_TERMS, k] = xlog2x(work[LEFT, k])
-            work[RIGHT_TERMS, k] = xlog2x(work[RIGHT, k])
-            work[MOVED, k] = 0.0
-        quality += work[LEFT_TERMS, k]
-        quality += work[RIGHT_TERMS, k]
-    return entropy_quality(quality, running.w_left, w_right)
+position_bin = by_positions(_bin_bin, _row_bin)
 
 
 @jit_internal
@@ -371,18 +354,18 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45);
     ``clogc`` the table ``c log2 c`` (looked up for integer counts it covers).
 
-    Each position in turn moves to the left side (:func:`move_position`), and a
-    cut after it lies between its largest value and the next position's
-    smallest (:func:`values_around`): only between separated values
-    (:func:`separated`), only where both sides are admissible
-    (:func:`admissible_cut`, C4.5 counting those cuts), scored by
-    :func:`cut_quality` (Gini: sums of squares kept up to date exactly for
-    integer counts below ``EXACT_COUNTS``, else summed per cut; entropy:
-    ``c log2 c`` looked up for integer counts, else recomputed for the classes
-    that moved), the smaller threshold kept between tied cuts
-    (:func:`kept_as_best`). Returns :func:`finish_cut`'s
-    :class:`~hyperplane.tree._state.Split` of the best cut at
-    :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
+    Each position in turn moves its class weights to the left side
+    (:func:`entries`, :func:`entry`), and a cut after it lies between its
+    largest value and the next position's smallest (:func:`values_around`):
+    only between separated values (:func:`separated`), only where both sides
+    are admissible (:func:`admissible_cut`, C4.5 counting those cuts), scored
+    by its quality (Gini, :func:`gini_quality`: sums of squares kept up to date
+    exactly for integer counts below ``EXACT_COUNTS``, else summed per cut;
+    entropy: ``c log2 c`` looked up for integer counts, :func:`_lookup_quality`,
+    else recomputed for the classes that moved, :func:`entropy_quality`), the
+    smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
+    :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
+    at :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
     :func:`no_split`.
     """
     if known.positions < 2 or known.w_known <= 0.0:
@@ -396,34 +379,65 @@ def ordered_class_cut(positions, known, work, rules, clogc):
         how = GINI_COUNTS if known.integer and known.w_known < EXACT_COUNTS else GINI_SUMS
     elif known.integer and clogc.shape[0] > known.w_known:
         how = CLOGC_LOOKUP
-    sq_right = 0.0
+    left, right, best_left = work[LEFT], work[RIGHT], work[BEST_LEFT]
+    terms, moved = work[LEFT_TERMS:MOVED], work[MOVED]  # CLOGC_LOOKUP: terms[0] both sides'
+    sq_l = 0.0
+    sq_r = 0.0
     for k in range(n_classes):
-        work[LEFT, k] = 0.0
-        work[RIGHT, k] = work[KNOWN, k]
-        work[MOVED, k] = 1.0
-        sq_right += work[KNOWN, k] * work[KNOWN, k]
+        left[k] = 0.0
+        right[k] = work[KNOWN, k]
+        moved[k] = 1.0
+        sq_r += right[k] * right[k]
         if how == CLOGC_LOOKUP:
-            work[LEFT_TERMS, k] = clogc[0] + clogc[np.int64(work[KNOWN, k])]
-    running = Running(0.0, 0.0, sq_right)
+            terms[0, k] = clogc[0] + clogc[np.int64(right[k])]
+    w_left = 0.0
     n_left = 0
     n_cuts = 0
     best = -np.inf
     best_pos = -1
     best_w_left = 0.0
     for pos in range(known.positions - 1):
-        running = move_position(positions, pos, running, work, how, clogc)
+        for e in range(entries(positions)):  # move the position's class weights left
+            k, a = entry(positions, pos, e)
+            if a == 0.0:
+                continue
+            if how == GINI_COUNTS:  # (c + a)² − c² = 2ca + a²: exact for integer counts
+                sq_l += 2.0 * left[k] * a + a * a
+                sq_r -= 2.0 * right[k] * a - a * a
+            left[k] += a
+            right[k] -= a
+            w_left += a
+            moved[k] = 1.0
+            if how == CLOGC_LOOKUP:  # only the moved class's terms change
+                terms[0, k] = clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
         n_left += position_rows(positions, pos)
         x_here, x_next = values_around(positions, pos)
         if not separated(x_here, x_next, bounds):
             continue
-        w_right = known.w_known - running.w_left
+        w_right = known.w_known - w_left
         n_right = known.n_known - n_left
-        if not admissible_cut(running.w_left, w_right, n_left, n_right, bounds, rules):
+        if not admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
             continue
         n_cuts += 1
-        quality = cut_quality(how, work, running, w_right, n_right, n_left, clogc)
-        if kept_as_best(quality, best, bounds, work[LEFT], work[BEST_LEFT]):
-            best, best_pos, best_w_left = quality, pos, running.w_left
+        if how == GINI_COUNTS:
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == GINI_SUMS:
+            sq_l, sq_r = squared_sums(left, right)
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == CLOGC_LOOKUP:
+            quality = _lookup_quality(terms[0], n_left, n_right, clogc)
+        else:  # c log2 c recomputed only for the classes that moved since the last cut
+            quality = 0.0
+            for k in range(n_classes):
+                if moved[k] != 0.0:
+                    terms[0, k] = xlog2x(left[k])
+                    terms[1, k] = xlog2x(right[k])
+                    moved[k] = 0.0
+                quality += terms[0, k]
+                quality += terms[1, k]
+            quality = entropy_quality(quality, w_left, w_right)
+        if kept_as_best(quality, best, bounds, left, best_left):
+            best, best_pos, best_w_left = quality, pos, w_left
     if best_pos < 0:
         return no_split()
     x_here, x_next = values_around(positions, best_pos)
