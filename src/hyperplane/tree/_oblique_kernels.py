@@ -121,21 +121,21 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
                             rules, np.empty(0))
     if not cut.valid:
         return np.inf, 0.0, 0
-    left, right = work[LEFT], work[RIGHT]
+    below, above = work[LEFT], work[RIGHT]  # the chosen cut's sides, summed in row order
     for k in range(n_classes):
-        left[k] = 0.0
-    n_left = 0
-    w_left = 0.0
-    while z[n_left] <= cut.threshold:
-        left[y[n_left]] += w[n_left]
-        w_left += w[n_left]
-        n_left += 1
+        below[k] = 0.0
+    n_below = 0
+    w_below = 0.0
+    while z[n_below] <= cut.threshold:
+        below[y[n_below]] += w[n_below]
+        w_below += w[n_below]
+        n_below += 1
     for k in range(n_classes):
-        right[k] = total[k] - left[k]
-    w_right = w_all - w_left
-    imp = (w_left * impurity(left, w_left, criterion)
-           + w_right * impurity(right, w_right, criterion)) / w_all
-    return imp, cut.threshold, n_left
+        above[k] = total[k] - below[k]
+    w_above = w_all - w_below
+    imp = (w_below * impurity(below, w_below, criterion)
+           + w_above * impurity(above, w_above, criterion)) / w_all
+    return imp, cut.threshold, n_below
 
 
 @jit

@@ -40,7 +40,7 @@ import numpy as np
 
 from numba.extending import overload
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
@@ -238,7 +238,7 @@ def _same_parameters(function, body, **scope):
     ``scope`` (numba checks that an overload's typing function and its implementation take
     the same parameters)."""
     names = ", ".join(inspect.signature(function).parameters)
-    scope.update(BinPositions=BinPositions)
+    scope.update(BinPositions=BinPositions, function=function)
     exec(f"def same({names}):\n    return {body}", scope)
     return scope["same"]
 
@@ -342,7 +342,6 @@ values_around = by_positions(_bin_values, _row_values)
 position_bin = by_positions(_bin_bin, _row_bin)
 
 
-@jit_internal
 def ordered_class_cut(positions, known, work, rules, clogc):
     """The best cut ``x <= t`` of a numeric attribute, its known values read in
     increasing order as ``positions``: rows (:class:`RowPositions`, an exact
@@ -366,7 +365,8 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
     :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
     at :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
-    :func:`no_split`.
+    :func:`no_split`. Compiled in the place of each entry (:func:`best_numeric_cut`,
+    :func:`ordered_cut`, the oblique tree's ``best_threshold``).
     """
     if known.positions < 2 or known.w_known <= 0.0:
         return no_split()
@@ -443,6 +443,11 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     x_here, x_next = values_around(positions, best_pos)
     return finish_cut(work, best_w_left, known.w_known, known.w_total, n_cuts,
                       cut_threshold(x_here, x_next), position_bin(positions, best_pos), rules)
+
+
+#: the scan is compiled in each entry's place (numba's ``overload(..., inline="always")``):
+#: a call passing the positions, the work table and the rules cost a small node's scan 10-30%
+overload(ordered_class_cut, inline="always")(_same_parameters(ordered_class_cut, "function"))
 
 
 @jit
