@@ -559,9 +559,12 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
     choose the same cut and threshold (and bins of several values hold the
     rows the exact scan would move together). The scan costs the node's
     distinct bins, not the number of bins. Returns the attribute's
-    :class:`~hyperplane.tree._state.Split`.
+    :class:`~hyperplane.tree._state.Split`. A ``work`` of fewer than ``WORK_ROWS`` rows
+    raises ``ValueError`` (the scan would write past its end).
     """
     work = scratch.work
+    if work.shape[0] < WORK_ROWS:
+        raise ValueError("ordered_cut: scratch.work needs WORK_ROWS rows (new_scratch makes it)")
     table, n_rows = scratch.bin_table, scratch.bin_rows
     known = work[KNOWN]
     known[:] = 0.0
