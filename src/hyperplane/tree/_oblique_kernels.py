@@ -23,7 +23,7 @@ import numpy as np
 
 from .._numba import jit, jit_fast
 from ._scan._numeric_cut_kernels import (KNOWN, LEFT, RIGHT, WORK_ROWS, KnownPart, RowPositions,
-                                         ordered_class_cut)
+                                         ordered_row_cut)
 from ._scan._split_kernels import ROUND_OFF, impurity
 from ._state import GrowRules
 
@@ -117,8 +117,8 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     for k in range(n_classes):
         w_all += total[k]
     rules = GrowRules(criterion, False, np.inf, 2.0, float(min_samples_leaf), 0.0, False)
-    cut = ordered_class_cut(RowPositions(z, y, w), KnownPart(w_all, w_all, n, n, False), work,
-                            rules, np.empty(0))
+    cut = ordered_row_cut(RowPositions(z, y, w), KnownPart(w_all, w_all, n, n, False), work,
+                          rules, np.empty(0))
     if not cut.valid:
         return np.inf, 0.0, 0
     below, above = work[LEFT], work[RIGHT]  # the chosen cut's sides, summed in row order

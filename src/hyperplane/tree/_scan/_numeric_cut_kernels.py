@@ -7,12 +7,12 @@ attribute (:class:`RowPositions`: the node's rows sorted once at the root and
 partitioned as the tree grows, entered by :func:`best_numeric_cut`) or one
 non-empty bin of a binned attribute (:class:`BinPositions`, ``splitter="hist"``:
 the bin's class weights from the node's class table and its smallest and
-largest training value, entered by :func:`ordered_cut`). numba chooses the
-reader of a position by the type of the positions when it compiles
-(:func:`entries`, :func:`entry`, :func:`position_rows`, :func:`values_around`,
-:func:`position_bin`, compiled in the scan's place), so the cut loop and every
-rule of a cut are written once and a scan compiles only the reader its
-attribute needs. With one training value per bin both kinds choose the same
+largest training value, entered by :func:`ordered_cut`). The scan is compiled
+once per type of positions (:func:`scan_of`: :data:`ordered_row_cut`,
+:data:`ordered_bin_cut`) with that type's readers (:func:`entries`,
+:func:`entry`, :func:`position_rows`, :func:`values_around`,
+:func:`position_bin`) in its place, so the cut loop and every rule of a cut
+are written once and a scan compiles only the reader its attribute needs. With one training value per bin both kinds choose the same
 cut at the same threshold. The oblique tree cuts its projections with the same
 scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 
@@ -33,14 +33,12 @@ scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 
 from __future__ import annotations
 
-import inspect
+import types as pytypes
 from typing import NamedTuple
 
 import numpy as np
 
-from numba.extending import overload
-
-from ..._numba import jit_internal, jit_twin
+from ..._numba import jit_inline, jit_internal, jit_twin
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
@@ -233,25 +231,13 @@ class KnownPart(NamedTuple):
     integer: bool  # every class weight is an integer count (every row weighs 1)
 
 
-def _same_parameters(function, body, **scope):
-    """A function of ``function``'s parameters returning ``body`` evaluated with the names
-    ``scope`` (numba checks that an overload's typing function and its implementation take
-    the same parameters)."""
-    names = ", ".join(inspect.signature(function).parameters)
-    scope.update(BinPositions=BinPositions, function=function)
-    exec(f"def same({names}):\n    return {body}", scope)
-    return scope["same"]
-
-
 def by_positions(of_bins, of_rows):
     """A function of ``(positions, ...)`` running ``of_bins`` for :class:`BinPositions` and
-    ``of_rows`` for :class:`RowPositions` (plain Python functions of the same parameters),
-    chosen by numba when it types ``positions`` and compiled in the caller's place (numba's
-    ``overload(..., inline="always")``, as :func:`~hyperplane.tree._state.new_node`): a
-    reader is then no call of its own in the scan's loop, where calls passing the
-    positions cost the exact scan 10x. The readers are one expression each, so that
-    no local name of theirs meets one of the caller's (numba's inlining merged a local
-    of an inlined loop with the caller's variable of the same name).
+    ``of_rows`` for :class:`RowPositions` (plain Python functions of the same parameters).
+    Called from Python it chooses on the value; its ``readers`` map each type of positions
+    to its function compiled in its callers' place (:data:`~hyperplane._numba.jit_inline`),
+    which :func:`scan_of` binds into the compiled scan of that type. The readers are one
+    expression each, so that no local name of theirs meets one of the caller's.
 
     Examples
     --------
@@ -266,14 +252,11 @@ def by_positions(of_bins, of_rows):
     >>> [int(position_rows(p, 1)) for p in (rows, bins)]
     [1, 4]
     """
-    names = tuple(inspect.signature(of_rows).parameters)
-    call = _same_parameters(
-        of_rows, f"(of_bins if isinstance({names[0]}, BinPositions) else of_rows)"
-                 f"({', '.join(names)})", of_bins=of_bins, of_rows=of_rows)
-    overload(call, inline="always")(_same_parameters(
-        of_rows, f"of_bins if getattr({names[0]}, 'instance_class', None) is BinPositions "
-                 "else of_rows", of_bins=of_bins, of_rows=of_rows))
-    return call
+    def choose(positions, *args):
+        return (of_bins if isinstance(positions, BinPositions) else of_rows)(positions, *args)
+
+    choose.readers = {BinPositions: jit_inline(of_bins), RowPositions: jit_inline(of_rows)}
+    return choose
 
 
 def _row_entries(positions):
@@ -365,8 +348,10 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
     :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
     at :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
-    :func:`no_split`. Compiled in the place of each entry (:func:`best_numeric_cut`,
-    :func:`ordered_cut`, the oblique tree's ``best_threshold``).
+    :func:`no_split`. Compiled, with the readers of one type of positions
+    (:func:`scan_of`: :data:`ordered_row_cut`, :data:`ordered_bin_cut`), in the place
+    of each entry (:func:`best_numeric_cut`, :func:`ordered_cut`, the oblique tree's
+    ``best_threshold``).
     """
     if known.positions < 2 or known.w_known <= 0.0:
         return no_split()
@@ -445,9 +430,30 @@ def ordered_class_cut(positions, known, work, rules, clogc):
                       cut_threshold(x_here, x_next), position_bin(positions, best_pos), rules)
 
 
-#: the scan is compiled in each entry's place (numba's ``overload(..., inline="always")``):
-#: a call passing the positions, the work table and the rules cost a small node's scan 10-30%
-overload(ordered_class_cut, inline="always")(_same_parameters(ordered_class_cut, "function"))
+#: the readers :func:`ordered_class_cut` calls, each chosen by the positions' type
+READERS = ("entries", "entry", "position_rows", "values_around", "position_bin")
+
+
+def scan_of(kind):
+    """:func:`ordered_class_cut` for positions of type ``kind`` (:class:`RowPositions` or
+    :class:`BinPositions`): the same code with each of :data:`READERS` bound to its reader
+    of that type, compiled in each caller's place with the readers in its own (numba's
+    untyped inlining, :data:`~hyperplane._numba.jit_inline`). A call passing the positions,
+    the work table and the rules cost a small node's scan 10-30%; choosing the readers
+    while typing (an ``overload(..., inline="always")``) had numba type the whole scan
+    again at every round of its caller's type inference (2.7x the compilation)."""
+    scope = dict(globals())
+    scope.update({name: globals()[name].readers[kind] for name in READERS})
+    name = f"ordered_{'bin' if kind is BinPositions else 'row'}_cut"
+    scan = pytypes.FunctionType(ordered_class_cut.__code__, scope, name)
+    scan.__qualname__, scan.__doc__ = name, ordered_class_cut.__doc__
+    return jit_inline(scan)
+
+
+#: the scan over an exact attribute's rows (:func:`best_numeric_cut`, the oblique tree's
+#: projections) and over a binned attribute's bins (:func:`ordered_cut`)
+ordered_row_cut = scan_of(RowPositions)
+ordered_bin_cut = scan_of(BinPositions)
 
 
 @jit_internal
@@ -519,9 +525,9 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
             known[k] = np.round(known[k])
     else:
         w_known = known.sum()
-    return ordered_class_cut(RowPositions(xs, ys, ws),
-                             KnownPart(w_known, w_total, n_known, n_known, unit), work, rules,
-                             scan.clogc if unit else scan.clogc[:0])
+    return ordered_row_cut(RowPositions(xs, ys, ws),
+                           KnownPart(w_known, w_total, n_known, n_known, unit), work, rules,
+                           scan.clogc if unit else scan.clogc[:0])
 
 
 @jit_twin
@@ -575,9 +581,9 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
             known[k] += table[e, k]
     w_known = known.sum()
     w_total = w_known + missing.sum()
-    return ordered_class_cut(BinPositions(scratch.bins, table, n_rows, bin_range),
-                             KnownPart(w_known, w_total, n_known, d, clogc.shape[0] > w_known),
-                             work, rules, clogc)
+    return ordered_bin_cut(BinPositions(scratch.bins, table, n_rows, bin_range),
+                           KnownPart(w_known, w_total, n_known, d, clogc.shape[0] > w_known),
+                           work, rules, clogc)
 
 
 @jit_twin
