@@ -12,6 +12,7 @@ import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import BLOCK, bin_rows, codes_by_column
 from hyperplane.tree._encode import bin_column, quantile_edges
+from hyperplane.tree._scan._numeric_cut_kernels import WORK_ROWS
 from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, new_scratch,
                                             score_coded_parallel, take_out_siblings_parallel)
@@ -20,7 +21,7 @@ from hyperplane.tree._grow._subtree_kernels import (accumulate_rows, clean_deriv
                                               take_out_siblings)
 from hyperplane.tree._grow._expand_kernels import new_splits
 from hyperplane.tree._traverse_kernels import MISSING
-from hyperplane.tree._state import Columns, GrowRules, Node, Scratch
+from hyperplane.tree._state import Columns, GrowRules, Node
 
 
 @st.composite
@@ -117,9 +118,7 @@ def reference_bins(codes, y, rows, w, n_classes):
 def test_sorted_bins_are_the_non_empty_table_rows(data):
     codes, n_codes, y, rows, w, n_classes = data
     m = rows.size
-    scratch = Scratch(np.empty(m, dtype=np.int64), np.empty((m, n_classes)),
-                      np.empty(m, dtype=np.int64), np.empty((5, n_classes)),
-                      np.empty(m, dtype=np.int64))
+    scratch = new_scratch.py_func(m, m, n_classes)
     bins, table, n_rows, missing = (scratch.bins, scratch.bin_table, scratch.bin_rows,
                                     np.empty(n_classes))
     node_codes = np.ascontiguousarray(codes[rows, 0])
@@ -146,10 +145,7 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     avail = np.ones(p, dtype=bool)
     unit = bool(np.all(w == 1.0))
     lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
-    size = max(n_codes.max(), rows.size)
-    scratch = Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                      np.empty(size, dtype=np.int64), np.empty((5, n_classes)),
-                      np.empty(rows.size, dtype=np.int64))
+    scratch = new_scratch.py_func(n_codes.max(), rows.size, n_classes)
     columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
                       n_codes, kind, col, bin_range, y)
     rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
@@ -166,6 +162,28 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     small = small_node_scores(columns, node, rules, lookup, scratch)
     for a, b in zip(dense, small):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_bin_scan_refuses_a_short_work_table():
+    """The bin scan's work table has ``WORK_ROWS`` rows (``new_scratch``); a shorter one
+    (a hand-made ``Scratch`` of an older layout) is refused, not written past its end."""
+    codes = np.array([[0], [1], [2], [0], [1], [2]], dtype=np.int16)
+    n_codes = np.array([3])
+    y = np.array([0, 0, 1, 1, 0, 1])
+    rows = np.arange(6)
+    w = np.ones(6)
+    columns = Columns(np.zeros((0, 6)), np.ascontiguousarray(codes.T), codes, n_codes,
+                      np.array([BINNED]), np.arange(1), value_ranges(n_codes, 1), y)
+    rules = GrowRules(GINI, False, np.inf, 2.0, 1.0, 0.0)
+    node = Node(rows, w, np.zeros((0, 6), dtype=np.int64), np.zeros((0, 6)),
+                np.zeros(0, dtype=np.int64), np.bincount(y, minlength=2).astype(float), 0,
+                np.ones(1, dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0))
+    scratch = new_scratch.py_func(3, 6, 2)
+    assert scratch.work.shape == (WORK_ROWS, 2)
+    assert small_node_scores(columns, node, rules, c_log2_c(6), scratch).valid[0]
+    short = scratch._replace(work=scratch.work[:WORK_ROWS - 2].copy())
+    with pytest.raises(ValueError, match="WORK_ROWS"):
+        small_node_scores(columns, node, rules, c_log2_c(6), short)
 
 
 @given(arrays(np.float64, st.tuples(st.integers(1, 50), st.integers(1, 4)),

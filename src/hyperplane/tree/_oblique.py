@@ -24,7 +24,7 @@ Yildiz & Alpaydin (2005, "Linear discriminant trees", IJPRAI 19(3):323-353).
 The threshold ``t`` along each candidate direction is the midpoint between
 adjacent projected values that minimises the weighted child impurity (Gini
 index or entropy), exactly as a univariate tree cuts a numeric attribute
-(section 4.4.1). As in OC1 (Murthy, Kasif & Salzberg 1994, "A system for
+(section 4.4.1, by the same ordered scan). As in OC1 (Murthy, Kasif & Salzberg 1994, "A system for
 induction of oblique decision trees", JAIR 2:1-32) the ``d`` axis-parallel
 directions compete too (listed first, so they win ties), and the best
 candidate is then refined by OC1's deterministic hill climbing: one
@@ -57,7 +57,10 @@ from ._oblique_kernels import (apply_tree, best_threshold, perturb_coefficient, 
                                split_impurity, weighted_gram)
 from ._scan._split_kernels import ENTROPY, GINI
 
-CRITERIA = {"gini": GINI, "entropy": ENTROPY}
+#: the impurity a threshold minimises, by the univariate tree's names (``"info_gain"``: the
+#: entropy of 周志华 eq. 4.1, whose decrease is the information gain); ``"entropy"`` is the
+#: same criterion under its older name here
+CRITERIA = {"gini": GINI, "info_gain": ENTROPY, "entropy": ENTROPY}
 RIDGE = 1e-6          # added to the standardised S_w (a unit-free shrinkage)
 TIE_TOLERANCE = 1e-12  # impurities closer than this are tied; first candidate wins
 MAX_PERTURB_PASSES = 20  # OC1 hill-climbing passes over the d + 1 coefficients
@@ -225,9 +228,12 @@ class ObliqueTreeClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    criterion : {"gini", "entropy"}, default="gini"
-        Impurity minimised by the threshold (Gini index, 周志华 eq. 4.5-4.6;
-        information entropy, eq. 4.1).
+    criterion : {"gini", "info_gain", "entropy"}, default="gini"
+        Impurity minimised by the threshold: the Gini index (周志华 eq.
+        4.5-4.6), or the information entropy (eq. 4.1), whose least weighted
+        child value is the largest information gain (eq. 4.2):
+        ``"info_gain"``, the name :class:`DecisionTreeClassifier` gives it,
+        or ``"entropy"``, the same criterion.
     max_depth : int or None, default=None
         Depth at which nodes become leaves (``None``: grow until pure).
     min_samples_split : int >= 2, default=2

@@ -6,7 +6,8 @@ Arrays and scalars in, arrays and scalars out; the estimator in
 * :func:`project` -- ``z_k = w . x_{rows[k]}``, the node's linear test value.
 * :func:`weighted_gram` -- ``Z^T W Z`` for Fisher's within-class scatter.
 * :func:`best_threshold` -- scan the sorted projections for the cut
-  ``z <= t`` of least weighted child impurity (Gini or entropy).
+  ``z <= t`` of least weighted child impurity (Gini or entropy), by the
+  univariate tree's ordered scan.
 * :func:`perturb_coefficient` -- OC1's exact line search along one
   coefficient of the hyperplane.
 * :func:`apply_tree` -- route every row of ``X`` to its leaf.
@@ -21,7 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
+from ._scan._numeric_cut_kernels import (KNOWN, LEFT, RIGHT, WORK_ROWS, KnownPart, RowPositions,
+                                         ordered_row_cut)
 from ._scan._split_kernels import ROUND_OFF, impurity
+from ._state import GrowRules
 
 
 @jit
@@ -67,13 +71,19 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     Minimises the weighted child impurity
     ``|D-|/|D| I(D-) + |D+|/|D| I(D+)`` over midpoints between adjacent
     distinct values of ``z`` that leave at least ``min_samples_leaf`` samples
-    on each side. Between equally good cuts the smaller ``t`` wins.
+    on each side (周志华 4.4.1, as a univariate tree cuts a numeric attribute).
+    Between equally good cuts the smaller ``t`` wins. The scan is the
+    univariate tree's (:func:`~._scan._numeric_cut_kernels.ordered_class_cut`,
+    one position per projected sample), whose cut qualities order the cuts as
+    the child impurity does; the chosen cut's child impurity is then summed
+    as :func:`split_impurity` and :func:`perturb_coefficient` sum theirs, so
+    that OC1 compares like with like.
 
     Parameters
     ----------
     z : float64 array, sorted ascending
     y : int64 array of class indices (same order as ``z``)
-    w : float64 array of sample weights (same order)
+    w : float64 array of positive sample weights (same order)
     n_classes : int
     criterion : int, ``_split_kernels.GINI`` or ``ENTROPY``
     min_samples_leaf : int
@@ -85,44 +95,47 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     threshold : float
     n_left : int
         Samples with ``z <= threshold`` (0 when no cut is allowed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hyperplane.tree._oblique_kernels import best_threshold
+    >>> from hyperplane.tree._scan._split_kernels import GINI
+    >>> z = np.array([0.0, 1.0, 2.0, 3.0])
+    >>> y = np.array([0, 0, 1, 1])
+    >>> best_threshold(z, y, np.ones(4), 2, GINI, 1)
+    (0.0, 1.5, 2)
     """
     n = z.shape[0]
-    total = np.zeros(n_classes, dtype=np.float64)
+    work = np.empty((WORK_ROWS, n_classes))
+    total = work[KNOWN]
+    for k in range(n_classes):
+        total[k] = 0.0
     for i in range(n):
         total[y[i]] += w[i]
     w_all = 0.0
     for k in range(n_classes):
         w_all += total[k]
-    left = np.zeros(n_classes, dtype=np.float64)
-    right = np.empty(n_classes, dtype=np.float64)
-    w_left = 0.0
-    best = np.inf
-    best_i = -1
-    for i in range(n - 1):
-        left[y[i]] += w[i]
-        w_left += w[i]
-        if i + 1 < min_samples_leaf:
-            continue
-        if n - i - 1 < min_samples_leaf:
-            break
-        if not z[i + 1] > z[i]:
-            continue
-        for k in range(n_classes):
-            right[k] = total[k] - left[k]
-        w_right = w_all - w_left
-        imp = (w_left * impurity(left, w_left, criterion)
-               + w_right * impurity(right, w_right, criterion)) / w_all
-        if imp < best - ROUND_OFF:
-            best = imp
-            best_i = i
-    if best_i < 0:
+    rules = GrowRules(criterion, False, np.inf, 2.0, float(min_samples_leaf), 0.0, False)
+    cut = ordered_row_cut(RowPositions(z, y, w), KnownPart(w_all, w_all, n, n, False), work,
+                          rules, np.empty(0))
+    if not cut.valid:
         return np.inf, 0.0, 0
-    lo = z[best_i]
-    hi = z[best_i + 1]
-    t = lo + (hi - lo) / 2.0
-    if not (t >= lo and t < hi):  # rounding between adjacent floats
-        t = lo
-    return best, t, best_i + 1
+    below, above = work[LEFT], work[RIGHT]  # the chosen cut's sides, summed in row order
+    for k in range(n_classes):
+        below[k] = 0.0
+    n_below = 0
+    w_below = 0.0
+    while z[n_below] <= cut.threshold:
+        below[y[n_below]] += w[n_below]
+        w_below += w[n_below]
+        n_below += 1
+    for k in range(n_classes):
+        above[k] = total[k] - below[k]
+    w_above = w_all - w_below
+    imp = (w_below * impurity(below, w_below, criterion)
+           + w_above * impurity(above, w_above, criterion)) / w_all
+    return imp, cut.threshold, n_below
 
 
 @jit

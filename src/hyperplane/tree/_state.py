@@ -360,7 +360,7 @@ class Scratch(NamedTuple):
     bins: np.ndarray  # non-empty bins of one attribute
     bin_table: np.ndarray  # their class weights
     bin_rows: np.ndarray  # their row counts
-    work: np.ndarray  # (5, K) for :func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`
+    work: np.ndarray  # (WORK_ROWS, K) for :func:`~hyperplane.tree._scan._numeric_cut_kernels.ordered_cut`
     keys: np.ndarray  # sort keys of a small node
 
 

@@ -20,7 +20,7 @@ from numba import prange
 
 from ..._numba import jit_internal, jit_parallel_exact_twin, jit_twin
 from .._grow._expand_kernels import put_split
-from ._numeric_cut_kernels import ordered_cut
+from ._numeric_cut_kernels import WORK_ROWS, ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
 from .._state import Kept, Scratch, Span
 from ._table_kernels import tally_row
@@ -33,7 +33,7 @@ def new_scratch(width, sort_rows, n_classes):
     of fewer than ``sort_rows`` rows."""
     size = max(width, sort_rows)
     return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                   np.empty(size, dtype=np.int64), np.empty((5, n_classes)),
+                   np.empty(size, dtype=np.int64), np.empty((WORK_ROWS, n_classes)),
                    np.empty(sort_rows, dtype=np.int64))
 
 

@@ -1,13 +1,20 @@
-"""Compiled ordered scans: the best two-way cut ``x <= t`` of a numeric attribute.
+"""Compiled ordered scan: the best two-way cut ``x <= t`` of a numeric attribute.
 
-Two scans read a node's known values in increasing order and score every cut
-between adjacent distinct values (周志华 4.4.1): :func:`best_numeric_cut`
-over the node's rows (an exact attribute, sorted once at the root and
-partitioned as the tree grows) and :func:`ordered_cut` over the node's
-non-empty bins (a binned attribute, ``splitter="hist"``: its class table and
-each bin's smallest and largest training value). Every rule of a cut is one
-function both scans call, so with one training value per bin they choose the
-same cut at the same threshold:
+One scan, :func:`ordered_class_cut`, reads a node's known values in
+increasing order as *positions* and scores every cut between adjacent
+distinct values (周志华 4.4.1). A position is one training row of an exact
+attribute (:class:`RowPositions`: the node's rows sorted once at the root and
+partitioned as the tree grows, entered by :func:`best_numeric_cut`) or one
+non-empty bin of a binned attribute (:class:`BinPositions`, ``splitter="hist"``:
+the bin's class weights from the node's class table and its smallest and
+largest training value, entered by :func:`ordered_cut`). The scan is compiled
+once per type of positions (:func:`scan_of`: :data:`ordered_row_cut`,
+:data:`ordered_bin_cut`) with that type's readers (:func:`entries`,
+:func:`entry`, :func:`position_rows`, :func:`values_around`,
+:func:`position_bin`) in its place, so the cut loop and every rule of a cut
+are written once and a scan compiles only the reader its attribute needs. With one training value per bin both kinds choose the same
+cut at the same threshold. The oblique tree cuts its projections with the same
+scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 
 * :func:`cut_bounds` -- the tie tolerance, C4.5's equal values and MINOBJS
   minimum per side (Quinlan 1996), and whether any cut is possible;
@@ -15,7 +22,10 @@ same cut at the same threshold:
 * :func:`admissible_cut` -- both sides non-empty and heavy (C4.5) or large
   (``min_samples_leaf``) enough; C4.5 counts the admissible cuts;
 * :func:`gini_quality`, :func:`entropy_quality`, :func:`_lookup_quality` --
-  a cut's quality −(W_L I(L) + W_R I(R)) up to a constant;
+  a cut's quality −(W_L I(L) + W_R I(R)) up to a constant, from the running
+  class weights of both sides;
+* :func:`kept_as_best` -- the tie rule: a later cut must be better by more than
+  the tolerance;
 * :func:`cut_threshold` -- the midpoint between the values either side;
 * :func:`finish_cut` -- the chosen cut's score, C4.5's MDL charge
   (:func:`mdl_corrected_gain`) and split information.
@@ -23,17 +33,20 @@ same cut at the same threshold:
 
 from __future__ import annotations
 
+import types as pytypes
+from typing import NamedTuple
+
 import numpy as np
 
-from ..._numba import jit_internal, jit_twin
-from ._split_kernels import (C45_EQUAL, C45_TIE, ENTROPY, GINI, ROUND_OFF, WEIGHT_TOL,
+from ..._numba import jit_inline, jit_internal, jit_twin
+from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
 from .._state import CutBounds, Scratch, Split
 
-#: how a numeric scan scores a cut (:func:`best_numeric_cut`): Gini from sums of squared
-#: class weights, the same sums kept up to date one row at a time (integer counts),
-#: entropy from c log2 c looked up (integer counts) or computed
+#: how the ordered scan scores a cut (:func:`ordered_class_cut`): Gini
+#: from sums of squared class weights, the same sums kept up to date one position at a time
+#: (integer counts), entropy from c log2 c looked up (integer counts) or computed
 GINI_SUMS = 0
 GINI_COUNTS = 1
 CLOGC_LOOKUP = 2
@@ -176,6 +189,273 @@ def _lookup_quality(pairs, n_left, n_right, clogc):
     return quality - (clogc[n_left] + clogc[n_right])
 
 
+#: rows of a scan's ``(WORK_ROWS, K)`` work table: the known rows' class weights, the left
+#: and right sides', the best cut's left side (the four :func:`finish_cut` reads), each
+#: class's c log2 c terms of the left side (``CLOGC_LOOKUP``: of both sides) and of the right
+#: side, and whether a class moved since its terms were computed (``LOG2_TERMS``)
+KNOWN, LEFT, RIGHT, BEST_LEFT, LEFT_TERMS, RIGHT_TERMS, MOVED = 0, 1, 2, 3, 4, 5, 6
+WORK_ROWS = 7
+
+
+class RowPositions(NamedTuple):
+    """An exact attribute's known rows as the positions of :func:`ordered_class_cut`, in
+    increasing order of value: ``values[pos]``, ``classes[pos]`` and ``weights[pos]`` are the
+    value, class and weight in the node of the row at position ``pos`` (``weights`` empty:
+    every weight is 1)."""
+
+    values: np.ndarray
+    classes: np.ndarray
+    weights: np.ndarray
+
+
+class BinPositions(NamedTuple):
+    """A binned attribute's non-empty bins as the positions of :func:`ordered_class_cut`, in
+    increasing order: position ``e`` is bin ``bins[e]``, ``table[e]`` / ``rows[e]`` its class
+    weights / rows in the node; ``bin_range[0, b]`` / ``bin_range[1, b]`` bin ``b``'s smallest
+    and largest training value."""
+
+    bins: np.ndarray
+    table: np.ndarray
+    rows: np.ndarray
+    bin_range: np.ndarray
+
+
+class KnownPart(NamedTuple):
+    """The rows of a scanned attribute whose value is known (their class weights: row
+    ``KNOWN`` of the scan's work table)."""
+
+    w_known: float  # their weight
+    w_total: float  # the node's weight, missing values included
+    n_known: int  # their rows
+    positions: int  # their positions: rows, or non-empty bins
+    integer: bool  # every class weight is an integer count (every row weighs 1)
+
+
+def by_positions(of_bins, of_rows):
+    """A function of ``(positions, ...)`` running ``of_bins`` for :class:`BinPositions` and
+    ``of_rows`` for :class:`RowPositions` (plain Python functions of the same parameters).
+    Called from Python it chooses on the value; its ``readers`` map each type of positions
+    to its function compiled in its callers' place (:data:`~hyperplane._numba.jit_inline`),
+    which :func:`scan_of` binds into the compiled scan of that type. The readers are one
+    expression each, so that no local name of theirs meets one of the caller's.
+
+    Examples
+    --------
+    In Python the choice is made on the value (:func:`position_rows`):
+
+    >>> import numpy as np
+    >>> from hyperplane.tree._scan._numeric_cut_kernels import (
+    ...     BinPositions, RowPositions, position_rows)
+    >>> rows = RowPositions(np.array([0.5, 2.0]), np.array([1, 0]), np.empty(0))
+    >>> bins = BinPositions(np.array([0, 3]), np.array([[2.0, 1.0], [0.0, 4.0]]),
+    ...                     np.array([3, 4]), np.zeros((2, 4)))
+    >>> [int(position_rows(p, 1)) for p in (rows, bins)]
+    [1, 4]
+    """
+    def choose(positions, *args):
+        return (of_bins if isinstance(positions, BinPositions) else of_rows)(positions, *args)
+
+    choose.readers = {BinPositions: jit_inline(of_bins), RowPositions: jit_inline(of_rows)}
+    return choose
+
+
+def _row_entries(positions):
+    """:func:`entries` of a row: its class."""
+    return 1
+
+
+def _bin_entries(positions):
+    """:func:`entries` of a bin: every class."""
+    return positions.table.shape[1]
+
+
+def _row_entry(positions, pos, e):
+    """:func:`entry` of a row: its class and weight."""
+    return (positions.classes[pos],
+            1.0 if positions.weights.shape[0] == 0 else positions.weights[pos])
+
+
+def _bin_entry(positions, pos, e):
+    """:func:`entry` of a bin: class ``e`` and its weight in the bin."""
+    return e, positions.table[pos, e]
+
+
+def _row_rows(positions, pos):
+    """:func:`position_rows` of a row."""
+    return 1
+
+
+def _bin_rows(positions, pos):
+    """:func:`position_rows` of a bin."""
+    return positions.rows[pos]
+
+
+def _row_values(positions, pos):
+    """:func:`values_around` a row: its value and the next row's."""
+    return positions.values[pos], positions.values[pos + 1]
+
+
+def _bin_values(positions, pos):
+    """:func:`values_around` a bin: its largest value and the next bin's smallest."""
+    return (positions.bin_range[1, positions.bins[pos]],
+            positions.bin_range[0, positions.bins[pos + 1]])
+
+
+def _row_bin(positions, pos):
+    """:func:`position_bin` of a row: none."""
+    return -1
+
+
+def _bin_bin(positions, pos):
+    """:func:`position_bin` of a bin: its code."""
+    return positions.bins[pos]
+
+
+#: ``entries(positions)``: how many (class, weight) entries a position holds: 1 for a
+#: row, the number of classes for a bin
+entries = by_positions(_bin_entries, _row_entries)
+#: ``entry(positions, pos, e)``: entry ``e`` of position ``pos``, ``(class, weight)``
+entry = by_positions(_bin_entry, _row_entry)
+#: ``position_rows(positions, pos)``: how many rows position ``pos`` holds
+position_rows = by_positions(_bin_rows, _row_rows)
+#: ``values_around(positions, pos)``: the largest training value at position ``pos`` and the
+#: smallest at ``pos + 1``, between which a cut after ``pos`` lies
+values_around = by_positions(_bin_values, _row_values)
+#: ``position_bin(positions, pos)``: the bin of position ``pos`` (−1: a row)
+position_bin = by_positions(_bin_bin, _row_bin)
+
+
+def ordered_class_cut(positions, known, work, rules, clogc):
+    """The best cut ``x <= t`` of a numeric attribute, its known values read in
+    increasing order as ``positions``: rows (:class:`RowPositions`, an exact
+    attribute) or non-empty bins (:class:`BinPositions`, a binned one).
+
+    ``known`` (:class:`KnownPart`): the known rows' weight, the node's, their rows and
+    positions and whether their class weights are integer counts; ``work`` a
+    ``(WORK_ROWS, K)`` table whose row ``KNOWN`` holds their class weights; ``rules``
+    a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45);
+    ``clogc`` the table ``c log2 c`` (looked up for integer counts it covers).
+
+    Each position in turn moves its class weights to the left side
+    (:func:`entries`, :func:`entry`), and a cut after it lies between its
+    largest value and the next position's smallest (:func:`values_around`):
+    only between separated values (:func:`separated`), only where both sides
+    are admissible (:func:`admissible_cut`, C4.5 counting those cuts), scored
+    by its quality (Gini, :func:`gini_quality`: sums of squares kept up to date
+    exactly for integer counts below ``EXACT_COUNTS``, else summed per cut;
+    entropy: ``c log2 c`` looked up for integer counts, :func:`_lookup_quality`,
+    else recomputed for the classes that moved, :func:`entropy_quality`), the
+    smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
+    :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
+    at :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
+    :func:`no_split`. Compiled, with the readers of one type of positions
+    (:func:`scan_of`: :data:`ordered_row_cut`, :data:`ordered_bin_cut`), in the place
+    of each entry (:func:`best_numeric_cut`, :func:`ordered_cut`, the oblique tree's
+    ``best_threshold``).
+    """
+    if known.positions < 2 or known.w_known <= 0.0:
+        return no_split()
+    n_classes = work.shape[1]
+    bounds = cut_bounds(known.w_known, known.w_total, known.n_known, n_classes, rules)
+    if not bounds.possible:
+        return no_split()
+    how = LOG2_TERMS
+    if rules.criterion == GINI:
+        how = GINI_COUNTS if known.integer and known.w_known < EXACT_COUNTS else GINI_SUMS
+    elif known.integer and clogc.shape[0] > known.w_known:
+        how = CLOGC_LOOKUP
+    left, right, best_left = work[LEFT], work[RIGHT], work[BEST_LEFT]
+    terms, moved = work[LEFT_TERMS:MOVED], work[MOVED]  # CLOGC_LOOKUP: terms[0] both sides'
+    sq_l = 0.0
+    sq_r = 0.0
+    for k in range(n_classes):
+        left[k] = 0.0
+        right[k] = work[KNOWN, k]
+        moved[k] = 1.0
+        sq_r += right[k] * right[k]
+        if how == CLOGC_LOOKUP:
+            terms[0, k] = clogc[0] + clogc[np.int64(right[k])]
+    w_left = 0.0
+    n_left = 0
+    n_cuts = 0
+    best = -np.inf
+    best_pos = -1
+    best_w_left = 0.0
+    for pos in range(known.positions - 1):
+        for e in range(entries(positions)):  # move the position's class weights left
+            k, a = entry(positions, pos, e)
+            if a == 0.0:
+                continue
+            if how == GINI_COUNTS:  # (c + a)² − c² = 2ca + a²: exact for integer counts
+                sq_l += 2.0 * left[k] * a + a * a
+                sq_r -= 2.0 * right[k] * a - a * a
+            left[k] += a
+            right[k] -= a
+            w_left += a
+            moved[k] = 1.0
+            if how == CLOGC_LOOKUP:  # only the moved class's terms change
+                terms[0, k] = clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
+        n_left += position_rows(positions, pos)
+        x_here, x_next = values_around(positions, pos)
+        if not separated(x_here, x_next, bounds):
+            continue
+        w_right = known.w_known - w_left
+        n_right = known.n_known - n_left
+        if not admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
+            continue
+        n_cuts += 1
+        if how == GINI_COUNTS:
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == GINI_SUMS:
+            sq_l, sq_r = squared_sums(left, right)
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == CLOGC_LOOKUP:
+            quality = _lookup_quality(terms[0], n_left, n_right, clogc)
+        else:  # c log2 c recomputed only for the classes that moved since the last cut
+            quality = 0.0
+            for k in range(n_classes):
+                if moved[k] != 0.0:
+                    terms[0, k] = xlog2x(left[k])
+                    terms[1, k] = xlog2x(right[k])
+                    moved[k] = 0.0
+                quality += terms[0, k]
+                quality += terms[1, k]
+            quality = entropy_quality(quality, w_left, w_right)
+        if kept_as_best(quality, best, bounds, left, best_left):
+            best, best_pos, best_w_left = quality, pos, w_left
+    if best_pos < 0:
+        return no_split()
+    x_here, x_next = values_around(positions, best_pos)
+    return finish_cut(work, best_w_left, known.w_known, known.w_total, n_cuts,
+                      cut_threshold(x_here, x_next), position_bin(positions, best_pos), rules)
+
+
+#: the readers :func:`ordered_class_cut` calls, each chosen by the positions' type
+READERS = ("entries", "entry", "position_rows", "values_around", "position_bin")
+
+
+def scan_of(kind):
+    """:func:`ordered_class_cut` for positions of type ``kind`` (:class:`RowPositions` or
+    :class:`BinPositions`): the same code with each of :data:`READERS` bound to its reader
+    of that type, compiled in each caller's place with the readers in its own (numba's
+    untyped inlining, :data:`~hyperplane._numba.jit_inline`). A call passing the positions,
+    the work table and the rules cost a small node's scan 10-30%; choosing the readers
+    while typing (an ``overload(..., inline="always")``) had numba type the whole scan
+    again at every round of its caller's type inference (2.7x the compilation)."""
+    scope = dict(globals())
+    scope.update({name: globals()[name].readers[kind] for name in READERS})
+    name = f"ordered_{'bin' if kind is BinPositions else 'row'}_cut"
+    scan = pytypes.FunctionType(ordered_class_cut.__code__, scope, name)
+    scan.__qualname__, scan.__doc__ = name, ordered_class_cut.__doc__
+    return jit_inline(scan)
+
+
+#: the scan over an exact attribute's rows (:func:`best_numeric_cut`, the oblique tree's
+#: projections) and over a binned attribute's bins (:func:`ordered_cut`)
+ordered_row_cut = scan_of(RowPositions)
+ordered_bin_cut = scan_of(BinPositions)
+
+
 @jit_internal
 def gather_buffers(spare, n_known, unit):
     """Where a scan gathers its ``n_known`` classes and weights (none when every
@@ -191,23 +471,19 @@ def gather_buffers(spare, n_known, unit):
 
 @jit_twin
 def best_numeric_cut(xs, order, y, value, scan, rules, spare):
-    """Best midpoint cut ``x <= t`` scanning ``order`` (node rows sorted by x, NaN
-    last) and ``xs`` (their values in that order, ``xs[pos] = x[order[pos]]``).
+    """Best midpoint cut ``x <= t`` of an exact attribute: :func:`ordered_class_cut`
+    over the node's rows ``order`` (sorted by x, NaN last) with values ``xs``
+    (``xs[pos] = x[order[pos]]``).
 
-    The candidate thresholds are the midpoints between adjacent distinct
-    sorted values (周志华 eq. 4.7); between equally good cuts the smaller t
-    wins. ``value`` is the node's class weights; ``scan`` a
+    ``value`` is the node's class weights; ``scan`` a
     :class:`~hyperplane.tree._state.Scan`: ``scan.wbuf[i]`` is the weight of row ``i`` in
-    this node, ``scan.unit``: every weight is 1, so counts are integers and
-    entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
-    a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45). The node's
-    classes (and weights, unless all 1) are gathered once into contiguous
-    buffers (into ``spare``, a :class:`~hyperplane.tree._state.GatherBuffers`, when
-    they are long enough,
-    :func:`gather_buffers`), then scanned in order with ``xs``; a cut's quality is −(W_L I(L) +
-    W_R I(R)) up to a constant: Gini ``Σ L_k²/W_L + Σ R_k²/W_R`` (integer counts:
-    sums of squares kept up to date, exactly), entropy as :func:`_lookup_quality`.
-    One function, three allocations, no array-taking calls in the scan.
+    this node, ``scan.unit``: every weight is 1, so counts are integers (rounded here)
+    and entropy terms ``c log2 c`` come from the table ``scan.clogc``; ``rules``
+    a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45). The known
+    rows' class weights are the node's less those of the rows missing the value; their
+    classes (and weights, unless all 1) are gathered once into contiguous buffers
+    (into ``spare``, a :class:`~hyperplane.tree._state.GatherBuffers`, when they are
+    long enough, :func:`gather_buffers`), one scan position per row.
     ``rules.c45`` (C4.5 / J48 rules, for ``criterion="gain_ratio"``): two values
     closer than ``C45_EQUAL`` (1e-5) are equal (no cut between them, and
     they do not count as a cut in the MDL charge); a cut is admissible when
@@ -221,14 +497,11 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     divides by :func:`c45_split_info`.
     Returns the attribute's :class:`~hyperplane.tree._state.Split` (``cut_bin`` −1).
     """
-    wbuf, unit, clogc = scan.wbuf, scan.unit, scan.clogc
-    criterion = rules.criterion
+    wbuf, unit = scan.wbuf, scan.unit
     n_classes = value.shape[0]
     m = order.shape[0]
-    # rows: known, left, right, best_left (finish_cut's work), entropy terms of left, right, moved
-    table = np.empty((7, n_classes))
-    known, left, right, best_left = table[0], table[1], table[2], table[3]
-    terms = table[4:7]
+    work = np.empty((WORK_ROWS, n_classes))
+    known = work[KNOWN]
     w_total = 0.0
     for k in range(n_classes):
         known[k] = value[k]
@@ -252,72 +525,9 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
             known[k] = np.round(known[k])
     else:
         w_known = known.sum()
-    if w_known <= 0.0:
-        return no_split()
-    how = LOG2_TERMS
-    if criterion == GINI:
-        how = GINI_COUNTS if unit and w_known < EXACT_COUNTS else GINI_SUMS
-    elif unit and clogc.shape[0] > m:
-        how = CLOGC_LOOKUP
-    bounds = cut_bounds(w_known, w_total, n_known, n_classes, rules)
-    if not bounds.possible:
-        return no_split()
-    n_cuts = 0
-    sq_l = 0.0
-    sq_r = 0.0
-    pairs = table[4]  # CLOGC_LOOKUP: clogc[L_k] + clogc[R_k] of every class
-    for k in range(n_classes):
-        left[k] = 0.0
-        right[k] = known[k]
-        terms[2, k] = 1.0
-        sq_r += known[k] * known[k]
-        if how == CLOGC_LOOKUP:
-            pairs[k] = clogc[0] + clogc[np.int64(known[k])]
-    w_left = 0.0
-    best = -np.inf
-    best_pos = -1
-    best_w_left = 0.0
-    for pos in range(n_known - 1):
-        k0 = ys[pos]
-        w_i = 1.0 if unit else ws[pos]
-        if how == GINI_COUNTS:  # (c + 1)² − c² = 2c + 1: exact for integer counts
-            sq_l += 2.0 * left[k0] + 1.0
-            sq_r -= 2.0 * right[k0] - 1.0
-        left[k0] += w_i
-        right[k0] -= w_i
-        w_left += w_i
-        terms[2, k0] = 1.0
-        if how == CLOGC_LOOKUP:  # only the moved class's terms change
-            pairs[k0] = clogc[np.int64(left[k0])] + clogc[np.int64(right[k0])]
-        if not separated(xs[pos], xs[pos + 1], bounds):
-            continue
-        w_right = w_known - w_left
-        if not admissible_cut(w_left, w_right, pos + 1, n_known - pos - 1, bounds, rules):
-            continue
-        n_cuts += 1
-        if how == GINI_COUNTS:
-            quality = gini_quality(sq_l, sq_r, w_left, w_right)
-        elif how == GINI_SUMS:
-            sq_l, sq_r = squared_sums(left, right)
-            quality = gini_quality(sq_l, sq_r, w_left, w_right)
-        elif how == CLOGC_LOOKUP:
-            quality = _lookup_quality(pairs, pos + 1, n_known - pos - 1, clogc)
-        else:  # c log2 c recomputed only for the classes that moved since the last cut
-            quality = 0.0
-            for k in range(n_classes):
-                if terms[2, k] != 0.0:
-                    terms[0, k] = xlog2x(left[k])
-                    terms[1, k] = xlog2x(right[k])
-                    terms[2, k] = 0.0
-                quality += terms[0, k]
-                quality += terms[1, k]
-            quality = entropy_quality(quality, w_left, w_right)
-        if kept_as_best(quality, best, bounds, left, best_left):
-            best, best_pos, best_w_left = quality, pos, w_left
-    if best_pos < 0:
-        return no_split()
-    return finish_cut(table, best_w_left, w_known, w_total, n_cuts,
-                      cut_threshold(xs[best_pos], xs[best_pos + 1]), -1, rules)
+    return ordered_row_cut(RowPositions(xs, ys, ws),
+                           KnownPart(w_known, w_total, n_known, n_known, unit), work, rules,
+                           scan.clogc if unit else scan.clogc[:0])
 
 
 @jit_twin
@@ -332,87 +542,48 @@ def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     """
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((5, table.shape[1])), bins[:0])
+    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((WORK_ROWS, table.shape[1])),
+                      bins[:0])
     return ordered_cut(bins.size, scratch, table[n_codes], bin_range, rules, clogc)
 
 
 @jit_internal
 def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
-    """:func:`best_numeric_cut` over bins: the best cut between the non-empty bins
-    of a binned attribute.
+    """The best cut between the non-empty bins of a binned attribute:
+    :func:`ordered_class_cut` with one position per bin.
 
     In the :class:`~hyperplane.tree._state.Scratch` ``scratch``, ``bins[:d]`` are the
     non-empty bins in increasing order, ``bin_table[e]`` / ``bin_rows[e]``
-    the class weights / rows of bin ``bins[e]``, ``work`` a ``(5, K)``
+    the class weights / rows of bin ``bins[e]``, ``work`` a ``(WORK_ROWS, K)``
     buffer; ``missing`` the class weights of the rows missing the value;
-    ``bin_range`` as :func:`ordered_table_cut` takes it. A cut after bin
+    ``bin_range`` as :func:`ordered_table_cut` takes it; ``clogc`` the table
+    ``c log2 c``, given (longer than the node's weight) only when every weight
+    is 1, so that the bins' class weights are integer counts. A cut after bin
     ``bins[e]`` lies between its largest value and the next non-empty bin's
     smallest, and is scored by the same rules as :func:`best_numeric_cut`'s
-    cut between those values, so with one training value per bin both scans
+    cut between those values, so with one training value per bin both
     choose the same cut and threshold (and bins of several values hold the
     rows the exact scan would move together). The scan costs the node's
     distinct bins, not the number of bins. Returns the attribute's
-    :class:`~hyperplane.tree._state.Split`.
+    :class:`~hyperplane.tree._state.Split`. A ``work`` of fewer than ``WORK_ROWS`` rows
+    raises ``ValueError`` (the scan would write past its end).
     """
-    bins, table, n_rows, work = scratch.bins, scratch.bin_table, scratch.bin_rows, scratch.work
-    criterion = rules.criterion
-    n_classes = table.shape[1]
-    known, left, right, best_left, pairs = work[0], work[1], work[2], work[3], work[4]
+    work = scratch.work
+    if work.shape[0] < WORK_ROWS:
+        raise ValueError("ordered_cut: scratch.work needs WORK_ROWS rows (new_scratch makes it)")
+    table, n_rows = scratch.bin_table, scratch.bin_rows
+    known = work[KNOWN]
     known[:] = 0.0
     n_known = 0
     for e in range(d):
         n_known += n_rows[e]
-        for k in range(n_classes):
+        for k in range(table.shape[1]):
             known[k] += table[e, k]
     w_known = known.sum()
     w_total = w_known + missing.sum()
-    if d < 2 or w_known <= 0.0:
-        return no_split()
-    bounds = cut_bounds(w_known, w_total, n_known, n_classes, rules)
-    if not bounds.possible:
-        return no_split()
-    lookup = criterion == ENTROPY and clogc.shape[0] > w_known
-    left[:] = 0.0
-    for k in range(n_classes):  # element copies: see ARCHITECTURE (numba policy)
-        right[k] = known[k]
-    w_left = 0.0
-    n_left = 0
-    n_cuts = 0
-    best = -np.inf
-    best_e = -1
-    best_w_left = 0.0
-    for e in range(d - 1):
-        for k in range(n_classes):
-            left[k] += table[e, k]
-            right[k] -= table[e, k]
-            w_left += table[e, k]
-        n_left += n_rows[e]
-        if not separated(bin_range[1, bins[e]], bin_range[0, bins[e + 1]], bounds):
-            continue
-        w_right = w_known - w_left
-        if not admissible_cut(w_left, w_right, n_left, n_known - n_left, bounds, rules):
-            continue
-        n_cuts += 1
-        if criterion == GINI:
-            sq_l, sq_r = squared_sums(left, right)
-            quality = gini_quality(sq_l, sq_r, w_left, w_right)
-        elif lookup:
-            for k in range(n_classes):
-                pairs[k] = clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
-            quality = _lookup_quality(pairs, n_left, n_known - n_left, clogc)
-        else:
-            quality = 0.0
-            for k in range(n_classes):
-                quality += xlog2x(left[k])
-                quality += xlog2x(right[k])
-            quality = entropy_quality(quality, w_left, w_right)
-        if kept_as_best(quality, best, bounds, left, best_left):
-            best, best_e, best_w_left = quality, e, w_left
-    if best_e < 0:
-        return no_split()
-    b = bins[best_e]
-    return finish_cut(work, best_w_left, w_known, w_total, n_cuts,
-                      cut_threshold(bin_range[1, b], bin_range[0, bins[best_e + 1]]), b, rules)
+    return ordered_bin_cut(BinPositions(scratch.bins, table, n_rows, bin_range),
+                           KnownPart(w_known, w_total, n_known, d, clogc.shape[0] > w_known),
+                           work, rules, clogc)
 
 
 @jit_twin
