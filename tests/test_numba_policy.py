@@ -357,3 +357,68 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     assert {"twin_caller", "twin_sum__internal", "twin_sum"} <= set(runs[0]["compiled"])
     # np.zeros(int64) of a kernel with wrappers and of one without: one implementation
     assert sum("ol_np_zeros" in name for name in runs[0]["compiled"]) == 1
+
+
+#: what a process runs to see an internal kernel's library (argv[1] "late": a
+#: compiled caller that the first process never compiled)
+_LINK_ONLY_RUN = '''
+import json, sys
+import numpy as np
+import numba
+import internal_kernels as k
+
+x = np.arange(5.0)
+if sys.argv[1] == "late":
+    # compiled here (not cached: a lambda), linking the cached internal kernels' IR
+    late = numba.njit(lambda x: k.scaled_sum(x, 4) + k.fast_sum(x) + k.zeros_inside(2)[1])
+    print(json.dumps({"late": late(x)}))
+    sys.exit()
+value = k.caller(x) + k.fast_caller(x)
+generated = {}
+for name in ["scaled_sum", "fast_sum", "doubled", "first", "first_plus"]:
+    for cres in getattr(k, name).overloads.values():
+        # the object code numba generated for the library (and caches)
+        code = cres.library._get_compiled_object()
+        generated[name] = [type(cres.library).__name__,
+                           cres.fndesc.mangled_name.encode() in code, cres.library.optimise]
+print(json.dumps({"value": value, "generated": generated}))
+'''
+
+
+def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
+    """numba generates no machine code for a kernel compiled without wrappers
+    (``_numba._LinkOnlyLibrary``): its compiled callers link its IR and
+    generate it there, so the execution engine never defines its function,
+    and the caller returns what it would with the kernel's own code; a strict
+    kernel's IR is optimised in its callers' libraries only. Its
+    library is cached: a later process compiles a new caller against the
+    cached IR (fastmath, parallel and overload-calling kernels included)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+    from hyperplane._numba import INTERNAL_COMPILER, _InternalCompiler
+
+    assert INTERNAL_COMPILER is _InternalCompiler  # this numba finalises as expected
+    (tmp_path / "internal_kernels.py").write_text(_INTERNAL_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path),
+                                           os.path.dirname(os.path.dirname(hyperplane.__file__))]))
+    runs = []
+    for mode in ["first", "late"]:
+        done = subprocess.run([sys.executable, "-c", _LINK_ONLY_RUN, mode], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    x = np.arange(5.0)
+    assert runs[0]["value"] == (2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0)
+                                + x.sum() + 3 * x.sum())
+    # a strict kernel's module passes run in its callers only; a fastmath one's (the
+    # parallel `doubled`) here too
+    assert runs[0]["generated"] == {name: ["_LinkOnlyLibrary", False,
+                                           name in ("fast_sum", "doubled")]
+                                    for name in ["scaled_sum", "fast_sum", "doubled", "first",
+                                                 "first_plus"]}
+    assert runs[1]["late"] == 4 * x.sum() + x.sum()
