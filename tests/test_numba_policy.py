@@ -207,8 +207,8 @@ def test_by_none_passes_the_choosing_argument_only_where_asked():
 _INTERNAL_MODULE = '''
 import numpy as np
 from numba import prange
-from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_fast_linked,
-                               jit_internal, jit_linked, jit_parallel_internal, jit_twin)
+from hyperplane._numba import (by_none, jit, jit_fast, jit_fast_internal, jit_internal,
+                               jit_parallel_internal, jit_twin)
 
 
 @jit_internal
@@ -227,17 +227,17 @@ def fast_sum(x):
     return s
 
 
-@jit_linked
-def linked_scaled_sum(x, factor):
+@jit_internal
+def inner_scaled_sum(x, factor):
     s = 0.0
     for v in x:
         s += v * factor
     return s
 
 
-@jit_fast_linked
-def linked_fast_sum(x):
-    return fast_sum(x) + linked_scaled_sum(x, 0.5)
+@jit_fast_internal
+def inner_fast_sum(x):
+    return fast_sum(x) + inner_scaled_sum(x, 0.5)
 
 
 @jit_parallel_internal
@@ -272,8 +272,8 @@ def fast_caller(x):
 
 
 @jit
-def linked_caller(x):
-    return linked_fast_sum(x) + linked_scaled_sum(x, 2.0)
+def nested_caller(x):
+    return inner_fast_sum(x) + inner_scaled_sum(x, 2.0)
 
 
 @jit_twin
@@ -322,10 +322,10 @@ import internal_kernels as k
 
 x = np.arange(5.0)
 values = [k.caller(x), k.fast_caller(x), k.twin_caller(x), k.twin_sum(x),
-          k.zeros_outside(3).tolist(), k.linked_caller(x)]
+          k.zeros_outside(3).tolist(), k.nested_caller(x)]
 refused = []
 for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x.copy())),
-                   ("linked_scaled_sum", (x, 2.0)), ("linked_fast_sum", (x,))]:
+                   ("inner_scaled_sum", (x, 2.0)), ("inner_fast_sum", (x,))]:
     try:
         getattr(k, name)(*args)
     except TypeError as error:
@@ -334,7 +334,7 @@ for name, args in [("scaled_sum", (x, 2)), ("fast_sum", (x,)), ("doubled", (x, x
 # in the object code numba made of its library (and caches)
 machine_code = {name: [cres.fndesc.llvm_func_name.encode() in cres.library._get_compiled_object()
                        for cres in getattr(k, name).overloads.values()]
-                for name in ("scaled_sum", "linked_scaled_sum", "linked_fast_sum")}
+                for name in ("scaled_sum", "inner_scaled_sum", "inner_fast_sum")}
 print(json.dumps({"values": values, "compiled": compiled, "refused": refused,
                   "machine_code": machine_code}))
 '''
@@ -349,11 +349,10 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     own dispatcher would jump to a null pointer), in both processes. A twin
     kernel (``jit_twin``) gives its compiled caller the twin without wrappers
     and Python the one with them; an overload (``np.zeros``) that a kernel with
-    wrappers and one without both call is compiled once. A linked kernel
-    (``jit_linked``, ``jit_fast_linked``: no machine code of its own, its
-    module only linked into its callers; also one linked kernel calling
-    another) behaves the same: its callers' values, cached, refused from
-    Python."""
+    wrappers and one without both call is compiled once. An internal kernel
+    calling another (strict and fastmath) behaves the same, and no internal
+    kernel has machine code of its own: its module is only linked into its
+    callers'."""
     import json
     import os
     import subprocess
@@ -377,16 +376,81 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     for run in runs:
         assert run["values"] == expected
         assert len(run["refused"]) == 5
-        for name, message in zip(["scaled_sum", "fast_sum", "doubled", "linked_scaled_sum",
-                                  "linked_fast_sum"], run["refused"]):
+        for name, message in zip(["scaled_sum", "fast_sum", "doubled", "inner_scaled_sum",
+                                  "inner_fast_sum"], run["refused"]):
             assert f"internal_kernels.{name} is compiled without a Python wrapper" in message
     assert {"caller", "fast_caller", "scaled_sum", "fast_sum", "doubled", "first",
-            "first_plus", "linked_caller", "linked_fast_sum",
-            "linked_scaled_sum"} <= set(runs[0]["compiled"])
+            "first_plus", "nested_caller", "inner_fast_sum",
+            "inner_scaled_sum"} <= set(runs[0]["compiled"])
     assert runs[1]["compiled"] == []
-    assert runs[0]["machine_code"] == {"scaled_sum": [True], "linked_scaled_sum": [False],
-                                       "linked_fast_sum": [False]}
+    assert runs[0]["machine_code"] == {"scaled_sum": [False], "inner_scaled_sum": [False],
+                                       "inner_fast_sum": [False]}
     # a twin kernel: the compiled caller's twin without wrappers, Python's with them
     assert {"twin_caller", "twin_sum__internal", "twin_sum"} <= set(runs[0]["compiled"])
     # np.zeros(int64) of a kernel with wrappers and of one without: one implementation
     assert sum("ol_np_zeros" in name for name in runs[0]["compiled"]) == 1
+
+
+#: what a process runs to see an internal kernel's library (argv[1] "late": a
+#: compiled caller that the first process never compiled)
+_LINK_ONLY_RUN = '''
+import json, sys
+import numpy as np
+import numba
+import internal_kernels as k
+
+x = np.arange(5.0)
+if sys.argv[1] == "late":
+    # compiled here (not cached: a lambda), linking the cached internal kernels' IR
+    late = numba.njit(lambda x: k.scaled_sum(x, 4) + k.fast_sum(x) + k.zeros_inside(2)[1])
+    print(json.dumps({"late": late(x)}))
+    sys.exit()
+value = k.caller(x) + k.fast_caller(x)
+generated = {}
+for name in ["scaled_sum", "fast_sum", "doubled", "first", "first_plus"]:
+    for cres in getattr(k, name).overloads.values():
+        # the object code numba generated for the library (and caches)
+        code = cres.library._get_compiled_object()
+        generated[name] = [type(cres.library).__name__,
+                           cres.fndesc.mangled_name.encode() in code, cres.library.optimise]
+print(json.dumps({"value": value, "generated": generated}))
+'''
+
+
+def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
+    """numba generates no machine code for a kernel compiled without wrappers
+    (``_numba._LinkOnlyLibrary``): its compiled callers link its IR and
+    generate it there, so the execution engine never defines its function,
+    and the caller returns what it would with the kernel's own code; a strict
+    kernel's IR is optimised in its callers' libraries only. Its
+    library is cached: a later process compiles a new caller against the
+    cached IR (fastmath, parallel and overload-calling kernels included)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+    from hyperplane._numba import INTERNAL_COMPILER, _InternalCompiler
+
+    assert INTERNAL_COMPILER is _InternalCompiler  # this numba finalises as expected
+    (tmp_path / "internal_kernels.py").write_text(_INTERNAL_MODULE)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path),
+                                           os.path.dirname(os.path.dirname(hyperplane.__file__))]))
+    runs = []
+    for mode in ["first", "late"]:
+        done = subprocess.run([sys.executable, "-c", _LINK_ONLY_RUN, mode], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    x = np.arange(5.0)
+    assert runs[0]["value"] == (2 * x.sum() + 2 * x[1] + x[0] + (x[0] + 1.0)
+                                + x.sum() + 3 * x.sum())
+    # a strict kernel's module passes run in its callers only; a fastmath one's (the
+    # parallel `doubled`) here too
+    assert runs[0]["generated"] == {name: ["_LinkOnlyLibrary", False,
+                                           name in ("fast_sum", "doubled")]
+                                    for name in ["scaled_sum", "fast_sum", "doubled", "first",
+                                                 "first_plus"]}
+    assert runs[1]["late"] == 4 * x.sum() + x.sum()

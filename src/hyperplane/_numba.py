@@ -35,16 +35,22 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 
 from __future__ import annotations
 
-import functools
 import os
 import types as pytypes
+import weakref
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
 
 from numba.core import errors, types  # noqa: E402
+import llvmlite.binding as ll  # noqa: E402
+from numba.core.codegen import (CPUCodeLibrary, JITCodeLibrary, JITCPUCodegen,  # noqa: E402
+                                RuntimeLinker)
+from numba.core.compiler import Compiler  # noqa: E402
+from numba.core.compiler_machinery import LoweringPass, register_pass  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
+from numba.core.typed_passes import AnnotateTypes  # noqa: E402
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 
@@ -71,6 +77,103 @@ class KernelDispatcher(CPUDispatcher):
             except errors.TypingError:
                 pass
         return super().get_call_template(args, kws)
+
+
+class _LinkOnlyLibrary(JITCodeLibrary):
+    """numba's JIT code library of a kernel that only compiled code calls
+    (:class:`InternalDispatcher`), whose functions numba never generates machine
+    code for.
+
+    A compiled caller links a callee's optimised IR into its own library (numba's
+    ``add_linking_library``) and generates machine code for it there; the
+    callee's own machine code would only serve a call through its wrappers,
+    which such a kernel does not have. numba nevertheless generates it when the
+    library is finalised (``finalize_object``), ~half of each such
+    compilation. This library hands the execution engine a module of its
+    global variables only (the environment pointers numba's ``set_env`` fills
+    in), so that no function of it is generated; the IR callers link is the
+    optimised module as before, and numba's cache stores the IR and the
+    globals' object code (a cached library is loaded as any other).
+    """
+
+    #: whether the module passes run (set by :class:`_LinkOnlyLowering`)
+    optimise = True
+
+    def _optimize_final_module(self):
+        if self.optimise:
+            super()._optimize_final_module()
+
+    def _finalize_final_module(self):
+        module = self._final_module
+        names = [gv.name for gv in module.global_variables]
+        if any(name.startswith(RuntimeLinker.PREFIX) or name.startswith("numba.dynamic.globals")
+               for name in names):
+            # recursion or dynamic globals: numba resolves them in the engine
+            return super()._finalize_final_module()
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        envs = [name for name in names if name.startswith("_ZN08NumbaEnv")]
+        globals_only = ll.parse_assembly("".join(
+            f'@"{name}" = common global i8* null\n' for name in envs))
+        globals_only.name = module.name
+        globals_only.triple = module.triple
+        globals_only.data_layout = module.data_layout
+        # the object cache hooks find the library through this attribute
+        setattr(globals_only, "_CPUCodeLibrary__library", weakref.proxy(self))
+        setattr(module, "_CPUCodeLibrary__library", weakref.proxy(self))
+        self._codegen._add_module(globals_only)
+        self._finalize_specific()
+        self._finalized = True
+
+
+def _link_only_library_works():
+    """Whether this numba finalises a library as :class:`_LinkOnlyLibrary` expects
+    (else an :class:`InternalDispatcher` compiles as any kernel, machine code
+    included)."""
+    expected = {"_finalize_dynamic_globals", "_verify_declare_only_symbols",
+                "_add_module", "_finalize_specific", "_finalized"}
+    code = CPUCodeLibrary._finalize_final_module.__code__
+    return (expected <= set(code.co_names) and "_CPUCodeLibrary__library" in code.co_names
+            and JITCPUCodegen._library_class is JITCodeLibrary)
+
+
+@register_pass(mutates_CFG=False, analysis_only=False)
+class _LinkOnlyLowering(LoweringPass):
+    """Give the lowering a :class:`_LinkOnlyLibrary` (numba's lowering makes a
+    plain library only when the state has none)."""
+
+    _name = "hyperplane_link_only_library"
+
+    def __init__(self):
+        LoweringPass.__init__(self)
+
+    def run_pass(self, state):
+        codegen = state.targetctx.codegen()
+        if state.library is None and type(codegen) is JITCPUCodegen:
+            state.library = _LinkOnlyLibrary(codegen, state.func_id.func_qualname)
+            # a strict kernel's IR is optimised in its callers' libraries, whose module
+            # passes run over it anyway; a fastmath kernel's is optimised here first, as
+            # before (its rounding follows the order the passes meet its sums in)
+            state.library.optimise = bool(state.flags.fastmath)
+            state.library.enable_object_caching()
+        return False
+
+
+class _InternalCompiler(Compiler):
+    """numba's compiler, whose nopython lowering makes a :class:`_LinkOnlyLibrary`."""
+
+    def define_pipelines(self):
+        pipelines = super().define_pipelines()
+        for pipeline in pipelines:
+            if any(pss is AnnotateTypes for pss, _ in pipeline.passes):
+                pipeline.add_pass_after(_LinkOnlyLowering, AnnotateTypes)
+                pipeline.finalize()
+        return pipelines
+
+
+#: the compiler of :class:`InternalDispatcher` (numba's own where this numba
+#: finalises its libraries otherwise)
+INTERNAL_COMPILER = _InternalCompiler if _link_only_library_works() else Compiler
 
 
 class InternalDispatcher(KernelDispatcher):
@@ -109,6 +212,11 @@ class InternalDispatcher(KernelDispatcher):
     ...
     TypeError: hyperplane._numba.twice is compiled without a Python wrapper: call it from a compiled function
     """
+
+    def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
+        kwargs.setdefault("pipeline_class", INTERNAL_COMPILER)
+        super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
+                         **kwargs)
 
     def add_overload(self, cres):
         # only self.overloads (what compiled callers are typed and linked
@@ -172,141 +280,6 @@ class TwinDispatcher(KernelDispatcher):
     def enable_caching(self):
         super().enable_caching()
         self.internal.enable_caching()
-
-
-@functools.lru_cache(maxsize=None)
-def _linked_compiler():
-    """numba's compiler, for :class:`LinkedDispatcher`, with one pass added
-    before lowering: the function is lowered into a code library that keeps
-    its optimised LLVM module for the callers that link it and hands numba's
-    execution engine only the module's environment variables, not its
-    functions, so that no machine code is generated for it.
-
-    Returns None (:class:`LinkedDispatcher` then compiles as
-    :class:`InternalDispatcher`) on a numba whose code libraries, object cache
-    hooks or lowering passes are not the ones this was written against.
-    Built once, on the first :class:`LinkedDispatcher` (a function's local
-    class, so that no module holds it: ``hyperplane_classes`` lists the
-    classes a module defines, and model files trust only those it can import).
-    """
-    import weakref
-
-    from llvmlite import binding as ll
-    from llvmlite import ir as llvmir
-    from numba.core import codegen, compiler, typed_passes
-    from numba.core.compiler_machinery import AnalysisPass, register_pass
-
-    library = getattr(codegen, "JITCodeLibrary", None)
-    needed = ("_finalize_final_module", "_finalize_dynamic_globals", "_finalize_specific",
-              "_verify_declare_only_symbols", "_object_compiled_hook")
-    if (library is None or not hasattr(getattr(codegen, "RuntimeLinker", None), "PREFIX") or getattr(codegen.JITCPUCodegen, "_library_class", None) is not library
-            or not all(hasattr(library, name) for name in needed)
-            or "_CPUCodeLibrary__library" not in
-            library._object_compiled_hook.__func__.__code__.co_names
-            or not hasattr(typed_passes, "BaseNativeLowering")):
-        return None
-
-    class LinkedCodeLibrary(library):
-        """A JIT code library whose functions no one calls through the
-        execution engine: compiled callers link its module (numba's
-        ``add_linking_library``), and a call from Python is refused before it
-        gets here. Finalising it optimises the module as numba does, then
-        gives the engine a stub holding the module's ``NumbaEnv`` variables
-        (``set_env`` stores the function's environment there, and would write
-        through a null address without them); the stub's machine code is what
-        numba's object cache keeps, with the module's bitcode, for the next
-        process."""
-
-        def _finalize_final_module(self):
-            if any(gv.name.startswith(codegen.RuntimeLinker.PREFIX)
-                   for gv in self._final_module.global_variables):
-                # a recursive kernel: numba's runtime linker resolves its
-                # self-references in the engine, so it gets its machine code
-                super()._finalize_final_module()
-                return
-            self._finalize_dynamic_globals()
-            self._verify_declare_only_symbols()
-            stub = self._codegen._create_empty_module(self.name + "__env")
-            for gv in self._final_module.global_variables:
-                if gv.name.startswith("_ZN08NumbaEnv") and not gv.is_declaration:
-                    env = llvmir.GlobalVariable(stub, llvmir.IntType(8).as_pointer(), gv.name)
-                    env.linkage = "common"
-                    env.initializer = llvmir.Constant(env.type.pointee, None)
-            stub = ll.parse_assembly(str(stub))
-            # numba's object cache hook keeps the machine code of a module
-            # that names its library (the attribute CPUCodeLibrary sets)
-            stub._CPUCodeLibrary__library = weakref.proxy(self)
-            self._codegen._add_module(stub)
-            self._finalize_specific()
-            self._finalized = True
-
-    @register_pass(mutates_CFG=False, analysis_only=True)
-    class LinkOnlyLibrary(AnalysisPass):
-        """Give the lowering a :class:`LinkedCodeLibrary` (it creates a plain
-        one only when the state has none)."""
-
-        _name = "hyperplane_link_only_library"
-
-        def __init__(self):
-            AnalysisPass.__init__(self)
-
-        def run_pass(self, state):
-            if state.library is None:
-                made = LinkedCodeLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
-                made.enable_object_caching()
-                state.library = made
-            return False
-
-    class LinkedCompiler(compiler.Compiler):
-        def define_pipelines(self):
-            pipelines = super().define_pipelines()
-            for pm in pipelines:
-                for k, (pass_class, _) in enumerate(pm.passes):
-                    if isinstance(pass_class, type) and issubclass(
-                            pass_class, typed_passes.BaseNativeLowering):
-                        pm.passes.insert(k, (LinkOnlyLibrary, "a library without machine code"))
-                        pm.finalize()
-                        break
-            return pipelines
-
-    return LinkedCompiler
-
-
-class LinkedDispatcher(InternalDispatcher):
-    """An :class:`InternalDispatcher` whose compilations get no machine code
-    of their own: compiled callers link a kernel's optimised LLVM module into
-    theirs (they inline it or keep a private copy), so the machine code numba
-    generates for every compiled function is, for a kernel only compiled
-    code calls, never run, and was a fifth to a third of such a kernel's
-    compilation (the SMO's row and working-set kernels). Cached as the others
-    (a second process loads its callers without compiling it).
-
-    Examples
-    --------
-    Functions defined in a session cannot be cached, so this example compiles
-    without the package's ``cache=True`` (:data:`jit_linked` adds it):
-
-    >>> import numba
-    >>> import numpy as np
-    >>> from hyperplane._numba import LinkedDispatcher
-    >>> def total(x):
-    ...     s = 0.0
-    ...     for v in x:
-    ...         s += v
-    ...     return s
-    >>> summed = LinkedDispatcher(py_func=total, locals={}, targetoptions=dict(
-    ...     nopython=True, no_cpython_wrapper=True, no_cfunc_wrapper=True))
-    >>> mean = numba.njit(lambda x: summed(x) / x.shape[0])
-    >>> mean(np.arange(4.0))
-    1.5
-    """
-
-    def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
-        compiler_class = _linked_compiler()
-        if compiler_class is not None:
-            kwargs.setdefault("pipeline_class", compiler_class)
-        super().__init__(py_func=py_func, locals=locals or {}, targetoptions=targetoptions,
-                         **kwargs)
 
 
 #: the compilation flags that only say which wrappers a compiled function gets
@@ -392,11 +365,6 @@ jit_internal = _compiler(InternalDispatcher, nogil=True)
 jit_fast_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS),
                                   parallel=True)
-#: :data:`jit_internal` and :data:`jit_fast_internal` compiled without machine
-#: code of their own (:class:`LinkedDispatcher`): for a kernel that compiled
-#: callers link and nothing else runs
-jit_linked = _compiler(LinkedDispatcher, nogil=True)
-jit_fast_linked = _compiler(LinkedDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 #: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
 #: tree's parallel scoring and partition, which call strict functions)
 jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
@@ -409,8 +377,7 @@ jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 __all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
            "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
-           "KernelDispatcher", "InternalDispatcher", "LinkedDispatcher", "jit_linked",
-           "jit_fast_linked", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
+           "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise, pass_first=(True, True)):

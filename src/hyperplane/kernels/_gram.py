@@ -20,7 +20,7 @@ import math
 
 from numba import prange
 
-from .._numba import jit_fast, jit_fast_inline, jit_fast_linked, jit_parallel
+from .._numba import jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 
 #: an expanded squared distance below this share of |x|² + |y|² is recomputed
 #: directly (its relative error could exceed about 1e-8 in float64)
@@ -33,7 +33,7 @@ CANCELLATION = 1e-6
 PARALLEL_ENTRIES = 1 << 20
 
 
-@jit_fast_linked
+@jit_fast_internal
 def exact_sq_dist(x, y):
     """Σ (x_f - y_f)², exactly 0 for x = y."""
     acc = 0.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit_fast, jit_fast_inline, jit_fast_linked
+from .._numba import jit_fast, jit_fast_inline, jit_fast_internal
 from ._kernel_values_kernels import DENSE_ROWS, FEATURE_MAJOR, is_distance
 
 
@@ -20,7 +20,7 @@ def dense_row_method(samples, r, n_cols, full):
     return (FEATURE_MAJOR if full else DENSE_ROWS), n_cols * samples.X32.shape[1]
 
 
-@jit_fast_linked
+@jit_fast_internal
 def dense_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from dense samples: feature-major
     (``FEATURE_MAJOR``, ``cols[k] = k``) or by rows."""
@@ -30,7 +30,7 @@ def dense_block_products(samples, r, cols, lo, hi, method):
         dense_products(samples, r, cols, lo, hi)
 
 
-@jit_fast_linked
+@jit_fast_internal
 def dense_products(samples, r, cols, lo, hi):
     """``buf[k]`` = |x_r - x_c|^2 (distance kernels) or x_r . x_c, c =
     ``cols[k]``, ``lo <= k < hi``, from the row-major dense samples, summed
@@ -67,7 +67,7 @@ def feature_major_products(samples, r, lo, hi):
         buf[k] = acc[k]
 
 
-@jit_fast_linked
+@jit_fast_internal
 def feature_major_sums(XT, r, lo, distance, acc):
     """``acc[k] += |x_r - x_c|^2`` (``distance``) or ``x_r . x_c``,
     ``c = lo + k``, from the feature-major samples ``XT`` (d, n)."""

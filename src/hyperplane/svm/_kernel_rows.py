@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from numba import prange
 
 from .._csr_rows import CSRRows
-from .._numba import by_first_type, jit_fast, jit_fast_inline, jit_fast_linked, jit_parallel
+from .._numba import by_first_type, jit_fast, jit_fast_inline, jit_fast_internal, jit_parallel
 from ._dense_rows_kernels import dense_block_products, dense_row_method
 # the kernel codes, which the solver and the tests name from here
 from ._kernel_values_kernels import (  # noqa: F401
@@ -179,7 +179,7 @@ def kernel_row_full(samples, r, out):
                 samples.parallel_work, out)
 
 
-@jit_fast_linked
+@jit_fast_internal
 def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`kernel_row` (``full``: on every sample, ``cols = all_rows``) of
     dense samples, by the method of :func:`dense_row_method`, as one block
@@ -195,7 +195,7 @@ def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
         row_blocks(samples, r, cols, n_cols, method, out)
 
 
-@jit_fast_linked
+@jit_fast_internal
 def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`dense_compute_row` of sparse samples, by the method of
     :func:`sparse_row_method`: the products of x_r with every sample in

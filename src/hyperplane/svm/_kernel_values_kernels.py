@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .._numba import jit_fast_inline, jit_fast_linked
+from .._numba import jit_fast_inline, jit_fast_internal
 
 # kernel codes ---------------------------------------------------------------
 GENERIC, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, LAPLACE_KERNEL, SIGMOID_KERNEL = range(-1, 5)
@@ -32,7 +32,7 @@ LOG2E = 1.4426950408889634
 LN2 = 0.6931471805599453
 
 
-@jit_fast_linked
+@jit_fast_internal
 def is_distance(code):
     """Whether the kernel is a function of |x - y|^2 (else of x . y)."""
     return code == RBF_KERNEL or code == LAPLACE_KERNEL

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast, jit_fast_linked, jit_inline
+from .._numba import jit, jit_fast, jit_fast_internal, jit_inline
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 
@@ -69,7 +69,7 @@ def update_gradient(score, kidx, n_active, K_i, K_j, a_i, a_j):
         score[t] -= a_i * K_i[r] + a_j * K_j[r]
 
 
-@jit_fast_linked
+@jit_fast_internal
 def update_h(H, K_r, coef):
     """H_r += coef K_ur for every sample r, with coef = +-C_u y_u when
     variable u reaches or leaves its upper bound (LIBSVM's G_bar update,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast_linked
+from .._numba import jit, jit_fast_internal
 from ._kernel_rows import compute_row
 from ._row_cache_kernels import get_row
 from ._smo_state import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
@@ -97,7 +97,7 @@ def reconstruct_gradient(samples, var, cache, ist, scratch):
         score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
 
 
-@jit_fast_linked
+@jit_fast_internal
 def add_scaled_row(value, coef, row):
     """value += coef * row on every sample (contiguous: vectorises)."""
     for r in range(value.shape[0]):

@@ -21,7 +21,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_fast, jit_fast_inline, jit_fast_linked, jit_inline, jit_parallel
+from .._numba import jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_inline, jit_parallel
 from ._kernel_values_kernels import ROW_BLOCK, SPARSE_COLUMNS, SPARSE_ROWS, is_distance
 
 #: how much cheaper a multiply-add over a contiguous dense column is than one
@@ -121,7 +121,7 @@ def sparse_row_method(samples, r, n_cols, full):
     return SPARSE_ROWS, by_rows
 
 
-@jit_fast_linked
+@jit_fast_internal
 def sparse_block_products(samples, r, cols, lo, hi, method):
     """``buf[k]`` for ``lo <= k < hi`` from sparse samples, prepared by
     :func:`sparse_compute_row`: gathered from ``dots`` (by columns) or by
@@ -146,7 +146,7 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
             buf[k] = dots[block[k]]
 
 
-@jit_fast_linked
+@jit_fast_internal
 def sparse_distances(samples, r, cols, lo, hi):
     """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
     c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
@@ -179,7 +179,7 @@ def products_by_rows(samples, r, cols, n_cols):
     scatter_row(samples, r, 0.0)
 
 
-@jit_fast_linked
+@jit_fast_internal
 def products_by_rows_range(samples, cols, lo, hi):
     """``buf[k]`` = work . x_c, c = ``cols[k]``, ``lo <= k < hi``, over the
     nonzeros of each x_c (CSR). Positions and columns are read as unsigned

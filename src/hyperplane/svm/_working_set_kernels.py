@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import by_none, jit, jit_fast_linked, jit_inline, maxnum, minnum
+from .._numba import by_none, jit, jit_fast_internal, jit_inline, maxnum, minnum
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 #: The first halves of the working set: the i of largest score in I_up among
@@ -26,7 +26,7 @@ FirstHalves = namedtuple("FirstHalves", "i_pos m_pos i_neg m_neg")
 LabelExtremes = namedtuple("LabelExtremes", "m_pos M_pos m_neg M_neg")
 
 
-@jit_fast_linked
+@jit_fast_internal
 def max_in_up(score, status, n_active):
     """m(alpha) = max_{t in I_up} score_t (-inf if I_up is empty)."""
     m = -np.inf
@@ -35,7 +35,7 @@ def max_in_up(score, status, n_active):
     return m
 
 
-@jit_fast_linked
+@jit_fast_internal
 def last_at_value(score, status, n_active, m):
     """The last t in I_up with score_t = m (LIBSVM's tie rule: ``>=``)."""
     i = -1
@@ -89,7 +89,7 @@ def select_j(var, n_active, i, m, K_i):
     return j, M
 
 
-@jit_fast_linked
+@jit_fast_internal
 def min_in_low(score, status, n_active):
     """M(alpha) = min_{t in I_low} score_t (+inf if I_low is empty)."""
     M = np.inf

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit, jit_inline, jit_internal
 from .._state import NodeStore
 
 
@@ -38,9 +38,10 @@ def _reserve(store, extra):
     return grown
 
 
-@jit_internal
+@jit_inline
 def _copy_node(source, s, store, t):
-    """Node ``s`` of ``source`` written as node ``t`` of ``store`` (every field)."""
+    """Node ``s`` of ``source`` written as node ``t`` of ``store`` (every field;
+    inlined into its two callers, no compiled unit of its own)."""
     store.feature[t] = source.feature[s]
     store.is_numeric[t] = source.is_numeric[s]
     store.threshold[t] = source.threshold[s]
@@ -53,9 +54,9 @@ def _copy_node(source, s, store, t):
     store.depth[t] = source.depth[s]
 
 
-@jit_internal
+@jit_inline
 def _counted(store, n_nodes):
-    """``store``'s arrays holding ``n_nodes`` nodes."""
+    """``store``'s arrays holding ``n_nodes`` nodes (inlined into its callers)."""
     return NodeStore(store.feature, store.is_numeric, store.threshold, store.first_child,
                      store.n_child, store.branch_r, store.value, store.weight, store.depth,
                      n_nodes)
