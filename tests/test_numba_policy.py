@@ -368,7 +368,8 @@ def test_an_internal_kernel_is_called_from_compiled_code_cached_and_refused_from
     for run in runs:
         assert run["values"] == expected
         assert len(run["refused"]) == 4
-        for name, message in zip(["scaled_sum", "fast_sum", "doubled", "inner_fast_sum"], run["refused"]):
+        refused_names = ["scaled_sum", "fast_sum", "doubled", "inner_fast_sum"]
+        for name, message in zip(refused_names, run["refused"]):
             assert f"internal_kernels.{name} is compiled without a Python wrapper" in message
     assert {"caller", "fast_caller", "scaled_sum", "fast_sum", "doubled", "first",
             "first_plus", "nested_caller", "inner_fast_sum"} <= set(runs[0]["compiled"])
