@@ -2,6 +2,7 @@
 (Breiman et al. 1984, §8.11) against brute-force NumPy references and scikit-learn's
 ``criterion="absolute_error"`` tree."""
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from hyperplane.tree import DecisionTreeRegressor, export_text
-from hyperplane.tree._scan._median_kernels import absolute_error_profile
+from hyperplane.tree._scan._median_kernels import absolute_error_profile, ranks_of
 from hyperplane.tree._scan._regression_kernels import OrderedValues, best_regression_cut
 from hyperplane.tree._scan._split_kernels import ABSOLUTE_ERROR
 
@@ -36,6 +37,21 @@ def weighted_median(y, w):
     if exact.size:
         return (ys[exact[0]] + ys[exact[0] + 1]) / 2
     return ys[np.searchsorted(cum, half, side="right")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([-1.5, -0.0, 0.0, 0.25, 2.0, 7.0]), max_size=140))
+def test_ranks_are_numpy_stable_argsort(values):
+    """The profile's own merge sort ranks as ``numpy.argsort(kind="stable")``: equal
+    targets (and -0.0 / 0.0) in their order, over several runs and merges."""
+    y = np.array(values, dtype=float)
+    sorted_y, ranks = numba.njit(lambda t: ranks_of(t))(y)
+    order = np.argsort(y, kind="stable")
+    expected = np.empty(y.size, dtype=np.int64)
+    expected[order] = np.arange(y.size)
+    np.testing.assert_array_equal(ranks, expected)
+    np.testing.assert_array_equal(np.signbit(sorted_y), np.signbit(y[order]))
+    np.testing.assert_array_equal(sorted_y, y[order])
 
 
 @settings(max_examples=60, deadline=None)

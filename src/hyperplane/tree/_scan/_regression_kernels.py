@@ -293,8 +293,9 @@ def binned_values(columns, c, rows, index_type):
 @jit_twin
 def regression_scores(columns, node, rules, wbuf, min_decrease):
     """The split table of ``node``: every available numeric attribute, exact or
-    binned (:func:`binned_values`), scanned by :func:`best_regression_cut`
-    with ``rules.min_leaf`` and ``rules.criterion``.
+    binned (:func:`binned_values`), scanned as :func:`best_regression_cut` scans
+    (:func:`ordered_regression_cut` of :class:`RowTargets`, called directly: no
+    forwarding kernel compiled between) with ``rules.min_leaf`` and ``rules.criterion``.
 
     ``wbuf``: scratch indexed by row (the node's weights are spread into it).
     ``min_decrease`` (a :class:`~hyperplane.tree._state.MinDecrease`): a cut is
@@ -308,6 +309,7 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
     p = columns.kind.shape[0]
     splits = new_splits(p)
     share = node.value[0] / min_decrease.root_weight
+    targets = RowTargets(columns.y, wbuf)
     for j in range(p):
         if not node.avail[j] or columns.kind[j] == CATEGORICAL:
             continue
@@ -317,7 +319,7 @@ def regression_scores(columns, node, rules, wbuf, min_decrease):
                                    np.empty(0, dtype=np.int64))
         else:
             column = binned_values(columns, c, node.rows, node.order)
-        cut = best_regression_cut(column, columns.y, wbuf, rules.min_leaf, rules.criterion)
+        cut = ordered_regression_cut(targets, column, rules.min_leaf, rules.criterion)
         put_admissible(splits, j, cut, share, min_decrease.min_impurity_decrease)
     return splits
 
