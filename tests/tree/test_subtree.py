@@ -10,7 +10,8 @@ from hypothesis.extra.numpy import arrays
 import hyperplane.tree._grow._builder as builder
 import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._bin_kernels import BLOCK, bin_rows, codes_by_column
+from hyperplane.tree._bin_kernels import (BLOCK, bin_ranges, bin_ranges_parallel, bin_rows,
+                                          bin_rows_parallel, codes_by_column)
 from hyperplane.tree._encode import bin_column, quantile_edges
 from hyperplane.tree._scan._numeric_cut_kernels import WORK_ROWS
 from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
@@ -201,16 +202,43 @@ def test_bin_rows_is_searchsorted(X, n_edges, seed):
     for j, e in enumerate(edges_list):
         edges[j, :e.size] = e
     out = np.empty(X.shape, dtype=np.int16)
-    bin_rows(X, np.arange(p), np.arange(p), edges,
+    bin_rows_parallel(X, np.arange(p), np.arange(p), edges,
              np.array([e.size for e in edges_list], dtype=np.int64), out)
     for j, e in enumerate(edges_list):
         np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))
     small = [j for j in range(p) if edges_list[j].size <= 256]
     out_small = np.empty((X.shape[0], len(small)), dtype=np.int16)
-    bin_rows(X, np.array(small, dtype=np.int64), np.arange(len(small)), edges[small],
+    bin_rows_parallel(X, np.array(small, dtype=np.int64), np.arange(len(small)), edges[small],
              np.array([edges_list[j].size for j in small], dtype=np.int64), out_small)
     for t, j in enumerate(small):
         np.testing.assert_array_equal(out_small[:, t], bin_column(X[:, j], edges_list[j]))
+
+
+@settings(deadline=None, max_examples=40)
+@given(arrays(np.float64, st.tuples(st.integers(1, 40), st.integers(1, 4)),
+              elements=st.one_of(st.floats(-3, 3).map(lambda v: round(v, 1)), st.just(np.nan),
+                                 st.just(-0.0))),
+       st.integers(0, 2**32 - 1))
+def test_small_fits_bin_by_numpy_as_the_parallel_kernels(X, seed):
+    """Up to ``TRANSPOSE_ROWS`` rows ``bin_rows`` and ``bin_ranges`` run NumPy
+    (no parallel kernel compiled): the codes and bin ranges of the compiled
+    kernels, columns and slots permuted."""
+    rng = np.random.default_rng(seed)
+    p = X.shape[1]
+    n_edges = np.zeros(p, dtype=np.int64)
+    edges = np.full((p, 6), np.nan)
+    for t in range(p):
+        values = np.unique(np.round(rng.uniform(-3, 3, rng.integers(0, 7)), 1))
+        edges[t, :values.size] = values
+        n_edges[t] = values.size
+    columns, slots = rng.permutation(p), rng.permutation(p)
+    by_numpy, compiled = np.empty(X.shape, dtype=np.int8), np.empty(X.shape, dtype=np.int8)
+    bin_rows(X, columns, slots, edges, n_edges, by_numpy)
+    bin_rows_parallel(X, columns, slots, edges, n_edges, compiled)
+    np.testing.assert_array_equal(by_numpy, compiled)
+    codes_T = np.ascontiguousarray(compiled.T, dtype=np.int32)
+    np.testing.assert_array_equal(bin_ranges(X, columns, codes_T, slots, 7),
+                                  bin_ranges_parallel(X, columns, codes_T, slots, 7))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -228,7 +256,7 @@ def test_counted_codes_are_searchsorted(seed):
     for j, e in enumerate(edges_list):
         edges[j, :e.size] = e
     out = np.empty(X.shape, dtype=np.int16)
-    bin_rows(X, np.arange(3), np.arange(3), edges,
+    bin_rows_parallel(X, np.arange(3), np.arange(3), edges,
              np.array([e.size for e in edges_list], dtype=np.int64), out)
     for j, e in enumerate(edges_list):
         np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))

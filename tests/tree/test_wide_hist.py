@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree import DecisionTreeClassifier
-from hyperplane.tree._bin_kernels import BLOCK, bin_rows
+from hyperplane.tree._bin_kernels import BLOCK, bin_rows_parallel
 from hyperplane.tree._grow._builder import every_midpoint
 from hyperplane.tree._encode import bin_column, quantile_edges
 
@@ -43,7 +43,7 @@ def test_bin_rows_gives_bin_column_codes_with_and_without_the_padded_table(X, ma
         edges[j, :e.size] = e
     out = np.empty(X.shape, dtype=np.int16)
     columns = np.arange(X.shape[1], dtype=np.int64)
-    bin_rows(X, columns, columns, edges, n_edges, out)
+    bin_rows_parallel(X, columns, columns, edges, n_edges, out)
     for j, e in enumerate(edge_list):
         np.testing.assert_array_equal(out[:, j], bin_column(X[:, j], e))
 

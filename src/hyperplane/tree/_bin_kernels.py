@@ -2,8 +2,10 @@
 
 :func:`bin_rows` gives the code :func:`~._encode.bin_column` gives (``x <=
 edges[b]`` ⇔ code ``<= b``, i.e. ``numpy.searchsorted(edges, x, "left")``;
-−1 for NaN) for all binned columns at once, reading ``X`` row by row and
-writing the row-major codes the tree kernels read, in parallel over rows.
+−1 for NaN) for all binned columns at once; above ``TRANSPOSE_ROWS`` rows by
+:func:`bin_rows_parallel`, reading ``X`` row by row and writing the row-major
+codes the tree kernels read, in parallel over rows (a smaller fit codes each
+column by NumPy and compiles no parallel kernel).
 Up to 256 edges the code is counted (:func:`count_below`: two runs of 16
 comparisons, which vectorise); beyond, a branch-free binary search
 (:func:`lower_bound`, Knuth, TAOCP vol. 3, 6.2.1, with conditional moves).
@@ -11,8 +13,8 @@ comparisons, which vectorise); beyond, a branch-free binary search
 exact numeric attributes out one attribute per row, in parallel row blocks
 (:func:`transposed_codes`, :func:`transposed_columns`: NumPy for one block);
 :func:`column_ranges` gives every column's smallest and largest known value,
-:func:`bin_ranges` every bin's (where a cut between bins lies).
-"""
+:func:`bin_ranges` every bin's (where a cut between bins lies; NumPy for one
+block, else :func:`bin_ranges_parallel`)."""
 
 from __future__ import annotations
 
@@ -75,7 +77,7 @@ def count_below(padded, x):
 
 
 @jit_parallel_exact
-def bin_rows(X, columns, slots, edges, n_edges, out):
+def bin_rows_parallel(X, columns, slots, edges, n_edges, out):
     """``out[i, slots[t]] = code of X[i, columns[t]]`` under ``edges[t, :n_edges[t]]``.
 
     The counted codes need every column's edges padded to ``BLOCK**2``
@@ -102,8 +104,37 @@ def bin_rows(X, columns, slots, edges, n_edges, out):
                 out[i, slots[t]] = lower_bound(edges[t], n_edges[t], x)
 
 
-#: rows per task of :func:`codes_by_column`
+#: rows per task of :func:`codes_by_column`; at most this many rows are coded, transposed
+#: and ranged by NumPy (:func:`bin_rows`, :func:`transposed_codes`, :func:`bin_ranges`)
 TRANSPOSE_ROWS = 4096
+
+
+def bin_rows(X, columns, slots, edges, n_edges, out):
+    """:func:`bin_rows_parallel`, or, for at most ``TRANSPOSE_ROWS`` rows, the same
+    codes by :func:`~._encode.bin_column` (``numpy.searchsorted``) column by column:
+    a small fit then compiles no parallel kernel (~1 s of its first fit)."""
+    if X.shape[0] > TRANSPOSE_ROWS:
+        bin_rows_parallel(X, columns, slots, edges, n_edges, out)
+        return
+    from ._encode import bin_column
+    for t in range(columns.shape[0]):
+        out[:, slots[t]] = bin_column(X[:, columns[t]], edges[t, :n_edges[t]])
+
+
+def bin_ranges(X, columns, codes_T, slots, width):
+    """:func:`bin_ranges_parallel`, or, for at most ``TRANSPOSE_ROWS`` rows, the same
+    ranges by NumPy (``numpy.fmin.at`` / ``numpy.fmax.at`` of each column's known
+    values at their codes): a small fit then compiles no parallel kernel."""
+    if X.shape[0] > TRANSPOSE_ROWS:
+        return bin_ranges_parallel(X, columns, codes_T, slots, width)
+    out = np.full((columns.shape[0], 2, width), np.nan)
+    for t in range(columns.shape[0]):
+        codes = codes_T[slots[t]]
+        known = codes >= 0
+        x = X[known, columns[t]]
+        np.fmin.at(out[t, 0], codes[known], x)
+        np.fmax.at(out[t, 1], codes[known], x)
+    return out
 
 
 @jit_parallel
@@ -187,7 +218,7 @@ def column_ranges(X):
 
 
 @jit_parallel_exact
-def bin_ranges(X, columns, codes_T, slots, width):
+def bin_ranges_parallel(X, columns, codes_T, slots, width):
     """``out[t, 0, b]`` / ``out[t, 1, b]``: the smallest / largest value of
     ``X[:, columns[t]]`` whose code ``codes_T[slots[t]]`` is ``b`` (NaN: no
     such value), for ``b < width``; where a cut between two bins lies.
