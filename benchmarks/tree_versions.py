@@ -34,6 +34,10 @@ SHAPES = {
     "100k×4 deep": (100_000, 4, 0, 0.0),
 }
 
+#: DecisionTreeClassifier's criteria, and the names scikit-learn gives them
+CRITERIA = ("info_gain", "gain_ratio", "gini")
+ALIASES = {"entropy": "info_gain"}
+
 CHILD = r"""
 import json, sys, time
 import numpy as np, pandas as pd
@@ -75,12 +79,16 @@ def main():
     parser.add_argument("--checkout", action="append", required=True,
                         help="NAME=SRC: a checkout's src/ (the first is the baseline)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--shapes", nargs="*", default=list(SHAPES))
-    parser.add_argument("--criteria", nargs="*", default=["gini", "info_gain"])
+    parser.add_argument("--shapes", nargs="*", default=list(SHAPES), choices=list(SHAPES))
+    parser.add_argument("--criteria", nargs="*", default=["gini", "info_gain"],
+                        choices=[*CRITERIA, *ALIASES], metavar="CRITERION",
+                        help=f"the tree's criteria ({', '.join(CRITERIA)}); "
+                             + ", ".join(f"{a} = {c}" for a, c in ALIASES.items()))
     parser.add_argument("--splitters", nargs="*", default=["best"], choices=["best", "hist"])
     parser.add_argument("--record-trace", action="store_true",
                         help="fit with record_trace=True (the node-by-node Python loop)")
     args = parser.parse_args()
+    args.criteria = list(dict.fromkeys(ALIASES.get(c, c) for c in args.criteria))
     checkouts = dict(item.split("=", 1) for item in args.checkout)
     names = list(checkouts)
     print("| shape | criterion | " + " | ".join(f"{k} CPU s" for k in names) + " | "
