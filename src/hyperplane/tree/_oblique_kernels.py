@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_fast
-from ._scan._numeric_cut_kernels import (KNOWN, LEFT, RIGHT, WORK_ROWS, KnownPart, RowPositions,
-                                         ordered_row_cut)
+from ._scan._numeric_cut_kernels import KNOWN, LEFT, RIGHT, WORK_ROWS, ordered_row_cut
+from ._scan._positions_kernels import KnownPart, RowPositions
 from ._scan._split_kernels import ROUND_OFF, impurity
 from ._state import GrowRules
 

@@ -3,15 +3,15 @@
 One scan, :func:`ordered_class_cut`, reads a node's known values in
 increasing order as *positions* and scores every cut between adjacent
 distinct values (周志华 4.4.1). A position is one training row of an exact
-attribute (:class:`RowPositions`: the node's rows sorted once at the root and
-partitioned as the tree grows, entered by :func:`best_numeric_cut`) or one
-non-empty bin of a binned attribute (:class:`BinPositions`, ``splitter="hist"``:
-the bin's class weights from the node's class table and its smallest and
-largest training value, entered by :func:`ordered_cut`). The scan is compiled
-once per type of positions (:func:`scan_of`: :data:`ordered_row_cut`,
-:data:`ordered_bin_cut`) with that type's readers (:func:`entries`,
-:func:`entry`, :func:`position_rows`, :func:`values_around`,
-:func:`position_bin`) in its place, so the cut loop and every rule of a cut
+attribute (:class:`~._positions_kernels.RowPositions`: the node's rows sorted
+once at the root and partitioned as the tree grows, entered by
+:func:`best_numeric_cut`) or one non-empty bin of a binned attribute
+(:class:`~._positions_kernels.BinPositions`, ``splitter="hist"``: the bin's
+class weights from the node's class table and its smallest and largest
+training value, entered by :func:`ordered_cut`); :mod:`._positions_kernels`
+holds both and their readers. The scan is compiled once per type of positions
+(:func:`scan_of`: :data:`ordered_row_cut`, :data:`ordered_bin_cut`) with that
+type's readers (:data:`READERS`) in its place, so the cut loop and every rule of a cut
 are written once and a scan compiles only the reader its attribute needs. With one training value per bin both kinds choose the same
 cut at the same threshold. The oblique tree cuts its projections with the same
 scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
@@ -34,8 +34,6 @@ scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 from __future__ import annotations
 
 import types as pytypes
-from typing import NamedTuple
-
 import numpy as np
 
 from ..._numba import jit_inline, jit_internal, jit_twin
@@ -43,6 +41,8 @@ from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
 from .._state import CutBounds, Scratch, Split
+from ._positions_kernels import (BinPositions, KnownPart, RowPositions, entries, entry,
+                                 position_bin, position_rows, values_around)
 
 #: how the ordered scan scores a cut (:func:`ordered_class_cut`): Gini
 #: from sums of squared class weights, the same sums kept up to date one position at a time
@@ -197,148 +197,22 @@ KNOWN, LEFT, RIGHT, BEST_LEFT, LEFT_TERMS, RIGHT_TERMS, MOVED = 0, 1, 2, 3, 4, 5
 WORK_ROWS = 7
 
 
-class RowPositions(NamedTuple):
-    """An exact attribute's known rows as the positions of :func:`ordered_class_cut`, in
-    increasing order of value: ``values[pos]``, ``classes[pos]`` and ``weights[pos]`` are the
-    value, class and weight in the node of the row at position ``pos`` (``weights`` empty:
-    every weight is 1)."""
-
-    values: np.ndarray
-    classes: np.ndarray
-    weights: np.ndarray
-
-
-class BinPositions(NamedTuple):
-    """A binned attribute's non-empty bins as the positions of :func:`ordered_class_cut`, in
-    increasing order: position ``e`` is bin ``bins[e]``, ``table[e]`` / ``rows[e]`` its class
-    weights / rows in the node; ``bin_range[0, b]`` / ``bin_range[1, b]`` bin ``b``'s smallest
-    and largest training value."""
-
-    bins: np.ndarray
-    table: np.ndarray
-    rows: np.ndarray
-    bin_range: np.ndarray
-
-
-class KnownPart(NamedTuple):
-    """The rows of a scanned attribute whose value is known (their class weights: row
-    ``KNOWN`` of the scan's work table)."""
-
-    w_known: float  # their weight
-    w_total: float  # the node's weight, missing values included
-    n_known: int  # their rows
-    positions: int  # their positions: rows, or non-empty bins
-    integer: bool  # every class weight is an integer count (every row weighs 1)
-
-
-def by_positions(of_bins, of_rows):
-    """A function of ``(positions, ...)`` running ``of_bins`` for :class:`BinPositions` and
-    ``of_rows`` for :class:`RowPositions` (plain Python functions of the same parameters).
-    Called from Python it chooses on the value; its ``readers`` map each type of positions
-    to its function compiled in its callers' place (:data:`~hyperplane._numba.jit_inline`),
-    which :func:`scan_of` binds into the compiled scan of that type. The readers are one
-    expression each, so that no local name of theirs meets one of the caller's.
-
-    Examples
-    --------
-    In Python the choice is made on the value (:func:`position_rows`):
-
-    >>> import numpy as np
-    >>> from hyperplane.tree._scan._numeric_cut_kernels import (
-    ...     BinPositions, RowPositions, position_rows)
-    >>> rows = RowPositions(np.array([0.5, 2.0]), np.array([1, 0]), np.empty(0))
-    >>> bins = BinPositions(np.array([0, 3]), np.array([[2.0, 1.0], [0.0, 4.0]]),
-    ...                     np.array([3, 4]), np.zeros((2, 4)))
-    >>> [int(position_rows(p, 1)) for p in (rows, bins)]
-    [1, 4]
-    """
-    def choose(positions, *args):
-        return (of_bins if isinstance(positions, BinPositions) else of_rows)(positions, *args)
-
-    choose.readers = {BinPositions: jit_inline(of_bins), RowPositions: jit_inline(of_rows)}
-    return choose
-
-
-def _row_entries(positions):
-    """:func:`entries` of a row: its class."""
-    return 1
-
-
-def _bin_entries(positions):
-    """:func:`entries` of a bin: every class."""
-    return positions.table.shape[1]
-
-
-def _row_entry(positions, pos, e):
-    """:func:`entry` of a row: its class and weight."""
-    return (positions.classes[pos],
-            1.0 if positions.weights.shape[0] == 0 else positions.weights[pos])
-
-
-def _bin_entry(positions, pos, e):
-    """:func:`entry` of a bin: class ``e`` and its weight in the bin."""
-    return e, positions.table[pos, e]
-
-
-def _row_rows(positions, pos):
-    """:func:`position_rows` of a row."""
-    return 1
-
-
-def _bin_rows(positions, pos):
-    """:func:`position_rows` of a bin."""
-    return positions.rows[pos]
-
-
-def _row_values(positions, pos):
-    """:func:`values_around` a row: its value and the next row's."""
-    return positions.values[pos], positions.values[pos + 1]
-
-
-def _bin_values(positions, pos):
-    """:func:`values_around` a bin: its largest value and the next bin's smallest."""
-    return (positions.bin_range[1, positions.bins[pos]],
-            positions.bin_range[0, positions.bins[pos + 1]])
-
-
-def _row_bin(positions, pos):
-    """:func:`position_bin` of a row: none."""
-    return -1
-
-
-def _bin_bin(positions, pos):
-    """:func:`position_bin` of a bin: its code."""
-    return positions.bins[pos]
-
-
-#: ``entries(positions)``: how many (class, weight) entries a position holds: 1 for a
-#: row, the number of classes for a bin
-entries = by_positions(_bin_entries, _row_entries)
-#: ``entry(positions, pos, e)``: entry ``e`` of position ``pos``, ``(class, weight)``
-entry = by_positions(_bin_entry, _row_entry)
-#: ``position_rows(positions, pos)``: how many rows position ``pos`` holds
-position_rows = by_positions(_bin_rows, _row_rows)
-#: ``values_around(positions, pos)``: the largest training value at position ``pos`` and the
-#: smallest at ``pos + 1``, between which a cut after ``pos`` lies
-values_around = by_positions(_bin_values, _row_values)
-#: ``position_bin(positions, pos)``: the bin of position ``pos`` (−1: a row)
-position_bin = by_positions(_bin_bin, _row_bin)
-
-
 def ordered_class_cut(positions, known, work, rules, clogc):
     """The best cut ``x <= t`` of a numeric attribute, its known values read in
-    increasing order as ``positions``: rows (:class:`RowPositions`, an exact
-    attribute) or non-empty bins (:class:`BinPositions`, a binned one).
+    increasing order as ``positions``: rows
+    (:class:`~._positions_kernels.RowPositions`, an exact attribute) or non-empty
+    bins (:class:`~._positions_kernels.BinPositions`, a binned one).
 
-    ``known`` (:class:`KnownPart`): the known rows' weight, the node's, their rows and
-    positions and whether their class weights are integer counts; ``work`` a
+    ``known`` (:class:`~._positions_kernels.KnownPart`): the known rows' weight, the
+    node's, their rows and positions and whether their class weights are integer counts; ``work`` a
     ``(WORK_ROWS, K)`` table whose row ``KNOWN`` holds their class weights; ``rules``
     a :class:`~hyperplane.tree._state.GrowRules` (criterion, min_leaf, c45);
     ``clogc`` the table ``c log2 c`` (looked up for integer counts it covers).
 
     Each position in turn moves its class weights to the left side
-    (:func:`entries`, :func:`entry`), and a cut after it lies between its
-    largest value and the next position's smallest (:func:`values_around`):
+    (:func:`~._positions_kernels.entries`, :func:`~._positions_kernels.entry`), and a
+    cut after it lies between its largest value and the next position's smallest
+    (:func:`~._positions_kernels.values_around`):
     only between separated values (:func:`separated`), only where both sides
     are admissible (:func:`admissible_cut`, C4.5 counting those cuts), scored
     by its quality (Gini, :func:`gini_quality`: sums of squares kept up to date
@@ -347,7 +221,7 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     else recomputed for the classes that moved, :func:`entropy_quality`), the
     smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
     :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
-    at :func:`cut_threshold` (``cut_bin``: :func:`position_bin`), or
+    at :func:`cut_threshold` (``cut_bin``: :func:`~._positions_kernels.position_bin`), or
     :func:`no_split`. Compiled, with the readers of one type of positions
     (:func:`scan_of`: :data:`ordered_row_cut`, :data:`ordered_bin_cut`), in the place
     of each entry (:func:`best_numeric_cut`, :func:`ordered_cut`, the oblique tree's
@@ -435,9 +309,10 @@ READERS = ("entries", "entry", "position_rows", "values_around", "position_bin")
 
 
 def scan_of(kind):
-    """:func:`ordered_class_cut` for positions of type ``kind`` (:class:`RowPositions` or
-    :class:`BinPositions`): the same code with each of :data:`READERS` bound to its reader
-    of that type, compiled in each caller's place with the readers in its own (numba's
+    """:func:`ordered_class_cut` for positions of type ``kind``
+    (:class:`~._positions_kernels.RowPositions` or
+    :class:`~._positions_kernels.BinPositions`): the same code with each of
+    :data:`READERS` bound to its reader of that type, compiled in each caller's place with the readers in its own (numba's
     untyped inlining, :data:`~hyperplane._numba.jit_inline`). A call passing the positions,
     the work table and the rules cost a small node's scan 10-30%; choosing the readers
     while typing (an ``overload(..., inline="always")``) had numba type the whole scan
