@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._parameters import keep_parameters
 from .._progress import progress
+from .._stacklevel import user_stacklevel
 from .._threads import uses_threads
 from .._validation import (CLASS_WEIGHT, FLAG, NONE, Either, Options, Real, check_is_fitted,
                            check_sample_weight_vector, class_weight_vector, encode_labels,
@@ -295,7 +296,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             warnings.warn(f"ccp_alpha={self.ccp_alpha!r} is not used: pruning="
                           f"{self.pruning!r} prunes otherwise (ccp_alpha belongs to "
                           "pruning='cost_complexity', or to pruning=None)", UserWarning,
-                          stacklevel=3)
+                          stacklevel=user_stacklevel())
 
     def _cut_point(self):
         """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
