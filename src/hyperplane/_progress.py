@@ -1,5 +1,8 @@
 """Progress display for long fits (SMO iterations, BP epochs, tree growth, Dask).
 
+The bar is drawn on stderr: stdout carries results only (``hyperplane
+predict ... > out.csv``, pipes).
+
 Estimators own a ``verbose`` parameter; when it is true they wrap their outer
 Python loop in :func:`progress` and report the current loss or violation. With
 ``verbose=False`` the returned reporter does nothing and costs nothing.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -56,6 +60,6 @@ def progress(total, description, enabled=True):
     columns = (TextColumn("[bold]{task.description}"), BarColumn(),
                MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[status]}"))
-    with Progress(*columns, transient=False) as bar:
+    with Progress(*columns, transient=False, console=Console(stderr=True)) as bar:
         task = bar.add_task(description, total=total, status="")
         yield _Reporter(bar, task)

@@ -17,6 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from ._stacklevel import user_stacklevel
 from ._parameters import (  # re-exported: estimators import from here
     FLAG,
     NON_NEGATIVE,
@@ -443,7 +444,7 @@ def one_vs_rest_weights(class_weight, classes, y_index, sample_weight):
 def warn_not_converged(estimator, n_iter, fix):
     """Emit the package's :class:`ConvergenceWarning` with the fix to try."""
     warnings.warn(f"{type(estimator).__name__} did not converge in {n_iter} "
-                  f"iterations; {fix}", ConvergenceWarning, stacklevel=3)
+                  f"iterations; {fix}", ConvergenceWarning, stacklevel=user_stacklevel())
 
 
 __all__ = [

@@ -60,3 +60,36 @@ def test_every_moved_name_points_at_a_class_of_that_name(old, new):
     module, _, name = new.rpartition(".")
     cls = getattr(importlib.import_module(module), name)
     assert cls.__module__ == module and cls.__qualname__ == name == old.rpartition(".")[2]
+
+
+#: written by hyperplane before ``svm/_linear_svc.py`` and ``tree/_classes.py``
+#: were split into modules named after their contents (the estimators stayed):
+#: ``LinearSVC(random_state=0)`` and ``DecisionTreeClassifier(pruning="post",
+#: random_state=0)`` fitted on the whole iris data set
+BEFORE_SPLIT = {
+    "linear_svc_iris_before_split.hyperplane": "LinearSVC",
+    "tree_iris_before_split.hyperplane": "DecisionTreeClassifier",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE_SPLIT))
+def test_a_file_written_before_the_split_loads_and_predicts_as_a_fresh_fit(name, tmp_path):
+    import warnings
+
+    from hyperplane.svm import LinearSVC
+
+    path = tmp_path / name
+    shutil.copyfile(Path(__file__).parent / "data" / name, path)
+    model = load(path)
+    X, y = load_iris(return_X_y=True)
+    fresh = {"LinearSVC": LinearSVC(random_state=0),
+             "DecisionTreeClassifier": DecisionTreeClassifier(pruning="post", random_state=0)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # LinearSVC on unscaled iris does not converge
+        fresh = fresh[BEFORE_SPLIT[name]].fit(X, y)
+    assert type(model) is type(fresh)
+    np.testing.assert_array_equal(model.predict(X), fresh.predict(X))
+    if hasattr(fresh, "decision_function"):
+        np.testing.assert_array_equal(model.decision_function(X), fresh.decision_function(X))
+    else:
+        np.testing.assert_array_equal(model.predict_proba(X), fresh.predict_proba(X))

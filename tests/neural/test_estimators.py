@@ -266,7 +266,7 @@ def test_verbose_shows_progress_with_loss(capsys):
     MLPClassifier(hidden_layer_sizes=(4,), activation="tanh", bp="standard",
                   learning_rate=0.5, max_iter=2000, random_state=0, verbose=True).fit(XOR_X,
                                                                                      XOR_Y)
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "standard BP" in out and "loss=" in out
 
 

@@ -14,8 +14,8 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.svm import LinearSVC as LibLinearSVC
 
 from hyperplane.svm import LinearSVC
-from hyperplane.svm._linear_svc import (LAYOUTS, LOSSES, WorkingSet, dual_variables, dcd_samples,
-                                        solve_dual)
+from hyperplane.svm._dual_cd import (LAYOUTS, LOSSES, WorkingSet, dual_variables, dcd_samples,
+                                     solve_dual)
 from hyperplane.svm._linear_svc_kernels import coordinate_step, dcd_epoch, shuffle_prefix
 
 
@@ -418,7 +418,7 @@ def test_after_epoch_by_hand():
 def test_wide_sparse_columns_take_the_same_steps(loss):
     """Columns stored in 16 bits (up to 65536 features) or in 32 bits (more):
     the same model, bit for bit, on data whose extra columns are empty."""
-    from hyperplane.svm._linear_svc import csr_samples
+    from hyperplane.svm._liblinear import csr_samples
     X, y = make_classification(n_samples=300, n_features=20, random_state=6)
     narrow = sparse_copy(X)
     wide = sp.csr_matrix((narrow.data, narrow.indices, narrow.indptr), shape=(300, 70_000))

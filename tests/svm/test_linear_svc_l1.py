@@ -118,7 +118,7 @@ def test_stored_zeros_take_no_part_in_a_column_pass():
     margins along the column and the loss of its rows before and after are
     those of the dense column, bit for bit (the dense pass skips its zeros)."""
     from hyperplane.svm._l1_svc_kernels import column_shift
-    from hyperplane.svm._linear_svc import csr_samples
+    from hyperplane.svm._liblinear import csr_samples
     rng = np.random.default_rng(11)
     X = sp.csr_matrix(rng.normal(size=(5, 40)) * (rng.random((5, 40)) < 0.4))
     stored = with_stored_zeros(X, rng)

@@ -107,7 +107,7 @@ def fit(
     show_progress = (not quiet and "verbose" in estimator.get_params()
                      and "verbose" not in params
                      and type(estimator).__module__.startswith("hyperplane.")
-                     and _is_terminal(sys.stdout))  # where the bar is drawn
+                     and _is_terminal(sys.stderr))  # where the bar is drawn
     from hyperplane._threads import fit_threads
 
     table = read_table(data, index=index, fmt=fmt, encoding=encoding)

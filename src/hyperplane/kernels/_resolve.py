@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from .._serial_sums import serial_dot
+from .._stacklevel import user_stacklevel
 from .._validation import POSITIVE, POSITIVE_INT, Either, Instance, Options, Real, check_number
 from . import _kernels
 from ._samples import as_csr
@@ -283,7 +284,7 @@ def warn_if_not_psd(kernel, X, random_state=None):
         f"kernel={kernel!r} is not positive semi-definite on the training data (its "
         "kernel matrix has a negative eigenvalue), so it is not a kernel function in "
         "the sense of 周志华 定理6.1: the dual is not convex and the solution found "
-        "may depend on the solver's path", NotPSDWarning, stacklevel=3)
+        "may depend on the solver's path", NotPSDWarning, stacklevel=user_stacklevel())
     return False
 
 

@@ -18,8 +18,8 @@ from .._validation import (
     validate_params,
     warn_not_converged,
 )
-from ._linear_svc import (EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state,
-                          positive_weight_samples)
+from ._liblinear import (EPOCHS_PER_CALL, BaseLiblinear, csr_samples, generator_state,
+                         positive_weight_samples)
 from ._linear_svc_kernels import WITHIN_TOL
 from ._linear_svr_kernels import SVRLimits, SVRProblem, SVRState, svr_epochs
 from ._seed_kernels import csr_squared_norms, squared_norms

@@ -11,6 +11,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils import check_random_state
 
+from .._stacklevel import user_stacklevel
 from .._validation import ConvergenceWarning
 from . import _probability_kernels as pk
 
@@ -94,7 +95,7 @@ def platt_sigmoid(decision_values, y):
         reason = ("the line search failed" if fit.status == pk.LINE_SEARCH_FAILED
                   else f"{pk.MAX_ITER} Newton iterations were reached")
         warnings.warn(f"Platt's sigmoid did not converge: {reason} (A = {fit.A:.6g}, "
-                      f"B = {fit.B:.6g} kept)", ConvergenceWarning, stacklevel=2)
+                      f"B = {fit.B:.6g} kept)", ConvergenceWarning, stacklevel=user_stacklevel())
     return PlattSigmoid(float(fit.A), float(fit.B))
 
 
@@ -127,7 +128,7 @@ def couple_pairwise(r, eps=None, max_iter=None):
     failed = pk.couple_rows(r, eps, max_iter, proba)
     if failed:
         warnings.warn(f"pairwise coupling did not converge in {max_iter} sweeps for "
-                      f"{failed} of {r.shape[0]} rows", ConvergenceWarning, stacklevel=2)
+                      f"{failed} of {r.shape[0]} rows", ConvergenceWarning, stacklevel=user_stacklevel())
     return proba
 
 

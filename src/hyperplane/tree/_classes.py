@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, column_or_1d
 
 from .._parameters import keep_parameters
@@ -20,8 +17,10 @@ from ._dask._fit import fit_tree_dask
 from ._weights import relative_weights
 from ._encode import (declared_classes, encode_fit, value_indicators,
                       warn_values_within)
-from ._prune._kinds import (PrePruner, PruningDecisions, cost_complexity_path,
-                     cost_complexity_prune, pessimistic_prune, post_prune)
+from ._prune._kinds import PrePruner, PruningDecisions, cost_complexity_path
+from ._pruning_choice import (AFTER_GROWTH, PRUNINGS, encode_validation, hold_out,
+                              pruning_after_growth, warn_unused_ccp_alpha)
+from ._class_order import declared_order, first_seen_order
 from ._scan._split_kernels import C45_EQUAL, ENTROPY, GINI
 from ._inspect._trace import Tracer
 from ._growth_rules import GROWTH_PARAMETER_RULES, grow_rules
@@ -30,25 +29,10 @@ from ._tree_api import TreeMethods, set_tree_structure
 #: criterion name -> (impurity code, C4.5's rules: gain ratio among attributes of average gain)
 CRITERIA = {"info_gain": (ENTROPY, False), "gain_ratio": (ENTROPY, True), "gini": (GINI, False)}
 SPLITTERS = ("best", "hist")
-PRUNINGS = (None, "pre", "post", "pessimistic", "cost_complexity")
 CUT_POINTS = ("midpoint", "training_value")
 #: how a categorical attribute splits: one branch per value (周志华 §4.1, ID3 / C4.5) or
 #: CART's binary test A = a against A ≠ a (李航 §5.5.2, 算法5.6)
 CATEGORICAL_SPLITS = ("multiway", "binary")
-#: pruning applied to the grown tree:
-#: name -> f(estimator, tree, validation, training, criterion); ``training`` is
-#: the encoded (X, y, w) the tree grew on, or None when it is not in memory
-AFTER_GROWTH = {
-    "post": lambda est, tree, validation, training, criterion: post_prune(
-        tree, *validation, est._label_of, criterion, getattr(est, "_decisions", None)),
-    "pessimistic": lambda est, tree, validation, training, criterion: pessimistic_prune(
-        tree, est.confidence, criterion,
-        training=training if est.subtree_raising else None),
-    "cost_complexity": lambda est, tree, validation, training, criterion: cost_complexity_prune(
-        tree, est.ccp_alpha, criterion),
-}
-#: fraction of the training data held out for pre/post pruning without validation_data
-HOLDOUT_FRACTION = 1 / 3
 
 
 class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
@@ -282,21 +266,6 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         return grow_rules(self, criterion, c45, total_weight,
                           self._cut_point() == "training_value")
 
-    def _pruning_after_growth(self):
-        """``pruning``, with ``ccp_alpha > 0`` alone meaning CART's cost-complexity
-        pruning (scikit-learn's meaning of ``ccp_alpha``)."""
-        if self.ccp_alpha > 0 and self.pruning is None:
-            return "cost_complexity"
-        return self.pruning
-
-    def _warn_unused_ccp_alpha(self):
-        """``ccp_alpha > 0`` with another pruning has no effect: said, not silent."""
-        if self.ccp_alpha > 0 and self.pruning not in (None, "cost_complexity"):
-            warnings.warn(f"ccp_alpha={self.ccp_alpha!r} is not used: pruning="
-                          f"{self.pruning!r} prunes otherwise (ccp_alpha belongs to "
-                          "pruning='cost_complexity', or to pruning=None)", UserWarning,
-                          stacklevel=3)
-
     def _cut_point(self):
         """``cut_point`` with None resolved: C4.5's training value in the C4.5 mode."""
         if self.cut_point is None:
@@ -331,7 +300,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         self
         """
         validate_params(self)
-        self._warn_unused_ccp_alpha()
+        warn_unused_ccp_alpha(self.pruning, self.ccp_alpha)
         if is_dask_collection(X):
             if self.class_weight is not None:
                 raise ValueError("class_weight is not supported with Dask input yet; pass "
@@ -342,7 +311,8 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             tracer = Tracer(None, self.criterion) if self.record_trace else None
             fit_tree_dask(self, X, y, validation_data=validation_data,
                           sample_weight=sample_weight,
-                          prune_after=AFTER_GROWTH.get(self._pruning_after_growth()),
+                          prune_after=AFTER_GROWTH.get(
+                              pruning_after_growth(self.pruning, self.ccp_alpha)),
                           tracer=tracer)
             self._set_trace(tracer)
             return self
@@ -364,8 +334,8 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         if params.c45:
             warn_values_within(X_enc if np.all(w > 0) else X_enc[w > 0], spec, C45_EQUAL)
         self._spec = spec
-        self._preference = (_first_seen_order(y_idx[w > 0], self.classes_.size)
-                            if declared is None else _declared_order(self.classes_, declared))
+        self._preference = (first_seen_order(y_idx[w > 0], self.classes_.size)
+                            if declared is None else declared_order(self.classes_, declared))
         label_of = self._label_of
         X_train, y_train, w_train, validation = X_enc, y_idx, w, None
         if not np.all(w > 0):  # a zero weight is the same as an absent row
@@ -376,7 +346,8 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             if validation_data is not None:
                 validation = self._encode_validation(validation_data)
             else:
-                X_train, y_train, w_train, validation = self._hold_out(X_enc, y_idx, w)
+                X_train, y_train, w_train, validation = hold_out(X_enc, y_idx, w, self.pruning,
+                                                                 self.random_state)
         elif validation_data is not None:
             raise ValueError(f"validation_data is only used with pruning='pre' or 'post'; "
                              f"got pruning={self.pruning!r}")
@@ -391,7 +362,7 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
             tree = grow(data, params, pre_pruner=pre, bar=bar if self.verbose else None,
                         tracer=tracer)
         self._set_trace(tracer)
-        prune_after = AFTER_GROWTH.get(self._pruning_after_growth())
+        prune_after = AFTER_GROWTH.get(pruning_after_growth(self.pruning, self.ccp_alpha))
         if prune_after is not None:
             tree = prune_after(self, tree, validation, (X_train, y_train, w_train),
                                params.criterion)
@@ -420,29 +391,8 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         return int(pref[np.argmax(value[pref])])
 
     def _encode_validation(self, validation_data):
-        try:
-            X_val, y_val = validation_data
-        except (TypeError, ValueError) as exc:
-            raise ValueError("validation_data must be a pair (X_val, y_val)") from exc
-        X_val = self._encode(X_val)
-        y_val = column_or_1d(y_val)
-        check_consistent_length(X_val, y_val)
-        lookup = {c: k for k, c in enumerate(self.classes_.tolist())}
-        y_idx = np.array([lookup.get(v, -1) for v in y_val.tolist()], dtype=np.int64)
-        return X_val, y_idx, np.ones(X_val.shape[0])
-
-    def _hold_out(self, X, y, w):
-        """Split off a third of the rows (random_state) as the pruning validation set."""
-        n = X.shape[0]
-        n_val = int(np.floor(n * HOLDOUT_FRACTION))
-        if n_val < 1 or n - n_val < 1:
-            least = int(np.ceil(1 / HOLDOUT_FRACTION))  # the smallest n whose third is a row
-            raise ValueError(f"pruning={self.pruning!r} without validation_data holds out a "
-                             f"third of the samples for validation and needs at least {least} "
-                             f"samples; got {n}")
-        perm = check_random_state(self.random_state).permutation(n)
-        val, train = np.sort(perm[:n_val]), np.sort(perm[n_val:])
-        return X[train], y[train], w[train], (X[val], y[val], w[val])
+        """``(X_val, y_val as class indices, unit weights)`` of ``validation_data``."""
+        return encode_validation(self._encode, self.classes_, validation_data)
 
     # -------------------------------------------------------------- predict
     def _proba(self, X):
@@ -486,16 +436,3 @@ class DecisionTreeClassifier(TreeMethods, ClassifierMixin, BaseEstimator):
         alphas, impurities, _ = cost_complexity_path(est.tree_)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
-
-def _first_seen_order(y_idx, n_classes):
-    """Class indices ordered by their first occurrence in ``y`` (the tie rule)."""
-    first = np.full(n_classes, y_idx.size)
-    np.minimum.at(first, y_idx, np.arange(y_idx.size))
-    return np.argsort(first, kind="stable")
-
-
-def _declared_order(classes, declared):
-    """Class indices ordered by the target's declared categories (the tie rule for a
-    ``Categorical`` target)."""
-    position = {c: i for i, c in enumerate(declared)}
-    return np.argsort([position[c] for c in classes.tolist()], kind="stable")

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from .._stacklevel import user_stacklevel
 from .._validation import check_X, check_X_y, reject_dask
 from ._bin_kernels import column_ranges
 
@@ -205,7 +206,7 @@ def warn_values_within(X_enc, spec, tolerance):
             f"{merged.size - 1} more column(s) less than {tolerance:g}): values closer than "
             f"{tolerance:g} count as one value, so no cut separates them. The scale of X is "
             "the problem: rescale these columns (e.g. StandardScaler) or use another "
-            "criterion.", UserWarning, stacklevel=3)
+            "criterion.", UserWarning, stacklevel=user_stacklevel())
 
 
 def declared_domain(column):

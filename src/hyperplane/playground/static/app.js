@@ -78,6 +78,7 @@ function translate() {
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
   document.querySelectorAll("[data-i18n-placeholder]").forEach((n) => { n.placeholder = t(n.dataset.i18nPlaceholder); });
+  document.querySelectorAll("[data-i18n-title]").forEach((n) => { n.title = t(n.dataset.i18nTitle); });
   document.querySelectorAll("option[data-key]").forEach((o) => { o.textContent = optionText(o); });
   renderHeader();
   if (state.info) {

@@ -57,7 +57,8 @@ const LABELS = {
   // the request fields an error names
   file: ["文件", "file"], target: ["标签列", "label column"], points: ["点击的点", "clicked points"],
   body: ["请求", "request"], params: ["参数", "parameters"], mode: ["方式", "mode"],
-  upload_target: ["标签列 (默认: 最后一列)", "label column (default: last)"],
+  upload_target: ["标签列", "label column"],
+  upload_target_hint: ["标签列 (默认: 最后一列)", "label column (default: last)"],
   // the model summary, the pseudocode panel, the tree drawing
   model_summary: ["模型", "model"], margin: ["间隔 2/‖w‖", "margin 2/‖w‖"], norm: ["‖w‖", "‖w‖"],
   w_in_feature_space: ["w 在核函数的特征空间中, 不显式写出", "w lies in the kernel's feature space and is not written out"],
