@@ -252,28 +252,44 @@ new_pool = by_none(_no_pool, _table_pool, pass_first=(False, False))
 
 
 @jit_internal
+def node_tables(pool, columns, node, slot, tuning):
+    """The slot of ``node``'s own class tables, made ready to score: a slot ≥ 0
+    handed down by the parent (histogram subtraction) cleaned of the
+    subtraction's round-off (:func:`clean_derived_tables`); for a node of at
+    least ``tuning.subtract_rows`` (and ``tuning.sort_rows``) rows a new slot
+    with its rows counted (from ``tuning.parallel_rows`` rows in
+    ``tuning.groups`` groups of columns side by side: the same numbers); else
+    −1, the node is scored from scratch tables or by sorting
+    (:func:`node_table_scores`). ``pool`` None: a growth without class tables,
+    compiled without this code."""
+    if pool is None:
+        return slot
+    if slot >= 0:
+        clean_derived_tables(pool.tables[slot], pool.counts[slot], np.all(node.w == 1.0))
+    elif (node.rows.shape[0] >= tuning.sort_rows
+          and node.rows.shape[0] >= tuning.subtract_rows):
+        slot = _acquire(pool)
+        _count_tables(columns, node, pool.tables[slot], pool.counts[slot],
+                      tuning.parallel_rows, tuning.groups)
+    return slot
+
+
+@jit_internal
 def node_table_scores(scratch, columns, node, rules, tuning, pool, slot):
-    """The split table of ``node`` from its own tables (``slot`` ≥ 0: handed down by
-    the parent, histogram subtraction), from scratch tables, or, when small, by
+    """The split table of ``node`` from its own tables in ``slot`` (≥ 0, made
+    ready by :func:`node_tables`), from scratch tables, or, when small, by
     sorting (always when ``pool`` is None: every node of the growth is small).
-    A node of at least ``tuning.parallel_rows`` rows counts and scores its
-    attributes side by side (:mod:`hyperplane.tree._scan._hist_node_kernels`, counting in
-    ``tuning.groups`` groups of columns: the same numbers);
+    A node of at least ``tuning.parallel_rows`` rows scores its attributes side
+    by side (:mod:`hyperplane.tree._scan._hist_node_kernels`: the same numbers);
     ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1.
     ``scratch``: the bin scans' buffers (None: no attribute is binned)."""
     unit = np.all(node.w == 1.0)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
     if pool is None:
-        return small_node_scores(columns, node, rules, lookup, scratch), slot
+        return small_node_scores(columns, node, rules, lookup, scratch)
     if slot < 0 and node.rows.shape[0] < tuning.sort_rows:
-        return small_node_scores(columns, node, rules, lookup, scratch), slot
-    if slot >= 0:
-        clean_derived_tables(pool.tables[slot], pool.counts[slot], unit)
-    elif node.rows.shape[0] >= tuning.subtract_rows:
-        slot = _acquire(pool)
-        _count_tables(columns, node, pool.tables[slot], pool.counts[slot],
-                      tuning.parallel_rows, tuning.groups)
-    else:
+        return small_node_scores(columns, node, rules, lookup, scratch)
+    if slot < 0:
         _scratch_tables(pool)
         accumulate_rows(columns.codes_rows, columns.codes_count, columns.y, node.rows, node.w,
                         pool.tables[0], pool.counts[0])
@@ -283,7 +299,7 @@ def node_table_scores(scratch, columns, node, rules, tuning, pool, slot):
     if slot < 0:
         reset_rows(columns.codes_rows, columns.codes_count, node.rows, pool.tables[0],
                    pool.counts[0])
-    return splits, slot
+    return splits
 
 
 @jit_internal

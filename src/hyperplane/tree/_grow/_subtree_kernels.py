@@ -18,7 +18,7 @@ from numba.core import types
 
 from ..._numba import by_first_type, by_none, jit, jit_internal
 from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_table_scores,
-                                    pass_tables_on, release_slot)
+                                    node_tables, pass_tables_on, release_slot)
 from ._class_tables_kernels import (accumulate_rows, clean_derived_tables,  # noqa: F401
                                     score_coded, small_node_scores, sorted_bins,
                                     take_out_siblings)  # the table kernels' tests import them here
@@ -60,9 +60,9 @@ expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
 def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
-    ``slot`` is returned as it came)."""
+    ``pool`` and ``slot`` unused)."""
     scan = Scan(workspace.wbuf, np.all(node.w == 1.0), tuning.clogc)
-    return exact_scores(tuning.least, columns, node, rules, scan, tuning.parallel_rows), slot
+    return exact_scores(tuning.least, columns, node, rules, scan, tuning.parallel_rows)
 
 
 def _exact_growth(space):
@@ -72,7 +72,7 @@ def _exact_growth(space):
     return isinstance(space, types.BaseNamedTuple) and space.instance_class is Workspace
 
 
-#: a node's split table and its tables' slot: ``subtree_splits(space, columns, node,
+#: a node's split table: ``subtree_splits(space, columns, node,
 #: rules, tuning, pool, slot)`` is :func:`_exact_split_table` when the growth's
 #: scratch ``space`` is an exact tree's workspace, else :func:`node_table_scores`; numba
 #: chooses when it compiles :func:`grow_subtree`, which then holds one of them
@@ -148,15 +148,18 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     deferred_ids.pop()  # typed by their first element, which goes again
     deferred.pop()
     deferred_tables.pop()
-    stack = [(0, root, adopt_tables(tables, pool))]
+    stack = [root]  # the pending nodes, and beside them their (id, table slot)
+    places = [(0, adopt_tables(tables, pool))]
     while len(stack) > 0:
-        node_id, node, slot = stack.pop()
+        node = stack.pop()
+        node_id, slot = places.pop()
         if node_id > 0 and handoff.min_rows <= node.rows.shape[0] < tuning.defer_rows:
             deferred_tables.append(hand_down(node, slot, pool, handoff))
             deferred_ids.append(node_id)
             deferred.append(node)
             continue
-        splits, slot = subtree_splits(space, columns, node, rules, tuning, pool, slot)
+        slot = node_tables(pool, columns, node, slot, tuning)
+        splits = subtree_splits(space, columns, node, rules, tuning, pool, slot)
         children = expand(tuning.least, node, splits, columns, rules, n_classes, dest,
                           tuning.parallel_rows)
         j = children.attribute
@@ -195,7 +198,8 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                                  node.count, children.value[v], node.depth + 1, avail,
                                  Orders(child_region(children.spare_order, offsets, v, n_num),
                                         child_region(children.spare_x, offsets, v, n_num)))
-                stack.append((first + v, child, child_slot if v == largest else -1))
+                stack.append(child)
+                places.append((first + v, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()
     return Subtree(store, leaf_weight, deferred_ids, deferred, deferred_tables)
