@@ -28,7 +28,7 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree import _classes, _tree_api
-from hyperplane.tree._grow import _builder, _subtree
+from hyperplane.tree._grow import _builder, _layout, _subtree
 
 try:
     import lightgbm
@@ -50,7 +50,7 @@ class PhaseClock:
         self.seconds = {}
         self.jobs = []  # (rows, wall seconds) of every compiled growth call
         self._wrap(_builder, "sorted_orders", "root sort")
-        self._wrap(_builder, "_bin_edges", "bin edges")
+        self._wrap(_layout, "_bin_edges", "bin edges")
         self._wrap(_classes, "encode_fit", "validation")
         self._wrap(_classes, "layout", "layout (bin edges and codes, or the numeric transpose)")
         self._wrap(_tree_api, "_importances", "importances")

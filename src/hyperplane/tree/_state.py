@@ -366,7 +366,7 @@ class Scratch(NamedTuple):
 
 class TablePool(NamedTuple):
     """The class tables a compiled subtree growth reuses from node to node
-    (:func:`~hyperplane.tree._grow._subtree_kernels.new_pool`): slot ``s`` is
+    (:func:`~hyperplane.tree._grow._class_tables_kernels.new_pool`): slot ``s`` is
     ``tables[s]`` (weights ``[c, code, k]``) and ``counts[s]`` (rows ``[c, code]``);
     ``free`` lists the slots to hand out again. Slot 0 is the small nodes'
     scratch, allocated at its first use and never handed out."""

@@ -28,7 +28,8 @@ from .._scan._node_kernels import PARALLEL_ROWS
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC
 from .._state import Node, Tables, Tuning, Workspace, new_store
 from ._store_kernels import graft
-from ._subtree_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff, grow_subtree
+from ._class_tables_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff
+from ._subtree_kernels import grow_subtree
 
 #: subtrees below this many rows are grown side by side in threads (at most
 #: ``PARALLEL_ROWS``: those threads never start numba's parallel loops) ...
