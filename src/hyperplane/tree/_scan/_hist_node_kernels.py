@@ -103,7 +103,7 @@ def score_coded_attribute(table, counts, columns, j, rules, lookup, scratch):
 
 @jit_parallel_exact_twin
 def score_coded_parallel(table, counts, columns, avail, rules, lookup, splits):
-    """:func:`~hyperplane.tree._grow._subtree_kernels.score_coded` with the attributes side by side
+    """:func:`~hyperplane.tree._grow._class_tables_kernels.score_coded` with the attributes side by side
     (each with its own scan buffers; the same split table), into ``splits``
     (:func:`~hyperplane.tree._grow._expand_kernels.new_splits`). The loop body writes entry
     ``j`` through :func:`~hyperplane.tree._grow._expand_kernels.put_split`, never through a
@@ -130,7 +130,7 @@ def column_group(g, n_groups, p):
 
 @jit_parallel_exact_twin
 def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts, groups):
-    """:func:`~hyperplane.tree._grow._subtree_kernels.accumulate_rows` with the columns in ``groups``
+    """:func:`~hyperplane.tree._grow._class_tables_kernels.accumulate_rows` with the columns in ``groups``
     groups side by side (one per thread).
 
     Every cell adds the node's rows in their order, as the serial kernel does,
@@ -145,7 +145,7 @@ def accumulate_rows_parallel(codes_rows, codes_count, y, rows, w, table, counts,
 
 @jit_parallel_exact_twin
 def take_out_siblings_parallel(columns, node, branch, keep, r_keep, table, counts, groups):
-    """:func:`~hyperplane.tree._grow._subtree_kernels.take_out_siblings` with the columns in ``groups``
+    """:func:`~hyperplane.tree._grow._class_tables_kernels.take_out_siblings` with the columns in ``groups``
     groups side by side (every cell in the node's row order: the same tables)."""
     p = columns.codes_rows.shape[1]
     n_groups = max(1, min(p, groups))
