@@ -411,7 +411,7 @@ print(json.dumps({"value": value, "generated": generated}))
 
 def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
     """numba generates no machine code for a kernel compiled without wrappers
-    (``_numba._LinkOnlyLibrary``): its compiled callers link its IR and
+    (``_link_only._LinkOnlyLibrary``): its compiled callers link its IR and
     generate it there, so the execution engine never defines its function,
     and the caller returns what it would with the kernel's own code; a strict
     kernel's IR is optimised in its callers' libraries only. Its
@@ -423,7 +423,7 @@ def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
     import sys
 
     import hyperplane
-    from hyperplane._numba import INTERNAL_COMPILER, _InternalCompiler
+    from hyperplane._link_only import INTERNAL_COMPILER, _InternalCompiler
 
     assert INTERNAL_COMPILER is _InternalCompiler  # this numba finalises as expected
     (tmp_path / "internal_kernels.py").write_text(_INTERNAL_MODULE)
