@@ -180,36 +180,57 @@ class TwinDispatcher(KernelDispatcher):
         self.internal.enable_caching()
 
 
-#: the compilation flags that only say which wrappers a compiled function gets
-WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
+#: the flags of a caller that an overload's implementation inherits (numba's
+#: ``CPUTargetOptions.finalize``): the only ones that change its code
+INHERITED_FLAGS = ("nrt", "fastmath", "error_model", "forceinline")
+#: numba's overloads whose implementations do no floating-point arithmetic
+#: (allocation, zero fill, a view): fastmath cannot change their code
+ARITHMETIC_FREE_OVERLOADS = frozenset({
+    ("numba.np.arrayobj", "ol_np_empty"), ("numba.np.arrayobj", "ol_np_zeros"),
+    ("numba.np.arrayobj", "ol_np_empty_like"), ("numba.np.arrayobj", "ol_np_zeros_like"),
+    ("numba.np.arrayobj", "ol_array_zero_fill"), ("numba.np.arrayobj", "_ol_array_allocate"),
+    ("numba.np.arrayobj", "ol_compatible_view")})
 
 
-def _share_overloads_across_wrappers():
-    """Let a kernel compiled without wrappers (:class:`InternalDispatcher`) use
-    the implementations of numba's overloads (``np.zeros``, ``np.any``, ...)
-    that kernels with wrappers compiled, and the other way round.
+def overload_key(overload_func, flags):
+    """What an implementation of numba's overload ``overload_func`` is kept
+    under for a caller compiled with ``flags`` (None outside a compilation):
+    the values of the flags it inherits (:data:`INHERITED_FLAGS`), fastmath
+    left out for an overload that does no floating-point arithmetic
+    (:data:`ARITHMETIC_FREE_OVERLOADS`)."""
+    if flags is None:
+        return None
+    free = (getattr(overload_func, "__module__", None),
+            getattr(overload_func, "__name__", None)) in ARITHMETIC_FREE_OVERLOADS
+    return tuple(None if name == "fastmath" and free
+                 else frozenset(flags.fastmath.flags) if name == "fastmath"
+                 else getattr(flags, name) for name in INHERITED_FLAGS)
+
+
+def _share_overload_implementations():
+    """Let every kernel that an overload's implementation would be compiled
+    the same for use one implementation of numba's overloads (``np.zeros``,
+    ``np.any``, ...): kernels with and without wrappers
+    (:class:`InternalDispatcher`), inlined or not, parallel or not, and, for
+    an overload without floating-point arithmetic, strict and fastmath ones.
 
     numba keeps an overload's implementation per set of flags of the function
-    that calls it, wrapper flags included, although the implementation only
-    inherits the flags that change its code (``fastmath``, ``nrt``,
-    ``error_model``, ``forceinline``): without this, each overload that both
-    kinds of kernel call was compiled twice in a first fit (9 more functions
-    in the tree's). The key keeps every other flag, so a fastmath caller and a
-    strict one still get their own implementations.
+    that calls it, although the implementation only inherits the flags that
+    change its code (:data:`INHERITED_FLAGS`): each overload that kernels of
+    several kinds call was compiled once per kind in a first fit (``np.empty``
+    10 times in an SVM's). The key keeps fastmath otherwise, so a fastmath
+    caller and a strict one still get their own implementations of an
+    overload that computes (:func:`overload_key`).
     """
     from numba.core import targetconfig
     from numba.core.typing.templates import _OverloadFunctionTemplate
 
     expected = {"top_or_none", "_impl_cache", "_build_impl"}
     if not expected <= set(_OverloadFunctionTemplate._get_impl.__code__.co_names):
-        return  # another numba: its own keys (each overload compiled per wrapper flags)
+        return  # another numba: its own keys (each overload compiled per caller's flags)
 
     def _get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and any(getattr(flags, name) for name in WRAPPER_FLAGS):
-            flags = flags.copy()
-            for name in WRAPPER_FLAGS:
-                setattr(flags, name, False)
+        flags = overload_key(self._overload_func, targetconfig.ConfigStack.top_or_none())
         cache_key = self.context, tuple(args), tuple(kws.items()), flags
         try:
             return self._impl_cache[cache_key]
@@ -220,7 +241,7 @@ def _share_overloads_across_wrappers():
     _OverloadFunctionTemplate._get_impl = _get_impl
 
 
-_share_overloads_across_wrappers()
+_share_overload_implementations()
 
 
 def _compiler(dispatcher=KernelDispatcher, **options):
