@@ -546,3 +546,25 @@ def test_an_allocation_is_compiled_once_for_strict_and_fastmath_kernels(tmp_path
     names = run["compiled"]
     assert sum(name.startswith("ol_np_empty.") and "int16" in name for name in names) == 1, names
     assert sum(name.startswith("np_nancumsum.") for name in names) == 2, names
+
+
+def _summed(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+def test_a_fast_twin_compiles_both_twins_with_fastmath():
+    """``jit_fast_twin``: the compilation Python calls and the twin compiled
+    callers link have the same fastmath flags (so the same sums) and only the
+    twin is without wrappers."""
+    from hyperplane._numba import FASTMATH_FLAGS, TwinDispatcher, jit_fast_twin
+
+    twin = jit_fast_twin(_summed)
+    assert isinstance(twin, TwinDispatcher)
+    for dispatcher in (twin, twin.internal):
+        assert dispatcher.targetoptions["fastmath"] == set(FASTMATH_FLAGS)
+    assert twin.internal.targetoptions["no_cpython_wrapper"]
+    assert not twin.targetoptions.get("no_cpython_wrapper", False)
+    assert twin(np.arange(4.0)) == 6.0

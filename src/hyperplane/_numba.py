@@ -287,15 +287,16 @@ jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(F
 #: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
 #: tree's parallel scoring and partition, which call strict functions)
 jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
-#: :data:`jit` and :data:`jit_parallel_exact` for a kernel that both Python and
+#: :data:`jit`, :data:`jit_fast` and :data:`jit_parallel_exact` for a kernel that both Python and
 #: compiled code call (:class:`TwinDispatcher`): compiled callers get a twin
 #: compiled without wrappers, Python calls the compilation with them
 jit_twin = _compiler(TwinDispatcher, nogil=True)
+jit_fast_twin = _compiler(TwinDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
-           "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
+           "jit_parallel_exact_internal", "jit_twin", "jit_fast_twin", "jit_parallel_exact_twin", "TwinDispatcher",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 
