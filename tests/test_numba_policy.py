@@ -411,7 +411,7 @@ print(json.dumps({"value": value, "generated": generated}))
 
 def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
     """numba generates no machine code for a kernel compiled without wrappers
-    (``_numba._LinkOnlyLibrary``): its compiled callers link its IR and
+    (``_link_only._LinkOnlyLibrary``): its compiled callers link its IR and
     generate it there, so the execution engine never defines its function,
     and the caller returns what it would with the kernel's own code; a strict
     kernel's IR is optimised in its callers' libraries only. Its
@@ -423,7 +423,7 @@ def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
     import sys
 
     import hyperplane
-    from hyperplane._numba import INTERNAL_COMPILER, _InternalCompiler
+    from hyperplane._link_only import INTERNAL_COMPILER, _InternalCompiler
 
     assert INTERNAL_COMPILER is _InternalCompiler  # this numba finalises as expected
     (tmp_path / "internal_kernels.py").write_text(_INTERNAL_MODULE)
@@ -446,3 +446,125 @@ def test_an_internal_kernel_has_no_machine_code_of_its_own(tmp_path):
                                     for name in ["scaled_sum", "fast_sum", "doubled", "first",
                                                  "first_plus"]}
     assert runs[1]["late"] == 4 * x.sum() + x.sum()
+
+
+def test_an_overload_is_keyed_by_the_flags_its_implementation_inherits():
+    """numba's overload implementations are kept per caller flags that change
+    their code only (nrt, fastmath, error model, forceinline): wrappers,
+    inlining, parallel and nogil do not split them, and fastmath does not
+    split an allocation (no floating-point arithmetic), but it does split an
+    overload that computes."""
+    from numba.core.compiler import Flags
+    from numba.np.arraymath import np_nancumsum
+    from numba.np.arrayobj import ol_np_empty
+
+    from hyperplane._numba import overload_key
+
+    def flags(**values):
+        made = Flags()
+        for name, value in values.items():
+            setattr(made, name, value)
+        return made
+
+    fast = {"reassoc", "contract"}
+    strict = flags()
+    others = [flags(no_cpython_wrapper=True, no_cfunc_wrapper=True), flags(inline="always"),
+              flags(auto_parallel=True), flags(release_gil=True)]
+    for func in (ol_np_empty, np_nancumsum):
+        assert {overload_key(func, f) for f in others} == {overload_key(func, strict)}
+    assert overload_key(ol_np_empty, flags(fastmath=fast)) == overload_key(ol_np_empty, strict)
+    assert overload_key(np_nancumsum, flags(fastmath=fast)) != overload_key(np_nancumsum, strict)
+    assert overload_key(np_nancumsum, flags(error_model="numpy")) != overload_key(np_nancumsum, strict)
+    assert overload_key(np_nancumsum, None) is None
+
+
+_OVERLOAD_RUN = '''
+import json
+import numpy as np
+from numba.core import event
+from hyperplane._numba import jit, jit_fast, jit_fast_internal, jit_inline
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(f"{ev.data['dispatcher'].py_func.__qualname__} {ev.data['args']}")
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+
+
+@jit_inline
+def strict_inlined(x):
+    return np.nancumsum(x)[-1] + np.empty(x.shape[0], dtype=np.int16).shape[0]
+
+
+@jit
+def strict(x):
+    return np.nancumsum(x)[-1] + np.empty(x.shape[0], dtype=np.int16).shape[0] + strict_inlined(x)
+
+
+@jit_fast_internal
+def fast_internal(x):
+    return np.empty(x.shape[0], dtype=np.int16).shape[0]
+
+
+@jit_fast
+def fast(x):
+    return np.nancumsum(x)[-1] + fast_internal(x) + np.empty(x.shape[0], dtype=np.int16).shape[0]
+
+
+x = np.arange(4.0)
+print(json.dumps({"values": [strict(x), fast(x)], "compiled": compiled}))
+'''
+
+
+def test_an_allocation_is_compiled_once_for_strict_and_fastmath_kernels(tmp_path):
+    """``np.empty`` called by strict, inlined, fastmath and internal kernels
+    compiles one implementation; ``np.nancumsum`` of the same array one per
+    arithmetic (strict and fastmath)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
+    script = tmp_path / "overloads.py"
+    script.write_text(_OVERLOAD_RUN)
+    done = subprocess.run([sys.executable, str(script)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout.strip().splitlines()[-1])
+    assert run["values"] == [2 * (6.0 + 4), 6.0 + 4 + 4]
+    names = run["compiled"]
+    assert sum(name.startswith("ol_np_empty.") and "int16" in name for name in names) == 1, names
+    assert sum(name.startswith("np_nancumsum.") for name in names) == 2, names
+
+
+def _summed(x):
+    s = 0.0
+    for v in x:
+        s += v
+    return s
+
+
+def test_a_fast_twin_compiles_both_twins_with_fastmath():
+    """``jit_fast_twin``: the compilation Python calls and the twin compiled
+    callers link have the same fastmath flags (so the same sums) and only the
+    twin is without wrappers."""
+    from hyperplane._numba import FASTMATH_FLAGS, TwinDispatcher, jit_fast_twin
+
+    twin = jit_fast_twin(_summed)
+    assert isinstance(twin, TwinDispatcher)
+    for dispatcher in (twin, twin.internal):
+        assert dispatcher.targetoptions["fastmath"] == set(FASTMATH_FLAGS)
+    assert twin.internal.targetoptions["no_cpython_wrapper"]
+    assert not twin.targetoptions.get("no_cpython_wrapper", False)
+    assert twin(np.arange(4.0)) == 6.0

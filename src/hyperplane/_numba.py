@@ -37,20 +37,15 @@ from __future__ import annotations
 
 import os
 import types as pytypes
-import weakref
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
 
 from numba.core import errors, types  # noqa: E402
-import llvmlite.binding as ll  # noqa: E402
-from numba.core.codegen import (CPUCodeLibrary, JITCodeLibrary, JITCPUCodegen,  # noqa: E402
-                                RuntimeLinker)
-from numba.core.compiler import Compiler  # noqa: E402
-from numba.core.compiler_machinery import LoweringPass, register_pass  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
-from numba.core.typed_passes import AnnotateTypes  # noqa: E402
+
+from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 
@@ -77,103 +72,6 @@ class KernelDispatcher(CPUDispatcher):
             except errors.TypingError:
                 pass
         return super().get_call_template(args, kws)
-
-
-class _LinkOnlyLibrary(JITCodeLibrary):
-    """numba's JIT code library of a kernel that only compiled code calls
-    (:class:`InternalDispatcher`), whose functions numba never generates machine
-    code for.
-
-    A compiled caller links a callee's optimised IR into its own library (numba's
-    ``add_linking_library``) and generates machine code for it there; the
-    callee's own machine code would only serve a call through its wrappers,
-    which such a kernel does not have. numba nevertheless generates it when the
-    library is finalised (``finalize_object``), ~half of each such
-    compilation. This library hands the execution engine a module of its
-    global variables only (the environment pointers numba's ``set_env`` fills
-    in), so that no function of it is generated; the IR callers link is the
-    optimised module as before, and numba's cache stores the IR and the
-    globals' object code (a cached library is loaded as any other).
-    """
-
-    #: whether the module passes run (set by :class:`_LinkOnlyLowering`)
-    optimise = True
-
-    def _optimize_final_module(self):
-        if self.optimise:
-            super()._optimize_final_module()
-
-    def _finalize_final_module(self):
-        module = self._final_module
-        names = [gv.name for gv in module.global_variables]
-        if any(name.startswith(RuntimeLinker.PREFIX) or name.startswith("numba.dynamic.globals")
-               for name in names):
-            # recursion or dynamic globals: numba resolves them in the engine
-            return super()._finalize_final_module()
-        self._finalize_dynamic_globals()
-        self._verify_declare_only_symbols()
-        envs = [name for name in names if name.startswith("_ZN08NumbaEnv")]
-        globals_only = ll.parse_assembly("".join(
-            f'@"{name}" = common global i8* null\n' for name in envs))
-        globals_only.name = module.name
-        globals_only.triple = module.triple
-        globals_only.data_layout = module.data_layout
-        # the object cache hooks find the library through this attribute
-        setattr(globals_only, "_CPUCodeLibrary__library", weakref.proxy(self))
-        setattr(module, "_CPUCodeLibrary__library", weakref.proxy(self))
-        self._codegen._add_module(globals_only)
-        self._finalize_specific()
-        self._finalized = True
-
-
-def _link_only_library_works():
-    """Whether this numba finalises a library as :class:`_LinkOnlyLibrary` expects
-    (else an :class:`InternalDispatcher` compiles as any kernel, machine code
-    included)."""
-    expected = {"_finalize_dynamic_globals", "_verify_declare_only_symbols",
-                "_add_module", "_finalize_specific", "_finalized"}
-    code = CPUCodeLibrary._finalize_final_module.__code__
-    return (expected <= set(code.co_names) and "_CPUCodeLibrary__library" in code.co_names
-            and JITCPUCodegen._library_class is JITCodeLibrary)
-
-
-@register_pass(mutates_CFG=False, analysis_only=False)
-class _LinkOnlyLowering(LoweringPass):
-    """Give the lowering a :class:`_LinkOnlyLibrary` (numba's lowering makes a
-    plain library only when the state has none)."""
-
-    _name = "hyperplane_link_only_library"
-
-    def __init__(self):
-        LoweringPass.__init__(self)
-
-    def run_pass(self, state):
-        codegen = state.targetctx.codegen()
-        if state.library is None and type(codegen) is JITCPUCodegen:
-            state.library = _LinkOnlyLibrary(codegen, state.func_id.func_qualname)
-            # a strict kernel's IR is optimised in its callers' libraries, whose module
-            # passes run over it anyway; a fastmath kernel's is optimised here first, as
-            # before (its rounding follows the order the passes meet its sums in)
-            state.library.optimise = bool(state.flags.fastmath)
-            state.library.enable_object_caching()
-        return False
-
-
-class _InternalCompiler(Compiler):
-    """numba's compiler, whose nopython lowering makes a :class:`_LinkOnlyLibrary`."""
-
-    def define_pipelines(self):
-        pipelines = super().define_pipelines()
-        for pipeline in pipelines:
-            if any(pss is AnnotateTypes for pss, _ in pipeline.passes):
-                pipeline.add_pass_after(_LinkOnlyLowering, AnnotateTypes)
-                pipeline.finalize()
-        return pipelines
-
-
-#: the compiler of :class:`InternalDispatcher` (numba's own where this numba
-#: finalises its libraries otherwise)
-INTERNAL_COMPILER = _InternalCompiler if _link_only_library_works() else Compiler
 
 
 class InternalDispatcher(KernelDispatcher):
@@ -207,10 +105,10 @@ class InternalDispatcher(KernelDispatcher):
     >>> outer = numba.njit(lambda x: inner(x) + 1)
     >>> outer(3)
     7
-    >>> inner(3)
+    >>> inner(3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: hyperplane._numba.twice is compiled without a Python wrapper: call it from a compiled function
+    TypeError: ...twice is compiled without a Python wrapper: call it from a compiled function
     """
 
     def __init__(self, py_func, locals=None, targetoptions=None, **kwargs):
@@ -282,36 +180,57 @@ class TwinDispatcher(KernelDispatcher):
         self.internal.enable_caching()
 
 
-#: the compilation flags that only say which wrappers a compiled function gets
-WRAPPER_FLAGS = ("no_cpython_wrapper", "no_cfunc_wrapper")
+#: the flags of a caller that an overload's implementation inherits (numba's
+#: ``CPUTargetOptions.finalize``): the only ones that change its code
+INHERITED_FLAGS = ("nrt", "fastmath", "error_model", "forceinline")
+#: numba's overloads whose implementations do no floating-point arithmetic
+#: (allocation, zero fill, a view): fastmath cannot change their code
+ARITHMETIC_FREE_OVERLOADS = frozenset({
+    ("numba.np.arrayobj", "ol_np_empty"), ("numba.np.arrayobj", "ol_np_zeros"),
+    ("numba.np.arrayobj", "ol_np_empty_like"), ("numba.np.arrayobj", "ol_np_zeros_like"),
+    ("numba.np.arrayobj", "ol_array_zero_fill"), ("numba.np.arrayobj", "_ol_array_allocate"),
+    ("numba.np.arrayobj", "ol_compatible_view")})
 
 
-def _share_overloads_across_wrappers():
-    """Let a kernel compiled without wrappers (:class:`InternalDispatcher`) use
-    the implementations of numba's overloads (``np.zeros``, ``np.any``, ...)
-    that kernels with wrappers compiled, and the other way round.
+def overload_key(overload_func, flags):
+    """What an implementation of numba's overload ``overload_func`` is kept
+    under for a caller compiled with ``flags`` (None outside a compilation):
+    the values of the flags it inherits (:data:`INHERITED_FLAGS`), fastmath
+    left out for an overload that does no floating-point arithmetic
+    (:data:`ARITHMETIC_FREE_OVERLOADS`)."""
+    if flags is None:
+        return None
+    free = (getattr(overload_func, "__module__", None),
+            getattr(overload_func, "__name__", None)) in ARITHMETIC_FREE_OVERLOADS
+    return tuple(None if name == "fastmath" and free
+                 else frozenset(flags.fastmath.flags) if name == "fastmath"
+                 else getattr(flags, name) for name in INHERITED_FLAGS)
+
+
+def _share_overload_implementations():
+    """Let every kernel that an overload's implementation would be compiled
+    the same for use one implementation of numba's overloads (``np.zeros``,
+    ``np.any``, ...): kernels with and without wrappers
+    (:class:`InternalDispatcher`), inlined or not, parallel or not, and, for
+    an overload without floating-point arithmetic, strict and fastmath ones.
 
     numba keeps an overload's implementation per set of flags of the function
-    that calls it, wrapper flags included, although the implementation only
-    inherits the flags that change its code (``fastmath``, ``nrt``,
-    ``error_model``, ``forceinline``): without this, each overload that both
-    kinds of kernel call was compiled twice in a first fit (9 more functions
-    in the tree's). The key keeps every other flag, so a fastmath caller and a
-    strict one still get their own implementations.
+    that calls it, although the implementation only inherits the flags that
+    change its code (:data:`INHERITED_FLAGS`): each overload that kernels of
+    several kinds call was compiled once per kind in a first fit (``np.empty``
+    10 times in an SVM's). The key keeps fastmath otherwise, so a fastmath
+    caller and a strict one still get their own implementations of an
+    overload that computes (:func:`overload_key`).
     """
     from numba.core import targetconfig
     from numba.core.typing.templates import _OverloadFunctionTemplate
 
     expected = {"top_or_none", "_impl_cache", "_build_impl"}
     if not expected <= set(_OverloadFunctionTemplate._get_impl.__code__.co_names):
-        return  # another numba: its own keys (each overload compiled per wrapper flags)
+        return  # another numba: its own keys (each overload compiled per caller's flags)
 
     def _get_impl(self, args, kws):
-        flags = targetconfig.ConfigStack.top_or_none()
-        if flags is not None and any(getattr(flags, name) for name in WRAPPER_FLAGS):
-            flags = flags.copy()
-            for name in WRAPPER_FLAGS:
-                setattr(flags, name, False)
+        flags = overload_key(self._overload_func, targetconfig.ConfigStack.top_or_none())
         cache_key = self.context, tuple(args), tuple(kws.items()), flags
         try:
             return self._impl_cache[cache_key]
@@ -322,7 +241,7 @@ def _share_overloads_across_wrappers():
     _OverloadFunctionTemplate._get_impl = _get_impl
 
 
-_share_overloads_across_wrappers()
+_share_overload_implementations()
 
 
 def _compiler(dispatcher=KernelDispatcher, **options):
@@ -368,15 +287,16 @@ jit_parallel_internal = _compiler(InternalDispatcher, nogil=True, fastmath=set(F
 #: :data:`jit_parallel_exact` for a kernel that only compiled code calls (the
 #: tree's parallel scoring and partition, which call strict functions)
 jit_parallel_exact_internal = _compiler(InternalDispatcher, nogil=True, parallel=True)
-#: :data:`jit` and :data:`jit_parallel_exact` for a kernel that both Python and
+#: :data:`jit`, :data:`jit_fast` and :data:`jit_parallel_exact` for a kernel that both Python and
 #: compiled code call (:class:`TwinDispatcher`): compiled callers get a twin
 #: compiled without wrappers, Python calls the compilation with them
 jit_twin = _compiler(TwinDispatcher, nogil=True)
+jit_fast_twin = _compiler(TwinDispatcher, nogil=True, fastmath=set(FASTMATH_FLAGS))
 jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 
 __all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
-           "jit_parallel_exact_internal", "jit_twin", "jit_parallel_exact_twin", "TwinDispatcher",
+           "jit_parallel_exact_internal", "jit_twin", "jit_fast_twin", "jit_parallel_exact_twin", "TwinDispatcher",
            "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
 
 

@@ -387,3 +387,56 @@ def test_cli_fits_heart_scale_sparse(tmp_path):
     assert sp.issparse(model.support_vectors_)         # not densified on the way
     X, y = load_heart_scale()
     assert_same_model(model, SVC().fit(X.toarray(), y))
+
+
+#: a fresh process's CSR fit, printing the numba functions it compiled
+_COMPILED_BY_A_FIT = '''
+import json, sys
+import scipy.sparse as sp
+from numba.core import event
+from hyperplane.datasets import load_heart_scale
+from hyperplane.svm import SVC
+from hyperplane.svm import _kernel_rows as kr
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+X, y = load_heart_scale()
+X = sp.csr_matrix(X)
+if sys.argv[1] == "csc":
+    kr.DENSE_COLUMN_FILL = 0
+SVC().fit(X, y)
+print(json.dumps(compiled))
+'''
+
+
+@pytest.mark.parametrize("kind", ["dense_columns", "csc"])
+def test_a_csr_fit_compiles_the_rows_of_its_kind_of_columns_only(tmp_path, kind):
+    """Samples with dense columns and with CSC arrays are two types, and a
+    first fit compiles the kernel row of its own kind only (the other kind's
+    branches are not compiled: ``_sparse_rows_kernels.per_columns``)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
+    done = subprocess.run([sys.executable, "-c", _COMPILED_BY_A_FIT, kind], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    compiled = json.loads(done.stdout.strip().splitlines()[-1])
+    other = "csc" if kind == "dense_columns" else "dense_columns"
+    assert f"sparse_compute_row_{kind}" in compiled
+    assert not [name for name in compiled if name.endswith(f"_{other}")]

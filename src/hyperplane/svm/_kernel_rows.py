@@ -49,8 +49,9 @@ from ._kernel_values_kernels import (  # noqa: F401
     SPARSE_COLUMNS, SPARSE_ROWS, finish_row)
 # has_dense_columns: the tests ask it from here
 from ._sparse_rows_kernels import (  # noqa: F401
-    column_dot_blocks, column_dots, csr_columns, csr_squared_norms, dense_columns, has_dense_columns,
-    scatter_row, sparse_block_products, sparse_row_method)
+    column_dot_blocks, column_dot_blocks_of, column_dots, column_dots_of, csr_columns,
+    csr_squared_norms, dense_columns, has_dense_columns, keeps_dense_columns, per_columns,
+    row_methods, scatter_row, sparse_block_products, sparse_row_method)
 
 
 #: What a kernel row of dense samples is computed from: ``all_rows =
@@ -70,9 +71,10 @@ DenseSamples = namedtuple(
 #: vector ``work`` of length d and a scratch row ``dots`` of length n; for
 #: samples dense enough (:data:`DENSE_COLUMN_FILL`) ``XT32``, the samples
 #: dense and feature-major (d, n), in place of the CSC arrays (then empty);
-#: else ``XT32`` is empty (0, 0).
-#: The two layouts are two types, so that numba compiles a solve for the
-#: layout of its samples only (:func:`by_samples`).
+#: else ``XT32`` is None.
+#: The layouts are types (dense samples, sparse samples with dense columns,
+#: with CSC arrays), so that numba compiles a solve for the layout of its
+#: samples only (:func:`by_samples`).
 SparseSamples = namedtuple(
     "SparseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work "
                      "data indices indptr sq work col_data col_rows col_ptr dots XT32")
@@ -83,10 +85,17 @@ def by_samples(dense, sparse, name):
     ``dense(samples, *args)`` on :data:`DenseSamples` and ``sparse(samples,
     *args)`` on :data:`SparseSamples`, chosen when numba types ``samples``
     (:func:`~hyperplane._numba.by_first_type`): a solve compiles the rows of
-    its own layout only. Called from Python it makes the same choice."""
+    its own layout only. ``sparse`` may be a pair (with dense columns, with
+    CSC arrays: :func:`~._sparse_rows_kernels.per_columns`), chosen by the
+    samples' type as well. Called from Python it makes the same choice."""
+    def of_sparse(columns):
+        return sparse if not isinstance(sparse, tuple) else sparse[0 if columns else 1]
+
     return by_first_type(
-        lambda t: dense if getattr(t, "instance_class", None) is DenseSamples else sparse, name,
-        lambda samples: dense if isinstance(samples, DenseSamples) else sparse)
+        lambda t: (dense if getattr(t, "instance_class", None) is DenseSamples
+                   else of_sparse(keeps_dense_columns(t))), name,
+        lambda samples: (dense if isinstance(samples, DenseSamples)
+                         else of_sparse(has_dense_columns(samples))))
 
 
 def make_samples(X32, code, gamma, coef0, degree):
@@ -115,7 +124,7 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
         col_data, col_rows = np.empty(0, dtype=np.float32), np.empty(0, dtype=np.int32)
         col_ptr = np.zeros(d + 1, dtype=np.int64)
     else:
-        XT32 = np.empty((0, 0), dtype=np.float32)
+        XT32 = None
         col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
     return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                          gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
@@ -195,8 +204,7 @@ def dense_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
         row_blocks(samples, r, cols, n_cols, method, out)
 
 
-@jit_fast_internal
-def sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
+def _sparse_compute_row(samples, r, cols, n_cols, full, parallel_work, out):
     """:func:`dense_compute_row` of sparse samples, by the method of
     :func:`sparse_row_method`: the products of x_r with every sample in
     ``dots`` (:func:`column_dots`, or :func:`column_dot_blocks` on all
@@ -245,7 +253,12 @@ def row_block(samples, r, cols, lo, hi, method, out):
 #: compiled function per layout between the solver and the blocks, no function
 #: for both (each compiled function in a chain links, optimises and generates
 #: code for the whole chain below it once more)
-compute_row = by_samples(dense_compute_row, sparse_compute_row, "compute_row")
+#: :func:`_sparse_compute_row` per kind of sparse samples (dense columns, CSC
+#: arrays), each with the row method and column products of its kind only
+sparse_compute_rows = per_columns(_sparse_compute_row, jit_fast_internal, {
+    "sparse_row_method": row_methods, "column_dots": column_dots_of,
+    "column_dot_blocks": column_dot_blocks_of})
+compute_row = by_samples(dense_compute_row, sparse_compute_rows, "compute_row")
 #: ``row_method(samples, r, n_cols, full)``: (method, multiply-adds) of a row
 row_method = by_samples(dense_row_method, sparse_row_method, "row_method")
 #: ``block_products(samples, r, cols, lo, hi, method)``: the products of a block

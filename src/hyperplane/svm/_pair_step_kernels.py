@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast, jit_fast_internal, jit_inline
+from .._numba import jit, jit_fast_internal, jit_fast_twin, jit_inline
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 
@@ -57,7 +57,7 @@ def update_alpha_pair(var, i, j, eta):
     return min(max(new_i, 0.0), C_i), min(max(new_j, 0.0), C_j)
 
 
-@jit_fast
+@jit_fast_twin
 def update_gradient(score, kidx, n_active, K_i, K_j, a_i, a_j):
     """G_t += Q_ti d_alpha_i + Q_tj d_alpha_j on the active set, kept as
     score_t = -y_t G_t: score_t -= a_i K_ti + a_j K_tj with a_i = y_i d_alpha_i,

@@ -85,11 +85,13 @@ def stable_partition(stuck, kept):
     return order
 
 
-@jit
+@jit_inline
 def permute_variables(var, order):
-    """Reorder the dual variables: position ``k`` receives variable ``order[k]``
-    (``H`` is per sample and stays). One scratch vector per element type, so
-    that each array is moved by the same few loops (:func:`take_in_place`)."""
+    """Reorder the first ``order.shape[0]`` dual variables: position ``k``
+    receives variable ``order[k]`` (``H`` is per sample and stays). One
+    scratch vector per element type, so that each array is moved by the same
+    few loops (:func:`take_in_place`). Inlined into :func:`shrink`, its one
+    compiled caller (Python reorders with NumPy: :func:`permuted_in_python`)."""
     m = order.shape[0]
     values = np.empty(m)
     for arr in (var.alpha, var.score, var.y, var.p, var.C, var.QD):
@@ -98,6 +100,15 @@ def permute_variables(var, order):
     for arr in (var.kidx, var.perm):
         take_in_place(arr, order, positions)
     take_in_place(var.status, order, np.empty(m, dtype=np.uint8))
+
+
+def permuted_in_python(var, order):
+    """:func:`permute_variables` in NumPy, for the solver's Python side (the
+    order restored after an unshrink): the same moves, no compiled function
+    with wrappers for a call made once per fit or so."""
+    for arr in var:
+        if arr is not var.H:
+            arr[:order.shape[0]] = arr[order]
 
 
 @jit_inline

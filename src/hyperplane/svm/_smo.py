@@ -19,7 +19,7 @@ from . import _smo_state as st
 from ._pair_step_kernels import all_bound_status
 from ._reconstruct_kernels import initial_gradient, reconstruct_gradient
 from ._row_cache_kernels import store_row
-from ._shrinking_kernels import permute_variables, rebuild_active_rows
+from ._shrinking_kernels import permuted_in_python, rebuild_active_rows
 from ._smo_kernels import smo_iterate
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
@@ -223,7 +223,7 @@ class SMOSolver:
                 kidx[a:], kidx[free], alpha[free] * y[free])
             score[a:] = -y[a:] * G
         if a < l:
-            permute_variables(self.var, np.argsort(self.var.perm, kind="stable"))
+            permuted_in_python(self.var, np.argsort(self.var.perm, kind="stable"))
         self.ist[st.ACTIVE_SIZE] = l
         self.ist[st.EPOCH] += 1
         rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)

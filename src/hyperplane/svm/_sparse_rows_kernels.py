@@ -13,16 +13,29 @@ gathers by rows do not). Both ways by columns add each x_c's products in the
 order of x_r's features, so they give the same bits. Squared distances are
 |x_r|^2 + |x_c|^2 - 2 x_r . x_c from the norms computed once
 (:func:`csr_squared_norms`).
+
+Whether the samples keep the dense columns is told by their type (``XT32``
+an array or None), and each kernel that branches on it is compiled once
+per kind (:func:`per_columns`), the other branch left out when numba builds
+its IR: a first fit compiles the way its samples can take only.
 """
 
 from __future__ import annotations
 
+import types as pytypes
+
 import numpy as np
 
 from numba import prange
+from numba.core import types
 
-from .._numba import jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_inline, jit_parallel
+from .._numba import (by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_inline,
+                      jit_parallel)
 from ._kernel_values_kernels import ROW_BLOCK, SPARSE_COLUMNS, SPARSE_ROWS, is_distance
+
+#: whether a copy of a kernel serves samples with dense columns: bound to True or
+#: False in each copy (:func:`per_columns`), never read from here
+DENSE_COLUMNS = None
 
 #: how much cheaper a multiply-add over a contiguous dense column is than one
 #: gathered through a CSR row's indices (it vectorises: heart_scale's rows,
@@ -95,8 +108,7 @@ def csr_squared_norms_fast(X):
     return squared_norm_sums(X.data, X.indptr)
 
 
-@jit_fast_inline
-def sparse_row_method(samples, r, n_cols, full):
+def _sparse_row_method(samples, r, n_cols, full):
     """The method of a row of sparse samples and its cost in multiply-adds:
     by columns when that is cheaper than by rows (``n_cols`` times the mean
     nonzeros per sample): over the dense columns of x_r's features
@@ -106,7 +118,7 @@ def sparse_row_method(samples, r, n_cols, full):
     the samples)."""
     indptr, col_ptr, indices = samples.indptr, samples.col_ptr, samples.indices
     n = indptr.shape[0] - 1
-    if has_dense_columns(samples):
+    if DENSE_COLUMNS:
         by_rows = n_cols * (indptr[n] / n)
         by_columns = (indptr[r + 1] - indptr[r]) * n
         if by_columns <= DENSE_COLUMN_CREDIT * by_rows:
@@ -195,8 +207,7 @@ def products_by_rows_range(samples, cols, lo, hi):
         buf[k] = acc
 
 
-@jit_fast
-def products_by_columns(samples, r, cols, n_cols):
+def _products_by_columns(samples, r, cols, n_cols):
     """``buf[k]`` = x_r . x_c, c = ``cols[k]``, gathered from
     :func:`column_dots` on every sample."""
     column_dots(samples, r, 0, samples.dots.shape[0])
@@ -204,14 +215,13 @@ def products_by_columns(samples, r, cols, n_cols):
         samples.buf[k] = samples.dots[cols[k]]
 
 
-@jit_fast_inline
-def column_dots(samples, r, lo, hi):
+def _column_dots(samples, r, lo, hi):
     """``dots[c]`` = x_r . x_c for the samples ``lo <= c < hi``: for each
     nonzero x_rf in turn, x_rf x_cf is added for the samples whose feature f
     is nonzero (the part of CSC column f in ``[lo, hi)``, found by bisection
     on its sorted rows), or for every sample from the dense columns when the
     samples keep them (:func:`dense_column_dots`)."""
-    if has_dense_columns(samples):
+    if DENSE_COLUMNS:
         dense_column_dots(samples, r, lo, hi)
         return
     data, indices, indptr = samples.data, samples.indices, samples.indptr
@@ -266,14 +276,50 @@ def dense_column_dots(samples, r, lo, hi):
         dots[k] = acc[k]
 
 
-@jit_fast_inline
 def has_dense_columns(samples):
-    """Whether the sparse samples keep their dense feature-major copy."""
-    return samples.XT32.shape[1] == samples.dots.shape[0] and samples.dots.shape[0] > 0
+    """Whether the sparse samples keep their dense feature-major copy ``XT32``
+    (else it is None, and they keep the CSC arrays)."""
+    return samples.XT32 is not None
 
 
-@jit_parallel
-def column_dot_blocks(samples, r, n):
+def per_columns(func, decorator, callees=None):
+    """``func`` compiled by ``decorator`` for sparse samples with dense columns
+    and for samples with the CSC arrays: two copies of its code, in which the
+    global ``DENSE_COLUMNS`` is True or False (numba drops the other branch
+    of ``if DENSE_COLUMNS`` when it builds the copy's IR, a constant's
+    branch) and each name of ``callees`` (name -> such a pair) is bound to
+    the callee of the same kind. Returns the pair (dense columns, CSC).
+    The copies are named ``func`` + ``_dense_columns`` / ``_csc``, the names
+    numba's cache files take."""
+    made = []
+    for kind, dense in (("dense_columns", True), ("csc", False)):
+        scope = dict(func.__globals__, DENSE_COLUMNS=dense)
+        scope.update({name: pair[len(made)] for name, pair in (callees or {}).items()})
+        name = f"{func.__name__.lstrip('_')}_{kind}"
+        copy = pytypes.FunctionType(func.__code__, scope, name, func.__defaults__,
+                                    func.__closure__)
+        copy.__qualname__, copy.__doc__ = name, func.__doc__
+        made.append(decorator(copy))
+    return tuple(made)
+
+
+def keeps_dense_columns(samples_type):
+    """Whether the numba type of sparse samples has an array ``XT32`` (the
+    dense columns) rather than None."""
+    return not isinstance(dict(zip(samples_type.fields, samples_type.types))["XT32"],
+                          types.NoneType)
+
+
+def by_columns(pair, name):
+    """``call(samples, *args)``: ``pair[0](samples, *args)`` on sparse samples
+    with dense columns, ``pair[1](samples, *args)`` on samples with the CSC
+    arrays (:func:`per_columns`), chosen when numba types ``samples``
+    (:func:`~hyperplane._numba.by_first_type`) or, from Python, by the value."""
+    return by_first_type(lambda t: pair[0] if keeps_dense_columns(t) else pair[1], name,
+                         lambda samples: pair[0] if has_dense_columns(samples) else pair[1])
+
+
+def _column_dot_blocks(samples, r, n):
     """:func:`column_dots` on the blocks of :data:`ROW_BLOCK` samples, in
     parallel: every ``dots[c]`` is summed by one block, over the nonzeros of
     x_r in the same order as on one thread."""
@@ -281,3 +327,22 @@ def column_dot_blocks(samples, r, n):
     for b in prange(n_blocks):
         lo = b * ROW_BLOCK
         column_dots(samples, r, lo, min(lo + ROW_BLOCK, n))
+
+
+#: :func:`_sparse_row_method` per kind of samples: (dense columns, CSC)
+row_methods = per_columns(_sparse_row_method, jit_fast_inline)
+#: ``sparse_row_method(samples, r, n_cols, full)``: the method of a row and its cost
+sparse_row_method = by_columns(row_methods, "sparse_row_method")
+#: :func:`_column_dots` per kind of samples
+column_dots_of = per_columns(_column_dots, jit_fast_inline)
+#: ``column_dots(samples, r, lo, hi)``: ``dots[c]`` = x_r . x_c, ``lo <= c < hi``
+column_dots = by_columns(column_dots_of, "column_dots")
+#: :func:`_column_dot_blocks` per kind of samples
+column_dot_blocks_of = per_columns(_column_dot_blocks, jit_parallel,
+                                   {"column_dots": column_dots_of})
+#: ``column_dot_blocks(samples, r, n)``: :func:`column_dots` on all threads
+column_dot_blocks = by_columns(column_dot_blocks_of, "column_dot_blocks")
+#: ``products_by_columns(samples, r, cols, n_cols)``
+products_by_columns = by_columns(
+    per_columns(_products_by_columns, jit_fast, {"column_dots": column_dots_of}),
+    "products_by_columns")

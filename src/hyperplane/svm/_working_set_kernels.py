@@ -13,7 +13,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import by_none, jit, jit_fast_internal, jit_inline, maxnum, minnum
+from .._numba import by_none, jit_fast_internal, jit_inline, jit_twin, maxnum, minnum
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 #: The first halves of the working set: the i of largest score in I_up among
@@ -105,7 +105,7 @@ def violation_extremes(score, status, n_active):
     return max_in_up(score, status, n_active), min_in_low(score, status, n_active)
 
 
-@jit
+@jit_twin
 def extremes_one(halves, score, status, y, n_active):
     """(m, M, m, M): m(alpha) and M(alpha) over every label (one constraint
     y'alpha = Delta, so both "halves" are the whole set)."""
@@ -113,7 +113,7 @@ def extremes_one(halves, score, status, y, n_active):
     return LabelExtremes(m, M, m, M)
 
 
-@jit
+@jit_twin
 def extremes_by_label(halves, score, status, y, n_active):
     """(m_+, M_+, m_-, M_-): m(alpha) and M(alpha) within each label, the
     extremes of the nu-SVM dual, which has one equality constraint per label
@@ -139,14 +139,14 @@ def extremes_by_label(halves, score, status, y, n_active):
 label_extremes = by_none(extremes_one, extremes_by_label)
 
 
-@jit
+@jit_twin
 def first_one(halves, var, n_active):
     """i of the C-SVC working set (:func:`select_i`) as :data:`FirstHalves`."""
     i, m = select_i(var, n_active)
     return FirstHalves(i, m, -1, -np.inf)
 
 
-@jit
+@jit_twin
 def first_by_label(halves, var, n_active):
     """The nu working set's two candidates for i (LIBSVM's ``Solver_NU::
     select_working_set``): the argmax of score over I_up within label +1 and
@@ -170,7 +170,7 @@ def first_by_label(halves, var, n_active):
 select_first = by_none(first_one, first_by_label)
 
 
-@jit
+@jit_twin
 def second_one(halves, var, n_active, first, K_pos, K_neg):
     """(i, j, m - M): the C-SVC pair, j by WSS3 (:func:`select_j`) from
     i's kernel row ``K_pos``."""
@@ -181,7 +181,7 @@ def second_one(halves, var, n_active, first, K_pos, K_neg):
     return i, j, m - M
 
 
-@jit
+@jit_twin
 def second_by_label(halves, var, n_active, first, K_pos, K_neg):
     """(i, j, gap) of the nu working set (Chang & Lin 2001; LIBSVM's
     ``Solver_NU``): WSS3 restricted to y_i = y_j, j over I_low of both labels,
