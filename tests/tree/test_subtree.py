@@ -12,7 +12,8 @@ import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import (BLOCK, bin_ranges, bin_ranges_parallel, bin_rows,
                                           bin_rows_parallel, codes_by_column)
-from hyperplane.tree._encode import bin_column, quantile_edges
+from hyperplane.tree._bin_kernels import bin_column
+from hyperplane.tree._encode import quantile_edges
 from hyperplane.tree._scan._numeric_cut_kernels import WORK_ROWS
 from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, new_scratch,

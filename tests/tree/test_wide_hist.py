@@ -12,7 +12,8 @@ from hypothesis.extra.numpy import arrays
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import BLOCK, bin_rows_parallel
 from hyperplane.tree._grow._builder import every_midpoint
-from hyperplane.tree._encode import bin_column, quantile_edges
+from hyperplane.tree._bin_kernels import bin_column
+from hyperplane.tree._encode import quantile_edges
 
 VALUES = st.sampled_from([np.nan, -0.0, 0.0, 1.5, -2.25, 3.0, 1e300, -7.0, 0.1]) | \
     st.floats(-1e3, 1e3)

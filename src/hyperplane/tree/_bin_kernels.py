@@ -1,6 +1,6 @@
 """Compiled quantile binning: every row's bin codes for ``splitter="hist"``.
 
-:func:`bin_rows` gives the code :func:`~._encode.bin_column` gives (``x <=
+:func:`bin_rows` gives the code :func:`bin_column` gives (``x <=
 edges[b]`` ⇔ code ``<= b``, i.e. ``numpy.searchsorted(edges, x, "left")``;
 −1 for NaN) for all binned columns at once; above ``TRANSPOSE_ROWS`` rows by
 :func:`bin_rows_parallel`, reading ``X`` row by row and writing the row-major
@@ -23,6 +23,13 @@ import numpy as np
 from numba import prange
 
 from .._numba import jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
+
+
+def bin_column(x, edges):
+    """Bin index of each value (``x <= edges[b]`` ⇔ code ``<= b``); −1 for NaN."""
+    codes = np.searchsorted(edges, x, side="left").astype(np.int32)
+    codes[np.isnan(x)] = -1
+    return codes
 
 
 @jit_internal
@@ -111,12 +118,11 @@ TRANSPOSE_ROWS = 4096
 
 def bin_rows(X, columns, slots, edges, n_edges, out):
     """:func:`bin_rows_parallel`, or, for at most ``TRANSPOSE_ROWS`` rows, the same
-    codes by :func:`~._encode.bin_column` (``numpy.searchsorted``) column by column:
+    codes by :func:`bin_column` (``numpy.searchsorted``) column by column:
     a small fit then compiles no parallel kernel (~1 s of its first fit)."""
     if X.shape[0] > TRANSPOSE_ROWS:
         bin_rows_parallel(X, columns, slots, edges, n_edges, out)
         return
-    from ._encode import bin_column
     for t in range(columns.shape[0]):
         out[:, slots[t]] = bin_column(X[:, columns[t]], edges[t, :n_edges[t]])
 

@@ -381,13 +381,6 @@ def quantile_edges(x, max_bins, w=None):
     return values[idx] + (values[idx + 1] - values[idx]) / 2.0
 
 
-def bin_column(x, edges):
-    """Bin index of each value (``x <= edges[b]`` ⇔ code ``<= b``); −1 for NaN."""
-    codes = np.searchsorted(edges, x, side="left").astype(np.int32)
-    codes[np.isnan(x)] = -1
-    return codes
-
-
 class Indicators(NamedTuple):
     """The data as CART's binary tests see it (:func:`value_indicators`)."""
 

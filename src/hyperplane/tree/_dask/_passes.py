@@ -20,8 +20,8 @@ import pandas as pd
 
 from ...distributed._chunks import Chunks
 from .._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
-                      bin_column, bin_sample_rows, value_indicators)
-from .._bin_kernels import bin_ranges, codes_by_column
+                      bin_sample_rows, value_indicators)
+from .._bin_kernels import bin_column, bin_ranges, codes_by_column
 from .._scan._split_kernels import BINNED
 from .._scan._table_kernels import MomentTables
 
