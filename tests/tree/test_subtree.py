@@ -18,9 +18,9 @@ from hyperplane.tree._scan._numeric_cut_kernels import WORK_ROWS
 from hyperplane.tree._scan._split_kernels import BINNED, CATEGORICAL, ENTROPY, GINI, c_log2_c
 from hyperplane.tree._scan._hist_node_kernels import (accumulate_rows_parallel, new_scratch,
                                             score_coded_parallel, take_out_siblings_parallel)
-from hyperplane.tree._grow._subtree_kernels import (accumulate_rows, clean_derived_tables,
-                                              score_coded, small_node_scores, sorted_bins,
-                                              take_out_siblings)
+from hyperplane.tree._grow._class_tables_kernels import (accumulate_rows, clean_derived_tables,
+                                                   score_coded, small_node_scores,
+                                                   sorted_bins, take_out_siblings)
 from hyperplane.tree._grow._expand_kernels import new_splits
 from hyperplane.tree._traverse_kernels import MISSING
 from hyperplane.tree._state import Columns, GrowRules, Node

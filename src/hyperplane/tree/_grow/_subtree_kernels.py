@@ -19,9 +19,6 @@ from numba.core import types
 from ..._numba import by_first_type, by_none, jit, jit_internal
 from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_table_scores,
                                     node_tables, pass_tables_on, release_slot)
-from ._class_tables_kernels import (accumulate_rows, clean_derived_tables,  # noqa: F401
-                                    score_coded, small_node_scores, sorted_bins,
-                                    take_out_siblings)  # the table kernels' tests import them here
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
@@ -116,7 +113,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     ``tuning.parallel_rows`` not None asks for) it is scored from
     its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
     their tables on to their largest child (:func:`take_out_siblings`); nodes
-    below ``tuning.sort_rows`` rows are scored by :func:`small_node_scores`.
+    below ``tuning.sort_rows`` rows are scored by :func:`~._class_tables_kernels.small_node_scores`.
 
     Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in
     ``store``, a :class:`~hyperplane.tree._state.NodeStore` whose node 0 is ``root``
