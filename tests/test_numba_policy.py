@@ -568,3 +568,24 @@ def test_a_fast_twin_compiles_both_twins_with_fastmath():
     assert twin.internal.targetoptions["no_cpython_wrapper"]
     assert not twin.targetoptions.get("no_cpython_wrapper", False)
     assert twin(np.arange(4.0)) == 6.0
+
+
+def test_a_kernel_python_calls_keeps_its_python_wrapper_only():
+    """Every decorator compiles without numba's C-function wrapper (a first-class
+    function value's entry, which no kernel is): a kernel Python calls gets its
+    CPython wrapper and no cfunc wrapper in its library, and still answers Python."""
+    from hyperplane import _numba
+
+    for name in ["jit", "jit_fast", "jit_inline", "jit_parallel", "jit_parallel_exact",
+                 "jit_internal", "jit_twin", "jit_parallel_exact_internal"]:
+        made = getattr(_numba, name)(lambda x: x)
+        assert made.targetoptions["no_cfunc_wrapper"], name
+    # a fresh copy of `_strict_sum` (no cache: its library is compiled here)
+    fresh = type(_strict_sum)(py_func=_strict_sum.py_func, locals={},
+                              targetoptions=dict(_strict_sum.targetoptions))
+    x = np.array([1.0, 2.0])
+    assert fresh(x) == _strict_sum.py_func(x)
+    cres = next(iter(fresh.overloads.values()))
+    code = cres.library.get_llvm_str()
+    assert cres.fndesc.llvm_cpython_wrapper_name in code
+    assert cres.fndesc.llvm_cfunc_wrapper_name not in code
