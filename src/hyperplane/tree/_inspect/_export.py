@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_is_fitted, check_sample_weight_vector
-from .._grow._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
+from .._grow._builder import c45_split_floor, root_node, score_node, sorted_orders
+from .._grow._layout import layout
 from .._encode import encode_fit
 from .._state import Scan
 from .._scan._split_kernels import GINI, c_log2_c, impurity, value_split_score
