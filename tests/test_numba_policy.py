@@ -589,3 +589,42 @@ def test_a_kernel_python_calls_keeps_its_python_wrapper_only():
     code = cres.library.get_llvm_str()
     assert cres.fndesc.llvm_cpython_wrapper_name in code
     assert cres.fndesc.llvm_cfunc_wrapper_name not in code
+
+
+def _allocations_without_dtype(source):
+    """The ``np.empty(...)`` / ``np.zeros(...)`` calls of ``source`` that name no dtype."""
+    import re
+
+    found = []
+    for m in re.finditer(r"np\.(empty|zeros)\(", source):
+        i, depth, commas = m.end(), 1, 0
+        while depth:
+            c = source[i]
+            depth += (c in "([{") - (c in ")]}")
+            commas += c == "," and depth == 1
+            i += 1
+        line = source[source.rfind("\n", 0, m.start()) + 1:source.find("\n", m.start())]
+        doctest = line.lstrip().startswith((">>>", "..."))
+        if commas == 0 and "dtype" not in source[m.end():i] and not doctest:
+            found.append(source[m.start():i])
+    return found
+
+
+def test_the_classification_trees_kernels_name_the_float64_dtype():
+    """numba compiles its ``np.empty`` for each type of the dtype argument: ``np.empty(n)``
+    (omitted), ``np.zeros(n)`` (numba's own ``np.empty(n, float)``) and ``np.full(n, x)``
+    / ``np.empty(n, dtype=np.float64)`` (``class(float64)``) were three compilations of
+    one allocation in a tree's first fit; the kernels spell it the one way."""
+    import pathlib
+
+    import hyperplane.tree as tree
+
+    root = pathlib.Path(tree.__file__).parent
+    others = {"_regression_kernels.py", "_median_kernels.py", "_moments_kernels.py",
+              "_oblique_kernels.py"}   # the regressor's and the oblique tree's
+    kernels = [p for p in root.rglob("*_kernels.py") if p.name not in others]
+    assert len(kernels) > 10
+    assert {str(p.relative_to(root)): _allocations_without_dtype(p.read_text())
+            for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
+    assert _allocations_without_dtype("np.zeros((n, 2)) + np.empty(3, np.int8)") == [
+        "np.zeros((n, 2))"]
