@@ -17,6 +17,15 @@ calls numba makes while compiling it (typing and lowering work) and the lines
 of LLVM IR it lowers before optimisation, and the instructions of the final
 module LLVM optimises and generates code for. The phase clocks wrap numba's
 methods in this process only.
+
+``--entries`` lists instead the fit's entry points, the compiled functions
+Python calls (with numba's CPython wrapper): each one's final module is its
+whole call tree linked and optimised again, so what two entry points both
+reach is optimised twice. Per entry point: the instructions of its final
+module and its own compile CPU seconds, and the total over every final
+module LLVM optimised::
+
+    PYTHONPATH=src python benchmarks/compile_own.py --entries tree watermelon-2.0
 """
 
 from __future__ import annotations
@@ -38,10 +47,15 @@ def main():
     parser.add_argument("--function", default="hyperplane.tree._grow._subtree_kernels:grow_subtree",
                         help="module:name of the compiled function")
     parser.add_argument("--repeats", type=int, default=1, help="timed compilations (all shown)")
+    parser.add_argument("--entries", action="store_true",
+                        help="list the fit's Python-called compiled functions instead")
     parser.add_argument("fit", nargs=argparse.REMAINDER,
                         help="the arguments of hyperplane fit (after the options above)")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp()
+    if args.entries:
+        _entries(args.fit)
+        return
     from hyperplane.cli import main as cli
     out = os.path.join(tempfile.mkdtemp(), "model.skops")
     sys.argv = ["hyperplane", "fit", *args.fit, "-o", out]
@@ -64,6 +78,53 @@ def main():
         calls, lines, instructions = _counts(kernel, sig)
         print(f"{name}: {calls} Python calls, {lines} lines of LLVM IR lowered, "
               f"{instructions} instructions in the final module")
+
+
+def _entries(fit):
+    """Print the entry points of ``hyperplane fit *fit`` (see the module's docstring)."""
+    from numba.core import codegen, event
+    own, stack, dispatchers, sizes = collections.Counter(), [], {}, {}
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            stack.append([time.process_time(), 0.0])
+            dispatchers[id(ev.data["dispatcher"])] = ev.data["dispatcher"]
+
+        def on_end(self, ev):
+            start, inner = stack.pop()
+            spent = time.process_time() - start
+            if stack:
+                stack[-1][1] += spent
+            own[id(ev.data["dispatcher"]), str(ev.data["args"])] += spent - inner
+
+    optimise = codegen.CPUCodeLibrary._optimize_final_module
+
+    def counted(library):
+        sizes[id(library)] = sum(1 for f in library._final_module.functions
+                                 for b in f.blocks for _ in b.instructions)
+        return optimise(library)
+
+    codegen.CPUCodeLibrary._optimize_final_module = counted
+    event.register("numba:compile", Compiles())
+    from hyperplane.cli import main as cli
+    sys.argv = ["hyperplane", "fit", *fit, "-o", os.path.join(tempfile.mkdtemp(), "m")]
+    try:
+        cli()
+    except SystemExit as stop:
+        if stop.code not in (0, None):
+            raise
+    rows = []
+    for dispatcher in dispatchers.values():
+        func = getattr(dispatcher, "py_func", None)
+        options = getattr(dispatcher, "targetoptions", {})
+        if func is None or options.get("no_cpython_wrapper", False):
+            continue
+        for sig, cres in dispatcher.overloads.items():
+            rows.append((sizes.get(id(cres.library), 0), own[id(dispatcher), str(sig)],
+                         f"{func.__module__}.{func.__qualname__}"))
+    for instructions, seconds, name in sorted(rows, reverse=True):
+        print(f"{instructions:7d} instructions {seconds:6.2f} own CPU s  {name}")
+    print(f"{sum(sizes.values())} instructions in every final module LLVM optimised")
 
 
 def _fresh(kernel):

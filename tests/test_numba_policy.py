@@ -568,3 +568,63 @@ def test_a_fast_twin_compiles_both_twins_with_fastmath():
     assert twin.internal.targetoptions["no_cpython_wrapper"]
     assert not twin.targetoptions.get("no_cpython_wrapper", False)
     assert twin(np.arange(4.0)) == 6.0
+
+
+def test_a_kernel_python_calls_keeps_its_python_wrapper_only():
+    """Every decorator compiles without numba's C-function wrapper (a first-class
+    function value's entry, which no kernel is): a kernel Python calls gets its
+    CPython wrapper and no cfunc wrapper in its library, and still answers Python."""
+    from hyperplane import _numba
+
+    for name in ["jit", "jit_fast", "jit_inline", "jit_parallel", "jit_parallel_exact",
+                 "jit_internal", "jit_twin", "jit_parallel_exact_internal"]:
+        made = getattr(_numba, name)(lambda x: x)
+        assert made.targetoptions["no_cfunc_wrapper"], name
+    # a fresh copy of `_strict_sum` (no cache: its library is compiled here)
+    fresh = type(_strict_sum)(py_func=_strict_sum.py_func, locals={},
+                              targetoptions=dict(_strict_sum.targetoptions))
+    x = np.array([1.0, 2.0])
+    assert fresh(x) == _strict_sum.py_func(x)
+    cres = next(iter(fresh.overloads.values()))
+    code = cres.library.get_llvm_str()
+    assert cres.fndesc.llvm_cpython_wrapper_name in code
+    assert cres.fndesc.llvm_cfunc_wrapper_name not in code
+
+
+def _allocations_without_dtype(source):
+    """The ``np.empty(...)`` / ``np.zeros(...)`` calls of ``source`` that name no dtype."""
+    import re
+
+    found = []
+    for m in re.finditer(r"np\.(empty|zeros)\(", source):
+        i, depth, commas = m.end(), 1, 0
+        while depth:
+            c = source[i]
+            depth += (c in "([{") - (c in ")]}")
+            commas += c == "," and depth == 1
+            i += 1
+        line = source[source.rfind("\n", 0, m.start()) + 1:source.find("\n", m.start())]
+        doctest = line.lstrip().startswith((">>>", "..."))
+        if commas == 0 and "dtype" not in source[m.end():i] and not doctest:
+            found.append(source[m.start():i])
+    return found
+
+
+def test_the_classification_trees_kernels_name_the_float64_dtype():
+    """numba compiles its ``np.empty`` for each type of the dtype argument: ``np.empty(n)``
+    (omitted), ``np.zeros(n)`` (numba's own ``np.empty(n, float)``) and ``np.full(n, x)``
+    / ``np.empty(n, dtype=np.float64)`` (``class(float64)``) were three compilations of
+    one allocation in a tree's first fit; the kernels spell it the one way."""
+    import pathlib
+
+    import hyperplane.tree as tree
+
+    root = pathlib.Path(tree.__file__).parent
+    others = {"_regression_kernels.py", "_median_kernels.py", "_moments_kernels.py",
+              "_oblique_kernels.py"}   # the regressor's and the oblique tree's
+    kernels = [p for p in root.rglob("*_kernels.py") if p.name not in others]
+    assert len(kernels) > 10
+    assert {str(p.relative_to(root)): _allocations_without_dtype(p.read_text())
+            for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
+    assert _allocations_without_dtype("np.zeros((n, 2)) + np.empty(3, np.int8)") == [
+        "np.zeros((n, 2))"]

@@ -249,3 +249,25 @@ def test_uniform_weights_of_any_scale_grow_the_unweighted_tree(dask_client, c):
                                             sample_weight=da.from_array(w, chunks=900))
     assert local.n_leaves_ > 10
     assert_same_tree(local, dist, X)
+
+
+def test_small_chunks_are_transposed_without_the_parallel_kernel(monkeypatch):
+    """A Dask hist fit lays its chunks' codes out by column as the in-memory fit
+    does (``transposed_codes``): NumPy for chunks of at most ``TRANSPOSE_ROWS``
+    rows, so a small fit compiles no parallel transpose (here it would raise);
+    the tree is the in-memory hist tree."""
+    from hyperplane.tree import _bin_kernels
+
+    def refused(codes_rows):
+        raise AssertionError("codes_by_column called for a small chunk")
+
+    from hyperplane.tree._dask import _passes
+
+    monkeypatch.setattr(_bin_kernels, "codes_by_column", refused)
+    monkeypatch.setattr(_passes, "codes_by_column", refused, raising=False)
+    X, y = numeric_data(n=600, p=3, seed=11)
+    kw = dict(splitter="hist", max_bins=16, max_depth=4)
+    local = DecisionTreeClassifier(**kw).fit(X, y)
+    dist = DecisionTreeClassifier(**kw).fit(da.from_array(X, chunks=(200, 3)),
+                                            da.from_array(y, chunks=200))
+    assert_same_tree(local, dist, X)

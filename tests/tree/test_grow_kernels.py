@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hyperplane.tree._grow._builder import layout
+from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._grow._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
 from hyperplane.tree._state import GrowRules, Node, Splits
 from hyperplane.tree._scan._split_kernels import CATEGORICAL, NUMERIC

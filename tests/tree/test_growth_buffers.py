@@ -179,7 +179,8 @@ def test_shared_buffers_grow_the_tree_of_fresh_buffers(criterion, data):
 def test_every_node_holds_its_rows_sorted(missing):
     """The node-by-node grower, the nodes' orders partitioned into the shared
     buffers: each node's orders are its rows sorted afresh (NaN last, ties by row)."""
-    from hyperplane.tree._grow._builder import grow, layout
+    from hyperplane.tree._grow._builder import grow
+    from hyperplane.tree._grow._layout import layout
     from hyperplane.tree._scan._split_kernels import GINI
     from hyperplane.tree._state import GrowRules
 

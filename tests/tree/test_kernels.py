@@ -287,7 +287,7 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():
     """The Dask contract: per-chunk tables add up to what the in-memory tree scores."""
-    from hyperplane.tree._grow._builder import layout
+    from hyperplane.tree._grow._layout import layout
     from hyperplane.tree._scan._node_kernels import score_attributes
     from hyperplane.tree._state import Node
     from hyperplane.tree._scan._numeric_cut_kernels import score_table
@@ -324,7 +324,8 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
 
 def test_parallel_node_scores_equal_the_serial_ones():
     """The split table of a large node, scored attribute by attribute in parallel."""
-    from hyperplane.tree._grow._builder import layout, root_node, sorted_orders
+    from hyperplane.tree._grow._builder import root_node, sorted_orders
+    from hyperplane.tree._grow._layout import layout
     from hyperplane.tree._scan._node_kernels import score_attributes
     from hyperplane.tree._state import GrowRules
 

@@ -13,7 +13,8 @@ from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._grow import _builder
-from hyperplane.tree._grow._builder import grow, layout, stable_sort
+from hyperplane.tree._grow._builder import grow, stable_sort
+from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI
 from hyperplane.tree._state import GrowRules, Orders
 

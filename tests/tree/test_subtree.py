@@ -584,3 +584,19 @@ def test_hist_tree_is_the_same_on_any_thread_count_and_job_split(monkeypatch, we
             np.testing.assert_array_equal(model.tree_.branch_r, reference.tree_.branch_r)
             np.testing.assert_array_equal(model.feature_importances_,
                                           reference.feature_importances_)
+
+
+@pytest.mark.parametrize("splitter", ["best", "hist"])
+def test_a_tree_grown_in_one_job_grows_in_its_own_store(monkeypatch, splitter):
+    """A tree below ``SUBTREE_ROWS`` rows is one job, its root's: it grows in the
+    tree's store itself, so no graft runs (nor is compiled for it), and the
+    tree, root weight included, is the Python loop's."""
+    X, y = classification(n=600, p=5, seed=6, missing=0.05)
+    params = dict(splitter=splitter, criterion="info_gain", max_bins=32)
+    reference = fit_with(monkeypatch, X, y, python=True, **params)
+    with monkeypatch.context() as m:
+        m.setattr(subtree, "graft", lambda *args: pytest.fail("graft of a one-job tree"))
+        model = DecisionTreeClassifier(**params).fit(X, y)
+    assert reference.tree_.n_nodes > 20
+    assert_same_tree(model, reference, exact=splitter == "best")
+    np.testing.assert_array_equal(model.tree_.weight, reference.tree_.weight)

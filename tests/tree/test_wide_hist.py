@@ -11,7 +11,7 @@ from hypothesis.extra.numpy import arrays
 
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._bin_kernels import BLOCK, bin_rows_parallel
-from hyperplane.tree._grow._builder import every_midpoint
+from hyperplane.tree._grow._layout import every_midpoint
 from hyperplane.tree._bin_kernels import bin_column
 from hyperplane.tree._encode import quantile_edges
 

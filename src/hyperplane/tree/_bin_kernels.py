@@ -96,7 +96,7 @@ def bin_rows_parallel(X, columns, slots, edges, n_edges, out):
     small = X.shape[0] >= BLOCK * BLOCK
     for t in range(n_columns):
         small = small and n_edges[t] <= BLOCK * BLOCK
-    padded = np.empty((n_columns if small else 0, BLOCK * BLOCK))
+    padded = np.empty((n_columns if small else 0, BLOCK * BLOCK), dtype=np.float64)
     if small:
         for t in range(n_columns):
             blocked_edges(edges[t], n_edges[t], padded[t])
@@ -187,7 +187,7 @@ def columns_by_row(X, columns):
     """
     n = X.shape[0]
     p = columns.shape[0]
-    out = np.empty((p, n))
+    out = np.empty((p, n), dtype=np.float64)
     for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
         lo = b * TRANSPOSE_ROWS
         hi = min(n, lo + TRANSPOSE_ROWS)

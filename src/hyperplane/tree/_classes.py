@@ -12,7 +12,8 @@ from .._threads import uses_threads
 from .._validation import (CLASS_WEIGHT, FLAG, NONE, Either, Options, Real, check_is_fitted,
                            check_sample_weight_vector, class_weight_vector, encode_labels,
                            is_dask_collection, validate_params)
-from ._grow._builder import grow, layout
+from ._grow._builder import grow
+from ._grow._layout import layout
 from ._dask._fit import fit_tree_dask
 from ._weights import relative_weights
 from ._encode import (declared_classes, encode_fit, value_indicators,

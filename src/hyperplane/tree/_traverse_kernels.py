@@ -55,7 +55,7 @@ def partition_rows(rows, w, branch, r):
     """
     offsets = branch_offsets(branch, r.shape[0])
     child_rows = np.empty(offsets[-1], dtype=rows.dtype)
-    child_w = np.empty(offsets[-1])
+    child_w = np.empty(offsets[-1], dtype=np.float64)
     deal_rows(rows, w, branch, r, offsets, child_rows, child_w)
     return child_rows, child_w, offsets
 
@@ -134,7 +134,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
         dest[rows[pos]] = branch[pos]
     if parallel_rows is not None and m >= parallel_rows:
         offsets = branch_offsets(branch, r.shape[0])
-        dealt = RowWeights(np.empty(offsets[-1], dtype=rows.dtype), np.empty(offsets[-1]))
+        dealt = RowWeights(np.empty(offsets[-1], dtype=rows.dtype),
+                           np.empty(offsets[-1], dtype=np.float64))
         children, child_spare = children_regions(presorted, spare, offsets[-1])
         split_orders_parallel(presorted, dest, offsets, children, RowWeights(rows, w),
                               branch, r, dealt)
@@ -169,7 +170,8 @@ def children_regions(presorted, spare, total):
     if (total == m and spare.order.shape[0] == n_num * m
             and spare.sorted_x.shape[0] == n_num * m):
         return spare, Orders(order.reshape(n_num * m), sorted_x.reshape(n_num * m))
-    return (Orders(np.empty(n_num * total, dtype=order.dtype), np.empty(n_num * total)),
+    return (Orders(np.empty(n_num * total, dtype=order.dtype),
+                   np.empty(n_num * total, dtype=np.float64)),
             Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
@@ -301,7 +303,7 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
     added into ``out``: the leaves' distributions mixed by the weights the row
     reaches them with. ``stack_size`` bounds the pending branches (depth ×
     widest fan-out + 1)."""
-    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size))
+    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
     leaf, weight, top = next_leaf(x, tree, walk, start_walk(walk, 1.0))
     while leaf >= 0:
         for k in range(out.shape[0]):
@@ -313,7 +315,7 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
 def tree_proba(X, tree, leaf_proba, stack_size):
     """:func:`row_proba` of every row of ``X``, one after the other (a
     prediction of few rows: no parallel region is compiled for it)."""
-    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]), dtype=np.float64)
     for i in range(X.shape[0]):
         row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
@@ -323,7 +325,7 @@ def tree_proba(X, tree, leaf_proba, stack_size):
 def tree_proba_parallel(X, tree, leaf_proba, stack_size):
     """:func:`tree_proba` with the rows side by side (the same numbers: each
     row's distribution is summed alone)."""
-    out = np.zeros((X.shape[0], leaf_proba.shape[1]))
+    out = np.zeros((X.shape[0], leaf_proba.shape[1]), dtype=np.float64)
     for i in prange(X.shape[0]):
         row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out

@@ -17,7 +17,8 @@ from ..._progress import progress
 from ..._validation import is_dask_collection
 from ...distributed._dask import add_parts
 from .._encode import quantile_edges, value_indicators
-from .._grow._builder import attribute_kinds, c45_split_floor, finish
+from .._grow._builder import c45_split_floor, finish
+from .._grow._layout import attribute_kinds
 from .._prune._kinds import PrePruner, cost_complexity_prune
 from .._scan._moments_kernels import N_MOMENTS
 from .._scan._split_kernels import BINNED, NUMERIC

@@ -21,7 +21,7 @@ import pandas as pd
 from ...distributed._chunks import Chunks
 from .._encode import (FeatureSpec, densify, _check_scalars, _column_is_numeric, _encode_frame,
                       bin_sample_rows, value_indicators)
-from .._bin_kernels import bin_column, bin_ranges, codes_by_column
+from .._bin_kernels import bin_column, bin_ranges, transposed_codes
 from .._scan._split_kernels import BINNED
 from .._scan._table_kernels import MomentTables
 
@@ -302,7 +302,7 @@ def encode_chunk(X_block, y_block, w_block, columns, spec, kind, edges, classes,
     y = real_targets(y) if classes is None else pd.Index(classes).get_indexer(y).astype(np.int64)
     binned = np.flatnonzero(np.asarray(kind) == BINNED)
     width = max([edges[j].size + 1 for j in binned], default=1)
-    ranges = bin_ranges(X_enc, binned, codes_by_column(codes), binned, width)
+    ranges = bin_ranges(X_enc, binned, transposed_codes(codes), binned, width)
     return Chunk(codes, y, w[keep], ranges)
 
 

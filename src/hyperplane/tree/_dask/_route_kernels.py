@@ -53,10 +53,10 @@ def route_to_frontier(codes, w, tree, slot_of, stack_size):
     capacity = codes.shape[0] + 16
     entry_row = np.empty(capacity, dtype=np.int64)
     entry_slot = np.empty(capacity, dtype=np.int64)
-    entry_w = np.empty(capacity)
+    entry_w = np.empty(capacity, dtype=np.float64)
     m = 0
-    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size))
-    x = np.empty(codes.shape[1])
+    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
+    x = np.empty(codes.shape[1], dtype=np.float64)
     for i in range(codes.shape[0]):
         for f in range(codes.shape[1]):
             x[f] = np.nan if codes[i, f] < 0 else codes[i, f]

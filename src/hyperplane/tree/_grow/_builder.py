@@ -24,8 +24,6 @@ from .._scan._split_kernels import C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGH
 from .._prune._pessimistic_kernels import node_impurities, preorder_layout
 from .._state import (MinDecrease, Node, NodeTest, Orders, Scan, TreeArrays, new_node,
                       new_store)
-from ._layout import (attribute_kinds, every_midpoint,  # noqa: F401
-                      layout)  # the data layout, imported from here by the estimators and tests
 from ._store_kernels import attach_children
 from ._subtree import compiled_growth_applies, grow_subtrees
 from .._traverse_kernels import child_block, child_region

@@ -172,13 +172,13 @@ def small_node_scores(columns, node, rules, lookup, scratch):
         for j in range(node_codes.shape[0]):
             node_codes[j, pos] = columns.codes_rows[rows[pos], j]
     splits = new_splits(columns.kind.shape[0])
-    missing = np.empty(n_classes)
+    missing = np.empty(n_classes, dtype=np.float64)
     for j in range(columns.kind.shape[0]):
         if not node.avail[j]:
             continue
         c = columns.col[j]
         if scratch is None or columns.kind[j] == CATEGORICAL:
-            table = np.zeros((columns.codes_count[c] + 1, n_classes))
+            table = np.zeros((columns.codes_count[c] + 1, n_classes), dtype=np.float64)
             n_rows = np.zeros(columns.codes_count[c] + 1, dtype=np.int64)
             for pos in range(m):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
@@ -223,7 +223,7 @@ def _scratch_tables(pool):
     the widest attribute."""
     p_coded, n_cells = pool.tables[0].shape[0], pool.counts[0].shape[1]
     if pool.tables[0].shape[1] < n_cells:
-        pool.tables[0] = np.zeros((p_coded, n_cells, pool.tables[0].shape[2]))
+        pool.tables[0] = np.zeros((p_coded, n_cells, pool.tables[0].shape[2]), dtype=np.float64)
         pool.counts[0] = np.zeros((p_coded, n_cells), dtype=np.int64)
 
 
@@ -234,7 +234,7 @@ def _table_pool(p_coded, width, n_classes):
     small nodes' scratch, allocated at its first use and never handed out)."""
     free = [0]
     free.pop()  # typed by its first element
-    return TablePool([np.zeros((p_coded, 0, n_classes))],
+    return TablePool([np.zeros((p_coded, 0, n_classes), dtype=np.float64)],
                      [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
@@ -344,7 +344,7 @@ def pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, gro
 
 
 #: a deferred node's hand-down when it has no tables to hand down
-NO_TABLES = Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
+NO_TABLES = Tables(np.zeros((0, 0, 0), dtype=np.float64), np.zeros((0, 0), dtype=np.int64))
 
 
 class Handoff(NamedTuple):
@@ -366,13 +366,13 @@ def hand_down(node, slot, pool, handoff):
     table stays behind). The slot goes back to the pool.
     """
     if pool is None:
-        return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
+        return Tables(np.zeros((0, 0, 0), dtype=np.float64), np.zeros((0, 0), dtype=np.int64))
     unit = np.all(node.w == 1.0)
     cells = pool.counts[0].shape[1] * pool.tables[0].shape[0] * pool.tables[0].shape[2]
     worth = cells <= node.rows.shape[0] * pool.tables[0].shape[0]
     if slot < 0 or not (unit and worth or handoff.always and not unit):
         release_slot(slot, pool)
-        return Tables(np.zeros((0, 0, 0)), np.zeros((0, 0), dtype=np.int64))
+        return Tables(np.zeros((0, 0, 0), dtype=np.float64), np.zeros((0, 0), dtype=np.int64))
     table, counts = pool.tables[slot], pool.counts[slot]
     pool.tables[slot] = np.zeros_like(table)
     pool.counts[slot] = np.zeros_like(counts)

@@ -67,7 +67,8 @@ LEAF_REASONS = {
 @jit_twin
 def new_splits(p):
     """An empty split table of ``p`` attributes (none valid)."""
-    return Splits(np.zeros(p), np.zeros(p), np.zeros(p), np.zeros(p), np.full(p, np.nan),
+    return Splits(np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64),
+                  np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64), np.full(p, np.nan),
                   np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
 
 
@@ -93,7 +94,7 @@ def c45_candidates(score, valid):
             n_valid += 1
     if n_valid == 0:
         return candidate
-    gains = np.empty(n_valid)
+    gains = np.empty(n_valid, dtype=np.float64)
     at = 0
     for j in range(p):
         if valid[j]:
@@ -225,7 +226,7 @@ def route_rows(columns, j, splits, rows):
 @jit_internal
 def branch_weights(branch, w, n_branches):
     """Known weight ``w̃_v`` of each branch and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2)."""
-    w_branch = np.zeros(n_branches)
+    w_branch = np.zeros(n_branches, dtype=np.float64)
     for pos in range(branch.shape[0]):
         if branch[pos] != MISSING:
             w_branch[branch[pos]] += w[pos]
@@ -256,22 +257,34 @@ def empty_branch_leaf(value, weight, v, parent_value):
 def known_branches(children, w_branch, parent_value):
     """The branches that some row with a known value reaches (``w_branch > 0``);
     every other branch becomes a leaf with its parent's statistics
-    (:func:`empty_branch_leaf`, reason ``EMPTY_BRANCH``)."""
+    (:func:`empty_branch_leaf`, reason ``EMPTY_BRANCH``). Returns the reached
+    branches in order (``numpy.flatnonzero(w_branch > 0)``, by a loop: numba's
+    ``flatnonzero`` is one more compiled function in every caller's library)."""
+    n_known = 0
     for v in range(w_branch.shape[0]):
         if w_branch[v] <= 0.0:
             empty_branch_leaf(children.value, children.weight, v, parent_value)
             children.reason[v] = EMPTY_BRANCH
-    return np.flatnonzero(w_branch > 0.0)
+        else:
+            n_known += 1
+    known = np.empty(n_known, dtype=np.int64)
+    n_known = 0
+    for v in range(w_branch.shape[0]):
+        if w_branch[v] > 0.0:
+            known[n_known] = v
+            n_known += 1
+    return known
 
 
 @jit_internal
 def no_children(node, n_classes):
     """The expansion of a node that stays a leaf."""
     empty_i = np.zeros(0, dtype=np.int64)
-    empty_f = np.zeros(0)
+    empty_f = np.zeros(0, dtype=np.float64)
     return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
-                    np.empty(0, dtype=node.order.dtype), np.empty(0), empty_i,
-                    np.zeros((0, n_classes)), empty_f, empty_i, np.zeros(0, dtype=np.bool_),
+                    np.empty(0, dtype=node.order.dtype), np.empty(0, dtype=np.float64), empty_i,
+                    np.zeros((0, n_classes), dtype=np.float64), empty_f, empty_i,
+                    np.zeros(0, dtype=np.bool_),
                     node.spare_order[:0], node.spare_x[:0])
 
 
@@ -292,7 +305,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     """
     j = choose_attribute(splits, rules.c45)
     if j < 0:
-        return no_children(node, n_stats), np.zeros(0), False
+        return no_children(node, n_stats), np.zeros(0, dtype=np.float64), False
     if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
         splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
                                                  splits.threshold[j])
@@ -307,7 +320,8 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
                           Orders(node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = np.any(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
-                        part.offsets, np.zeros((n_branches, n_stats)), np.zeros(n_branches),
+                        part.offsets, np.zeros((n_branches, n_stats), dtype=np.float64),
+                        np.zeros(n_branches, dtype=np.float64),
                         np.zeros(n_branches, dtype=np.int64),
                         np.ones(n_branches, dtype=np.bool_), part.spare_order, part.spare_x)
     return children, w_branch, any_attribute

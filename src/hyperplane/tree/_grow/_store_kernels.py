@@ -29,9 +29,10 @@ def _reserve(store, extra):
     capacity = max(2 * capacity, n + extra)
     # the nodes beyond n are written when they are made (attach_children, graft)
     grown = NodeStore(np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_),
-                      np.empty(capacity), np.empty(capacity, dtype=np.int64),
-                      np.empty(capacity, dtype=np.int64), np.empty(capacity),
-                      np.empty((capacity, store.value.shape[1])), np.empty(capacity),
+                      np.empty(capacity, dtype=np.float64), np.empty(capacity, dtype=np.int64),
+                      np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.float64),
+                      np.empty((capacity, store.value.shape[1]), dtype=np.float64),
+                      np.empty(capacity, dtype=np.float64),
                       np.empty(capacity, dtype=np.int64), n)
     for t in range(n):
         _copy_node(store, t, grown, t)

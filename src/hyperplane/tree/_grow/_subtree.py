@@ -26,7 +26,7 @@ import numpy as np
 from .._scan._hist_node_kernels import new_scratch
 from .._scan._node_kernels import PARALLEL_ROWS
 from .._scan._split_kernels import BINNED, CATEGORICAL, NUMERIC
-from .._state import Node, Tables, Tuning, Workspace, new_store
+from .._state import Node, NodeStore, Tables, Tuning, Workspace, new_store
 from ._store_kernels import graft
 from ._class_tables_kernels import NO_TABLES, SORT_ROWS, SUBTRACT_ROWS, Handoff
 from ._subtree_kernels import grow_subtree
@@ -124,13 +124,16 @@ def workspace(data, least=None):
 class Job(NamedTuple):
     """A subtree to grow in one compiled call: its node id in the growing
     storage, its root, the root's handed-down tables (None: the tree keeps no
-    class tables, :func:`keeps_tables`) and how it hands on its own deferred
-    nodes (:func:`~._subtree_kernels.grow_subtree`)."""
+    class tables, :func:`keeps_tables`), how it hands on its own deferred
+    nodes (:func:`~._subtree_kernels.grow_subtree`) and the store it grows into:
+    None, its own (:func:`job_store`, grafted into the tree's), or the tree's
+    store itself when the job is the whole tree (:func:`whole_tree_store`)."""
 
     node_id: int
     node: Node
     tables: Tables | None
     handoff: Handoff
+    store: NodeStore | None = None
 
 
 def keeps_tables(n_rows, exact):
@@ -148,9 +151,17 @@ def job_store(node):
     return new_store(node.value, np.nan, node.depth, STORE_CAPACITY)
 
 
+def whole_tree_store(store, jobs):
+    """``store`` when the one job of ``jobs`` is its root and it holds nothing
+    else: that job grows the whole tree in the tree's own store, which then
+    needs no graft (a small fit compiles no :func:`~._store_kernels.graft`);
+    else None."""
+    return store if len(jobs) == 1 and jobs[0][0] == 0 and store.n_nodes == 1 else None
+
+
 def _grow_one(data, rules, job, tuning, space):
     return grow_subtree(data.columns, job.node, rules, tuning, space, job.tables, job.handoff,
-                        job_store(job.node))
+                        job_store(job.node) if job.store is None else job.store)
 
 
 def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):
@@ -182,14 +193,16 @@ def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):
     grown = [store]  # the store so far: each graft may hand back a larger one
 
     def settle(job, subtree):
-        grown[0] = graft(grown[0], job.node_id, subtree.store)
+        grown[0] = (graft(grown[0], job.node_id, subtree.store) if job.store is None
+                    else subtree.store)
         if bar is not None:
             bar.advance(subtree.leaf_weight, nodes=grown[0].n_nodes)
         return _deferred_jobs(grown[0], job, subtree, split, tables)
 
     small = []
+    whole = whole_tree_store(store, jobs)
     for node_id, node in jobs:
-        job = Job(node_id, node, NO_TABLES if tables else None, Handoff(0, False))
+        job = Job(node_id, node, NO_TABLES if tables else None, Handoff(0, False), whole)
         if node.rows.size < defer:
             small.append(job)
             continue

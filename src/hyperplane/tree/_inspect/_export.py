@@ -6,15 +6,14 @@ import numpy as np
 import pandas as pd
 
 from ..._validation import check_is_fitted, check_sample_weight_vector
-from .._grow._builder import c45_split_floor, layout, root_node, score_node, sorted_orders
+from .._grow._builder import c45_split_floor, root_node, score_node, sorted_orders
+from .._grow._layout import layout
 from .._encode import encode_fit
 from .._state import Scan
 from .._scan._split_kernels import GINI, c_log2_c, impurity, value_split_score
 from .._scan._table_kernels import category_class_table
+from .._classes import CATEGORICAL_SPLITS
 from ._trace import splits_frame
-
-#: how a categorical attribute splits: 周志华's one branch per value, or CART's A = a / A ≠ a (李航)
-CATEGORICAL_SPLITS = ("multiway", "binary")
 
 
 def split_table(X, y, *, criterion="info_gain", sample_weight=None, splitter="best",

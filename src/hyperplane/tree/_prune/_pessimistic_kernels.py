@@ -332,7 +332,7 @@ def preorder_layout(feature, child_start, n_child, children, keep):
 @jit
 def node_impurities(value, criterion):
     """Impurity of every node's class weights (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
-    out = np.empty(value.shape[0])
+    out = np.empty(value.shape[0], dtype=np.float64)
     for t in range(value.shape[0]):
         out[t] = impurity(value[t], numpy_sum(value[t]), criterion)
     return out

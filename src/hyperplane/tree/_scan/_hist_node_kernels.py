@@ -32,8 +32,9 @@ def new_scratch(width, sort_rows, n_classes):
     """Bin-scan buffers for attributes of up to ``width`` codes and small nodes
     of fewer than ``sort_rows`` rows."""
     size = max(width, sort_rows)
-    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes)),
-                   np.empty(size, dtype=np.int64), np.empty((WORK_ROWS, n_classes)),
+    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes), dtype=np.float64),
+                   np.empty(size, dtype=np.int64),
+                   np.empty((WORK_ROWS, n_classes), dtype=np.float64),
                    np.empty(sort_rows, dtype=np.int64))
 
 

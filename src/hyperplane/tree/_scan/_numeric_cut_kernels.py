@@ -375,7 +375,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     wbuf, unit = scan.wbuf, scan.unit
     n_classes = value.shape[0]
     m = order.shape[0]
-    work = np.empty((WORK_ROWS, n_classes))
+    work = np.empty((WORK_ROWS, n_classes), dtype=np.float64)
     known = work[KNOWN]
     w_total = 0.0
     for k in range(n_classes):
@@ -417,7 +417,8 @@ def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     """
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
-    scratch = Scratch(bins, table[bins], n_rows[bins], np.empty((WORK_ROWS, table.shape[1])),
+    scratch = Scratch(bins, table[bins], n_rows[bins],
+                      np.empty((WORK_ROWS, table.shape[1]), dtype=np.float64),
                       bins[:0])
     return ordered_cut(bins.size, scratch, table[n_codes], bin_range, rules, clogc)
 

@@ -28,7 +28,7 @@ def numpy_sum(a):
         for i in range(n):
             acc += a[i]
         return acc
-    r = np.empty(8)
+    r = np.empty(8, dtype=np.float64)
     for k in range(8):
         r[k] = a[k]
     i = 8

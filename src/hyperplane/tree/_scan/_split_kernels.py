@@ -112,7 +112,7 @@ def squared_sums(left, right):
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1
-    known = np.zeros(table.shape[1])
+    known = np.zeros(table.shape[1], dtype=np.float64)
     for v in range(n_codes):
         for k in range(table.shape[1]):
             known[k] += table[v, k]
@@ -154,7 +154,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     n_nonempty = 0
     n_heavy = 0
     valid = True
-    w_branches = np.zeros(n_codes)
+    w_branches = np.zeros(n_codes, dtype=np.float64)
     for v in range(n_codes):
         if n_rows[v] == 0:
             continue
@@ -221,6 +221,6 @@ def value_split_score(table, n_rows, a, criterion, min_leaf):
 def c_log2_c(n):
     """The table ``c log2 c`` for ``c = 0..n`` used by unit-weight entropy scans."""
     c = np.arange(n + 1, dtype=np.float64)
-    out = np.zeros(n + 1)
+    out = np.zeros(n + 1, dtype=np.float64)
     out[1:] = c[1:] * np.log2(c[1:])
     return out

@@ -81,7 +81,7 @@ def category_class_table(codes, y, w, n_codes, n_classes):
 
     Returns ``(table, n_rows)`` of shapes ``(n_codes + 1, K)`` and ``(n_codes + 1,)``.
     """
-    table = np.zeros((n_codes + 1, n_classes))
+    table = np.zeros((n_codes + 1, n_classes), dtype=np.float64)
     n_rows = np.zeros(n_codes + 1, dtype=np.int64)
     accumulate_class_table(codes, y, w, np.arange(codes.shape[0]), table, n_rows)
     return table, n_rows
@@ -100,7 +100,7 @@ def node_class_tables(codes_rows, codes_count, y, rows, wbuf, avail_coded, n_cla
     width = 0
     for c in range(p):
         width = max(width, codes_count[c])
-    tables = np.zeros((p, width + 1, n_classes))
+    tables = np.zeros((p, width + 1, n_classes), dtype=np.float64)
     n_rows = np.zeros((p, width + 1), dtype=np.int64)
     for i in rows:
         k = y[i]
@@ -132,7 +132,7 @@ def level_class_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w, 
     width = 0
     for c in range(p):
         width = max(width, codes_count[c])
-    tables = np.zeros((n_nodes, p, width + 1, n_classes))
+    tables = np.zeros((n_nodes, p, width + 1, n_classes), dtype=np.float64)
     n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
     for e in range(entry_row.shape[0]):
         i = entry_row[e]
@@ -167,7 +167,7 @@ def level_moment_tables(codes_T, codes_count, y, entry_row, entry_node, entry_w,
     width = 0
     for c in range(p):
         width = max(width, codes_count[c])
-    tables = np.zeros((n_nodes, p, width + 1, 3))
+    tables = np.zeros((n_nodes, p, width + 1, 3), dtype=np.float64)
     n_rows = np.zeros((n_nodes, p, width + 1), dtype=np.int64)
     low = np.full(n_nodes, np.inf)
     high = np.full(n_nodes, -np.inf)
