@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from hyperplane.tree import DecisionTreeRegressor
-from hyperplane.tree._grow._builder import layout
+from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._scan._regression_kernels import best_regression_cut, binned_values
 from hyperplane.tree._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 

@@ -12,7 +12,8 @@ from .._progress import progress
 from .._threads import uses_threads
 from .._validation import (NON_NEGATIVE, Options, _numeric_target, check_sample_weight_vector,
                            is_dask_collection, validate_params)
-from ._grow._builder import Growth, grow, layout
+from ._grow._builder import Growth, grow
+from ._grow._layout import layout
 from ._growth_rules import GROWTH_PARAMETER_RULES, grow_rules
 from ._encode import encode_fit, value_indicators
 from ._dask._fit import fit_regressor_dask
