@@ -101,8 +101,8 @@ def main():
                     same = np.allclose(ours.predict(Xc), theirs.predict(Xc), rtol=1e-12)
                     if args.json:
                         print("ROW " + json.dumps([criterion, splitter, n, depth, k, seconds,
-                                                   sk_seconds, ours.get_n_leaves(),
-                                                   theirs.get_n_leaves(), bool(same)]),
+                                                   sk_seconds, int(ours.get_n_leaves()),
+                                                   int(theirs.get_n_leaves()), bool(same)]),
                               flush=True)
                         continue
                     print(row(criterion, splitter, n, depth, k, f"{seconds:.2f}",
