@@ -212,3 +212,70 @@ def test_check_estimator():
     from sklearn.utils.estimator_checks import check_estimator
 
     check_estimator(DecisionTreeRegressor(criterion="absolute_error"))
+
+
+_COMPILED_BY_FITS = r'''
+import json
+import numpy as np
+from numba.core import event
+from hyperplane.tree import DecisionTreeRegressor
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        func = ev.data["dispatcher"].py_func
+        compiled.append(f"{func.__module__}.{func.__qualname__}")
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+rng = np.random.default_rng(0)
+X, y = rng.normal(size=(40, 2)), rng.normal(size=40)
+seen = {}
+for criterion in ["squared_error", "absolute_error"]:
+    DecisionTreeRegressor(criterion=criterion).fit(X, y)
+    seen[criterion] = list(compiled)
+    compiled.clear()
+print(json.dumps(seen))
+'''
+
+
+def test_a_fit_compiles_its_own_criterion_only(tmp_path):
+    """The criterion's code is of a type of its own (``SquaredError``,
+    ``AbsoluteError``), and numba chooses the criterion's rules when it types it:
+    a first squared-error fit compiles no weighted median, and an absolute-error
+    fit after it none of the squared error's rules."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
+    done = subprocess.run([sys.executable, "-c", _COMPILED_BY_FITS], env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    squared, absolute = ({name.removesuffix("__internal") for name in seen[criterion]}
+                         for criterion in ["squared_error", "absolute_error"])
+    median = [f"hyperplane.tree._scan._median_kernels.{name}" for name in
+              ["absolute_error_profile", "put_absolute_error", "ranks_of", "fenwick_median"]]
+    assert not set(median) & squared
+    assert set(median) <= absolute
+    squared_rules = {name for name in squared if "_regression_kernels._squared" in name}
+    assert squared_rules and not squared_rules & absolute
+
+
+def test_a_criterion_of_the_plain_integer_type_is_refused():
+    """A code numba types as a plain integer names no criterion's rules: a clear
+    error, not the other criterion's arithmetic."""
+    column = OrderedValues(np.arange(3), np.arange(3.0), np.arange(3.0),
+                           np.empty(0, dtype=np.int64))
+    with pytest.raises(TypeError, match="SQUARED_ERROR or ABSOLUTE_ERROR"):
+        best_regression_cut(column, np.arange(3.0), np.ones(3), 1, int(ABSOLUTE_ERROR))

@@ -19,8 +19,7 @@ from ._encode import encode_fit, value_indicators
 from ._dask._fit import fit_regressor_dask
 from ._scan._moments_kernels import N_MOMENTS
 from ._prune._kinds import cost_complexity_path, cost_complexity_prune
-from ._scan._regression_kernels import (expand_regression_node, regression_scores, regression_value,
-                                  root_reason)
+from ._scan._regression_kernels import expand_regression_node, regression_scores, root_statistic
 from ._scan._split_kernels import ABSOLUTE_ERROR, SQUARED_ERROR
 from ._state import MinDecrease
 from ._inspect._trace import Tracer
@@ -32,21 +31,28 @@ CRITERIA = {"squared_error": SQUARED_ERROR, "absolute_error": ABSOLUTE_ERROR}
 SPLITTERS = ("best", "hist")
 
 
-def regression_growth(criterion, min_impurity_decrease, root_weight, y):
-    """How :func:`~hyperplane.tree._grow._builder.grow` grows a regression tree (李航 算法5.5; ``criterion``:
-    ``SQUARED_ERROR`` or ``ABSOLUTE_ERROR``): a node's statistic is the row
-    :func:`~hyperplane.tree._scan._regression_kernels.regression_value` of its targets (the moments
-    ``[Σw, Σwy, Σwy²]``, or ``[Σw, m, Σw|y − m|]`` with ``m`` their weighted
-    median), its attributes are scanned by
+def regression_growth(rules, min_impurity_decrease, root_weight):
+    """How :func:`~hyperplane.tree._grow._builder.grow` grows a regression tree (李航
+    算法5.5; ``rules``: the tree's :class:`~hyperplane.tree._state.GrowRules`, whose criterion is
+    ``SQUARED_ERROR`` or ``ABSOLUTE_ERROR``): the root's statistic and leaf test
+    are one compiled call, :func:`~hyperplane.tree._scan._regression_kernels.root_statistic`
+    (the moments ``[Σw, Σwy, Σwy²]`` of its targets, or ``[Σw, m, Σw|y − m|]``
+    with ``m`` their weighted median), a node's attributes are scanned by
     :func:`~hyperplane.tree._scan._regression_kernels.regression_scores` and it is split by
     :func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`; a split must
     decrease the tree's weighted impurity by ``min_impurity_decrease``
-    (``root_weight``: the training rows' weight; ``y``: their targets)."""
+    (``root_weight``: the training rows' weight). The root's leaf test reads
+    ``rules`` as given (``grow`` changes only C4.5's ``min_weight``, which a
+    regression tree does not have)."""
     least = MinDecrease(float(min_impurity_decrease), float(root_weight))
-    equal = bool(y.size == 0 or y.min() == y.max())
+    root = {}
 
-    def root(value, n_rows, rules):
-        return root_reason(value, equal, n_rows, rules)
+    def statistic(data, rows, w):
+        root["statistic"] = root_statistic(data.y, rows, w, rules)
+        return root["statistic"].value
+
+    def root_reason(value, n_rows, grown_rules):
+        return root["statistic"].reason
 
     def score(data, node, rules, scan):
         return regression_scores(data.columns, node, rules, scan.wbuf, least)
@@ -55,8 +61,7 @@ def regression_growth(criterion, min_impurity_decrease, root_weight, y):
         return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
                                       columns.y)
 
-    return Growth(lambda data, rows, w: regression_value(data.y, rows, w, criterion),
-                  lambda value: value[0], root, score, expand, True, least)
+    return Growth(statistic, lambda value: value[0], root_reason, score, expand, True, least)
 
 
 class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
@@ -243,8 +248,7 @@ class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):
         data = layout(X_train, y_train, w_train, self._spec.categorical, self._spec.n_codes,
                       N_MOMENTS, self.splitter, self.max_bins, self.random_state)
         tracer = Tracer(self._spec.names, self.criterion) if self.record_trace else None
-        growth = regression_growth(rules.criterion, self.min_impurity_decrease, w_train.sum(),
-                                   y_train)
+        growth = regression_growth(rules, self.min_impurity_decrease, w_train.sum())
         with progress(float(w_train.sum()), "tree growth (weight in leaves)",
                       enabled=bool(self.verbose)) as bar:
             tree = grow(data, rules, bar=bar if self.verbose else None, tracer=tracer,

@@ -19,11 +19,25 @@ it reaches exactly half, as scikit-learn's) and the error by the identity
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 import numpy as np
 
 from ..._numba import jit_internal, jit_twin
+
+
+class AbsoluteError(IntEnum):
+    """The least-absolute-deviation criterion's code (Breiman et al. 1984, §8.11),
+    of a type of its own, as :class:`~._moments_kernels.SquaredError`: a
+    regression kernel compiled for it compiles this criterion's rules only."""
+
+    CODE = 3
+
+
+#: a least-absolute-deviation tree's impurity: the mean absolute deviation from the weighted
+#: median, from a node's ``[Σw, m, Σw|y − m|]``
+ABSOLUTE_ERROR = AbsoluteError.CODE
 
 
 class Fenwick(NamedTuple):

@@ -17,12 +17,29 @@ at a time (:func:`add_row`). A tree stores a node's moments as the row
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import NamedTuple
 
 from ..._numba import jit_internal
 
 #: columns of a node's moments in a tree's ``value`` array
 N_MOMENTS = 3
+
+
+class SquaredError(IntEnum):
+    """The least-squares criterion's code (李航 式5.21), of a type of its own.
+
+    An ``int`` to Python; numba types it as this class's member, not as an
+    integer, so a regression kernel compiled for it compiles this criterion's
+    rules only (:data:`~._regression_kernels.CRITERION_RULES`, chosen by the
+    type) and no weighted median.
+    """
+
+    CODE = 2
+
+
+#: a regression tree's impurity: the mean squared error of a node's moments ``[Σw, Σwy, Σwy²]``
+SQUARED_ERROR = SquaredError.CODE
 
 
 class Moments(NamedTuple):

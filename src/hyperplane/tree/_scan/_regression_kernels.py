@@ -7,8 +7,9 @@
   absolute error from each region's weighted median), scanning the node's
   rows in the attribute's sorted order and updating the left side's
   :class:`~._moments_kernels.Moments` one row at a time; the criterion
-  enters through :func:`regression_cut_quality` and :func:`regression_decrease`
-  only (one scan for both);
+  enters through its :class:`CriterionRules` only (one scan for both), which
+  numba chooses when it types the criterion's code, so that a fit compiles
+  its own criterion's rules and no other's;
 * :func:`regression_scores` -- every available attribute of a node scanned,
   as the split table (:class:`~hyperplane.tree._state.Splits`) the growers share with the
   classifier;
@@ -25,18 +26,20 @@ weight, and a row missing the tested value goes down both branches with weight
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
 from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
-from ._median_kernels import ErrorProfile, absolute_error_profile, put_absolute_error
-from ._moments_kernels import (Moments, add_moments, add_row, cut_quality, less, no_moments,
-                               put_moments, squared_error_decrease)
+from ._median_kernels import (AbsoluteError, absolute_error_profile, mean_absolute_error,
+                              put_absolute_error)
+from ._moments_kernels import (Moments, SquaredError, add_moments, add_row, as_moments,
+                               cut_quality, less, mean_squared_error, no_moments, put_moments,
+                               squared_error_decrease)
 from ._numeric_cut_kernels import cut_threshold, no_split
-from ._split_kernels import ABSOLUTE_ERROR, CATEGORICAL, NUMERIC, ROUND_OFF, impurity
+from ._split_kernels import CATEGORICAL, NUMERIC, ROUND_OFF
 from .._state import Split
 
 
@@ -98,11 +101,78 @@ position_moments = by_first_type(
 EPSILON = float(np.finfo(np.float64).eps)
 
 
+class CriterionRules(NamedTuple):
+    """What a regression criterion decides, a compiled function each: all that
+    the one cut scan (:func:`ordered_regression_cut`) and a node's expansion
+    (:func:`expand_regression_node`) do differently for squared and absolute
+    errors. :data:`CRITERION_RULES` holds one per criterion; a kernel reaches
+    a rule through the chooser of its field (:data:`cut_profile`,
+    :data:`regression_cut_quality`, :data:`beats_best`,
+    :data:`regression_decrease`, :data:`put_regression_value`,
+    :data:`regression_impurity`), which numba resolves when it types the
+    criterion's code (:class:`~._moments_kernels.SquaredError` or
+    :class:`~._median_kernels.AbsoluteError`, a type each), so a fit compiles
+    its own criterion's rules only."""
+
+    #: ``(targets, order, n_known)``: what the scan reads beside the moments (None: nothing)
+    profile: Callable
+    #: ``(left, right, profile, pos)``: the quality of cutting after the ``pos``-th known
+    #: row, larger for less error
+    quality: Callable
+    #: ``(quality, best)``: whether a later cut of one attribute replaces the best so far
+    beats: Callable
+    #: ``(known, left, profile, pos)``: the cut's decrease and children's part,
+    #: ``(I(D̃) − Σ_v W_v/W̃ I(D̃_v), Σ_v W_v/W̃ I(D̃_v))``
+    decrease: Callable
+    #: ``(value, y, rows, w)``: write the statistic of ``rows`` into a node's ``value`` row
+    value: Callable
+    #: ``(value,)``: a node's impurity from its ``value`` row
+    impurity: Callable
+
+
+def _rule_of(field):
+    """The chooser of ``field`` of the :class:`CriterionRules` of a criterion's numba type."""
+    def choose(criterion):
+        rules = CRITERION_RULES.get(getattr(criterion, "instance_class", None))
+        if rules is None:
+            raise TypeError(f"a regression criterion is SQUARED_ERROR or ABSOLUTE_ERROR, each "
+                            f"typed as its own class; got the numba type {criterion}")
+        return getattr(rules, field)
+    return choose
+
+
+#: ``cut_profile(criterion, targets, order, n_known)``: what a cut scan reads beside
+#: the left side's moments (:attr:`CriterionRules.profile`)
+cut_profile = by_first_type(_rule_of("profile"), "cut_profile", pass_first=False)
+#: ``regression_cut_quality(criterion, left, right, profile, pos)``
+#: (:attr:`CriterionRules.quality`)
+regression_cut_quality = by_first_type(_rule_of("quality"), "regression_cut_quality",
+                                       pass_first=False)
+#: ``beats_best(criterion, quality, best)`` (:attr:`CriterionRules.beats`)
+beats_best = by_first_type(_rule_of("beats"), "beats_best", pass_first=False)
+#: ``regression_decrease(criterion, known, left, profile, pos)``
+#: (:attr:`CriterionRules.decrease`)
+regression_decrease = by_first_type(_rule_of("decrease"), "regression_decrease",
+                                    pass_first=False)
+#: ``put_regression_value(criterion, value, y, rows, w)`` (:attr:`CriterionRules.value`)
+put_regression_value = by_first_type(_rule_of("value"), "put_regression_value",
+                                     pass_first=False)
+#: ``regression_impurity(criterion, value)`` (:attr:`CriterionRules.impurity`)
+regression_impurity = by_first_type(_rule_of("impurity"), "regression_impurity",
+                                    pass_first=False)
+
+
 @jit_internal
-def _row_profile(targets, criterion, order, n_known):
-    """:func:`cut_profile` of training rows (:class:`RowTargets`)."""
-    if criterion != ABSOLUTE_ERROR:
-        return _no_profile(targets, criterion, order, n_known)
+def _no_profile(targets, order, n_known):
+    """The squared error reads nothing beside the moments (rows or bins: :class:`BinMoments`)."""
+    return None
+
+
+@jit_internal
+def _row_profile(targets, order, n_known):
+    """The absolute error's :class:`~._median_kernels.ErrorProfile` of the known rows
+    in the attribute's order (prefix and suffix absolute errors). Training rows only
+    (:class:`RowTargets`): a median is not a sum of bins' moments."""
     y_seq = np.empty(n_known)
     w_seq = np.empty(n_known)
     for pos in range(n_known):
@@ -112,58 +182,71 @@ def _row_profile(targets, criterion, order, n_known):
 
 
 @jit_internal
-def _no_profile(targets, criterion, order, n_known):
-    """The empty profile: the moments say everything."""
-    return ErrorProfile(np.empty(0), np.empty(0), np.empty(0))
-
-
-#: ``cut_profile(targets, criterion, order, n_known)``: what a cut scan reads beside
-#: the left side's moments: for ``ABSOLUTE_ERROR`` the
-#: :class:`~._median_kernels.ErrorProfile` of the known rows in the attribute's
-#: order (prefix and suffix absolute errors); for ``SQUARED_ERROR`` an empty one
-#: (the moments say everything). Bin tables (:class:`BinMoments`) serve the
-#: squared error only: a median is not a sum.
-cut_profile = by_first_type(
-    lambda t: _no_profile if getattr(t, "instance_class", None) is BinMoments
-    else _row_profile, "cut_profile")
-
-
-@jit_internal
-def regression_cut_quality(criterion, left, right, profile, pos):
-    """The quality of cutting after the ``pos``-th known row (larger: less error).
-
-    ``SQUARED_ERROR``: :func:`~._moments_kernels.cut_quality` of the sides'
-    moments (李航 式5.21's error is ``Σwy²`` less it); ``ABSOLUTE_ERROR``:
-    minus the sides' absolute errors from their weighted medians,
-    ``−(W_R · MAE_R + W_L · MAE_L)`` with ``MAE = Σw|y − m| / W`` (scikit-learn's
-    arithmetic, so that cuts of equal error are told apart by the same
-    round-off).
-    """
-    if criterion == ABSOLUTE_ERROR:
-        return (-right.w * (profile.right[pos + 1] / right.w)
-                - left.w * (profile.left[pos] / left.w))
+def _squared_quality(left, right, profile, pos):
+    """:func:`~._moments_kernels.cut_quality` of the sides' moments (李航 式5.21's error
+    is ``Σwy²`` less it)."""
     return cut_quality(left, right)
 
 
 @jit_internal
-def cut_tie(criterion):
-    """Relative margin by which a later cut of one attribute must beat the best so far:
-    ``ROUND_OFF`` for squared errors (cuts equal up to round-off go to the smaller
-    threshold), none for absolute errors, whose error is piecewise linear in the
-    cut, so that exact ties are common and, as in scikit-learn, round-off decides."""
-    return 0.0 if criterion == ABSOLUTE_ERROR else ROUND_OFF
+def _absolute_quality(left, right, profile, pos):
+    """Minus the sides' absolute errors from their weighted medians,
+    ``−(W_R · MAE_R + W_L · MAE_L)`` with ``MAE = Σw|y − m| / W`` (scikit-learn's
+    arithmetic, so that cuts of equal error are told apart by the same round-off)."""
+    return (-right.w * (profile.right[pos + 1] / right.w)
+            - left.w * (profile.left[pos] / left.w))
 
 
 @jit_internal
-def regression_decrease(criterion, known, left, profile, pos):
-    """``(I(D̃) − Σ_v W_v/W̃ I(D̃_v), Σ_v W_v/W̃ I(D̃_v))`` of the cut after the
-    ``pos``-th known row, ``I`` the mean squared error
-    (:func:`~._moments_kernels.squared_error_decrease`) or the mean absolute
-    deviation from the weighted median."""
-    if criterion == ABSOLUTE_ERROR:
-        after = (profile.left[pos] + profile.right[pos + 1]) / known.w
-        return profile.right[0] / known.w - after, after
+def _squared_beats(quality, best):
+    """Beaten by more than ``ROUND_OFF`` relative: cuts of equal squared error up to
+    round-off go to the smaller threshold."""
+    return quality > best + ROUND_OFF * abs(best)
+
+
+@jit_internal
+def _absolute_beats(quality, best):
+    """Beaten at all: the absolute error is piecewise linear in the cut, so exact ties
+    are common and, as in scikit-learn, round-off decides."""
+    return quality > best
+
+
+@jit_internal
+def _squared_decrease(known, left, profile, pos):
+    """:func:`~._moments_kernels.squared_error_decrease` of the cut."""
     return squared_error_decrease(known, left)
+
+
+@jit_internal
+def _absolute_decrease(known, left, profile, pos):
+    """The mean absolute deviations' decrease from the profile's prefix and suffix errors."""
+    after = (profile.left[pos] + profile.right[pos + 1]) / known.w
+    return profile.right[0] / known.w - after, after
+
+
+@jit_internal
+def _put_moments_of_rows(value, y, rows, w):
+    """Write the moments ``[Σw, Σwy, Σwy²]`` of ``rows`` (weights ``w``, added in row
+    order by :func:`~._moments_kernels.add_row`) into a node's ``value`` row."""
+    m = no_moments()
+    for pos in range(rows.shape[0]):
+        m = add_row(m, y[rows[pos]], w[pos])
+    put_moments(value, m)
+
+
+@jit_internal
+def _moments_impurity(value):
+    """:func:`~._moments_kernels.mean_squared_error` of a node's ``value`` row."""
+    return mean_squared_error(as_moments(value))
+
+
+#: each regression criterion's rules, by the class of its code
+CRITERION_RULES = {
+    SquaredError: CriterionRules(_no_profile, _squared_quality, _squared_beats,
+                                 _squared_decrease, _put_moments_of_rows, _moments_impurity),
+    AbsoluteError: CriterionRules(_row_profile, _absolute_quality, _absolute_beats,
+                                  _absolute_decrease, put_absolute_error, mean_absolute_error),
+}
 
 
 @jit_twin
@@ -179,10 +262,10 @@ def best_regression_cut(column, y, wbuf, min_leaf, criterion):
     give the exact scan's cuts, and its sums in the same order) with at least
     ``min_leaf`` rows on each side; the left side's moments grow one row at a time and the right side's
     are the known rows' less the left's, and the cut of the largest
-    :func:`regression_cut_quality` (least error) wins, the smaller ``s``
-    between cuts equal up to :func:`cut_tie`.
+    :data:`regression_cut_quality` (least error) wins, the smaller ``s``
+    unless a later cut :data:`beats_best` (the criterion's tie rule).
     Returns the attribute's :class:`~hyperplane.tree._state.Split` with
-    ``score = ρ · (I(D̃) − Σ_v r̃_v I(D̃_v))`` (:func:`regression_decrease`),
+    ``score = ρ · (I(D̃) − Σ_v r̃_v I(D̃_v))`` (:data:`regression_decrease`),
     ``after`` the children's part, and ``ratio`` equal to ``score`` (no gain
     ratio for regression); the threshold is the classifier's
     (:func:`~._numeric_cut_kernels.cut_threshold`) and, for bins, ``cut_bin``
@@ -222,8 +305,7 @@ def ordered_regression_cut(targets, column, min_leaf, criterion):
             n_rows += count
     if known.w <= 0.0:
         return no_split()
-    profile = cut_profile(targets, criterion, order, n_known)
-    tie = cut_tie(criterion)
+    profile = cut_profile(criterion, targets, order, n_known)
     floor = ROUND_OFF * known.w
     left = no_moments()
     n_left = 0
@@ -242,7 +324,7 @@ def ordered_regression_cut(targets, column, min_leaf, criterion):
         if left.w <= 0.0 or right.w <= floor:
             continue
         quality = regression_cut_quality(criterion, left, right, profile, pos)
-        if best_pos < 0 or quality > best + tie * abs(best):
+        if best_pos < 0 or beats_best(criterion, quality, best):
             best, best_pos, best_left = quality, pos, left
     if best_pos < 0:
         return no_split()
@@ -406,13 +488,13 @@ def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, ta
 
 @jit_internal
 def _rows_value(y, value, rows, w, criterion):
-    """:func:`put_regression_value` of training rows; whether their targets are all equal."""
+    """:data:`put_regression_value` of training rows; whether their targets are all equal."""
     low = np.inf
     high = -np.inf
     for pos in range(rows.shape[0]):
         low = min(low, y[rows[pos]])
         high = max(high, y[rows[pos]])
-    put_regression_value(value, y, rows, w, criterion)
+    put_regression_value(criterion, value, y, rows, w)
     return low == high
 
 
@@ -463,7 +545,7 @@ def regression_leaf_reason(value, equal, n_rows, depth, any_attribute, rules):
     """Why a node of statistic ``value`` stays a leaf: its targets are all equal
     (``equal``, or, as scikit-learn tests it, an impurity of at most
     ``EPSILON``), else the size limits of the classifier."""
-    if equal or impurity(value, 0.0, rules.criterion) <= EPSILON:
+    if equal or regression_impurity(rules.criterion, value) <= EPSILON:
         return CONSTANT_TARGET
     return limits_reason(value[0], n_rows, depth, any_attribute, rules)
 
@@ -475,25 +557,22 @@ def root_reason(value, equal, n_rows, rules):
     return regression_leaf_reason(value, equal, n_rows, 0, True, rules)
 
 
-@jit_internal
-def put_regression_value(value, y, rows, w, criterion):
-    """Write the statistic of ``rows`` (weights ``w``) into a node's ``value`` row:
-    the moments ``[Σw, Σwy, Σwy²]`` (``SQUARED_ERROR``) or ``[Σw, m, Σw|y − m|]``
-    with ``m`` the weighted median (``ABSOLUTE_ERROR``,
-    :func:`~._median_kernels.put_absolute_error`)."""
-    if criterion == ABSOLUTE_ERROR:
-        put_absolute_error(value, y, rows, w)
-        return
-    m = no_moments()
-    for pos in range(rows.shape[0]):
-        m = add_row(m, y[rows[pos]], w[pos])
-    put_moments(value, m)
+class RootStatistic(NamedTuple):
+    """A regression tree's root: its statistic row and why it is a leaf (``GROW``: it is not)."""
+
+    value: np.ndarray
+    reason: int
 
 
 @jit
-def regression_value(y, rows, w, criterion):
-    """The statistic row of ``rows`` with weights ``w`` (a root's value,
-    :func:`put_regression_value`)."""
+def root_statistic(y, rows, w, rules):
+    """The root's :class:`RootStatistic` of the training ``rows`` (weights ``w``) in one
+    compiled call: its statistic row (:data:`put_regression_value` of
+    ``rules.criterion``: the moments ``[Σw, Σwy, Σwy²]``, or ``[Σw, m, Σw|y − m|]``
+    with ``m`` the weighted median) and :func:`regression_leaf_reason` of it (its
+    targets are all equal when the least and the largest are), so that an
+    in-memory fit calls one regression kernel from Python before its growth."""
     value = np.empty(3)
-    put_regression_value(value, y, rows, w, criterion)
-    return value
+    equal = _rows_value(y, value, rows, w, rules.criterion)
+    return RootStatistic(value, regression_leaf_reason(value, equal, rows.shape[0], 0, True,
+                                                       rules))

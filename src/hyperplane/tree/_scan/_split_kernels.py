@@ -32,17 +32,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal, jit_twin
-from ._median_kernels import mean_absolute_error
-from ._moments_kernels import as_moments, mean_squared_error
+from ._median_kernels import ABSOLUTE_ERROR, mean_absolute_error
+from ._moments_kernels import SQUARED_ERROR, as_moments, mean_squared_error
 from .._state import Split
 
 ENTROPY = 0
 GINI = 1
-#: a regression tree's impurity: the mean squared error of a node's moments ``[Σw, Σwy, Σwy²]``
-SQUARED_ERROR = 2
-#: a least-absolute-deviation tree's impurity: the mean absolute deviation from the weighted
-#: median, from a node's ``[Σw, m, Σw|y − m|]``
-ABSOLUTE_ERROR = 3
 
 #: numeric-kind codes of an attribute
 NUMERIC = 0
