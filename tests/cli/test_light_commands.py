@@ -53,6 +53,15 @@ def test_a_missing_model_file_is_refused_before_the_heavy_imports(tmp_path):
         heavy, modules = imported(*args)
         assert heavy == "", args
         assert "hyperplane.io._files" in modules
+        assert [m for m in modules if m.endswith("_kernels")] == [], args
+
+
+def test_showing_a_model_without_kernels_imports_neither_numba_nor_a_kernel_module(model_file):
+    """A model file of scikit-learn's Perceptron (the ``model_file`` fixture):
+    loading and judging its types needs no compiled kernel."""
+    heavy, modules = imported("show", str(model_file))
+    assert "numba" not in heavy.split(",")
+    assert [m for m in modules if m.endswith("_kernels") or m.startswith(FAMILIES)] == []
 
 
 def test_fit_imports_the_model_file_writer_before_numba(tmp_path):

@@ -26,6 +26,7 @@ import json
 import os
 import secrets
 import stat
+import sys
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -92,6 +93,9 @@ def restores_as_plain_data(cls):
     own = [base for base in cls.__mro__ if base.__module__.startswith("hyperplane.")]
     return bool(own) and not any(hook in vars(base) for base in own for hook in _HOOKS)
 
+
+#: the module that defines the kernels' base class, ``Kernel``
+KERNEL_MODULE = "hyperplane.kernels._kernels"
 
 #: scipy's CSR matrix (an SVM's support vectors after a sparse fit): skops
 #: restores it with ``scipy.sparse.load_npz``, which reads arrays and runs no code
@@ -253,9 +257,11 @@ def is_trusted_name(name):
 def _trusted_class(cls):
     from sklearn.base import BaseEstimator
 
-    from hyperplane.kernels import Kernel
-
-    return issubclass(cls, (BaseEstimator, Kernel)) or restores_as_plain_data(cls)
+    # a subclass of Kernel exists only once Kernel's module is loaded: judging
+    # a perceptron or a tree imports no kernel module (and with it numba)
+    kernels = sys.modules.get(KERNEL_MODULE)
+    bases = (BaseEstimator,) if kernels is None else (BaseEstimator, kernels.Kernel)
+    return issubclass(cls, bases) or restores_as_plain_data(cls)
 
 
 @contextlib.contextmanager
