@@ -22,7 +22,10 @@ function. LIBSVM's ``svm-train`` and ``svm-predict`` (``--libsvm``, default
 process (CPU seconds of each, median of ``--repeats`` processes): the imports
 the command line makes in the order ``fit`` makes them, resolving the model,
 reading the data, the fit (numba's first dispatch of each cached kernel
-included), writing the model file and scoring.
+included), writing the model file and scoring; loading with the cyclic
+collector paused, as the commands do (``cli/_heap.py: loading``, where the tree
+has it); then the CPU seconds the cyclic collector took over all steps and
+how many full collections it ran.
 """
 
 from __future__ import annotations
@@ -63,9 +66,12 @@ def floors(tmp):
     kernel (from a module written to ``tmp``), as a fit's first dispatch does."""
     with open(os.path.join(tmp, "floor_kernel.py"), "w") as handle:
         handle.write(FLOOR_KERNEL)
-    return {**FLOORS, "import sklearn.base, skops.io, numba; 1st call": (
-        f"import sys; sys.path.insert(0, {tmp!r}); import sklearn.base, skops.io, numba; "
-        "import floor_kernel; floor_kernel.add_one(1.0)")}
+    imports = (f"import sys; sys.path.insert(0, {tmp!r}); import sklearn.base, skops.io, numba; "
+               "import floor_kernel; floor_kernel.add_one(1.0)")
+    return {**FLOORS, "import sklearn.base, skops.io, numba; 1st call": imports,
+            # as the commands load (cli/_heap.py): no cyclic collection of what
+            # the imports make
+            "the same, collector paused": "import gc; gc.disable(); " + imports}
 
 
 #: LIBSVM's copy of heart_scale, shipped with hyperplane
@@ -100,17 +106,29 @@ def commands(tmp):
 
 #: run in the child for --phases: each step's CPU seconds, one JSON line
 PHASES = r"""
-import json, os, sys, time
+import contextlib, gc, json, os, sys, time
 marks = [("start", time.process_time())]
 def mark(name):
     marks.append((name, time.process_time()))
+collecting = [0.0, 0]
+def timed_collection(phase, info):  # CPU seconds of the cyclic collector
+    collecting[0] += time.process_time() * (1 if phase == "stop" else -1)
+    collecting[1] += info["generation"] == 2 and phase == "stop"
+gc.callbacks.append(timed_collection)
+try:  # the command's policy: load with the collector paused, then freeze
+    from hyperplane.cli._heap import loading
+except ImportError:  # a tree from before it
+    loading = contextlib.nullcontext
+heap = loading()
+heap.__enter__()
 import numpy, scipy.sparse
 mark("numpy, scipy.sparse")
 import sklearn.base
 mark("sklearn.base")
 import hyperplane.cli._app
 mark("typer, rich, cli._app")
-import skops.io
+from hyperplane.io._files import skops_io
+skops_io()
 mark("skops.io")
 from hyperplane.cli._data import build_model, estimator_input, read_table, split_target
 mark("cli._data (pandas)")
@@ -122,6 +140,7 @@ mark("resolve svc (hyperplane.svm)")
 table = read_table("heart_scale")
 X, y = split_target(table, None, "heart_scale")
 model = estimator_input(build_model(estimator, X), X)
+heap.__exit__(None, None, None)
 mark("read heart_scale")
 with fit_threads(None):
     fitted = estimator.fit(X, y)
@@ -131,7 +150,9 @@ save(fitted, sys.argv[1], metadata={})
 mark("save")
 fitted.score(X, y)
 mark("score")
-print("PHASES " + json.dumps([(b[0], b[1] - a[1]) for a, b in zip(marks, marks[1:])]))
+steps = [(b[0], b[1] - a[1]) for a, b in zip(marks, marks[1:])]
+steps += [("(of all steps: cyclic GC)", collecting[0]), ("(full collections)", collecting[1])]
+print("PHASES " + json.dumps(steps))
 """
 
 
@@ -193,7 +214,8 @@ def main():
         print(header(["step", *(src or "installed" for src in sources)],
                      ["-", *["-:"] * len(sources)]))
         for i, (name, _) in enumerate(steps[sources[0]]):
-            print(row(name, *(f"{steps[src][i][1]:.3f}" for src in sources)))
+            print(row(name, *(f"{steps[src][i][1]:g}" if name == "(full collections)"
+                              else f"{steps[src][i][1]:.3f}" for src in sources)))
         return
     print(f"## warm latency of the command line ({os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}, {args.repeats} runs, medians)\n")

@@ -53,3 +53,32 @@ def test_the_warning_names_the_users_line(case):
     category, fit = CASES[case]
     for filename, _ in caught_at(category, fit):
         assert filename == __file__, case
+
+
+COLUMN = Y.reshape(-1, 1)
+#: a target given as one column, shape (n, 1): scikit-learn's DataConversionWarning
+COLUMN_CASES = {
+    "SVC": lambda: SVC().fit(X, COLUMN),
+    "SVR": lambda: SVR().fit(X, X[:, :1]),
+    "LinearSVC": lambda: LinearSVC().fit(X, COLUMN),
+    "logistic": lambda: LogisticRegression().fit(X, COLUMN),
+    "tree": lambda: DecisionTreeClassifier().fit(X, COLUMN),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COLUMN_CASES))
+def test_a_column_target_warns_at_the_users_line(case):
+    from sklearn.exceptions import DataConversionWarning
+
+    for filename, _ in caught_at(DataConversionWarning, COLUMN_CASES[case]):
+        assert filename == __file__, case
+
+
+def test_a_column_target_fits_as_its_1d_target():
+    """The warning's conversion is scikit-learn's own: the same fit as the 1-d target."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        column = SVC().fit(X, COLUMN)
+    flat = SVC().fit(X, Y)
+    assert np.array_equal(column.dual_coef_, flat.dual_coef_)
+    assert np.array_equal(column.predict(X), flat.predict(X))

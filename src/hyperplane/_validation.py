@@ -13,9 +13,9 @@ import warnings
 import numpy as np
 import pandas as pd
 import scipy.sparse
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
 from ._stacklevel import user_stacklevel
 from ._parameters import (  # re-exported: estimators import from here
@@ -95,6 +95,8 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
     if y is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, "
                          "but the target y is None")
+    if not kw.get("multi_output", False):
+        y = one_dimensional_target(y)
     if y_numeric:
         y = _numeric_target(estimator, y)
     try:
@@ -106,6 +108,37 @@ def check_X_y(estimator, X, y, *, reset=True, dtype=FLOAT_DTYPES,
             raise ValueError(f"{type(estimator).__name__} needs numeric features; "
                              f"{exc}") from exc
         raise
+
+
+def one_dimensional_target(y):
+    """``y`` given as one column, shape ``(n, 1)``, as the 1-d target it
+    stands for, with scikit-learn's :class:`~sklearn.exceptions.DataConversionWarning`
+    pointing at the user's call (scikit-learn's ``column_or_1d`` would point
+    at its own frame); any other ``y`` is returned as it is.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     y = one_dimensional_target([[1], [0], [1]])
+    >>> y.tolist(), caught[0].category.__name__, caught[0].filename.startswith("<doctest")
+    ([1, 0, 1], 'DataConversionWarning', True)
+    >>> one_dimensional_target([1, 0, 1])
+    [1, 0, 1]
+    """
+    if scipy.sparse.issparse(y):
+        return y
+    try:
+        shape = y.shape if hasattr(y, "shape") else np.asarray(y).shape
+    except ValueError:  # ragged: scikit-learn's check names the problem
+        return y
+    if len(shape) != 2 or shape[1] != 1:
+        return y
+    warnings.warn("A column-vector y was passed when a 1d array was expected. Please change "
+                  "the shape of y to (n_samples, ), for example using ravel().",
+                  DataConversionWarning, stacklevel=user_stacklevel())
+    return column_or_1d(y)
 
 
 def canonical_sparse(X):

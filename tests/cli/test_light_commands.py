@@ -53,6 +53,15 @@ def test_a_missing_model_file_is_refused_before_the_heavy_imports(tmp_path):
         heavy, modules = imported(*args)
         assert heavy == "", args
         assert "hyperplane.io._files" in modules
+        assert [m for m in modules if m.endswith("_kernels")] == [], args
+
+
+def test_showing_a_model_without_kernels_imports_neither_numba_nor_a_kernel_module(model_file):
+    """A model file of scikit-learn's Perceptron (the ``model_file`` fixture):
+    loading and judging its types needs no compiled kernel."""
+    heavy, modules = imported("show", str(model_file))
+    assert "numba" not in heavy.split(",")
+    assert [m for m in modules if m.endswith("_kernels") or m.startswith(FAMILIES)] == []
 
 
 def test_fit_imports_the_model_file_writer_before_numba(tmp_path):
@@ -88,3 +97,36 @@ def test_models_lists_a_model_whose_module_is_missing_as_unavailable(monkeypatch
     monkeypatch.setitem(_models.MODELS, "ghost", "hyperplane_ghost.sub:Ghost")
     assert _models.availability()["ghost"] == ("hyperplane_ghost.sub:Ghost", False)
     assert _models.availability()["perceptron"][1]
+
+
+GC_PROBE = """
+import gc, sys
+from hyperplane.cli import main
+full = []
+gc.callbacks.append(lambda phase, info: full.append(phase) if info["generation"] == 2 else None)
+sys.argv = ["hyperplane"] + sys.argv[1:]
+try:
+    main()
+except SystemExit:
+    pass
+print(f"GC:{gc.isenabled()},{gc.get_freeze_count() > 0}")
+"""
+
+
+@pytest.mark.parametrize("command", ["fit", "predict", "show", "evaluate"])
+def test_a_command_freezes_what_it_loaded_and_collects_again(command, tmp_path):
+    """Modules and classes are never garbage: the commands load them with the
+    cyclic collector paused, freeze them out of every later collection and
+    resume it for their own work (``cli/_heap.py: loading``)."""
+    model = tmp_path / "m.hyperplane"
+    fit = ["fit", "svc", "heart_scale", "-o", str(model), "-q"]
+    args = {"fit": fit, "predict": ["predict", str(model), "heart_scale", "-o",
+                                     str(tmp_path / "p.csv")],
+            "show": ["show", str(model)], "evaluate": ["evaluate", "svc", "heart_scale",
+                                                       "--folds", "2"]}[command]
+    if command in ("predict", "show"):
+        subprocess.run([sys.executable, "-c", GC_PROBE, *fit], check=True, capture_output=True)
+    result = subprocess.run([sys.executable, "-c", GC_PROBE, *args], capture_output=True,
+                            text=True, encoding="utf-8", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "GC:True,True"

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ._heap import loading
 from ._models import MODELS, SHIPPED_HELP, UserError, one_line
 from ._options import (ENCODING_OPTION, FORMAT_OPTION, SCALE_OPTION, err_console,
                        refuse_overwriting_inputs, user_errors)
@@ -97,24 +98,26 @@ def fit(
     if threads == 0:
         raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
     refuse_overwriting_inputs(out, {"data file": data})
-    # the model file's writer first, before pandas, the model's family and
-    # numba: skops' import looks SciPy's ufuncs up in every module loaded so far
-    skops_io()
-    from ._data import build_model, categorical_columns, estimator_input, read_table, split_target
-    from ._params import configured_estimator
+    with loading():
+        # the model file's writer first, before pandas, the model's family and
+        # numba: skops' import looks SciPy's ufuncs up in every module loaded so far
+        skops_io()
+        from ._data import (build_model, categorical_columns, estimator_input, read_table,
+                            split_target)
+        from ._params import configured_estimator
 
-    estimator, params = configured_estimator(model, param)
-    show_progress = (not quiet and "verbose" in estimator.get_params()
-                     and "verbose" not in params
-                     and type(estimator).__module__.startswith("hyperplane.")
-                     and _is_terminal(sys.stderr))  # where the bar is drawn
-    from hyperplane._threads import fit_threads
+        estimator, params = configured_estimator(model, param)
+        show_progress = (not quiet and "verbose" in estimator.get_params()
+                         and "verbose" not in params
+                         and type(estimator).__module__.startswith("hyperplane.")
+                         and _is_terminal(sys.stderr))  # where the bar is drawn
+        from hyperplane._threads import fit_threads
 
-    table = read_table(data, index=index, fmt=fmt, encoding=encoding)
-    X, y = split_target(table, target, data)
-    fitted = build_model(estimator, X)
-    X = estimator_input(fitted, X)
-    fitted = with_scaling(fitted, estimator, scale, X)
+        table = read_table(data, index=index, fmt=fmt, encoding=encoding)
+        X, y = split_target(table, target, data)
+        fitted = build_model(estimator, X)
+        X = estimator_input(fitted, X)
+        fitted = with_scaling(fitted, estimator, scale, X)
     try:
         with fit_threads(threads):  # numba's (this thread's) and BLAS's counts
             if show_progress:  # a progress bar for this fit only, not in the saved parameters
@@ -232,10 +235,11 @@ def predict(
 
     refuse_overwriting_inputs(out, {"model file": model_file, "data file": data})
     meta = read_header(model_file).get("metadata", {})
-    model = load(model_file)
-    from ._data import model_table, warn_unseen_categories, write_table
+    with loading():
+        model = load(model_file)
+        from ._data import model_table, warn_unseen_categories, write_table
 
-    frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
+        frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
     warn_unseen_categories(model, X)
     try:
         predicted = model.predict(X)
@@ -297,7 +301,8 @@ def show(
 
     refuse_overwriting_inputs(plot, {"model file": model_file, "data file": data})
     header = read_header(model_file)
-    model = load(model_file)
+    with loading():  # what show does after loading makes little garbage
+        model = load(model_file)
     meta = header.get("metadata", {})
     console = Console()
     console.print(f"[bold]{escape(str(model_file))}[/]: "

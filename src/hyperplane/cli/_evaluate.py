@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._heap import loading
 from ._models import UserError, one_line
 
 
@@ -48,14 +49,15 @@ def report_for(model, data, *, target=None, folds=10, seed=1, test=None, cv="str
 def _training_data(model, data, *, target, param, index, fmt, encoding):
     """The unfitted model (with its one-hot encoder where needed) and ``(X, y)``
     as ``hyperplane fit`` builds them."""
-    from ._data import build_model, estimator_input, read_table, split_target
-    from ._params import configured_estimator
+    with loading():
+        from ._data import build_model, estimator_input, read_table, split_target
+        from ._params import configured_estimator
 
-    estimator, _ = configured_estimator(model, param)
-    table = read_table(data, index=index, fmt=fmt, encoding=encoding)
-    X, y = split_target(table, target, data)
-    pipeline = build_model(estimator, X)
-    return pipeline, estimator_input(pipeline, X), y
+        estimator, _ = configured_estimator(model, param)
+        table = read_table(data, index=index, fmt=fmt, encoding=encoding)
+        X, y = split_target(table, target, data)
+        pipeline = build_model(estimator, X)
+        return pipeline, estimator_input(pipeline, X), y
 
 
 def _train_test_report(estimator, X, y, test, *, index, fmt, encoding):
@@ -94,8 +96,9 @@ def _saved_model_report(model_file, data, *, fmt, encoding):
     from ._data import model_table
 
     meta = read_header(model_file).get("metadata", {})
-    model = load(model_file)
-    frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
+    with loading():
+        model = load(model_file)
+        frame, X = model_table(data, meta, model, fmt=fmt, encoding=encoding)
     target = meta.get("target")
     if target is None or target not in frame.columns:
         raise UserError(f"{data} has no column {target!r} (the model's target) to test against")

@@ -1,0 +1,88 @@
+"""Judging the types a model file names imports no more than loading it
+does: a perceptron's file does not import the kernel modules (and numba's
+compiled kernels of the SVMs) to ask whether its classes are kernels."""
+
+import subprocess
+import sys
+
+from hyperplane.io._files import KERNEL_MODULE
+from hyperplane.kernels import Kernel
+
+PROBE = """
+import sys
+from hyperplane.io._files import is_trusted_name
+verdicts = [is_trusted_name(name) for name in sys.argv[1:]]
+print(verdicts, sorted(m for m in sys.modules if m.startswith("hyperplane.kernels")))
+"""
+
+
+def judged(*names):
+    done = subprocess.run([sys.executable, "-c", PROBE, *names], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_kernel_base_lives_where_the_trust_check_looks():
+    assert Kernel.__module__ == KERNEL_MODULE
+
+
+def test_judging_a_perceptron_imports_no_kernel_module():
+    assert judged("hyperplane.linear._perceptron.Perceptron") == "[True] []"
+
+
+def test_a_kernel_is_trusted_after_its_module_is_imported():
+    verdicts, modules = judged("hyperplane.kernels._kernels.RBF",
+                               "hyperplane.kernels._resolve.NotPSDWarning").split("] ", 1)
+    assert verdicts == "[True, False"
+    assert KERNEL_MODULE in modules
+
+
+SKOPS_PROBE = """
+import json, sys
+from pathlib import Path
+from hyperplane.io import _files
+if len(sys.argv) > 1:
+    _files._estimator_names_file = lambda: Path(sys.argv[1])
+    sio = _files.skops_io()
+else:
+    import skops.io
+from skops.io._trusted_types import SKLEARN_ESTIMATOR_TYPE_NAMES
+print(json.dumps([SKLEARN_ESTIMATOR_TYPE_NAMES, "sklearn.gaussian_process" in sys.modules]))
+"""
+
+
+def skops_names(*args):
+    import json
+
+    done = subprocess.run([sys.executable, "-c", SKOPS_PROBE, *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_skops_trusts_the_same_estimators_from_the_kept_names(tmp_path):
+    """The first import keeps the names skops listed; the next one hands them
+    to skops instead of importing every scikit-learn module, and skops' list
+    of default-trusted estimators is the one its own walk makes."""
+    kept = tmp_path / "names.json"
+    walked, walked_all = skops_names()
+    first, _ = skops_names(kept)
+    assert kept.is_file()
+    second, second_walked_all = skops_names(kept)
+    assert walked == first == second
+    assert "sklearn.svm._classes.SVC" in second
+    assert walked_all and not second_walked_all
+
+
+def test_a_damaged_names_file_is_not_read(tmp_path, monkeypatch):
+    from hyperplane.io import _files
+
+    kept = tmp_path / "names.json"
+    monkeypatch.setattr(_files, "_estimator_names_file", lambda: kept)
+    assert _files.trusted_estimator_names() is None
+    for text in ("{not json", "{}", "[]"):
+        kept.write_text(text)
+        assert _files.trusted_estimator_names() is None
+    kept.write_text('["sklearn.svm._classes.SVC", "os.system", 3]')
+    assert _files.trusted_estimator_names() == ["sklearn.svm._classes.SVC"]
