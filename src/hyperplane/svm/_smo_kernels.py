@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._pair_step_kernels import bound_status, update_alpha_pair, update_gradient, update_h
+from ._pair_step_kernels import (all_bound_status, bound_status, update_alpha_pair, update_gradient,
+                                 update_h)
 from ._reconstruct_kernels import gradient_from_rows
 from ._row_cache_kernels import get_row
-from ._shrinking_kernels import shrink
+from ._shrinking_kernels import rebuild_active_rows, shrink
 from ._smo_state import (ACTIVE_SIZE, CONVERGED, COUNTER, ITERATE, LAST_I, LAST_J, MAX_ITER,
                          MAX_ITER_AT, N_ITER, NEED_ROW, NEED_UNSHRINK, RECONSTRUCT, RECONSTRUCTED,
-                         REQ_FINAL, SHRINK_EVERY, SHRINKING, START_GRADIENT, TASK)
+                         REQ_FINAL, SET_UP, SHRINK_EVERY, SHRINKING, START_GRADIENT, TASK)
 from ._working_set_kernels import FirstHalves, select_first, select_second
 
 
@@ -41,9 +42,11 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
     NEED_UNSHRINK. A request leaves the state as it was at the start of the
     iteration, so calling again resumes exactly.
 
-    ``started`` (not None: a solve from a start alpha0 != 0, the nu and
-    one-class duals) compiles the gradient's steps into this loop, which
-    ``ist[TASK]`` asks for first (then reset to ITERATE): START_GRADIENT,
+    ``ist[TASK]`` asks for a step first (then reset to ITERATE): SET_UP,
+    every variable's status (:func:`all_bound_status`) and the active rows
+    (:func:`rebuild_active_rows`), before the iterations. ``started`` (not
+    None: a solve from a start alpha0 != 0, the nu and one-class duals)
+    compiles the gradient's steps into this loop: START_GRADIENT, SET_UP and
     the gradient at the start, before the iterations; RECONSTRUCT, the
     gradient of the shrunk variables, and return RECONSTRUCTED without
     iterating (both :func:`gradient_from_rows`). A solve from alpha = 0
@@ -67,7 +70,10 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
     l = alpha.shape[0]
     task = ist[TASK]
     ist[TASK] = ITERATE
-    if started is not None and task != ITERATE:
+    if task == SET_UP or task == START_GRADIENT:
+        all_bound_status(var.y, var.alpha, var.C, var.status)
+        rebuild_active_rows(var.kidx, ist[ACTIVE_SIZE], cache.slot_of.shape[0], active_rows, ist)
+    if started is not None and (task == START_GRADIENT or task == RECONSTRUCT):
         gradient_from_rows(samples, var, cache, ist, task == START_GRADIENT)
         if task == RECONSTRUCT:
             return RECONSTRUCTED

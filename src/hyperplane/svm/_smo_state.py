@@ -80,9 +80,10 @@ CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK, RECONSTRUCTED = range(5)
  SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE, LAST_I, LAST_J, MAX_ITER_AT, TASK) = range(17)
 N_STATE = 17
 
-# what Python asks smo_iterate to do first (``ist[TASK]``) in a solve from a
-# start alpha0 != 0, whose one compiled entry computes the gradient too, so
-# that the kernel-row code is linked and optimised in one function ---------
+# what Python asks smo_iterate to do first (``ist[TASK]``): the one compiled
+# entry a solve calls from Python also sets its state up and, from a start
+# alpha0 != 0, computes the gradient, so that no other entry compiles with its
+# wrappers or links the kernel-row code again ---------------------------
 #: iterate only
 ITERATE = 0
 #: the gradient at the start alpha0 != 0 (:func:`._reconstruct_kernels.gradient_from_rows`), then
@@ -91,6 +92,9 @@ START_GRADIENT = 1
 #: the gradient of the shrunk variables (the same function), then return RECONSTRUCTED without
 #: iterating
 RECONSTRUCT = 2
+#: every variable's I_up / I_low status and the active rows (a new solve, or the variables
+#: put back in order after an unshrink), then iterate; START_GRADIENT does it too
+SET_UP = 3
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
