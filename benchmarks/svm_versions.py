@@ -1,9 +1,14 @@
-"""Time SVC of several checkouts of hyperplane on 1 and 2 (or more) threads in the same run.
+"""Time SVC (or NuSVC, NuSVR, OneClassSVM) of several checkouts of hyperplane on 1 and 2 (or more) threads in the same run.
 
 Usage (from the repository root; ``/tmp/mainsrc/src`` the ``src`` of an earlier commit,
 e.g. ``git archive 4580f05 src | tar -x -C /tmp/mainsrc``)::
 
     python benchmarks/svm_versions.py --checkout main=/tmp/mainsrc/src --checkout new=src
+    python benchmarks/svm_versions.py --model nusvr one-class --checkout main=... --checkout new=src
+
+``--model`` picks the estimators (rbf kernel, defaults otherwise; NuSVR fits the
+labels as targets, OneClassSVM ignores them): the nu and one-class duals start
+from alpha0 != 0, whose gradient the compiled loop computes before iterating.
 
 Each (checkout, case) runs in its own subprocess with ``PYTHONPATH`` pointed at
 the checkout; the checkouts take turns ``--repeats`` times, so load on a shared
@@ -29,6 +34,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+#: the estimators ``--model`` times (see the module docstring)
+MODELS = ["svc", "nusvc", "nusvr", "one-class"]
+
 #: case name -> (kind, rows, columns, density)
 CASES = {
     "CSR 10000x2000 1%": ("csr", 10_000, 2000, 0.01),
@@ -39,10 +47,14 @@ CHILD = r"""
 import hashlib, json, sys, time
 import numba
 from threadpoolctl import threadpool_limits
-kind, n, d, density, threads, benchmarks = json.loads(sys.argv[1])
+kind, n, d, density, threads, benchmarks, model = json.loads(sys.argv[1])
 sys.path.insert(0, benchmarks)
 from threads import dense_classification, sparse_classification   # the same data as there
-from hyperplane.svm import SVC
+from hyperplane import svm
+SVC = lambda kernel, C=1.0: (svm.SVC(kernel=kernel, C=C) if model == "svc" else
+                             svm.NuSVC(kernel=kernel) if model == "nusvc" else
+                             svm.NuSVR(kernel=kernel, C=C) if model == "nusvr" else
+                             svm.OneClassSVM(kernel=kernel))
 X, y = (sparse_classification(n, d, density) if kind == "csr" else dense_classification(n, d))
 SVC(kernel="rbf").fit(X[:2000], y[:2000])
 out = []
@@ -71,9 +83,9 @@ def run_in_checkout(src, child, payload):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def fit_case(src, case, threads):
+def fit_case(src, case, threads, model="svc"):
     """``[[threads, wall s, process CPU s, own thread CPU s, md5], ...]`` of one subprocess."""
-    return run_in_checkout(src, CHILD, list(case) + [threads, HERE])
+    return run_in_checkout(src, CHILD, list(case) + [threads, HERE, model])
 
 
 def main():
@@ -83,17 +95,21 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 1, 2])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--case", nargs="+", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--model", nargs="+", default=["svc"], choices=MODELS)
     args = parser.parse_args()
     checkouts = dict(c.split("=", 1) for c in args.checkout)
     best = {}
-    for name in args.case:
-        for _ in range(args.repeats):
-            for label, src in checkouts.items():
-                for k, wall, cpu, own, md5 in fit_case(src, CASES[name], args.threads):
-                    old = best.setdefault((name, label, k), [wall, cpu, own, cpu - own, set()])
-                    for i, v in enumerate((wall, cpu, own, cpu - own)):
-                        old[i] = min(old[i], v)
-                    old[4].add(md5)
+    for model in args.model:
+        for case in args.case:
+            name = case if model == "svc" else f"{model} {case}"
+            for _ in range(args.repeats):
+                for label, src in checkouts.items():
+                    for k, wall, cpu, own, md5 in fit_case(src, CASES[case], args.threads, model):
+                        old = best.setdefault((name, label, k),
+                                              [wall, cpu, own, cpu - own, set()])
+                        for i, v in enumerate((wall, cpu, own, cpu - own)):
+                            old[i] = min(old[i], v)
+                        old[4].add(md5)
     print(f"load average {os.getloadavg()[0]:.1f} at the end; best of {args.repeats} "
           f"subprocesses x {args.threads.count(args.threads[0])} fits")
     print("| case | checkout | threads | wall s | CPU s | own thread CPU s | "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast_internal, jit_fast_twin, jit_inline
+from .._numba import jit_fast_internal, jit_fast_twin, jit_inline, jit_twin
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 
@@ -20,9 +20,11 @@ def bound_status(y, alpha, C):
     return np.uint8((IN_UP if up else 0) | (IN_LOW if low else 0))
 
 
-@jit
+@jit_twin
 def all_bound_status(y, alpha, C, status):
-    """status_t = bound_status(y_t, alpha_t, C_t) for every variable."""
+    """status_t = bound_status(y_t, alpha_t, C_t) for every variable (a
+    solve's set-up in :func:`._smo_kernels.smo_iterate`; a twin: the tests
+    call it from Python)."""
     for t in range(alpha.shape[0]):
         status[t] = bound_status(y[t], alpha[t], C[t])
 

@@ -1,104 +1,104 @@
 """The gradient from kernel rows, compiled: at a start alpha0 != 0 (LIBSVM's
 ``Solver::Solve`` initialisation) and after shrinking (LIBSVM's
-``reconstruct_gradient``); the state is that of :mod:`._smo_state`."""
+``reconstruct_gradient``); the state is that of :mod:`._smo_state`.
+
+Both are one function, :func:`gradient_from_rows`. A solve from a start
+alpha0 != 0 (the nu and one-class duals) asks for it through the SMO's one
+compiled entry :func:`._smo_kernels.smo_iterate` (``ist[TASK]``): the
+kernel-row code it calls is then linked and optimised once per fit, in that
+entry. A solve from alpha = 0 needs it only to reconstruct after shrinking,
+which many fits never do: it calls :func:`reconstruct_gradient`, an entry of
+its own, compiled only when a fit needs it, so that its loop holds no
+gradient code."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_fast_internal
+from .._numba import jit, jit_internal
 from ._kernel_rows import compute_row
-from ._row_cache_kernels import get_row
+from ._pair_step_kernels import update_h
+from ._row_cache_kernels import lru_slot
 from ._smo_state import ACTIVE_SIZE, EPOCH, FULL_ROW_SHARE
 
 
-@jit
-def initial_gradient(samples, var, cache, active_rows, ist):
-    """G = Q alpha + p at the start ``var.alpha`` (stored as score_t = -y_t G_t)
-    and, per sample r, H_r = sum_{alpha_u = C_u} C_u y_u k(x_u, x_r) (LIBSVM's
-    G_bar_t is y_t H[kidx[t]]), as LIBSVM's ``Solver::Solve`` starts: from
-    the cached full row of each sample with a nonzero alpha (rows computed
-    here stay in the cache for the iterations). Variables of one sample (the
-    SVR's two) add their coefficients first."""
-    alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
-    kidx = var.kidx
-    n = H.shape[0]
-    coef_g = np.zeros(n)
-    coef_h = np.zeros(n)
-    for t in range(alpha.shape[0]):
-        if alpha[t] > 0.0:
-            coef_g[kidx[t]] += alpha[t] * y[t]
-            if alpha[t] >= C[t]:
-                coef_h[kidx[t]] += C[t] * y[t]
-    value = np.zeros(n)
-    for c in range(n):
-        if coef_g[c] == 0.0 and coef_h[c] == 0.0:
-            continue
-        row = cache.rows[get_row(c, True, samples, cache, active_rows, ist)]
-        add_scaled_row(value, coef_g[c], row)
-        if coef_h[c] != 0.0:
-            add_scaled_row(H, coef_h[c], row)
-    for t in range(alpha.shape[0]):
-        score[t] = -y[t] * (p[t] + y[t] * value[kidx[t]])
+@jit_internal
+def gradient_from_rows(samples, var, cache, ist, start):
+    """The gradient G = Q alpha + p, stored as score_t = -y_t G_t, from the
+    kernel rows of the samples whose variables contribute.
 
+    ``start`` (LIBSVM's ``Solver::Solve`` at alpha0 != 0): every variable's
+    G from the rows of the samples with alpha > 0, and per sample r
+    H_r = sum_{alpha_u = C_u} C_u y_u k(x_u, x_r) (LIBSVM's G_bar_t is
+    y_t H[kidx[t]]); each row is computed on every sample into a cache slot
+    (:func:`lru_slot`), where it stays for the iterations. Variables of one
+    sample (the SVR's two) add their coefficients first.
 
-@jit
-def reconstruct_gradient(samples, var, cache, ist, scratch):
-    """G of the shrunk variables t >= active_size (LIBSVM's
-    reconstruct_gradient): G_t = G_bar_t + p_t + sum_{free s} alpha_s Q_ts,
-    stored as score_t = -y_t G_t.
-
-    Computed per free sample c as coef_c k(x_c, x_r) over the shrunk samples
-    r, from c's cached row: a full one as it is; a partial one is completed
-    on the shrunk samples, or recomputed on all samples when they are at
-    least FULL_ROW_SHARE of them (either way it becomes full). A sample
-    without a cached row gets its row in ``scratch``."""
+    Else (LIBSVM's ``reconstruct_gradient``, after shrinking) the G of the
+    shrunk variables t >= active_size: G_t = G_bar_t + p_t + sum_{free s}
+    alpha_s Q_ts, per free sample c as coef_c k(x_c, x_r) over the shrunk
+    samples r, from c's cached row: a full one as it is; a partial one is
+    completed on the shrunk samples, or recomputed on all samples when they
+    are at least FULL_ROW_SHARE of them (either way it becomes full). A
+    sample without a cached row gets its row in ``cache.spare``."""
     alpha, score, H, y, p, C = var.alpha, var.score, var.H, var.y, var.p, var.C
     kidx = var.kidx
     rows, slot_of, full, epoch = cache.rows, cache.slot_of, cache.full, cache.epoch
     n = samples.all_rows.shape[0]
     l = alpha.shape[0]
-    a = ist[ACTIVE_SIZE]
+    a = 0 if start else ist[ACTIVE_SIZE]
     coef = np.zeros(n)
-    for s in range(a):
-        if 0.0 < alpha[s] < C[s]:
+    coef_h = np.zeros(n)
+    for s in range(l if start else a):
+        if start and alpha[s] > 0.0:
             coef[kidx[s]] += alpha[s] * y[s]
+            if alpha[s] >= C[s]:
+                coef_h[kidx[s]] += C[s] * y[s]
+        elif not start and 0.0 < alpha[s] < C[s]:
+            coef[kidx[s]] += alpha[s] * y[s]
+    # the samples whose G is computed: the first n_out of out_rows
     shrunk = np.zeros(n, dtype=np.uint8)
     for t in range(a, l):
         shrunk[kidx[t]] = 1
-    shrunk_rows = np.empty(n, dtype=np.int64)     # the first n_shrunk entries
-    n_shrunk = 0
+    out_rows = np.empty(n, dtype=np.int64)
+    n_out = 0
     for r in range(n):
         if shrunk[r]:
-            shrunk_rows[n_shrunk] = r
-            n_shrunk += 1
-    whole = n_shrunk >= FULL_ROW_SHARE * n
+            out_rows[n_out] = r
+            n_out += 1
+    whole = start or n_out >= FULL_ROW_SHARE * n
     value = np.zeros(n)
     for c in range(n):
-        if coef[c] == 0.0:
+        if coef[c] == 0.0 and coef_h[c] == 0.0:
             continue
-        slot = slot_of[c]
-        cached = slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH])
-        row = rows[slot] if cached else scratch
+        slot = lru_slot(c, cache, ist) if start else slot_of[c]
+        cached = start or (slot >= 0 and (full[slot] == 1 or epoch[slot] == ist[EPOCH]))
+        row = rows[slot] if cached else cache.spare
         if not cached or full[slot] == 0:
-            if whole:
-                compute_row(samples, c, samples.all_rows, n, True, samples.parallel_work, row)
-            else:
-                compute_row(samples, c, shrunk_rows, n_shrunk, False, samples.parallel_work, row)
+            compute_row(samples, c, samples.all_rows if whole else out_rows, n if whole else n_out,
+                        whole, samples.parallel_work, row)
             if cached:
                 full[slot] = 1
+            if start:
+                epoch[slot] = ist[EPOCH]
         if whole:
-            add_scaled_row(value, coef[c], row)
+            update_h(value, row, coef[c])
         else:
-            for k in range(n_shrunk):
-                r = shrunk_rows[k]
+            for k in range(n_out):
+                r = out_rows[k]
                 value[r] += coef[c] * row[r]
-    for t in range(a, l):
-        score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
+        if coef_h[c] != 0.0:
+            update_h(H, row, coef_h[c])
+    if start:
+        for t in range(l):
+            score[t] = -y[t] * (p[t] + y[t] * value[kidx[t]])
+    else:
+        for t in range(a, l):
+            score[t] = -y[t] * (p[t] + y[t] * (H[kidx[t]] + value[kidx[t]]))
 
 
-@jit_fast_internal
-def add_scaled_row(value, coef, row):
-    """value += coef * row on every sample (contiguous: vectorises)."""
-    for r in range(value.shape[0]):
-        value[r] += coef * row[r]
+@jit
+def reconstruct_gradient(samples, var, cache, ist):
+    """:func:`gradient_from_rows` after shrinking, for a solve from alpha = 0
+    (whose compiled loop holds no gradient code)."""
+    gradient_from_rows(samples, var, cache, ist, False)

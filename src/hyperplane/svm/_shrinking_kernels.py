@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_inline
+from .._numba import jit_inline, jit_internal
 from ._row_cache_kernels import release_rows
 from ._smo_state import ACTIVE_SIZE, N_ACTIVE_ROWS, UNSHRUNK
 from ._working_set_kernels import label_extremes
@@ -124,10 +124,11 @@ def take_in_place(arr, order, scratch):
         arr[k] = scratch[k]
 
 
-@jit
+@jit_internal
 def rebuild_active_rows(kidx, n_active, n, active_rows, ist):
     """The distinct sample rows of the active variables (SVR has two
-    variables per sample)."""
+    variables per sample): after shrinking, and in a solve's set-up
+    (:func:`._smo_kernels.smo_iterate`'s SET_UP)."""
     seen = np.zeros(n, dtype=np.uint8)
     count = 0
     for t in range(n_active):

@@ -16,10 +16,9 @@ from .._serial_sums import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_state as st
-from ._pair_step_kernels import all_bound_status
-from ._reconstruct_kernels import initial_gradient, reconstruct_gradient
+from ._reconstruct_kernels import reconstruct_gradient
 from ._row_cache_kernels import store_row
-from ._shrinking_kernels import permuted_in_python, rebuild_active_rows
+from ._shrinking_kernels import permuted_in_python
 from ._smo_kernels import smo_iterate
 
 #: The solution of the dual: ``alpha`` and ``gradient`` in the caller's order,
@@ -135,6 +134,9 @@ class SMOSolver:
         #: the working-set rule's flag for the compiled loop: None (one
         #: constraint) or 1 (one per label); numba compiles the loop per type
         self.halves = 1 if by_label else None
+        #: the compiled loop's flag of a solve from alpha0 != 0: True (its gradient's
+        #: steps compiled into the loop) or None (reconstructed by a separate entry)
+        self.started = None if alpha0 is None else True
         self.bar = bar
         self.X = X if sp.issparse(X) else np.ascontiguousarray(X, dtype=np.float64)
         n = self.X.shape[0]
@@ -150,8 +152,7 @@ class SMOSolver:
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
         check_diagonal(kernel, QD)
-        status = np.empty(l, dtype=np.uint8)
-        all_bound_status(y, alpha, C, status)
+        status = np.empty(l, dtype=np.uint8)      # set by the compiled loop's SET_UP
         self.var = st.Variables(alpha=alpha, score=np.zeros(l), H=np.zeros(n), y=y.copy(),
                                 p=p.copy(), C=C.copy(), QD=QD, kidx=kidx.copy(),
                                 perm=np.arange(l, dtype=np.int64), status=status)
@@ -165,7 +166,6 @@ class SMOSolver:
         near = alpha0 is not None and not by_label
         self.ist[st.COUNTER] = 1 if near else min(l, st.SHRINK_EVERY)
         self.ist[st.SHRINKING] = 1 if shrinking else 0
-        rebuild_active_rows(kidx, l, n, self.active_rows, self.ist)
         self._initial_gradient()
 
     # ------------------------------------------------------------------
@@ -177,16 +177,22 @@ class SMOSolver:
                           SOLVER_BLOCK_ENTRIES)
 
     def _initial_gradient(self):
-        """G = Q alpha + p (as ``score``) and, per sample r, H_r = sum_{alpha_u = C_u}
-        C_u y_u k(x_u, x_r) (LIBSVM's G_bar_t is y_t H[kidx[t]]) at the start:
-        compiled from the cached kernel rows
-        (:func:`~._reconstruct_kernels.initial_gradient`), or from blocks of a
-        generic kernel object."""
+        """The solve's set-up (every variable's status, the active rows: the
+        compiled loop's SET_UP), and G = Q alpha + p (as ``score``) and, per
+        sample r, H_r = sum_{alpha_u = C_u} C_u y_u k(x_u, x_r) (LIBSVM's
+        G_bar_t is y_t H[kidx[t]]) at the start: compiled from the cached
+        kernel rows
+        (:func:`~._reconstruct_kernels.gradient_from_rows`, asked of the
+        compiled loop, which then stops before its first iteration), or from
+        blocks of a generic kernel object."""
         v = self.var
-        if not np.any(v.alpha > 0):
+        start = bool(np.any(v.alpha > 0))
+        if start and self.samples.code != kr.GENERIC:
+            self._compiled_task(st.START_GRADIENT)      # the set-up too
+            return
+        self._compiled_task(st.SET_UP)
+        if not start:
             v.score[:] = -v.y * v.p
-        elif self.samples.code != kr.GENERIC:
-            initial_gradient(self.samples, v, self.cache, self.active_rows, self.ist)
         else:
             nz = np.flatnonzero(v.alpha > 0)
             G = v.p + v.y * self._kernel_block(v.kidx, v.kidx[nz], v.alpha[nz] * v.y[nz])
@@ -195,6 +201,17 @@ class SMOSolver:
             if up.size:
                 v.H[:] = self._kernel_block(np.arange(self.X.shape[0]), v.kidx[up],
                                             v.C[up] * v.y[up])
+
+    def _compiled_task(self, task):
+        """Run ``task`` (:data:`~._smo_state.SET_UP`,
+        :data:`~._smo_state.START_GRADIENT` or :data:`~._smo_state.RECONSTRUCT`)
+        in the compiled loop's entry, with no iteration: the one compiled
+        function a solve calls from Python (but the reconstruction of a solve
+        from alpha = 0)."""
+        self.ist[st.TASK] = task
+        self.ist[st.MAX_ITER_AT] = self.ist[st.N_ITER]
+        smo_iterate(self.samples, self.var, self.cache, self.active_rows, self.ist, self.tol,
+                    self.halves, self.started)
 
     def _fill_row(self):
         """Compute the kernel row the compiled loop asked for (generic kernel)."""
@@ -214,9 +231,10 @@ class SMOSolver:
                                           self.var.p, self.var.C, self.var.kidx)
         a = int(self.ist[st.ACTIVE_SIZE])
         l = alpha.shape[0]
-        if a < l and self.samples.code != kr.GENERIC:
-            reconstruct_gradient(self.samples, self.var, self.cache, self.ist,
-                                 np.empty(self.X.shape[0], dtype=np.float32))
+        if a < l and self.samples.code != kr.GENERIC and self.started is None:
+            reconstruct_gradient(self.samples, self.var, self.cache, self.ist)
+        elif a < l and self.samples.code != kr.GENERIC:
+            self._compiled_task(st.RECONSTRUCT)
         elif a < l:
             free = np.flatnonzero((alpha[:a] > 0) & (alpha[:a] < C[:a]))
             G = y[a:] * H[kidx[a:]] + p[a:] + y[a:] * self._kernel_block(
@@ -226,7 +244,7 @@ class SMOSolver:
             permuted_in_python(self.var, np.argsort(self.var.perm, kind="stable"))
         self.ist[st.ACTIVE_SIZE] = l
         self.ist[st.EPOCH] += 1
-        rebuild_active_rows(kidx, l, self.X.shape[0], self.active_rows, self.ist)
+        self._compiled_task(st.SET_UP)      # the statuses (unchanged) and the active rows
 
     def calculate_b(self):
         """The threshold b = -rho (LIBSVM's calculate_rho): rho is the mean of
@@ -298,8 +316,9 @@ class SMOSolver:
             done = int(self.ist[st.N_ITER])
             cap = min(self.max_iter, done + chunk)
             before = watch.before(self) if watch is not None else None
+            self.ist[st.MAX_ITER_AT] = cap
             outcome = smo_iterate(self.samples, self.var, self.cache, self.active_rows,
-                                     self.ist, self.tol, cap, self.halves)
+                                  self.ist, self.tol, self.halves, self.started)
             if watch is not None and self.ist[st.N_ITER] > done:
                 watch.after(self, before)
             if self.bar is not None:

@@ -10,18 +10,22 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit
-from ._pair_step_kernels import bound_status, update_alpha_pair, update_gradient, update_h
+from ._pair_step_kernels import (all_bound_status, bound_status, update_alpha_pair, update_gradient,
+                                 update_h)
+from ._reconstruct_kernels import gradient_from_rows
 from ._row_cache_kernels import get_row
-from ._shrinking_kernels import shrink
-from ._smo_state import (ACTIVE_SIZE, CONVERGED, COUNTER, LAST_I, LAST_J, MAX_ITER, N_ITER, NEED_ROW,
-                         NEED_UNSHRINK, REQ_FINAL, SHRINK_EVERY, SHRINKING)
+from ._shrinking_kernels import rebuild_active_rows, shrink
+from ._smo_state import (ACTIVE_SIZE, CONVERGED, COUNTER, ITERATE, LAST_I, LAST_J, MAX_ITER,
+                         MAX_ITER_AT, N_ITER, NEED_ROW, NEED_UNSHRINK, RECONSTRUCT, RECONSTRUCTED,
+                         REQ_FINAL, SET_UP, SHRINK_EVERY, SHRINKING, START_GRADIENT, TASK)
 from ._working_set_kernels import FirstHalves, select_first, select_second
 
 
 @jit
-def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
-    """Run SMO iterations until convergence, the iteration cap, or a request
-    to Python (a kernel row of a generic kernel, or an unshrink).
+def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
+    """Run SMO iterations until convergence, the iteration cap
+    ``ist[MAX_ITER_AT]``, or a request to Python (a kernel row of a generic
+    kernel, or an unshrink).
 
     Each iteration is LIBSVM's: every ``SHRINK_EVERY`` iterations
     :func:`shrink`; select the working set (i by :func:`select_i`, j by
@@ -38,6 +42,21 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
     NEED_UNSHRINK. A request leaves the state as it was at the start of the
     iteration, so calling again resumes exactly.
 
+    ``ist[TASK]`` asks for a step first (then reset to ITERATE): SET_UP,
+    every variable's status (:func:`all_bound_status`) and the active rows
+    (:func:`rebuild_active_rows`), before the iterations. ``started`` (not
+    None: a solve from a start alpha0 != 0, the nu and one-class duals)
+    compiles the gradient's steps into this loop: START_GRADIENT, SET_UP and
+    the gradient at the start, before the iterations; RECONSTRUCT, the
+    gradient of the shrunk variables, and return RECONSTRUCTED without
+    iterating (both :func:`gradient_from_rows`). A solve from alpha = 0
+    (``started`` None: no gradient code here, numba drops the branch)
+    reconstructs through :func:`~._reconstruct_kernels.reconstruct_gradient`,
+    compiled only when a fit shrinks before it stops. Both are here, not entries of
+    their own, so that the kernel-row code they share with the loop is
+    linked and optimised once (each compiled entry Python calls links its
+    callees' whole call tree and optimises it again).
+
     The kernel rows are asked for at one place, where :func:`get_row` is
     inlined (a copy of it, and of the cache's LRU rule, per call site was
     most of the loop's compilation). The steps are written in this one
@@ -49,6 +68,16 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, max_iter, halves):
     alpha, H, y, C, QD, kidx, status = var.alpha, var.H, var.y, var.C, var.QD, var.kidx, var.status
     rows, slot_of = cache.rows, cache.slot_of
     l = alpha.shape[0]
+    task = ist[TASK]
+    ist[TASK] = ITERATE
+    if task == SET_UP or task == START_GRADIENT:
+        all_bound_status(var.y, var.alpha, var.C, var.status)
+        rebuild_active_rows(var.kidx, ist[ACTIVE_SIZE], cache.slot_of.shape[0], active_rows, ist)
+    if started is not None and (task == START_GRADIENT or task == RECONSTRUCT):
+        gradient_from_rows(samples, var, cache, ist, task == START_GRADIENT)
+        if task == RECONSTRUCT:
+            return RECONSTRUCTED
+    max_iter = ist[MAX_ITER_AT]
     first = FirstHalves(-1, -np.inf, -1, -np.inf)
     have_i = False
     while ist[N_ITER] < max_iter:

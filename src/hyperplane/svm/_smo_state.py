@@ -54,8 +54,10 @@ Variables = namedtuple("Variables", "alpha score H y p C QD kidx perm status")
 #: The kernel-row cache: ``rows[s]`` is the row of sample ``owner[s]``
 #: (``slot_of`` the inverse), ``stamp`` the LRU clock of each slot, ``full``
 #: whether the row covers every sample, ``epoch`` the cache epoch of a
-#: partial row, ``free_slots`` a stack of slots released by shrinking.
-RowCache = namedtuple("RowCache", "rows slot_of owner stamp full epoch free_slots")
+#: partial row, ``free_slots`` a stack of slots released by shrinking;
+#: ``spare`` one row outside the slots, for a row used once that must not
+#: evict a cached one (the gradient's reconstruction).
+RowCache = namedtuple("RowCache", "rows slot_of owner stamp full epoch free_slots spare")
 
 
 def empty_row_cache(n, n_slots):
@@ -66,16 +68,33 @@ def empty_row_cache(n, n_slots):
                     stamp=np.zeros(n_slots, dtype=np.int64),
                     full=np.zeros(n_slots, dtype=np.uint8),
                     epoch=np.full(n_slots, -1, dtype=np.int64),
-                    free_slots=np.empty(n_slots, dtype=np.int64))
+                    free_slots=np.empty(n_slots, dtype=np.int64),
+                    spare=np.empty(n, dtype=np.float32))
 
 
 # what smo_iterate returns -----------------------------------------------------
-CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK = range(4)
+CONVERGED, MAX_ITER, NEED_ROW, NEED_UNSHRINK, RECONSTRUCTED = range(5)
 
 # slots of the integer state vector -----------------------------------------
 (N_ITER, ACTIVE_SIZE, COUNTER, UNSHRUNK, EPOCH, CLOCK, N_USED, N_ACTIVE_ROWS,
- SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE, LAST_I, LAST_J) = range(15)
-N_STATE = 15
+ SHRINKING, REQ_ROW, REQ_FULL, REQ_FINAL, N_FREE, LAST_I, LAST_J, MAX_ITER_AT, TASK) = range(17)
+N_STATE = 17
+
+# what Python asks smo_iterate to do first (``ist[TASK]``): the one compiled
+# entry a solve calls from Python also sets its state up and, from a start
+# alpha0 != 0, computes the gradient, so that no other entry compiles with its
+# wrappers or links the kernel-row code again ---------------------------
+#: iterate only
+ITERATE = 0
+#: the gradient at the start alpha0 != 0 (:func:`._reconstruct_kernels.gradient_from_rows`), then
+#: iterate
+START_GRADIENT = 1
+#: the gradient of the shrunk variables (the same function), then return RECONSTRUCTED without
+#: iterating
+RECONSTRUCT = 2
+#: every variable's I_up / I_low status and the active rows (a new solve, or the variables
+#: put back in order after an unshrink), then iterate; START_GRADIENT does it too
+SET_UP = 3
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
 TAU = 1e-12
