@@ -268,7 +268,7 @@ def test_a_fit_compiles_its_own_criterion_only(tmp_path):
               ["absolute_error_profile", "put_absolute_error", "ranks_of", "fenwick_median"]]
     assert not set(median) & squared
     assert set(median) <= absolute
-    squared_rules = {name for name in squared if "_regression_kernels._squared" in name}
+    squared_rules = {name for name in squared if "_criterion_kernels._squared" in name}
     assert squared_rules and not squared_rules & absolute
 
 

@@ -31,7 +31,7 @@ class SquaredError(IntEnum):
 
     An ``int`` to Python; numba types it as this class's member, not as an
     integer, so a regression kernel compiled for it compiles this criterion's
-    rules only (:data:`~._regression_kernels.CRITERION_RULES`, chosen by the
+    rules only (:data:`~._criterion_kernels.CRITERION_RULES`, chosen by the
     type) and no weighted median.
     """
 
