@@ -127,7 +127,7 @@ import sklearn.base
 mark("sklearn.base")
 import hyperplane.cli._app
 mark("typer, rich, cli._app")
-from hyperplane.io._files import skops_io
+from hyperplane.io._skops import skops_io
 skops_io()
 mark("skops.io")
 from hyperplane.cli._data import build_model, estimator_input, read_table, split_target

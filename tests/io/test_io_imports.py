@@ -41,10 +41,10 @@ def test_a_kernel_is_trusted_after_its_module_is_imported():
 SKOPS_PROBE = """
 import json, sys
 from pathlib import Path
-from hyperplane.io import _files
+from hyperplane.io import _skops
 if len(sys.argv) > 1:
-    _files._estimator_names_file = lambda: Path(sys.argv[1])
-    sio = _files.skops_io()
+    _skops._estimator_names_file = lambda: Path(sys.argv[1])
+    sio = _skops.skops_io()
 else:
     import skops.io
 from skops.io._trusted_types import SKLEARN_ESTIMATOR_TYPE_NAMES
@@ -76,13 +76,13 @@ def test_skops_trusts_the_same_estimators_from_the_kept_names(tmp_path):
 
 
 def test_a_damaged_names_file_is_not_read(tmp_path, monkeypatch):
-    from hyperplane.io import _files
+    from hyperplane.io import _skops
 
     kept = tmp_path / "names.json"
-    monkeypatch.setattr(_files, "_estimator_names_file", lambda: kept)
-    assert _files.trusted_estimator_names() is None
+    monkeypatch.setattr(_skops, "_estimator_names_file", lambda: kept)
+    assert _skops.trusted_estimator_names() is None
     for text in ("{not json", "{}", "[]"):
         kept.write_text(text)
-        assert _files.trusted_estimator_names() is None
+        assert _skops.trusted_estimator_names() is None
     kept.write_text('["sklearn.svm._classes.SVC", "os.system", 3]')
-    assert _files.trusted_estimator_names() == ["sklearn.svm._classes.SVC"]
+    assert _skops.trusted_estimator_names() == ["sklearn.svm._classes.SVC"]

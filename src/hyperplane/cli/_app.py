@@ -93,7 +93,7 @@ def fit(
     input.
     """
     from hyperplane.io import save
-    from hyperplane.io._files import skops_io
+    from hyperplane.io._skops import skops_io
 
     if threads == 0:
         raise UserError("--threads must be a nonzero integer (-1: all cores); got 0")
@@ -380,7 +380,7 @@ def _draw(model, meta, plot, data):
     import matplotlib
     matplotlib.use("Agg")
 
-    from hyperplane.io._files import atomic_write
+    from hyperplane.io._atomic import atomic_write
     from hyperplane.plot import plot_model
 
     from ._data import model_table

@@ -152,7 +152,7 @@ def write_table(frame, out):
         sys.stdout.buffer.write(text.encode("utf-8"))
         sys.stdout.flush()
     else:
-        from hyperplane.io._files import atomic_write
+        from hyperplane.io._atomic import atomic_write
 
         with atomic_write(out) as (handle, _):
             handle.write(text.encode("utf-8"))

@@ -224,7 +224,7 @@ def plot_grid(result, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from hyperplane.io._files import atomic_write
+    from hyperplane.io._atomic import atomic_write
 
     numeric = [a for a in result.axes if a.exponents is not None]
     if len(result.axes) > 2 or not numeric or len(numeric) != len(result.axes):
