@@ -620,7 +620,8 @@ def test_the_classification_trees_kernels_name_the_float64_dtype():
     import hyperplane.tree as tree
 
     root = pathlib.Path(tree.__file__).parent
-    others = {"_regression_kernels.py", "_median_kernels.py", "_moments_kernels.py",
+    others = {"_regression_kernels.py", "_criterion_kernels.py", "_median_kernels.py",
+              "_moments_kernels.py",
               "_oblique_kernels.py"}   # the regressor's and the oblique tree's
     kernels = [p for p in root.rglob("*_kernels.py") if p.name not in others]
     assert len(kernels) > 10

@@ -249,13 +249,10 @@ def _compiler(dispatcher=KernelDispatcher, **options):
     and ``options``, into a ``dispatcher`` (:class:`KernelDispatcher`;
     :class:`InternalDispatcher`: no wrappers, for compiled callers only).
 
-    No kernel gets numba's C-function wrapper (``no_cfunc_wrapper``): it
-    serves only a compiled function passed to another as a first-class
-    function value (``numba.experimental.function_type``), which no kernel
-    is, and was otherwise generated, optimised and code-generated in every
-    library of a kernel that Python calls (``grow_subtree``'s: ~0.6k of its
-    final module's ~14.7k instructions). A kernel Python calls keeps its
-    CPython wrapper."""
+    No kernel gets numba's C-function wrapper (``no_cfunc_wrapper``): only a
+    first-class function value needs it, which no kernel is, and it was
+    optimised in every library of a kernel Python calls (~0.6k of
+    ``grow_subtree``'s ~14.7k instructions)."""
     targetoptions = dict(nopython=True, boundscheck=None, no_cfunc_wrapper=True, **options)
     if issubclass(dispatcher, InternalDispatcher):
         targetoptions.update(no_cpython_wrapper=True)
