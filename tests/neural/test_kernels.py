@@ -9,6 +9,8 @@ from hyperplane.neural import _backprop_kernels as K
 from hyperplane.neural._network import Layout
 from hyperplane.neural._state import CSRRows, Learning
 
+from tests._compile_events import RECORD_COMPILATIONS
+
 from ._reference import (
     REF_ACTIVATIONS, ref_forward, ref_minibatch_epoch, ref_sample_losses, ref_standard_epoch,
 )
@@ -160,24 +162,10 @@ def test_sparse_standard_epoch_equals_the_dense_epoch():
     assert not np.array_equal(dense, start)
 
 
-_FIRST_FIT = r'''
+_FIRST_FIT = RECORD_COMPILATIONS + r'''
 import json, sys
 import numpy as np
 import pytest
-from numba.core import event
-compiled = []
-
-
-class Listener(event.Listener):
-    def on_start(self, ev):
-        func = ev.data["dispatcher"].py_func
-        compiled.append(f"{func.__module__}.{func.__qualname__}")
-
-    def on_end(self, ev):
-        pass
-
-
-event.register("numba:compile", Listener())
 from hyperplane.neural import MLPClassifier
 
 X = np.array([[0.697, 0.46], [0.774, 0.376], [0.634, 0.264], [0.608, 0.318], [0.556, 0.215],

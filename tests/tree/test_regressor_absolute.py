@@ -14,6 +14,8 @@ from hyperplane.tree._scan._median_kernels import absolute_error_profile, ranks_
 from hyperplane.tree._scan._regression_kernels import OrderedValues, best_regression_cut
 from hyperplane.tree._scan._split_kernels import ABSOLUTE_ERROR
 
+from tests._compile_events import RECORD_COMPILATIONS
+
 from .test_regressor import assert_same_partitions, diabetes
 
 
@@ -214,25 +216,11 @@ def test_check_estimator():
     check_estimator(DecisionTreeRegressor(criterion="absolute_error"))
 
 
-_COMPILED_BY_FITS = r'''
+_COMPILED_BY_FITS = RECORD_COMPILATIONS + r'''
 import json
 import numpy as np
-from numba.core import event
 from hyperplane.tree import DecisionTreeRegressor
 
-compiled = []
-
-
-class Listener(event.Listener):
-    def on_start(self, ev):
-        func = ev.data["dispatcher"].py_func
-        compiled.append(f"{func.__module__}.{func.__qualname__}")
-
-    def on_end(self, ev):
-        pass
-
-
-event.register("numba:compile", Listener())
 rng = np.random.default_rng(0)
 X, y = rng.normal(size=(40, 2)), rng.normal(size=40)
 seen = {}
