@@ -9,7 +9,7 @@ table (:class:`Splits`), its expansion (:class:`Children`), the scan buffers
 admissibility bound (:class:`MinDecrease`), the subtree grower's knobs and
 buffers (:class:`Tuning`, :class:`Workspace`, :class:`TablePool`), the tree while
 it grows (:class:`NodeStore`, a split's :class:`NodeTest`, a compiled call's
-:class:`Subtree`) and a grown tree's arrays (:class:`TreeArrays`).
+:class:`Subtree` and :class:`Deferred` nodes) and a grown tree's arrays (:class:`TreeArrays`).
 """
 
 from __future__ import annotations
@@ -269,17 +269,25 @@ def new_store(value, weight, depth, capacity):
                      depths, 1)
 
 
+class Deferred(NamedTuple):
+    """The nodes a compiled call left for further calls: their ids in its
+    store, the nodes, and the class tables each takes along."""
+
+    ids: list
+    nodes: list
+    tables: list
+
+
 class Subtree(NamedTuple):
     """What one compiled call grows (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`):
     a :class:`NodeStore` whose node 0 is the call's root, the weight that
-    ended in its leaves, and the nodes it left for further calls (their ids in
-    ``store``, the nodes, and the class tables each takes along)."""
+    ended in its leaves, and the nodes it left for further calls
+    (:class:`Deferred`; None from a call that defers none,
+    :attr:`Tuning.defer_rows` None)."""
 
     store: NodeStore
     leaf_weight: float  # the total weight that ended in leaves
-    deferred_ids: list
-    deferred: list
-    deferred_tables: list
+    deferred: Deferred | None
 
 
 class TreeArrays(NamedTuple):
@@ -334,7 +342,9 @@ class Tuning(NamedTuple):
     clogc: np.ndarray  # c log2 c table of unit-weight entropy scans
     subtract_rows: int  # nodes this large pass their tables on (histogram subtraction)
     sort_rows: int  # nodes smaller than this sort their codes
-    defer_rows: int  # nodes smaller than this (other than the first) are returned unexpanded
+    #: nodes smaller than this (other than the first) are returned unexpanded; None: no
+    #: node is, and the growth is compiled without the deferred nodes' lists and tables
+    defer_rows: int | None
     #: nodes this large score and partition their attributes in parallel; None: no node
     #: does, and the compiled growth holds no parallel region (numba drops the branches
     #: of an ``is None`` test on an argument when it compiles: a smaller, faster compile)

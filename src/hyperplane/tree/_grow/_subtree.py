@@ -179,12 +179,13 @@ def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):
     :class:`~hyperplane.tree._state.MinDecrease` (:attr:`~hyperplane.tree._state.Tuning.least`).
     """
     subtract = np.iinfo(np.int64).max if SUBTRACT_ROWS is None else int(SUBTRACT_ROWS)
-    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0, None, 1, least)
     n_rows = sum(job[1].rows.size for job in jobs)
     exact = bool(np.any(data.kind == NUMERIC)) or least is not None   # no class tables
     threads = numba.get_num_threads()
     defer = subtree_rows(n_rows, threads, exact)
     split = job_split_rows(n_rows, threads, exact)
+    tuning = Tuning(clogc, subtract, int(SORT_ROWS), 0 if defers_any(n_rows, defer, split)
+                    else None, None, 1, least)
     groups = table_groups(threads)
     parallel_top = threads > 1 and (exact or groups > 1)  # else the serial kernels
     top = tuning._replace(defer_rows=defer, groups=groups,
@@ -211,18 +212,32 @@ def grow_subtrees(data, rules, store, jobs, clogc, bar=None, least=None):
     return grown[0]
 
 
+def defers_any(n_rows, defer, split):
+    """Whether a growth of ``n_rows`` rows may defer nodes: a job of at least
+    ``defer`` rows (:func:`subtree_rows`) or of at least ``split`` rows
+    (:func:`job_split_rows`, 0: never). Else every call gets
+    :attr:`~hyperplane.tree._state.Tuning.defer_rows` None, and the growth is compiled
+    without the deferred nodes' lists (a small fit's compilation is ~14% smaller)."""
+    return n_rows >= defer or 0 < split <= n_rows
+
+
 def _deferred_jobs(store, job, subtree, split, tables):
     """The jobs of the nodes a grown ``job`` deferred, just grafted into ``store``
     (with their handed-down tables when the tree keeps ``tables``, else None)."""
+    if subtree.deferred is None:
+        return []
     base = store.n_nodes - subtree.store.n_nodes   # the job's node t > 0 is base + t
     handoff = Handoff(max(split // SPLIT_FRACTION, 1), True)
+    deferred = subtree.deferred
     return [Job(job.node_id if t == 0 else base + t, node, handed if tables else None, handoff)
-            for t, node, handed in zip(subtree.deferred_ids, subtree.deferred,
-                                       subtree.deferred_tables)]
+            for t, node, handed in zip(deferred.ids, deferred.nodes, deferred.tables)]
 
 
 def _job_tuning(tuning, job, split):
-    """A job of at least ``split`` rows defers its nodes below that (``split`` 0: none)."""
+    """A job of at least ``split`` rows defers its nodes below that (``split`` 0: none;
+    a growth that defers none keeps ``defer_rows`` None)."""
+    if tuning.defer_rows is None:
+        return tuning
     return tuning._replace(defer_rows=split if 0 < split <= job.node.rows.size else 0)
 
 

@@ -23,7 +23,7 @@ from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
-from .._state import NodeTest, Orders, Scan, Subtree, Workspace, new_node
+from .._state import Deferred, NodeTest, Orders, Scan, Subtree, Workspace, new_node
 from .._traverse_kernels import child_block, child_region
 from ._store_kernels import split_leaf
 
@@ -94,6 +94,54 @@ branch_scratch = by_first_type(lambda space: _workspace_branch_scratch if _exact
                                else _no_branch_scratch, "branch_scratch")
 
 
+@jit_internal
+def _no_deferred(root, pool, handoff):
+    """A growth that defers no node (``tuning.defer_rows`` None) keeps no list of them."""
+    return None
+
+
+@jit_internal
+def _new_deferred(root, pool, handoff):
+    """The empty :class:`~hyperplane.tree._state.Deferred` lists of a growth that may defer nodes."""
+    ids = [0]
+    nodes = [root]
+    tables = [hand_down(root, -1, pool, handoff)]
+    ids.pop()  # typed by their first element, which goes again
+    nodes.pop()
+    tables.pop()
+    return Deferred(ids, nodes, tables)
+
+
+#: ``new_deferred(defer_rows, root, pool, handoff)``: None when ``defer_rows`` is None, else
+#: the empty lists of deferred nodes; numba compiles the one the growth's tuning asks for
+new_deferred = by_none(_no_deferred, _new_deferred, pass_first=(False, False))
+
+
+@jit_internal
+def _never_deferred(deferred, node_id, node, slot, pool, handoff, defer_rows):
+    """No node is deferred (``deferred`` None)."""
+    return False
+
+
+@jit_internal
+def _deferred_if_small(deferred, node_id, node, slot, pool, handoff, defer_rows):
+    """Whether ``node`` (``node_id`` in the call's store) is left to a further call:
+    it is not the call's root and has at least ``handoff.min_rows`` and fewer
+    than ``defer_rows`` rows. Then it joins ``deferred`` with the tables it
+    takes along (:func:`~._class_tables_kernels.hand_down`)."""
+    if node_id > 0 and handoff.min_rows <= node.rows.shape[0] < defer_rows:
+        deferred.tables.append(hand_down(node, slot, pool, handoff))
+        deferred.ids.append(node_id)
+        deferred.nodes.append(node)
+        return True
+    return False
+
+
+#: ``deferred_here(deferred, node_id, node, slot, pool, handoff, defer_rows)``: whether the
+#: node is deferred (:func:`_deferred_if_small`; never when ``deferred`` is None)
+deferred_here = by_none(_never_deferred, _deferred_if_small)
+
+
 @jit
 def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     """Grow the subtree below ``root`` depth first (generate_tree, 周志华 4.1).
@@ -121,7 +169,9 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     :func:`~._store_kernels.split_leaf`, the Python loop's rule) or a larger copy, and the
     deferred nodes. Nodes below
     ``tuning.defer_rows`` rows (other than node 0) are left unexpanded and
-    returned (their ids, nodes and tables), to be grown by further calls
+    returned (:class:`~hyperplane.tree._state.Deferred`: their ids, nodes and
+    tables; ``tuning.defer_rows`` None: none is, and numba compiles the growth
+    without the deferred nodes' lists, :data:`new_deferred`), to be grown by further calls
     (side by side, as they are independent): those of at least
     ``handoff.min_rows`` rows; smaller ones are grown here. ``tables``: the
     root's handed-down :class:`~hyperplane.tree._state.Tables` (:data:`~._class_tables_kernels.NO_TABLES`: none), as a
@@ -139,21 +189,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     pool = new_pool(tables, p_coded, width, n_classes)
     dest = branch_scratch(space)
     leaf_weight = 0.0
-    deferred_ids = [0]
-    deferred = [root]
-    deferred_tables = [hand_down(root, -1, pool, handoff)]
-    deferred_ids.pop()  # typed by their first element, which goes again
-    deferred.pop()
-    deferred_tables.pop()
+    deferred = new_deferred(tuning.defer_rows, root, pool, handoff)
     stack = [root]  # the pending nodes, and beside them their (id, table slot)
     places = [(0, adopt_tables(tables, pool))]
     while len(stack) > 0:
         node = stack.pop()
         node_id, slot = places.pop()
-        if node_id > 0 and handoff.min_rows <= node.rows.shape[0] < tuning.defer_rows:
-            deferred_tables.append(hand_down(node, slot, pool, handoff))
-            deferred_ids.append(node_id)
-            deferred.append(node)
+        if deferred_here(deferred, node_id, node, slot, pool, handoff, tuning.defer_rows):
             continue
         slot = node_tables(pool, columns, node, slot, tuning)
         splits = subtree_splits(space, columns, node, rules, tuning, pool, slot)
@@ -199,4 +241,4 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                 places.append((first + v, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += children.w[a:b].sum()
-    return Subtree(store, leaf_weight, deferred_ids, deferred, deferred_tables)
+    return Subtree(store, leaf_weight, deferred)
