@@ -117,11 +117,13 @@ class Tracer:
                              attribute, threshold,
                              None if reason is None else LEAF_REASONS[int(reason)])
 
-    def entries(self, store):
+    def entries(self, store, criterion):
         """The trace in preorder of the grown tree (a
-        :class:`~hyperplane.tree._state.NodeStore`), ids as in its ``tree_``."""
+        :class:`~hyperplane.tree._state.NodeStore` grown by ``criterion``), ids as in
+        its ``tree_`` (the layout :func:`~hyperplane.tree._grow._builder.finalize` makes)."""
         feature = store.feature[:store.n_nodes]
         order, *_ = preorder_layout(feature, *store_links(store),
-                                    np.ones(feature.size, dtype=np.bool_))
+                                    np.ones(feature.size, dtype=np.bool_),
+                                    np.ascontiguousarray(store.value[:store.n_nodes]), criterion)
         return [NodeTrace(new, *self.raw[old]) for new, old in enumerate(order.tolist())
                 if old in self.raw]

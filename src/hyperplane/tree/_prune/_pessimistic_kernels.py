@@ -51,11 +51,13 @@ class ChildRows(NamedTuple):
 
 class PreorderLayout(NamedTuple):
     """A tree's kept nodes renumbered in preorder: ``order`` (old id of each
-    new node) and the new ``child_start``, ``n_child`` and ``children``."""
+    new node), the new ``child_start``, ``n_child`` and ``children``, and each
+    new node's impurity."""
     order: np.ndarray
     child_start: np.ndarray
     n_child: np.ndarray
     children: np.ndarray
+    impurity: np.ndarray
 
 
 class Training(NamedTuple):
@@ -291,12 +293,15 @@ def prune_raising(data, rows, w, tree, fit, rule):
 
 
 @jit
-def preorder_layout(feature, child_start, n_child, children, keep):
+def preorder_layout(feature, child_start, n_child, children, keep, value, criterion):
     """Renumber the nodes reachable from the root in preorder (children in branch order).
 
     The descent stops at leaves and at nodes with ``keep[t]`` False (they
-    become leaves). Returns ``(order, new_child_start, new_n_child,
-    new_children)``: ``order[i]`` is the old id of new node ``i``.
+    become leaves). Returns the :class:`PreorderLayout` ``(order,
+    new_child_start, new_n_child, new_children, impurity)``: ``order[i]`` is
+    the old id of new node ``i``, ``impurity[i]`` the impurity of its
+    statistic ``value[order[i]]`` under ``criterion`` (:func:`node_impurities`;
+    one compiled call for both, so that a fit compiles one entry point).
     """
     m = feature.shape[0]
     order = np.empty(m, dtype=np.int64)
@@ -326,13 +331,16 @@ def preorder_layout(feature, child_start, n_child, children, keep):
             for c in range(child_start[t], child_start[t] + n_child[t]):
                 new_children[at] = new_id[children[c]]
                 at += 1
-    return PreorderLayout(order, new_start, new_n, new_children)
+    return PreorderLayout(order, new_start, new_n, new_children,
+                          node_impurities(value, order, criterion))
 
 
-@jit
-def node_impurities(value, criterion):
-    """Impurity of every node's class weights (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
-    out = np.empty(value.shape[0], dtype=np.float64)
-    for t in range(value.shape[0]):
-        out[t] = impurity(value[t], numpy_sum(value[t]), criterion)
+@jit_internal
+def node_impurities(value, order, criterion):
+    """Impurity of the statistic ``value[order[i]]`` of every node ``i``
+    (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
+    out = np.empty(order.shape[0], dtype=np.float64)
+    for i in range(order.shape[0]):
+        row = value[order[i]]
+        out[i] = impurity(row, numpy_sum(row), criterion)
     return out
