@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attributes_left,
-                              expand_node, leaf_reason)
+                              expand_node, root_leaf_reason)
 from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
 from .._scan._table_kernels import class_weights
 from .._scan._split_kernels import C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL, c_log2_c
@@ -200,9 +200,7 @@ class Growth(NamedTuple):
 
 
 #: a classifier's growth: class weights scored by the criteria of 周志华 chapter 4
-CLASS_WEIGHTS = Growth(class_statistic, np.sum,
-                       lambda value, n_rows, rules: leaf_reason(value, n_rows, 0, True, rules),
-                       score_node, expand_node, True)
+CLASS_WEIGHTS = Growth(class_statistic, np.sum, root_leaf_reason, score_node, expand_node, True)
 
 
 def grow(data, rules, pre_pruner=None, bar=None, tracer=None, growth=CLASS_WEIGHTS):
