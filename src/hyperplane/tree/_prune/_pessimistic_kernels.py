@@ -28,8 +28,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit, jit_internal, jit_twin
+from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
+from .._scan._criterion_kernels import CRITERION_RULES
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._table_kernels import class_weights
@@ -336,11 +337,33 @@ def preorder_layout(feature, child_start, n_child, children, keep, value, criter
 
 
 @jit_internal
+def _class_impurity(criterion, value):
+    """A classifier's node impurity from its class weights ``value``
+    (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
+    return impurity(value, numpy_sum(value), criterion)
+
+
+def _regression_rules(criterion):
+    """The :class:`~hyperplane.tree._scan._criterion_kernels.CriterionRules` of a
+    regression criterion's numba type (None: a classifier's criterion)."""
+    return CRITERION_RULES.get(getattr(criterion, "instance_class", None))
+
+
+#: ``node_impurity(criterion, value)``: a node's impurity from its statistic, by the
+#: criterion's type: a regression criterion's own rule
+#: (:attr:`~hyperplane.tree._scan._criterion_kernels.CriterionRules.impurity`), else
+#: :func:`_class_impurity`; a fit compiles its criterion's rule only
+node_impurity = by_first_type(
+    lambda criterion: (_class_impurity if _regression_rules(criterion) is None
+                       else _regression_rules(criterion).impurity),
+    "node_impurity", pass_first=lambda criterion: _regression_rules(criterion) is None)
+
+
+@jit_internal
 def node_impurities(value, order, criterion):
     """Impurity of the statistic ``value[order[i]]`` of every node ``i``
-    (:func:`~hyperplane.tree._scan._split_kernels.impurity`)."""
+    (:data:`node_impurity`)."""
     out = np.empty(order.shape[0], dtype=np.float64)
     for i in range(order.shape[0]):
-        row = value[order[i]]
-        out[i] = impurity(row, numpy_sum(row), criterion)
+        out[i] = node_impurity(criterion, value[order[i]])
     return out

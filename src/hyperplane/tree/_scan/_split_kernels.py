@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal, jit_twin
-from ._median_kernels import ABSOLUTE_ERROR, mean_absolute_error
-from ._moments_kernels import SQUARED_ERROR, as_moments, mean_squared_error
+from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
+from ._moments_kernels import SQUARED_ERROR  # noqa: F401
 from .._state import Split
 
 ENTROPY = 0
@@ -69,14 +69,9 @@ def c45_min_side(min_leaf, w_known, n_classes):
 
 @jit_twin
 def impurity(counts, total, criterion):
-    """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1); for
-    ``SQUARED_ERROR`` ``counts`` are a regression node's moments and ``total`` is unused
-    (:func:`~._moments_kernels.mean_squared_error`); for ``ABSOLUTE_ERROR`` its
-    ``[Σw, m, Σw|y − m|]`` (:func:`~._median_kernels.mean_absolute_error`)."""
-    if criterion == SQUARED_ERROR:
-        return mean_squared_error(as_moments(counts))
-    if criterion == ABSOLUTE_ERROR:
-        return mean_absolute_error(counts)
+    """Ent(D) = −Σ p_k log2 p_k (``criterion=0``) or Gini(D) = 1 − Σ p_k² (1) of the
+    class weights ``counts`` of total ``total`` (a regression node's impurity is its
+    criterion's own rule, :data:`~._criterion_kernels.regression_impurity`)."""
     if total <= 0.0:
         return 0.0
     acc = 0.0
