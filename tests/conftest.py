@@ -14,13 +14,17 @@ settings.register_profile(
 )
 settings.load_profile("hyperplane")
 
-
 @pytest.fixture(scope="session")
-def weka_jar():
+def weka_jar(tmp_path_factory):
     """Path of ``weka.jar`` (Debian's ``weka``, installed when absent), or skip."""
+    from filelock import FileLock
+
     from tests.tree._weka import WEKA_UNAVAILABLE, ensure_weka
 
-    jar = ensure_weka()
+    # one xdist worker installs Weka while the other waits: two apt-gets side by side
+    # fail on apt's lock, and the loser's Weka comparisons were skipped
+    with FileLock(str(tmp_path_factory.getbasetemp().parent / "weka.lock")):
+        jar = ensure_weka()
     if jar is None:
         pytest.skip(f"Weka unavailable: {WEKA_UNAVAILABLE['reason']}")
     return jar
