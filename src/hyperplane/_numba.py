@@ -44,7 +44,7 @@ import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loa
 
 from numba.core import errors, types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
-
+from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba's inliner)
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
