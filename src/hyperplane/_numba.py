@@ -35,10 +35,9 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 
 from __future__ import annotations
 
-import os
 import types as pytypes
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import hyperplane._wait_policy  # noqa: F401  (OMP_WAIT_POLICY=PASSIVE unless the user set it)
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
 
