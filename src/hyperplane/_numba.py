@@ -35,16 +35,15 @@ loaded two-core machine; with sleeping workers it is as fast as on one.
 
 from __future__ import annotations
 
-import os
 import types as pytypes
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+import hyperplane._wait_policy  # noqa: F401  (OMP_WAIT_POLICY=PASSIVE unless the user set it)
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
 
 from numba.core import errors, types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
-
+from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba's inliner)
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})

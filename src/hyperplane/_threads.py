@@ -27,7 +27,6 @@ import contextlib
 import functools
 import os
 
-import numba
 import numpy as np  # noqa: F401  (loads numpy's BLAS before the controller looks)
 import scipy.linalg.cython_blas  # noqa: F401  (the BLAS numba's np.dot calls)
 
@@ -47,9 +46,18 @@ def blas_controller():
     return _controller
 
 
+def _numba():
+    """numba, imported when a thread count is first asked (loading a model
+    file asks none: ``hyperplane show`` imports no numba), through
+    :mod:`hyperplane._numba`, which sets OpenMP's wait policy before numba's
+    pool starts."""
+    from hyperplane._numba import numba
+    return numba
+
+
 def pool_size():
     """The number of threads numba started (``NUMBA_NUM_THREADS``)."""
-    return int(numba.config.NUMBA_NUM_THREADS)
+    return int(_numba().config.NUMBA_NUM_THREADS)
 
 
 def usable_cores():
@@ -108,7 +116,7 @@ def resolve_n_jobs(n_jobs):
     True
     """
     if n_jobs is None:
-        return min(numba.get_num_threads(), idle_cores())
+        return min(_numba().get_num_threads(), idle_cores())
     pool = pool_size()
     if n_jobs < 0:
         n_jobs = pool + 1 + n_jobs
@@ -140,6 +148,7 @@ def fit_threads(n_jobs, *, blas=None):
     ...     k, numba.get_num_threads()
     (1, 1)
     """
+    numba = _numba()
     previous = numba.get_num_threads()
     threads = resolve_n_jobs(n_jobs)
     if blas is None and (n_jobs is not None or threads < previous):

@@ -64,7 +64,8 @@ def test_full_row_from_feature_major_samples_matches_numpy(seed, n, d, code, gam
 def test_exp_nonpositive_matches_numpy(values):
     x = np.array(values)
     buf = x.copy()
-    kv.exp_nonpositive(buf, x.size, np.empty(x.size, dtype=np.int64))
+    bits = np.empty(x.size, dtype=np.int64)
+    kv.exp_nonpositive(buf, x.size, bits, bits.view(np.float64))
     expected = np.exp(x)
     big = expected > 1e-300
     np.testing.assert_allclose(buf[big], expected[big], rtol=1e-9)

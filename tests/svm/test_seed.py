@@ -12,7 +12,7 @@ from sklearn.datasets import make_classification
 from sklearn.svm import SVC as LibSVC
 
 from hyperplane._numba import jit
-from hyperplane.svm import SVC, _svc
+from hyperplane.svm import SVC, _seed
 from hyperplane.svm._seed import LAYOUTS, balance_equality, linear_seed
 from hyperplane.svm._seed_kernels import DCDProblem, DCDState, ordered_dcd_epoch, row_axpy, row_dot
 
@@ -220,8 +220,8 @@ def test_sparse_linear_svc_is_seeded_and_equals_the_dense_fit(monkeypatch):
                                flip_y=0.1, random_state=2)
     X[np.abs(X) < 0.8] = 0.0
     seeded = []
-    real = _svc.linear_seed
-    monkeypatch.setattr(_svc, "linear_seed", lambda *a, **k: seeded.append(1) or real(*a, **k))
+    real = _seed.linear_seed      # SVC imports it from _seed when it seeds
+    monkeypatch.setattr(_seed, "linear_seed", lambda *a, **k: seeded.append(1) or real(*a, **k))
     sparse_fit = SVC(kernel="linear", C=0.5).fit(sp.csr_matrix(X), y)
     dense_fit = SVC(kernel="linear", C=0.5).fit(X, y)
     assert len(seeded) == 2

@@ -105,3 +105,18 @@ def test_svr_trace_names_the_multiplier_and_replays():
 def test_record_trace_must_be_boolean():
     with pytest.raises(TypeError, match="record_trace"):
         SVC(record_trace="yes").fit(X_71, y_71)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_traces_m_and_M_are_the_solvers(seed):
+    """The trace's m(alpha), M(alpha) (NumPy) are the compiled working-set
+    selection's, bit for bit, with NaN scores and empty I_up or I_low."""
+    from hyperplane.svm import _working_set_kernels as ws
+    from hyperplane.svm._trace import violation_pair
+
+    rng = np.random.default_rng(seed)
+    score = rng.normal(size=30)
+    score[rng.random(30) < 0.2] = np.nan
+    status = rng.integers(0, 4, size=30).astype(np.uint8) & (seed + 1 if seed < 3 else 3)
+    m, M = ws.violation_extremes(score, status, score.shape[0])
+    assert violation_pair(score, status) == (float(m), float(M))

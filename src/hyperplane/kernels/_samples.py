@@ -3,17 +3,17 @@ or CSR), the products and distances the named kernels are made of, and the
 checks every block a kernel returns goes through.
 
 The kernel classes (:mod:`._kernels`) compute their blocks from these; the
-compiled element-wise steps of the distances are in :mod:`._gram`.
+compiled element-wise steps of the distances are in :mod:`._gram`, imported
+when a distance is first computed: loading a model file that holds a kernel
+imports no compiled kernel (nor numba).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
 from .._csr_rows import CSRRows
-from ._gram import PARALLEL_ENTRIES, neg_scaled_dist, sq_dist_csr, sq_dist_csr_serial
 
 
 def as_csr(X):
@@ -77,6 +77,10 @@ def gram_product(X, Y):
 def neg_scaled_distance(X, Y, scale, squared):
     """``-scale · ‖x_i - y_j‖²`` (``squared``) or ``-scale · ‖x_i - y_j‖``,
     entries where the expansion cancels recomputed directly."""
+    import numba
+
+    from ._gram import PARALLEL_ENTRIES, neg_scaled_dist, sq_dist_csr, sq_dist_csr_serial
+
     G = np.ascontiguousarray(gram_product(X, Y))
     scale = G.dtype.type(scale)
     if sp.issparse(X):

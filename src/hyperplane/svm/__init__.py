@@ -5,7 +5,7 @@ and OneClassSVM (Schölkopf et al. 2001), all solved by one compiled SMO
 solver; LinearSVC and LinearSVR (LIBLINEAR's dual coordinate descent) for large or
 sparse linear problems."""
 
-import hyperplane._numba  # noqa: F401  (its OpenMP wait policy, set before numba's pool starts)
+import hyperplane._wait_policy  # noqa: F401  (OpenMP's, before numba's pool starts; no numba import)
 from hyperplane._lazy import lazy_exports
 
 __all__ = ["LinearSVC", "LinearSVR", "NuSVC", "NuSVR", "OneClassSVM", "PlattSigmoid", "SVC", "SVR",

@@ -1,6 +1,11 @@
 """What SVC and SVR share: hyper-parameter checks, the input (dense, or CSR
 as LIBSVM's sparse mode), the kernel, the solver call and the kernel
-expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24)."""
+expansion f(x) = sum_i c_i k(x_i, x) + b (周志华 式6.24).
+
+The modules of compiled kernels (the SMO solver, its trace, the rows a CSR
+fit keeps) are imported where a fit or a prediction first calls them, not
+with the estimator classes: loading and showing a model file imports no
+compiled kernel, nor numba (``hyperplane show``)."""
 
 from __future__ import annotations
 
@@ -30,9 +35,6 @@ from ..kernels import KERNEL_PARAMETER_RULES, Kernel, Linear, resolve_kernel, wa
 from ..kernels._kernels import linear_weights
 from ..kernels._samples import as_csr
 from ._precomputed import training_gram
-from ._smo import SMOSolver, kernel_dot
-from ._support_kernels import take_csr_rows
-from ._trace import StepTrace
 
 #: the largest |x| the solver supports, and the smallest largest |x|: the
 #: kernel rows are computed from float32 samples (LIBSVM's cache precision),
@@ -80,6 +82,8 @@ def take_rows(X, rows):
     fit: its support vectors)."""
     if not sp.issparse(X):
         return X[rows]
+    from ._support_kernels import take_csr_rows
+
     rows = np.asarray(rows, dtype=np.int64)
     data, indices, indptr = take_csr_rows(X.data, X.indices, X.indptr, rows)
     return X.__class__((data, indices, indptr), shape=(rows.size, X.shape[1]))
@@ -213,6 +217,9 @@ class BaseSVM(BaseEstimator):
         ``fixed_start``); ``record=False`` never traces (the
         probability model's fold solves); ``by_label`` solves the nu dual
         (one equality constraint per label, :class:`SMOSolver`)."""
+        from ._smo import SMOSolver
+        from ._trace import StepTrace
+
         trace = StepTrace(index) if getattr(self, "record_trace", False) and record else None
         with progress(None, "SMO iterations", enabled=bool(self.verbose)) as bar:
             solution = SMOSolver(kernel, X, kidx, y, p, C, tol=self.tol,
@@ -271,5 +278,7 @@ class BaseSVM(BaseEstimator):
                 return X[:, self.support_] @ self.dual_coef_.T + self.intercept_
             if isinstance(self.kernel_, Linear):
                 return X @ self.coef_.T + self.intercept_
+            from ._smo import kernel_dot
+
             return kernel_dot(self.kernel_, X, self.support_vectors_, self.dual_coef_.T,
                               BLOCK_ENTRIES) + self.intercept_

@@ -57,13 +57,15 @@ from ._sparse_rows_kernels import (  # noqa: F401
 #: What a kernel row of dense samples is computed from: ``all_rows =
 #: arange(n)``, the kernel (``code``, one of the ``*_KERNEL`` constants, and
 #: its ``gamma``, ``coef0``, ``degree``), scratch space for one row (``buf``
-#: float64, ``ebuf`` int64, each of length n), the samples in float32,
+#: float64, ``ebuf`` int64, each of length n, and ``escale``, ebuf's memory
+#: read as float64: made in Python, as numba's ``view`` compiled a function
+#: of its own in every first fit), the samples in float32,
 #: row-major (``X32``, n x d) and feature-major (``XT32``, d x n), and
 #: ``parallel_work``: the multiply-adds from which a row is split over
 #: threads, or ``None`` when no row is (:func:`parallel_row_work`; the solver
 #: is then compiled without them).
 DenseSamples = namedtuple(
-    "DenseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work X32 XT32")
+    "DenseSamples", "all_rows code gamma coef0 degree buf ebuf escale parallel_work X32 XT32")
 #: What a kernel row of CSR samples is computed from: the fields of
 #: :data:`DenseSamples` but the dense arrays, and the samples in float32 as
 #: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``,
@@ -76,7 +78,7 @@ DenseSamples = namedtuple(
 #: with CSC arrays), so that numba compiles a solve for the layout of its
 #: samples only (:func:`by_samples`).
 SparseSamples = namedtuple(
-    "SparseSamples", "all_rows code gamma coef0 degree buf ebuf parallel_work "
+    "SparseSamples", "all_rows code gamma coef0 degree buf ebuf escale parallel_work "
                      "data indices indptr sq work col_data col_rows col_ptr dots XT32")
 
 
@@ -102,9 +104,10 @@ def make_samples(X32, code, gamma, coef0, degree):
     """The :data:`DenseSamples` of the float32 samples ``X32`` (n, d) for a
     kernel, with fresh scratch space."""
     n = X32.shape[0]
+    ebuf = np.empty(n, dtype=np.int64)
     return DenseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                         gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
-                        buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                        buf=np.empty(n), ebuf=ebuf, escale=ebuf.view(np.float64),
                         parallel_work=parallel_row_work(n * X32.shape[1]),
                         X32=X32, XT32=np.ascontiguousarray(X32.T))
 
@@ -126,9 +129,10 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
     else:
         XT32 = None
         col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
+    ebuf = np.empty(n, dtype=np.int64)
     return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
                          gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
-                         buf=np.empty(n), ebuf=np.empty(n, dtype=np.int64),
+                         buf=np.empty(n), ebuf=ebuf, escale=ebuf.view(np.float64),
                          parallel_work=parallel_row_work(X.nnz + n),
                          data=data, indices=indices, indptr=indptr,
                          sq=csr_squared_norms(CSRRows(data, indices, indptr)), work=np.zeros(d),

@@ -39,12 +39,14 @@ def is_distance(code):
 
 
 @jit_fast_inline
-def exp_nonpositive(buf, n_cols, ebuf):
+def exp_nonpositive(buf, n_cols, ebuf, escale):
     """``buf[k] <- exp(buf[k])`` for ``buf[k] <= 0``, ``k < n_cols``, in a
     form the compiler vectorises: e^x = 2^e 2^f with e = round(x log2 e),
     |f| <= 1/2, 2^f by its Taylor polynomial of degree 8 (relative error
     < 1e-9), 2^e built in the exponent bits of a float64 (arguments below
-    -700 give ~1e-304)."""
+    -700 give ~1e-304): written as int64 into ``ebuf`` and read as float64
+    from ``escale``, the same memory (``ebuf.view(np.float64)``, made in
+    Python: numba's ``view`` is a compiled function of its own)."""
     for k in range(n_cols):
         z = max(buf[k] * LOG2E, -1000.0)
         e = np.floor(z + 0.5)
@@ -53,9 +55,8 @@ def exp_nonpositive(buf, n_cols, ebuf):
             1 / 120 + t * (1 / 720 + t * (1 / 5040 + t * (1 / 40320))))))))
         buf[k] = poly
         ebuf[k] = (np.int64(e) + 1023) << 52
-    scale = ebuf.view(np.float64)
     for k in range(n_cols):
-        buf[k] *= scale[k]
+        buf[k] *= escale[k]
 
 
 @jit_fast_inline
@@ -67,7 +68,7 @@ def finish_row(samples, lo, hi):
     run over views of the block, from 0: an index ``lo + k`` might be
     negative to the compiler, whose wrap-around test turned the vectorised
     loads and stores into gathers and scatters (2-3x the time)."""
-    buf, ebuf = samples.buf[lo:hi], samples.ebuf[lo:hi]
+    buf, ebuf, escale = samples.buf[lo:hi], samples.ebuf[lo:hi], samples.escale[lo:hi]
     code, gamma, coef0 = samples.code, samples.gamma, samples.coef0
     m = buf.shape[0]
     if is_distance(code):
@@ -77,7 +78,7 @@ def finish_row(samples, lo, hi):
         else:
             for k in range(m):
                 buf[k] = -gamma * math.sqrt(buf[k])
-        exp_nonpositive(buf, m, ebuf)     # one inlined copy for both kernels
+        exp_nonpositive(buf, m, ebuf, escale)     # one inlined copy for both kernels
     elif code == POLY_KERNEL:
         for k in range(m):
             base = gamma * buf[k] + coef0

@@ -11,7 +11,6 @@ import numpy as np
 from .._validation import Real
 from .._parameters import keep_parameters
 from ._base import BaseSVM
-from ._nu_kernels import fill_in_order as compiled_fill_in_order
 from ._precomputed import KERNEL_OR_PRECOMPUTED
 from ._svc import BaseOneVsOneSVC
 from ._svr import BaseTubeSVR
@@ -31,6 +30,8 @@ def fill_in_order(total, C):
     >>> fill_in_order(2.5, np.ones(4)).tolist()
     [1.0, 1.0, 0.5, 0.0]
     """
+    from ._nu_kernels import fill_in_order as compiled_fill_in_order
+
     return compiled_fill_in_order(float(total), np.asarray(C, dtype=np.float64))
 
 

@@ -1,7 +1,8 @@
 """SVC's probability estimates as LIBSVM's ``-b 1``: Platt's sigmoid on
 cross-validated decision values (Platt 1999; Lin, Lin & Weng 2007) and
 pairwise coupling (Wu, Lin & Weng 2004, method 2). The compiled steps are in
-:mod:`._probability_kernels`."""
+:mod:`._probability_kernels`, imported where they are called: loading a
+model file imports no compiled kernel."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from sklearn.utils import check_random_state
 
 from .._stacklevel import user_stacklevel
 from .._validation import ConvergenceWarning
-from . import _probability_kernels as pk
 
 #: LIBSVM's folds of the cross-validated decision values
 N_FOLDS = 5
@@ -90,6 +90,8 @@ def platt_sigmoid(decision_values, y):
         raise ValueError(f"y must have the shape of decision_values {f.shape}; got {y.shape}")
     if y.dtype != np.bool_:
         raise TypeError(f"y must be boolean (True: the positive class); got dtype {y.dtype}")
+    from . import _probability_kernels as pk
+
     fit = pk.sigmoid_train(np.ascontiguousarray(f), np.ascontiguousarray(y))
     if fit.status != pk.CONVERGED:
         reason = ("the line search failed" if fit.status == pk.LINE_SEARCH_FAILED
@@ -101,6 +103,8 @@ def platt_sigmoid(decision_values, y):
 
 def sigmoid_probability(decision_values, A, B):
     """``1 / (1 + exp(A f + B))`` without overflow (LIBSVM's ``sigmoid_predict``)."""
+    from . import _probability_kernels as pk
+
     f = np.ascontiguousarray(decision_values, dtype=np.float64)
     return pk.sigmoid_predict(f, float(A), float(B), np.empty_like(f))
 
@@ -125,6 +129,8 @@ def couple_pairwise(r, eps=None, max_iter=None):
     eps = 0.005 / k if eps is None else float(eps)
     max_iter = max(100, k) if max_iter is None else int(max_iter)
     proba = np.empty(r.shape[:2])
+    from . import _probability_kernels as pk
+
     failed = pk.couple_rows(r, eps, max_iter, proba)
     if failed:
         warnings.warn(f"pairwise coupling did not converge in {max_iter} sweeps for "

@@ -18,7 +18,9 @@ from ._smo_state import (CLOCK, EPOCH, FULL_ROW_SHARE, N_ACTIVE_ROWS, N_FREE, N_
 def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
-    used one (evicted). Marks it as just used."""
+    used one (evicted; the first of equal stamps, as ``np.argmin``, whose
+    two compiled functions a loop spares every first fit). Marks it as just
+    used."""
     slot_of, owner, stamp = cache.slot_of, cache.owner, cache.stamp
     full, epoch, free_slots = cache.full, cache.epoch, cache.free_slots
     s = slot_of[r]
@@ -30,7 +32,10 @@ def lru_slot(r, cache, ist):
             s = ist[N_USED]
             ist[N_USED] += 1
         else:
-            s = np.argmin(stamp)
+            s = 0
+            for k in range(1, stamp.shape[0]):
+                if stamp[k] < stamp[s]:
+                    s = k
             slot_of[owner[s]] = -1
         owner[s] = r
         slot_of[r] = s

@@ -50,7 +50,7 @@ def shrink(var, cache, active_rows, ist, tol, halves):
     m_pos, M_pos, m_neg, M_neg = label_extremes(halves, var.score, var.status, var.y, active)
     if ist[UNSHRUNK] == 0 and max(m_pos - M_pos, m_neg - M_neg) <= 10.0 * tol:
         return True
-    stuck = np.empty(active, dtype=np.bool_)
+    stuck = np.empty(active, dtype=np.uint8)       # uint8, as the status: one np.empty less
     y = var.y
     kept = active
     for t in range(active):

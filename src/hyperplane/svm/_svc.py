@@ -31,9 +31,7 @@ from ._probability import (
     pairwise_probabilities,
     platt_sigmoid,
 )
-from ._seed import linear_seed
 from ._separable import MAX_GRAM_ROWS, separable
-from ._smo import kernel_dot
 
 #: linear-kernel problems of at least this many samples start SMO from a seed
 SEED_MIN_SAMPLES = 1000
@@ -148,6 +146,7 @@ class BaseOneVsOneSVC(ClassifierMixin, BaseSVM):
                                    for c in (a, b)])
             first = y_index[rows] == a
             y_pair = np.where(first, -1.0, 1.0)          # this class's sign: +1 for b
+            from ._smo import kernel_dot
             w = weight[rows]
 
             def fit_predict(train, test, rows=rows, y_pair=y_pair, w=w):
@@ -435,6 +434,8 @@ class SVC(BaseOneVsOneSVC):
         (:func:`._seed.linear_seed`), else None (alpha = 0)."""
         if type(self.kernel_) is not Linear or np.isinf(self.C) or len(y) < SEED_MIN_SAMPLES:
             return None
+        from ._seed import linear_seed
+
         return linear_seed(X, y, C, eps=SEED_EPS,
                            random_state=0 if self.random_state is None else self.random_state)
 

@@ -12,6 +12,8 @@ threshold b and the objective after the step.
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import _smo_state as st
 from . import _working_set_kernels as ws
 
@@ -41,11 +43,14 @@ def pair_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j):
 
 def violation_pair(score, status):
     """``(m(alpha), M(alpha))``: the largest ``-y_t G_t`` over I_up and the
-    smallest over I_low, as the solver's working-set selection computes them
-    (:func:`._working_set_kernels.violation_extremes`); the KKT conditions hold when
-    ``m - M <= 0``."""
-    m, M = ws.violation_extremes(score, status, score.shape[0])
-    return float(m), float(M)
+    smallest over I_low (-inf and inf for an empty set, a NaN score passed
+    over), the values of the solver's working-set selection
+    (:func:`._working_set_kernels.violation_extremes`; a maximum and a minimum
+    are exact in any order), in NumPy: a traced fit compiles no copy of it
+    with numba's wrappers. The KKT conditions hold when ``m - M <= 0``."""
+    up = np.where(status & st.IN_UP, score, -np.inf)
+    low = np.where(status & st.IN_LOW, score, np.inf)
+    return float(np.fmax.reduce(up, initial=-np.inf)), float(np.fmin.reduce(low, initial=np.inf))
 
 
 class StepTrace:
