@@ -30,8 +30,8 @@ import numpy as np
 
 from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
-from .._scan._criterion_kernels import CRITERION_RULES
-from .._scan._split_kernels import C45_TIE, impurity
+from .._scan._criterion_kernels import regression_impurity
+from .._scan._split_kernels import C45_TIE, Entropy, Gini, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
@@ -343,20 +343,21 @@ def _class_impurity(criterion, value):
     return impurity(value, numpy_sum(value), criterion)
 
 
-def _regression_rules(criterion):
-    """The :class:`~hyperplane.tree._scan._criterion_kernels.CriterionRules` of a
-    regression criterion's numba type (None: a classifier's criterion)."""
-    return CRITERION_RULES.get(getattr(criterion, "instance_class", None))
+def _impurity_rule(criterion):
+    """:func:`_class_impurity` for a classifier's criterion (``ENTROPY``, ``GINI``, or a
+    plain integer code), else the regression criterion's own impurity
+    (:data:`~hyperplane.tree._scan._criterion_kernels.regression_impurity`, which
+    chooses it by the criterion's type)."""
+    from numba.core import types
+    if isinstance(criterion, types.Integer) or getattr(criterion, "instance_class",
+                                                        None) in (Entropy, Gini):
+        return _class_impurity
+    return regression_impurity
 
 
 #: ``node_impurity(criterion, value)``: a node's impurity from its statistic, by the
-#: criterion's type: a regression criterion's own rule
-#: (:attr:`~hyperplane.tree._scan._criterion_kernels.CriterionRules.impurity`), else
-#: :func:`_class_impurity`; a fit compiles its criterion's rule only
-node_impurity = by_first_type(
-    lambda criterion: (_class_impurity if _regression_rules(criterion) is None
-                       else _regression_rules(criterion).impurity),
-    "node_impurity", pass_first=lambda criterion: _regression_rules(criterion) is None)
+#: criterion's type (:func:`_impurity_rule`); a fit compiles its criterion's rule only
+node_impurity = by_first_type(_impurity_rule, "node_impurity")
 
 
 @jit_internal
