@@ -55,13 +55,10 @@ def regression_growth(rules, min_impurity_decrease, root_weight):
         return root["statistic"].reason
 
     def score(data, node, rules, scan):
-        return regression_scores(data.columns, node, rules, scan.wbuf, least)
+        return regression_scores(least, data.columns, node, rules, scan, None)
 
-    def expand(node, splits, columns, rules, n_stats, dest, parallel_rows):
-        return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
-                                      columns.y)
-
-    return Growth(statistic, lambda value: value[0], root_reason, score, expand, True, least)
+    return Growth(statistic, lambda value: value[0], root_reason, score, expand_regression_node,
+                  True, least)
 
 
 class DecisionTreeRegressor(TreeMethods, RegressorMixin, BaseEstimator):

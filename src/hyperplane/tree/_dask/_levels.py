@@ -219,9 +219,9 @@ def moment_levels(min_impurity_decrease, root_weight, equal):
 
     def expand(rows, splits, columns, table, count, context):
         present = count > 0
-        return expand_regression_node(rows, splits, columns, context.rules,
-                                      np.zeros(0, dtype=np.int64), None,
-                                      BinMoments(table[present], count[present]))
+        bins = columns._replace(y=BinMoments(table[present], count[present]))
+        return expand_regression_node(rows, splits, bins, context.rules, N_MOMENTS,
+                                      np.zeros(0, dtype=np.int64), None)
 
     return LevelKind(N_MOMENTS, root, lambda value: value[0], level_moment_tables,
                      merge_moment_parts, settled, score,

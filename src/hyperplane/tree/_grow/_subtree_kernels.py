@@ -23,34 +23,23 @@ from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
-from .._state import Deferred, NodeTest, Orders, Scan, Subtree, Workspace, new_node
+from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
+                      compiled_new_node)
 from .._traverse_kernels import child_block, child_region
 from ._store_kernels import split_leaf
 
 
-@jit_internal
-def _moment_scores(least, columns, node, rules, scan, parallel_rows):
-    """A regression tree's split table
-    (:func:`~hyperplane.tree._scan._regression_kernels.regression_scores`; ``least``:
-    its :class:`~hyperplane.tree._state.MinDecrease`)."""
-    return regression_scores(columns, node, rules, scan.wbuf, least)
-
-
 #: the split table of an exact node: a classifier's
-#: (:func:`~hyperplane.tree._scan._node_kernels.score_attributes`, ``least`` None) or a regression tree's
-exact_scores = by_none(score_attributes, _moment_scores, pass_first=(False, True))
-
-
-@jit_internal
-def _expand_moments(node, splits, columns, rules, n_stats, dest, parallel_rows):
-    """A regression tree's expansion (:func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`)."""
-    return expand_regression_node(node, splits, columns, rules, dest, parallel_rows,
-                                  columns.y)
+#: (:func:`~hyperplane.tree._scan._node_kernels.score_attributes`, ``least`` None) or a
+#: regression tree's (:func:`~hyperplane.tree._scan._regression_kernels.regression_scores`,
+#: ``least`` its :class:`~hyperplane.tree._state.MinDecrease`)
+exact_scores = by_none(score_attributes, regression_scores, pass_first=(False, True))
 
 
 #: a node's expansion: a classifier's (:func:`~._expand_kernels.expand_node`,
 #: ``least`` None) or a regression tree's
-expand = by_none(expand_node, _expand_moments, pass_first=(False, False))
+#: (:func:`~hyperplane.tree._scan._regression_kernels.expand_regression_node`)
+expand = by_none(expand_node, expand_regression_node, pass_first=(False, False))
 
 
 @jit_internal
@@ -231,12 +220,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
                 n_num = node.order.shape[0]
-                child = new_node(children.rows[a:b].copy(), children.w[a:b].copy(),
-                                 Orders(child_block(children.order, offsets, v, n_num),
-                                        child_block(children.sorted_x, offsets, v, n_num)),
-                                 node.count, children.value[v], node.depth + 1, avail,
-                                 Orders(child_region(children.spare_order, offsets, v, n_num),
-                                        child_region(children.spare_x, offsets, v, n_num)))
+                child = compiled_new_node(
+                    children.rows[a:b].copy(), children.w[a:b].copy(),
+                    Orders(child_block(children.order, offsets, v, n_num),
+                           child_block(children.sorted_x, offsets, v, n_num)),
+                    node.count, children.value[v], node.depth + 1, avail,
+                    Orders(child_region(children.spare_order, offsets, v, n_num),
+                           child_region(children.spare_x, offsets, v, n_num)))
                 stack.append(child)
                 places.append((first + v, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:

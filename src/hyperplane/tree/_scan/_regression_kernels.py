@@ -223,19 +223,24 @@ def binned_values(columns, c, rows, index_type):
 
 
 @jit_twin
-def regression_scores(columns, node, rules, wbuf, min_decrease):
+def regression_scores(min_decrease, columns, node, rules, scan, parallel_rows):
     """The split table of ``node``: every available numeric attribute, exact or
     binned (:func:`binned_values`), scanned as :func:`best_regression_cut` scans
     (:func:`ordered_regression_cut` of :class:`RowTargets`, called directly: no
     forwarding kernel compiled between) with ``rules.min_leaf`` and ``rules.criterion``.
 
-    ``wbuf``: scratch indexed by row (the node's weights are spread into it).
+    ``scan.wbuf`` (a :class:`~hyperplane.tree._state.Scan`): scratch indexed by row
+    (the node's weights are spread into it); ``parallel_rows`` is not read (a regression
+    node's attributes are scanned one after another): the arguments are the classifier's
+    :func:`~._node_kernels.score_attributes`' after ``min_decrease``, so the subtree
+    grower calls either directly (no forwarding kernel compiled between).
     ``min_decrease`` (a :class:`~hyperplane.tree._state.MinDecrease`): a cut is
     admissible only when ``W_t / W · score`` (its decrease of the weighted
     impurity of the tree, ``W_t`` the node's weight and ``W`` the root's,
     ``min_decrease.root_weight``) is at least ``min_decrease.min_impurity_decrease``
     less ``EPSILON``, as scikit-learn's.
     """
+    wbuf = scan.wbuf
     for pos in range(node.rows.shape[0]):
         wbuf[node.rows[pos]] = node.w[pos]
     p = columns.kind.shape[0]
@@ -308,18 +313,21 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
 
 
 @jit_twin
-def expand_regression_node(node, splits, columns, rules, dest, parallel_rows, targets):
+def expand_regression_node(node, splits, columns, rules, n_stats, dest, parallel_rows):
     """Expand ``node`` on the best attribute of ``splits`` (the classifier's
     :func:`~hyperplane.tree._grow._expand_kernels.split_node`), with each child's statistic
     (:func:`branch_value`) as its ``value`` and why it is a leaf: its
     targets are all equal (impurity at most ``EPSILON``), or a size limit of
     :func:`~hyperplane.tree._grow._expand_kernels.limits_reason`; a branch no known row reaches is
     a leaf with its parent's statistic (its prediction is the parent's).
-    ``targets``: the training targets (``columns.y``), or the
-    :class:`BinMoments` of the node's bins when ``node``'s rows stand for them
-    (the Dask fit)."""
+    The targets are ``columns.y``: the training targets, or the :class:`BinMoments`
+    of the node's bins when ``node``'s rows stand for them (the Dask fit);
+    ``n_stats`` the columns of a node's statistic (``N_MOMENTS``). The arguments are the
+    classifier's :func:`~hyperplane.tree._grow._expand_kernels.expand_node`', so the
+    subtree grower calls either directly (no forwarding kernel compiled between)."""
+    targets = columns.y
     children, w_branch, any_attribute = split_node(node, splits, columns, rules, dest,
-                                                   parallel_rows, 3)
+                                                   parallel_rows, n_stats)
     if children.attribute < 0:
         return children
     for v in known_branches(children, w_branch, node.value):
