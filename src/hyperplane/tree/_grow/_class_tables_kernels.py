@@ -36,6 +36,7 @@ from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, scor
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
 from ._expand_kernels import new_splits, put_split
+from .._scan._loops_kernels import all_unit
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
 from .._state import Kept, Span, TablePool, Tables
@@ -265,7 +266,7 @@ def node_tables(pool, columns, node, slot, tuning):
     if pool is None:
         return slot
     if slot >= 0:
-        clean_derived_tables(pool.tables[slot], pool.counts[slot], np.all(node.w == 1.0))
+        clean_derived_tables(pool.tables[slot], pool.counts[slot], all_unit(node.w))
     elif (node.rows.shape[0] >= tuning.sort_rows
           and node.rows.shape[0] >= tuning.subtract_rows):
         slot = _acquire(pool)
@@ -283,7 +284,7 @@ def node_table_scores(scratch, columns, node, rules, tuning, pool, slot):
     by side (:mod:`hyperplane.tree._scan._hist_node_kernels`: the same numbers);
     ``tuning.parallel_rows`` is ``None`` unless ``tuning.groups`` > 1.
     ``scratch``: the bin scans' buffers (None: no attribute is binned)."""
-    unit = np.all(node.w == 1.0)
+    unit = all_unit(node.w)
     lookup = tuning.clogc if unit else tuning.clogc[:0]
     if pool is None:
         return small_node_scores(columns, node, rules, lookup, scratch)
@@ -367,7 +368,7 @@ def hand_down(node, slot, pool, handoff):
     """
     if pool is None:
         return Tables(np.zeros((0, 0, 0), dtype=np.float64), np.zeros((0, 0), dtype=np.int64))
-    unit = np.all(node.w == 1.0)
+    unit = all_unit(node.w)
     cells = pool.counts[0].shape[1] * pool.tables[0].shape[0] * pool.tables[0].shape[2]
     worth = cells <= node.rows.shape[0] * pool.tables[0].shape[0]
     if slot < 0 or not (unit and worth or handoff.always and not unit):

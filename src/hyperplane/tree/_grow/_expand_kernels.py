@@ -33,10 +33,14 @@ from ..._numba import jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
+from .._scan._loops_kernels import any_set, filled
 from .._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
 SCORE_TIE = 1e-9
+#: the largest float64, C4.5's start of the largest training value below a cut (a
+#: constant: ``np.finfo`` in a kernel compiles two functions of numba's own)
+FLOAT64_MAX = float(np.finfo(np.float64).max)
 #: C4.5 release 8 (J48): an attribute of gain ≥ average − this competes on gain ratio
 C45_AVERAGE_SLACK = 1e-3
 
@@ -70,8 +74,9 @@ LEAF_REASONS = {
 def new_splits(p):
     """An empty split table of ``p`` attributes (none valid)."""
     return Splits(np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64),
-                  np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64), np.full(p, np.nan),
-                  np.full(p, -1, dtype=np.int64), np.zeros(p, dtype=np.bool_))
+                  np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64),
+                  filled(np.empty(p, dtype=np.float64), np.nan),
+                  filled(np.empty(p, dtype=np.int64), -1), np.zeros(p, dtype=np.bool_))
 
 
 @jit_twin
@@ -130,7 +135,7 @@ def choose_attribute(splits, c45):
 
     ``c45``: :func:`c45_choice`. −1: no valid attribute.
     """
-    if not np.any(splits.valid):
+    if not any_set(splits.valid):
         return -1
     if c45:
         return c45_choice(splits)
@@ -156,7 +161,7 @@ def training_value_cut(x, midpoint):
     midpoint; rows of other nodes (subtree raising) and new rows route as in
     C4.5 (Quinlan 1996, section 2).
     """
-    best = -np.finfo(np.float64).max
+    best = -FLOAT64_MAX
     for i in range(x.shape[0]):
         v = x[i]
         if not np.isnan(v) and v - best > C45_TIE and v - midpoint < C45_TIE:
@@ -334,12 +339,13 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     w_branch, r = branch_weights(branch, node.w, n_branches)
     part = partition_node(node.rows, node.w, branch, r, Orders(node.order, node.sorted_x),
                           Orders(node.spare_order, node.spare_x), dest, parallel_rows)
-    any_attribute = np.any(attributes_left(node.avail, j, numeric))
+    any_attribute = any_set(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
                         part.offsets, np.zeros((n_branches, n_stats), dtype=np.float64),
                         np.zeros(n_branches, dtype=np.float64),
                         np.zeros(n_branches, dtype=np.int64),
-                        np.ones(n_branches, dtype=np.bool_), part.spare_order, part.spare_x)
+                        filled(np.empty(n_branches, dtype=np.bool_), True), part.spare_order,
+                        part.spare_x)
     return children, w_branch, any_attribute
 
 

@@ -21,6 +21,7 @@ from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_tabl
                                     node_tables, pass_tables_on, release_slot)
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
+from .._scan._loops_kernels import all_unit
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
@@ -47,7 +48,7 @@ def _exact_split_table(workspace, columns, node, rules, tuning, pool, slot):
     """The split table of a node of a tree with exact numeric attributes, scored
     from its presorted orders with ``workspace``'s scratch (no class tables:
     ``pool`` and ``slot`` unused)."""
-    scan = Scan(workspace.wbuf, np.all(node.w == 1.0), tuning.clogc)
+    scan = Scan(workspace.wbuf, all_unit(node.w), tuning.clogc)
     return exact_scores(tuning.least, columns, node, rules, scan, tuning.parallel_rows)
 
 

@@ -33,6 +33,7 @@ from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, Entropy, Gini, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
+from .._scan._loops_kernels import filled
 from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
 
@@ -306,7 +307,7 @@ def preorder_layout(feature, child_start, n_child, children, keep, value, criter
     """
     m = feature.shape[0]
     order = np.empty(m, dtype=np.int64)
-    new_id = np.full(m, -1, dtype=np.int64)
+    new_id = filled(np.empty(m, dtype=np.int64), -1)
     count = 0
     n_links = 0
     stack = [0]
