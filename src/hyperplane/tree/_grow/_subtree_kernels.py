@@ -12,8 +12,6 @@ by sorting).
 
 from __future__ import annotations
 
-import numpy as np
-
 from numba.core import types
 
 from ..._numba import by_first_type, by_none, jit, jit_internal
