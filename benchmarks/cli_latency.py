@@ -16,7 +16,9 @@ and ``skops.io`` (which walks every scikit-learn estimator when imported),
 and of the floor that every command fitting or predicting with a compiled
 kernel stands on: those imports and numba's first dispatch of a cached
 function. LIBSVM's ``svm-train`` and ``svm-predict`` (``--libsvm``, default
-``/usr/bin``) run on the same heart_scale file in the same turns, as the peer.
+the folder of the ``svm-train`` on ``PATH``; left out when there is none, or
+with ``--libsvm ""``) run on the same heart_scale file in the same turns, as
+the peer.
 
 ``--phases`` instead times the steps of ``fit svc heart_scale`` inside one
 process (CPU seconds of each, median of ``--repeats`` processes): the imports
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -77,6 +80,21 @@ def floors(tmp):
 #: LIBSVM's copy of heart_scale, shipped with hyperplane
 HEART_SCALE = os.path.join(os.path.dirname(__file__), os.pardir, "src", "hyperplane",
                            "datasets", "data", "heart_scale")
+
+
+def libsvm_folder(asked):
+    """The folder of LIBSVM's ``svm-train`` and ``svm-predict``: ``asked``
+    (``--libsvm``; "" leaves them out) or, when not asked, the folder of the
+    ``svm-train`` on ``PATH`` if ``svm-predict`` is there too, else "" (the
+    table then has no peer rows)."""
+    if asked is not None:
+        return asked
+    found = shutil.which("svm-train")
+    folder = os.path.dirname(found) if found else ""
+    if folder and shutil.which("svm-predict", path=folder):
+        return folder
+    print("(no svm-train and svm-predict on PATH: LIBSVM's rows left out)", file=sys.stderr)
+    return ""
 
 
 def libsvm_commands(tmp, libsvm):
@@ -199,8 +217,9 @@ def main():
                         help="a source tree to time (repeatable: the trees take turns)")
     parser.add_argument("--only", nargs="*", default=None,
                         help="command names to time (default: all)")
-    parser.add_argument("--libsvm", default="/usr/bin",
-                        help="folder of svm-train and svm-predict (empty: leave them out)")
+    parser.add_argument("--libsvm", default=None,
+                        help="folder of svm-train and svm-predict (default: where PATH has "
+                             "them; empty: leave them out)")
     parser.add_argument("--phases", action="store_true",
                         help="time the steps of fit svc heart_scale in one process instead")
     args = parser.parse_args()
@@ -223,9 +242,10 @@ def main():
         runs = {}  # (name, source) -> [(wall, cpu)]
         cases = [(f"`{name}`", [sys.executable, "-c", code], None)
                  for name, code in floors(tmp).items()]
-        if args.libsvm:
+        libsvm = libsvm_folder(args.libsvm)
+        if libsvm:
             cases += [(f"`{name}`", argv, None)
-                      for name, argv in libsvm_commands(tmp, args.libsvm).items()]
+                      for name, argv in libsvm_commands(tmp, libsvm).items()]
         for name, argv in commands(tmp).items():
             if args.only is None or name in args.only:
                 cases += [(f"`hyperplane {name}`",

@@ -45,6 +45,7 @@ from numba.core import errors, types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba's inliner)
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
+from hyperplane._nrt_meminfos import WALKS_MEMINFOS_ONLY  # noqa: E402,F401  (numba's refcounts)
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 

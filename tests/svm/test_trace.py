@@ -109,8 +109,9 @@ def test_record_trace_must_be_boolean():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_traces_m_and_M_are_the_solvers(seed):
-    """The trace's m(alpha), M(alpha) (NumPy) are the compiled working-set
-    selection's, bit for bit, with NaN scores and empty I_up or I_low."""
+    """The trace's m(alpha), M(alpha) (the working-set rule run by Python)
+    are the compiled selection's, bit for bit, with NaN scores and empty
+    I_up or I_low."""
     from hyperplane.svm import _working_set_kernels as ws
     from hyperplane.svm._trace import violation_pair
 

@@ -12,6 +12,8 @@ threshold b and the objective after the step.
 
 from __future__ import annotations
 
+import types as pytypes
+
 import numpy as np
 
 from . import _smo_state as st
@@ -41,16 +43,32 @@ def pair_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j):
     return max(0.0, alpha_i + alpha_j - C_i), min(C_j, alpha_i + alpha_j)
 
 
+def in_python(kernel, **callees):
+    """The kernel's own code run by Python (its ``py_func``), with the names
+    in ``callees`` bound to Python functions: the compiled rule itself, one
+    spelling of it, with no copy compiled with numba's wrappers for a traced
+    fit (as the tree's ``root_leaf_reason``)."""
+    func = kernel.py_func
+    return pytypes.FunctionType(func.__code__, {**func.__globals__, **callees}, func.__name__)
+
+
+#: :func:`._working_set_kernels.violation_extremes` and its loops in Python;
+#: NumPy's ``fmax`` / ``fmin`` are LLVM's ``maxnum`` / ``minnum`` (IEEE
+#: 754 maxNum, minNum: a NaN operand passed over)
+_VIOLATION_EXTREMES = in_python(
+    ws.violation_extremes,
+    max_in_up=in_python(ws.max_in_up, maxnum=np.fmax),
+    min_in_low=in_python(ws.min_in_low, minnum=np.fmin))
+
+
 def violation_pair(score, status):
     """``(m(alpha), M(alpha))``: the largest ``-y_t G_t`` over I_up and the
     smallest over I_low (-inf and inf for an empty set, a NaN score passed
-    over), the values of the solver's working-set selection
-    (:func:`._working_set_kernels.violation_extremes`; a maximum and a minimum
-    are exact in any order), in NumPy: a traced fit compiles no copy of it
-    with numba's wrappers. The KKT conditions hold when ``m - M <= 0``."""
-    up = np.where(status & st.IN_UP, score, -np.inf)
-    low = np.where(status & st.IN_LOW, score, np.inf)
-    return float(np.fmax.reduce(up, initial=-np.inf)), float(np.fmin.reduce(low, initial=np.inf))
+    over), by the solver's own rule
+    (:func:`._working_set_kernels.violation_extremes`, run by Python). The
+    KKT conditions hold when ``m - M <= 0``."""
+    m, M = _VIOLATION_EXTREMES(score, status, score.shape[0])
+    return float(m), float(M)
 
 
 class StepTrace:
