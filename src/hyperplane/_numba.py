@@ -19,7 +19,7 @@ decorators below; no module calls :func:`numba.njit` directly.
   reached from a parallel region with the region's fastmath flags and then
   reuses that compilation for every caller, so a fastmath region would
   change the strict functions' results for the whole process
-  (``tests/test_numba_policy.py`` shows it).
+  (``tests/numba_policy/test_arithmetic.py`` shows it).
 
 All four use ``cache=True`` so that a kernel is compiled once per machine,
 and ``nogil=True`` so that Dask and thread pools can run them concurrently.
