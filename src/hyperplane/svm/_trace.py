@@ -12,10 +12,9 @@ threshold b and the objective after the step.
 
 from __future__ import annotations
 
-import types as pytypes
-
 import numpy as np
 
+from .._in_python import in_python
 from . import _smo_state as st
 from . import _working_set_kernels as ws
 
@@ -41,15 +40,6 @@ def pair_bounds(alpha_i, alpha_j, y_i, y_j, C_i, C_j):
     if y_i != y_j:
         return max(0.0, alpha_j - alpha_i), min(C_j, C_i + alpha_j - alpha_i)
     return max(0.0, alpha_i + alpha_j - C_i), min(C_j, alpha_i + alpha_j)
-
-
-def in_python(kernel, **callees):
-    """The kernel's own code run by Python (its ``py_func``), with the names
-    in ``callees`` bound to Python functions: the compiled rule itself, one
-    spelling of it, with no copy compiled with numba's wrappers for a traced
-    fit (as the tree's ``root_leaf_reason``)."""
-    func = kernel.py_func
-    return pytypes.FunctionType(func.__code__, {**func.__globals__, **callees}, func.__name__)
 
 
 #: :func:`._working_set_kernels.violation_extremes` and its loops in Python;

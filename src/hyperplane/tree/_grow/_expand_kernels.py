@@ -25,10 +25,9 @@ every decision of the book from there. Each rule is one function:
 
 from __future__ import annotations
 
-import types as pytypes
-
 import numpy as np
 
+from ..._in_python import in_python
 from ..._numba import jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
@@ -216,10 +215,8 @@ def root_leaf_reason(value, n_rows, rules):
     return _LEAF_REASON_IN_PYTHON(value, n_rows, 0, True, rules)
 
 
-_LEAF_REASON_IN_PYTHON = pytypes.FunctionType(
-    leaf_reason.py_func.__code__,
-    {**globals(), "numpy_sum": numpy_sum.py_func, "limits_reason": limits_reason.py_func},
-    "leaf_reason")
+_LEAF_REASON_IN_PYTHON = in_python(leaf_reason, numpy_sum=numpy_sum.py_func,
+                                   limits_reason=limits_reason.py_func)
 
 
 @jit_internal
