@@ -26,8 +26,11 @@ def record():
 def walks(walk):
     """(the types of the meminfos ``walk`` finds in a :func:`record`, the
     instructions it emits)."""
-    copied_totals(record())         # numba's CPU target set up, its reference counting on
-    ctx = cpu_target.target_context
+    copied_totals(record())         # numba's CPU target set up
+    # a copy with reference counting on, as numba compiles with: reading ``nrt`` of the
+    # shared context itself would cache a disabled NRTContext there, which every later
+    # compilation in the process copies ("NRT required but not enabled")
+    ctx = cpu_target.target_context.subtarget(enable_nrt=True)
     ty = typeof(record())
     module = ir.Module()
     func = ir.Function(module, ir.FunctionType(ir.VoidType(), [ctx.get_value_type(ty)]), "f")
@@ -74,3 +77,14 @@ def test_copies_of_a_record_count_their_references_in_balance():
     assert after.mi_alloc > before.mi_alloc        # each array's meminfo, made for the call
     assert after.alloc - before.alloc == after.free - before.free
     assert after.mi_alloc - before.mi_alloc == after.mi_free - before.mi_free
+
+
+def test_walking_leaves_the_process_able_to_compile_with_reference_counting():
+    walks(get_meminfos)
+    assert "nrt" not in vars(cpu_target.target_context)
+
+    @jit
+    def fresh_array(n):
+        return np.zeros(n)
+
+    assert fresh_array(3).tolist() == [0.0, 0.0, 0.0]
