@@ -60,19 +60,36 @@ class CriterionRules(NamedTuple):
     impurity: Callable
 
 
-def by_criterion(table, field, name, kinds):
-    """``name(criterion, *args)`` for compiled code: ``getattr(rules, field)(*args)``,
-    ``rules`` the entry of ``table`` (a dict from a criterion's class to its rule
-    record) of the class of ``criterion``'s numba type, chosen when numba types the
-    call (:func:`~hyperplane._numba.by_first_type`), so a fit compiles its criterion's
-    rule only; ``kinds`` names the criteria ``table`` holds, for the error."""
+def _rule_of(field):
+    """The chooser of ``field`` of the :class:`CriterionRules` of a criterion's numba type."""
     def choose(criterion):
-        rules = table.get(getattr(criterion, "instance_class", None))
+        rules = CRITERION_RULES.get(getattr(criterion, "instance_class", None))
         if rules is None:
-            raise TypeError(f"{name}: a criterion is {kinds}, each typed as its own class; "
-                            f"got the numba type {criterion}")
+            raise TypeError(f"a regression criterion is SQUARED_ERROR or ABSOLUTE_ERROR, each "
+                            f"typed as its own class; got the numba type {criterion}")
         return getattr(rules, field)
-    return by_first_type(choose, name, pass_first=False)
+    return choose
+
+
+#: ``cut_profile(criterion, targets, order, n_known)``: what a cut scan reads beside
+#: the left side's moments (:attr:`CriterionRules.profile`)
+cut_profile = by_first_type(_rule_of("profile"), "cut_profile", pass_first=False)
+#: ``regression_cut_quality(criterion, left, right, profile, pos)``
+#: (:attr:`CriterionRules.quality`)
+regression_cut_quality = by_first_type(_rule_of("quality"), "regression_cut_quality",
+                                       pass_first=False)
+#: ``beats_best(criterion, quality, best)`` (:attr:`CriterionRules.beats`)
+beats_best = by_first_type(_rule_of("beats"), "beats_best", pass_first=False)
+#: ``regression_decrease(criterion, known, left, profile, pos)``
+#: (:attr:`CriterionRules.decrease`)
+regression_decrease = by_first_type(_rule_of("decrease"), "regression_decrease",
+                                    pass_first=False)
+#: ``put_regression_value(criterion, value, y, rows, w)`` (:attr:`CriterionRules.value`)
+put_regression_value = by_first_type(_rule_of("value"), "put_regression_value",
+                                     pass_first=False)
+#: ``regression_impurity(criterion, value)`` (:attr:`CriterionRules.impurity`)
+regression_impurity = by_first_type(_rule_of("impurity"), "regression_impurity",
+                                    pass_first=False)
 
 
 @jit_internal
@@ -160,24 +177,3 @@ CRITERION_RULES = {
     AbsoluteError: CriterionRules(_row_profile, _absolute_quality, _absolute_beats,
                                   _absolute_decrease, put_absolute_error, mean_absolute_error),
 }
-
-_REGRESSION = "SQUARED_ERROR or ABSOLUTE_ERROR"
-#: ``cut_profile(criterion, targets, order, n_known)``: what a cut scan reads beside
-#: the left side's moments (:attr:`CriterionRules.profile`)
-cut_profile = by_criterion(CRITERION_RULES, "profile", "cut_profile", _REGRESSION)
-#: ``regression_cut_quality(criterion, left, right, profile, pos)``
-#: (:attr:`CriterionRules.quality`)
-regression_cut_quality = by_criterion(CRITERION_RULES, "quality", "regression_cut_quality",
-                                       _REGRESSION)
-#: ``beats_best(criterion, quality, best)`` (:attr:`CriterionRules.beats`)
-beats_best = by_criterion(CRITERION_RULES, "beats", "beats_best", _REGRESSION)
-#: ``regression_decrease(criterion, known, left, profile, pos)``
-#: (:attr:`CriterionRules.decrease`)
-regression_decrease = by_criterion(CRITERION_RULES, "decrease", "regression_decrease",
-                                    _REGRESSION)
-#: ``put_regression_value(criterion, value, y, rows, w)`` (:attr:`CriterionRules.value`)
-put_regression_value = by_criterion(CRITERION_RULES, "value", "put_regression_value",
-                                     _REGRESSION)
-#: ``regression_impurity(criterion, value)`` (:attr:`CriterionRules.impurity`)
-regression_impurity = by_criterion(CRITERION_RULES, "impurity", "regression_impurity",
-                                    _REGRESSION)

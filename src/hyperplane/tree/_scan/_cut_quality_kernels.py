@@ -27,8 +27,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..._numba import jit_inline, jit_internal
-from ._criterion_kernels import by_criterion
+from ..._numba import by_first_type, jit_inline, jit_internal
 from ._split_kernels import Entropy, Gini
 
 #: how the scan scores a cut (:attr:`ScanState.how`): Gini from sums of squared class
@@ -205,11 +204,22 @@ CUT_QUALITY = {
 }
 
 
-_CLASSIFICATION = "ENTROPY or GINI"
+def _quality_of(field):
+    """The chooser of ``field`` of the :class:`CutQuality` of a criterion's numba type."""
+    def choose(criterion):
+        rules = CUT_QUALITY.get(getattr(criterion, "instance_class", None))
+        if rules is None:
+            raise TypeError(f"a classification criterion is ENTROPY or GINI, each typed as "
+                            f"its own class; got the numba type {criterion}")
+        return getattr(rules, field)
+    return choose
+
+
 #: ``start_scan(criterion, known, sides, clogc)`` (:attr:`CutQuality.start`)
-start_scan = by_criterion(CUT_QUALITY, "start", "start_scan", _CLASSIFICATION)
+start_scan = by_first_type(_quality_of("start"), "start_scan", pass_first=False)
 #: ``move_left(criterion, state, sides, k, a, clogc)`` (:attr:`CutQuality.move`)
-move_left = by_criterion(CUT_QUALITY, "move", "move_left", _CLASSIFICATION)
+move_left = by_first_type(_quality_of("move"), "move_left", pass_first=False)
 #: ``class_cut_quality(criterion, state, sides, w_left, w_right, n_left, n_right, clogc)``
 #: (:attr:`CutQuality.quality`)
-class_cut_quality = by_criterion(CUT_QUALITY, "quality", "class_cut_quality", _CLASSIFICATION)
+class_cut_quality = by_first_type(_quality_of("quality"), "class_cut_quality",
+                                  pass_first=False)

@@ -38,7 +38,6 @@ from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's co
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
 from .._state import Split
 
-
 class Entropy(IntEnum):
     """The entropy's code (information gain, 周志华 4.1-4.2; C4.5's gain ratio), of a type
     of its own as the regression criteria's (:class:`~._moments_kernels.SquaredError`): an
