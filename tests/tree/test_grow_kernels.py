@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._grow._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
 from hyperplane.tree._state import GrowRules, Node, Splits
-from hyperplane.tree._scan._split_kernels import CATEGORICAL, ENTROPY, NUMERIC
+from hyperplane.tree._scan._split_kernels import CATEGORICAL, NUMERIC
 from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_block
 
 TIE = 1e-9
@@ -112,7 +112,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     chosen = np.arange(3) == j  # C4.5 splits only on a gain ratio above 1e-6
     splits = splits_of(0.5 * chosen, 0.5 * chosen, chosen)
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
-    rules = GrowRules(ENTROPY, use_ratio, max_depth, min_split, 1.0, 0.0)
+    rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
     node = Node(rows, wr, order, sorted_x, np.zeros(0, dtype=np.int64), parent, 2, avail,
                 np.zeros(0, dtype=np.int32), np.zeros(0))  # no spare region: fresh arrays
@@ -185,6 +185,6 @@ def test_c45_split_floor_changes_no_tree(seed, min_leaf, weighted):
     finally:
         builder.c45_split_floor = floor
     assert floor(layout(X, y, w, np.zeros(3, bool), np.zeros(3, np.int64), 3, "best", 8).kind,
-                 GrowRules(ENTROPY, True, np.inf, 2.0, float(min_leaf), 0.0)) > 0
+                 GrowRules(0, True, np.inf, 2.0, float(min_leaf), 0.0)) > 0
     for name in ("feature", "threshold", "children", "value", "weight"):
         np.testing.assert_array_equal(getattr(with_floor, name), getattr(without, name))

@@ -21,9 +21,9 @@ scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 * :func:`separated` -- a cut lies only between values more than ``equal`` apart;
 * :func:`admissible_cut` -- both sides non-empty and heavy (C4.5) or large
   (``min_samples_leaf``) enough; C4.5 counts the admissible cuts;
-* the criterion's :class:`~._cut_quality_kernels.CutQuality` -- a cut's quality
-  −(W_L I(L) + W_R I(R)) up to a constant, from the running class weights of both
-  sides, chosen by the criterion's type (:mod:`._cut_quality_kernels`);
+* :func:`gini_quality`, :func:`entropy_quality`, :func:`_lookup_quality` --
+  a cut's quality −(W_L I(L) + W_R I(R)) up to a constant, from the running
+  class weights of both sides;
 * :func:`kept_as_best` -- the tie rule: a later cut must be better by more than
   the tolerance;
 * :func:`cut_threshold` -- the midpoint between the values either side;
@@ -37,12 +37,23 @@ import types as pytypes
 import numpy as np
 
 from ..._numba import jit_inline, jit_internal, jit_twin
-from ._cut_quality_kernels import ScanSides, class_cut_quality, move_left, start_scan
-from ._split_kernels import (C45_EQUAL, C45_TIE, ROUND_OFF, WEIGHT_TOL, _binary_score,
-                             c45_min_side, c45_split_info, impurity, table_split_score)
+from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
+                             _binary_score, c45_min_side, c45_split_info, impurity,
+                             squared_sums, table_split_score)
 from .._state import CutBounds, Scratch, Split
 from ._positions_kernels import (BinPositions, KnownPart, RowPositions, entries, entry,
                                  position_bin, position_rows, values_around)
+
+#: how the ordered scan scores a cut (:func:`ordered_class_cut`): Gini
+#: from sums of squared class weights, the same sums kept up to date one position at a time
+#: (integer counts), entropy from c log2 c looked up (integer counts) or computed
+GINI_SUMS = 0
+GINI_COUNTS = 1
+CLOGC_LOOKUP = 2
+LOG2_TERMS = 3
+#: integer counts below this have squares and sums of squares exact in float64 (2^26)
+EXACT_COUNTS = 2.0**26
+
 
 @jit_internal
 def no_split():
@@ -87,6 +98,25 @@ def admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
     if rules.c45:
         return w_left >= bounds.min_side and w_right >= bounds.min_side
     return n_left >= rules.min_leaf and n_right >= rules.min_leaf
+
+
+@jit_internal
+def gini_quality(sq_l, sq_r, w_left, w_right):
+    """``Σ L_k²/W_L + Σ R_k²/W_R`` = W − (W_L Gini(L) + W_R Gini(R)) (周志华 4.5, 4.6)."""
+    return sq_l / w_left + sq_r / w_right
+
+
+@jit_twin
+def xlog2x(c):
+    """``c log2 c`` (0 at 0): one class's entropy term."""
+    return c * np.log2(c) if c > 0.0 else 0.0
+
+
+@jit_internal
+def entropy_quality(terms, w_left, w_right):
+    """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
+    −(W_L Ent(L) + W_R Ent(R)) (周志华 4.1), ``terms`` the sum over the classes."""
+    return terms - (w_left * np.log2(w_left) + w_right * np.log2(w_right))
 
 
 @jit_internal
@@ -147,11 +177,22 @@ def mdl_corrected_gain(score, n_cuts, w_node):
     return score - np.log2(n_cuts) / w_node
 
 
+@jit_internal
+def _lookup_quality(pairs, n_left, n_right, clogc):
+    """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
+    −(W_L Ent(L) + W_R Ent(R)) for integer class counts: ``pairs[k]`` holds
+    ``clogc[L_k] + clogc[R_k]`` (``clogc[c] = c log2 c``), the sides hold
+    ``n_left`` and ``n_right`` rows."""
+    quality = 0.0
+    for k in range(pairs.shape[0]):
+        quality += pairs[k]
+    return quality - (clogc[n_left] + clogc[n_right])
+
+
 #: rows of a scan's ``(WORK_ROWS, K)`` work table: the known rows' class weights, the left
 #: and right sides', the best cut's left side (the four :func:`finish_cut` reads), each
-#: class's c log2 c terms of the left side (looked up: of both sides) and of the right
-#: side, and whether a class moved since its terms were computed
-#: (:class:`~._cut_quality_kernels.ScanSides`)
+#: class's c log2 c terms of the left side (``CLOGC_LOOKUP``: of both sides) and of the right
+#: side, and whether a class moved since its terms were computed (``LOG2_TERMS``)
 KNOWN, LEFT, RIGHT, BEST_LEFT, LEFT_TERMS, RIGHT_TERMS, MOVED = 0, 1, 2, 3, 4, 5, 6
 WORK_ROWS = 7
 
@@ -174,13 +215,11 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     (:func:`~._positions_kernels.values_around`):
     only between separated values (:func:`separated`), only where both sides
     are admissible (:func:`admissible_cut`, C4.5 counting those cuts), scored
-    by its quality under ``rules.criterion`` (its
-    :class:`~._cut_quality_kernels.CutQuality`, chosen when numba types the
-    criterion's code: :data:`~._cut_quality_kernels.start_scan`,
-    :data:`~._cut_quality_kernels.move_left`,
-    :data:`~._cut_quality_kernels.class_cut_quality`; the Gini index's sums of squares
-    kept up to date exactly for integer counts, the entropy's ``c log2 c`` looked up for
-    them), the smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
+    by its quality (Gini, :func:`gini_quality`: sums of squares kept up to date
+    exactly for integer counts below ``EXACT_COUNTS``, else summed per cut;
+    entropy: ``c log2 c`` looked up for integer counts, :func:`_lookup_quality`,
+    else recomputed for the classes that moved, :func:`entropy_quality`), the
+    smaller threshold kept between tied cuts (:func:`kept_as_best`). Returns
     :func:`finish_cut`'s :class:`~hyperplane.tree._state.Split` of the best cut
     at :func:`cut_threshold` (``cut_bin``: :func:`~._positions_kernels.position_bin`), or
     :func:`no_split`. Compiled, with the readers of one type of positions
@@ -194,13 +233,22 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     bounds = cut_bounds(known.w_known, known.w_total, known.n_known, n_classes, rules)
     if not bounds.possible:
         return no_split()
-    criterion = rules.criterion
+    how = LOG2_TERMS
+    if rules.criterion == GINI:
+        how = GINI_COUNTS if known.integer and known.w_known < EXACT_COUNTS else GINI_SUMS
+    elif known.integer and clogc.shape[0] > known.w_known:
+        how = CLOGC_LOOKUP
     left, right, best_left = work[LEFT], work[RIGHT], work[BEST_LEFT]
-    sides = ScanSides(left, right, work[LEFT_TERMS:MOVED], work[MOVED])
+    terms, moved = work[LEFT_TERMS:MOVED], work[MOVED]  # CLOGC_LOOKUP: terms[0] both sides'
+    sq_l = 0.0
+    sq_r = 0.0
     for k in range(n_classes):
         left[k] = 0.0
         right[k] = work[KNOWN, k]
-    state = start_scan(criterion, known, sides, clogc)
+        moved[k] = 1.0
+        sq_r += right[k] * right[k]
+        if how == CLOGC_LOOKUP:
+            terms[0, k] = clogc[0] + clogc[np.int64(right[k])]
     w_left = 0.0
     n_left = 0
     n_cuts = 0
@@ -212,8 +260,15 @@ def ordered_class_cut(positions, known, work, rules, clogc):
             k, a = entry(positions, pos, e)
             if a == 0.0:
                 continue
-            state = move_left(criterion, state, sides, k, a, clogc)
+            if how == GINI_COUNTS:  # (c + a)² − c² = 2ca + a²: exact for integer counts
+                sq_l += 2.0 * left[k] * a + a * a
+                sq_r -= 2.0 * right[k] * a - a * a
+            left[k] += a
+            right[k] -= a
             w_left += a
+            moved[k] = 1.0
+            if how == CLOGC_LOOKUP:  # only the moved class's terms change
+                terms[0, k] = clogc[np.int64(left[k])] + clogc[np.int64(right[k])]
         n_left += position_rows(positions, pos)
         x_here, x_next = values_around(positions, pos)
         if not separated(x_here, x_next, bounds):
@@ -223,8 +278,23 @@ def ordered_class_cut(positions, known, work, rules, clogc):
         if not admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
             continue
         n_cuts += 1
-        quality = class_cut_quality(criterion, state, sides, w_left, w_right,
-                                    n_left, n_right, clogc)
+        if how == GINI_COUNTS:
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == GINI_SUMS:
+            sq_l, sq_r = squared_sums(left, right)
+            quality = gini_quality(sq_l, sq_r, w_left, w_right)
+        elif how == CLOGC_LOOKUP:
+            quality = _lookup_quality(terms[0], n_left, n_right, clogc)
+        else:  # c log2 c recomputed only for the classes that moved since the last cut
+            quality = 0.0
+            for k in range(n_classes):
+                if moved[k] != 0.0:
+                    terms[0, k] = xlog2x(left[k])
+                    terms[1, k] = xlog2x(right[k])
+                    moved[k] = 0.0
+                quality += terms[0, k]
+                quality += terms[1, k]
+            quality = entropy_quality(quality, w_left, w_right)
         if kept_as_best(quality, best, bounds, left, best_left):
             best, best_pos, best_w_left = quality, pos, w_left
     if best_pos < 0:

@@ -29,8 +29,6 @@ ratio is ``score / IV`` with the intrinsic value ``IV = −Σ_v r_v log2 r_v``.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
 from ..._numba import jit, jit_internal, jit_twin
@@ -38,23 +36,8 @@ from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's co
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
 from .._state import Split
 
-class Entropy(IntEnum):
-    """The entropy's code (information gain, 周志华 4.1-4.2; C4.5's gain ratio), of a type
-    of its own as the regression criteria's (:class:`~._moments_kernels.SquaredError`): an
-    ``int`` to Python, this class's member to numba, so the ordered scan compiled for it
-    scores its cuts by the entropy's rules only (:mod:`._cut_quality_kernels`)."""
-
-    CODE = 0
-
-
-class Gini(IntEnum):
-    """The Gini index's code (CART, 周志华 4.5-4.6), a type of its own as :class:`Entropy`."""
-
-    CODE = 1
-
-
-ENTROPY = Entropy.CODE
-GINI = Gini.CODE
+ENTROPY = 0
+GINI = 1
 
 #: numeric-kind codes of an attribute
 NUMERIC = 0
@@ -102,6 +85,17 @@ def impurity(counts, total, criterion):
         p = c / total
         acc += p * p
     return 1.0 - acc
+
+
+@jit_internal
+def squared_sums(left, right):
+    """(Σ_k left_k², Σ_k right_k²): the Gini index's sums for both sides of a cut."""
+    sq_l = 0.0
+    sq_r = 0.0
+    for k in range(left.shape[0]):
+        sq_l += left[k] * left[k]
+        sq_r += right[k] * right[k]
+    return sq_l, sq_r
 
 
 @jit_internal
