@@ -31,7 +31,7 @@ import numpy as np
 from ..._numba import by_first_type, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
-from .._scan._split_kernels import C45_TIE, Entropy, Gini, impurity
+from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._loops_kernels import filled
 from .._scan._table_kernels import class_weights
@@ -345,13 +345,12 @@ def _class_impurity(criterion, value):
 
 
 def _impurity_rule(criterion):
-    """:func:`_class_impurity` for a classifier's criterion (``ENTROPY``, ``GINI``, or a
-    plain integer code), else the regression criterion's own impurity
+    """:func:`_class_impurity` for a classifier's criterion (``ENTROPY``, ``GINI``: integer
+    codes), else the regression criterion's own impurity
     (:data:`~hyperplane.tree._scan._criterion_kernels.regression_impurity`, which
     chooses it by the criterion's type)."""
     from numba.core import types
-    if isinstance(criterion, types.Integer) or getattr(criterion, "instance_class",
-                                                        None) in (Entropy, Gini):
+    if isinstance(criterion, types.Integer):
         return _class_impurity
     return regression_impurity
 
