@@ -5,15 +5,7 @@ compiles without numba's C-function wrapper."""
 
 import numpy as np
 
-from hyperplane._numba import jit
-
-
-@jit
-def _strict_sum(x):
-    s = 0.0
-    for v in x:
-        s += v * 1.0000001
-    return s
+from .test_arithmetic import _strict_sum  # only its py_func and options: never called here
 
 
 #: a module of kernels compiled without wrappers (``jit_internal`` and its
