@@ -22,7 +22,9 @@ the peer.
 
 ``--phases`` instead times the steps of ``fit svc heart_scale`` inside one
 process (CPU seconds of each, median of ``--repeats`` processes): the imports
-the command line makes in the order ``fit`` makes them, resolving the model,
+the command line makes in the order ``fit`` makes them (the model file's
+writer, skops, imports scikit-learn, SciPy and pandas; ``import sklearn.base``
+above is their floor), numba, resolving the model,
 reading the data, the fit (numba's first dispatch of each cached kernel
 included), writing the model file and scoring; loading with the cyclic
 collector paused, as the commands do (``cli/_heap.py: loading``, where the tree
@@ -139,19 +141,21 @@ except ImportError:  # a tree from before it
     loading = contextlib.nullcontext
 heap = loading()
 heap.__enter__()
-import numpy, scipy.sparse
-mark("numpy, scipy.sparse")
-import sklearn.base
-mark("sklearn.base")
+mark("hyperplane.cli._heap")
 import hyperplane.cli._app
 mark("typer, rich, cli._app")
+import typer._adapters  # Typer coerces each option with pydantic when it parses
+mark("pydantic (Typer's parse)")
+import numpy
+mark("numpy")
 from hyperplane.io._skops import skops_io
 skops_io()
-mark("skops.io")
+mark("skops.io (scikit-learn, SciPy, pandas)")
 from hyperplane.cli._data import build_model, estimator_input, read_table, split_target
-mark("cli._data (pandas)")
+mark("cli._data")
 from hyperplane._threads import fit_threads
-mark("hyperplane._threads (numba)")
+import hyperplane._numba
+mark("numba (hyperplane._numba)")
 from hyperplane.cli._params import configured_estimator
 estimator, _ = configured_estimator("svc", [])
 mark("resolve svc (hyperplane.svm)")
