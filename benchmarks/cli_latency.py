@@ -11,9 +11,11 @@ gives the median wall seconds and the median CPU seconds (user + system, from
 ``os.wait4``) of each. The source trees of ``--src`` take turns run by run, so
 that a change of the machine's load touches both alike. The floors are the
 same measurement of a process that only imports: nothing (the interpreter's
-start), ``sklearn.base`` (what any scikit-learn estimator costs), ``numba``
-and ``skops.io`` (which walks every scikit-learn estimator when imported),
-and of the floor that every command fitting or predicting with a compiled
+start), ``sklearn.base`` (what any scikit-learn estimator costs), ``numba``,
+the two together (with NumPy and SciPy's sparse matrices: the floor of an
+estimator with compiled kernels) and ``skops.io`` (which walks every
+scikit-learn estimator when imported), and of the floor that every command
+fitting or predicting with a compiled
 kernel stands on: those imports and numba's first dispatch of a cached
 function. LIBSVM's ``svm-train`` and ``svm-predict`` (``--libsvm``, default
 the folder of the ``svm-train`` on ``PATH``; left out when there is none, or
@@ -51,6 +53,8 @@ FLOORS = {
     "python": "pass",
     "import sklearn.base": "import sklearn.base",
     "import numba": "import numba",
+    "import sklearn.base, numba, numpy, scipy.sparse":
+        "import sklearn.base, numba, numpy, scipy.sparse",
     "import skops.io": "import skops.io",
 }
 
