@@ -83,6 +83,36 @@ def test_fitting_an_svc_imports_no_other_model(tmp_path):
     assert sorted(set(modules) & set(OTHER_MODELS)) == []
 
 
+#: what a fit of an SVC on heart_scale never uses: plotting, the playground's
+#: server, dask, the other commands' modules (its floor, scikit-learn with
+#: SciPy and pandas, skops and numba, it cannot do without)
+NOT_FITTING = ("matplotlib", "PIL", "dask", "distributed", "http.server", "hyperplane.plot",
+               "hyperplane.playground", "hyperplane.evaluation", "hyperplane.cli._evaluate",
+               "hyperplane.cli._grid", "hyperplane.cli._show", "hyperplane.cli._tour")
+
+
+@pytest.fixture(scope="module")
+def fit_modules(tmp_path_factory):
+    """Every module ``hyperplane fit svc heart_scale`` leaves imported, in
+    the order of their imports."""
+    out = tmp_path_factory.mktemp("fit") / "m.hyperplane"
+    return imported("fit", "svc", "heart_scale", "-o", str(out), "-q")[1]
+
+
+def test_fitting_an_svc_imports_nothing_another_command_needs(fit_modules):
+    assert sorted(m for m in fit_modules
+                  if any(m == name or m.startswith(name + ".") for name in NOT_FITTING)) == []
+
+
+def test_fit_loads_scipy_special_before_scikit_learn(fit_modules):
+    """skops' import names each SciPy ufunc by the first module in
+    ``sys.modules`` that holds it (``pickle.whichmodule``; a module goes there
+    when its import ends): with scipy.special loaded before scikit-learn the
+    walk passes none of scikit-learn's modules."""
+    before = fit_modules[:fit_modules.index("scipy.special")]
+    assert [m for m in before if m.split(".")[0] == "sklearn"] == []
+
+
 def test_cross_validation_imports_no_model_file_machinery():
     """``evaluate MODEL DATA`` writes no model file: no skops; a numeric table
     needs no one-hot encoding pipeline (sklearn.compose)."""
