@@ -32,7 +32,8 @@ from ._atomic import atomic_write
 from ._skops import skops_io, skops_version
 
 FORMAT_NAME = "hyperplane-model"
-FORMAT_VERSION = 1
+#: 2: a frame's column of equal-shaped arrays is stored stacked (``_frames``)
+FORMAT_VERSION = 2
 HEADER_MEMBER = "hyperplane.json"
 
 
