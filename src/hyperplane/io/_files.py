@@ -252,7 +252,7 @@ def read_header(path):
     ...     save(model, path, metadata={"target": "label"})
     ...     header = read_header(path)
     >>> header["format"], header["format_version"]
-    ('hyperplane-model', 1)
+    ('hyperplane-model', 2)
     >>> header["model"], header["metadata"]
     ('hyperplane.linear._least_squares.LeastSquaresClassifier', {'target': 'label'})
     """
