@@ -12,6 +12,7 @@ unpacks a parameter by position, and no call hands one a tuple literal.
 """
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -28,9 +29,15 @@ def decorator_name(node):
     return ast.unparse(node)
 
 
+@cache
+def parsed(path):
+    """The syntax tree of a source file, parsed once per test run, when a test
+    first asks (collection only lists the files)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def compiled_functions(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
                 "jit" in decorator_name(d) for d in node.decorator_list):
             yield node
@@ -108,7 +115,7 @@ class Package:
     refer to (its own functions, imported functions and imported modules)."""
 
     def __init__(self, paths):
-        self.trees = {module_name(p): ast.parse(p.read_text(encoding="utf-8")) for p in paths}
+        self.trees = {module_name(p): parsed(p) for p in paths}
         self.compiled = {m: self._compiled(t) for m, t in self.trees.items()}
         self.callable = {m: set(self.compiled[m]) | self._dispatchers(t)
                          for m, t in self.trees.items()}
@@ -182,7 +189,11 @@ def is_package(module):
     return (ROOT.parent / module.replace(".", "/") / "__init__.py").exists()
 
 
-PACKAGE = Package(KERNEL_FILES)
+@cache
+def package():
+    """The :class:`Package` of every source file, built by the first test that
+    needs it."""
+    return Package(KERNEL_FILES)
 
 
 def unpacked_parameters(fn):
@@ -204,7 +215,7 @@ def is_anonymous_bundle(node):
 def bundles_passed(module, tree):
     """The compiled functions that calls in ``tree`` hand a tuple literal."""
     return {called_name(node) for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and PACKAGE.callee_is_compiled(module, node)
+            if isinstance(node, ast.Call) and package().callee_is_compiled(module, node)
             and any(is_anonymous_bundle(a) for a in node.args + [k.value for k in node.keywords])}
 
 
@@ -226,16 +237,16 @@ def test_the_argument_scan_sees_unpacking_and_tuple_literals():
 
 
 def test_the_argument_scan_resolves_imported_kernels():
-    assert PACKAGE.is_compiled("hyperplane.linear._perceptron_kernels", "row_dot_fast")
-    assert PACKAGE.is_compiled("hyperplane._row_kernels", "dense_row_dot")
-    assert not PACKAGE.is_compiled("hyperplane.linear._perceptron", "Perceptron")
+    assert package().is_compiled("hyperplane.linear._perceptron_kernels", "row_dot_fast")
+    assert package().is_compiled("hyperplane._row_kernels", "dense_row_dot")
+    assert not package().is_compiled("hyperplane.linear._perceptron", "Perceptron")
 
 
 def offenders(path):
     module = module_name(path)
-    found = {f"{fn.name} unpacks {p}" for fn in PACKAGE.compiled[module].values()
+    found = {f"{fn.name} unpacks {p}" for fn in package().compiled[module].values()
              for p in unpacked_parameters(fn)}
-    found |= {f"passes a tuple to {c}" for c in bundles_passed(module, PACKAGE.trees[module])}
+    found |= {f"passes a tuple to {c}" for c in bundles_passed(module, package().trees[module])}
     return found
 
 

@@ -10,7 +10,7 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.utils import get_tags
 
 from hyperplane.datasets import load_watermelon
-from hyperplane.io import load, read_header, save
+from hyperplane.io import FORMAT_VERSION, load, read_header, save
 from hyperplane.utils import all_estimators
 
 X_CLS, Y_CLS = make_classification(n_samples=40, n_features=4, n_informative=3,
@@ -134,7 +134,7 @@ def test_header_carries_format_versions_and_metadata(tmp_path):
     save(Perceptron().fit(X_CLS, Y_CLS), path, metadata={"target": "好瓜", "features": ["色泽"]})
     header = read_header(path)
     assert header["format"] == "hyperplane-model"
-    assert header["format_version"] == 1
+    assert header["format_version"] == FORMAT_VERSION == 2
     assert header["hyperplane_version"] == hyperplane.__version__
     assert header["metadata"] == {"target": "好瓜", "features": ["色泽"]}
     assert header["model"] == "sklearn.linear_model._perceptron.Perceptron"

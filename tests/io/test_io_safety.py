@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron
 
-from hyperplane.io import load, save
+from hyperplane.io import FORMAT_VERSION, load, save
 
 X = np.array([[3.0, 3.0], [4.0, 3.0], [1.0, 1.0]])
 Y = np.array([1, 1, -1])
@@ -86,7 +86,8 @@ def test_missing_file_and_directory_are_refused(tmp_path):
 def test_newer_format_version_is_refused(tmp_path, good_bytes):
     path = tmp_path / "m.hyperplane"
     _rewrite_member(good_bytes, path, "hyperplane.json",
-                    lambda text: text.replace('"format_version": 1', '"format_version": 99'))
+                    lambda text: text.replace(f'"format_version": {FORMAT_VERSION}',
+                                              '"format_version": 99'))
     _refused(path, "upgrade hyperplane")
 
 
@@ -186,12 +187,13 @@ def test_only_plain_data_classes_of_hyperplane_are_trusted():
 
 
 @pytest.mark.parametrize("edit, words", [
-    (lambda text: text.replace('"format_version": 1,', ''), "has no format_version"),
-    (lambda text: text.replace('"format_version": 1', '"format_version": "1"'),
+    (lambda text: text.replace(f'"format_version": {FORMAT_VERSION},', ''),
+     "has no format_version"),
+    (lambda text: text.replace(f'"format_version": {FORMAT_VERSION}', '"format_version": "1"'),
      "is not a positive integer"),
-    (lambda text: text.replace('"format_version": 1', '"format_version": -3'),
+    (lambda text: text.replace(f'"format_version": {FORMAT_VERSION}', '"format_version": -3'),
      "is not a positive integer"),
-    (lambda text: text.replace('"format_version": 1', '"format_version": true'),
+    (lambda text: text.replace(f'"format_version": {FORMAT_VERSION}', '"format_version": true'),
      "is not a positive integer"),
 ])
 def test_a_missing_or_mistyped_format_version_is_called_damaged_not_newer(tmp_path, good_bytes,

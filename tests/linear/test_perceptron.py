@@ -1,6 +1,7 @@
 import warnings
 
 import numpy as np
+import pandas as pd
 import scipy.sparse
 import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wine
@@ -186,6 +187,40 @@ def test_partial_fit_is_one_epoch_of_fit():
     np.testing.assert_array_equal(streamed.coef_, batch.coef_)
     with pytest.raises(ValueError, match="not in classes"):
         streamed.partial_fit(X, np.full(len(y), 7))
+
+
+@pytest.mark.parametrize("labels", [[-1, 1], ["a", "b", "c"]])
+def test_streamed_trace_builds_each_row_once_and_matches_fit(monkeypatch, labels):
+    """``partial_fit`` epochs extend ``trace_`` with their own updates only
+    (the playground streams a run epoch by epoch); rows run class by class,
+    and the trace equals that of a fit of as many epochs."""
+    built = []
+    rows_of = Perceptron._trace_rows
+
+    def counted(self, *args):
+        rows = rows_of(self, *args)
+        built.append(len(rows))
+        return rows
+
+    monkeypatch.setattr(Perceptron, "_trace_rows", counted)
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(40, 2)), np.asarray(labels)[rng.integers(0, len(labels), 40)]
+    streamed = Perceptron(record_trace=True)
+    for _ in range(6):
+        streamed.partial_fit(X, y, classes=labels)
+    assert sum(built) == len(streamed.trace_) == streamed.n_updates_
+    assert list(streamed.trace_["step"]) == list(range(1, streamed.n_updates_ + 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = Perceptron(record_trace=True, max_iter=6).fit(X, y)
+    pd.testing.assert_frame_equal(streamed.trace_, fitted.trace_)
+    trace = streamed.trace_
+    groups = ([trace] if len(labels) == 2 else
+              [trace[trace["class"] == label] for label in streamed.classes_])
+    for k, rows in enumerate(groups):   # each problem's last row is its w, b
+        last = rows.iloc[-1]
+        np.testing.assert_array_equal(last["w"], streamed.coef_[k])
+        assert last["b"] == streamed.intercept_[k]
 
 
 def test_float32_computed_in_float32():

@@ -4,16 +4,31 @@ The page's tables must show the books' worked examples: 李航 表2.1, 表2.2 an
 例7.1, 周志华's root split table of 西瓜数据集2.0 and the 表4.2 pruning.
 """
 
+import functools
 import re
 
 import pytest
 
 pytest.importorskip("playwright")
 
+#: how long a page may take to answer a request (ms); a learner's first numba
+#: compile is not in it (:func:`warm`)
 TIMEOUT = 60_000
 
 
+@functools.cache
+def warm(learner):
+    """Compile ``learner``'s kernels before its page asks, as the playground's
+    warm-up does when it starts (``prepare_learner``; the live server runs in
+    this process): a first compile takes tens of CPU seconds, over a minute on a
+    busy 2-core machine, and would otherwise fall inside a page's wait."""
+    from hyperplane.playground._server import prepare_learner
+
+    prepare_learner(learner)
+
+
 def _open(page, learner, dataset=None, **params):
+    warm(learner)
     page.goto(page.base_url + "#" + learner)
     page.get_by_test_id("learner-select").wait_for()
     page.wait_for_function("document.getElementById('status').textContent.length > 1 "

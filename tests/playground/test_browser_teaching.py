@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from .test_browser import TIMEOUT, _open, _rows, _run_to_end
+from .test_browser import TIMEOUT, _open, _rows, _run_to_end, warm
 
 pytest.importorskip("playwright")
 
@@ -114,6 +114,7 @@ def test_play_and_pause_at_a_speed(page):
 
 
 def test_the_url_hash_reopens_the_same_page(page):
+    warm("svm")
     page.goto(page.base_url + "#learner=svm&dataset=watermelon-3.0alpha&kernel=rbf&C=10"
               "&sigma=0.3&lang=en")
     page.wait_for_function("document.getElementById('status').textContent.includes('SVM')",
@@ -137,6 +138,7 @@ def test_the_url_hash_reopens_the_same_page(page):
     assert page.get_by_test_id("param-kernel").input_value() == "rbf"
     # the old form, #learner, still opens a learner's page
     page.goto("about:blank")
+    warm("tree")
     page.goto(page.base_url + "#tree")
     page.wait_for_function("document.getElementById('learner').value === 'tree'",
                            timeout=TIMEOUT)

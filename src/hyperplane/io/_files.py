@@ -32,7 +32,8 @@ from ._atomic import atomic_write
 from ._skops import skops_io, skops_version
 
 FORMAT_NAME = "hyperplane-model"
-FORMAT_VERSION = 1
+#: 2: a frame's column of equal-shaped arrays is stored stacked (``_frames``)
+FORMAT_VERSION = 2
 HEADER_MEMBER = "hyperplane.json"
 
 
@@ -251,7 +252,7 @@ def read_header(path):
     ...     save(model, path, metadata={"target": "label"})
     ...     header = read_header(path)
     >>> header["format"], header["format_version"]
-    ('hyperplane-model', 1)
+    ('hyperplane-model', 2)
     >>> header["model"], header["metadata"]
     ('hyperplane.linear._least_squares.LeastSquaresClassifier', {'target': 'label'})
     """

@@ -6,6 +6,12 @@ DataFrame/Series found in an estimator's attributes (also inside lists,
 tuples, dicts and dataclasses such as a tree's per-node trace) is replaced by a
 :class:`FrameState` (plain NumPy columns) on a *shallow copy* of the
 estimator -- the user's model is never modified -- and turned back on load.
+
+A column whose cells are arrays of one shape and dtype (a trace's weight
+vectors) is kept as one stacked 2-D array: skops writes every array of an
+object array as its own archive member, so a 100,000-update trace would be
+100,000 members (format version 2; a version-1 file's object columns still
+load).
 """
 
 from __future__ import annotations
@@ -27,11 +33,16 @@ class FrameState:
         self.columns = [str(c) for c in as_frame.columns]
         self.series_name = frame.name if self.is_series else None
         self.values = [_column_values(as_frame.iloc[:, i]) for i in range(as_frame.shape[1])]
+        #: positions in ``values`` holding a stacked column (one row per cell)
+        self.stacked = [i for i, values in enumerate(self.values) if values.dtype != object
+                        and as_frame.iloc[:, i].dtype == object]
         self.index = _column_values(pd.Series(as_frame.index))
         self.index_name = as_frame.index.name
 
     def to_pandas(self):
-        frame = pd.DataFrame({name: values for name, values in zip(self.columns, self.values)},
+        stacked = getattr(self, "stacked", [])   # absent in a version-1 file
+        values = [_cells(v) if i in stacked else v for i, v in enumerate(self.values)]
+        frame = pd.DataFrame({name: v for name, v in zip(self.columns, values)},
                              columns=self.columns)
         frame.index = pd.Index(self.index, name=self.index_name)
         if self.is_series:
@@ -42,13 +53,29 @@ class FrameState:
 
 
 def _column_values(column):
+    """A column's cells as a NumPy array: an object column whose cells are
+    all arrays of one shape and dtype becomes their stack (one row per
+    cell, see :func:`_cells`); other object columns (str, lists of
+    unequal length) stay object arrays, lists made arrays."""
     values = column.to_numpy()
-    if values.dtype == object:
-        # cells may be arrays (trace_["w"]) or str: keep them as an object array
-        cells = np.empty(len(values), dtype=object)
-        cells[:] = [np.asarray(v) if isinstance(v, (list, np.ndarray)) else v for v in values]
-        return cells
-    return np.asarray(values)
+    if values.dtype != object:
+        return np.asarray(values)
+    items = [np.asarray(v) if isinstance(v, (list, np.ndarray)) else v for v in values]
+    if items and all(isinstance(v, np.ndarray) and v.ndim >= 1 and v.dtype != object
+                     and v.shape == items[0].shape and v.dtype == items[0].dtype
+                     for v in items):
+        return np.stack(items)
+    cells = np.empty(len(items), dtype=object)
+    cells[:] = items
+    return cells
+
+
+def _cells(stack):
+    """The object column :func:`_column_values` stacked: one array per row."""
+    cells = np.empty(len(stack), dtype=object)
+    for i, row in enumerate(stack):
+        cells[i] = row
+    return cells
 
 
 def _convert(value, forward, seen):

@@ -197,7 +197,7 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         else:  # our own threads: BLAS's stay off their cores
             with one_blas_thread(), ThreadPoolExecutor(threads) as pool:
                 self._states = list(pool.map(solve, range(len(problems))))
-        self._export()
+        self._export(fresh=True)
         if not self.converged_:
             warn_not_converged(
                 self, self.n_iter_,
@@ -259,12 +259,13 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
                           update=self.update, variant=self.variant,
                           record=self.record_trace)
             state.converged = n == 0
-        self._export()
+        self._export(fresh=first)
         return self
 
     # ----------------------------------------------------------------- results
-    def _export(self):
-        """Copy the states' weights into the public attributes."""
+    def _export(self, fresh):
+        """Copy the states' weights into the public attributes (and their new
+        updates into ``trace_``, a new one when ``fresh``)."""
         weights = [VARIANTS[self.variant](s, self.update) for s in self._states]
         self.coef_ = np.ldexp(np.vstack([w for w, _ in weights]), -self._exponent)
         self.intercept_ = np.array([b for _, b in weights], dtype=self.coef_.dtype)
@@ -272,20 +273,53 @@ class Perceptron(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         self.n_updates_ = int(sum(s.n_updates for s in self._states))
         self.converged_ = all(s.converged for s in self._states)
         if self.record_trace:
-            self.trace_ = self._trace_frame()
+            self._extend_trace(fresh)
 
-    def _trace_frame(self):
-        rows = []
+    def _extend_trace(self, fresh):
+        """Move the updates the states noted since the last export into
+        ``trace_`` (a new frame when ``fresh``): only their rows are built and
+        the states' lists are emptied, so a run of ``partial_fit`` epochs
+        builds each row once, and a saved model holds each update once.
+        Rows run class by class, by order of update within a class."""
         multiclass = len(self._states) > 1
+        previous = None if fresh else getattr(self, "trace_", None)
+        done = 0 if previous is None else len(previous)
+        rows = []
         for k, state in enumerate(self._states):
-            for sample, w, b in state.trace:
-                row = {"step": len(rows) + 1, "sample": sample,
-                       "w": np.ldexp(w, -self._exponent), "b": b}
-                if multiclass:
-                    row["class"] = self.classes_[k]
-                rows.append(row)
+            rows += self._trace_rows(state.trace, done + len(rows) + 1,
+                                     self.classes_[k] if multiclass else None)
+            state.trace = []
+        if done and not rows:
+            return
         columns = ["step", "sample", "w", "b"] + (["class"] if multiclass else [])
-        return pd.DataFrame(rows, columns=columns)
+        frame = pd.DataFrame(rows, columns=columns)
+        if done:
+            frame = pd.concat([previous, frame], ignore_index=True)
+            if multiclass:   # the new rows of class k go after its earlier ones
+                by_class = np.searchsorted(self.classes_, frame["class"].to_numpy())
+                frame = frame.iloc[np.argsort(by_class, kind="stable")].reset_index(drop=True)
+                frame["step"] = np.arange(1, len(frame) + 1)
+        self.trace_ = frame
+
+    def _trace_rows(self, updates, first_step, label=None):
+        """One ``trace_`` row per update ``(sample, w, b)`` of a state's list,
+        numbered from ``first_step`` (with its ``class`` when ``label``)."""
+        rows = []
+        for step, (sample, w, b) in enumerate(updates, start=first_step):
+            row = {"step": step, "sample": sample, "w": np.ldexp(w, -self._exponent), "b": b}
+            if label is not None:
+                row["class"] = label
+            rows.append(row)
+        return rows
+
+    def __setstate__(self, state):
+        """A model saved before ``_extend_trace`` emptied the states' lists
+        (pickle, or a model file of format 1) has its updates in both: they
+        are in ``trace_``, so a later ``partial_fit`` starts the lists anew."""
+        super().__setstate__(state)
+        if "trace_" in state:
+            for per_class in state.get("_states", []):
+                per_class.trace = []
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
