@@ -46,7 +46,6 @@ from numba.core.registry import CPUDispatcher  # noqa: E402
 from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba's inliner)
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
 from hyperplane._nrt_meminfos import WALKS_MEMINFOS_ONLY  # noqa: E402,F401  (numba's refcounts)
-from hyperplane._ssa_blocks import INDEXES_SSA_BLOCKS  # noqa: E402,F401  (numba's SSA form)
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 
