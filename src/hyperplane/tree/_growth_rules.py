@@ -31,12 +31,13 @@ def grow_rules(estimator, criterion, c45, n_rows, cut_at_training_value=False):
     code (``c45``: J48's rules), its size limits (``max_depth`` None: no
     limit; ``min_samples_split`` and ``min_samples_leaf`` counts, or fractions
     of ``n_rows``, the rows or weight of the training data), no C4.5 weight
-    bound, and where an exact numeric cut lies."""
+    bound, and where an exact numeric cut lies. The two flags are True or None,
+    so that numba compiles only the rules a fit uses (:class:`~._state.GrowRules`)."""
     max_depth = np.inf if estimator.max_depth is None else estimator.max_depth
-    return GrowRules(criterion, c45, float(max_depth),
+    return GrowRules(criterion, True if c45 else None, float(max_depth),
                      _count_or_fraction(estimator.min_samples_split, 2, n_rows),
                      _count_or_fraction(estimator.min_samples_leaf, 1, n_rows), 0.0,
-                     cut_at_training_value)
+                     True if cut_at_training_value else None)
 
 
 def _count_or_fraction(value, low, n_rows):

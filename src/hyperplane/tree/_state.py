@@ -25,13 +25,16 @@ class GrowRules(NamedTuple):
     """The parameters every expansion obeys."""
 
     criterion: int  # ENTROPY or GINI
-    c45: bool  # C4.5 / J48's rules (criterion="gain_ratio")
+    #: C4.5 / J48's rules (criterion="gain_ratio"): True, or None (not C4.5: numba
+    #: then compiles no C4.5 attribute choice; a bool is read at run time)
+    c45: object
     max_depth: float
     min_split: float  # rows (C4.5: weight) a node needs to be split
     min_leaf: float
     min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
-    #: exact numeric cuts move to a training value (:func:`~hyperplane.tree._grow._expand_kernels.training_value_cut`)
-    cut_at_training_value: bool = False
+    #: exact numeric cuts move to a training value (:func:`~hyperplane.tree._grow._expand_kernels.training_value_cut`):
+    #: True, or None (the midpoint: numba then compiles no move; a bool is read at run time)
+    cut_at_training_value: object = None
 
 
 class Columns(NamedTuple):

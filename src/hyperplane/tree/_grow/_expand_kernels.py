@@ -26,9 +26,10 @@ every decision of the book from there. Each rule is one function:
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
 
 from ..._in_python import in_python
-from ..._numba import jit, jit_internal, jit_twin
+from ..._numba import by_first_type, by_none, jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -128,16 +129,9 @@ def c45_choice(splits):
     return chosen
 
 
-@jit_twin
-def choose_attribute(splits, c45):
-    """The attribute with the best score, the first in column order within ``SCORE_TIE``.
-
-    ``c45``: :func:`c45_choice`. −1: no valid attribute.
-    """
-    if not any_set(splits.valid):
-        return -1
-    if c45:
-        return c45_choice(splits)
+@jit_internal
+def best_score_choice(splits):
+    """The valid attribute with the best score, the first in column order within ``SCORE_TIE``."""
     best = -np.inf
     for j in range(splits.score.shape[0]):
         if splits.valid[j] and splits.score[j] > best:
@@ -146,6 +140,40 @@ def choose_attribute(splits, c45):
         if splits.valid[j] and splits.score[j] >= best - SCORE_TIE:
             return j
     return -1
+
+
+@jit_internal
+def either_choice(c45, splits):
+    """:func:`c45_choice` when ``c45`` is true, else :func:`best_score_choice`
+    (a run-time flag: both are compiled)."""
+    if c45:
+        return c45_choice(splits)
+    return best_score_choice(splits)
+
+
+def _is_none(t):
+    return isinstance(t, types.NoneType)
+
+
+#: ``attribute_choice(c45, splits)``: numba chooses when it types ``c45`` (the
+#: :class:`~hyperplane.tree._state.GrowRules` field): None, not C4.5's rules,
+#: compiles :func:`best_score_choice` only, so a fit of another criterion
+#: compiles no :func:`c45_choice` / :func:`c45_candidates`; a bool decides at run time
+attribute_choice = by_first_type(
+    lambda t: best_score_choice if _is_none(t) else either_choice, "attribute_choice",
+    choose_in_python=lambda c45: either_choice.py_func, pass_first=lambda t: not _is_none(t))
+
+
+@jit_twin
+def choose_attribute(splits, c45):
+    """The attribute with the best score, the first in column order within ``SCORE_TIE``.
+
+    ``c45`` (True, or None: typed, see :data:`attribute_choice`; a bool is
+    read at run time): :func:`c45_choice`. −1: no valid attribute.
+    """
+    if not any_set(splits.valid):
+        return -1
+    return attribute_choice(c45, splits)
 
 
 @jit_twin
@@ -166,6 +194,31 @@ def training_value_cut(x, midpoint):
         if not np.isnan(v) and v - best > C45_TIE and v - midpoint < C45_TIE:
             best = v
     return best
+
+
+@jit_internal
+def move_to_training_value(cut_at_training_value, columns, j, splits):
+    """``splits.threshold[j]`` moved by :func:`training_value_cut` when
+    ``cut_at_training_value`` and attribute ``j`` is numeric: over its
+    training column, or over its bins' training values (binned)."""
+    if cut_at_training_value and columns.kind[j] == NUMERIC:
+        splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
+                                                 splits.threshold[j])
+    elif cut_at_training_value and columns.kind[j] == BINNED:
+        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
+                                                 splits.threshold[j])
+
+
+@jit_internal
+def midpoint_stays(columns, j, splits):
+    """A midpoint threshold stays where the scan put it."""
+
+
+#: ``threshold_at_training_value(cut_at_training_value, columns, j, splits)``,
+#: chosen when numba types the flag (:func:`~hyperplane._numba.by_none`): None
+#: (the midpoint) compiles no :func:`training_value_cut`
+threshold_at_training_value = by_none(midpoint_stays, move_to_training_value,
+                                      pass_first=(False, True))
 
 
 @jit_internal
@@ -324,12 +377,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     j = choose_attribute(splits, rules.c45)
     if j < 0:
         return no_children(node, n_stats), np.zeros(0, dtype=np.float64), False
-    if rules.cut_at_training_value and columns.kind[j] == NUMERIC:
-        splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
-                                                 splits.threshold[j])
-    elif rules.cut_at_training_value and columns.kind[j] == BINNED:  # the bins' values
-        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
-                                                 splits.threshold[j])
+    threshold_at_training_value(rules.cut_at_training_value, columns, j, splits)
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = route_rows(columns, j, splits, node.rows)
