@@ -263,10 +263,15 @@ def main():
         if libsvm:
             cases += [(f"`{name}`", argv, None)
                       for name, argv in libsvm_commands(tmp, libsvm).items()]
-        for name, argv in commands(tmp).items():
+        # each source writes and reads its own model file: a newer source may
+        # write a format an older one refuses
+        per_source = {src: commands(os.path.join(tmp, str(i))) for i, src in enumerate(sources)}
+        for i in range(len(sources)):
+            os.mkdir(os.path.join(tmp, str(i)))
+        for name in per_source[sources[0]]:
             if args.only is None or name in args.only:
                 cases += [(f"`hyperplane {name}`",
-                           [sys.executable, "-m", "hyperplane", *argv], src)
+                           [sys.executable, "-m", "hyperplane", *per_source[src][name]], src)
                           for src in sources]
         for _, argv, src in cases:  # fill numba's cache, write the model file
             timed(argv, environment(src))
