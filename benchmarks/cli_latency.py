@@ -265,9 +265,10 @@ def main():
                       for name, argv in libsvm_commands(tmp, libsvm).items()]
         # each source writes and reads its own model file: a newer source may
         # write a format an older one refuses
-        per_source = {src: commands(os.path.join(tmp, str(i))) for i, src in enumerate(sources)}
-        for i in range(len(sources)):
+        per_source = {}
+        for i, src in enumerate(sources):
             os.mkdir(os.path.join(tmp, str(i)))
+            per_source[src] = commands(os.path.join(tmp, str(i)))
         for name in per_source[sources[0]]:
             if args.only is None or name in args.only:
                 cases += [(f"`hyperplane {name}`",
