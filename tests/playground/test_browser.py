@@ -46,9 +46,11 @@ def _open(page, learner, dataset=None, **params):
 
 
 def _wait_started(page):
-    page.wait_for_function("!document.getElementById('status').textContent.startsWith('…')",
+    """Wait until every run the page's controls asked for has started (the page
+    marks ``data-starting`` from a reset until its run's start has answered)."""
+    page.wait_for_function("!document.body.dataset.starting "
+                           "&& !document.getElementById('status').textContent.startsWith('…')",
                            timeout=TIMEOUT)
-    page.wait_for_timeout(300)
 
 
 def _rows(page):

@@ -27,7 +27,7 @@ const OPTION_LABELS = { info_gain: "ID3 (Gain)", gain_ratio: "C4.5 (Gain_ratio)"
 // steps: every step the server sent for this run; view: how many of them the page
 // shows (back steps view down, step forward replays the kept steps before asking)
 const state = { queue: Promise.resolve(), streamDone: null, pending: null, catalog: null, run: null, info: null, picture: {}, clicked: [],
-                steps: [], view: 0, done: false, split: null, treeText: "", status: null,
+                steps: [], view: 0, done: false, split: null, treeText: "", status: null, starting: 0,
                 stream: null, curve: null, lastStep: null, linear: null, playing: null, hash: "" };
 
 // ------------------------------------------------------------------ helpers
@@ -151,10 +151,16 @@ function serially(task) {
 }
 // A control that loses focus to a button resets first: the buttons wait for it.
 // A reset ends a streaming run at once (the stream's turn in the queue ends with it).
+// While a reset's run is still starting, ``data-starting`` holds how many are queued
+// (tests wait for it to go: a fixed pause would race the server).
 function reset() {
   stopStream();
   if (state.playing) pause();
-  state.pending = serially(startRun);
+  document.body.dataset.starting = String(++state.starting);
+  state.pending = serially(startRun).finally(() => {
+    if (--state.starting === 0) delete document.body.dataset.starting;
+    else document.body.dataset.starting = String(state.starting);
+  });
   return state.pending;
 }
 async function startRun() {
