@@ -29,7 +29,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import jit, jit_internal, jit_twin
 from .._row_kernels import by_layout
 from ._linear_svc_kernels import PG_ZERO, prefetch_ahead, shuffle_prefix
 
@@ -96,7 +96,7 @@ def csr_row_classes(X, i, W, classes, values, n, scores):
 row_classes = by_layout(dense_row_classes, csr_row_classes)
 
 
-@jit
+@jit_twin
 def block_minimiser(A, B, y, C_y, alpha_new):
     """The exact minimiser of sample i's block (Crammer & Singer 2001, §6;
     Keerthi et al. 2008, eq. 9 and Algorithm 2; LIBLINEAR's
@@ -131,7 +131,7 @@ def block_minimiser(A, B, y, C_y, alpha_new):
             alpha_new[m] = min(0.0, (beta - B[m]) / A)
 
 
-@jit
+@jit_twin
 def block_extremes(G, alpha_i, y, C_y):
     """``(min_{m: alpha_im < bound_m} G_m, max_m G_m)`` over the block's
     variables (Keerthi et al. 2008, eq. 10)."""
@@ -154,7 +154,7 @@ def block_violation(G, alpha_i, y, C_y):
     return maxG - minG
 
 
-@jit
+@jit_twin
 def shrink_block(G, alpha_i, classes, n, y, C_y, minG):
     """Move the block's variables that are at their bound with ``G_m <
     minG`` behind its first ``n`` (Keerthi et al. 2008, §4; LIBLINEAR's
@@ -179,7 +179,7 @@ def shrink_block(G, alpha_i, classes, n, y, C_y, minG):
     return n, y
 
 
-@jit
+@jit_internal
 def cs_epoch(problem, state, active):
     """One pass over the active samples, in an order shuffled with
     ``state.rng``: each block's active variables are scored, shrunk

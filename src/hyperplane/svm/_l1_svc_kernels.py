@@ -32,7 +32,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit
+from .._numba import jit, jit_internal, jit_twin
 from .._row_kernels import by_layout, row_entry, row_span
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead
 from ._linear_svr_kernels import (record_outcome, soft_newton_step, start_pass, tally_visit,
@@ -54,7 +54,7 @@ L1State = namedtuple("L1State", "w b active rng")
 L1Limits = namedtuple("L1Limits", "tol max_epochs")
 
 
-@jit
+@jit_internal
 def column_terms(Xc, j, b, C):
     """``(sum_{b_i > 0} C_i v_i b_i, sum_{b_i > 0} C_i v_i^2)`` over the
     nonzeros ``v_i`` of column ``j``, a dense row or a CSR row of ``Xc`` (the
@@ -71,7 +71,7 @@ def column_terms(Xc, j, b, C):
     return g, h
 
 
-@jit
+@jit_twin
 def column_shift(Xc, j, b, C, delta):
     """``b_i += delta v_i`` over the nonzeros ``v_i`` of column ``j`` (dense
     or CSR, as :func:`column_terms`; a stored zero takes no part); returns
@@ -111,7 +111,7 @@ def column_curvatures(Xc, C, n_columns):
     return out
 
 
-@jit
+@jit_internal
 def recompute_margins(Xc, w, b, C):
     """``b = 1 - y w . x`` from the weights (after a line search that ran out
     of halvings, as LIBLINEAR)."""
@@ -121,7 +121,7 @@ def recompute_margins(Xc, w, b, C):
             column_shift(Xc, j, b, C, -w[j])
 
 
-@jit
+@jit_twin
 def cdn_line_search(Xc, j, b, C, w_j, d, G_loss, xj_sq_j):
     """CDN's backtracking line search on ``w_j + lambda d``, lambda = 1, 1/2,
     ... (Yuan et al. 2010, §4.1.2 and eq. 30, with their cheap sufficient

@@ -69,7 +69,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, jit_inline, prefetch
+from .._numba import jit, jit_inline, jit_internal, jit_twin, prefetch
 from .._row_kernels import by_layout, row_dot_fast, span_axpy, span_dot
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's
@@ -94,7 +94,7 @@ SETTLED = 0.1
 GO_ON, WITHIN_TOL, SET_SETTLED = 0, 1, 2
 
 
-@jit
+@jit_internal
 def random_below(state, m):
     """A pseudo-random integer in [0, m), m < 2**32: one xorshift64* step on
     ``state[0]`` (Vigna 2016), its top 32 bits scaled to [0, m) by a multiply
@@ -109,7 +109,7 @@ def random_below(state, m):
     return np.int64((top * np.uint64(m)) >> np.uint64(32))
 
 
-@jit
+@jit_twin
 def shuffle_prefix(active, n_active, state):
     """Permute ``active[:n_active]`` uniformly in place (Fisher-Yates)."""
     for k in range(n_active - 1):
@@ -136,7 +136,7 @@ def prefetch_span(array, start, stop):
         p += step
 
 
-@jit
+@jit_internal
 def dense_prefetch_ahead(X, order, k, n, target, stride):
     """Ask the cache for the dense row ``order[k + AHEAD]`` (its reads of
     ``target`` run in order, which the hardware prefetches by itself)."""
@@ -145,7 +145,7 @@ def dense_prefetch_ahead(X, order, k, n, target, stride):
         prefetch_span(X, t * X.shape[1], (t + 1) * X.shape[1])
 
 
-@jit
+@jit_internal
 def csr_prefetch_ahead(X, order, k, n, target, stride):
     """Ask the cache for the CSR row ``order[k + 2 AHEAD]``, and for the
     entries ``target[stride * c]`` that the row ``order[k + AHEAD]`` reads
@@ -166,7 +166,7 @@ def csr_prefetch_ahead(X, order, k, n, target, stride):
 prefetch_ahead = by_layout(dense_prefetch_ahead, csr_prefetch_ahead)
 
 
-@jit
+@jit_twin
 def coordinate_step(G, alpha_t, U_t, QD_t, M_bar, m_bar):
     """The projected-gradient test and update of one dual variable.
 
@@ -305,7 +305,7 @@ def dcd_epoch(X, var, B, w, active, bounds, state):
     return M, m
 
 
-@jit
+@jit_twin
 def within_tol(M, m, tol):
     """LIBLINEAR's stopping test on one epoch: the spread ``M - m`` of the
     projected gradients it visited is at most ``tol`` (Hsieh et al. 2008,
@@ -314,7 +314,7 @@ def within_tol(M, m, tol):
     return M - m <= tol
 
 
-@jit
+@jit_twin
 def shrink_thresholds(M, m):
     """``(M_bar, m_bar)``, the shrinking thresholds of the next epoch (Hsieh
     et al. 2008, eq. 13, as LIBLINEAR's ``solve_l2r_l1l2_svc``): ``M`` and
@@ -323,13 +323,13 @@ def shrink_thresholds(M, m):
     return (M if M > 0.0 else np.inf), (m if m < 0.0 else -np.inf)
 
 
-@jit
+@jit_twin
 def next_shrink_bounds(bounds, M, m):
     """Store :func:`shrink_thresholds` of ``M``, ``m`` in ``bounds[1:3]``."""
     bounds[1], bounds[2] = shrink_thresholds(M, m)
 
 
-@jit
+@jit_twin
 def settled(n_active, visited, size, fraction):
     """Whether a working set of ``size`` variables, on which an epoch visited
     ``visited`` and left ``n_active`` active, should be compacted: the active
@@ -338,7 +338,7 @@ def settled(n_active, visited, size, fraction):
     return n_active <= fraction * size and n_active >= (1.0 - SETTLED) * visited
 
 
-@jit
+@jit_twin
 def after_epoch(M, m, tol, bounds, visited, size, compact_below):
     """What follows an epoch that visited ``visited`` variables and returned
     the extremes ``M``, ``m``: :data:`WITHIN_TOL` (``bounds`` untouched), else

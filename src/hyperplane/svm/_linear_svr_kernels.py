@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 
-from .._numba import jit, jit_inline
+from .._numba import jit, jit_inline, jit_internal, jit_twin
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, prefetch_ahead, shuffle_prefix
 from .._row_kernels import row_axpy, row_dot
 
@@ -85,7 +85,7 @@ def tally_visit(active, k, outcome, shrink, violation):
                         outcome.Gnorm1 + violation)
 
 
-@jit
+@jit_internal
 def violation_test(G, beta, U, p, Gmax_old):
     """The optimality and shrinking test of one variable of
     ``G beta + p |beta|`` (plus a smooth part) on ``[-U, U]`` (Ho & Lin 2012,
@@ -118,7 +118,7 @@ def violation_test(G, beta, U, p, Gmax_old):
     return False, abs(Gp) if beta > 0.0 else abs(Gn)
 
 
-@jit
+@jit_twin
 def soft_newton_step(G, H, beta, p):
     """The minimiser ``d`` of ``G d + H d^2 / 2 + p |beta + d|``: the Newton
     step of the smooth part soft-thresholded by ``p`` (Yuan et al. 2010,
@@ -132,7 +132,7 @@ def soft_newton_step(G, H, beta, p):
     return -beta
 
 
-@jit
+@jit_twin
 def beta_step(G, beta, H, U, p, Gmax_old):
     """One coordinate of the SVR dual (Ho & Lin 2012, Algorithm 4; LIBLINEAR's
     ``solve_l2r_l1l2_svr``): :func:`violation_test`, then
@@ -179,7 +179,7 @@ def svr_epoch(problem, state, n_active, Gmax_old):
     return outcome
 
 
-@jit
+@jit_internal
 def within_relative_tol(Gnorm1, Gnorm1_init, tol):
     """LIBLINEAR's stopping test of its SVR dual and L1 primal solvers: the
     summed violation of an epoch is at most ``tol`` times that of the first
@@ -189,7 +189,7 @@ def within_relative_tol(Gnorm1, Gnorm1_init, tol):
     return Gnorm1 <= tol * Gnorm1_init
 
 
-@jit
+@jit_internal
 def record_outcome(outcome, bounds, tol):
     """Keep an epoch's :data:`EpochOutcome` in ``bounds`` =
     [n_active, Gmax_old, Gnorm1_init (negative before the first epoch)], the

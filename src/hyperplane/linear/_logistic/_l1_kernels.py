@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import jit, jit_internal
 from ..._row_kernels import row_axpy as column_axpy
 from ..._row_kernels import row_dot as column_dot
 from ..._row_kernels import row_weighted_dot as column_weighted_dot
@@ -61,7 +61,7 @@ class Direction(NamedTuple):
     w: np.ndarray
 
 
-@jit
+@jit_internal
 def l1_violation(g, v):
     """The minimum-norm subgradient of ``g·v + |v|`` in ``v`` (0 at the
     optimum): ``g ± 1`` off zero, the soft threshold of ``g`` at zero."""
@@ -139,7 +139,7 @@ def quadratic_sweep(cols, state, order, n_active, nu, margin):
     return Sweep(n_active, violation, worst)
 
 
-@jit
+@jit_internal
 def log1p_exp(t):
     """``log(1 + exp(t))`` without overflow."""
     if t > 0.0:
