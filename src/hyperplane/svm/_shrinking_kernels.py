@@ -14,18 +14,17 @@ from ._working_set_kernels import label_extremes
 
 
 @jit_inline
-def be_shrunk(t, var, m, minus_M):
-    """Whether bound variable t cannot move while the gap is this wide
-    (LIBSVM's ``be_shrunk`` with G = -y score; m = m(alpha),
-    minus_M = -M(alpha))."""
-    alpha, score, y, C = var.alpha, var.score, var.y, var.C
-    G = -y[t] * score[t]
-    if alpha[t] >= C[t]:
-        if y[t] > 0:
+def be_shrunk(G, alpha_t, C_t, y_t, m, minus_M):
+    """Whether bound variable t (gradient G_t, alpha_t, C_t, y_t) cannot move
+    while the gap is this wide (LIBSVM's ``be_shrunk``; m = m(alpha),
+    minus_M = -M(alpha)). Takes scalars: one call site, no array of the
+    :data:`Variables` unpacked (and reference-counted) in it."""
+    if alpha_t >= C_t:
+        if y_t > 0:
             return -G > m
         return -G > minus_M
-    if alpha[t] <= 0.0:
-        if y[t] > 0:
+    if alpha_t <= 0.0:
+        if y_t > 0:
             return G > minus_M
         return G > m
     return False
@@ -51,11 +50,12 @@ def shrink(var, cache, active_rows, ist, tol, halves):
     if ist[UNSHRUNK] == 0 and max(m_pos - M_pos, m_neg - M_neg) <= 10.0 * tol:
         return True
     stuck = np.empty(active, dtype=np.uint8)       # uint8, as the status: one np.empty less
-    y = var.y
+    alpha, score, y, C = var.alpha, var.score, var.y, var.C
     kept = active
     for t in range(active):
-        stuck[t] = (be_shrunk(t, var, m_pos, -M_pos) if y[t] > 0
-                    else be_shrunk(t, var, m_neg, -M_neg))
+        positive = y[t] > 0
+        stuck[t] = be_shrunk(-y[t] * score[t], alpha[t], C[t], y[t],
+                             m_pos if positive else m_neg, -M_pos if positive else -M_neg)
         if stuck[t]:
             kept -= 1
     if kept < active:
@@ -87,19 +87,52 @@ def stable_partition(stuck, kept):
 
 @jit_inline
 def permute_variables(var, order):
-    """Reorder the first ``order.shape[0]`` dual variables: position ``k``
-    receives variable ``order[k]`` (``H`` is per sample and stays). One
-    scratch vector per element type, so that each array is moved by the same
-    few loops (:func:`take_in_place`). Inlined into :func:`shrink`, its one
-    compiled caller (Python reorders with NumPy: :func:`permuted_in_python`)."""
-    m = order.shape[0]
-    values = np.empty(m)
-    for arr in (var.alpha, var.score, var.y, var.p, var.C, var.QD):
-        take_in_place(arr, order, values)
-    positions = np.empty(m, dtype=np.int64)
-    for arr in (var.kidx, var.perm):
-        take_in_place(arr, order, positions)
-    take_in_place(var.status, order, np.empty(m, dtype=np.uint8))
+    """Reorder the first ``order.shape[0]`` dual variables in place:
+    position ``k`` receives variable ``order[k]`` (``H`` is per sample and
+    stays). The permutation is followed cycle by cycle (Knuth, TAOCP vol. 1,
+    section 1.3.3), every array's entry moved in the same step, so that one
+    loop moves them all, with no scratch vector; ``order`` is used up
+    (``order[k] = k`` once position k holds its variable). Inlined into
+    :func:`shrink`, its one compiled caller (Python reorders with NumPy:
+    :func:`permuted_in_python`)."""
+    alpha, score, y, p, C, QD = var.alpha, var.score, var.y, var.p, var.C, var.QD
+    kidx, perm, status = var.kidx, var.perm, var.status
+    for start in range(order.shape[0]):
+        if order[start] == start:
+            continue
+        alpha_s = alpha[start]
+        score_s = score[start]
+        y_s = y[start]
+        p_s = p[start]
+        C_s = C[start]
+        QD_s = QD[start]
+        kidx_s = kidx[start]
+        perm_s = perm[start]
+        status_s = status[start]
+        k = start
+        while order[k] != start:
+            src = order[k]
+            alpha[k] = alpha[src]
+            score[k] = score[src]
+            y[k] = y[src]
+            p[k] = p[src]
+            C[k] = C[src]
+            QD[k] = QD[src]
+            kidx[k] = kidx[src]
+            perm[k] = perm[src]
+            status[k] = status[src]
+            order[k] = k
+            k = src
+        alpha[k] = alpha_s
+        score[k] = score_s
+        y[k] = y_s
+        p[k] = p_s
+        C[k] = C_s
+        QD[k] = QD_s
+        kidx[k] = kidx_s
+        perm[k] = perm_s
+        status[k] = status_s
+        order[k] = k
 
 
 def permuted_in_python(var, order):
@@ -109,19 +142,6 @@ def permuted_in_python(var, order):
     for arr in var:
         if arr is not var.H:
             arr[:order.shape[0]] = arr[order]
-
-
-@jit_inline
-def take_in_place(arr, order, scratch):
-    """``arr[:m] = arr[order]`` (``m = order.shape[0]``) through ``scratch``
-    (length m), element by element: numba compiles a gather ``arr[order]``
-    and a slice assignment from an array with a bounds test and a formatted
-    shape-mismatch message each, whose code was most of a small kernel's
-    compilation."""
-    for k in range(order.shape[0]):
-        scratch[k] = arr[order[k]]
-    for k in range(order.shape[0]):
-        arr[k] = scratch[k]
 
 
 @jit_internal

@@ -7,8 +7,6 @@ the state it reads are described in :mod:`._smo_state`; its stages are
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._numba import jit
 from ._pair_step_kernels import (all_bound_status, bound_status, update_alpha_pair, update_gradient,
                                  update_h)
@@ -18,7 +16,7 @@ from ._shrinking_kernels import rebuild_active_rows, shrink
 from ._smo_state import (ACTIVE_SIZE, CONVERGED, COUNTER, ITERATE, LAST_I, LAST_J, MAX_ITER,
                          MAX_ITER_AT, N_ITER, NEED_ROW, NEED_UNSHRINK, RECONSTRUCT, RECONSTRUCTED,
                          REQ_FINAL, SET_UP, SHRINK_EVERY, SHRINKING, START_GRADIENT, TASK)
-from ._working_set_kernels import FirstHalves, select_first, select_second
+from ._working_set_kernels import select_first, select_second
 
 
 @jit
@@ -78,19 +76,14 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
         if task == RECONSTRUCT:
             return RECONSTRUCTED
     max_iter = ist[MAX_ITER_AT]
-    first = FirstHalves(-1, -np.inf, -1, -np.inf)
-    have_i = False
     while ist[N_ITER] < max_iter:
         if ist[COUNTER] <= 0:
-            have_i = False
             if ist[SHRINKING] == 1 and shrink(var, cache, active_rows, ist, tol, halves):
                 ist[REQ_FINAL] = 0
                 return NEED_UNSHRINK
             ist[COUNTER] = min(l, SHRINK_EVERY)
         n_active = ist[ACTIVE_SIZE]
-        if not have_i:
-            first = select_first(halves, var, n_active)
-        have_i = False
+        first = select_first(halves, var, n_active)
         i, j = -1, -1
         new_i, new_j = 0.0, 0.0
         flip_i, flip_j = False, False
@@ -143,8 +136,6 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
         if flip_j:
             update_h(H, K_j, (C[j] if new_j >= C[j] else -C[j]) * y[j])
         update_gradient(var.score, kidx, n_active, K_i, K_j, y[i] * d_i, y[j] * d_j)
-        first = select_first(halves, var, n_active)
-        have_i = True
         ist[N_ITER] += 1
         ist[COUNTER] -= 1
     return MAX_ITER
