@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._grow._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
-from hyperplane.tree._state import GrowRules, Node, Splits
+from hyperplane.tree._state import GrowRules, Node, Orders, Splits
 from hyperplane.tree._scan._split_kernels import CATEGORICAL, NUMERIC
-from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_block
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_orders
 
 TIE = 1e-9
 
@@ -140,8 +140,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
         assert out.weight[v] == expected.sum()
         assert (out.reason[v] != GROW) == is_final(expected, 3, b - a, child_avail, rules)
         assert out.unit[v] == bool(np.all(child_w[a:b] == 1.0))
-        block = child_block(child_order, offsets, v, num.size)
-        block_x = child_block(out.sorted_x, offsets, v, num.size)
+        block, block_x = child_orders(Orders(child_order, out.sorted_x), offsets, v, num.size)
         for f in range(num.size):  # each child's orders stay sorted by the attribute
             values = data.num_T[data.col[num[f]], block[f]]
             known_v = values[~np.isnan(values)]

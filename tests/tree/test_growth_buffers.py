@@ -18,7 +18,7 @@ import hyperplane.tree._grow._builder as builder
 import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._state import Orders
-from hyperplane.tree._traverse_kernels import MISSING, child_block, child_region, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_orders, child_spare, partition_node
 
 GARBAGE_ORDER = -7  # what a spare region holds before anything is written into it
 
@@ -80,8 +80,8 @@ def test_children_go_into_the_spare_region_unless_they_outgrow_it(split):
     assert np.shares_memory(child_spare[0], order) and child_spare[0].size == size
     offsets = shared.offsets
     for v in range(r.size):  # child v's block and spare region: the same slice of both buffers
-        block = child_block(child_order, offsets, v, order.shape[0])
-        region = child_region(child_spare[0], offsets, v, order.shape[0])
+        block = child_orders(Orders(child_order, child_x), offsets, v, order.shape[0]).order
+        region = child_spare(Orders(*child_spare), offsets, v, order.shape[0]).order
         assert block.size == region.size
         if block.size:
             assert (block.__array_interface__["data"][0] - child_order.__array_interface__[

@@ -9,7 +9,7 @@ from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
 from hyperplane.tree._state import GatherBuffers, GrowRules, Orders, Scan
 from hyperplane.tree._scan._table_kernels import category_class_table, class_weights
-from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_orders, partition_node
 
 
 def ref_impurity(counts, criterion):
@@ -272,8 +272,9 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     assert np.array_equal(parallel.offsets, offsets)
     np.testing.assert_array_equal(parallel.sorted_x, x[parallel.order])
     for v in range(n_branches):
-        assert np.array_equal(child_block(parallel.order, offsets, v, 2)[0],
-                              child_block(child_order, offsets, v, 1)[0])
+        assert np.array_equal(
+            child_orders(Orders(parallel.order, parallel.sorted_x), offsets, v, 2).order[0],
+            child_orders(Orders(child_order, child_x), offsets, v, 1).order[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
         mask = (branch == v) | (branch == MISSING)
@@ -282,7 +283,8 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         assert np.allclose(child_w[a:b][np.argsort(child_rows[a:b])], expected_w)
         # the child's order is the parent's order filtered: still sorted, NaN last
         expected_order = [i for i in order[0] if mask[i]]
-        assert child_block(child_order, offsets, v, 1)[0].tolist() == expected_order
+        assert (child_orders(Orders(child_order, child_x), offsets, v, 1).order[0].tolist()
+                == expected_order)
 
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():

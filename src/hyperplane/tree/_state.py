@@ -184,22 +184,22 @@ class Children(NamedTuple):
     r: np.ndarray  # r~_v
     rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w)
     w: np.ndarray
-    order: np.ndarray  # flat: child v's (p_num, size) block is child_block(order, offsets, v, p_num)
+    order: np.ndarray  # flat: child v's (p_num, size) block is child_orders(...).order
     sorted_x: np.ndarray  # flat, as order
     offsets: np.ndarray
     value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
     weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
     reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
     unit: np.ndarray  # every row of the child weighs 1
-    spare_order: np.ndarray  # flat, as order (or empty): child_region(spare_order, offsets, v,
-    spare_x: np.ndarray  # p_num) is child v's spare region (Node.spare_order, Node.spare_x)
+    spare_order: np.ndarray  # flat, as order (or empty): child_spare(...) is child v's
+    spare_x: np.ndarray  # spare region (Node.spare_order, Node.spare_x)
 
 
 class Partition(NamedTuple):
     """A node's rows dealt to its branches (:func:`~._traverse_kernels.partition_node`):
     child ``v`` owns ``rows[offsets[v]:offsets[v + 1]]`` (and ``w``), its
     ``(p_num, size)`` block of the flat ``order`` and ``sorted_x``
-    (:func:`~._traverse_kernels.child_block`) and the same part of ``spare_order``
+    (:func:`~._traverse_kernels.child_orders`) and the same part of ``spare_order``
     / ``spare_x`` (empty: none) as its spare region."""
 
     rows: np.ndarray
