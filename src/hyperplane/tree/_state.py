@@ -21,20 +21,37 @@ import numpy as np
 from .._numba import jit_inline
 
 
-class GrowRules(NamedTuple):
-    """The parameters every expansion obeys."""
-
+class _GrowRuleFields(NamedTuple):
     criterion: int  # ENTROPY or GINI
     #: C4.5 / J48's rules (criterion="gain_ratio"): True, or None (not C4.5: numba
-    #: then compiles no C4.5 attribute choice; a bool is read at run time)
+    #: then compiles no C4.5 attribute choice)
     c45: object
     max_depth: float
     min_split: float  # rows (C4.5: weight) a node needs to be split
     min_leaf: float
     min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
     #: exact numeric cuts move to a training value (:func:`~hyperplane.tree._grow._expand_kernels.training_value_cut`):
-    #: True, or None (the midpoint: numba then compiles no move; a bool is read at run time)
+    #: True, or None (the midpoint: numba then compiles no move)
     cut_at_training_value: object = None
+
+
+class GrowRules(_GrowRuleFields):
+    """The parameters every expansion obeys.
+
+    ``c45`` and ``cut_at_training_value`` are True or None: numba chooses the
+    rules by their type, so a False, typed as a bool like True, would grow
+    with C4.5's rules; it raises :class:`ValueError` instead.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                cut_at_training_value=None):
+        for name, flag in (("c45", c45), ("cut_at_training_value", cut_at_training_value)):
+            if flag is not True and flag is not None:
+                raise ValueError(f"GrowRules.{name} is True or None, not {flag!r}")
+        return super().__new__(cls, criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                               cut_at_training_value)
 
 
 class Columns(NamedTuple):

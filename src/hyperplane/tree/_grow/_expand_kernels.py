@@ -27,10 +27,9 @@ every decision of the book from there. Each rule is one function:
 from __future__ import annotations
 
 import numpy as np
-from numba.core import types
 
 from ..._in_python import in_python
-from ..._numba import by_first_type, by_none, jit, jit_internal, jit_twin
+from ..._numba import by_none, jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
@@ -146,38 +145,23 @@ def best_score_choice(splits):
     return -1
 
 
-@jit_internal
-def either_choice(c45, splits):
-    """:func:`c45_choice` when ``c45`` is true, else :func:`best_score_choice`
-    (a run-time flag: both are compiled)."""
-    if c45:
-        return c45_choice(splits)
-    return best_score_choice(splits)
-
-
-def _is_none(t):
-    return isinstance(t, types.NoneType)
-
-
 #: ``attribute_choice(c45, splits)``: numba chooses when it types ``c45`` (the
-#: :class:`~hyperplane.tree._state.GrowRules` field): None, not C4.5's rules,
-#: compiles :func:`best_score_choice` only, so a fit of another criterion
-#: compiles no :func:`c45_choice` / :func:`c45_candidates`; a bool decides at run time
-attribute_choice = by_first_type(
-    lambda t: best_score_choice if _is_none(t) else either_choice, "attribute_choice",
-    choose_in_python=lambda c45: either_choice.py_func, pass_first=lambda t: not _is_none(t))
+#: :class:`~hyperplane.tree._state.GrowRules` field, True or None): None, not
+#: C4.5's rules, compiles :func:`best_score_choice` only, so a fit of another
+#: criterion compiles no :func:`c45_choice` / :func:`c45_candidates`
+attribute_choice = by_none(best_score_choice, c45_choice, pass_first=(False, False))
 
 
 @jit_twin
-def choose_attribute(splits, c45):
+def choose_attribute(splits, rules):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
-    ``c45`` (True, or None: typed, see :data:`attribute_choice`; a bool is
-    read at run time): :func:`c45_choice`. −1: no valid attribute.
+    With C4.5's rules (``rules.c45`` True; None: not, see
+    :data:`attribute_choice`): :func:`c45_choice`. −1: no valid attribute.
     """
     if not any_set(splits.valid):
         return -1
-    return attribute_choice(c45, splits)
+    return attribute_choice(rules.c45, splits)
 
 
 @jit_twin
@@ -274,15 +258,14 @@ def route_rows(columns, j, splits, rows):
 
 
 @jit_internal
-def route_at_training_value(cut_at_training_value, columns, j, splits, rows):
+def route_at_training_value(columns, j, splits, rows):
     """:func:`route_rows` after moving ``splits.threshold[j]`` by
-    :func:`training_value_cut` when ``cut_at_training_value`` and attribute
-    ``j`` is numeric: over its training column, or over its bins' training
-    values (binned)."""
-    if cut_at_training_value and columns.kind[j] == NUMERIC:
+    :func:`training_value_cut` when attribute ``j`` is numeric: over its
+    training column, or over its bins' training values (binned)."""
+    if columns.kind[j] == NUMERIC:
         splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
                                                  splits.threshold[j])
-    elif cut_at_training_value and columns.kind[j] == BINNED:
+    elif columns.kind[j] == BINNED:
         splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
                                                  splits.threshold[j])
     return route_rows(columns, j, splits, rows)
@@ -292,8 +275,8 @@ def route_at_training_value(cut_at_training_value, columns, j, splits, rows):
 #: row, chosen when numba types the flag (:func:`~hyperplane._numba.by_none`):
 #: None (the midpoint threshold stays) calls :func:`route_rows` itself, so such a
 #: fit compiles no :func:`training_value_cut` and no function that keeps the
-#: midpoint; otherwise :func:`route_at_training_value`
-routed = by_none(route_rows, route_at_training_value, pass_first=(False, True))
+#: midpoint; True :func:`route_at_training_value`
+routed = by_none(route_rows, route_at_training_value, pass_first=(False, False))
 
 
 @jit_internal
@@ -376,7 +359,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     branch and whether any attribute is left below; ``attribute == −1``: no
     admissible split, the node is a leaf.
     """
-    j = choose_attribute(splits, rules.c45)
+    j = choose_attribute(splits, rules)
     if j < 0:
         return no_children(node, n_stats), np.empty(0, dtype=np.float64), False
     numeric = columns.kind[j] != CATEGORICAL

@@ -126,12 +126,13 @@ def c45_split_info(w_branches, w_missing):
 
 
 @jit_twin
-def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
+def table_split_score(table, n_rows, criterion, min_leaf, c45=None):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns the attribute's :class:`~hyperplane.tree._state.Split` (no threshold, no bin); a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
-    least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
+    least ``min_leaf`` rows with a known value. ``c45`` (True or None, as
+    :class:`~hyperplane.tree._state.GrowRules` holds it; J48's rules, for
     ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
     least ``min_leaf`` (smaller and empty branches are allowed), and the gain
     ratio divides by :func:`c45_split_info`.
