@@ -6,14 +6,15 @@ rows and their class weights, and generate_tree's leaf test.
 """
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hyperplane.tree._grow._layout import layout
 from hyperplane.tree._grow._expand_kernels import EMPTY_BRANCH, GROW, choose_attribute, expand_node
-from hyperplane.tree._state import GrowRules, Node, Splits
+from hyperplane.tree._state import GrowRules, Node, Orders, Splits
 from hyperplane.tree._scan._split_kernels import CATEGORICAL, NUMERIC
-from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_block
+from hyperplane.tree._traverse_kernels import MISSING, branch_of_rows, child_orders
 
 TIE = 1e-9
 
@@ -22,6 +23,21 @@ def splits_of(score, ratio, valid):
     p = score.shape[0]
     return Splits(np.asarray(score, dtype=float), np.asarray(ratio, dtype=float), np.zeros(p),
                   np.ones(p), np.full(p, np.nan), np.full(p, -1), np.asarray(valid, dtype=bool))
+
+
+def c45_rules(c45):
+    """Growth rules with C4.5's attribute choice (``c45`` true) or without (None)."""
+    return GrowRules(0, c45 or None, np.inf, 2.0, 1.0, 0.0)
+
+
+def test_grow_rules_refuse_a_false_flag():
+    """numba chooses C4.5's rules and the training-value cut by the flags' types, and
+    False is typed as True is: the rules take True or None, and a False raises."""
+    with pytest.raises(ValueError, match="c45 is True or None"):
+        GrowRules(0, False, np.inf, 2.0, 1.0, 0.0)
+    with pytest.raises(ValueError, match="cut_at_training_value is True or None"):
+        GrowRules(0, None, np.inf, 2.0, 1.0, 0.0, False)
+    assert GrowRules(0, True, np.inf, 2.0, 1.0, 0.0, True).c45 is True
 
 
 def is_final(value, depth, n_rows, avail, rules):
@@ -57,7 +73,7 @@ def test_choose_attribute_equals_reference(data):
     ratio = np.array(data.draw(st.lists(grid | st.floats(0, 1), min_size=p, max_size=p)))
     valid = np.array(data.draw(st.lists(st.booleans(), min_size=p, max_size=p)))
     use_ratio = data.draw(st.booleans())
-    assert (choose_attribute(splits_of(score, ratio, valid), use_ratio)
+    assert (choose_attribute(splits_of(score, ratio, valid), c45_rules(use_ratio))
             == select_attribute_reference(score, ratio, valid, use_ratio))
 
 
@@ -112,7 +128,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
     chosen = np.arange(3) == j  # C4.5 splits only on a gain ratio above 1e-6
     splits = splits_of(0.5 * chosen, 0.5 * chosen, chosen)
     splits.threshold[j], splits.cut_bin[j] = threshold, cut_bin
-    rules = GrowRules(0, use_ratio, max_depth, min_split, 1.0, 0.0)
+    rules = GrowRules(0, use_ratio or None, max_depth, min_split, 1.0, 0.0)
     parent = np.bincount(y[rows], weights=wr, minlength=n_classes)
     node = Node(rows, wr, order, sorted_x, np.zeros(0, dtype=np.int64), parent, 2, avail,
                 np.zeros(0, dtype=np.int32), np.zeros(0))  # no spare region: fresh arrays
@@ -140,8 +156,7 @@ def test_split_node_equals_numpy_steps(seed, n, n_classes, missing, weighted, j,
         assert out.weight[v] == expected.sum()
         assert (out.reason[v] != GROW) == is_final(expected, 3, b - a, child_avail, rules)
         assert out.unit[v] == bool(np.all(child_w[a:b] == 1.0))
-        block = child_block(child_order, offsets, v, num.size)
-        block_x = child_block(out.sorted_x, offsets, v, num.size)
+        block, block_x = child_orders(Orders(child_order, out.sorted_x), offsets, v, num.size)
         for f in range(num.size):  # each child's orders stay sorted by the attribute
             values = data.num_T[data.col[num[f]], block[f]]
             known_v = values[~np.isnan(values)]
@@ -155,15 +170,15 @@ def test_choose_attribute_tie_rules():
     """SPEC: within 1e-9 the first column wins; C4.5 needs at least the average gain."""
     near = np.array([0.1, 0.1 + 5e-10, 0.1 - 5e-10])
     valid = np.ones(3, dtype=np.int64)
-    assert choose_attribute(splits_of(near, near, valid), False) == 0
-    assert choose_attribute(splits_of(near[::-1].copy(), near, valid), False) == 0
+    assert choose_attribute(splits_of(near, near, valid), c45_rules(False)) == 0
+    assert choose_attribute(splits_of(near[::-1].copy(), near, valid), c45_rules(False)) == 0
     # gain ratio: attribute 0 has the best ratio but a gain below the average (0.5)
     gain, ratio = np.array([0.1, 0.7, 0.7]), np.array([0.9, 0.3, 0.3 + 5e-10])
-    assert choose_attribute(splits_of(gain, ratio, valid), True) == 1
-    assert choose_attribute(splits_of(gain, ratio, np.array([1, 0, 0])), True) == 0
-    assert choose_attribute(splits_of(gain, ratio, np.zeros(3)), True) == -1
+    assert choose_attribute(splits_of(gain, ratio, valid), c45_rules(True)) == 1
+    assert choose_attribute(splits_of(gain, ratio, np.array([1, 0, 0])), c45_rules(True)) == 0
+    assert choose_attribute(splits_of(gain, ratio, np.zeros(3)), c45_rules(True)) == -1
     for args in ((near, near, valid, False), (gain, ratio, valid, True)):
-        assert choose_attribute(splits_of(*args[:3]), args[3]) == select_attribute_reference(
+        assert choose_attribute(splits_of(*args[:3]), c45_rules(args[3])) == select_attribute_reference(
             args[0], args[1], args[2].astype(bool), args[3])
 
 

@@ -18,7 +18,7 @@ import hyperplane.tree._grow._builder as builder
 import hyperplane.tree._grow._subtree as subtree
 from hyperplane.tree import DecisionTreeClassifier
 from hyperplane.tree._state import Orders
-from hyperplane.tree._traverse_kernels import MISSING, child_block, child_region, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_orders, child_spare, partition_node
 
 GARBAGE_ORDER = -7  # what a spare region holds before anything is written into it
 
@@ -72,21 +72,21 @@ def test_children_go_into_the_spare_region_unless_they_outgrow_it(split):
     outside = np.r_[buffer_order[:at], buffer_order[at + size:]]
     assert np.all(outside == GARBAGE_ORDER)
     assert np.all(np.r_[buffer_x[:at], buffer_x[at + size:]] == np.inf)
-    child_spare = (shared.spare_order, shared.spare_x)
+    spare_out = Orders(shared.spare_order, shared.spare_x)
     if outgrown:
-        assert child_spare[0].size == 0 and child_spare[1].size == 0
+        assert spare_out.order.size == 0 and spare_out.sorted_x.size == 0
         assert np.all(buffer_order == GARBAGE_ORDER)
         return
-    assert np.shares_memory(child_spare[0], order) and child_spare[0].size == size
+    assert np.shares_memory(spare_out.order, order) and spare_out.order.size == size
     offsets = shared.offsets
     for v in range(r.size):  # child v's block and spare region: the same slice of both buffers
-        block = child_block(child_order, offsets, v, order.shape[0])
-        region = child_region(child_spare[0], offsets, v, order.shape[0])
+        block = child_orders(Orders(child_order, child_x), offsets, v, order.shape[0]).order
+        region = child_spare(spare_out, offsets, v, order.shape[0]).order
         assert block.size == region.size
         if block.size:
             assert (block.__array_interface__["data"][0] - child_order.__array_interface__[
                 "data"][0]) == (region.__array_interface__["data"][0]
-                                - child_spare[0].__array_interface__["data"][0])
+                                - spare_out.order.__array_interface__["data"][0])
 
 
 class SortedChecker:
@@ -192,5 +192,5 @@ def test_every_node_holds_its_rows_sorted(missing):
     y = (np.nan_to_num(X[:, 0]) + 0.5 * rng.normal(size=n) > 0).astype(int)
     frame = layout(X, y, np.ones(n), np.zeros(3, bool), np.zeros(3, np.int64), 2, "best", 16)
     checker = SortedChecker(frame.num_T)
-    grow(frame, GrowRules(GINI, False, np.inf, 2.0, 1.0, 0.0), tracer=checker)
+    grow(frame, GrowRules(GINI, None, np.inf, 2.0, 1.0, 0.0), tracer=checker)
     assert checker.seen > 50

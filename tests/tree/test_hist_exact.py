@@ -52,7 +52,7 @@ def test_binned_scan_is_the_exact_scan(data, criterion, c45, min_leaf):
     x, y, w, unit = data
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
-    rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
+    rules = GrowRules(criterion, c45 or None, np.inf, 2.0, min_leaf, 0.0)
     clogc = c_log2_c(x.size) if unit else c_log2_c(0)
     exact = best_numeric_cut(x[order], order, y, value, Scan(w, unit, clogc), rules,
                              GatherBuffers(np.empty(0, dtype=np.int32), np.empty(0)))

@@ -9,7 +9,7 @@ from hyperplane.tree._scan._numeric_cut_kernels import best_numeric_cut, ordered
 from hyperplane.tree._scan._split_kernels import ENTROPY, GINI, c_log2_c, impurity, table_split_score
 from hyperplane.tree._state import GatherBuffers, GrowRules, Orders, Scan
 from hyperplane.tree._scan._table_kernels import category_class_table, class_weights
-from hyperplane.tree._traverse_kernels import MISSING, child_block, partition_node
+from hyperplane.tree._traverse_kernels import MISSING, child_orders, partition_node
 
 
 def ref_impurity(counts, criterion):
@@ -111,7 +111,7 @@ def test_ordered_cut_is_best_of_all_bin_cuts(data, criterion):
     table, n_rows = category_class_table(codes, y, w, n_codes, n_classes)
     values = np.arange(n_codes, dtype=float)  # bin v holds the value v
     bin_range = np.vstack([values, values])
-    rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
+    rules = GrowRules(criterion, None, np.inf, 2.0, 1.0, 0.0)
     score, ratio, after, rho, threshold, cut_bin, valid = ordered_table_cut(
         table, n_rows, bin_range, rules, c_log2_c(0))
     known = codes >= 0
@@ -159,7 +159,7 @@ def test_numeric_cut_is_best_midpoint(data, criterion):
     x, y, w = data
     order = np.argsort(x, kind="stable").astype(np.int32)
     value = np.bincount(y, weights=w, minlength=3)
-    rules = GrowRules(criterion, False, np.inf, 2.0, 1.0, 0.0)
+    rules = GrowRules(criterion, None, np.inf, 2.0, 1.0, 0.0)
     score, ratio, after, rho, t, _, valid = best_numeric_cut(x[order], order, y, value,
                                                              Scan(w, False, c_log2_c(0)), rules,
                                                              NO_SCRATCH)
@@ -272,8 +272,9 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
     assert np.array_equal(parallel.offsets, offsets)
     np.testing.assert_array_equal(parallel.sorted_x, x[parallel.order])
     for v in range(n_branches):
-        assert np.array_equal(child_block(parallel.order, offsets, v, 2)[0],
-                              child_block(child_order, offsets, v, 1)[0])
+        assert np.array_equal(
+            child_orders(Orders(parallel.order, parallel.sorted_x), offsets, v, 2).order[0],
+            child_orders(Orders(child_order, child_x), offsets, v, 1).order[0])
     for v in range(n_branches):
         a, b = offsets[v], offsets[v + 1]
         mask = (branch == v) | (branch == MISSING)
@@ -282,7 +283,8 @@ def test_partition_keeps_orders_sorted_and_weights(data, n_branches):
         assert np.allclose(child_w[a:b][np.argsort(child_rows[a:b])], expected_w)
         # the child's order is the parent's order filtered: still sorted, NaN last
         expected_order = [i for i in order[0] if mask[i]]
-        assert child_block(child_order, offsets, v, 1)[0].tolist() == expected_order
+        assert (child_orders(Orders(child_order, child_x), offsets, v, 1).order[0].tolist()
+                == expected_order)
 
 
 def test_level_tables_summed_over_chunks_give_the_hist_split():
@@ -310,13 +312,13 @@ def test_level_tables_summed_over_chunks_give_the_hist_split():
     node = Node(rows, w, np.empty((0, n), np.int32), np.empty((0, n)), np.zeros(0, np.int64),
                 np.bincount(y, weights=w, minlength=2), 0, np.ones(3, bool),
                 np.empty(0, np.int32), np.empty(0))
-    splits = score_attributes(data.columns, node, GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0),
+    splits = score_attributes(data.columns, node, GrowRules(ENTROPY, None, np.inf, 2.0, 1.0, 0.0),
                               Scan(np.zeros(n), False, c_log2_c(0)), None)
     for j in range(3):
         c = data.col[j]
         got = score_table(tables[0, c, :codes_count[c] + 1], n_rows[0, c, :codes_count[c] + 1],
                           data.kind[j] == 1, data.bin_range[c],
-                          GrowRules(ENTROPY, False, np.inf, 2.0, 1.0, 0.0), c_log2_c(0))
+                          GrowRules(ENTROPY, None, np.inf, 2.0, 1.0, 0.0), c_log2_c(0))
         assert np.allclose(got[:4], [splits.score[j], splits.ratio[j], splits.after[j],
                                      splits.rho[j]])
         assert got[5] == splits.cut_bin[j] and got[6] == splits.valid[j]
@@ -339,7 +341,7 @@ def test_parallel_node_scores_equal_the_serial_ones():
                   "best", 16)
     node = root_node(data, sorted_orders)
     for c45 in (False, True):
-        rules = GrowRules(ENTROPY, c45, np.inf, 2.0, 1.0, 0.0)
+        rules = GrowRules(ENTROPY, c45 or None, np.inf, 2.0, 1.0, 0.0)
         scan = Scan(np.zeros(n), True, c_log2_c(n))
         serial = score_attributes(data.columns, node, rules, scan, None)
         parallel = score_attributes(data.columns, node, rules, scan, 0)  # every node side by side

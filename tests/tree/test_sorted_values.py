@@ -76,7 +76,7 @@ def test_every_node_carries_the_values_of_its_order(data, criterion, c45, min_le
     saved = _builder.PARALLEL_ROWS
     _builder.PARALLEL_ROWS = 0 if parallel else saved
     try:
-        grow(frame, GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0), tracer=checker)
+        grow(frame, GrowRules(criterion, c45 or None, np.inf, 2.0, min_leaf, 0.0), tracer=checker)
     finally:
         _builder.PARALLEL_ROWS = saved
     assert checker.seen >= 1

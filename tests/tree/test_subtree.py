@@ -150,7 +150,7 @@ def test_small_node_scores_equal_the_table_scores_exactly(data, criterion, min_l
     scratch = new_scratch.py_func(n_codes.max(), rows.size, n_classes)
     columns = Columns(np.zeros((0, codes.shape[0])), np.ascontiguousarray(codes.T), codes,
                       n_codes, kind, col, bin_range, y)
-    rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
+    rules = GrowRules(criterion, c45 or None, np.inf, 2.0, min_leaf, 0.0)
     node = Node(rows, w, np.zeros((0, rows.size), dtype=np.int64), np.zeros((0, rows.size)),
                 np.zeros(0, dtype=np.int64),
                 np.bincount(y[rows], weights=w, minlength=n_classes), 0, avail,
@@ -176,7 +176,7 @@ def test_a_bin_scan_refuses_a_short_work_table():
     w = np.ones(6)
     columns = Columns(np.zeros((0, 6)), np.ascontiguousarray(codes.T), codes, n_codes,
                       np.array([BINNED]), np.arange(1), value_ranges(n_codes, 1), y)
-    rules = GrowRules(GINI, False, np.inf, 2.0, 1.0, 0.0)
+    rules = GrowRules(GINI, None, np.inf, 2.0, 1.0, 0.0)
     node = Node(rows, w, np.zeros((0, 6), dtype=np.int64), np.zeros((0, 6)),
                 np.zeros(0, dtype=np.int64), np.bincount(y, minlength=2).astype(float), 0,
                 np.ones(1, dtype=bool), np.zeros(0, dtype=np.int64), np.zeros(0))
@@ -544,7 +544,7 @@ def test_parallel_coded_scores_are_the_serial_ones_bit_for_bit(data, criterion, 
     avail[-1] = p == 1
     unit = bool(np.all(w == 1.0))
     lookup = c_log2_c(rows.size) if unit else c_log2_c(0)
-    rules = GrowRules(criterion, c45, np.inf, 2.0, min_leaf, 0.0)
+    rules = GrowRules(criterion, c45 or None, np.inf, 2.0, min_leaf, 0.0)
     table, counts = reference_tables(codes, n_codes, y, rows, w, n_classes)
     scratch = new_scratch(n_codes.max(), 0, n_classes)
     serial = score_coded(table, counts, columns, avail, rules, lookup, scratch)

@@ -116,7 +116,7 @@ def best_threshold(z, y, w, n_classes, criterion, min_samples_leaf):
     w_all = 0.0
     for k in range(n_classes):
         w_all += total[k]
-    rules = GrowRules(criterion, False, np.inf, 2.0, float(min_samples_leaf), 0.0, False)
+    rules = GrowRules(criterion, None, np.inf, 2.0, float(min_samples_leaf), 0.0, None)
     cut = ordered_row_cut(RowPositions(z, y, w), KnownPart(w_all, w_all, n, n, False), work,
                           rules, np.empty(0))
     if not cut.valid:

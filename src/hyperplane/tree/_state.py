@@ -21,20 +21,37 @@ import numpy as np
 from .._numba import jit_inline
 
 
-class GrowRules(NamedTuple):
-    """The parameters every expansion obeys."""
-
+class _GrowRuleFields(NamedTuple):
     criterion: int  # ENTROPY or GINI
     #: C4.5 / J48's rules (criterion="gain_ratio"): True, or None (not C4.5: numba
-    #: then compiles no C4.5 attribute choice; a bool is read at run time)
+    #: then compiles no C4.5 attribute choice)
     c45: object
     max_depth: float
     min_split: float  # rows (C4.5: weight) a node needs to be split
     min_leaf: float
     min_weight: float  # a node lighter than this has no admissible C4.5 split (0: no bound)
     #: exact numeric cuts move to a training value (:func:`~hyperplane.tree._grow._expand_kernels.training_value_cut`):
-    #: True, or None (the midpoint: numba then compiles no move; a bool is read at run time)
+    #: True, or None (the midpoint: numba then compiles no move)
     cut_at_training_value: object = None
+
+
+class GrowRules(_GrowRuleFields):
+    """The parameters every expansion obeys.
+
+    ``c45`` and ``cut_at_training_value`` are True or None: numba chooses the
+    rules by their type, so a False, typed as a bool like True, would grow
+    with C4.5's rules; it raises :class:`ValueError` instead.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                cut_at_training_value=None):
+        for name, flag in (("c45", c45), ("cut_at_training_value", cut_at_training_value)):
+            if flag is not True and flag is not None:
+                raise ValueError(f"GrowRules.{name} is True or None, not {flag!r}")
+        return super().__new__(cls, criterion, c45, max_depth, min_split, min_leaf, min_weight,
+                               cut_at_training_value)
 
 
 class Columns(NamedTuple):
@@ -184,22 +201,22 @@ class Children(NamedTuple):
     r: np.ndarray  # r~_v
     rows: np.ndarray  # child v owns rows[offsets[v]:offsets[v + 1]] (and w)
     w: np.ndarray
-    order: np.ndarray  # flat: child v's (p_num, size) block is child_block(order, offsets, v, p_num)
+    order: np.ndarray  # flat: child v's (p_num, size) block is child_orders(...).order
     sorted_x: np.ndarray  # flat, as order
     offsets: np.ndarray
     value: np.ndarray  # (n_branches, K) class weights (an empty branch: the parent's)
     weight: np.ndarray  # (n_branches,) sum of value (an empty branch: 0)
     reason: np.ndarray  # leaf_reason of each child (GROW: grow it further)
     unit: np.ndarray  # every row of the child weighs 1
-    spare_order: np.ndarray  # flat, as order (or empty): child_region(spare_order, offsets, v,
-    spare_x: np.ndarray  # p_num) is child v's spare region (Node.spare_order, Node.spare_x)
+    spare_order: np.ndarray  # flat, as order (or empty): child_spare(...) is child v's
+    spare_x: np.ndarray  # spare region (Node.spare_order, Node.spare_x)
 
 
 class Partition(NamedTuple):
     """A node's rows dealt to its branches (:func:`~._traverse_kernels.partition_node`):
     child ``v`` owns ``rows[offsets[v]:offsets[v + 1]]`` (and ``w``), its
     ``(p_num, size)`` block of the flat ``order`` and ``sorted_x``
-    (:func:`~._traverse_kernels.child_block`) and the same part of ``spare_order``
+    (:func:`~._traverse_kernels.child_orders`) and the same part of ``spare_order``
     / ``spare_x`` (empty: none) as its spare region."""
 
     rows: np.ndarray

@@ -14,15 +14,19 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit, jit_internal, jit_parallel_exact, jit_parallel_exact_internal, jit_twin
+from .._numba import (jit, jit_inline, jit_internal, jit_parallel_exact,
+                      jit_parallel_exact_internal, jit_twin)
+from ._scan._loops_kernels import filled, filled_rows
 from ._state import Orders, Partition, RowWeights, Walk
 
 MISSING = -1
 
 
-@jit_internal
+@jit_inline
 def numeric_cut(x, threshold):
-    """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1)."""
+    """Branch of a known numeric value: ``x <= t`` is the first (周志华 4.4.1).
+    Inlined: a unit of its own was compiled once for float values and once for
+    bin codes."""
     return 0 if x <= threshold else 1
 
 
@@ -47,14 +51,15 @@ def branch_of_rows(values, rows, kind_numeric, threshold):
 
 @jit_internal
 def partition_rows(rows, w, branch, r):
-    """Split a node's rows and weights into its branches (keeping their order).
+    """Split a node's rows (int64 row ids, as every node's) and weights into its
+    branches (keeping their order).
 
     ``branch[pos]`` is the branch of ``rows[pos]`` (``MISSING``: every branch,
     with weight ``r[v] * w``). Returns ``(child_rows, child_w, offsets)``;
     child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
     """
     offsets = branch_offsets(branch, r.shape[0])
-    child_rows = np.empty(offsets[-1], dtype=rows.dtype)
+    child_rows = np.empty(offsets[-1], dtype=np.int64)
     child_w = np.empty(offsets[-1], dtype=np.float64)
     deal_rows(rows, w, branch, r, offsets, child_rows, child_w)
     return child_rows, child_w, offsets
@@ -64,7 +69,7 @@ def partition_rows(rows, w, branch, r):
 def branch_offsets(branch, n_branches):
     """Where each branch's rows start when the branches are laid out one after the
     other (a row missing the tested value, ``MISSING``, is in every branch)."""
-    sizes = np.zeros(n_branches, dtype=np.int64)
+    sizes = filled(np.empty(n_branches, dtype=np.int64), 0)
     n_missing = 0
     for pos in range(branch.shape[0]):
         b = branch[pos]
@@ -72,7 +77,7 @@ def branch_offsets(branch, n_branches):
             n_missing += 1
         else:
             sizes[b] += 1
-    offsets = np.zeros(n_branches + 1, dtype=np.int64)
+    offsets = filled(np.empty(n_branches + 1, dtype=np.int64), 0)
     for v in range(n_branches):
         offsets[v + 1] = offsets[v] + sizes[v] + n_missing
     return offsets
@@ -106,7 +111,7 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     values ``sorted_x`` in that order: each child's are
     the parent's filtered in place, so they stay sorted. They are written
     child after child into one flat array each, so that child ``v``'s are
-    contiguous (:func:`child_block`, no copy): into the node's ``spare``
+    contiguous (:func:`child_orders`, no copy): into the node's ``spare``
     region (flat :class:`~._state.Orders`) when it holds them
     (:func:`children_regions`). ``dest`` is scratch indexed by row
     (``None``: a tree without exact numeric attributes, whose partition numba
@@ -115,8 +120,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
     side by side, the rows beside them (:func:`split_orders_parallel`; the
     same arrays). Returns the :class:`~._state.Partition`; child ``v`` owns
     the slice ``offsets[v]:offsets[v + 1]`` of the rows and
-    ``child_region(spare_order, offsets, v, n_num)`` (and of ``spare_x``) as
-    its own spare region.
+    ``child_spare(Orders(spare_order, spare_x), offsets, v, n_num)`` as its own
+    spare region.
     """
     if dest is None:  # no exact numeric attribute: the orders are empty
         child_rows, child_w, offsets = partition_rows(rows, w, branch, r)
@@ -134,7 +139,7 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
         dest[rows[pos]] = branch[pos]
     if parallel_rows is not None and m >= parallel_rows:
         offsets = branch_offsets(branch, r.shape[0])
-        dealt = RowWeights(np.empty(offsets[-1], dtype=rows.dtype),
+        dealt = RowWeights(np.empty(offsets[-1], dtype=np.int64),
                            np.empty(offsets[-1], dtype=np.float64))
         children, child_spare = children_regions(presorted, spare, offsets[-1])
         split_orders_parallel(presorted, dest, offsets, children, RowWeights(rows, w),
@@ -175,11 +180,14 @@ def children_regions(presorted, spare, total):
             Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
-@jit_twin
-def child_region(flat, offsets, v, n_num):
-    """Child ``v``'s part of a flat array laid out as :func:`partition_node`
-    writes its children (a view; empty when ``flat`` is)."""
-    return flat[n_num * offsets[v]:n_num * offsets[v + 1]]
+@jit_inline
+def child_spare(flat, offsets, v, n_num):
+    """Child ``v``'s part of flat :class:`~._state.Orders` laid out as
+    :func:`partition_node` writes its children (views; empty when ``flat`` is).
+    Inlined, one rule for the orders and the values (a unit per array type
+    compiled it twice)."""
+    lo, hi = n_num * offsets[v], n_num * offsets[v + 1]
+    return Orders(flat.order[lo:hi], flat.sorted_x[lo:hi])
 
 
 @jit_internal
@@ -193,12 +201,13 @@ def block_starts(offsets, n_num, f):
     return starts
 
 
-@jit_twin
-def child_block(flat, offsets, v, n_num):
-    """Child ``v``'s ``(n_num, size)`` block of a flat array that
-    :func:`partition_node` filled (a view)."""
+@jit_inline
+def child_orders(flat, offsets, v, n_num):
+    """Child ``v``'s ``(n_num, size)`` blocks of the flat :class:`~._state.Orders`
+    that :func:`partition_node` filled (views; inlined, as :func:`child_spare`)."""
     a, b = offsets[v], offsets[v + 1]
-    return flat[n_num * a:n_num * b].reshape((n_num, b - a))
+    return Orders(flat.order[n_num * a:n_num * b].reshape((n_num, b - a)),
+                  flat.sorted_x[n_num * a:n_num * b].reshape((n_num, b - a)))
 
 
 @jit_internal
@@ -315,7 +324,7 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
 def tree_proba(X, tree, leaf_proba, stack_size):
     """:func:`row_proba` of every row of ``X``, one after the other (a
     prediction of few rows: no parallel region is compiled for it)."""
-    out = np.zeros((X.shape[0], leaf_proba.shape[1]), dtype=np.float64)
+    out = filled_rows(np.empty((X.shape[0], leaf_proba.shape[1]), dtype=np.float64), 0.0)
     for i in range(X.shape[0]):
         row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out

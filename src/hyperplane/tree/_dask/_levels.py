@@ -278,7 +278,7 @@ def expand_level_node(node, cells, splits, context, levels):
     ``levels.expand``, the step every grower takes, or ``(None, node)`` when no
     attribute is admissible."""
     kind, n_codes, bin_range, rules, _ = context
-    j = choose_attribute(splits, rules.c45)
+    j = choose_attribute(splits, rules)
     if j < 0:
         return None, node
     width = n_codes[j] + 1

@@ -26,7 +26,7 @@ from .._state import (MinDecrease, Node, NodeTest, Orders, Scan, TreeArrays, new
                       new_store)
 from ._store_kernels import attach_children
 from ._subtree import compiled_growth_applies, grow_subtrees
-from .._traverse_kernels import child_block, child_region
+from .._traverse_kernels import child_orders, child_spare
 
 #: values sorted per task by :func:`sorted_orders` (columns × rows)
 SORT_BLOCK_CELLS = 1 << 16
@@ -359,11 +359,11 @@ def grown_children(node, children, ids, kind, bar, store, tracer):
         a, b = children.offsets[v], children.offsets[v + 1]
         n_num = node.order.shape[0]
         child = new_node(children.rows[a:b], children.w[a:b],
-                         Orders(child_block(children.order, children.offsets, v, n_num),
-                                child_block(children.sorted_x, children.offsets, v, n_num)),
+                         child_orders.py_func(Orders(children.order, children.sorted_x),
+                                              children.offsets, v, n_num),
                          node.count, children.value[v], node.depth + 1, avail,
-                         Orders(child_region(children.spare_order, children.offsets, v, n_num),
-                                child_region(children.spare_x, children.offsets, v, n_num)))
+                         child_spare.py_func(Orders(children.spare_order, children.spare_x),
+                                             children.offsets, v, n_num))
         if children.reason[v] != GROW:
             if tracer is not None:
                 tracer.leaf(child_id, child, children.reason[v])

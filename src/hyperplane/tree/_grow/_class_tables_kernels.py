@@ -36,7 +36,7 @@ from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, scor
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
 from ._expand_kernels import new_splits, put_split
-from .._scan._loops_kernels import all_unit
+from .._scan._loops_kernels import all_unit, filled, filled_rows
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
 from .._state import Kept, Span, TablePool, Tables
@@ -179,8 +179,9 @@ def small_node_scores(columns, node, rules, lookup, scratch):
             continue
         c = columns.col[j]
         if scratch is None or columns.kind[j] == CATEGORICAL:
-            table = np.zeros((columns.codes_count[c] + 1, n_classes), dtype=np.float64)
-            n_rows = np.zeros(columns.codes_count[c] + 1, dtype=np.int64)
+            table = filled_rows(np.empty((columns.codes_count[c] + 1, n_classes),
+                                         dtype=np.float64), 0.0)
+            n_rows = filled(np.empty(columns.codes_count[c] + 1, dtype=np.int64), 0)
             for pos in range(m):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]

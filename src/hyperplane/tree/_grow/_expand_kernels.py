@@ -11,7 +11,8 @@ every decision of the book from there. Each rule is one function:
   among the attributes whose gain is at least average (:func:`c45_choice`,
   Quinlan 1993, 2.2; 周志华 4.2.2, with release 8's tolerances).
 * :func:`training_value_cut` -- C4.5 release 8 moves a numeric threshold to
-  the largest training value at or below the midpoint (``cut_point``).
+  the largest training value at or below the midpoint (``cut_point``), before
+  the rows are routed (:data:`routed`).
 * :func:`route_rows` -- the branch of each row: ``x <= t`` first for a numeric
   cut (:func:`numeric_cut`, 周志华 4.4.1), the value for a categorical test.
 * :func:`branch_weights` -- ``w̃_v`` and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2).
@@ -26,14 +27,13 @@ every decision of the book from there. Each rule is one function:
 from __future__ import annotations
 
 import numpy as np
-from numba.core import types
 
 from ..._in_python import in_python
-from ..._numba import by_first_type, by_none, jit, jit_internal, jit_twin
+from ..._numba import by_none, jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numpy_sum_kernels import numpy_sum
-from .._scan._loops_kernels import any_set, filled
+from .._scan._loops_kernels import any_set, filled, filled_rows
 from .._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
@@ -73,10 +73,13 @@ LEAF_REASONS = {
 @jit_twin
 def new_splits(p):
     """An empty split table of ``p`` attributes (none valid)."""
-    return Splits(np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64),
-                  np.zeros(p, dtype=np.float64), np.zeros(p, dtype=np.float64),
+    return Splits(filled(np.empty(p, dtype=np.float64), 0.0),
+                  filled(np.empty(p, dtype=np.float64), 0.0),
+                  filled(np.empty(p, dtype=np.float64), 0.0),
+                  filled(np.empty(p, dtype=np.float64), 0.0),
                   filled(np.empty(p, dtype=np.float64), np.nan),
-                  filled(np.empty(p, dtype=np.int64), -1), np.zeros(p, dtype=np.bool_))
+                  filled(np.empty(p, dtype=np.int64), -1),
+                  filled(np.empty(p, dtype=np.bool_), False))
 
 
 @jit_twin
@@ -142,38 +145,23 @@ def best_score_choice(splits):
     return -1
 
 
-@jit_internal
-def either_choice(c45, splits):
-    """:func:`c45_choice` when ``c45`` is true, else :func:`best_score_choice`
-    (a run-time flag: both are compiled)."""
-    if c45:
-        return c45_choice(splits)
-    return best_score_choice(splits)
-
-
-def _is_none(t):
-    return isinstance(t, types.NoneType)
-
-
 #: ``attribute_choice(c45, splits)``: numba chooses when it types ``c45`` (the
-#: :class:`~hyperplane.tree._state.GrowRules` field): None, not C4.5's rules,
-#: compiles :func:`best_score_choice` only, so a fit of another criterion
-#: compiles no :func:`c45_choice` / :func:`c45_candidates`; a bool decides at run time
-attribute_choice = by_first_type(
-    lambda t: best_score_choice if _is_none(t) else either_choice, "attribute_choice",
-    choose_in_python=lambda c45: either_choice.py_func, pass_first=lambda t: not _is_none(t))
+#: :class:`~hyperplane.tree._state.GrowRules` field, True or None): None, not
+#: C4.5's rules, compiles :func:`best_score_choice` only, so a fit of another
+#: criterion compiles no :func:`c45_choice` / :func:`c45_candidates`
+attribute_choice = by_none(best_score_choice, c45_choice, pass_first=(False, False))
 
 
 @jit_twin
-def choose_attribute(splits, c45):
+def choose_attribute(splits, rules):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
-    ``c45`` (True, or None: typed, see :data:`attribute_choice`; a bool is
-    read at run time): :func:`c45_choice`. −1: no valid attribute.
+    With C4.5's rules (``rules.c45`` True; None: not, see
+    :data:`attribute_choice`): :func:`c45_choice`. −1: no valid attribute.
     """
     if not any_set(splits.valid):
         return -1
-    return attribute_choice(c45, splits)
+    return attribute_choice(rules.c45, splits)
 
 
 @jit_twin
@@ -194,31 +182,6 @@ def training_value_cut(x, midpoint):
         if not np.isnan(v) and v - best > C45_TIE and v - midpoint < C45_TIE:
             best = v
     return best
-
-
-@jit_internal
-def move_to_training_value(cut_at_training_value, columns, j, splits):
-    """``splits.threshold[j]`` moved by :func:`training_value_cut` when
-    ``cut_at_training_value`` and attribute ``j`` is numeric: over its
-    training column, or over its bins' training values (binned)."""
-    if cut_at_training_value and columns.kind[j] == NUMERIC:
-        splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
-                                                 splits.threshold[j])
-    elif cut_at_training_value and columns.kind[j] == BINNED:
-        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
-                                                 splits.threshold[j])
-
-
-@jit_internal
-def midpoint_stays(columns, j, splits):
-    """A midpoint threshold stays where the scan put it."""
-
-
-#: ``threshold_at_training_value(cut_at_training_value, columns, j, splits)``,
-#: chosen when numba types the flag (:func:`~hyperplane._numba.by_none`): None
-#: (the midpoint) compiles no :func:`training_value_cut`
-threshold_at_training_value = by_none(midpoint_stays, move_to_training_value,
-                                      pass_first=(False, True))
 
 
 @jit_internal
@@ -295,9 +258,31 @@ def route_rows(columns, j, splits, rows):
 
 
 @jit_internal
+def route_at_training_value(columns, j, splits, rows):
+    """:func:`route_rows` after moving ``splits.threshold[j]`` by
+    :func:`training_value_cut` when attribute ``j`` is numeric: over its
+    training column, or over its bins' training values (binned)."""
+    if columns.kind[j] == NUMERIC:
+        splits.threshold[j] = training_value_cut(columns.num_T[columns.col[j]],
+                                                 splits.threshold[j])
+    elif columns.kind[j] == BINNED:
+        splits.threshold[j] = training_value_cut(columns.bin_range[columns.col[j]].ravel(),
+                                                 splits.threshold[j])
+    return route_rows(columns, j, splits, rows)
+
+
+#: ``routed(cut_at_training_value, columns, j, splits, rows)``: the branch of each
+#: row, chosen when numba types the flag (:func:`~hyperplane._numba.by_none`):
+#: None (the midpoint threshold stays) calls :func:`route_rows` itself, so such a
+#: fit compiles no :func:`training_value_cut` and no function that keeps the
+#: midpoint; True :func:`route_at_training_value`
+routed = by_none(route_rows, route_at_training_value, pass_first=(False, False))
+
+
+@jit_internal
 def branch_weights(branch, w, n_branches):
     """Known weight ``w̃_v`` of each branch and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2)."""
-    w_branch = np.zeros(n_branches, dtype=np.float64)
+    w_branch = filled(np.empty(n_branches, dtype=np.float64), 0.0)
     for pos in range(branch.shape[0]):
         if branch[pos] != MISSING:
             w_branch[branch[pos]] += w[pos]
@@ -350,12 +335,12 @@ def known_branches(children, w_branch, parent_value):
 @jit_internal
 def no_children(node, n_classes):
     """The expansion of a node that stays a leaf."""
-    empty_i = np.zeros(0, dtype=np.int64)
-    empty_f = np.zeros(0, dtype=np.float64)
-    return Children(-1, empty_i, empty_f, np.empty(0, dtype=node.rows.dtype), empty_f,
-                    np.empty(0, dtype=node.order.dtype), np.empty(0, dtype=np.float64), empty_i,
-                    np.zeros((0, n_classes), dtype=np.float64), empty_f, empty_i,
-                    np.zeros(0, dtype=np.bool_),
+    empty_i = np.empty(0, dtype=np.int64)
+    empty_f = np.empty(0, dtype=np.float64)
+    return Children(-1, empty_i, empty_f, node.rows[:0], empty_f,
+                    node.spare_order[:0], empty_f, empty_i,
+                    np.empty((0, n_classes), dtype=np.float64), empty_f, empty_i,
+                    np.empty(0, dtype=np.bool_),
                     node.spare_order[:0], node.spare_x[:0])
 
 
@@ -374,21 +359,21 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     branch and whether any attribute is left below; ``attribute == −1``: no
     admissible split, the node is a leaf.
     """
-    j = choose_attribute(splits, rules.c45)
+    j = choose_attribute(splits, rules)
     if j < 0:
-        return no_children(node, n_stats), np.zeros(0, dtype=np.float64), False
-    threshold_at_training_value(rules.cut_at_training_value, columns, j, splits)
+        return no_children(node, n_stats), np.empty(0, dtype=np.float64), False
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
-    branch = route_rows(columns, j, splits, node.rows)
+    branch = routed(rules.cut_at_training_value, columns, j, splits, node.rows)
     w_branch, r = branch_weights(branch, node.w, n_branches)
     part = partition_node(node.rows, node.w, branch, r, Orders(node.order, node.sorted_x),
                           Orders(node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = any_set(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
-                        part.offsets, np.zeros((n_branches, n_stats), dtype=np.float64),
-                        np.zeros(n_branches, dtype=np.float64),
-                        np.zeros(n_branches, dtype=np.int64),
+                        part.offsets,
+                        filled_rows(np.empty((n_branches, n_stats), dtype=np.float64), 0.0),
+                        filled(np.empty(n_branches, dtype=np.float64), 0.0),
+                        filled(np.empty(n_branches, dtype=np.int64), 0),
                         filled(np.empty(n_branches, dtype=np.bool_), True), part.spare_order,
                         part.spare_x)
     return children, w_branch, any_attribute

@@ -19,12 +19,12 @@ from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_tabl
                                     node_tables, pass_tables_on, release_slot)
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
-from .._scan._loops_kernels import all_unit
+from .._scan._loops_kernels import all_unit, larger, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
                       compiled_new_node)
-from .._traverse_kernels import child_block, child_region
+from .._traverse_kernels import child_orders, child_spare
 from ._store_kernels import split_leaf
 
 
@@ -173,7 +173,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     p_coded = columns.codes_rows.shape[1]
     width = 0
     for c in range(p_coded):
-        width = max(width, columns.codes_count[c])
+        width = larger(width, columns.codes_count[c])
     pool = new_pool(tables, p_coded, width, n_classes)
     dest = branch_scratch(space)
     leaf_weight = 0.0
@@ -192,7 +192,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
         j = children.attribute
         if j < 0:
             release_slot(slot, pool)
-            leaf_weight += node.w.sum()
+            leaf_weight += sum_in_order(node.w)
             continue
         n_branches = children.r.shape[0]
         offsets = children.offsets
@@ -221,13 +221,12 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                 n_num = node.order.shape[0]
                 child = compiled_new_node(
                     children.rows[a:b].copy(), children.w[a:b].copy(),
-                    Orders(child_block(children.order, offsets, v, n_num),
-                           child_block(children.sorted_x, offsets, v, n_num)),
+                    child_orders(Orders(children.order, children.sorted_x), offsets, v, n_num),
                     node.count, children.value[v], node.depth + 1, avail,
-                    Orders(child_region(children.spare_order, offsets, v, n_num),
-                           child_region(children.spare_x, offsets, v, n_num)))
+                    child_spare(Orders(children.spare_order, children.spare_x), offsets, v,
+                                n_num))
                 stack.append(child)
                 places.append((first + v, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
-                leaf_weight += children.w[a:b].sum()
+                leaf_weight += sum_in_order(children.w[a:b])
     return Subtree(store, leaf_weight, deferred)

@@ -33,7 +33,7 @@ from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
-from .._scan._loops_kernels import filled
+from .._scan._loops_kernels import filled, larger
 from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
 
@@ -89,7 +89,7 @@ class ErrorRule(NamedTuple):
 def _upper_errors(n, e, z):
     """addErrs for ``e ≥ 1``: N·U_CF(e, N) − e with the normal approximation (z = Φ⁻¹(1−CF))."""
     if e + 0.5 >= n:
-        return max(n - e, 0.0)
+        return larger(n - e, 0.0)
     f = (e + 0.5) / n
     r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
         / (1 + z * z / n)
@@ -321,8 +321,8 @@ def preorder_layout(feature, child_start, n_child, children, keep, value, criter
             for i in range(child_start[t] + n_child[t] - 1, child_start[t] - 1, -1):
                 stack.append(children[i])
     order = order[:count]
-    new_start = np.zeros(count, dtype=np.int64)
-    new_n = np.zeros(count, dtype=np.int64)
+    new_start = filled(np.empty(count, dtype=np.int64), 0)
+    new_n = filled(np.empty(count, dtype=np.int64), 0)
     new_children = np.empty(n_links, dtype=np.int64)
     at = 0
     for i in range(count):

@@ -1,10 +1,13 @@
-"""Small array tests and fills as loops, inlined into their compiled callers.
+"""Small array tests, fills, sums and comparisons as loops, inlined into their compiled callers.
 
-``np.all``, ``np.any``, ``np.full`` and ``np.ones`` each compile a function of
-numba's own, one library more in every first fit that calls them, linked into
-each caller and optimised again there. These loops give the same results and
-are inlined into their callers' IR before typing (numba's untyped inlining,
-:data:`~hyperplane._numba.jit_inline`), so nothing of their own is compiled.
+``np.all``, ``np.any``, ``np.full``, ``np.ones``, ``np.zeros`` (with its zero
+fill), ``ndarray.sum`` and the builtins ``min`` / ``max`` each compile a function
+of numba's own per type of their arguments, one library more in every first fit
+that calls them, linked into each caller and optimised again there. These loops
+give the same results and are inlined into their callers' IR before typing
+(numba's untyped inlining, :data:`~hyperplane._numba.jit_inline`), so nothing of
+their own is compiled: a zeroed array is ``filled(np.empty(n, dtype=...), 0)``,
+whose ``np.empty`` is the one allocation of that dtype a fit compiles anyway.
 """
 
 from __future__ import annotations
@@ -37,3 +40,33 @@ def filled(a, value):
     for i in range(a.shape[0]):
         a[i] = value
     return a
+
+
+@jit_inline
+def filled_rows(a, value):
+    """``a`` (2-d) with every entry ``value``: :func:`filled` by rows."""
+    for i in range(a.shape[0]):
+        for k in range(a.shape[1]):
+            a[i, k] = value
+    return a
+
+
+@jit_inline
+def sum_in_order(a):
+    """``a.sum()`` of a float vector as numba adds it: from 0.0, one entry after the other."""
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += a[i]
+    return total
+
+
+@jit_inline
+def larger(a, b):
+    """``max(a, b)`` as numba selects it: ``b`` when ``b > a``, else ``a``."""
+    return b if b > a else a
+
+
+@jit_inline
+def smaller(a, b):
+    """``min(a, b)`` as numba selects it: ``b`` when ``b < a``, else ``a``."""
+    return b if b < a else a

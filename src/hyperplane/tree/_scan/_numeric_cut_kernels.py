@@ -37,6 +37,7 @@ import types as pytypes
 import numpy as np
 
 from ..._numba import jit_inline, jit_internal, jit_twin
+from ._loops_kernels import filled, sum_in_order
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
                              squared_sums, table_split_score)
@@ -163,7 +164,8 @@ def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules
         score = mdl_corrected_gain(score, n_cuts, w_total)
         if score < C45_TIE:
             return no_split()
-        sides = np.array([w_left, w_known - w_left])
+        sides = filled(np.empty(2, dtype=np.float64), w_left)
+        sides[1] = w_known - w_left
         iv = c45_split_info(sides, w_total - w_known)
     ratio = score / iv if iv > 0.0 else 0.0
     return Split(score, ratio, after, rho, threshold, cut_bin, True)
@@ -399,7 +401,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
         for k in range(n_classes):
             known[k] = np.round(known[k])
     else:
-        w_known = known.sum()
+        w_known = sum_in_order(known)
     return ordered_row_cut(RowPositions(xs, ys, ws),
                            KnownPart(w_known, w_total, n_known, n_known, unit), work, rules,
                            scan.clogc if unit else scan.clogc[:0])
@@ -455,8 +457,8 @@ def ordered_cut(d, scratch, missing, bin_range, rules, clogc):
         n_known += n_rows[e]
         for k in range(table.shape[1]):
             known[k] += table[e, k]
-    w_known = known.sum()
-    w_total = w_known + missing.sum()
+    w_known = sum_in_order(known)
+    w_total = w_known + sum_in_order(missing)
     return ordered_bin_cut(BinPositions(scratch.bins, table, n_rows, bin_range),
                            KnownPart(w_known, w_total, n_known, d, clogc.shape[0] > w_known),
                            work, rules, clogc)

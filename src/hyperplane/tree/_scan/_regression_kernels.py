@@ -36,6 +36,7 @@ from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_rea
 from ._criterion_kernels import (beats_best, cut_profile, put_regression_value,
                                  regression_cut_quality, regression_decrease, regression_impurity)
 from ._moments_kernels import Moments, add_moments, less, no_moments, put_moments
+from ._loops_kernels import filled, larger, smaller
 from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import CATEGORICAL, NUMERIC, ROUND_OFF
 from .._state import Split
@@ -194,7 +195,7 @@ def binned_values(columns, c, rows, index_type):
     each with its bin's smallest and largest training value."""
     codes = columns.codes_T[c]
     n_bins = columns.codes_count[c]
-    start = np.zeros(n_bins + 2, dtype=np.int64)
+    start = filled(np.empty(n_bins + 2, dtype=np.int64), 0)
     for pos in range(rows.shape[0]):
         code = np.int64(codes[rows[pos]])
         start[(code if code >= 0 else n_bins) + 1] += 1
@@ -202,8 +203,8 @@ def binned_values(columns, c, rows, index_type):
         start[b + 1] += start[b]
     m = rows.shape[0]
     order = np.empty(m, dtype=index_type.dtype)
-    low = np.empty(m)
-    high = np.empty(m)
+    low = np.empty(m, dtype=np.float64)
+    high = np.empty(m, dtype=np.float64)
     code_at = np.empty(m, dtype=np.int64)
     for pos in range(m):
         i = rows[pos]
@@ -290,10 +291,10 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
             continue
         present = np.flatnonzero(n_rows[j, :n_codes[j] + 1] > 0)
         m = present.shape[0]
-        low = np.empty(m)
-        high = np.empty(m)
+        low = np.empty(m, dtype=np.float64)
+        high = np.empty(m, dtype=np.float64)
         code = np.empty(m, dtype=np.int64)
-        moments = np.empty((m, 3))
+        moments = np.empty((m, 3), dtype=np.float64)
         count = np.empty(m, dtype=np.int64)
         for pos in range(m):
             b = present[pos]
@@ -350,8 +351,8 @@ def _rows_value(y, value, rows, w, criterion):
     low = np.inf
     high = -np.inf
     for pos in range(rows.shape[0]):
-        low = min(low, y[rows[pos]])
-        high = max(high, y[rows[pos]])
+        low = smaller(low, y[rows[pos]])
+        high = larger(high, y[rows[pos]])
     put_regression_value(criterion, value, y, rows, w)
     return low == high
 
@@ -430,7 +431,7 @@ def root_statistic(y, rows, w, rules):
     with ``m`` the weighted median) and :func:`regression_leaf_reason` of it (its
     targets are all equal when the least and the largest are), so that an
     in-memory fit calls one regression kernel from Python before its growth."""
-    value = np.empty(3)
+    value = np.empty(3, dtype=np.float64)
     equal = _rows_value(y, value, rows, w, rules.criterion)
     return RootStatistic(value, regression_leaf_reason(value, equal, rows.shape[0], 0, True,
                                                        rules))

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal, jit_twin
+from ._loops_kernels import filled, larger, smaller, sum_in_order
 from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
 from .._state import Split
@@ -64,7 +65,7 @@ C45_TIE = 1e-6
 def c45_min_side(min_leaf, w_known, n_classes):
     """C4.5's minimum weight of each side of a numeric cut (release 8, Quinlan 1996):
     ``min(25, max(M, 0.1 W̃ / K))``."""
-    return min(C45_MIN_SIDE_CAP, max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
+    return smaller(C45_MIN_SIDE_CAP, larger(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
 @jit_twin
@@ -102,19 +103,19 @@ def squared_sums(left, right):
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1
-    known = np.zeros(table.shape[1], dtype=np.float64)
+    known = filled(np.empty(table.shape[1], dtype=np.float64), 0.0)
     for v in range(n_codes):
         for k in range(table.shape[1]):
             known[k] += table[v, k]
-    w_known = known.sum()
-    return known, w_known, w_known + table[n_codes].sum()
+    w_known = sum_in_order(known)
+    return known, w_known, w_known + sum_in_order(table[n_codes])
 
 
 @jit_internal
 def c45_split_info(w_branches, w_missing):
     """C4.5's split information: the missing weight counts as one more branch,
     ``−Σ_v W_v/W log2(W_v/W) − W_?/W log2(W_?/W)`` with ``W`` all the node's weight."""
-    total = w_branches.sum() + w_missing
+    total = sum_in_order(w_branches) + w_missing
     iv = 0.0
     for w_v in w_branches:
         if w_v > 0.0:
@@ -125,12 +126,13 @@ def c45_split_info(w_branches, w_missing):
 
 
 @jit_twin
-def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
+def table_split_score(table, n_rows, criterion, min_leaf, c45=None):
     """Score a multiway split (one branch per value) from its class-weight table.
 
     Returns the attribute's :class:`~hyperplane.tree._state.Split` (no threshold, no bin); a split is valid when
     at least two branches are non-empty and every non-empty branch holds at
-    least ``min_leaf`` rows with a known value. ``c45`` (J48's rules, for
+    least ``min_leaf`` rows with a known value. ``c45`` (True or None, as
+    :class:`~hyperplane.tree._state.GrowRules` holds it; J48's rules, for
     ``criterion="gain_ratio"``): valid when at least two branches *weigh* at
     least ``min_leaf`` (smaller and empty branches are allowed), and the gain
     ratio divides by :func:`c45_split_info`.
@@ -144,11 +146,11 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=False):
     n_nonempty = 0
     n_heavy = 0
     valid = True
-    w_branches = np.zeros(n_codes, dtype=np.float64)
+    w_branches = filled(np.empty(n_codes, dtype=np.float64), 0.0)
     for v in range(n_codes):
         if n_rows[v] == 0:
             continue
-        w_v = table[v].sum()
+        w_v = sum_in_order(table[v])
         w_branches[v] = w_v
         if w_v >= min_leaf - WEIGHT_TOL:
             n_heavy += 1
@@ -195,7 +197,7 @@ def value_split_score(table, n_rows, a, criterion, min_leaf):
         return 0.0, 0.0, False
     left = table[a]
     right = known - left
-    w_left = left.sum()
+    w_left = sum_in_order(left)
     w_right = w_known - w_left
     rows_left = n_rows[a]
     rows_right = n_rows[:-1].sum() - rows_left
