@@ -40,11 +40,11 @@ import types as pytypes
 import hyperplane._wait_policy  # noqa: F401  (OMP_WAIT_POLICY=PASSIVE unless the user set it)
 
 import numba  # noqa: E402  (after the wait policy: libgomp reads it when it loads)
-
 from numba.core import errors, types  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba's inliner)
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
+from hyperplane._llvm_pipeline import LOWERS_FUNCTION_PASSES  # noqa: E402,F401  (LLVM levels)
 from hyperplane._nrt_meminfos import WALKS_MEMINFOS_ONLY  # noqa: E402,F401  (numba's refcounts)
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
