@@ -12,7 +12,8 @@ import re
 import pytest
 
 from .test_browser import TIMEOUT, _open, _run_to_end
-from .test_browser_teaching import _english_words, _settle, _wait_rows, page_text
+from .test_browser_layout import _english_words, page_text
+from .test_browser_teaching import _settle, _wait_rows
 
 pytest.importorskip("playwright")
 

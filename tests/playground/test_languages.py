@@ -15,7 +15,7 @@ import pytest
 from hyperplane.playground._data import parse_upload
 from hyperplane.playground._fields import FieldError
 
-from .test_browser_teaching import _english_words
+from .test_browser_layout import _english_words
 
 PLAYGROUND = Path(__file__).resolve().parents[2] / "src" / "hyperplane" / "playground"
 
