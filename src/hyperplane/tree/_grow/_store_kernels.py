@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_inline, jit_internal
-from .._scan._loops_kernels import larger
+from .._scan._loops_kernels import pick_max
 from .._state import NodeStore
 
 
@@ -27,7 +27,7 @@ def _reserve(store, extra):
     capacity = store.feature.shape[0]
     if n + extra <= capacity:
         return store
-    capacity = larger(2 * capacity, n + extra)
+    capacity = pick_max(2 * capacity, n + extra)
     # the nodes beyond n are written when they are made (attach_children, graft)
     grown = NodeStore(np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_),
                       np.empty(capacity, dtype=np.float64), np.empty(capacity, dtype=np.int64),

@@ -19,7 +19,7 @@ from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_tabl
                                     node_tables, pass_tables_on, release_slot)
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
-from .._scan._loops_kernels import all_unit, larger, sum_in_order
+from .._scan._loops_kernels import all_unit, pick_max, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
@@ -173,7 +173,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     p_coded = columns.codes_rows.shape[1]
     width = 0
     for c in range(p_coded):
-        width = larger(width, columns.codes_count[c])
+        width = pick_max(width, columns.codes_count[c])
     pool = new_pool(tables, p_coded, width, n_classes)
     dest = branch_scratch(space)
     leaf_weight = 0.0

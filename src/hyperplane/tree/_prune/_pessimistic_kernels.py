@@ -33,7 +33,7 @@ from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
-from .._scan._loops_kernels import filled, larger
+from .._scan._loops_kernels import filled, pick_max
 from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
 
@@ -89,7 +89,7 @@ class ErrorRule(NamedTuple):
 def _upper_errors(n, e, z):
     """addErrs for ``e ≥ 1``: N·U_CF(e, N) − e with the normal approximation (z = Φ⁻¹(1−CF))."""
     if e + 0.5 >= n:
-        return larger(n - e, 0.0)
+        return pick_max(n - e, 0.0)
     f = (e + 0.5) / n
     r = (f + z * z / (2 * n) + z * np.sqrt(f / n - f * f / n + z * z / (4 * n * n))) \
         / (1 + z * z / n)

@@ -61,12 +61,12 @@ def sum_in_order(a):
 
 
 @jit_inline
-def larger(a, b):
+def pick_max(a, b):
     """``max(a, b)`` as numba selects it: ``b`` when ``b > a``, else ``a``."""
     return b if b > a else a
 
 
 @jit_inline
-def smaller(a, b):
+def pick_min(a, b):
     """``min(a, b)`` as numba selects it: ``b`` when ``b < a``, else ``a``."""
     return b if b < a else a

@@ -21,7 +21,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from ..._numba import jit_internal
-from ._loops_kernels import larger
+from ._loops_kernels import pick_max
 
 #: columns of a node's moments in a tree's ``value`` array
 N_MOMENTS = 3
@@ -95,7 +95,7 @@ def mean_squared_error(m):
     if m.w <= 0.0:
         return 0.0
     c = m.wy / m.w
-    return larger(m.wyy / m.w - c * c, 0.0)
+    return pick_max(m.wyy / m.w - c * c, 0.0)
 
 
 @jit_internal

@@ -36,7 +36,7 @@ from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_rea
 from ._criterion_kernels import (beats_best, cut_profile, put_regression_value,
                                  regression_cut_quality, regression_decrease, regression_impurity)
 from ._moments_kernels import Moments, add_moments, less, no_moments, put_moments
-from ._loops_kernels import filled, larger, smaller
+from ._loops_kernels import filled, pick_max, pick_min
 from ._numeric_cut_kernels import cut_threshold, no_split
 from ._split_kernels import CATEGORICAL, NUMERIC, ROUND_OFF
 from .._state import Split
@@ -351,8 +351,8 @@ def _rows_value(y, value, rows, w, criterion):
     low = np.inf
     high = -np.inf
     for pos in range(rows.shape[0]):
-        low = smaller(low, y[rows[pos]])
-        high = larger(high, y[rows[pos]])
+        low = pick_min(low, y[rows[pos]])
+        high = pick_max(high, y[rows[pos]])
     put_regression_value(criterion, value, y, rows, w)
     return low == high
 

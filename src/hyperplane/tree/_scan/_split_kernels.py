@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._numba import jit, jit_internal, jit_twin
-from ._loops_kernels import filled, larger, smaller, sum_in_order
+from ._loops_kernels import filled, pick_max, pick_min, sum_in_order
 from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
 from .._state import Split
@@ -65,7 +65,7 @@ C45_TIE = 1e-6
 def c45_min_side(min_leaf, w_known, n_classes):
     """C4.5's minimum weight of each side of a numeric cut (release 8, Quinlan 1996):
     ``min(25, max(M, 0.1 W̃ / K))``."""
-    return smaller(C45_MIN_SIDE_CAP, larger(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
+    return pick_min(C45_MIN_SIDE_CAP, pick_max(min_leaf, C45_MIN_SIDE_FRACTION * w_known / n_classes))
 
 
 @jit_twin
