@@ -37,6 +37,32 @@ from collections import Counter
 from _table import header, row
 from cold_start import FAMILIES
 
+def _pass_manager_option(manager, key, value, final_only=False):
+    """Python that wraps numba's ``CPUCodegen.<manager>`` to default ``key`` to
+    ``value`` (``final_only``: not for the cheap round, which passes ``cost``)."""
+    unless_cheap = 'if kw.get("cost") is None:\n        ' if final_only else ""
+    return f"""
+from numba.core import codegen
+_made = codegen.CPUCodegen.{manager}
+def {manager}(self, **kw):
+    {unless_cheap}kw.setdefault("{key}", {value!r})
+    return _made(self, **kw)
+codegen.CPUCodegen.{manager} = {manager}
+"""
+
+
+def _machine_code_opt(level):
+    """Python that sets LLVM's code generation level of numba's target machine."""
+    return f"""
+from numba.core import codegen
+_tmo = codegen.JITCPUCodegen._customize_tm_options
+def _customize_tm_options(self, options):
+    _tmo(self, options)
+    options["opt"] = {level}
+codegen.JITCPUCodegen._customize_tm_options = _customize_tm_options
+"""
+
+
 #: variant -> Python run in the child before hyperplane is imported (numba's codegen
 #: reads its target machine's options when it is created, at the first compile; the
 #: pass builders read ``numba.core.config`` at every pass manager they make)
@@ -46,70 +72,17 @@ VARIANTS = {
     "opt2": "from numba.core import config; config.OPT = config._OptLevel(2)",
     # no loop vectorizer anywhere
     "novec": "from numba.core import config; config.LOOP_VECTORIZE = 0",
-    # the final module's full pass at -O2, the function passes at -O3
-    "final-opt2": """
-from numba.core import codegen
-_mpm = codegen.CPUCodegen._module_pass_manager
-def _module_pass_manager(self, **kw):
-    if kw.get("cost") is None:
-        kw.setdefault("opt", 2)
-    return _mpm(self, **kw)
-codegen.CPUCodegen._module_pass_manager = _module_pass_manager
-""",
-    # the final module's full pass at -O1
-    "final-opt1": """
-from numba.core import codegen
-_mpm = codegen.CPUCodegen._module_pass_manager
-def _module_pass_manager(self, **kw):
-    if kw.get("cost") is None:
-        kw.setdefault("opt", 1)
-    return _mpm(self, **kw)
-codegen.CPUCodegen._module_pass_manager = _module_pass_manager
-""",
-    # the function passes at -O1 (the final module's full pass at -O3 over everything)
-    "func-opt1": """
-from numba.core import codegen
-_fpm = codegen.CPUCodegen._function_pass_manager
-def _function_pass_manager(self, **kw):
-    kw.setdefault("opt", 1)
-    return _fpm(self, **kw)
-codegen.CPUCodegen._function_pass_manager = _function_pass_manager
-""",
-    # the function passes at -O2
-    "func-opt2": """
-from numba.core import codegen
-_fpm = codegen.CPUCodegen._function_pass_manager
-def _function_pass_manager(self, **kw):
-    kw.setdefault("opt", 2)
-    return _fpm(self, **kw)
-codegen.CPUCodegen._function_pass_manager = _function_pass_manager
-""",
+    # the final module's full pass at -O2 / -O1, the function passes at -O3
+    "final-opt2": _pass_manager_option("_module_pass_manager", "opt", 2, final_only=True),
+    "final-opt1": _pass_manager_option("_module_pass_manager", "opt", 1, final_only=True),
+    # the function passes at -O1 / -O2 (the final module's full pass at -O3 over everything)
+    "func-opt1": _pass_manager_option("_function_pass_manager", "opt", 1),
+    "func-opt2": _pass_manager_option("_function_pass_manager", "opt", 2),
     # no vectorizer in the function passes (the final module's full pass keeps it)
-    "func-novec": """
-from numba.core import codegen
-_fpm = codegen.CPUCodegen._function_pass_manager
-def _function_pass_manager(self, **kw):
-    kw.setdefault("loop_vectorize", False)
-    return _fpm(self, **kw)
-codegen.CPUCodegen._function_pass_manager = _function_pass_manager
-""",
-    # machine code at LLVM's -O2 code generation level (the target machine's opt)
-    "mc-opt2": """
-from numba.core import codegen
-_tmo = codegen.JITCPUCodegen._customize_tm_options
-def _customize_tm_options(self, options):
-    _tmo(self, options)
-    options["opt"] = 2
-codegen.JITCPUCodegen._customize_tm_options = _customize_tm_options
-""",
-    "mc-opt1": """
-from numba.core import codegen
-_tmo = codegen.JITCPUCodegen._customize_tm_options
-def _customize_tm_options(self, options):
-    _tmo(self, options)
-    options["opt"] = 1
-codegen.JITCPUCodegen._customize_tm_options = _customize_tm_options
-""",
+    "func-novec": _pass_manager_option("_function_pass_manager", "loop_vectorize", False),
+    # machine code at LLVM's -O2 / -O1 code generation level (the target machine's opt)
+    "mc-opt2": _machine_code_opt(2),
+    "mc-opt1": _machine_code_opt(1),
 }
 
 #: run in the child: collect every pass timing record, run the CLI, print one JSON line
