@@ -240,3 +240,20 @@ def test_shrink_asks_for_an_unshrink_once_the_gap_is_within_ten_tol():
     np.testing.assert_array_equal(var.perm, before)                   # nothing moved
     assert ist[state.ACTIVE_SIZE] == 20
     assert not sh.shrink(var, cache, active_rows, ist, (m - M) / 20.0, None)  # not yet within
+
+
+@given(seed=st.integers(0, 2 ** 31), n=st.integers(1, 30), m=st.integers(0, 30))
+def test_permute_variables_follows_cycles_as_numpy_gathers(seed, n, m):
+    """The compiled cycle-by-cycle reordering of the first ``m`` variables (any
+    permutation: fixed points, one long cycle, many short ones) moves every array
+    as NumPy's ``arr[:m] = arr[order]`` does (``permuted_in_python``); ``H`` stays."""
+    rng = np.random.default_rng(seed)
+    m = min(m, n)
+    var = make_var(rng, n)
+    var.H[:] = rng.normal(size=n)
+    order = rng.permutation(m).astype(np.int64)
+    expected = state.Variables(*(a.copy() for a in var))
+    sh.permuted_in_python(expected, order)
+    sh.permute_variables(var, order.copy())
+    for name, got, want in zip(state.Variables._fields, var, expected):
+        np.testing.assert_array_equal(got, want, err_msg=name)
