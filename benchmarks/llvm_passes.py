@@ -37,15 +37,15 @@ from collections import Counter
 from _table import header, row
 from cold_start import FAMILIES
 
-def _pass_manager_option(manager, key, value, final_only=False):
-    """Python that wraps numba's ``CPUCodegen.<manager>`` to default ``key`` to
-    ``value`` (``final_only``: not for the cheap round, which passes ``cost``)."""
+def _pass_manager_option(manager, final_only=False, **options):
+    """Python that wraps numba's ``CPUCodegen.<manager>`` to default each of
+    ``options`` (``final_only``: not for the cheap round, which passes ``cost``)."""
     unless_cheap = 'if kw.get("cost") is None:\n        ' if final_only else ""
     return f"""
 from numba.core import codegen
 _made = codegen.CPUCodegen.{manager}
 def {manager}(self, **kw):
-    {unless_cheap}kw.setdefault("{key}", {value!r})
+    {unless_cheap}kw.update({{**{options!r}, **kw}})
     return _made(self, **kw)
 codegen.CPUCodegen.{manager} = {manager}
 """
@@ -73,13 +73,16 @@ VARIANTS = {
     # no loop vectorizer anywhere
     "novec": "from numba.core import config; config.LOOP_VECTORIZE = 0",
     # the final module's full pass at -O2 / -O1, the function passes at -O3
-    "final-opt2": _pass_manager_option("_module_pass_manager", "opt", 2, final_only=True),
-    "final-opt1": _pass_manager_option("_module_pass_manager", "opt", 1, final_only=True),
+    "final-opt2": _pass_manager_option("_module_pass_manager", final_only=True, opt=2),
+    "final-opt1": _pass_manager_option("_module_pass_manager", final_only=True, opt=1),
+    # the final module's full pass at -O2 without LLVM's loop vectorizer
+    "final-opt2-novec": _pass_manager_option("_module_pass_manager", final_only=True, opt=2,
+                                             loop_vectorize=False),
     # the function passes at -O1 / -O2 (the final module's full pass at -O3 over everything)
-    "func-opt1": _pass_manager_option("_function_pass_manager", "opt", 1),
-    "func-opt2": _pass_manager_option("_function_pass_manager", "opt", 2),
+    "func-opt1": _pass_manager_option("_function_pass_manager", opt=1),
+    "func-opt2": _pass_manager_option("_function_pass_manager", opt=2),
     # no vectorizer in the function passes (the final module's full pass keeps it)
-    "func-novec": _pass_manager_option("_function_pass_manager", "loop_vectorize", False),
+    "func-novec": _pass_manager_option("_function_pass_manager", loop_vectorize=False),
     # machine code at LLVM's -O2 / -O1 code generation level (the target machine's opt)
     "mc-opt2": _machine_code_opt(2),
     "mc-opt1": _machine_code_opt(1),
