@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import hyperplane
 
 KERNELS = '''
@@ -93,3 +95,44 @@ def test_loading_from_the_cache_skips_the_refresh():
 
     assert LOADS_WITHOUT_REFRESH
     assert caching.Cache.load_overload is load_overload
+
+
+def test_a_cache_directory_is_made_every_time_and_tried_once(tmp_path, monkeypatch):
+    """The trial file that numba makes for each kernel is made once per
+    directory; the directory itself is made again when it went away, and one
+    that takes no file raises every time, as in numba."""
+    import tempfile
+
+    from hyperplane import _numba_cache
+
+    class Locator:
+        def __init__(self, path):
+            self.path = str(path)
+
+        def get_cache_path(self):
+            return self.path
+
+    tried = []
+    real = tempfile.TemporaryFile
+    monkeypatch.setattr(tempfile, "TemporaryFile", lambda dir: tried.append(dir) or real(dir=dir))
+    here = Locator(tmp_path / "cache")
+    for _ in range(3):
+        _numba_cache.ensure_cache_path(here)
+    assert tried == [here.path]
+    (tmp_path / "cache").rmdir()
+    _numba_cache.ensure_cache_path(here)
+    assert (tmp_path / "cache").is_dir() and tried == [here.path]
+
+    blocked = Locator(tmp_path / "file" / "cache")
+    (tmp_path / "file").write_text("not a directory")
+    for _ in range(2):
+        with pytest.raises(OSError):
+            _numba_cache.ensure_cache_path(blocked)
+
+
+def test_numba_checks_its_cache_directories_through_ours():
+    from numba.core import caching
+
+    from hyperplane import _numba_cache
+
+    assert caching._CacheLocator.ensure_cache_path is _numba_cache.ensure_cache_path
