@@ -47,15 +47,20 @@ def row_sums(a):
 '''
 
 RUN = '''
-import sys
+import os, sys
 import numpy as np
 from numba import typed
-import kernels
+import hyperplane
+hyperplane.__path__.append(os.getcwd())  # a module of hyperplane's: loads without the refresh
+from hyperplane import cache_test_kernels as kernels
 
 x = np.linspace(0.0, 1.0, 7)
 a = np.arange(12.0).reshape(4, 3)
 got = (kernels.cumulative(x), kernels.row_sums(a))
 refreshed = "numba.np.random.legacy" in sys.modules  # imported only by numba's refresh
+import theirs
+theirs.twice(1.0)  # a cached function of someone else's: loaded as numba loads
+their_load_refreshed = "numba.np.random.legacy" in sys.modules
 words = typed.List(["a", "b", "a", "c"])  # compiles the list's methods (not cached)
 got = (got[0], kernels.distinct_words(words), got[1])
 np.testing.assert_array_equal(got[0], np.cumsum(x))
@@ -65,14 +70,17 @@ hits = sum(sum(f.stats.cache_hits.values()) for f in
            (kernels.cumulative, kernels.distinct_words, kernels.row_sums))
 import numba
 assert numba.njit(lambda v: v.sum() + 1.0)(x) == x.sum() + 1.0  # a compilation afterwards
-print(f"HITS {hits} REFRESHED {refreshed}")
+print(f"HITS {hits} REFRESHED {refreshed} {their_load_refreshed}")
 '''
 
 
 def test_cached_kernels_run_when_loaded_without_the_registries(tmp_path):
     """The first process compiles (and refreshes); the second loads all three
-    kernels from the cache, does not refresh, and gets the same results."""
-    (tmp_path / "kernels.py").write_text(textwrap.dedent(KERNELS))
+    kernels from the cache, does not refresh, and gets the same results; a
+    cached function outside hyperplane still loads with numba's refresh."""
+    (tmp_path / "cache_test_kernels.py").write_text(textwrap.dedent(KERNELS))
+    (tmp_path / "theirs.py").write_text(
+        "import numba\n\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
 
     # this hyperplane, wherever the test runs from (a relative PYTHONPATH would
     # not reach it from the kernels' folder)
@@ -84,8 +92,8 @@ def test_cached_kernels_run_when_loaded_without_the_registries(tmp_path):
         assert done.returncode == 0, done.stderr
         return done.stdout.strip().splitlines()[-1]
 
-    assert run() == "HITS 0 REFRESHED True"
-    assert run() == "HITS 3 REFRESHED False"
+    assert run() == "HITS 0 REFRESHED True True"
+    assert run() == "HITS 3 REFRESHED False True"
 
 
 def test_loading_from_the_cache_skips_the_refresh():

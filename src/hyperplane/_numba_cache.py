@@ -21,9 +21,9 @@ code calls:
   kernel carries in its cache entry, which numba's loading runs.
 
 :func:`load_overload` does these two steps instead of the refresh, then
-numba's own loading. A cache miss compiles as before (the compiler refreshes
-first), and a later compilation in the same process finds the registries as
-it always does.
+numba's own loading, for hyperplane's kernels only. A cache miss compiles as
+before (the compiler refreshes first), and a later compilation in the same
+process finds the registries as it always does.
 
 Each cached kernel's decoration also asks its cache directory whether it
 takes a file (numba's ``ensure_cache_path``: a temporary file made and
@@ -48,10 +48,14 @@ _WRITABLE = set()
 
 
 def load_overload(self, sig, target_context):
-    """numba's ``Cache.load_overload`` without the registries' refresh: the
-    runtime's symbols and the hash secret's, then numba's lookup in the index
-    and loading of the entry (None when the cache holds no entry for ``sig``).
+    """numba's ``Cache.load_overload`` without the registries' refresh, for
+    hyperplane's kernels: the runtime's symbols and the hash secret's, then
+    numba's lookup in the index and loading of the entry (None when the cache
+    holds no entry for ``sig``). Other functions (a user's, which may hold a
+    third-party extension's types) load as numba loads them.
     """
+    if not getattr(self._py_func, "__module__", "").startswith("hyperplane."):
+        return NUMBAS_LOAD_OVERLOAD(self, sig, target_context)
     from numba.core.runtime import rtsys
     import numba.cpython.hashing  # noqa: F401  (registers the hash secret's symbols)
 
