@@ -46,6 +46,7 @@ from hyperplane._inline_copy import COPIES_SCOPE_ONCE  # noqa: E402,F401  (numba
 from hyperplane._link_only import INTERNAL_COMPILER  # noqa: E402
 from hyperplane._llvm_pipeline import LOWERS_FUNCTION_PASSES  # noqa: E402,F401  (LLVM levels)
 from hyperplane._nrt_meminfos import WALKS_MEMINFOS_ONLY  # noqa: E402,F401  (numba's refcounts)
+from hyperplane._numba_cache import LOADS_WITHOUT_REFRESH  # noqa: E402,F401  (cache loads)
 
 FASTMATH_FLAGS = frozenset({"reassoc", "contract", "arcp", "afn", "nsz"})
 

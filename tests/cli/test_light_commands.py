@@ -113,6 +113,23 @@ def test_fit_loads_scipy_special_before_scikit_learn(fit_modules):
     assert [m for m in before if m.split(".")[0] == "sklearn"] == []
 
 
+#: modules numba imports only to compile (its typing and lowering registries:
+#: typed containers, random generators, polynomials, cffi), none of which a
+#: kernel loaded from numba's cache needs (``_numba_cache.py``)
+COMPILING_ONLY = ("numba.typed.typeddict", "numba.np.random.legacy",
+                  "numba.np.polynomial.polynomial_functions", "numba.misc.cffiimpl", "cffi")
+
+
+def test_a_warm_fit_loads_its_kernels_without_numbas_compiling_modules(tmp_path):
+    """The first fit may compile (and then imports them); the second loads
+    every kernel from numba's cache."""
+    fit = ["fit", "svc", "heart_scale", "-o", str(tmp_path / "m.hyperplane"), "-q"]
+    imported(*fit)
+    _, modules = imported(*fit)
+    assert "hyperplane.svm._smo" in modules
+    assert sorted(set(modules) & set(COMPILING_ONLY)) == []
+
+
 def test_cross_validation_imports_no_model_file_machinery():
     """``evaluate MODEL DATA`` writes no model file: no skops; a numeric table
     needs no one-hot encoding pipeline (sklearn.compose)."""
