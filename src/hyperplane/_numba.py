@@ -25,12 +25,11 @@ All four use ``cache=True`` so that a kernel is compiled once per machine,
 and ``nogil=True`` so that Dask and thread pools can run them concurrently.
 
 Threads that wait for the next parallel region sleep instead of spinning
-(``OMP_WAIT_POLICY=PASSIVE``, the OpenMP API specification's wait policy,
-set before numba's OpenMP pool starts, unless the user set it): with
-spinning workers a machine whose cores are all busy runs each region at the
-pace of a worker that has to win a core back, which made the SMO solver,
-one region per kernel row, 7-9x slower on two threads than on one on a
-loaded two-core machine; with sleeping workers it is as fast as on one.
+(``OMP_WAIT_POLICY=PASSIVE``, the OpenMP API specification's wait policy, set before
+numba's OpenMP pool starts, unless the user set it): with spinning workers a machine
+whose cores are all busy runs each region at the pace of a worker that has to win a core
+back, which made the SMO solver, one region per kernel row, 7-9x slower on two threads
+than on one on a loaded two-core machine; with sleeping workers it is as fast as on one.
 """
 
 from __future__ import annotations
