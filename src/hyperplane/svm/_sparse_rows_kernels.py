@@ -169,7 +169,7 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
         return
     # from dots, the squared distance of sparse_distances in the same pass
     buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
-    if is_distance(samples.code):
+    if is_distance(samples):
         sq = samples.sq
         sq_r = sq[r]
         for k in range(buf.shape[0]):
@@ -186,7 +186,7 @@ def sparse_distances(samples, r, cols, lo, hi):
     """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
     c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
     exactly (as the dense rows' direct sum gives it), not a rounding residue."""
-    if not is_distance(samples.code):
+    if not is_distance(samples):
         return
     sq, buf = samples.sq, samples.buf
     sq_r = sq[r]
