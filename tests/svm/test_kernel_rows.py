@@ -1,12 +1,16 @@
 """The compiled kernel rows of the SMO solver against the formulas in NumPy."""
 
 import numpy as np
+import pytest
+import scipy.sparse as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hyperplane._csr_rows import CSRRows
 from hyperplane.svm import _dense_rows_kernels as dr
 from hyperplane.svm import _kernel_rows as kr
 from hyperplane.svm import _kernel_values_kernels as kv
+from hyperplane.svm import _sparse_rows_kernels as srk
 
 CODES = {
     kr.LINEAR_KERNEL: lambda d2, dot, g, c0, deg: dot,
@@ -91,3 +95,23 @@ def test_feature_major_block_matches_numpy(seed, n, d, distance, data):
     expected = ((X - X[r]) ** 2).sum(axis=1) if distance else X @ X[r]
     np.testing.assert_allclose(samples.buf[lo:hi], expected[lo:hi], rtol=1e-12, atol=1e-12)
     assert np.all(samples.buf[:lo] == -7.0) and np.all(samples.buf[hi:] == -7.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", range(3))
+def test_csr_squared_norms_are_the_sequential_feature_order_sums(dtype, seed):
+    """The CSR rows' squared norms are a strict loop's sums bit for bit: each
+    square in float64, added in feature order one at a time (rows past
+    ``NORM_POSITIONS`` nonzeros included, and empty rows)."""
+    rng = np.random.default_rng(seed)
+    X = sp.random(40, 3 * srk.NORM_POSITIONS, density=0.4, format="csr", random_state=seed)
+    X = sp.vstack([X, sp.csr_matrix((1, X.shape[1]))]).tocsr()
+    X.data = (rng.normal(size=X.data.size) * 10.0 ** rng.uniform(-4, 4, X.data.size)).astype(dtype)
+    expected = []
+    for t in range(X.shape[0]):
+        acc = 0.0
+        for v in X.data[X.indptr[t]:X.indptr[t + 1]]:
+            acc += float(v) * float(v)
+        expected.append(acc)
+    got = srk.csr_squared_norms(CSRRows(X.data, X.indices, X.indptr.astype(np.int64)))
+    assert got.tobytes() == np.array(expected).tobytes()

@@ -38,7 +38,7 @@ def dense_products(samples, r, cols, lo, hi):
     X32, buf = samples.X32, samples.buf
     d = X32.shape[1]
     xr = X32[r]
-    distance = is_distance(samples.code)
+    distance = is_distance(samples)
     for k in range(lo, hi):
         xc = X32[cols[k]]
         acc = 0.0
@@ -61,7 +61,7 @@ def feature_major_products(samples, r, lo, hi):
     aliases no sample, so the passes vectorise wherever the function is
     compiled (on ``samples.buf`` directly they did only when inlined)."""
     acc = np.zeros(hi - lo)
-    feature_major_sums(samples.XT32, r, lo, is_distance(samples.code), acc)
+    feature_major_sums(samples.XT32, r, lo, is_distance(samples), acc)
     buf = samples.buf[lo:hi]
     for k in range(hi - lo):
         buf[k] = acc[k]

@@ -46,7 +46,7 @@ from ._dense_rows_kernels import dense_block_products, dense_row_method
 # the kernel codes, which the solver and the tests name from here
 from ._kernel_values_kernels import (  # noqa: F401
     GENERIC, LAPLACE_KERNEL, LINEAR_KERNEL, POLY_KERNEL, RBF_KERNEL, ROW_BLOCK, SIGMOID_KERNEL,
-    SPARSE_COLUMNS, SPARSE_ROWS, finish_row)
+    KERNEL_NAMES, SPARSE_COLUMNS, SPARSE_ROWS, finish_row, is_generic)
 # has_dense_columns: the tests ask it from here
 from ._sparse_rows_kernels import (  # noqa: F401
     column_dot_blocks, column_dot_blocks_of, column_dots, column_dots_of, csr_columns,
@@ -55,8 +55,9 @@ from ._sparse_rows_kernels import (  # noqa: F401
 
 
 #: What a kernel row of dense samples is computed from: ``all_rows =
-#: arange(n)``, the kernel (``code``, one of the ``*_KERNEL`` constants, and
-#: its ``gamma``, ``coef0``, ``degree``), scratch space for one row (``buf``
+#: arange(n)``, the kernel's ``gamma``, ``coef0``, ``degree`` (the kernel
+#: itself, ``code``, one of the ``*_KERNEL`` constants, is told by the
+#: samples' class: :func:`samples_class`), scratch space for one row (``buf``
 #: float64, ``ebuf`` int64, each of length n, and ``escale``, ebuf's memory
 #: read as float64: made in Python, as numba's ``view`` compiled a function
 #: of its own in every first fit), the samples in float32,
@@ -65,7 +66,7 @@ from ._sparse_rows_kernels import (  # noqa: F401
 #: threads, or ``None`` when no row is (:func:`parallel_row_work`; the solver
 #: is then compiled without them).
 DenseSamples = namedtuple(
-    "DenseSamples", "all_rows code gamma coef0 degree buf ebuf escale parallel_work X32 XT32")
+    "DenseSamples", "all_rows gamma coef0 degree buf ebuf escale parallel_work X32 XT32")
 #: What a kernel row of CSR samples is computed from: the fields of
 #: :data:`DenseSamples` but the dense arrays, and the samples in float32 as
 #: CSR (``data``, ``indices``, ``indptr``) and CSC (``col_data``,
@@ -78,8 +79,36 @@ DenseSamples = namedtuple(
 #: with CSC arrays), so that numba compiles a solve for the layout of its
 #: samples only (:func:`by_samples`).
 SparseSamples = namedtuple(
-    "SparseSamples", "all_rows code gamma coef0 degree buf ebuf escale parallel_work "
+    "SparseSamples", "all_rows gamma coef0 degree buf ebuf escale parallel_work "
                      "data indices indptr sq work col_data col_rows col_ptr dots XT32")
+
+
+def _kernel_classes(layout):
+    """kernel code -> the subclass of ``layout`` (:data:`DenseSamples` or
+    :data:`SparseSamples`) for that kernel: ``RbfDenseSamples``, ..., with the
+    class attribute ``code``, defined in this module (numba's cache names a
+    type by its class's module and name)."""
+    made = {}
+    for code, name in KERNEL_NAMES.items():
+        cls = type(f"{name}{layout.__name__}", (layout,),
+                   {"__slots__": (), "code": code, "__module__": __name__})
+        globals()[cls.__name__] = made[code] = cls
+    return made
+
+
+#: layout -> kernel code -> its samples' class. A class per kernel, not a
+#: field holding the kernel's record: the records are flat (numba's parallel
+#: regions take a record's fields as arguments, but no record within one)
+SAMPLES_CLASSES = {DenseSamples: _kernel_classes(DenseSamples),
+                   SparseSamples: _kernel_classes(SparseSamples)}
+
+
+def samples_class(layout, code):
+    """The class of ``layout``'s samples (:data:`DenseSamples` or
+    :data:`SparseSamples`) for the kernel ``code``: numba compiles a solve
+    for the kernel of its samples only
+    (:func:`~._kernel_values_kernels.by_kernel`)."""
+    return SAMPLES_CLASSES[layout][int(code)]
 
 
 def by_samples(dense, sparse, name):
@@ -94,7 +123,7 @@ def by_samples(dense, sparse, name):
         return sparse if not isinstance(sparse, tuple) else sparse[0 if columns else 1]
 
     return by_first_type(
-        lambda t: (dense if getattr(t, "instance_class", None) is DenseSamples
+        lambda t: (dense if issubclass(getattr(t, "instance_class", object), DenseSamples)
                    else of_sparse(keeps_dense_columns(t))), name,
         lambda samples: (dense if isinstance(samples, DenseSamples)
                          else of_sparse(has_dense_columns(samples))))
@@ -105,7 +134,8 @@ def make_samples(X32, code, gamma, coef0, degree):
     kernel, with fresh scratch space."""
     n = X32.shape[0]
     ebuf = np.empty(n, dtype=np.int64)
-    return DenseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
+    return samples_class(DenseSamples, code)(
+                        all_rows=np.arange(n, dtype=np.int64),
                         gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
                         buf=np.empty(n), ebuf=ebuf, escale=ebuf.view(np.float64),
                         parallel_work=parallel_row_work(n * X32.shape[1]),
@@ -130,7 +160,8 @@ def make_sparse_samples(X, code, gamma, coef0, degree):
         XT32 = None
         col_data, col_rows, col_ptr = csr_columns(data, indices, indptr, d)
     ebuf = np.empty(n, dtype=np.int64)
-    return SparseSamples(all_rows=np.arange(n, dtype=np.int64), code=np.int64(code),
+    return samples_class(SparseSamples, code)(
+                         all_rows=np.arange(n, dtype=np.int64),
                          gamma=float(gamma), coef0=float(coef0), degree=np.int64(degree),
                          buf=np.empty(n), ebuf=ebuf, escale=ebuf.view(np.float64),
                          parallel_work=parallel_row_work(X.nnz + n),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._numba import jit, jit_inline
-from ._kernel_rows import GENERIC, compute_row
+from ._kernel_rows import compute_row, is_generic
 from ._smo_state import (CLOCK, EPOCH, FULL_ROW_SHARE, N_ACTIVE_ROWS, N_FREE, N_USED, REQ_FULL,
                          REQ_ROW)
 
@@ -91,7 +91,7 @@ def get_row(r, need_full, samples, cache, active_rows, ist):
         ist[CLOCK] += 1
         stamp[s] = ist[CLOCK]
         return s
-    if samples.code == GENERIC:
+    if is_generic(samples):
         ist[REQ_ROW] = r
         ist[REQ_FULL] = 1 if need_full else 0
         return -1

@@ -21,8 +21,10 @@ the two-variable step (:mod:`._pair_step_kernels`), shrinking
 
 ``samples`` -- a :data:`._kernel_rows.DenseSamples` or
             :data:`._kernel_rows.SparseSamples`: the samples in float32 and
-            the kernel (``code`` from the ``*_KERNEL`` constants; ``GENERIC``
-            means rows are computed by Python);
+            the kernel (its ``code``, one of the ``*_KERNEL`` constants,
+            is a class attribute: a class per kernel,
+            :func:`._kernel_rows.samples_class`; ``GENERIC`` means rows
+            are computed by Python);
 ``var``   -- a :data:`Variables`, one entry per dual variable, in the
             solver's order: the active set is the prefix
             ``[0, active_size)``; ``perm`` maps back to the caller's order.

@@ -22,6 +22,8 @@ its IR: a first fit compiles the way its samples can take only.
 
 from __future__ import annotations
 
+import functools
+import operator
 import types as pytypes
 
 import numpy as np
@@ -79,7 +81,7 @@ def dense_columns(data, indices, indptr, d):
 @jit_inline
 def squared_norm_sums(data, indptr):
     """``out[t] = Σ_p data[p]²`` over row ``t``'s entries ``indptr[t] .. indptr[t+1] − 1``, each
-    square in float64; inlined, so the caller's arithmetic (strict or fastmath) sums it."""
+    square in float64; inlined, so the caller's arithmetic sums it."""
     out = np.zeros(indptr.shape[0] - 1)
     for t in range(out.shape[0]):
         acc = 0.0
@@ -90,15 +92,36 @@ def squared_norm_sums(data, indptr):
     return out
 
 
-@jit
+#: nonzeros of each CSR row whose squares :func:`csr_squared_norms` adds for all
+#: rows at once; a longer row's further ones are added by Python, one at a time
+NORM_POSITIONS = 64
+
+
 def csr_squared_norms(X):
     """|x_t|^2 of every row of the CSR rows ``X`` (a
     :class:`~hyperplane._csr_rows.CSRRows`, float32 or float64 values), each
     square in float64 (exact for float32 values), summed in feature order
-    with strict arithmetic: the sums of the dense rows' feature-order loops,
-    so that a CSR fit's norms are a dense fit's bit for bit (the SMO's
-    squared distances, the linear seed's and LIBLINEAR's diagonals)."""
-    return squared_norm_sums(X.data, X.indptr)
+    one rounded addition at a time, as a strict loop sums them: the sums of
+    the dense rows' feature-order loops, so that a CSR fit's norms are a
+    dense fit's bit for bit (the SMO's squared distances, the linear seed's
+    and LIBLINEAR's diagonals). In NumPy, not compiled (one compiled entry
+    less in a sparse fit's first call): the k-th squares of every row that
+    has one are added in one step, k = 0, 1, ..., and the squares past
+    :data:`NORM_POSITIONS` of the rows that long by :func:`functools.reduce`."""
+    data = np.asarray(X.data)
+    indptr = np.asarray(X.indptr, dtype=np.int64)
+    squares = data.astype(np.float64) ** 2
+    starts, lengths = indptr[:-1], np.diff(indptr)
+    out = np.zeros(lengths.shape[0])
+    rows = np.arange(lengths.shape[0])
+    for k in range(min(int(lengths.max(initial=0)), NORM_POSITIONS)):
+        rows = rows[lengths[rows] > k]
+        out[rows] += squares[starts[rows] + k]
+    for t in rows[lengths[rows] > NORM_POSITIONS]:
+        out[t] = functools.reduce(operator.add,
+                                  squares[starts[t] + NORM_POSITIONS:indptr[t + 1]].tolist(),
+                                  float(out[t]))
+    return out
 
 
 @jit_fast
@@ -146,7 +169,7 @@ def sparse_block_products(samples, r, cols, lo, hi, method):
         return
     # from dots, the squared distance of sparse_distances in the same pass
     buf, block, dots = samples.buf[lo:hi], cols[lo:hi], samples.dots
-    if is_distance(samples.code):
+    if is_distance(samples):
         sq = samples.sq
         sq_r = sq[r]
         for k in range(buf.shape[0]):
@@ -163,7 +186,7 @@ def sparse_distances(samples, r, cols, lo, hi):
     """For distance kernels, ``buf[k] <- max(|x_r|^2 + |x_c|^2 - 2 buf[k], 0)``,
     c = ``cols[k]``, ``lo <= k < hi``; the distance of x_r to itself is 0
     exactly (as the dense rows' direct sum gives it), not a rounding residue."""
-    if not is_distance(samples.code):
+    if not is_distance(samples):
         return
     sq, buf = samples.sq, samples.buf
     sq_r = sq[r]
