@@ -24,7 +24,7 @@ class PreorderLayout(NamedTuple):
 
 
 def _ranges(start, count):
-    """``start[i], start[i] + 1, ..., start[i] + count[i] − 1`` for every ``i``, one after the other."""
+    """``start[i], ..., start[i] + count[i] − 1`` for every ``i``, one after the other."""
     ends = np.cumsum(count)
     return np.repeat(start - (ends - count), count) + np.arange(ends[-1] if ends.size else 0)
 
