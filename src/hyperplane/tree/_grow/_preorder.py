@@ -46,10 +46,9 @@ def preorder_layout(feature, child_start, n_child, children, keep):
         level = children[_ranges(child_start[parents[-1]], n_child[parents[-1]])].astype(np.int64)
     size = np.ones(feature.shape[0], dtype=np.int64)  # subtree sizes, from the deepest level up
     for depth in range(len(levels) - 2, -1, -1):
-        sizes = np.zeros(parents[depth].size, dtype=np.int64)
-        np.add.at(sizes, np.repeat(np.arange(parents[depth].size), n_child[parents[depth]]),
-                  size[levels[depth + 1]])
-        size[parents[depth]] += sizes
+        kids_of = np.repeat(np.arange(parents[depth].size), n_child[parents[depth]])
+        size[parents[depth]] += np.bincount(kids_of, weights=size[levels[depth + 1]],
+                                            minlength=parents[depth].size).astype(np.int64)
     new_id = np.full(feature.shape[0], -1, dtype=np.int64)
     new_id[0] = 0
     for depth in range(len(levels) - 1):

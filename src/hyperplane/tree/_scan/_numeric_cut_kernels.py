@@ -12,11 +12,11 @@ training value, entered by :func:`ordered_cut`); :mod:`._positions_kernels`
 holds both and their readers. The scan is compiled once per type of positions
 (:func:`scan_of`: :data:`ordered_row_cut`, :data:`ordered_bin_cut`) with that
 type's readers (:data:`READERS`) in its place, so the cut loop and every rule of a cut
-are written once and a scan compiles only the reader its attribute needs. With one
-training value per bin both kinds choose the same cut at the same threshold. The oblique tree cuts its projections with the same
+are written once and a scan compiles only the reader its attribute needs. With one training value per bin both kinds choose the same
+cut at the same threshold. The oblique tree cuts its projections with the same
 scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 
-* :data:`cut_bounds` -- the tie tolerance, C4.5's equal values and MINOBJS
+* :func:`cut_bounds` -- the tie tolerance, C4.5's equal values and MINOBJS
   minimum per side (Quinlan 1996), and whether any cut is possible;
 * :func:`separated` -- a cut lies only between values more than ``equal`` apart;
 * :func:`admissible_cut` -- both sides non-empty and heavy (C4.5) or large
@@ -24,11 +24,11 @@ scan (:func:`~hyperplane.tree._oblique_kernels.best_threshold`). Its rules:
 * :func:`gini_quality`, :func:`entropy_quality`, :func:`_lookup_quality` --
   a cut's quality −(W_L I(L) + W_R I(R)) up to a constant, from the running
   class weights of both sides;
-* :func:`kept_as_best` -- the tie rule: a later cut must beat it by the tolerance;
+* :func:`kept_as_best` -- the tie rule: a later cut must be better by more than
+  the tolerance;
 * :func:`cut_threshold` -- the midpoint between the values either side;
 * :func:`finish_cut` -- the chosen cut's score, C4.5's MDL charge
-  (:func:`mdl_corrected_gain`) and split information (:data:`cut_entry`; C4.5's
-  rules, ``rules.c45``, are chosen when numba types them, :func:`~hyperplane._numba.by_none`).
+  (:func:`mdl_corrected_gain`) and split information.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from __future__ import annotations
 import types as pytypes
 import numpy as np
 
-from ..._numba import by_none, jit_inline, jit_internal, jit_twin
+from ..._numba import jit_inline, jit_internal, jit_twin
 from ._loops_kernels import filled, sum_in_order
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
@@ -63,27 +63,22 @@ def no_split():
 
 
 @jit_internal
-def _bounds(w_known, w_total, n_known, n_classes, rules):
-    """One scan's :class:`~hyperplane.tree._state.CutBounds` without C4.5's rules: ties
-    within round-off of ``w_known``, distinct values apart, sides counted in rows."""
-    return CutBounds(ROUND_OFF * w_known, 0.0, 0.0, ROUND_OFF * w_known, True)
-
-
-@jit_internal
-def _c45_bounds(w_known, w_total, n_known, n_classes, rules):
-    """The :class:`~hyperplane.tree._state.CutBounds` of one scan with C4.5's rules
-    (release 8, Quinlan 1996): values within ``C45_EQUAL`` are one value, each
-    side weighs at least ``min(25, max(M, 0.1 W̃ / K))`` (:func:`c45_min_side`,
-    MINOBJS), a cut needs ``n_known`` to be at least twice that, and ties are
-    within ``C45_TIE`` per unit of the node's weight ``w_total``."""
+def cut_bounds(w_known, w_total, n_known, n_classes, rules):
+    """The :class:`~hyperplane.tree._state.CutBounds` of one scan: ties within round-off of the
+    known weight ``w_known``; with C4.5's rules (``rules.c45``, release 8,
+    Quinlan 1996) values within ``C45_EQUAL`` are one value, each side weighs at
+    least ``min(25, max(M, 0.1 W̃ / K))`` (:func:`c45_min_side`, MINOBJS), a
+    cut needs ``n_known`` to be at least twice that, and ties are within
+    ``C45_TIE`` per unit of the node's weight ``w_total``."""
+    tie = ROUND_OFF * w_known
     min_side = c45_min_side(rules.min_leaf, w_known, n_classes) - WEIGHT_TOL
-    return CutBounds(C45_TIE * w_total, C45_EQUAL, min_side, ROUND_OFF * w_known,
-                     n_known >= 2.0 * min_side)
-
-
-#: ``cut_bounds(rules.c45, w_known, w_total, n_known, n_classes, rules)``: :func:`_c45_bounds`
-#: with C4.5's rules, else :func:`_bounds`; chosen when numba types ``rules.c45`` (no C4.5 code)
-cut_bounds = by_none(_bounds, _c45_bounds, pass_first=(False, False))
+    equal = 0.0
+    possible = True
+    if rules.c45:
+        possible = n_known >= 2.0 * min_side
+        equal = C45_EQUAL
+        tie = C45_TIE * w_total
+    return CutBounds(tie, equal, min_side, ROUND_OFF * w_known, possible)
 
 
 @jit_internal
@@ -152,7 +147,10 @@ def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules
     ``work[0]`` holds the node's known class weights, ``work[3]`` the left
     side's (``work[2]`` is overwritten with the right side's), ``w_left`` its
     weight, ``w_known`` the known rows' and ``w_total`` the node's with missing values. ``score = ρ ·
-    (I(D̃) − Σ r̃_v I(D̃_v))`` (周志华 4.12), entered by :data:`cut_entry`.
+    (I(D̃) − Σ r̃_v I(D̃_v))`` (周志华 4.12); with C4.5's rules less the MDL
+    charge of :func:`mdl_corrected_gain` over ``n_cuts`` admissible cuts (no
+    split if it falls below ``C45_TIE``), and the gain ratio divides by
+    :func:`c45_split_info`.
     """
     known, right, best_left = work[0], work[2], work[3]
     for k in range(known.shape[0]):
@@ -161,34 +159,16 @@ def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules
                                         impurity(known, w_known, rules.criterion),
                                         rules.criterion)
     rho = w_known / w_total
-    return cut_entry(rules.c45, rho * decrease, after, rho, iv, threshold, cut_bin, w_left,
-                     w_known, w_total, n_cuts)
-
-
-@jit_internal
-def _entry(score, after, rho, iv, threshold, cut_bin, w_left, w_known, w_total, n_cuts):
-    """A cut's valid split-table entry, its gain ratio ``score / iv`` (0 when ``iv`` is 0)."""
+    score = rho * decrease
+    if rules.c45:
+        score = mdl_corrected_gain(score, n_cuts, w_total)
+        if score < C45_TIE:
+            return no_split()
+        sides = filled(np.empty(2, dtype=np.float64), w_left)
+        sides[1] = w_known - w_left
+        iv = c45_split_info(sides, w_total - w_known)
     ratio = score / iv if iv > 0.0 else 0.0
     return Split(score, ratio, after, rho, threshold, cut_bin, True)
-
-
-@jit_internal
-def _c45_entry(score, after, rho, iv, threshold, cut_bin, w_left, w_known, w_total, n_cuts):
-    """:func:`_entry` with C4.5's rules: the score less the MDL charge of
-    :func:`mdl_corrected_gain` over ``n_cuts`` admissible cuts (no split if it
-    falls below ``C45_TIE``), the gain ratio divided by :func:`c45_split_info`."""
-    score = mdl_corrected_gain(score, n_cuts, w_total)
-    if score < C45_TIE:
-        return no_split()
-    sides = filled(np.empty(2, dtype=np.float64), w_left)
-    sides[1] = w_known - w_left
-    return _entry(score, after, rho, c45_split_info(sides, w_total - w_known), threshold,
-                  cut_bin, w_left, w_known, w_total, n_cuts)
-
-
-#: ``cut_entry(rules.c45, score, ...)``: the chosen cut's entry, :func:`_c45_entry` with
-#: C4.5's rules, else :func:`_entry` (chosen as :data:`cut_bounds` is)
-cut_entry = by_none(_entry, _c45_entry, pass_first=(False, False))
 
 
 @jit_internal
@@ -252,8 +232,7 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     if known.positions < 2 or known.w_known <= 0.0:
         return no_split()
     n_classes = work.shape[1]
-    bounds = cut_bounds(rules.c45, known.w_known, known.w_total, known.n_known, n_classes,
-                        rules)
+    bounds = cut_bounds(known.w_known, known.w_total, known.n_known, n_classes, rules)
     if not bounds.possible:
         return no_split()
     how = LOG2_TERMS
