@@ -111,7 +111,7 @@ class SortedChecker:
     def leaf(self, node_id, node, reason):
         self.check(node)
 
-    def entries(self, store, criterion):
+    def entries(self, store):
         return []
 
 

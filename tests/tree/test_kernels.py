@@ -347,3 +347,24 @@ def test_parallel_node_scores_equal_the_serial_ones():
         parallel = score_attributes(data.columns, node, rules, scan, 0)  # every node side by side
         for a, b in zip(serial, parallel):
             np.testing.assert_array_equal(a, b)
+
+
+@given(seed=st.integers(0, 10_000), numeric=st.booleans())
+def test_prediction_without_missing_values_reaches_one_leaf(seed, numeric):
+    """tree_proba without a stack (no value missing) gives the walk's numbers bit for bit:
+    each row's distribution is its leaf's (NumPy's gather at ``tree_apply``'s leaves)."""
+    import pandas as pd
+
+    from hyperplane.tree import DecisionTreeClassifier
+    from hyperplane.tree._traverse_kernels import tree_apply, tree_proba
+
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 3, size=(60, 3))
+    X = codes + rng.random(codes.shape) if numeric else pd.DataFrame(codes).astype("category")
+    y = rng.integers(0, 3, size=60)
+    model = DecisionTreeClassifier().fit(X, y)
+    X_enc, arrays = model._encode(X), model.tree_.arrays
+    walked = tree_proba(X_enc, arrays, model._leaf_proba, model._stack_size)
+    one_leaf = tree_proba(X_enc, arrays, model._leaf_proba, None)
+    assert np.array_equal(one_leaf, walked)
+    assert np.array_equal(one_leaf, model._leaf_proba[tree_apply(X_enc, arrays)])

@@ -47,7 +47,7 @@ class NodeChecker:
     def leaf(self, node_id, node, reason):
         self.check(node)
 
-    def entries(self, store, criterion):
+    def entries(self, store):
         return []
 
 

@@ -296,14 +296,31 @@ def next_leaf(x, tree, walk, top):
         if f < 0:
             return node, weight, top
         value = x[f]
-        if np.isnan(value):
-            branch = MISSING
-        elif tree.is_numeric[node]:
-            branch = numeric_cut(value, tree.threshold[node])
-        else:
-            branch = np.int64(value)
+        branch = MISSING if np.isnan(value) else known_branch(value, tree, node)
         top = push_branches(node, branch, weight, tree, walk, top)
     return -1, 0.0, 0
+
+
+@jit_inline
+def known_branch(value, tree, node):
+    """Branch of ``node`` a known tested ``value`` takes: :func:`numeric_cut` of
+    a numeric test, else the value's code (inlined: one rule for every walk)."""
+    if tree.is_numeric[node]:
+        return numeric_cut(value, tree.threshold[node])
+    return np.int64(value)
+
+
+@jit_inline
+def known_leaf(x, tree):
+    """Leaf a row ``x`` reaches down ``tree`` (:func:`known_branch` at every
+    test), −1 at the first tested value that is missing (NaN)."""
+    node = 0
+    while tree.feature[node] >= 0:
+        value = x[tree.feature[node]]
+        if np.isnan(value):
+            return -1
+        node = tree.children[tree.child_start[node] + known_branch(value, tree, node)]
+    return node
 
 
 @jit_internal
@@ -311,13 +328,24 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
     """Class distribution of one row ``x`` (encoded; NaN = missing or unseen),
     added into ``out``: the leaves' distributions mixed by the weights the row
     reaches them with. ``stack_size`` bounds the pending branches (depth ×
-    widest fan-out + 1)."""
+    widest fan-out + 1); ``None`` when no row of the call misses a value: each
+    reaches one leaf with weight 1 (:func:`known_leaf`), and numba compiles no
+    walk of the branches (:func:`next_leaf`)."""
+    if stack_size is None:
+        add_leaf(out, 1.0, leaf_proba, known_leaf(x, tree))
+        return
     walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
     leaf, weight, top = next_leaf(x, tree, walk, start_walk(walk, 1.0))
     while leaf >= 0:
-        for k in range(out.shape[0]):
-            out[k] += weight * leaf_proba[leaf, k]
+        add_leaf(out, weight, leaf_proba, leaf)
         leaf, weight, top = next_leaf(x, tree, walk, top)
+
+
+@jit_inline
+def add_leaf(out, weight, leaf_proba, leaf):
+    """``out += weight · leaf_proba[leaf]``: a leaf's distribution mixed into a row's."""
+    for k in range(out.shape[0]):
+        out[k] += weight * leaf_proba[leaf, k]
 
 
 @jit
@@ -346,16 +374,5 @@ def tree_apply(X, tree):
     n = X.shape[0]
     out = np.empty(n, dtype=np.int64)
     for i in prange(n):
-        node = 0
-        while tree.feature[node] >= 0:
-            value = X[i, tree.feature[node]]
-            if np.isnan(value):
-                node = -1
-                break
-            start = tree.child_start[node]
-            if tree.is_numeric[node]:
-                node = tree.children[start + numeric_cut(value, tree.threshold[node])]
-            else:
-                node = tree.children[start + np.int64(value)]
-        out[i] = node
+        out[i] = known_leaf(X[i], tree)
     return out

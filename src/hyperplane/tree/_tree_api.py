@@ -54,7 +54,9 @@ class TreeMethods:
         check_is_fitted(self)
         X_enc = self._encode(X)
         walk = tree_proba_parallel if parallel_predict(X_enc.shape[0]) else tree_proba
-        return walk(X_enc, self.tree_.arrays, getattr(self, leaf_values), self._stack_size)
+        # no value missing: each row reaches one leaf, and no branch walk is compiled
+        stack_size = self._stack_size if np.isnan(X_enc).any() else None
+        return walk(X_enc, self.tree_.arrays, getattr(self, leaf_values), stack_size)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

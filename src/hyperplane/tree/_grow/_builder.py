@@ -21,9 +21,10 @@ from ._expand_kernels import (EMPTY_BRANCH, GROW, NO_SPLIT, PRE_PRUNED, attribut
 from .._scan._node_kernels import PARALLEL_ROWS, score_attributes
 from .._scan._table_kernels import class_weights
 from .._scan._split_kernels import C45_MIN_SIDE_CAP, CATEGORICAL, NUMERIC, WEIGHT_TOL, c_log2_c
-from .._prune._pessimistic_kernels import preorder_layout
+from .._prune._pessimistic_kernels import node_impurities
 from .._state import (MinDecrease, Node, NodeTest, Orders, Scan, TreeArrays, new_node,
                       new_store)
+from ._preorder import preorder_layout
 from ._store_kernels import attach_children
 from ._subtree import compiled_growth_applies, grow_subtrees
 from .._traverse_kernels import child_orders, child_spare
@@ -346,7 +347,7 @@ def split_or_leaf(store, scored, kind, pre_pruner=None, bar=None, tracer=None):
 def finish(store, rules, tracer=None):
     """The grown :class:`Tree`; ``tracer.trace`` gets the trace in its node ids."""
     if tracer is not None:
-        tracer.trace = tracer.entries(store, rules.criterion)
+        tracer.trace = tracer.entries(store)
     return finalize(store, rules.criterion)
 
 
@@ -401,8 +402,9 @@ def tree_from_arrays(feature, is_numeric, threshold, child_start, n_child, child
     """
     if keep is None:
         keep = np.ones(feature.shape[0], dtype=np.bool_)
-    order, child_start, n_child, children, impurity = preorder_layout(
-        feature, child_start, n_child, children, keep, np.ascontiguousarray(value), criterion)
+    order, child_start, n_child, children = preorder_layout(feature, child_start, n_child,
+                                                           children, keep)
+    impurity = node_impurities(np.ascontiguousarray(value), order, criterion)
     internal = (feature[order] >= 0) & keep[order]
     return Tree(np.where(internal, feature[order], -1), internal & is_numeric[order],
                 np.where(internal, threshold[order], np.nan), child_start, n_child, children,

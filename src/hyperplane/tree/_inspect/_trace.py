@@ -17,7 +17,7 @@ import pandas as pd
 
 from .._grow._expand_kernels import LEAF_REASONS, c45_candidates
 from .._grow._builder import store_links
-from .._prune._pessimistic_kernels import preorder_layout
+from .._grow._preorder import preorder_layout
 
 
 @dataclass
@@ -117,13 +117,12 @@ class Tracer:
                              attribute, threshold,
                              None if reason is None else LEAF_REASONS[int(reason)])
 
-    def entries(self, store, criterion):
+    def entries(self, store):
         """The trace in preorder of the grown tree (a
         :class:`~hyperplane.tree._state.NodeStore` grown by ``criterion``), ids as in
         its ``tree_`` (the layout :func:`~hyperplane.tree._grow._builder.finalize` makes)."""
         feature = store.feature[:store.n_nodes]
-        order, *_ = preorder_layout(feature, *store_links(store),
-                                    np.ones(feature.size, dtype=np.bool_),
-                                    np.ascontiguousarray(store.value[:store.n_nodes]), criterion)
+        order = preorder_layout(feature, *store_links(store),
+                                np.ones(feature.size, dtype=np.bool_)).order
         return [NodeTrace(new, *self.raw[old]) for new, old in enumerate(order.tolist())
                 if old in self.raw]

@@ -33,7 +33,7 @@ from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, impurity
 from .._scan._numpy_sum_kernels import numpy_sum
-from .._scan._loops_kernels import filled, pick_max
+from .._scan._loops_kernels import pick_max
 from .._scan._table_kernels import class_weights
 from .._traverse_kernels import branch_of_rows, partition_rows
 
@@ -49,17 +49,6 @@ class ChildRows(NamedTuple):
     weights: np.ndarray
     offsets: np.ndarray
     r: np.ndarray
-
-
-class PreorderLayout(NamedTuple):
-    """A tree's kept nodes renumbered in preorder: ``order`` (old id of each
-    new node), the new ``child_start``, ``n_child`` and ``children``, and each
-    new node's impurity."""
-    order: np.ndarray
-    child_start: np.ndarray
-    n_child: np.ndarray
-    children: np.ndarray
-    impurity: np.ndarray
 
 
 class Training(NamedTuple):
@@ -294,49 +283,6 @@ def prune_raising(data, rows, w, tree, fit, rule):
             tree.n_child[t] = 0
 
 
-@jit
-def preorder_layout(feature, child_start, n_child, children, keep, value, criterion):
-    """Renumber the nodes reachable from the root in preorder (children in branch order).
-
-    The descent stops at leaves and at nodes with ``keep[t]`` False (they
-    become leaves). Returns the :class:`PreorderLayout` ``(order,
-    new_child_start, new_n_child, new_children, impurity)``: ``order[i]`` is
-    the old id of new node ``i``, ``impurity[i]`` the impurity of its
-    statistic ``value[order[i]]`` under ``criterion`` (:func:`node_impurities`;
-    one compiled call for both, so that a fit compiles one entry point).
-    """
-    m = feature.shape[0]
-    order = np.empty(m, dtype=np.int64)
-    new_id = filled(np.empty(m, dtype=np.int64), -1)
-    count = 0
-    n_links = 0
-    stack = [0]
-    while len(stack) > 0:
-        t = stack.pop()
-        order[count] = t
-        new_id[t] = count
-        count += 1
-        if feature[t] >= 0 and keep[t]:
-            n_links += n_child[t]
-            for i in range(child_start[t] + n_child[t] - 1, child_start[t] - 1, -1):
-                stack.append(children[i])
-    order = order[:count]
-    new_start = filled(np.empty(count, dtype=np.int64), 0)
-    new_n = filled(np.empty(count, dtype=np.int64), 0)
-    new_children = np.empty(n_links, dtype=np.int64)
-    at = 0
-    for i in range(count):
-        t = order[i]
-        if feature[t] >= 0 and keep[t]:
-            new_start[i] = at
-            new_n[i] = n_child[t]
-            for c in range(child_start[t], child_start[t] + n_child[t]):
-                new_children[at] = new_id[children[c]]
-                at += 1
-    return PreorderLayout(order, new_start, new_n, new_children,
-                          node_impurities(value, order, criterion))
-
-
 @jit_internal
 def _class_impurity(criterion, value):
     """A classifier's node impurity from its class weights ``value``
@@ -360,10 +306,11 @@ def _impurity_rule(criterion):
 node_impurity = by_first_type(_impurity_rule, "node_impurity")
 
 
-@jit_internal
+@jit
 def node_impurities(value, order, criterion):
     """Impurity of the statistic ``value[order[i]]`` of every node ``i``
-    (:data:`node_impurity`)."""
+    (:data:`node_impurity`) of a tree laid out in preorder
+    (:func:`~hyperplane.tree._grow._preorder.preorder_layout`)."""
     out = np.empty(order.shape[0], dtype=np.float64)
     for i in range(order.shape[0]):
         out[i] = node_impurity(criterion, value[order[i]])
