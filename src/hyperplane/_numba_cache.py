@@ -79,7 +79,7 @@ def _names(function):
     return set(getattr(getattr(function, "__code__", None), "co_names", ()))
 
 
-def _install():
+def _replace_numbas_loading():
     """Make :func:`load_overload` and :func:`ensure_cache_path` numba's;
     whether numba's ``load_overload`` has the shape it replaces (a refresh,
     then ``_load_overload`` in the I/O guard)."""
@@ -99,4 +99,4 @@ def _install():
 
 
 #: whether loading a cached kernel skips numba's refresh of its registries
-LOADS_WITHOUT_REFRESH = _install()
+LOADS_WITHOUT_REFRESH = _replace_numbas_loading()
