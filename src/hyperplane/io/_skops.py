@@ -156,13 +156,20 @@ def trusted_estimator_names():
     >>> names is None or "sklearn.svm._classes.SVC" in names
     True
     """
-    try:
-        names = json.loads(_estimator_names_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(names, list) or not names:
+    names = _kept_json(_estimator_names_file(), list)
+    if names is None:
         return None
     return [name for name in names if isinstance(name, str) and name.startswith("sklearn.")]
+
+
+def _kept_json(path, kind):
+    """The non-empty ``kind`` (``list`` or ``dict``) a first import kept in
+    ``path``, or None where the file is missing, unreadable or holds anything else."""
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return kept if isinstance(kept, kind) and kept else None
 
 
 def _public_type_names_file():
@@ -191,11 +198,8 @@ def kept_public_type_names():
     >>> kept is None or any(n.endswith(".expit") for n in kept["scipy.special numpy.ufunc"])
     True
     """
-    try:
-        kept = json.loads(_public_type_names_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(kept, dict) or not kept:
+    kept = _kept_json(_public_type_names_file(), dict)
+    if kept is None:
         return None
     names = {}
     for key, listed in kept.items():
