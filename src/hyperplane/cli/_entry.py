@@ -74,7 +74,10 @@ def run():
     """
     from ._client import run_command
 
-    status = run_command(sys.argv)  # through the kept-warm worker (cli/_client.py)
+    try:
+        status = run_command(sys.argv)  # through the kept-warm worker (cli/_client.py)
+    except KeyboardInterrupt:  # Ctrl-C while a worker was starting: nothing ran
+        status = 130
     if status is not None:
         sys.exit(status)
     exit_now(command_status())
