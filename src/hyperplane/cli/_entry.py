@@ -64,11 +64,13 @@ def run():
 
     Examples
     --------
-    The process it runs in ends with the command, so here it runs in a child:
+    The process it runs in ends with the command, so here it runs in a child
+    (in-process: no kept-warm worker, ``cli/_client.py``):
 
-    >>> import subprocess, sys
+    >>> import os, subprocess, sys
     >>> code = "import sys; from hyperplane.cli import run; sys.argv[1:] = ['--help']; run()"
-    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    ...                       env=dict(os.environ, HYPERPLANE_WORKER="off"))
     >>> done.returncode, "Usage" in done.stdout
     (0, True)
     """

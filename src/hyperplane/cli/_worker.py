@@ -171,6 +171,8 @@ class Worker:
             signal.set_wakeup_fd(-1)
             self.wake_r.close()
             self.wake_w.close()
+            for other in self.children.values():  # other clients see EOF when the worker dies
+                other.close()
             conn.settimeout(None)
             child(message, fds, conn)  # never returns
         for fd in fds:
