@@ -5,11 +5,17 @@ Usage (from the repository root)::
     PYTHONPATH=src python benchmarks/cli_latency.py                  # this tree
     python benchmarks/cli_latency.py --src /tmp/before/src --src src  # A/B, same run
 
-Each command runs in a fresh Python process (``python -m hyperplane ...``)
-``--repeats`` times after one untimed run that fills numba's cache; the table
-gives the median wall seconds and the median CPU seconds (user + system, from
+Each command runs in a fresh Python process (``python -m hyperplane ...``,
+in-process: ``HYPERPLANE_WORKER=off``) ``--repeats`` times after one untimed
+run that fills numba's cache; the table gives the median wall seconds and the median CPU seconds (user + system, from
 ``os.wait4``) of each. The source trees of ``--src`` take turns run by run, so
-that a change of the machine's load touches both alike. The floors are the
+that a change of the machine's load touches both alike. Each command runs
+again through a warm kept-warm worker (``cli/_worker.py``, rows "(warm
+worker)"; its worker started by the untimed first run, in a private
+``XDG_RUNTIME_DIR``): CPU seconds there are the client's plus what the worker
+and the command's child (reaped by the worker) spent meanwhile, from the
+worker's status; and ``fit svc heart_scale`` once more as the first call that
+starts the worker (its workers stopped before each run). The floors are the
 same measurement of a process that only imports: nothing (the interpreter's
 start), ``sklearn.base`` (what any scikit-learn estimator costs), ``numba``,
 the two together (with NumPy and SciPy's sparse matrices: the floor of an
@@ -205,8 +211,43 @@ def phases(src, repeats, out):
             for i, (name, _) in enumerate(runs[0])]
 
 
-def timed(argv, env):
-    """``(wall s, CPU s)`` of one process running ``argv``."""
+def worker_client(src):
+    """The kept-warm worker's client module (``cli/_client.py``, standard
+    library only) of the source tree ``src`` (None: as installed), or None
+    for a tree from before the worker."""
+    import importlib.util
+
+    folder = os.path.abspath(src) if src else os.path.dirname(os.path.dirname(
+        importlib.util.find_spec("hyperplane").origin))
+    path = os.path.join(folder, "hyperplane", "cli", "_client.py")
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location(f"_client_{abs(hash(folder))}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def workers_cpu(client, runtime):
+    """CPU seconds of every worker under ``runtime`` and of the children they reaped."""
+    folder = os.path.join(runtime, "hyperplane")
+    if not os.path.isdir(folder):
+        return 0.0
+    return sum(reply["worker_cpu_s"] + reply["children_cpu_s"]
+               for reply in client.ask_all("status", folder))
+
+
+def stop_workers(client, runtime):
+    folder = os.path.join(runtime, "hyperplane")
+    if os.path.isdir(folder):
+        client.ask_all("stop", folder)
+
+
+def timed(argv, env, worker=None):
+    """``(wall s, CPU s)`` of one process running ``argv``; with ``worker``
+    (``(client module, runtime folder)``), the CPU seconds the worker and the
+    command's child spent meanwhile are added (from the worker's status)."""
+    before = workers_cpu(*worker) if worker else 0.0
     start = time.perf_counter()
     child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)
@@ -217,11 +258,16 @@ def timed(argv, env):
     child.stderr.close()
     if child.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} failed ({child.returncode}): {err[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    after = workers_cpu(*worker) if worker else 0.0
+    return wall, usage.ru_utime + usage.ru_stime + after - before
 
 
-def environment(src):
-    env = dict(os.environ)
+def environment(src, runtime=None):
+    """The commands' environment: in-process (``HYPERPLANE_WORKER=off``), or
+    through the worker whose socket is under ``runtime``."""
+    env = dict(os.environ, HYPERPLANE_WORKER="off")
+    if runtime is not None:
+        env.update(HYPERPLANE_WORKER="on", XDG_RUNTIME_DIR=runtime)
     if src is not None:
         env["PYTHONPATH"] = os.path.abspath(src)
     return env
@@ -269,16 +315,42 @@ def main():
         for i, src in enumerate(sources):
             os.mkdir(os.path.join(tmp, str(i)))
             per_source[src] = commands(os.path.join(tmp, str(i)))
+        # the kept-warm worker of each source (one private runtime folder each)
+        workers = {}
+        for i, src in enumerate(sources):
+            client = worker_client(src)
+            if client is not None:
+                runtime = os.path.join(tmp, f"r{i}")
+                os.mkdir(runtime, 0o700)
+                workers[src] = (client, runtime)
         for name in per_source[sources[0]]:
             if args.only is None or name in args.only:
-                cases += [(f"`hyperplane {name}`",
-                           [sys.executable, "-m", "hyperplane", *per_source[src][name]], src)
-                          for src in sources]
-        for _, argv, src in cases:  # fill numba's cache, write the model file
-            timed(argv, environment(src))
-        for _ in range(args.repeats):
-            for name, argv, src in cases:
-                runs.setdefault((name, src), []).append(timed(argv, environment(src)))
+                for src in sources:
+                    argv = [sys.executable, "-m", "hyperplane", *per_source[src][name]]
+                    cases.append((f"`hyperplane {name}`", argv, src))
+                    if src in workers:
+                        cases.append((f"`hyperplane {name}` (warm worker)", argv, src))
+                    if src in workers and name == "fit svc heart_scale":
+                        cases.append((f"`hyperplane {name}` (starts the worker)", argv, src))
+
+        def measure(name, argv, src):
+            if "worker)" not in name:
+                return timed(argv, environment(src))
+            client, runtime = workers[src]
+            if "starts the worker" in name:
+                stop_workers(client, runtime)
+                time.sleep(0.5)  # let the stopped worker's exit pass
+            return timed(argv, environment(src, runtime), workers[src])
+
+        try:
+            for case in cases:  # fill numba's cache, write the model file, start the workers
+                measure(*case)
+            for _ in range(args.repeats):
+                for name, argv, src in cases:
+                    runs.setdefault((name, src), []).append(measure(name, argv, src))
+        finally:
+            for client, runtime in workers.values():
+                stop_workers(client, runtime)
         floor = statistics.median(cpu for _, cpu in runs[("`import sklearn.base`", None)])
         print(header(["command", "source", "wall s", "CPU s", "CPU s above sklearn.base"],
                      ["-", "-", "-:", "-:", "-:"]))

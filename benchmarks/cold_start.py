@@ -119,7 +119,7 @@ print("COLD_START " + json.dumps({
 def run_fit(command, cache, out, src):
     """One ``hyperplane fit *command`` in a fresh process (``src``: the source tree on
     its ``PYTHONPATH``, None: as installed): its JSON figures."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, HYPERPLANE_WORKER="off")  # a fresh process
     if src is not None:
         env["PYTHONPATH"] = os.path.abspath(src)
     start = time.perf_counter()

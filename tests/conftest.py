@@ -6,6 +6,8 @@ from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
 os.environ.setdefault("MPLBACKEND", "Agg")
+# no kept-warm worker outlives the suite (tests/cli/test_worker.py turns it on for itself)
+os.environ["HYPERPLANE_WORKER"] = "off"
 
 # compiled kernels take seconds on their first call: no per-example deadline
 settings.register_profile(

@@ -18,6 +18,7 @@ from ._models import MODELS, SHIPPED_HELP, UserError, one_line
 from ._options import (ENCODING_OPTION, FORMAT_OPTION, SCALE_OPTION, err_console,
                        refuse_overwriting_inputs, user_errors)
 from ._scale import with_scaling
+from ._worker_commands import worker_app
 
 app = typer.Typer(
     name="hyperplane",
@@ -26,6 +27,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+app.add_typer(worker_app, name="worker")
 
 
 @app.callback()

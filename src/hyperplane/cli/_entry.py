@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import sys
 
-from ._app import app
-
 
 def main():
     """Entry point of the ``hyperplane`` console script.
@@ -47,6 +45,8 @@ def main():
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
         sys.stderr.reconfigure(encoding="utf-8")
+    from ._app import app
+
     app()
 
 
@@ -64,39 +64,61 @@ def run():
 
     Examples
     --------
-    The process it runs in ends with the command, so here it runs in a child:
+    The process it runs in ends with the command, so here it runs in a child
+    (in-process: no kept-warm worker, ``cli/_client.py``):
 
-    >>> import subprocess, sys
+    >>> import os, subprocess, sys
     >>> code = "import sys; from hyperplane.cli import run; sys.argv[1:] = ['--help']; run()"
-    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    >>> done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+    ...                       env=dict(os.environ, HYPERPLANE_WORKER="off"))
     >>> done.returncode, "Usage" in done.stdout
     (0, True)
     """
+    from ._client import run_command
+
+    try:
+        status = run_command(sys.argv)  # through the kept-warm worker (cli/_client.py)
+    except KeyboardInterrupt:  # Ctrl-C while a worker was starting: nothing ran
+        status = 130
+    if status is not None:
+        sys.exit(status)
+    exit_now(command_status())
+
+
+def command_status():
+    """Run :func:`main`: the status it exits with (as ``SystemExit`` takes it)."""
     try:
         main()
-        status = 0
+        return 0
     except SystemExit as stop:
-        status = stop.code
-    _exit_now(status)
+        return stop.code
 
 
-def _exit_now(status):
+def exit_now(status, in_child=False):
     """Exit with ``status`` (as ``SystemExit`` takes it) after the exit
-    handlers and a flush, skipping the interpreter's teardown."""
+    handlers and a flush, skipping the interpreter's teardown.
+
+    In a worker's child (``in_child``) the process always ends here: the
+    threads the command left running are joined first, as the interpreter's
+    own exit would."""
     import atexit
     import threading
 
     others = [t for t in threading.enumerate()
               if t is not threading.main_thread() and not t.daemon and t.is_alive()]
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if others or run_handlers is None:
+    if in_child:
+        for thread in others:
+            thread.join()
+    elif others or run_handlers is None:
         sys.exit(status)
     if status is None:
         status = 0
     elif not isinstance(status, int):
         print(status, file=sys.stderr)
         status = 1
-    run_handlers()
+    if run_handlers is not None:
+        run_handlers()
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

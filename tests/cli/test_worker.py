@@ -1,0 +1,189 @@
+"""The kept-warm worker (cli/_worker.py, cli/_client.py), through the real
+entry point in subprocesses: each command gives the same stdout, stderr and
+exit status with the worker on as with it off, and the worker's life
+(reuse, fingerprints, stale sockets, unsafe directories, signals, idle exit,
+``worker stop``) is as documented."""
+
+import os
+import pathlib
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+from .conftest import SRC
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork: always in-process")
+
+
+def environment(runtime, worker="on", **extra):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               MPLBACKEND="Agg", PYTHONIOENCODING="utf-8", COLUMNS="200",
+               XDG_RUNTIME_DIR=str(runtime), HYPERPLANE_WORKER=worker, **extra)
+    env.pop("HYPERPLANE_DEBUG", None)
+    return env
+
+
+def hyperplane(env, *args, cwd=None, **kwargs):
+    return subprocess.run([sys.executable, "-m", "hyperplane", *map(str, args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, encoding="utf-8",
+                          timeout=300, **kwargs)
+
+
+def worker_pids(env):
+    done = hyperplane(env, "worker", "status")
+    assert done.returncode == 0, done.stderr
+    return [int(line.split()[1].rstrip(":")) for line in done.stdout.splitlines()
+            if line.startswith("worker ")]
+
+
+@pytest.fixture
+def runtime():
+    """A private ``XDG_RUNTIME_DIR`` whose workers are stopped at the end (a
+    short name: a socket's path has at most ~100 bytes)."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="hpw"))
+    yield folder
+    hyperplane(environment(folder), "worker", "stop")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def same(on, off):
+    assert (on.returncode, on.stdout, on.stderr) == (off.returncode, off.stdout, off.stderr)
+
+
+def test_every_command_is_the_same_with_the_worker_on_and_off(runtime, tmp_path):
+    on, off = environment(runtime), environment(runtime, worker="off")
+    for name in ("on", "off"):
+        (tmp_path / name).mkdir()
+    fits = {name: hyperplane(env, "fit", "svc", "heart_scale", "-o", "m.skops",
+                             cwd=tmp_path / name) for name, env in (("on", on), ("off", off))}
+    same(fits["on"], fits["off"])
+    assert fits["on"].returncode == 0, fits["on"].stderr
+    # each fitted model predicts the same (through the worker and without)
+    same(hyperplane(on, "predict", tmp_path / "on" / "m.skops", "heart_scale"),
+         hyperplane(off, "predict", tmp_path / "off" / "m.skops", "heart_scale"))
+    model = tmp_path / "off" / "m.skops"
+    for args in (["predict", model, "heart_scale"], ["show", model],
+                 ["evaluate", "svc", "heart_scale"], ["--help"], ["fit", "--help"],
+                 ["fit", "svc", tmp_path / "missing.csv", "-o", tmp_path / "x.skops"],
+                 ["fit", "svc", "heart_scale", "--bogus"]):
+        same(hyperplane(on, *args), hyperplane(off, *args))
+    failed = hyperplane(on, "fit", "svc", tmp_path / "missing.csv", "-o", tmp_path / "x.skops")
+    assert failed.returncode == 1 and failed.stderr.startswith("error:")
+    assert hyperplane(on, "fit", "svc", "heart_scale", "--bogus").returncode == 2
+    assert len(worker_pids(on)) == 1
+
+
+def test_stdin_and_a_closed_pipe_are_the_clients(runtime, tmp_path):
+    on, off = environment(runtime), environment(runtime, worker="off")
+    assert hyperplane(off, "fit", "svc", "heart_scale", "-o", tmp_path / "m.skops").returncode == 0
+    from hyperplane.datasets import __file__ as datasets
+
+    text = open(os.path.join(os.path.dirname(datasets), "data", "heart_scale")).read()
+    args = ["predict", tmp_path / "m.skops", "/dev/stdin", "--format", "libsvm"]
+    same(hyperplane(on, *args, input=text), hyperplane(off, *args, input=text))
+    head = f"{sys.executable} -m hyperplane predict {tmp_path / 'm.skops'} heart_scale | head -2"
+    runs = [subprocess.run(["bash", "-c", head], env=env, capture_output=True, text=True,
+                           timeout=300) for env in (on, off)]
+    same(*runs)
+    assert len(runs[0].stdout.splitlines()) == 2
+
+
+def test_a_second_call_is_served_by_the_same_worker(runtime):
+    env = environment(runtime)
+    assert hyperplane(env, "models").returncode == 0
+    first = worker_pids(env)
+    assert hyperplane(env, "models").returncode == 0
+    assert worker_pids(env) == first and len(first) == 1
+
+
+def test_a_changed_fingerprint_variable_starts_a_second_worker(runtime):
+    assert hyperplane(environment(runtime), "models").returncode == 0
+    assert hyperplane(environment(runtime, NUMBA_OPT="2"), "models").returncode == 0
+    assert len(worker_pids(environment(runtime))) == 2
+
+
+def test_a_stale_socket_is_replaced(runtime):
+    env = environment(runtime)
+    assert hyperplane(env, "models").returncode == 0
+    [pid] = worker_pids(env)
+    os.kill(pid, signal.SIGKILL)  # its socket file stays behind
+    time.sleep(0.2)
+    assert any(name.endswith(".sock") for name in os.listdir(runtime / "hyperplane"))
+    done = hyperplane(env, "models")
+    assert done.returncode == 0 and done.stderr == ""
+    [again] = worker_pids(env)
+    assert again != pid
+
+
+def test_a_directory_open_to_others_is_refused(runtime):
+    env = environment(runtime)
+    (runtime / "hyperplane").mkdir(mode=0o700)
+    os.chmod(runtime / "hyperplane", 0o770)
+    done = hyperplane(env, "models")
+    assert done.returncode == 0
+    assert done.stderr.startswith("hyperplane: running in-process (unsafe worker directory")
+    assert os.listdir(runtime / "hyperplane") == []
+    os.chmod(runtime / "hyperplane", 0o700)
+
+
+SLEEPY = '''
+import sys, time
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+class Sleepy(ClassifierMixin, BaseEstimator):
+    def fit(self, X, y):
+        print("sleeping", file=sys.stderr, flush=True)
+        time.sleep(120)
+        return self
+'''
+
+
+def test_sigint_ends_the_command_and_not_the_worker(runtime, tmp_path):
+    env = environment(runtime)
+    (tmp_path / "sleepy.py").write_text(SLEEPY)
+    assert hyperplane(env, "models").returncode == 0
+    [pid] = worker_pids(env)
+    client = subprocess.Popen([sys.executable, "-m", "hyperplane", "fit", "sleepy:Sleepy",
+                               "heart_scale", "-o", "m.skops"], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert client.stderr.readline().strip() == "sleeping"
+    client.send_signal(signal.SIGINT)
+    assert client.wait(timeout=60) == 130
+    assert client.stderr.read() == ""  # as in-process: Typer ends a KeyboardInterrupt with 130
+    client.stdout.close()
+    client.stderr.close()
+    assert worker_pids(env) == [pid]
+
+
+def test_an_idle_worker_exits(runtime):
+    env = environment(runtime, HYPERPLANE_WORKER_IDLE="2")
+    assert hyperplane(env, "models").returncode == 0
+    [pid] = worker_pids(env)
+    for _ in range(300):
+        if not worker_pids(env):
+            break
+        time.sleep(0.1)
+    assert worker_pids(env) == []
+    assert not any(name.endswith(".sock") for name in os.listdir(runtime / "hyperplane"))
+    [log] = (runtime / "hyperplane").glob("*.log")
+    assert f"worker {pid} stopped" in log.read_text()
+
+
+def test_worker_stop(runtime):
+    env = environment(runtime)
+    assert hyperplane(env, "models").returncode == 0
+    [pid] = worker_pids(env)
+    done = hyperplane(env, "worker", "stop")
+    assert done.returncode == 0 and done.stdout.startswith(f"stopped worker {pid}")
+    assert hyperplane(env, "worker", "status").stdout == "no worker running\n"
+
+
+def test_the_worker_directory_is_private(runtime):
+    assert hyperplane(environment(runtime), "models").returncode == 0
+    assert stat.S_IMODE(os.stat(runtime / "hyperplane").st_mode) == 0o700
