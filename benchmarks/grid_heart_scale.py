@@ -109,7 +109,8 @@ def main():
     svm_train = shutil.which("svm-train")
     if svm_train is None:
         raise SystemExit("svm-train not found: apt-get install -y libsvm-tools")
-    env = dict(os.environ, PYTHONPATH=SRC, MPLBACKEND="Agg")
+    # in-process: a kept-warm worker would run the grid outside the taskset pin
+    env = dict(os.environ, PYTHONPATH=SRC, MPLBACKEND="Agg", HYPERPLANE_WORKER="off")
     with tempfile.TemporaryDirectory() as directory:
         data = heart_scale(directory)
         print(f"load: {os.getloadavg()}")
