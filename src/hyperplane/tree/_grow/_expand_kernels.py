@@ -32,6 +32,7 @@ from ..._in_python import in_python
 from ..._numba import by_none, jit, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
+from .._scan._numeric_cut_kernels import no_split
 from .._scan._numpy_sum_kernels import numpy_sum
 from .._scan._loops_kernels import any_set, filled, filled_rows
 from .._traverse_kernels import MISSING, numeric_cut, partition_node
@@ -72,14 +73,15 @@ LEAF_REASONS = {
 
 @jit_twin
 def new_splits(p):
-    """An empty split table of ``p`` attributes (none valid)."""
-    return Splits(filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), np.nan),
-                  filled(np.empty(p, dtype=np.int64), -1),
-                  filled(np.empty(p, dtype=np.bool_), False))
+    """An empty split table of ``p`` attributes: every entry
+    :func:`~hyperplane.tree._scan._numeric_cut_kernels.no_split` (none valid), put by one loop."""
+    splits = Splits(np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
+                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
+                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.int64),
+                    np.empty(p, dtype=np.bool_))
+    for j in range(p):
+        put_split(splits, j, no_split())
+    return splits
 
 
 @jit_twin
