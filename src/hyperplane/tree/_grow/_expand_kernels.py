@@ -288,7 +288,11 @@ def branch_weights(branch, w, n_branches):
     for pos in range(branch.shape[0]):
         if branch[pos] != MISSING:
             w_branch[branch[pos]] += w[pos]
-    return w_branch, w_branch / numpy_sum(w_branch)
+    known = numpy_sum(w_branch)
+    r = np.empty(n_branches, dtype=np.float64)
+    for v in range(n_branches):  # a loop, not numba's array expression (a unit to type and lower)
+        r[v] = w_branch[v] / known
+    return w_branch, r
 
 
 @jit_twin
