@@ -29,11 +29,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..._in_python import in_python
-from ..._numba import by_none, jit, jit_internal, jit_twin
+from ..._numba import by_none, jit, jit_inline, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
+from .._scan._numeric_cut_kernels import no_split
 from .._scan._numpy_sum_kernels import numpy_sum
-from .._scan._loops_kernels import any_set, filled, filled_rows
+from .._scan._loops_kernels import any_set, filled
 from .._traverse_kernels import MISSING, numeric_cut, partition_node
 
 #: scores within this of each other are tied: the first attribute in column order wins
@@ -72,14 +73,15 @@ LEAF_REASONS = {
 
 @jit_twin
 def new_splits(p):
-    """An empty split table of ``p`` attributes (none valid)."""
-    return Splits(filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), 0.0),
-                  filled(np.empty(p, dtype=np.float64), np.nan),
-                  filled(np.empty(p, dtype=np.int64), -1),
-                  filled(np.empty(p, dtype=np.bool_), False))
+    """An empty split table of ``p`` attributes: every entry
+    :func:`~hyperplane.tree._scan._numeric_cut_kernels.no_split` (none valid), put by one loop."""
+    splits = Splits(np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
+                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
+                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.int64),
+                    np.empty(p, dtype=np.bool_))
+    for j in range(p):
+        put_split(splits, j, no_split())
+    return splits
 
 
 @jit_twin
@@ -286,7 +288,11 @@ def branch_weights(branch, w, n_branches):
     for pos in range(branch.shape[0]):
         if branch[pos] != MISSING:
             w_branch[branch[pos]] += w[pos]
-    return w_branch, w_branch / numpy_sum(w_branch)
+    known = numpy_sum(w_branch)
+    r = np.empty(n_branches, dtype=np.float64)
+    for v in range(n_branches):  # a loop, not numba's array expression (a unit to type and lower)
+        r[v] = w_branch[v] / known
+    return w_branch, r
 
 
 @jit_twin
@@ -309,13 +315,14 @@ def empty_branch_leaf(value, weight, v, parent_value):
     weight[v] = 0.0
 
 
-@jit_internal
+@jit_inline
 def known_branches(children, w_branch, parent_value):
     """The branches that some row with a known value reaches (``w_branch > 0``);
     every other branch becomes a leaf with its parent's statistics
     (:func:`empty_branch_leaf`, reason ``EMPTY_BRANCH``). Returns the reached
     branches in order (``numpy.flatnonzero(w_branch > 0)``, by a loop: numba's
-    ``flatnonzero`` is one more compiled function in every caller's library)."""
+    ``flatnonzero`` is one more compiled function in every caller's library). Inlined
+    into its caller (one per kind of tree): no unit of its own to link and call."""
     n_known = 0
     for v in range(w_branch.shape[0]):
         if w_branch[v] <= 0.0:
@@ -332,9 +339,11 @@ def known_branches(children, w_branch, parent_value):
     return known
 
 
-@jit_internal
+@jit_inline
 def no_children(node, n_classes):
-    """The expansion of a node that stays a leaf."""
+    """The expansion of a node that stays a leaf (inlined into :func:`split_node`,
+    its one caller: a unit of its own cost ~500 more final instructions with
+    :func:`known_branches`' in every tree's first fit)."""
     empty_i = np.empty(0, dtype=np.int64)
     empty_f = np.empty(0, dtype=np.float64)
     return Children(-1, empty_i, empty_f, node.rows[:0], empty_f,
@@ -370,12 +379,16 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
                           Orders(node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = any_set(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
-                        part.offsets,
-                        filled_rows(np.empty((n_branches, n_stats), dtype=np.float64), 0.0),
-                        filled(np.empty(n_branches, dtype=np.float64), 0.0),
-                        filled(np.empty(n_branches, dtype=np.int64), 0),
-                        filled(np.empty(n_branches, dtype=np.bool_), True), part.spare_order,
-                        part.spare_x)
+                        part.offsets, np.empty((n_branches, n_stats), dtype=np.float64),
+                        np.empty(n_branches, dtype=np.float64),
+                        np.empty(n_branches, dtype=np.int64),
+                        np.empty(n_branches, dtype=np.bool_), part.spare_order, part.spare_x)
+    for v in range(n_branches):  # one loop, not four inlined fills: less to type and lower
+        for k in range(n_stats):
+            children.value[v, k] = 0.0
+        children.weight[v] = 0.0
+        children.reason[v] = GROW
+        children.unit[v] = True
     return children, w_branch, any_attribute
 
 

@@ -163,7 +163,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=None):
             iv -= r_v * np.log2(r_v)
     rho = w_known / w_total
     score = rho * (impurity(known, w_known, criterion) - after)
-    if c45:
+    if c45 is not None:  # numba drops the branch when c45 is None: no C4.5 code compiled
         iv = c45_split_info(w_branches, w_total - w_known)
         valid = n_heavy >= 2
     ratio = score / iv if iv > 0.0 else 0.0
