@@ -161,6 +161,43 @@ def test_sigint_ends_the_command_and_not_the_worker(runtime, tmp_path):
     assert worker_pids(env) == [pid]
 
 
+def process_state(pid):
+    """The one-letter state of ``pid`` in ``/proc`` ("T": stopped)."""
+    return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def wait_for_state(pid, states):
+    for _ in range(300):
+        if process_state(pid) in states:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
+def test_ctrl_z_stops_the_command_and_fg_continues_it(runtime, tmp_path):
+    env = environment(runtime)
+    (tmp_path / "sleepy.py").write_text(SLEEPY)
+    assert hyperplane(env, "models").returncode == 0
+    [worker] = worker_pids(env)
+    client = subprocess.Popen([sys.executable, "-m", "hyperplane", "fit", "sleepy:Sleepy",
+                               "heart_scale", "-o", "m.skops"], cwd=tmp_path, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert client.stderr.readline().strip() == "sleeping"
+    [command] = [int(name) for name in os.listdir("/proc") if name.isdigit()
+                 and os.path.exists(f"/proc/{name}/stat")
+                 and pathlib.Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1]
+                 == str(worker)]
+    client.send_signal(signal.SIGTSTP)
+    assert wait_for_state(command, "T") and wait_for_state(client.pid, "T")
+    client.send_signal(signal.SIGCONT)
+    assert wait_for_state(command, "SR") and wait_for_state(client.pid, "SR")
+    client.send_signal(signal.SIGINT)
+    assert client.wait(timeout=60) == 130
+    client.stdout.close()
+    client.stderr.close()
+
+
 def test_an_idle_worker_exits(runtime):
     env = environment(runtime, HYPERPLANE_WORKER_IDLE="2")
     assert hyperplane(env, "models").returncode == 0

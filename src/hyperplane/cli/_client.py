@@ -7,7 +7,7 @@ Bazel's server or mypy's ``dmypy``, a long-lived worker of the same user
 imports them once and forks a child per command; the client hands the child
 its standard input, output and error (``SCM_RIGHTS``, :func:`socket.send_fds`),
 its command line, working directory, environment and ``sys.path``, forwards
-SIGINT/SIGTERM/SIGHUP to it and exits with its status. The command thus writes
+SIGINT/SIGTERM/SIGHUP and Ctrl-Z (SIGTSTP, then SIGCONT) to it and exits with its status. The command thus writes
 to the user's terminal or pipe itself: colours, terminal width, ``| head`` and
 reading stdin behave as in-process.
 
@@ -226,9 +226,21 @@ def _forward_signals(pid):
         except ProcessLookupError:
             pass
 
-    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"):
+    def suspend(number, frame):
+        """Ctrl-Z: the command stops, then the client as the shell expects;
+        ``fg`` or ``bg`` continues the client, whose SIGCONT goes on to it.
+        The command gets SIGSTOP: it runs in the worker's session, an orphaned
+        process group, where the kernel drops SIGTSTP."""
+        forward(signal.SIGSTOP, frame)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+        signal.signal(number, suspend)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGCONT"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), forward)
+    if hasattr(signal, "SIGTSTP"):
+        signal.signal(signal.SIGTSTP, suspend)
 
 
 def _in_process(why):
