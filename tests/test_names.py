@@ -31,8 +31,6 @@ ALLOWED = {
     # arguments) that calls the compiled function of the same name
     "added_errors": ({"tree/_prune/_kinds.py", "tree/_prune/_pessimistic_kernels.py"},
                      "the checked Python entry of the compiled C4.5 charge"),
-    "fill_in_order": ({"svm/_nu.py", "svm/_nu_kernels.py"},
-                      "the checked Python entry of the compiled nu start"),
     "create_app": ({"playground/__init__.py", "playground/_server.py"},
                    "the package's lazy entry point of the Flask application it builds"),
     # an interface: the playground's server calls module.start of each lesson module

@@ -135,26 +135,36 @@ def test_identical_rows_are_at_distance_exactly_zero():
         np.testing.assert_array_equal(np.diag(kernel(X)), 1.0)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_sparse_distances_on_one_thread_equal_the_parallel_ones_bitwise(seed):
-    """The serial CSR block (small blocks) and the parallel one (from
-    PARALLEL_ENTRIES entries) run the same row function: the same bits, and
-    both equal the dense distances of the same rows to rounding."""
+def test_sparse_distances_equal_the_dense_ones_and_vanish_between_equal_rows(seed, dtype):
+    """The CSR distances (NumPy and scipy.sparse: the expansion, the
+    cancelling entries summed directly over the rows' nonzeros) equal the
+    dense distances of the same rows to rounding, exactly 0 between equal
+    rows, and the direct sums are those of the squares of the differences in
+    float64, feature by feature."""
     import scipy.sparse as sp
 
-    from hyperplane._csr_rows import CSRRows
-    from hyperplane.kernels._gram import sq_dist_csr, sq_dist_csr_serial
+    from hyperplane.kernels._samples import CANCELLATION, sq_dist_csr
 
     rng = np.random.default_rng(seed)
-    X = sp.random(60, 30, density=0.3, format="csr", random_state=seed)
-    X = sp.vstack([X, X[:5]]).tocsr()              # repeated rows: the cancelling entries
+    X = sp.random(60, 30, density=0.3, format="csr", random_state=seed, dtype=dtype)
+    X = sp.vstack([X, X[:5], X[5:8] * dtype(1 + 1e-4)]).tocsr()   # equal and near rows
     Y = X[rng.permutation(X.shape[0])[:40]]
     sq_x = np.asarray(X.multiply(X).sum(axis=1)).ravel()
     sq_y = np.asarray(Y.multiply(Y).sum(axis=1)).ravel()
     G = np.ascontiguousarray((X @ Y.T).toarray())
-    serial = sq_dist_csr_serial(G.copy(), CSRRows.of(X), CSRRows.of(Y), sq_x, sq_y)
-    parallel = sq_dist_csr(G.copy(), CSRRows.of(X), CSRRows.of(Y), sq_x, sq_y)
-    assert serial.tobytes() == parallel.tobytes()
+    got = sq_dist_csr(G.copy(), X, Y, sq_x, sq_y)
+    assert got.dtype == dtype
     Xd, Yd = X.toarray(), Y.toarray()
-    expected = ((Xd[:, None, :] - Yd[None, :, :]) ** 2).sum(axis=2)
-    np.testing.assert_allclose(serial, expected, rtol=1e-9, atol=1e-12)
+    diff = Xd[:, None, :] - Yd[None, :, :]                  # in the samples' dtype
+    direct = (diff * diff).astype(np.float64).sum(axis=2)
+    expected = np.maximum(sq_x[:, None] + sq_y[None, :] - 2.0 * G.astype(np.float64), 0.0)
+    cancels = expected <= CANCELLATION * (sq_x[:, None] + sq_y[None, :]).astype(np.float64)
+    assert cancels.sum() >= 5
+    expected[cancels] = direct[cancels]
+    np.testing.assert_allclose(got, expected.astype(dtype), rtol=1e-12 if dtype == np.float64 else 1e-6,
+                               atol=0)
+    assert np.all(got[(Xd[:, None, :] == Yd[None, :, :]).all(axis=2)] == 0.0)
+    np.testing.assert_allclose(got, direct, rtol=1e-9 if dtype == np.float64 else 1e-3,
+                               atol=1e-12 if dtype == np.float64 else 1e-4)

@@ -13,7 +13,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._csr_rows import CSRRows
+
+#: an expanded squared distance below this share of |x|² + |y|² is recomputed
+#: directly (its relative error could exceed about 1e-8 in float64)
+CANCELLATION = 1e-6
+#: entries of G per block of rows in :func:`sq_dist_csr` (float64: 512 KiB)
+BLOCK_ENTRIES = 1 << 16
 
 
 def as_csr(X):
@@ -74,23 +79,62 @@ def gram_product(X, Y):
     return X @ Y.T
 
 
+def sq_dist_csr(G, X, Y, sq_x, sq_y):
+    """In place: ``G[i, j] <- ‖x_i - y_j‖²`` from ``G = X @ Y.T`` of CSR
+    ``X`` and ``Y`` (sorted indices, no duplicates) and their rows' squared
+    norms: by the expansion ``(|x|² + |y|²) - 2 x.y`` (clipped at 0), the
+    norms summed in the samples' dtype and the difference in float64, or,
+    where it cancels (below :data:`CANCELLATION` of ``|x|² + |y|²``),
+    directly as the sum over the union of the two rows' nonzeros of
+    ``(x_f - y_f)²``, each square in the samples' dtype, summed in float64 in
+    the order of the features (exactly 0 for x = y). NumPy and scipy.sparse,
+    nothing compiled: the expansion is element-wise, by blocks of rows of
+    about :data:`BLOCK_ENTRIES` entries (each block's passes in the
+    processor's cache), and the direct sums are few (the pairs of equal or
+    nearly equal rows)."""
+    n, m = G.shape
+    step = max(1, min(n, BLOCK_ENTRIES // max(m, 1)))
+    near_buf = np.empty((step, m), dtype=np.result_type(sq_x, sq_y))
+    low_buf = np.empty((step, m), dtype=bool)
+    # a row's entries that may cancel are below CANCELLATION (|x|² + max |y|²):
+    # the few found are checked against their own |x|² + |y|² (rounding is monotonic)
+    most = CANCELLATION * (sq_x.astype(np.float64) + float(np.max(sq_y, initial=0.0)))
+    pairs = []
+    for lo in range(0, n, step):
+        block = G[lo:lo + step]
+        rows = block.shape[0]
+        near = np.add(sq_x[lo:lo + step, None], sq_y[None, :], out=near_buf[:rows])
+        work = block if block.dtype == np.float64 else block.astype(np.float64)
+        np.multiply(work, -2.0, out=work)
+        np.add(work, near, out=work)                  # (|x|² + |y|²) - 2 x.y, as written
+        np.maximum(work, 0.0, out=work)
+        if work is not block:
+            block[...] = work
+        low = np.less_equal(block, most[lo:lo + step, None], out=low_buf[:rows])
+        if low.any():
+            i, j = np.nonzero(low)
+            keep = block[i, j] <= CANCELLATION * (sq_x[i + lo] + sq_y[j]).astype(np.float64)
+            pairs.append((i[keep] + lo, j[keep]))
+    if pairs:
+        i, j = (np.concatenate(part) for part in zip(*pairs))
+        D = X[i] - Y[j]
+        G[i, j] = np.asarray(D.multiply(D).astype(np.float64).sum(axis=1)).ravel()
+    return G
+
+
 def neg_scaled_distance(X, Y, scale, squared):
     """``-scale · ‖x_i - y_j‖²`` (``squared``) or ``-scale · ‖x_i - y_j‖``,
     entries where the expansion cancels recomputed directly."""
-    import numba
-
-    from ._gram import PARALLEL_ENTRIES, neg_scaled_dist, sq_dist_csr, sq_dist_csr_serial
-
     G = np.ascontiguousarray(gram_product(X, Y))
     scale = G.dtype.type(scale)
     if sp.issparse(X):
-        finish = (sq_dist_csr if G.size >= PARALLEL_ENTRIES and numba.get_num_threads() > 1
-                  else sq_dist_csr_serial)
-        finish(G, CSRRows.of(X), CSRRows.of(Y), row_squared_norms(X), row_squared_norms(Y))
+        sq_dist_csr(G, X, Y, row_squared_norms(X), row_squared_norms(Y))
         if not squared:
             np.sqrt(G, out=G)
         G *= -scale
         return G
+    from ._gram import neg_scaled_dist
+
     return neg_scaled_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), row_squared_norms(X),
                            row_squared_norms(Y), scale, squared)
 

@@ -22,17 +22,19 @@ NU = Real(low=0.0, high=1.0, low_open=True)
 def fill_in_order(total, C):
     """LIBSVM's start of a sum constraint: alpha_t = min(C_t, what is left of
     ``total``) in order, so the first variables sit at their bound C_t, one
-    takes the remainder and the rest are 0 (compiled:
-    :func:`._nu_kernels.fill_in_order`).
+    takes the remainder and the rest are 0. What is left before variable t is
+    ``total`` less C_0, ..., C_{t-1} subtracted one at a time, as LIBSVM's
+    loop does (``np.subtract.accumulate`` is that left fold; nothing compiled);
+    alpha_t = 0 once nothing is left.
 
     Examples
     --------
     >>> fill_in_order(2.5, np.ones(4)).tolist()
     [1.0, 1.0, 0.5, 0.0]
     """
-    from ._nu_kernels import fill_in_order as compiled_fill_in_order
-
-    return compiled_fill_in_order(float(total), np.asarray(C, dtype=np.float64))
+    C = np.asarray(C, dtype=np.float64)
+    left = np.subtract.accumulate(np.concatenate(([float(total)], C)))[:-1]
+    return np.where(left > 0.0, np.minimum(C, left), 0.0)
 
 
 def nu_svc_start(y, C, nu):

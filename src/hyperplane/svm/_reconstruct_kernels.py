@@ -57,9 +57,9 @@ def gradient_from_rows(samples, var, cache, ist, start):
         elif not start and 0.0 < alpha[s] < C[s]:
             coef[kidx[s]] += alpha[s] * y[s]
     # the samples whose G is computed: the first n_out of out_rows
-    shrunk = np.zeros(n, dtype=np.uint8)
+    shrunk = np.zeros(n)     # float64 flags (see _shrinking_kernels.rebuild_active_rows)
     for t in range(a, l):
-        shrunk[kidx[t]] = 1
+        shrunk[kidx[t]] = 1.0
     out_rows = np.empty(n, dtype=np.int64)
     n_out = 0
     for r in range(n):

@@ -54,12 +54,12 @@ def release_rows(cache, active_rows, ist, n):
     above all in a virtual machine) and shrunk rows go first, not the least
     recently used active ones."""
     slot_of, owner, stamp, free_slots = cache.slot_of, cache.owner, cache.stamp, cache.free_slots
-    active = np.zeros(n, dtype=np.uint8)
+    active = np.zeros(n)     # float64 flags (see _shrinking_kernels.rebuild_active_rows)
     for k in range(ist[N_ACTIVE_ROWS]):
-        active[active_rows[k]] = 1
+        active[active_rows[k]] = 1.0
     for s in range(ist[N_USED]):
         r = owner[s]
-        if r >= 0 and active[r] == 0:
+        if r >= 0 and active[r] == 0.0:
             slot_of[r] = -1
             owner[s] = -1
             stamp[s] = 0
