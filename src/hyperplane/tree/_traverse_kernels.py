@@ -192,7 +192,7 @@ def child_spare(flat, offsets, v, n_num):
     return Orders(flat.order[lo:hi], flat.sorted_x[lo:hi])
 
 
-@jit_internal
+@jit_inline
 def block_starts(offsets, n_num, f):
     """Where attribute ``f`` of each child starts in a flat array that holds
     the children one after the other, each as ``n_num`` rows of its size."""
@@ -212,12 +212,13 @@ def child_orders(flat, offsets, v, n_num):
                   flat.sorted_x[n_num * a:n_num * b].reshape((n_num, b - a)))
 
 
-@jit_internal
+@jit_inline
 def split_order(order, xs, dest, cursor, out, out_x):
     """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
     branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
     order; branch ``v`` fills ``out`` (and ``out_x``) from ``cursor[v]`` on
-    (``cursor`` is advanced)."""
+    (``cursor`` is advanced). Inlined, as :func:`block_starts`: a fit on one
+    thread calls them at one place of :func:`partition_node`."""
     n_branches = cursor.shape[0]
     for pos in range(order.shape[0]):
         i = order[pos]
