@@ -12,7 +12,10 @@ Each fit runs in its own subprocess with ``PYTHONPATH`` pointed at one
 checkout, taking the checkouts in turn ``--repeats`` times per case, so load
 on a shared machine hits all alike. A subprocess fits once on a small slice
 first (compilation, read from numba's cache after the first run) and then
-times one fit: CPU seconds of the process (all threads) and wall seconds.
+times one fit: CPU seconds of the process (all threads) and wall seconds,
+then ``predict_proba`` of the training rows (CPU s, mean of 5): all at once
+(side by side from ``PARALLEL_PREDICT_ROWS`` rows) and in chunks of fewer
+(``tree_proba`` on one thread).
 Prints a Markdown table of the best of the repeats of each, and each CPU
 time relative to the first checkout's.
 """
@@ -57,15 +60,28 @@ if n_cat:
     y = np.where(X["c0"] == "a", 1 - y, y)
 warm = slice(0, min(n, 25000))
 kw = dict(criterion=criterion, splitter=splitter, record_trace=trace)
-DecisionTreeClassifier(**kw).fit(X[warm], y[warm])
+from hyperplane.tree._tree_api import PARALLEL_PREDICT_ROWS
+chunk = PARALLEL_PREDICT_ROWS - 1
+small = DecisionTreeClassifier(**kw).fit(X[warm], y[warm])
+small.predict_proba(X[:chunk]), small.predict_proba(X)
 cpu, wall = time.process_time(), time.perf_counter()
 model = DecisionTreeClassifier(**kw).fit(X, y)
-print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall, model.tree_.n_nodes]))
+fit_cpu, fit_wall = time.process_time() - cpu, time.perf_counter() - wall
+cpu = time.process_time()
+for _ in range(5):
+    model.predict_proba(X)
+parallel = (time.process_time() - cpu) / 5
+cpu = time.process_time()
+for _ in range(5):
+    for start in range(0, X.shape[0], chunk):
+        model.predict_proba(X[start:start + chunk])
+serial = (time.process_time() - cpu) / 5
+print(json.dumps([fit_cpu, fit_wall, model.tree_.n_nodes, parallel, serial]))
 """
 
 
 def fit_once(src, case):
-    """``(CPU s, wall s, nodes)`` of one fit in a subprocess importing hyperplane from ``src``."""
+    """``(CPU s, wall s, nodes, predict CPU s, chunked predict CPU s)`` of one fit in a subprocess importing hyperplane from ``src``."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(case)], env=env,
                          capture_output=True, text=True)
@@ -93,8 +109,10 @@ def main():
     names = list(checkouts)
     print("| shape | criterion | " + " | ".join(f"{k} CPU s" for k in names) + " | "
           + " | ".join(f"{k}/{names[0]} CPU" for k in names[1:]) + " | "
-          + " | ".join(f"{k} wall s" for k in names) + " | nodes |")
-    print("|---" * (3 + 3 * len(names) - 1) + "|")
+          + " | ".join(f"{k} wall s" for k in names) + " | nodes | "
+          + " | ".join(f"{k} predict CPU s" for k in names) + " | "
+          + " | ".join(f"{k} chunked predict CPU s" for k in names) + " |")
+    print("|---" * (3 + 5 * len(names) - 1) + "|")
     for shape in args.shapes:
         for criterion, splitter in ((c, s) for c in args.criteria for s in args.splitters):
             case = [*SHAPES[shape], criterion, splitter, args.record_trace]
@@ -109,7 +127,10 @@ def main():
                   + " | ".join(f"{cpu[k]:.2f}" for k in names)
                   + " | " + " | ".join(f"{cpu[k] / cpu[names[0]]:.2f}" for k in names[1:])
                   + " | " + " | ".join(f"{wall[k]:.2f}" for k in names)
-                  + f" | {', '.join(map(str, nodes))} |", flush=True)
+                  + f" | {', '.join(map(str, nodes))} | "
+                  + " | ".join(f"{min(r[3] for r in runs[k]):.3f}" for k in names) + " | "
+                  + " | ".join(f"{min(r[4] for r in runs[k]):.3f}" for k in names) + " |",
+                  flush=True)
 
 
 if __name__ == "__main__":

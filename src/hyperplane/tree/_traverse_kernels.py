@@ -65,10 +65,12 @@ def partition_rows(rows, w, branch, r):
     return child_rows, child_w, offsets
 
 
-@jit_internal
+@jit_inline
 def branch_offsets(branch, n_branches):
     """Where each branch's rows start when the branches are laid out one after the
-    other (a row missing the tested value, ``MISSING``, is in every branch)."""
+    other (a row missing the tested value, ``MISSING``, is in every branch).
+    Inlined, as :func:`deal_rows`: :func:`partition_rows` is their one caller
+    in a fit that runs on one thread (a unit each cost a whole compilation)."""
     sizes = filled(np.empty(n_branches, dtype=np.int64), 0)
     n_missing = 0
     for pos in range(branch.shape[0]):
@@ -83,7 +85,7 @@ def branch_offsets(branch, n_branches):
     return offsets
 
 
-@jit_internal
+@jit_inline
 def deal_rows(rows, w, branch, r, offsets, child_rows, child_w):
     """Rows and weights dealt to the branches laid out at ``offsets``, keeping their
     order; a row missing the tested value goes to every branch ``v`` with weight ``r[v] * w``."""
@@ -190,7 +192,7 @@ def child_spare(flat, offsets, v, n_num):
     return Orders(flat.order[lo:hi], flat.sorted_x[lo:hi])
 
 
-@jit_internal
+@jit_inline
 def block_starts(offsets, n_num, f):
     """Where attribute ``f`` of each child starts in a flat array that holds
     the children one after the other, each as ``n_num`` rows of its size."""
@@ -210,12 +212,13 @@ def child_orders(flat, offsets, v, n_num):
                   flat.sorted_x[n_num * a:n_num * b].reshape((n_num, b - a)))
 
 
-@jit_internal
+@jit_inline
 def split_order(order, xs, dest, cursor, out, out_x):
     """One attribute's sorted rows ``order`` and values ``xs`` dealt to the
     branches ``dest[i]`` of the rows (``MISSING``: every branch), keeping their
     order; branch ``v`` fills ``out`` (and ``out_x``) from ``cursor[v]`` on
-    (``cursor`` is advanced)."""
+    (``cursor`` is advanced). Inlined, as :func:`block_starts`: a fit on one
+    thread calls them at one place of :func:`partition_node`."""
     n_branches = cursor.shape[0]
     for pos in range(order.shape[0]):
         i = order[pos]
@@ -323,17 +326,22 @@ def known_leaf(x, tree):
     return node
 
 
+@jit_inline
+def known_row_proba(x, tree, leaf_proba, out):
+    """Class distribution of a row ``x`` with no tested value missing, added
+    into ``out``: it reaches one leaf (:func:`known_leaf`) with weight 1.
+    Inlined into the prediction loops, which call it when ``stack_size`` is
+    None, so that a NaN-free prediction (the CLI's training score) compiles no
+    unit per row and no walk of the branches (:func:`row_proba`)."""
+    add_leaf(out, 1.0, leaf_proba, known_leaf(x, tree))
+
+
 @jit_internal
 def row_proba(x, tree, leaf_proba, stack_size, out):
     """Class distribution of one row ``x`` (encoded; NaN = missing or unseen),
     added into ``out``: the leaves' distributions mixed by the weights the row
-    reaches them with. ``stack_size`` bounds the pending branches (depth ×
-    widest fan-out + 1); ``None`` when no row of the call misses a value: each
-    reaches one leaf with weight 1 (:func:`known_leaf`), and numba compiles no
-    walk of the branches (:func:`next_leaf`)."""
-    if stack_size is None:
-        add_leaf(out, 1.0, leaf_proba, known_leaf(x, tree))
-        return
+    reaches them with (C4.5's weighted branches, :func:`next_leaf`).
+    ``stack_size`` bounds the pending branches (depth × widest fan-out + 1)."""
     walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
     leaf, weight, top = next_leaf(x, tree, walk, start_walk(walk, 1.0))
     while leaf >= 0:
@@ -350,11 +358,17 @@ def add_leaf(out, weight, leaf_proba, leaf):
 
 @jit
 def tree_proba(X, tree, leaf_proba, stack_size):
-    """:func:`row_proba` of every row of ``X``, one after the other (a
-    prediction of few rows: no parallel region is compiled for it)."""
+    """The class distribution of every row of ``X``, one after the other (a
+    prediction of few rows: no parallel region is compiled for it).
+    ``stack_size`` is None when no row of the call misses a value
+    (:func:`known_row_proba`, the branch numba keeps for a None argument),
+    else :func:`row_proba`'s bound of the walk."""
     out = filled_rows(np.empty((X.shape[0], leaf_proba.shape[1]), dtype=np.float64), 0.0)
     for i in range(X.shape[0]):
-        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+        if stack_size is None:
+            known_row_proba(X[i], tree, leaf_proba, out[i])
+        else:
+            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 
@@ -364,7 +378,10 @@ def tree_proba_parallel(X, tree, leaf_proba, stack_size):
     row's distribution is summed alone)."""
     out = np.zeros((X.shape[0], leaf_proba.shape[1]), dtype=np.float64)
     for i in prange(X.shape[0]):
-        row_proba(X[i], tree, leaf_proba, stack_size, out[i])
+        if stack_size is None:
+            known_row_proba(X[i], tree, leaf_proba, out[i])
+        else:
+            row_proba(X[i], tree, leaf_proba, stack_size, out[i])
     return out
 
 

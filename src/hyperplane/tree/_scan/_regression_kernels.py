@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit, jit_internal, jit_twin
+from ..._numba import by_first_type, jit, jit_inline, jit_internal, jit_twin
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._criterion_kernels import (beats_best, cut_profile, put_regression_value,
@@ -262,12 +262,13 @@ def regression_scores(min_decrease, columns, node, rules, scan, parallel_rows):
     return splits
 
 
-@jit_internal
+@jit_inline
 def put_admissible(splits, j, cut, share, least):
     """Enter attribute ``j``'s best cut into ``splits``, inadmissible when
     ``share · score`` (its decrease of the tree's weighted impurity, ``share``
     the node's part of the root's weight) is below ``least``
-    (``min_impurity_decrease``) less ``EPSILON``, as scikit-learn's."""
+    (``min_impurity_decrease``) less ``EPSILON``, as scikit-learn's (inlined: a
+few strict operations, a unit of its own cost a whole compilation)."""
     put_split(splits, j, cut)
     if cut.valid and share * cut.score + EPSILON < least:
         splits.valid[j] = False
@@ -399,11 +400,12 @@ branch_rows = by_first_type(
     else _row_count, "branch_rows")
 
 
-@jit_internal
+@jit_inline
 def regression_leaf_reason(value, equal, n_rows, depth, any_attribute, rules):
     """Why a node of statistic ``value`` stays a leaf: its targets are all equal
     (``equal``, or, as scikit-learn tests it, an impurity of at most
-    ``EPSILON``), else the size limits of the classifier."""
+    ``EPSILON``), else the size limits of the classifier (inlined into its
+    callers, the children's and the root's, as :func:`put_admissible`)."""
     if equal or regression_impurity(rules.criterion, value) <= EPSILON:
         return CONSTANT_TARGET
     return limits_reason(value[0], n_rows, depth, any_attribute, rules)
