@@ -140,7 +140,7 @@ def send(client, message, fds=()):
     client.sendall(payload)
 
 
-def start(folder, path):
+def start_worker(folder, path):
     """Connect to this fingerprint's worker, starting it first when none
     answers (one starter at a time: a ``flock`` on its lock file). Returns the
     connected socket, or a string saying why there is none."""
@@ -181,7 +181,7 @@ def run_command(argv):
         path = socket_path(folder)
         if len(os.fsencode(path)) > MAX_SOCKET_PATH:
             return _in_process(f"the worker's socket path is too long: {path}")
-        client = connect(path) or start(folder, path)
+        client = connect(path) or start_worker(folder, path)
     except Unsafe as why:
         return _in_process(f"unsafe worker directory: {why}")
     except OSError as why:
@@ -229,12 +229,10 @@ def _forward_signals(pid):
     def suspend(number, frame):
         """Ctrl-Z: the command stops, then the client as the shell expects;
         ``fg`` or ``bg`` continues the client, whose SIGCONT goes on to it.
-        The command gets SIGSTOP: it runs in the worker's session, an orphaned
-        process group, where the kernel drops SIGTSTP."""
+        Both stop by SIGSTOP: the kernel drops SIGTSTP in an orphaned process
+        group, which the worker's session is (and a client's may be)."""
         forward(signal.SIGSTOP, frame)
-        signal.signal(number, signal.SIG_DFL)
-        os.kill(os.getpid(), number)
-        signal.signal(number, suspend)
+        os.kill(os.getpid(), signal.SIGSTOP)  # delivered even in an orphaned process group
 
     for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGCONT"):
         if hasattr(signal, name):

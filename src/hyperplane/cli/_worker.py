@@ -256,7 +256,7 @@ def adopt(message):
     numpy.random.seed()
 
 
-def main():
+def run_worker():
     path = sys.argv[1]
     idle = float(os.environ.get("HYPERPLANE_WORKER_IDLE", "300"))
     preload()
@@ -269,4 +269,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_worker()

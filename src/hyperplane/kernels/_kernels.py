@@ -21,8 +21,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_number
-from ._samples import (as_sample_matrix, check_block, gram_product, neg_scaled_distance,
-                       row_squared_norms, sample_pair)
+from ._distance import neg_scaled_distance
+from ._samples import as_sample_matrix, check_block, gram_product, row_squared_norms, sample_pair
 
 
 def linear_weights(dual_coef, X):

@@ -2,10 +2,9 @@
 or CSR), the products and distances the named kernels are made of, and the
 checks every block a kernel returns goes through.
 
-The kernel classes (:mod:`._kernels`) compute their blocks from these; the
-compiled element-wise steps of the distances are in :mod:`._gram`, imported
-when a distance is first computed: loading a model file that holds a kernel
-imports no compiled kernel (nor numba).
+The kernel classes (:mod:`._kernels`) compute their blocks from these and
+:mod:`._distance`; this module imports no compiled kernel (nor numba), so
+loading a model file that holds a kernel imports neither.
 """
 
 from __future__ import annotations
@@ -120,23 +119,6 @@ def sq_dist_csr(G, X, Y, sq_x, sq_y):
         D = X[i] - Y[j]
         G[i, j] = np.asarray(D.multiply(D).astype(np.float64).sum(axis=1)).ravel()
     return G
-
-
-def neg_scaled_distance(X, Y, scale, squared):
-    """``-scale · ‖x_i - y_j‖²`` (``squared``) or ``-scale · ‖x_i - y_j‖``,
-    entries where the expansion cancels recomputed directly."""
-    G = np.ascontiguousarray(gram_product(X, Y))
-    scale = G.dtype.type(scale)
-    if sp.issparse(X):
-        sq_dist_csr(G, X, Y, row_squared_norms(X), row_squared_norms(Y))
-        if not squared:
-            np.sqrt(G, out=G)
-        G *= -scale
-        return G
-    from ._gram import neg_scaled_dist
-
-    return neg_scaled_dist(G, np.ascontiguousarray(X), np.ascontiguousarray(Y), row_squared_norms(X),
-                           row_squared_norms(Y), scale, squared)
 
 
 def check_block(kernel, K, shape, symmetric):
