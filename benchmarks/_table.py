@@ -31,3 +31,16 @@ def shape(X):
 def labelled(fields):
     """``"label: value"`` of each item of the dict ``fields``, in order."""
     return [f"{label}: {value}" for label, value in fields.items()]
+
+
+def md5_table(label, sources, digests):
+    """The md5 comparison the ``*_bits`` scripts print: one row per case of
+    ``digests[0]`` (a dict per source, case -> md5), each source's first 12
+    hex digits and "yes" when every source has the same digest, else "NO"."""
+    lines = [f"| {label} | " + " | ".join(sources) + " | same |",
+             "|---|" + "---|" * len(sources) + "---|"]
+    for case in digests[0]:
+        values = [d.get(case, "-") for d in digests]
+        lines.append(f"| {case} | " + " | ".join(v[:12] for v in values)
+                     + f" | {'yes' if len(set(values)) == 1 else 'NO'} |")
+    return "\n".join(lines)

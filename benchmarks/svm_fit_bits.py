@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from _table import md5_table
+
 CHILD = r'''
 import hashlib, sys, warnings
 warnings.simplefilter("ignore")
@@ -84,11 +86,7 @@ def main(child=CHILD, description=__doc__):
                         help="a source tree (repeatable: the fits of each, side by side)")
     args = parser.parse_args()
     bits = [fit_bits(src, child) for src in args.src]
-    print("| fit | " + " | ".join(args.src) + " | same |")
-    print("|---|" + "---|" * len(args.src) + "---|")
-    for fit in bits[0]:
-        values = [b.get(fit, "-") for b in bits]
-        print(f"| {fit} | " + " | ".join(v[:12] for v in values) + f" | {'yes' if len(set(values)) == 1 else 'NO'} |")
+    print(md5_table("fit", args.src, bits))
 
 
 if __name__ == "__main__":

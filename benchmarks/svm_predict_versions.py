@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from _table import md5_table
+
 CHILD = r'''
 import hashlib, sys, time, warnings
 warnings.simplefilter("ignore")
@@ -80,12 +82,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3, help="timing runs per tree (best shown)")
     args = parser.parse_args()
     bits = [dict(line.rsplit(None, 1) for line in child(src, "bits")) for src in args.src]
-    print("| prediction | " + " | ".join(args.src) + " | same |")
-    print("|---|" + "---|" * len(args.src) + "---|")
-    for case in bits[0]:
-        values = [b.get(case, "-") for b in bits]
-        print(f"| {case} | " + " | ".join(v[:12] for v in values)
-              + f" | {'yes' if len(set(values)) == 1 else 'NO'} |")
+    print(md5_table("prediction", args.src, bits))
     best = {}
     for _ in range(args.repeats):
         for src in args.src:

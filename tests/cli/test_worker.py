@@ -144,7 +144,9 @@ class Sleepy(ClassifierMixin, BaseEstimator):
 '''
 
 
-def test_sigint_ends_the_command_and_not_the_worker(runtime, tmp_path):
+def sleeping_client(runtime, tmp_path):
+    """A client whose command (a fit of :data:`SLEEPY`) runs in a worker's
+    child and sleeps: ``(env, worker pid, client Popen)``."""
     env = environment(runtime)
     (tmp_path / "sleepy.py").write_text(SLEEPY)
     assert hyperplane(env, "models").returncode == 0
@@ -153,6 +155,11 @@ def test_sigint_ends_the_command_and_not_the_worker(runtime, tmp_path):
                                "heart_scale", "-o", "m.skops"], cwd=tmp_path, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert client.stderr.readline().strip() == "sleeping"
+    return env, pid, client
+
+
+def test_sigint_ends_the_command_and_not_the_worker(runtime, tmp_path):
+    env, pid, client = sleeping_client(runtime, tmp_path)
     client.send_signal(signal.SIGINT)
     assert client.wait(timeout=60) == 130
     assert client.stderr.read() == ""  # as in-process: Typer ends a KeyboardInterrupt with 130
@@ -176,14 +183,7 @@ def wait_for_state(pid, states):
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
 def test_ctrl_z_stops_the_command_and_fg_continues_it(runtime, tmp_path):
-    env = environment(runtime)
-    (tmp_path / "sleepy.py").write_text(SLEEPY)
-    assert hyperplane(env, "models").returncode == 0
-    [worker] = worker_pids(env)
-    client = subprocess.Popen([sys.executable, "-m", "hyperplane", "fit", "sleepy:Sleepy",
-                               "heart_scale", "-o", "m.skops"], cwd=tmp_path, env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    assert client.stderr.readline().strip() == "sleeping"
+    env, worker, client = sleeping_client(runtime, tmp_path)
     [command] = [int(name) for name in os.listdir("/proc") if name.isdigit()
                  and os.path.exists(f"/proc/{name}/stat")
                  and pathlib.Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1]
