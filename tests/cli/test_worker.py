@@ -188,14 +188,24 @@ def test_ctrl_z_stops_the_command_and_fg_continues_it(runtime, tmp_path):
                  and os.path.exists(f"/proc/{name}/stat")
                  and pathlib.Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1]
                  == str(worker)]
-    client.send_signal(signal.SIGTSTP)
-    assert wait_for_state(command, "T") and wait_for_state(client.pid, "T")
-    client.send_signal(signal.SIGCONT)
-    assert wait_for_state(command, "SR") and wait_for_state(client.pid, "SR")
-    client.send_signal(signal.SIGINT)
-    assert client.wait(timeout=60) == 130
-    client.stdout.close()
-    client.stderr.close()
+    try:
+        client.send_signal(signal.SIGTSTP)
+        assert wait_for_state(command, "T") and wait_for_state(client.pid, "T")
+        client.send_signal(signal.SIGCONT)
+        assert wait_for_state(command, "SR") and wait_for_state(client.pid, "SR")
+        client.send_signal(signal.SIGINT)
+        assert client.wait(timeout=60) == 130
+    except BaseException:  # a failed check leaves no stopped command holding its worker
+        for pid in (command, client.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        raise
+    finally:
+        client.wait()
+        client.stdout.close()
+        client.stderr.close()
 
 
 def test_an_idle_worker_exits(runtime):
