@@ -139,9 +139,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 class Sleepy(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         print("sleeping", file=sys.stderr, flush=True)
-        time.sleep(120)
+        for _ in range(1200):
+            time.sleep(0.1)
         return self
 '''
+"""A command that sleeps for two minutes, in short naps: CPython handles a
+signal between bytecodes, and one that lands after the last check but before
+``time.sleep`` enters the kernel does not end a long sleep (the suite once
+waited out ``time.sleep(120)`` under load); a short nap ends, and the next
+check raises ``KeyboardInterrupt``."""
 
 
 def sleeping_client(runtime, tmp_path):
