@@ -150,10 +150,10 @@ waited out ``time.sleep(120)`` under load); a short nap ends, and the next
 check raises ``KeyboardInterrupt``."""
 
 
-def sleeping_client(runtime, tmp_path):
+def sleeping_client(runtime, tmp_path, **extra):
     """A client whose command (a fit of :data:`SLEEPY`) runs in a worker's
     child and sleeps: ``(env, worker pid, client Popen)``."""
-    env = environment(runtime)
+    env = environment(runtime, **extra)
     (tmp_path / "sleepy.py").write_text(SLEEPY)
     assert hyperplane(env, "models").returncode == 0
     [pid] = worker_pids(env)
@@ -187,13 +187,41 @@ def wait_for_state(pid, states):
     return False
 
 
+def parent_of(pid):
+    try:
+        return int(pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (FileNotFoundError, ProcessLookupError):  # it ended meanwhile
+        return None
+
+
+def command_of(worker):
+    """The pid of the one command ``worker`` runs (its child)."""
+    [command] = [int(name) for name in os.listdir("/proc")
+                 if name.isdigit() and parent_of(name) == worker]
+    return command
+
+
+def gone(pid, seconds=30):
+    """Whether ``pid`` is gone (reaped) within ``seconds``."""
+    for _ in range(int(seconds / 0.05)):
+        if not os.path.exists(f"/proc/{pid}"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def kill_all(*pids):
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
 def test_ctrl_z_stops_the_command_and_fg_continues_it(runtime, tmp_path):
     env, worker, client = sleeping_client(runtime, tmp_path)
-    [command] = [int(name) for name in os.listdir("/proc") if name.isdigit()
-                 and os.path.exists(f"/proc/{name}/stat")
-                 and pathlib.Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1]
-                 == str(worker)]
+    command = command_of(worker)
     try:
         client.send_signal(signal.SIGTSTP)
         assert wait_for_state(command, "T") and wait_for_state(client.pid, "T")
@@ -202,16 +230,62 @@ def test_ctrl_z_stops_the_command_and_fg_continues_it(runtime, tmp_path):
         client.send_signal(signal.SIGINT)
         assert client.wait(timeout=60) == 130
     except BaseException:  # a failed check leaves no stopped command holding its worker
-        for pid in (command, client.pid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill_all(command, client.pid)
         raise
     finally:
         client.wait()
         client.stdout.close()
         client.stderr.close()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
+@pytest.mark.parametrize("stopped", [True, False], ids=["stopped", "running"])
+def test_a_killed_clients_command_is_hung_up_and_the_worker_idles_out(runtime, tmp_path,
+                                                                      stopped):
+    """A client killed while its command is stopped (Ctrl-Z, then the
+    terminal closed) or running can forward nothing: the worker hangs the
+    command up as a shell would, and still exits when idle."""
+    env, worker, client = sleeping_client(runtime, tmp_path, HYPERPLANE_WORKER_IDLE="3")
+    command = command_of(worker)
+    try:
+        if stopped:
+            client.send_signal(signal.SIGTSTP)
+            assert wait_for_state(command, "T") and wait_for_state(client.pid, "T")
+        client.kill()
+        client.wait(timeout=60)
+        assert gone(command)  # SIGHUP (and SIGCONT) ended it
+        assert gone(worker)  # no command holds it past its idle exit
+    finally:
+        kill_all(command, client.pid)
+        client.stdout.close()
+        client.stderr.close()
+    log = next((runtime / "hyperplane").glob("*.log")).read_text()
+    assert f"worker {worker} stopped after 2 commands" in log
+
+
+def test_a_big_log_is_rotated_and_old_fingerprints_are_forgotten(tmp_path):
+    from hyperplane.cli import _client
+
+    log = tmp_path / "w-a.log"
+    log.write_bytes(b"x" * (_client.LOG_LIMIT + 1))
+    _client.rotate_log(str(log))
+    assert not log.exists() and (tmp_path / "w-a.log.1").stat().st_size == _client.LOG_LIMIT + 1
+    _client.rotate_log(str(log))  # no log yet: nothing to do
+    small = tmp_path / "w-b.log"
+    small.write_text("started\n")
+    _client.rotate_log(str(small))
+    assert small.read_text() == "started\n"
+    for name in ("w-old.lock", "w-old.log", "w-old.log.1", "w-live.lock", "w-live.sock",
+                 "w-binding.lock", "w-binding.sock.123", "w-new.lock", "w-mine.lock", "notes.txt"):
+        (tmp_path / name).touch()
+    week = time.time() - _client.FORGET_AFTER - 60
+    for name in os.listdir(tmp_path):
+        if not name.startswith("w-new"):
+            os.utime(tmp_path / name, (week, week))
+    _client.forget_old(str(tmp_path), keep="w-mine")
+    assert sorted(os.listdir(tmp_path)) == [
+        "notes.txt", "w-binding.lock", "w-binding.sock.123",
+        "w-live.lock", "w-live.sock", "w-mine.lock", "w-new.lock"]
 
 
 def test_an_idle_worker_exits(runtime):

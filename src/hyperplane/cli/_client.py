@@ -47,6 +47,10 @@ NOT_FINGERPRINT = ("HYPERPLANE_WORKER", "HYPERPLANE_WORKER_IDLE")
 MAX_SOCKET_PATH = 100
 #: seconds a starting worker may take to listen before the command runs in-process
 START_TIMEOUT = 20.0
+#: bytes of a worker's log past which a starting worker moves it to ``.log.1``
+LOG_LIMIT = 1 << 20
+#: seconds after which the lock and logs of a fingerprint without a socket are removed
+FORGET_AFTER = 7 * 24 * 3600
 
 
 class Unsafe(Exception):
@@ -148,12 +152,15 @@ def start_worker(folder, path):
     import subprocess
     import time
 
-    with open(path[:-len(".sock")] + ".lock", "a") as lock:
+    stem = path[:-len(".sock")]
+    with open(stem + ".lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         client = connect(path)
         if client is not None:  # another client started it meanwhile
             return client
-        with open(path[:-len(".sock")] + ".log", "ab") as log:
+        rotate_log(stem + ".log")
+        forget_old(folder, keep=os.path.basename(stem))
+        with open(stem + ".log", "ab") as log:
             worker = subprocess.Popen(
                 [sys.executable, "-m", "hyperplane.cli._worker", path],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
@@ -168,6 +175,41 @@ def start_worker(folder, path):
             time.sleep(0.02)
         worker.kill()
         return f"the worker did not listen within {START_TIMEOUT:g} s"
+
+
+def rotate_log(log):
+    """Keep a worker's log bounded: one over :data:`LOG_LIMIT` bytes becomes
+    ``.log.1`` (replacing the previous one) before a new worker starts."""
+    try:
+        if os.path.getsize(log) > LOG_LIMIT:
+            os.replace(log, log + ".1")
+    except FileNotFoundError:
+        pass
+
+
+def forget_old(folder, keep, now=None):
+    """Remove the lock and logs of fingerprints (an upgrade or a source edit
+    makes a new one) whose socket is gone and whose files are all older than
+    :data:`FORGET_AFTER`; ``keep`` is the starting worker's own stem."""
+    import time
+
+    now = time.time() if now is None else now
+    stems = {}
+    for name in os.listdir(folder):
+        stem, dot, _ = name.partition(".")
+        if stem.startswith("w-") and dot and stem != keep:
+            stems.setdefault(stem, []).append(name)
+    for stem, names in stems.items():
+        if any(name.endswith(".sock") or ".sock." in name for name in names):
+            continue  # a worker listens, or is binding its socket
+        paths = [os.path.join(folder, name) for name in names]
+        try:
+            if max(os.lstat(name).st_mtime for name in paths) > now - FORGET_AFTER:
+                continue
+            for name in paths:
+                os.unlink(name)
+        except FileNotFoundError:  # another starter forgot it first
+            pass
 
 
 def run_command(argv):

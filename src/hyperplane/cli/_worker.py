@@ -15,6 +15,15 @@ child), runs no compiled kernel and starts no thread pool, so that every
 child starts from the state a fresh process would have. It serves only peers
 of its own uid, and exits after ``HYPERPLANE_WORKER_IDLE`` seconds (default
 300) without a command, or on ``hyperplane worker stop``.
+
+A client that goes away before its command ends (killed, or its terminal
+closed while the command was stopped by Ctrl-Z) can forward nothing more: its
+connection reads end-of-file, and the worker does what a shell does to its
+jobs when the terminal hangs up, SIGHUP and then SIGCONT (a stopped process
+acts on a signal only once continued), and SIGKILL after
+:data:`HANG_UP_GRACE` seconds if the command still runs. So no orphaned
+command runs on unseen, and none stopped for ever keeps its worker from
+exiting.
 """
 
 from __future__ import annotations
@@ -30,6 +39,8 @@ import time
 
 from ._client import MAGIC
 
+#: seconds a command whose client went away has to end after SIGHUP
+HANG_UP_GRACE = 5.0
 #: third-party modules every command imports (the floor the worker pays once)
 PRELOAD = ("numpy", "scipy.sparse", "sklearn.base", "numba", "skops.io", "pandas",
            "typer", "typer._adapters", "rich.console", "rich.table")
@@ -92,6 +103,8 @@ class Worker:
         self.path, self.idle = path, idle
         self.started, self.served, self.children_cpu = time.time(), 0, 0.0
         self.children = {}  # pid -> client connection
+        self.hung_up = {}  # pid -> when SIGKILL follows the SIGHUP (its client went away)
+        self.selector = selectors.DefaultSelector()
         self.stopping = False
         self.wake_r, self.wake_w = socket.socketpair()
         self.wake_w.setblocking(False)
@@ -108,22 +121,63 @@ class Worker:
         self.last = time.monotonic()
 
     def serve(self):
-        selector = selectors.DefaultSelector()
-        selector.register(self.listener, selectors.EVENT_READ)
-        selector.register(self.wake_r, selectors.EVENT_READ)
+        self.selector.register(self.listener, selectors.EVENT_READ)
+        self.selector.register(self.wake_r, selectors.EVENT_READ)
         while not (self.stopping and not self.children):
-            timeout = None if self.children or self.stopping else \
-                max(0.0, self.last + self.idle - time.monotonic())
-            events = selector.select(timeout)
+            events = self.selector.select(self.timeout())
             if not events and not self.children and not self.stopping:
                 self.stop()  # idle
             for key, _ in events:
                 if key.fileobj is self.wake_r:
                     self.wake_r.recv(4096)
+                elif key.data is not None:  # a running command's client
+                    self.client_readable(key.data, key.fileobj)
                 elif not self.stopping:
                     self.accept()
             self.reap()
+            self.kill_overdue()
         self.listener.close()
+
+    def timeout(self):
+        """Seconds the accept loop may wait: until the idle exit, or until the
+        next hung-up command is overdue; ``None`` while commands run."""
+        if self.hung_up:
+            return max(0.0, min(self.hung_up.values()) - time.monotonic())
+        if self.children or self.stopping:
+            return None
+        return max(0.0, self.last + self.idle - time.monotonic())
+
+    def client_readable(self, pid, conn):
+        """A client sends nothing after its request: readable means it went
+        away (end-of-file), so its command is hung up."""
+        try:
+            gone = conn.recv(4096) == b""
+        except OSError:
+            gone = True
+        if gone:
+            self.selector.unregister(conn)
+            self.hang_up(pid)
+
+    def hang_up(self, pid):
+        """End the command of a vanished client as a closing terminal ends a
+        shell's job: SIGHUP, SIGCONT, and SIGKILL if it is still there after
+        :data:`HANG_UP_GRACE` seconds (:meth:`kill_overdue`)."""
+        for signum in (signal.SIGHUP, signal.SIGCONT):
+            try:
+                os.kill(pid, signum)
+            except ProcessLookupError:
+                return
+        self.hung_up[pid] = time.monotonic() + HANG_UP_GRACE
+
+    def kill_overdue(self):
+        now = time.monotonic()
+        for pid, deadline in list(self.hung_up.items()):
+            if deadline <= now:
+                del self.hung_up[pid]
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
 
     def stop(self):
         """Stop taking commands: the socket goes (if still ours); running
@@ -131,6 +185,9 @@ class Worker:
         if self.stopping:
             return
         self.stopping = True
+        if self.listener in self.selector.get_map():  # connections still queued are refused
+            self.selector.unregister(self.listener)
+        self.listener.close()
         try:
             if os.stat(self.path).st_ino == self.inode:
                 os.unlink(self.path)
@@ -169,6 +226,7 @@ class Worker:
         if pid == 0:
             self.listener.close()
             signal.set_wakeup_fd(-1)
+            self.selector.close()
             self.wake_r.close()
             self.wake_w.close()
             for other in self.children.values():  # other clients see EOF when the worker dies
@@ -180,6 +238,7 @@ class Worker:
         self.served += 1
         self.children[pid] = conn
         reply(conn, {"pid": pid})
+        self.selector.register(conn, selectors.EVENT_READ, pid)
 
     def reap(self):
         while self.children:
@@ -190,8 +249,11 @@ class Worker:
             if pid == 0:
                 return
             self.children_cpu += usage.ru_utime + usage.ru_stime
+            self.hung_up.pop(pid, None)
             conn = self.children.pop(pid, None)
             if conn is not None:
+                if conn in self.selector.get_map():
+                    self.selector.unregister(conn)
                 code = os.waitstatus_to_exitcode(status)
                 reply(conn, {"status": code if code >= 0 else 128 - code,
                              "cpu_s": usage.ru_utime + usage.ru_stime})

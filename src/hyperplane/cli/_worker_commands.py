@@ -37,7 +37,8 @@ def status():
 
 @worker_app.command()
 def stop():
-    """Stop every worker of this user (running commands finish first)."""
+    """Stop every worker of this user: each takes no new command and exits once
+    its running commands end (a command whose client was killed is hung up)."""
     replies = _replies("stop")
     for reply in replies:
         typer.echo(f"stopped worker {reply['pid']} ({reply['served']} commands served)")
