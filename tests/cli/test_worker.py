@@ -202,9 +202,13 @@ def command_of(worker):
 
 
 def gone(pid, seconds=30):
-    """Whether ``pid`` is gone (reaped) within ``seconds``."""
+    """Whether ``pid`` has ended within ``seconds`` (reaped, or a zombie: a
+    worker whose starter has exited waits for an init that may not reap)."""
     for _ in range(int(seconds / 0.05)):
-        if not os.path.exists(f"/proc/{pid}"):
+        try:
+            if process_state(pid) == "Z":
+                return True
+        except (FileNotFoundError, ProcessLookupError):
             return True
         time.sleep(0.05)
     return False
