@@ -63,18 +63,20 @@ def no_split():
 
 
 @jit_internal
-def cut_bounds(w_known, w_total, n_known, n_classes, rules):
+def cut_bounds(w_known, w_total, n_known, n_classes, min_leaf, c45):
     """The :class:`~hyperplane.tree._state.CutBounds` of one scan: ties within round-off of the
-    known weight ``w_known``; with C4.5's rules (``rules.c45``, release 8,
+    known weight ``w_known``; with C4.5's rules (``c45``, ``rules.c45`` as an argument, so
+    that numba drops this branch when it is None: release 8,
     Quinlan 1996) values within ``C45_EQUAL`` are one value, each side weighs at
-    least ``min(25, max(M, 0.1 W̃ / K))`` (:func:`c45_min_side`, MINOBJS), a
-    cut needs ``n_known`` to be at least twice that, and ties are within
+    least ``min(25, max(M, 0.1 W̃ / K))`` (:func:`c45_min_side`, MINOBJS, ``M`` =
+    ``min_leaf``), a cut needs ``n_known`` to be at least twice that, and ties are within
     ``C45_TIE`` per unit of the node's weight ``w_total``."""
     tie = ROUND_OFF * w_known
-    min_side = c45_min_side(rules.min_leaf, w_known, n_classes) - WEIGHT_TOL
+    min_side = 0.0
     equal = 0.0
     possible = True
-    if rules.c45:
+    if c45 is not None:
+        min_side = c45_min_side(min_leaf, w_known, n_classes) - WEIGHT_TOL
         possible = n_known >= 2.0 * min_side
         equal = C45_EQUAL
         tie = C45_TIE * w_total
@@ -89,16 +91,16 @@ def separated(x_here, x_next, bounds):
 
 
 @jit_internal
-def admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
+def admissible_cut(w_left, w_right, n_left, n_right, bounds, min_leaf, c45):
     """Whether a cut with sides of weights ``w_left``, ``w_right`` and ``n_left``,
     ``n_right`` rows may be chosen: neither side empty, and each side weighs at
-    least ``bounds.min_side`` (C4.5, whose MDL charge counts these cuts) or
-    holds at least ``rules.min_leaf`` rows."""
+    least ``bounds.min_side`` (C4.5's rules, ``c45`` not None: its MDL charge counts these
+    cuts) or holds at least ``min_leaf`` rows."""
     if w_left <= 0.0 or w_right <= bounds.floor:
         return False
-    if rules.c45:
+    if c45 is not None:
         return w_left >= bounds.min_side and w_right >= bounds.min_side
-    return n_left >= rules.min_leaf and n_right >= rules.min_leaf
+    return n_left >= min_leaf and n_right >= min_leaf
 
 
 @jit_internal
@@ -141,7 +143,7 @@ def cut_threshold(x_here, x_next):
 
 
 @jit_internal
-def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules):
+def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, criterion, c45):
     """The split-table entry of the chosen cut.
 
     ``work[0]`` holds the node's known class weights, ``work[3]`` the left
@@ -150,17 +152,17 @@ def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, rules
     (I(D̃) − Σ r̃_v I(D̃_v))`` (周志华 4.12); with C4.5's rules less the MDL
     charge of :func:`mdl_corrected_gain` over ``n_cuts`` admissible cuts (no
     split if it falls below ``C45_TIE``), and the gain ratio divides by
-    :func:`c45_split_info`.
+    :func:`c45_split_info`. ``criterion`` and ``c45`` are ``rules.criterion`` and
+    ``rules.c45``: an argument None drops C4.5's branch when numba compiles it.
     """
     known, right, best_left = work[0], work[2], work[3]
     for k in range(known.shape[0]):
         right[k] = known[k] - best_left[k]
     decrease, after, iv = _binary_score(best_left, right, w_left, w_known - w_left,
-                                        impurity(known, w_known, rules.criterion),
-                                        rules.criterion)
+                                        impurity(known, w_known, criterion), criterion)
     rho = w_known / w_total
     score = rho * decrease
-    if rules.c45:
+    if c45 is not None:
         score = mdl_corrected_gain(score, n_cuts, w_total)
         if score < C45_TIE:
             return no_split()
@@ -232,7 +234,8 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     if known.positions < 2 or known.w_known <= 0.0:
         return no_split()
     n_classes = work.shape[1]
-    bounds = cut_bounds(known.w_known, known.w_total, known.n_known, n_classes, rules)
+    bounds = cut_bounds(known.w_known, known.w_total, known.n_known, n_classes, rules.min_leaf,
+                        rules.c45)
     if not bounds.possible:
         return no_split()
     how = LOG2_TERMS
@@ -277,7 +280,8 @@ def ordered_class_cut(positions, known, work, rules, clogc):
             continue
         w_right = known.w_known - w_left
         n_right = known.n_known - n_left
-        if not admissible_cut(w_left, w_right, n_left, n_right, bounds, rules):
+        if not admissible_cut(w_left, w_right, n_left, n_right, bounds, rules.min_leaf,
+                              rules.c45):
             continue
         n_cuts += 1
         if how == GINI_COUNTS:
@@ -303,7 +307,8 @@ def ordered_class_cut(positions, known, work, rules, clogc):
         return no_split()
     x_here, x_next = values_around(positions, best_pos)
     return finish_cut(work, best_w_left, known.w_known, known.w_total, n_cuts,
-                      cut_threshold(x_here, x_next), position_bin(positions, best_pos), rules)
+                      cut_threshold(x_here, x_next), position_bin(positions, best_pos),
+                      rules.criterion, rules.c45)
 
 
 #: the readers :func:`ordered_class_cut` calls, each chosen by the positions' type
