@@ -83,14 +83,14 @@ def cut_bounds(w_known, w_total, n_known, n_classes, min_leaf, c45):
     return CutBounds(tie, equal, min_side, ROUND_OFF * w_known, possible)
 
 
-@jit_internal
+@jit_inline
 def separated(x_here, x_next, bounds):
     """A cut lies between two adjacent known values only when they are more than
     ``bounds.equal`` apart (0: distinct; C4.5: 1e-5)."""
     return x_next > x_here + bounds.equal
 
 
-@jit_internal
+@jit_inline
 def admissible_cut(w_left, w_right, n_left, n_right, bounds, min_leaf, c45):
     """Whether a cut with sides of weights ``w_left``, ``w_right`` and ``n_left``,
     ``n_right`` rows may be chosen: neither side empty, and each side weighs at
@@ -103,7 +103,7 @@ def admissible_cut(w_left, w_right, n_left, n_right, bounds, min_leaf, c45):
     return n_left >= min_leaf and n_right >= min_leaf
 
 
-@jit_internal
+@jit_inline
 def gini_quality(sq_l, sq_r, w_left, w_right):
     """``Σ L_k²/W_L + Σ R_k²/W_R`` = W − (W_L Gini(L) + W_R Gini(R)) (周志华 4.5, 4.6)."""
     return sq_l / w_left + sq_r / w_right
@@ -115,14 +115,14 @@ def xlog2x(c):
     return c * np.log2(c) if c > 0.0 else 0.0
 
 
-@jit_internal
+@jit_inline
 def entropy_quality(terms, w_left, w_right):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
     −(W_L Ent(L) + W_R Ent(R)) (周志华 4.1), ``terms`` the sum over the classes."""
     return terms - (w_left * np.log2(w_left) + w_right * np.log2(w_right))
 
 
-@jit_internal
+@jit_inline
 def kept_as_best(quality, best, bounds, left, best_left):
     """Whether a cut of ``quality`` replaces the best so far (better by more than
     ``bounds.tie``: between tied cuts the smaller threshold stays); if so its left
@@ -134,7 +134,7 @@ def kept_as_best(quality, best, bounds, left, best_left):
     return False
 
 
-@jit_internal
+@jit_inline
 def cut_threshold(x_here, x_next):
     """The threshold of a cut between adjacent values ``x_here < x_next``: their
     midpoint (周志华 4.7), or ``x_here`` when the midpoint rounds up to ``x_next``."""
@@ -181,7 +181,7 @@ def mdl_corrected_gain(score, n_cuts, w_node):
     return score - np.log2(n_cuts) / w_node
 
 
-@jit_internal
+@jit_inline
 def _lookup_quality(pairs, n_left, n_right, clogc):
     """``Σ_k (L_k log2 L_k + R_k log2 R_k) − W_L log2 W_L − W_R log2 W_R`` =
     −(W_L Ent(L) + W_R Ent(R)) for integer class counts: ``pairs[k]`` holds
