@@ -8,8 +8,6 @@ to their NumPy references.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..._numba import jit_twin
 
 
@@ -28,15 +26,20 @@ def numpy_sum(a):
         for i in range(n):
             acc += a[i]
         return acc
-    r = np.empty(8, dtype=np.float64)
-    for k in range(8):
-        r[k] = a[k]
+    # the eight partial sums as scalars: no array allocated (a compiled np.empty)
+    r0, r1, r2, r3, r4, r5, r6, r7 = a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
     i = 8
     while i < n - n % 8:
-        for k in range(8):
-            r[k] += a[i + k]
+        r0 += a[i]
+        r1 += a[i + 1]
+        r2 += a[i + 2]
+        r3 += a[i + 3]
+        r4 += a[i + 4]
+        r5 += a[i + 5]
+        r6 += a[i + 6]
+        r7 += a[i + 7]
         i += 8
-    acc = (r[0] + r[1] + (r[2] + r[3])) + (r[4] + r[5] + (r[6] + r[7]))
+    acc = (r0 + r1 + (r2 + r3)) + (r4 + r5 + (r6 + r7))
     while i < n:
         acc += a[i]
         i += 1
