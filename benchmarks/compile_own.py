@@ -23,7 +23,11 @@ Python calls (with numba's CPython wrapper): each one's final module is its
 whole call tree linked and optimised again, so what two entry points both
 reach is optimised twice. Per entry point: the instructions of its final
 module and its own compile CPU seconds, and the total over every final
-module LLVM optimised::
+module LLVM optimised, and three whole-fit counts that do not depend on the
+machine's load: the functions compiled (numba's outermost and nested
+compilations), the Python calls made inside its outermost compilations (the
+typing and lowering work of them all, counted by ``cProfile``) and the lines of
+LLVM IR lowered::
 
     PYTHONPATH=src python benchmarks/compile_own.py --entries tree watermelon-2.0
 """
@@ -84,9 +88,13 @@ def _entries(fit):
     """Print the entry points of ``hyperplane fit *fit`` (see the module's docstring)."""
     from numba.core import codegen, event
     own, stack, dispatchers, sizes = collections.Counter(), [], {}, {}
+    profile, compiled, lines = cProfile.Profile(), [0], [0]
 
     class Compiles(event.Listener):
         def on_start(self, ev):
+            if not stack:
+                profile.enable()
+            compiled[0] += 1
             stack.append([time.process_time(), 0.0])
             dispatchers[id(ev.data["dispatcher"])] = ev.data["dispatcher"]
 
@@ -95,6 +103,8 @@ def _entries(fit):
             spent = time.process_time() - start
             if stack:
                 stack[-1][1] += spent
+            else:
+                profile.disable()
             own[id(ev.data["dispatcher"]), str(ev.data["args"])] += spent - inner
 
     optimise = codegen.CPUCodeLibrary._optimize_final_module
@@ -104,7 +114,14 @@ def _entries(fit):
                                  for b in f.blocks for _ in b.instructions)
         return optimise(library)
 
+    add = codegen.CPUCodeLibrary.add_ir_module
+
+    def counted_add(library, ir_module):
+        lines[0] += str(ir_module).count("\n  ")
+        return add(library, ir_module)
+
     codegen.CPUCodeLibrary._optimize_final_module = counted
+    codegen.CPUCodeLibrary.add_ir_module = counted_add
     event.register("numba:compile", Compiles())
     from hyperplane.cli import main as cli
     sys.argv = ["hyperplane", "fit", *fit, "-o", os.path.join(tempfile.mkdtemp(), "m")]
@@ -125,6 +142,9 @@ def _entries(fit):
     for instructions, seconds, name in sorted(rows, reverse=True):
         print(f"{instructions:7d} instructions {seconds:6.2f} own CPU s  {name}")
     print(f"{sum(sizes.values())} instructions in every final module LLVM optimised")
+    calls = pstats.Stats(profile, stream=io.StringIO()).total_calls
+    print(f"{compiled[0]} functions compiled, {calls} Python calls while compiling, "
+          f"{lines[0]} lines of LLVM IR lowered")
 
 
 def _fresh(kernel):
