@@ -154,7 +154,7 @@ def best_score_choice(splits):
 attribute_choice = by_none(best_score_choice, c45_choice, pass_first=(False, False))
 
 
-@jit_twin
+@jit_inline
 def choose_attribute(splits, rules):
     """The attribute with the best score, the first in column order within ``SCORE_TIE``.
 
@@ -213,7 +213,7 @@ def limits_reason(weight, n_rows, depth, any_attribute, rules):
     splitting (as J48 does) -- or it is lighter than ``min_weight``
     (:func:`~._builder.c45_split_floor`).
     """
-    size = weight if rules.c45 else n_rows
+    size = weight if rules.c45 is not None else n_rows
     if depth >= rules.max_depth:
         return MAX_DEPTH
     if size < rules.min_split:
@@ -305,7 +305,7 @@ def attributes_left(avail, j, numeric):
     return left
 
 
-@jit_internal
+@jit_inline
 def empty_branch_leaf(value, weight, v, parent_value):
     """A branch no known row reaches is a leaf with its parent's class weights
     and weight 0 (周志华 4.1 line 12): ``value[v]``, ``weight[v]`` of the

@@ -56,7 +56,7 @@ LOG2_TERMS = 3
 EXACT_COUNTS = 2.0**26
 
 
-@jit_internal
+@jit_inline
 def no_split():
     """The entry of an attribute without an admissible split."""
     return Split(0.0, 0.0, 0.0, 0.0, np.nan, -1, False)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_internal, jit_twin
+from ..._numba import jit, jit_inline, jit_internal, jit_twin
 from ._loops_kernels import filled, pick_max, pick_min, sum_in_order
 from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
@@ -99,7 +99,7 @@ def squared_sums(left, right):
     return sq_l, sq_r
 
 
-@jit_internal
+@jit_inline
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit, jit_internal
+from ..._numba import jit, jit_inline, jit_internal
 
 
 @jit
@@ -38,7 +38,7 @@ def class_weights(y, rows, w, n_classes):
     return np.bincount(y[rows], weights=w, minlength=n_classes)
 
 
-@jit_internal
+@jit_inline
 def table_slot(code, n_codes):
     """The row of an attribute's class table that a coded value counts in:
     the code itself, or the extra last row ``n_codes`` for a missing value
