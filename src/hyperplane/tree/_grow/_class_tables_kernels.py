@@ -39,6 +39,7 @@ from ._expand_kernels import new_splits, put_split
 from .._scan._loops_kernels import all_unit, filled, filled_rows
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
+from .._absent import nothing
 from .._state import Kept, Span, TablePool, Tables
 from .._scan._table_kernels import table_slot
 
@@ -240,17 +241,11 @@ def _table_pool(p_coded, width, n_classes):
                      [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
-@jit_internal
-def _no_pool(p_coded, width, n_classes):
-    """No table pool (a growth without class tables)."""
-    return None
-
-
 #: ``new_pool(tables, p_coded, width, n_classes)``: the growth's table pool
-#: (:func:`_table_pool`), or None when ``tables`` is None: a growth without class
+#: (:func:`_table_pool`), or None (:data:`~.._absent.nothing`) when ``tables`` is None: a growth without class
 #: tables, which numba then compiles without their code (an ``is None`` test
 #: drops a branch only when the argument is None, so the choice is made here)
-new_pool = by_none(_no_pool, _table_pool, pass_first=(False, False))
+new_pool = by_none(nothing, _table_pool, pass_first=(False, False))
 
 
 @jit_internal

@@ -22,6 +22,7 @@ from .._scan._node_kernels import score_attributes
 from .._scan._loops_kernels import all_unit, pick_max, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
+from .._absent import never, nothing
 from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
                       compiled_new_node)
 from .._traverse_kernels import child_orders, child_spare
@@ -66,26 +67,15 @@ subtree_splits = by_first_type(lambda space: _exact_split_table if _exact_growth
 
 
 @jit_internal
-def _no_branch_scratch(space):
-    """A coded-only tree's partition needs no branch scratch (None)."""
-    return None
-
-
-@jit_internal
 def _workspace_branch_scratch(space):
     """The row-indexed branch scratch of exact growth."""
     return space.dest
 
 
 #: the branch scratch of a growth with exact attributes (its workspace's) or without (None)
+#: (a coded-only tree's partition needs none: :data:`~.._absent.nothing`, no unit compiled)
 branch_scratch = by_first_type(lambda space: _workspace_branch_scratch if _exact_growth(space)
-                               else _no_branch_scratch, "branch_scratch")
-
-
-@jit_internal
-def _no_deferred(root, pool, handoff):
-    """A growth that defers no node (``tuning.defer_rows`` None) keeps no list of them."""
-    return None
+                               else nothing, "branch_scratch")
 
 
 @jit_internal
@@ -100,15 +90,10 @@ def _new_deferred(root, pool, handoff):
     return Deferred(ids, nodes, tables)
 
 
-#: ``new_deferred(defer_rows, root, pool, handoff)``: None when ``defer_rows`` is None, else
-#: the empty lists of deferred nodes; numba compiles the one the growth's tuning asks for
-new_deferred = by_none(_no_deferred, _new_deferred, pass_first=(False, False))
-
-
-@jit_internal
-def _never_deferred(deferred, node_id, node, slot, pool, handoff, defer_rows):
-    """No node is deferred (``deferred`` None)."""
-    return False
+#: ``new_deferred(defer_rows, root, pool, handoff)``: None when ``defer_rows`` is None (a
+#: growth that defers no node keeps no list of them: :data:`~.._absent.nothing`), else the
+#: empty lists of deferred nodes; numba compiles the one the growth's tuning asks for
+new_deferred = by_none(nothing, _new_deferred, pass_first=(False, False))
 
 
 @jit_internal
@@ -126,8 +111,9 @@ def _deferred_if_small(deferred, node_id, node, slot, pool, handoff, defer_rows)
 
 
 #: ``deferred_here(deferred, node_id, node, slot, pool, handoff, defer_rows)``: whether the
-#: node is deferred (:func:`_deferred_if_small`; never when ``deferred`` is None)
-deferred_here = by_none(_never_deferred, _deferred_if_small)
+#: node is deferred (:func:`_deferred_if_small`; never when ``deferred`` is None:
+#: :data:`~.._absent.never`)
+deferred_here = by_none(never, _deferred_if_small)
 
 
 @jit
