@@ -43,16 +43,13 @@ def bound_status(y, alpha, C):
     return np.uint8((IN_UP if up else 0) | (IN_LOW if low else 0))
 
 
+@jit_twin
 def all_bound_status(y, alpha, C, status):
-    """status_t = bound_status(y_t, alpha_t, C_t) for every variable, in
-    NumPy: a solve's set-up, once per solve and unshrink (Python sets it
-    before :func:`._smo_kernels.smo_iterate`'s SET_UP, so that no compiled
-    unit of its own is typed, lowered and linked into the loop's entry)."""
-    positive, negative = y > 0, y < 0
-    below, above = alpha < C, alpha > 0.0
-    up = (positive & below) | (negative & above)
-    low = (positive & above) | (negative & below)
-    status[:] = np.where(up, IN_UP, 0) | np.where(low, IN_LOW, 0)
+    """status_t = bound_status(y_t, alpha_t, C_t) for every variable (a
+    solve's set-up in :func:`._smo_kernels.smo_iterate`; a twin: the tests
+    call it from Python)."""
+    for t in range(alpha.shape[0]):
+        status[t] = bound_status(y[t], alpha[t], C[t])
 
 
 @jit_inline

@@ -16,7 +16,6 @@ from .._serial_sums import serial_dot
 from ..kernels import RBF, Laplace, Linear, Polynomial, Sigmoid
 from . import _kernel_rows as kr
 from . import _smo_state as st
-from ._pair_step_kernels import all_bound_status
 from ._reconstruct_kernels import reconstruct_gradient
 from ._row_cache_kernels import store_row
 from ._shrinking_kernels import permuted_in_python
@@ -153,7 +152,7 @@ class SMOSolver:
         alpha = np.zeros(l) if alpha0 is None else np.array(alpha0, dtype=np.float64)
         QD = np.asarray(kernel.diag(self.X), dtype=np.float64)[kidx]
         check_diagonal(kernel, QD)
-        status = np.empty(l, dtype=np.uint8)      # set before the compiled loop's SET_UP
+        status = np.empty(l, dtype=np.uint8)      # set by the compiled loop's SET_UP
         self.var = st.Variables(alpha=alpha, score=np.zeros(l), H=np.zeros(n), y=y.copy(),
                                 p=p.copy(), C=C.copy(), QD=QD, kidx=kidx.copy(),
                                 perm=np.arange(l, dtype=np.int64), status=status)
@@ -208,11 +207,7 @@ class SMOSolver:
         :data:`~._smo_state.START_GRADIENT` or :data:`~._smo_state.RECONSTRUCT`)
         in the compiled loop's entry, with no iteration: the one compiled
         function a solve calls from Python (but the reconstruction of a solve
-        from alpha = 0). A set-up's statuses are set here first, in NumPy
-        (:func:`~._pair_step_kernels.all_bound_status`)."""
-        if task != st.RECONSTRUCT:
-            v = self.var
-            all_bound_status(v.y, v.alpha, v.C, v.status)
+        from alpha = 0)."""
         self.ist[st.TASK] = task
         self.ist[st.MAX_ITER_AT] = self.ist[st.N_ITER]
         smo_iterate(self.samples, self.var, self.cache, self.active_rows, self.ist, self.tol,

@@ -8,7 +8,8 @@ the state it reads are described in :mod:`._smo_state`; its stages are
 from __future__ import annotations
 
 from .._numba import jit
-from ._pair_step_kernels import bound_status, update_alpha_pair, update_gradient, update_h
+from ._pair_step_kernels import (all_bound_status, bound_status, update_alpha_pair, update_gradient,
+                                 update_h)
 from ._reconstruct_kernels import gradient_from_rows
 from ._row_cache_kernels import get_row
 from ._shrinking_kernels import rebuild_active_rows, shrink
@@ -40,9 +41,8 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
     iteration, so calling again resumes exactly.
 
     ``ist[TASK]`` asks for a step first (then reset to ITERATE): SET_UP,
-    the active rows (:func:`rebuild_active_rows`), before the iterations
-    (Python sets every variable's status first:
-    :func:`~._pair_step_kernels.all_bound_status`). ``started`` (not
+    every variable's status (:func:`all_bound_status`) and the active rows
+    (:func:`rebuild_active_rows`), before the iterations. ``started`` (not
     None: a solve from a start alpha0 != 0, the nu and one-class duals)
     compiles the gradient's steps into this loop: START_GRADIENT, SET_UP and
     the gradient at the start, before the iterations; RECONSTRUCT, the
@@ -69,6 +69,7 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
     task = ist[TASK]
     ist[TASK] = ITERATE
     if task == SET_UP or task == START_GRADIENT:
+        all_bound_status(var.y, var.alpha, var.C, var.status)
         rebuild_active_rows(var.kidx, ist[ACTIVE_SIZE], cache.slot_of.shape[0], active_rows, ist)
     if started is not None and (task == START_GRADIENT or task == RECONSTRUCT):
         gradient_from_rows(samples, var, cache, ist, task == START_GRADIENT)

@@ -94,8 +94,8 @@ START_GRADIENT = 1
 #: the gradient of the shrunk variables (the same function), then return RECONSTRUCTED without
 #: iterating
 RECONSTRUCT = 2
-#: the active rows (a new solve, or the variables put back in order after an unshrink; Python
-#: sets every variable's I_up / I_low status first), then iterate; START_GRADIENT does it too
+#: every variable's I_up / I_low status and the active rows (a new solve, or the variables
+#: put back in order after an unshrink), then iterate; START_GRADIENT does it too
 SET_UP = 3
 
 #: LIBSVM's floor on the curvature eta of a non-positive-definite pair.
