@@ -143,18 +143,20 @@ def cut_threshold(x_here, x_next):
 
 
 @jit_internal
-def finish_cut(work, w_left, w_known, w_total, n_cuts, threshold, cut_bin, criterion, c45):
+def finish_cut(work, w_left, weights, n_cuts, threshold, cut_bin, criterion, c45):
     """The split-table entry of the chosen cut.
 
     ``work[0]`` holds the node's known class weights, ``work[3]`` the left
     side's (``work[2]`` is overwritten with the right side's), ``w_left`` its
-    weight, ``w_known`` the known rows' and ``w_total`` the node's with missing values. ``score = ρ ·
+    weight, ``weights.w_known`` the known rows' and ``weights.w_total`` the node's with
+    missing values (the scan's known-row record). ``score = ρ ·
     (I(D̃) − Σ r̃_v I(D̃_v))`` (周志华 4.12); with C4.5's rules less the MDL
     charge of :func:`mdl_corrected_gain` over ``n_cuts`` admissible cuts (no
     split if it falls below ``C45_TIE``), and the gain ratio divides by
     :func:`c45_split_info`. ``criterion`` and ``c45`` are ``rules.criterion`` and
     ``rules.c45``: an argument None drops C4.5's branch when numba compiles it.
     """
+    w_known, w_total = weights.w_known, weights.w_total
     known, right, best_left = work[0], work[2], work[3]
     for k in range(known.shape[0]):
         right[k] = known[k] - best_left[k]
@@ -306,7 +308,7 @@ def ordered_class_cut(positions, known, work, rules, clogc):
     if best_pos < 0:
         return no_split()
     x_here, x_next = values_around(positions, best_pos)
-    return finish_cut(work, best_w_left, known.w_known, known.w_total, n_cuts,
+    return finish_cut(work, best_w_left, known, n_cuts,
                       cut_threshold(x_here, x_next), position_bin(positions, best_pos),
                       rules.criterion, rules.c45)
 
