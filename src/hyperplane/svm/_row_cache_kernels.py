@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._numba import jit, jit_inline
+from .._numba import jit, jit_inline, jit_twin
 from ._kernel_rows import compute_row, is_generic
 from ._smo_state import (CLOCK, EPOCH, FULL_ROW_SHARE, N_ACTIVE_ROWS, N_FREE, N_USED, REQ_FULL,
                          REQ_ROW)
 
 
-@jit_inline
+@jit_twin
 def lru_slot(r, cache, ist):
     """The cache slot for sample row ``r``: its own; else a released one
     (see :func:`release_rows`), a never used one, or the least recently
     used one (evicted; the first of equal stamps, as ``np.argmin``, whose
     two compiled functions a loop spares every first fit). Marks it as just
-    used."""
+    used. A compiled function of its own, called on a miss by :func:`get_row`,
+    the gradient at a start alpha0 != 0 and :func:`store_row` (a twin: the
+    tests call it from Python): one copy of the rule, not one inlined into
+    each of them."""
     slot_of, owner, stamp = cache.slot_of, cache.owner, cache.stamp
     full, epoch, free_slots = cache.full, cache.epoch, cache.free_slots
     s = slot_of[r]
@@ -81,9 +84,9 @@ def store_row(r, cols, values, is_full, cache, ist):
 @jit_inline
 def get_row(r, need_full, samples, cache, active_rows, ist):
     """Slot of kernel row ``r`` (valid on the active set, or on every sample
-    if ``need_full``), computing it on a miss; -1 asks Python for it.
-    Inlined: the SMO loop calls it at one place (and the gradient's
-    initialisation at one)."""
+    if ``need_full``), computing it on a miss in the slot :func:`lru_slot`
+    gives; -1 asks Python for it. Inlined: the SMO loop calls it at one
+    place."""
     rows, slot_of, stamp, full, epoch = (cache.rows, cache.slot_of, cache.stamp, cache.full,
                                          cache.epoch)
     s = slot_of[r]

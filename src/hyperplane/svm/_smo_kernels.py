@@ -56,13 +56,15 @@ def smo_iterate(samples, var, cache, active_rows, ist, tol, halves, started):
     callees' whole call tree and optimises it again).
 
     The kernel rows are asked for at one place, where :func:`get_row` is
-    inlined (a copy of it, and of the cache's LRU rule, per call site was
-    most of the loop's compilation). The steps are written in this one
-    loop, the arrays unpacked once: a
-    step called once per iteration with the named tuples costs two atomic
-    reference-count updates per array they hold (about 1 us per iteration,
-    1.3-1.6x on a linear-kernel fit), which LLVM removes only for the small
-    steps it inlines."""
+    inlined (a copy of it per call site was most of the loop's compilation);
+    the cache's LRU rule, :func:`~._row_cache_kernels.lru_slot`, which it
+    calls on a miss only (a row is then computed), is a compiled function
+    of its own that the gradient's start calls too: inlined in both, it cost
+    numba more than the unit. The steps are written in this one loop, the
+    arrays unpacked once: a step called once per iteration with the named
+    tuples costs two atomic reference-count updates per array they hold
+    (about 1 us per iteration, 1.3-1.6x on a linear-kernel fit), which LLVM
+    removes only for the small steps it inlines."""
     alpha, H, y, C, QD, kidx, status = var.alpha, var.H, var.y, var.C, var.QD, var.kidx, var.status
     rows, slot_of = cache.rows, cache.slot_of
     l = alpha.shape[0]
