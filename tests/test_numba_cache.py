@@ -144,3 +144,79 @@ def test_numba_checks_its_cache_directories_through_ours():
     from hyperplane import _numba_cache
 
     assert caching._CacheLocator.ensure_cache_path is _numba_cache.ensure_cache_path
+
+
+CALLER = '''
+from hyperplane._numba import jit
+
+from hyperplane.stamp_test_callee import eta
+
+
+@jit
+def step(x):
+    return eta() * x
+'''
+
+CALLEE = '''
+from hyperplane._numba import jit
+
+
+@jit
+def eta():
+    return {eta}
+'''
+
+RUN_STEP = '''
+import os
+import hyperplane
+hyperplane.__path__.append(os.getcwd())  # the two modules below are hyperplane's
+from hyperplane import stamp_test_caller as caller
+print("STEP", caller.step(2.0), "HITS", sum(caller.step.stats.cache_hits.values()))
+'''
+
+
+def test_an_edit_of_a_callee_in_another_file_recompiles_its_caller(tmp_path):
+    """numba stamps a cache entry with the function's own file; the caller's
+    entry, compiled with the callee's old body linked in, must not outlive an
+    edit of the callee's file (``step`` gave 2.0 from the cache after eta
+    became 0.5 before the package's stamp)."""
+    callee = tmp_path / "stamp_test_callee.py"
+    (tmp_path / "stamp_test_caller.py").write_text(CALLER)
+    callee.write_text(CALLEE.format(eta="1.0"))
+    env = dict(os.environ, PYTHONPATH=str(Path(hyperplane.__file__).parents[1]))
+
+    def run():
+        done = subprocess.run([sys.executable, "-c", RUN_STEP], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip().splitlines()[-1]
+
+    assert run() == "STEP 2.0 HITS 0"
+    assert run() == "STEP 2.0 HITS 1"  # an unchanged package loads from the cache
+    callee.write_text(CALLEE.format(eta="0.5"))
+    later = callee.stat().st_mtime_ns + 10**9  # a later time whatever the clock's grain
+    os.utime(callee, ns=(later, later))
+    assert run() == "STEP 1.0 HITS 0"
+    assert run() == "STEP 1.0 HITS 1"
+
+
+def test_only_hyperplanes_files_get_the_package_stamp(tmp_path):
+    from numba.core import caching
+
+    from hyperplane import _numba_cache
+
+    assert _numba_cache.STAMPS_THE_PACKAGE
+    assert caching._SourceFileBackedLocatorMixin.get_source_stamp is _numba_cache.get_source_stamp
+
+    class Locator:
+        def __init__(self, path):
+            self._py_file = str(path)
+
+    theirs = tmp_path / "theirs.py"
+    theirs.write_text("X = 1\n")
+    assert _numba_cache.get_source_stamp(Locator(theirs)) == \
+        _numba_cache.NUMBAS_SOURCE_STAMP(Locator(theirs))
+    ours = Path(hyperplane.__file__).parent / "_sources.py"
+    own, newest = _numba_cache.get_source_stamp(Locator(ours))
+    assert own == _numba_cache.NUMBAS_SOURCE_STAMP(Locator(ours))
+    assert newest >= ours.stat().st_mtime_ns

@@ -31,20 +31,45 @@ removed), 246 times for the tree's modules (20 ms of CPU), all for one
 ``__pycache__`` folder or two. :func:`ensure_cache_path` makes the directory
 as numba does every time, and makes the trial file once per directory and
 process.
+
+numba stamps a kernel's cache entry with its own source file only, so an edit
+of a function it calls in another file (an editable install, a ``git
+checkout``) left the caller's entry valid, holding the callee's old machine
+code: a fit silently ran code that was no longer in the source. For the
+files of hyperplane's folders (``hyperplane.__path__``) :func:`get_source_stamp`
+adds the newest change to any source file of that folder
+(:func:`~hyperplane._sources.newest_source_change`): an edit anywhere in
+the package recompiles every kernel once, and an installed package, whose
+files do not change, keeps its cache.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 
-__all__ = ["LOADS_WITHOUT_REFRESH", "ensure_cache_path", "load_overload"]
+import hyperplane
+from hyperplane._sources import newest_source_change
+
+__all__ = ["LOADS_WITHOUT_REFRESH", "STAMPS_THE_PACKAGE", "ensure_cache_path", "get_source_stamp",
+           "load_overload"]
 
 #: numba's own ``Cache.load_overload`` (None where it is not replaced)
 NUMBAS_LOAD_OVERLOAD = None
 
+#: numba's own ``get_source_stamp`` of its file-backed locators (None where not replaced)
+NUMBAS_SOURCE_STAMP = None
+
 #: cache directories a file was written to in this process
 _WRITABLE = set()
+
+#: seconds a folder's newest change is reused: the decorations of one import
+#: share a walk, a module reloaded after an edit sees the edit
+STAMP_REUSE = 2.0
+
+#: folder -> (monotonic time of the walk, its newest change)
+_NEWEST = {}
 
 
 def load_overload(self, sig, target_context):
@@ -75,6 +100,33 @@ def ensure_cache_path(self):
         _WRITABLE.add(path)
 
 
+def _package_folder(path):
+    """The folder of ``hyperplane.__path__`` that holds ``path``, or None."""
+    path = os.path.abspath(path)
+    for folder in hyperplane.__path__:
+        folder = os.path.abspath(folder)
+        if path.startswith(folder + os.sep):
+            return folder
+    return None
+
+
+def _newest_change(folder):
+    now = time.monotonic()
+    walked = _NEWEST.get(folder)
+    if walked is None or now - walked[0] > STAMP_REUSE:
+        walked = _NEWEST[folder] = (now, newest_source_change(folder))
+    return walked[1]
+
+
+def get_source_stamp(self):
+    """numba's stamp of a cached function's source file (its hash) and, for a
+    file of hyperplane's, the newest change to any source file of its folder:
+    an entry compiled before an edit of a callee's file no longer matches."""
+    own = NUMBAS_SOURCE_STAMP(self)
+    folder = _package_folder(getattr(self, "_py_file", ""))
+    return own if folder is None else (own, _newest_change(folder))
+
+
 def _names(function):
     return set(getattr(getattr(function, "__code__", None), "co_names", ()))
 
@@ -98,5 +150,22 @@ def _replace_numbas_loading():
     return True
 
 
+def _replace_numbas_stamp():
+    """Make :func:`get_source_stamp` numba's file-backed locators'; whether
+    numba's has the shape it extends (a stat of the file, then its hash)."""
+    global NUMBAS_SOURCE_STAMP
+    from numba.core import caching
+
+    mixin = getattr(caching, "_SourceFileBackedLocatorMixin", None)
+    method = getattr(mixin, "get_source_stamp", None)
+    if not {"_py_file", "stat"} <= _names(method):
+        return False
+    NUMBAS_SOURCE_STAMP = method
+    mixin.get_source_stamp = get_source_stamp
+    return True
+
+
 #: whether loading a cached kernel skips numba's refresh of its registries
 LOADS_WITHOUT_REFRESH = _replace_numbas_loading()
+#: whether a kernel's cache entry is stamped with its package's newest change
+STAMPS_THE_PACKAGE = _replace_numbas_stamp()

@@ -34,6 +34,8 @@ import socket
 import struct
 import sys
 
+from .._sources import PACKAGE, newest_source_change
+
 #: first bytes of every request; the frame's length follows (4 bytes)
 MAGIC = b"HPW1"
 #: commands that never go through the worker
@@ -100,17 +102,11 @@ def fingerprint(environ=os.environ):
     results (``NUMBA_*``, ``OMP_*``, ``PYTHONPATH``, ...)."""
     import zlib
 
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    newest = 0
-    for folder, subfolders, files in os.walk(package):
-        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
-        for name in files:
-            if name.endswith(".py"):
-                newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime_ns)
+    newest = newest_source_change(PACKAGE)
     variables = sorted((name, value) for name, value in environ.items()
                        if (name.startswith(FINGERPRINT_PREFIXES) or name in FINGERPRINT_NAMES)
                        and name not in NOT_FINGERPRINT)
-    text = json.dumps([sys.executable, package, newest, variables])
+    text = json.dumps([sys.executable, PACKAGE, newest, variables])
     return f"{zlib.crc32(text.encode()):08x}{zlib.adler32(text.encode()):08x}"
 
 
