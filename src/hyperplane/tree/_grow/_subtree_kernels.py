@@ -177,7 +177,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                           tuning.parallel_rows)
         j = children.attribute
         if j < 0:
-            release_slot(slot, pool)
+            release_slot(pool, slot)
             leaf_weight += sum_in_order(node.w)
             continue
         n_branches = children.r.shape[0]
@@ -195,7 +195,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                             tuning.groups)
             child_slot = slot
         else:
-            release_slot(slot, pool)
+            release_slot(pool, slot)
         first = store.n_nodes
         store = split_leaf(store, node_id,
                                 NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),
