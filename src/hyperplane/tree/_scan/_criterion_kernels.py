@@ -103,8 +103,8 @@ def _row_profile(targets, order, n_known):
     """The absolute error's :class:`~._median_kernels.ErrorProfile` of the known rows
     in the attribute's order (prefix and suffix absolute errors). Training rows only
     (:class:`RowTargets`): a median is not a sum of bins' moments."""
-    y_seq = np.empty(n_known)
-    w_seq = np.empty(n_known)
+    y_seq = np.empty(n_known, dtype=np.float64)
+    w_seq = np.empty(n_known, dtype=np.float64)
     for pos in range(n_known):
         y_seq[pos] = targets.y[order[pos]]
         w_seq[pos] = targets.wbuf[order[pos]]
