@@ -2,6 +2,9 @@
 per literal constant), ``by_none``'s direct call, overload implementations keyed
 by the flags that change their code, and one spelling of a float64 allocation."""
 
+import numpy as np
+import pytest
+
 from hyperplane._numba import by_none, jit
 
 
@@ -248,5 +251,42 @@ def test_the_trees_kernels_name_the_float64_dtype():
     assert len(kernels) > 10
     assert {str(p.relative_to(root)): _allocations_without_dtype(p.read_text())
             for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
+    # and they allocate by hyperplane._numba.empty, which compiles no np.empty per dtype
+    assert {str(p.relative_to(root)): [line for line in p.read_text().splitlines()
+                                       if "np.empty(" in line and ">>>" not in line]
+            for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
     assert _allocations_without_dtype("np.zeros((n, 2)) + np.empty(3, np.int8)") == [
         "np.zeros((n, 2))"]
+
+
+def test_empty_is_lowered_in_place():
+    """``hyperplane._numba.empty`` allocates as ``np.empty`` (shape, dtype, its
+    errors) and compiles no function of its own, whatever the dtype's type
+    (numba's ``np.empty`` compiles one per type of its dtype argument)."""
+    import numba
+    from numba.core import event
+
+    from hyperplane._numba import empty
+
+    @numba.njit
+    def alloc(n):
+        codes = empty((n, 2), np.int8)
+        return empty(n, np.float64).shape[0] + empty(n, codes.dtype).shape[0] + codes.shape[1]
+
+    compiled = []
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            compiled.append(getattr(ev.data["dispatcher"], "py_func", None))
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Compiles()):
+        assert alloc(3) == 3 + 3 + 2
+    # alloc itself, and numba's allocator once per process (np.empty calls it too)
+    assert [f.__qualname__ for f in compiled if f is not alloc.py_func] in (
+        [], ["_ol_array_allocate.<locals>.impl"]), compiled
+    with pytest.raises(ValueError, match="negative dimensions"):
+        alloc(-1)
+    assert empty((2, 3), np.int64).dtype == np.int64 and empty(4, np.float64).shape == (4,)

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_none, jit_internal, jit_twin
+from ..._numba import by_none, empty, jit_internal, jit_twin
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
@@ -173,20 +173,20 @@ def small_node_scores(columns, node, rules, lookup, scratch):
     rows, w = node.rows, node.w
     n_classes = node.value.shape[0]
     m = rows.shape[0]
-    node_codes = np.empty((columns.codes_rows.shape[1], m), dtype=columns.codes_rows.dtype)
+    node_codes = empty((columns.codes_rows.shape[1], m), columns.codes_rows.dtype)
     for pos in range(m):
         for j in range(node_codes.shape[0]):
             node_codes[j, pos] = columns.codes_rows[rows[pos], j]
     splits = new_splits(columns.kind.shape[0])
-    missing = np.empty(n_classes, dtype=np.float64)
+    missing = empty(n_classes, np.float64)
     for j in range(columns.kind.shape[0]):
         if not node.avail[j]:
             continue
         c = columns.col[j]
         if scratch is None or columns.kind[j] == CATEGORICAL:
-            table = filled_rows(np.empty((columns.codes_count[c] + 1, n_classes),
-                                         dtype=np.float64), 0.0)
-            n_rows = filled(np.empty(columns.codes_count[c] + 1, dtype=np.int64), 0)
+            table = filled_rows(empty((columns.codes_count[c] + 1, n_classes), np.float64),
+                                0.0)
+            n_rows = filled(empty(columns.codes_count[c] + 1, np.int64), 0)
             for pos in range(m):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]
