@@ -13,6 +13,8 @@ by sorting).
 from __future__ import annotations
 
 from numba.core import types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
 
 from ..._numba import by_first_type, by_none, jit, jit_internal
 from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_table_scores,
@@ -66,10 +68,16 @@ subtree_splits = by_first_type(lambda space: _exact_split_table if _exact_growth
                                else node_table_scores, "subtree_splits")
 
 
-@jit_internal
-def _workspace_branch_scratch(space):
-    """The row-indexed branch scratch of exact growth."""
-    return space.dest
+@intrinsic
+def _workspace_branch_scratch(typingctx, space):
+    """The row-indexed branch scratch of exact growth, ``space.dest``, read in
+    the caller's IR (a numba intrinsic: no compiled unit for a field)."""
+    index = space.fields.index("dest")
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type,
+                                 builder.extract_value(args[0], index))
+    return space.types[index](space), codegen
 
 
 #: the branch scratch of a growth with exact attributes (its workspace's) or without (None)
