@@ -302,7 +302,7 @@ jit_parallel_exact_twin = _compiler(TwinDispatcher, nogil=True, parallel=True)
 __all__ = ["jit", "jit_inline", "jit_fast", "jit_fast_inline", "jit_parallel", "jit_parallel_exact", "FASTMATH_FLAGS",
            "jit_internal", "jit_fast_internal", "jit_parallel_internal",
            "jit_parallel_exact_internal", "jit_twin", "jit_fast_twin", "jit_parallel_exact_twin", "TwinDispatcher",
-           "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "fence", "maxnum", "minnum", "prefetch"]
+           "KernelDispatcher", "InternalDispatcher", "by_none", "by_first_type", "empty", "fence", "maxnum", "minnum", "prefetch"]
 
 
 def by_none(when_none, otherwise, pass_first=(True, True)):
@@ -498,3 +498,57 @@ def _llvm_prefetch():
 #: call it for a row a few steps ahead, so that its memory latency overlaps the
 #: work on the current row.
 prefetch = _llvm_prefetch()
+
+
+def _allocation():
+    """``empty(shape, dtype)`` (see :data:`empty`)."""
+    import numpy as np
+    from numba.core.imputils import impl_ret_new_ref, lower_builtin
+    from numba.core.typing.npydecl import parse_dtype, parse_shape
+    from numba.core.typing.templates import AbstractTemplate, infer_global, signature
+    from numba.np.arrayobj import _empty_nd_impl, _parse_empty_args
+
+    def empty(shape, dtype):
+        """A new C-ordered array of ``shape`` (an integer or a tuple of them) and
+        ``dtype``, uninitialised: ``np.empty(shape, dtype)``, lowered in place in
+        compiled code (:data:`empty`).
+
+        Examples
+        --------
+        >>> import numba, numpy as np
+        >>> from hyperplane._numba import empty
+        >>> numba.njit(lambda n: empty((n, 2), np.int8).shape)(3), empty(2, np.float64).dtype
+        ((3, 2), dtype('float64'))
+        """
+        return np.empty(shape, dtype=dtype)
+
+    class Typing(AbstractTemplate):
+        key = empty
+
+        def generic(self, args, kws):
+            if kws or len(args) != 2:
+                return None
+            ndim, dtype = parse_shape(args[0]), parse_dtype(args[1])
+            if ndim is None or dtype is None:
+                return None
+            return signature(types.Array(dtype, ndim, "C"), *args)
+
+    infer_global(empty, types.Function(Typing))
+
+    @lower_builtin(empty, types.Any, types.Any)
+    def _allocate(context, builder, sig, args):
+        arrtype, shapes = _parse_empty_args(context, builder, sig, args)
+        array = _empty_nd_impl(context, builder, arrtype, shapes)
+        return impl_ret_new_ref(context, builder, sig.return_type, array._getvalue())
+
+    return empty
+
+
+#: ``empty(shape, dtype)``: ``np.empty(shape, dtype)`` (the dtype named, positionally)
+#: lowered in place. numba compiles its ``np.empty`` as a function of its own for
+#: each shape type and each type of the dtype argument (``class(float64)``,
+#: ``class(int64)``, ``dtype(int8)``, ...), five compiled units of a classification
+#: tree's first fit; this one is numba's own allocation code (the same checks: a
+#: negative dimension or an oversized array raises ``ValueError``) in its caller's
+#: IR, no unit of its own. Called from Python it is ``np.empty``.
+empty = _allocation()

@@ -2,6 +2,9 @@
 per literal constant), ``by_none``'s direct call, overload implementations keyed
 by the flags that change their code, and one spelling of a float64 allocation."""
 
+import numpy as np
+import pytest
+
 from hyperplane._numba import by_none, jit
 
 
@@ -232,22 +235,58 @@ def _allocations_without_dtype(source):
     return found
 
 
-def test_the_classification_trees_kernels_name_the_float64_dtype():
+def test_the_trees_kernels_name_the_float64_dtype():
     """numba compiles its ``np.empty`` for each type of the dtype argument: ``np.empty(n)``
     (omitted), ``np.zeros(n)`` (numba's own ``np.empty(n, float)``) and ``np.full(n, x)``
     / ``np.empty(n, dtype=np.float64)`` (``class(float64)``) were three compilations of
-    one allocation in a tree's first fit; the kernels spell it the one way."""
+    one allocation in a tree's first fit; the kernels (all but the oblique tree's) spell
+    it the one way."""
     import pathlib
 
     import hyperplane.tree as tree
 
     root = pathlib.Path(tree.__file__).parent
-    others = {"_regression_kernels.py", "_criterion_kernels.py", "_median_kernels.py",
-              "_moments_kernels.py",
-              "_oblique_kernels.py"}   # the regressor's and the oblique tree's
+    others = {"_oblique_kernels.py"}
     kernels = [p for p in root.rglob("*_kernels.py") if p.name not in others]
     assert len(kernels) > 10
     assert {str(p.relative_to(root)): _allocations_without_dtype(p.read_text())
             for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
+    # and they allocate by hyperplane._numba.empty, which compiles no np.empty per dtype
+    assert {str(p.relative_to(root)): [line for line in p.read_text().splitlines()
+                                       if "np.empty(" in line and ">>>" not in line]
+            for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
     assert _allocations_without_dtype("np.zeros((n, 2)) + np.empty(3, np.int8)") == [
         "np.zeros((n, 2))"]
+
+
+def test_empty_is_lowered_in_place():
+    """``hyperplane._numba.empty`` allocates as ``np.empty`` (shape, dtype, its
+    errors) and compiles no function of its own, whatever the dtype's type
+    (numba's ``np.empty`` compiles one per type of its dtype argument)."""
+    import numba
+    from numba.core import event
+
+    from hyperplane._numba import empty
+
+    @numba.njit
+    def alloc(n):
+        codes = empty((n, 2), np.int8)
+        return empty(n, np.float64).shape[0] + empty(n, codes.dtype).shape[0] + codes.shape[1]
+
+    compiled = []
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            compiled.append(getattr(ev.data["dispatcher"], "py_func", None))
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Compiles()):
+        assert alloc(3) == 3 + 3 + 2
+    # alloc itself, and numba's allocator once per process (np.empty calls it too)
+    assert [f.__qualname__ for f in compiled if f is not alloc.py_func] in (
+        [], ["_ol_array_allocate.<locals>.impl"]), compiled
+    with pytest.raises(ValueError, match="negative dimensions"):
+        alloc(-1)
+    assert empty((2, 3), np.int64).dtype == np.int64 and empty(4, np.float64).shape == (4,)

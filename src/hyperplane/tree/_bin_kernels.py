@@ -22,7 +22,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
+from .._numba import empty, jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
 
 
 def bin_column(x, edges):
@@ -96,7 +96,7 @@ def bin_rows_parallel(X, columns, slots, edges, n_edges, out):
     small = X.shape[0] >= BLOCK * BLOCK
     for t in range(n_columns):
         small = small and n_edges[t] <= BLOCK * BLOCK
-    padded = np.empty((n_columns if small else 0, BLOCK * BLOCK), dtype=np.float64)
+    padded = empty((n_columns if small else 0, BLOCK * BLOCK), np.float64)
     if small:
         for t in range(n_columns):
             blocked_edges(edges[t], n_edges[t], padded[t])
@@ -151,7 +151,7 @@ def codes_by_column(codes_rows):
     cache while each column's run of it is written.
     """
     n, p = codes_rows.shape
-    out = np.empty((p, n), dtype=np.int32)
+    out = empty((p, n), np.int32)
     for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
         lo = b * TRANSPOSE_ROWS
         hi = min(n, lo + TRANSPOSE_ROWS)
@@ -187,7 +187,7 @@ def columns_by_row(X, columns):
     """
     n = X.shape[0]
     p = columns.shape[0]
-    out = np.empty((p, n), dtype=np.float64)
+    out = empty((p, n), np.float64)
     for b in prange((n + TRANSPOSE_ROWS - 1) // TRANSPOSE_ROWS):
         lo = b * TRANSPOSE_ROWS
         hi = min(n, lo + TRANSPOSE_ROWS)

@@ -14,7 +14,7 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import (jit, jit_inline, jit_internal, jit_parallel_exact,
+from .._numba import (empty, jit, jit_inline, jit_internal, jit_parallel_exact,
                       jit_parallel_exact_internal, jit_twin)
 from ._scan._loops_kernels import filled, filled_rows
 from ._state import Orders, Partition, RowWeights, Walk
@@ -37,7 +37,7 @@ def branch_of_rows(values, rows, kind_numeric, threshold):
     A missing value (NaN, or code −1 for coded columns) gives ``MISSING``.
     """
     m = rows.shape[0]
-    out = np.empty(m, dtype=np.int64)
+    out = empty(m, np.int64)
     for pos in range(m):
         x = values[rows[pos]]
         if np.isnan(x):
@@ -59,8 +59,8 @@ def partition_rows(rows, w, branch, r):
     child ``v`` owns the slice ``offsets[v]:offsets[v + 1]``.
     """
     offsets = branch_offsets(branch, r.shape[0])
-    child_rows = np.empty(offsets[-1], dtype=np.int64)
-    child_w = np.empty(offsets[-1], dtype=np.float64)
+    child_rows = empty(offsets[-1], np.int64)
+    child_w = empty(offsets[-1], np.float64)
     deal_rows(rows, w, branch, r, offsets, child_rows, child_w)
     return child_rows, child_w, offsets
 
@@ -71,7 +71,7 @@ def branch_offsets(branch, n_branches):
     other (a row missing the tested value, ``MISSING``, is in every branch).
     Inlined, as :func:`deal_rows`: :func:`partition_rows` is their one caller
     in a fit that runs on one thread (a unit each cost a whole compilation)."""
-    sizes = filled(np.empty(n_branches, dtype=np.int64), 0)
+    sizes = filled(empty(n_branches, np.int64), 0)
     n_missing = 0
     for pos in range(branch.shape[0]):
         b = branch[pos]
@@ -79,7 +79,7 @@ def branch_offsets(branch, n_branches):
             n_missing += 1
         else:
             sizes[b] += 1
-    offsets = filled(np.empty(n_branches + 1, dtype=np.int64), 0)
+    offsets = filled(empty(n_branches + 1, np.int64), 0)
     for v in range(n_branches):
         offsets[v + 1] = offsets[v] + sizes[v] + n_missing
     return offsets
@@ -141,8 +141,8 @@ def partition_node(rows, w, branch, r, presorted, spare, dest, parallel_rows):
         dest[rows[pos]] = branch[pos]
     if parallel_rows is not None and m >= parallel_rows:
         offsets = branch_offsets(branch, r.shape[0])
-        dealt = RowWeights(np.empty(offsets[-1], dtype=np.int64),
-                           np.empty(offsets[-1], dtype=np.float64))
+        dealt = RowWeights(empty(offsets[-1], np.int64),
+                           empty(offsets[-1], np.float64))
         children, child_spare = children_regions(presorted, spare, offsets[-1])
         split_orders_parallel(presorted, dest, offsets, children, RowWeights(rows, w),
                               branch, r, dealt)
@@ -177,8 +177,8 @@ def children_regions(presorted, spare, total):
     if (total == m and spare.order.shape[0] == n_num * m
             and spare.sorted_x.shape[0] == n_num * m):
         return spare, Orders(order.reshape(n_num * m), sorted_x.reshape(n_num * m))
-    return (Orders(np.empty(n_num * total, dtype=order.dtype),
-                   np.empty(n_num * total, dtype=np.float64)),
+    return (Orders(empty(n_num * total, order.dtype),
+                   empty(n_num * total, np.float64)),
             Orders(spare.order[:0], spare.sorted_x[:0]))
 
 
@@ -197,7 +197,7 @@ def block_starts(offsets, n_num, f):
     """Where attribute ``f`` of each child starts in a flat array that holds
     the children one after the other, each as ``n_num`` rows of its size."""
     n_branches = offsets.shape[0] - 1
-    starts = np.empty(n_branches, dtype=np.int64)
+    starts = empty(n_branches, np.int64)
     for v in range(n_branches):
         starts[v] = n_num * offsets[v] + f * (offsets[v + 1] - offsets[v])
     return starts
@@ -342,7 +342,7 @@ def row_proba(x, tree, leaf_proba, stack_size, out):
     added into ``out``: the leaves' distributions mixed by the weights the row
     reaches them with (C4.5's weighted branches, :func:`next_leaf`).
     ``stack_size`` bounds the pending branches (depth × widest fan-out + 1)."""
-    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
+    walk = Walk(empty(stack_size, np.int64), empty(stack_size, np.float64))
     leaf, weight, top = next_leaf(x, tree, walk, start_walk(walk, 1.0))
     while leaf >= 0:
         add_leaf(out, weight, leaf_proba, leaf)
@@ -363,7 +363,7 @@ def tree_proba(X, tree, leaf_proba, stack_size):
     ``stack_size`` is None when no row of the call misses a value
     (:func:`known_row_proba`, the branch numba keeps for a None argument),
     else :func:`row_proba`'s bound of the walk."""
-    out = filled_rows(np.empty((X.shape[0], leaf_proba.shape[1]), dtype=np.float64), 0.0)
+    out = filled_rows(empty((X.shape[0], leaf_proba.shape[1]), np.float64), 0.0)
     for i in range(X.shape[0]):
         if stack_size is None:
             known_row_proba(X[i], tree, leaf_proba, out[i])
@@ -389,7 +389,7 @@ def tree_proba_parallel(X, tree, leaf_proba, stack_size):
 def tree_apply(X, tree):
     """Leaf reached by every row with no missing tested value (−1 if one is missing)."""
     n = X.shape[0]
-    out = np.empty(n, dtype=np.int64)
+    out = empty(n, np.int64)
     for i in prange(n):
         out[i] = known_leaf(X[i], tree)
     return out

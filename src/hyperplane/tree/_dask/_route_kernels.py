@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit
+from ..._numba import empty, jit
 from .._state import Walk
 from .._traverse_kernels import next_leaf, start_walk
 
@@ -24,7 +24,7 @@ from .._traverse_kernels import next_leaf, start_walk
 @jit
 def _grown(buffer, size):
     """``buffer`` copied into one twice as large (the first ``size`` entries kept)."""
-    out = np.empty(2 * buffer.shape[0], dtype=buffer.dtype)
+    out = empty(2 * buffer.shape[0], buffer.dtype)
     for t in range(size):
         out[t] = buffer[t]
     return out
@@ -51,12 +51,12 @@ def route_to_frontier(codes, w, tree, slot_of, stack_size):
         branch, with its weight scaled by the ``r_v`` on the way).
     """
     capacity = codes.shape[0] + 16
-    entry_row = np.empty(capacity, dtype=np.int64)
-    entry_slot = np.empty(capacity, dtype=np.int64)
-    entry_w = np.empty(capacity, dtype=np.float64)
+    entry_row = empty(capacity, np.int64)
+    entry_slot = empty(capacity, np.int64)
+    entry_w = empty(capacity, np.float64)
     m = 0
-    walk = Walk(np.empty(stack_size, dtype=np.int64), np.empty(stack_size, dtype=np.float64))
-    x = np.empty(codes.shape[1], dtype=np.float64)
+    walk = Walk(empty(stack_size, np.int64), empty(stack_size, np.float64))
+    x = empty(codes.shape[1], np.float64)
     for i in range(codes.shape[0]):
         for f in range(codes.shape[1]):
             x[f] = np.nan if codes[i, f] < 0 else codes[i, f]

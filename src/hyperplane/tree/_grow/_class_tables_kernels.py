@@ -22,7 +22,11 @@ boosting decision tree", NeurIPS, section 2.1 / algorithm 1):
 
 The tables' buffers live in a :class:`~hyperplane.tree._state.TablePool` the
 growth reuses from node to node (:data:`new_pool`); a node a growth defers to a
-further call takes its tables along (:func:`hand_down`, :func:`adopt_tables`).
+further call takes its tables along (:func:`hand_down`, :data:`adopt_tables`).
+A growth without class tables has no pool (None) and every node's slot is −1:
+its pool's steps (:data:`node_tables`, :data:`pass_tables_on`,
+:data:`release_slot`, :data:`adopt_tables`) are then constants numba lowers in
+place (:mod:`~.._absent`), no compiled unit.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_none, jit_internal, jit_twin
+from ..._numba import by_none, empty, jit_internal, jit_twin
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
@@ -39,7 +43,7 @@ from ._expand_kernels import new_splits, put_split
 from .._scan._loops_kernels import all_unit, filled, filled_rows
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
-from .._absent import nothing
+from .._absent import no_slot, nothing
 from .._state import Kept, Span, TablePool, Tables
 from .._scan._table_kernels import table_slot
 
@@ -169,20 +173,20 @@ def small_node_scores(columns, node, rules, lookup, scratch):
     rows, w = node.rows, node.w
     n_classes = node.value.shape[0]
     m = rows.shape[0]
-    node_codes = np.empty((columns.codes_rows.shape[1], m), dtype=columns.codes_rows.dtype)
+    node_codes = empty((columns.codes_rows.shape[1], m), columns.codes_rows.dtype)
     for pos in range(m):
         for j in range(node_codes.shape[0]):
             node_codes[j, pos] = columns.codes_rows[rows[pos], j]
     splits = new_splits(columns.kind.shape[0])
-    missing = np.empty(n_classes, dtype=np.float64)
+    missing = empty(n_classes, np.float64)
     for j in range(columns.kind.shape[0]):
         if not node.avail[j]:
             continue
         c = columns.col[j]
         if scratch is None or columns.kind[j] == CATEGORICAL:
-            table = filled_rows(np.empty((columns.codes_count[c] + 1, n_classes),
-                                         dtype=np.float64), 0.0)
-            n_rows = filled(np.empty(columns.codes_count[c] + 1, dtype=np.int64), 0)
+            table = filled_rows(empty((columns.codes_count[c] + 1, n_classes), np.float64),
+                                0.0)
+            n_rows = filled(empty(columns.codes_count[c] + 1, np.int64), 0)
             for pos in range(m):
                 code = table_slot(node_codes[c, pos], columns.codes_count[c])
                 table[code, columns.y[rows[pos]]] += w[pos]
@@ -197,15 +201,17 @@ def small_node_scores(columns, node, rules, lookup, scratch):
 
 
 @jit_internal
-def release_slot(slot, pool):
-    """Give a table buffer back (zeroed) to the pool (:func:`_table_pool`; None: a
-    growth without class tables)."""
-    if pool is None:
-        return
+def _release_slot(pool, slot):
+    """Give a table buffer back (zeroed) to the pool (:func:`_table_pool`)."""
     if slot >= 0:
         pool.tables[slot][:] = 0.0
         pool.counts[slot][:] = 0
         pool.free.append(slot)
+
+
+#: ``release_slot(pool, slot)``: :func:`_release_slot`, nothing when ``pool`` is None (a
+#: growth without class tables: :data:`~.._absent.nothing`)
+release_slot = by_none(nothing, _release_slot)
 
 
 @jit_internal
@@ -249,7 +255,7 @@ new_pool = by_none(nothing, _table_pool, pass_first=(False, False))
 
 
 @jit_internal
-def node_tables(pool, columns, node, slot, tuning):
+def _node_tables(pool, columns, node, slot, tuning):
     """The slot of ``node``'s own class tables, made ready to score: a slot ≥ 0
     handed down by the parent (histogram subtraction) cleaned of the
     subtraction's round-off (:func:`clean_derived_tables`); for a node of at
@@ -257,10 +263,7 @@ def node_tables(pool, columns, node, slot, tuning):
     with its rows counted (from ``tuning.parallel_rows`` rows in
     ``tuning.groups`` groups of columns side by side: the same numbers); else
     −1, the node is scored from scratch tables or by sorting
-    (:func:`node_table_scores`). ``pool`` None: a growth without class tables,
-    compiled without this code."""
-    if pool is None:
-        return slot
+    (:func:`node_table_scores`)."""
     if slot >= 0:
         clean_derived_tables(pool.tables[slot], pool.counts[slot], all_unit(node.w))
     elif (node.rows.shape[0] >= tuning.sort_rows
@@ -271,10 +274,15 @@ def node_tables(pool, columns, node, slot, tuning):
     return slot
 
 
+#: ``node_tables(pool, columns, node, slot, tuning)``: :func:`_node_tables`, or −1 when
+#: ``pool`` is None (a growth without class tables holds no slot: :data:`~.._absent.no_slot`)
+node_tables = by_none(no_slot, _node_tables)
+
+
 @jit_internal
 def node_table_scores(scratch, columns, node, rules, tuning, pool, slot):
     """The split table of ``node`` from its own tables in ``slot`` (≥ 0, made
-    ready by :func:`node_tables`), from scratch tables, or, when small, by
+    ready by :data:`node_tables`), from scratch tables, or, when small, by
     sorting (always when ``pool`` is None: every node of the growth is small).
     A node of at least ``tuning.parallel_rows`` rows scores its attributes side
     by side (:mod:`hyperplane.tree._scan._hist_node_kernels`: the same numbers);
@@ -324,20 +332,22 @@ def _count_tables(columns, node, table, counts, parallel_rows, groups):
 
 
 @jit_internal
-def pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
+def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
     """Turn the tables in ``slot`` into those of child ``keep``
     (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never, and
-    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers).
-    ``pool`` None: a growth without class tables (an exact or regression tree,
-    or one whose every node sorts), compiled without this code."""
-    if pool is None:
-        return
+    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers)."""
     table, counts = pool.tables[slot], pool.counts[slot]
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
         take_out_siblings(columns, node, children.branch, keep, children.r[keep], table, counts)
+
+
+#: ``pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups)``:
+#: :func:`_pass_tables_on`, nothing when ``pool`` is None (a growth without class tables: an
+#: exact or regression tree, or one whose every node sorts; :data:`~.._absent.nothing`)
+pass_tables_on = by_none(nothing, _pass_tables_on)
 
 
 #: a deferred node's hand-down when it has no tables to hand down
@@ -368,7 +378,7 @@ def hand_down(node, slot, pool, handoff):
     cells = pool.counts[0].shape[1] * pool.tables[0].shape[0] * pool.tables[0].shape[2]
     worth = cells <= node.rows.shape[0] * pool.tables[0].shape[0]
     if slot < 0 or not (unit and worth or handoff.always and not unit):
-        release_slot(slot, pool)
+        release_slot(pool, slot)
         return Tables(np.zeros((0, 0, 0), dtype=np.float64), np.zeros((0, 0), dtype=np.int64))
     table, counts = pool.tables[slot], pool.counts[slot]
     pool.tables[slot] = np.zeros_like(table)
@@ -378,13 +388,16 @@ def hand_down(node, slot, pool, handoff):
 
 
 @jit_internal
-def adopt_tables(tables, pool):
+def _adopt_tables(tables, pool):
     """The slot of a job root's handed-down :class:`~hyperplane.tree._state.Tables` (−1: none
-    handed down; ``tables`` None: a growth without class tables)."""
-    if tables is None:
-        return -1
+    handed down)."""
     if tables.table.shape[0] == 0:
         return -1
     pool.tables.append(tables.table)
     pool.counts.append(tables.counts)
     return len(pool.tables) - 1
+
+
+#: ``adopt_tables(tables, pool)``: :func:`_adopt_tables`, or −1 when ``tables`` is None (a
+#: growth without class tables holds no slot: :data:`~.._absent.no_slot`)
+adopt_tables = by_none(no_slot, _adopt_tables)

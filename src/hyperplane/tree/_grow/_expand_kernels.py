@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._in_python import in_python
-from ..._numba import by_none, jit, jit_inline, jit_internal, jit_twin
+from ..._numba import by_none, empty, jit, jit_inline, jit_internal, jit_twin
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numeric_cut_kernels import no_split
@@ -75,10 +75,10 @@ LEAF_REASONS = {
 def new_splits(p):
     """An empty split table of ``p`` attributes: every entry
     :func:`~hyperplane.tree._scan._numeric_cut_kernels.no_split` (none valid), put by one loop."""
-    splits = Splits(np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
-                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.float64),
-                    np.empty(p, dtype=np.float64), np.empty(p, dtype=np.int64),
-                    np.empty(p, dtype=np.bool_))
+    splits = Splits(empty(p, np.float64), empty(p, np.float64),
+                    empty(p, np.float64), empty(p, np.float64),
+                    empty(p, np.float64), empty(p, np.int64),
+                    empty(p, np.bool_))
     for j in range(p):
         put_split(splits, j, no_split())
     return splits
@@ -106,7 +106,7 @@ def c45_candidates(score, valid):
             n_valid += 1
     if n_valid == 0:
         return candidate
-    gains = np.empty(n_valid, dtype=np.float64)
+    gains = empty(n_valid, np.float64)
     at = 0
     for j in range(p):
         if valid[j]:
@@ -242,7 +242,7 @@ def route_rows(columns, j, splits, rows):
     """Branch of each row for the test on attribute ``j`` (``MISSING``: value unknown)."""
     c = columns.col[j]
     kind = columns.kind[j]
-    out = np.empty(rows.shape[0], dtype=np.int64)
+    out = empty(rows.shape[0], np.int64)
     for pos in range(rows.shape[0]):
         i = rows[pos]
         if kind == NUMERIC:
@@ -284,12 +284,12 @@ routed = by_none(route_rows, route_at_training_value, pass_first=(False, False))
 @jit_internal
 def branch_weights(branch, w, n_branches):
     """Known weight ``w̃_v`` of each branch and ``r̃_v = w̃_v / Σ_v w̃_v`` (周志华 4.4.2)."""
-    w_branch = filled(np.empty(n_branches, dtype=np.float64), 0.0)
+    w_branch = filled(empty(n_branches, np.float64), 0.0)
     for pos in range(branch.shape[0]):
         if branch[pos] != MISSING:
             w_branch[branch[pos]] += w[pos]
     known = numpy_sum(w_branch)
-    r = np.empty(n_branches, dtype=np.float64)
+    r = empty(n_branches, np.float64)
     for v in range(n_branches):  # a loop, not numba's array expression (a unit to type and lower)
         r[v] = w_branch[v] / known
     return w_branch, r
@@ -330,7 +330,7 @@ def known_branches(children, w_branch, parent_value):
             children.reason[v] = EMPTY_BRANCH
         else:
             n_known += 1
-    known = np.empty(n_known, dtype=np.int64)
+    known = empty(n_known, np.int64)
     n_known = 0
     for v in range(w_branch.shape[0]):
         if w_branch[v] > 0.0:
@@ -344,12 +344,12 @@ def no_children(node, n_classes):
     """The expansion of a node that stays a leaf (inlined into :func:`split_node`,
     its one caller: a unit of its own cost ~500 more final instructions with
     :func:`known_branches`' in every tree's first fit)."""
-    empty_i = np.empty(0, dtype=np.int64)
-    empty_f = np.empty(0, dtype=np.float64)
+    empty_i = empty(0, np.int64)
+    empty_f = empty(0, np.float64)
     return Children(-1, empty_i, empty_f, node.rows[:0], empty_f,
                     node.spare_order[:0], empty_f, empty_i,
-                    np.empty((0, n_classes), dtype=np.float64), empty_f, empty_i,
-                    np.empty(0, dtype=np.bool_),
+                    empty((0, n_classes), np.float64), empty_f, empty_i,
+                    empty(0, np.bool_),
                     node.spare_order[:0], node.spare_x[:0])
 
 
@@ -370,7 +370,7 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
     """
     j = choose_attribute(splits, rules)
     if j < 0:
-        return no_children(node, n_stats), np.empty(0, dtype=np.float64), False
+        return no_children(node, n_stats), empty(0, np.float64), False
     numeric = columns.kind[j] != CATEGORICAL
     n_branches = 2 if numeric else columns.codes_count[columns.col[j]]
     branch = routed(rules.cut_at_training_value, columns, j, splits, node.rows)
@@ -379,10 +379,10 @@ def split_node(node, splits, columns, rules, dest, parallel_rows, n_stats):
                           Orders(node.spare_order, node.spare_x), dest, parallel_rows)
     any_attribute = any_set(attributes_left(node.avail, j, numeric))
     children = Children(j, branch, r, part.rows, part.w, part.order, part.sorted_x,
-                        part.offsets, np.empty((n_branches, n_stats), dtype=np.float64),
-                        np.empty(n_branches, dtype=np.float64),
-                        np.empty(n_branches, dtype=np.int64),
-                        np.empty(n_branches, dtype=np.bool_), part.spare_order, part.spare_x)
+                        part.offsets, empty((n_branches, n_stats), np.float64),
+                        empty(n_branches, np.float64),
+                        empty(n_branches, np.int64),
+                        empty(n_branches, np.bool_), part.spare_order, part.spare_x)
     for v in range(n_branches):  # one loop, not four inlined fills: less to type and lower
         for k in range(n_stats):
             children.value[v, k] = 0.0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_inline, jit_internal
+from ..._numba import empty, jit, jit_inline, jit_internal
 from .._scan._loops_kernels import pick_max
 from .._state import NodeStore
 
@@ -29,12 +29,12 @@ def _reserve(store, extra):
         return store
     capacity = pick_max(2 * capacity, n + extra)
     # the nodes beyond n are written when they are made (attach_children, graft)
-    grown = NodeStore(np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.bool_),
-                      np.empty(capacity, dtype=np.float64), np.empty(capacity, dtype=np.int64),
-                      np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.float64),
-                      np.empty((capacity, store.value.shape[1]), dtype=np.float64),
-                      np.empty(capacity, dtype=np.float64),
-                      np.empty(capacity, dtype=np.int64), n)
+    grown = NodeStore(empty(capacity, np.int64), empty(capacity, np.bool_),
+                      empty(capacity, np.float64), empty(capacity, np.int64),
+                      empty(capacity, np.int64), empty(capacity, np.float64),
+                      empty((capacity, store.value.shape[1]), np.float64),
+                      empty(capacity, np.float64),
+                      empty(capacity, np.int64), n)
     for t in range(n):
         _copy_node(store, t, grown, t)
     return grown

@@ -13,6 +13,8 @@ by sorting).
 from __future__ import annotations
 
 from numba.core import types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
 
 from ..._numba import by_first_type, by_none, jit, jit_internal
 from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_table_scores,
@@ -66,10 +68,16 @@ subtree_splits = by_first_type(lambda space: _exact_split_table if _exact_growth
                                else node_table_scores, "subtree_splits")
 
 
-@jit_internal
-def _workspace_branch_scratch(space):
-    """The row-indexed branch scratch of exact growth."""
-    return space.dest
+@intrinsic
+def _workspace_branch_scratch(typingctx, space):
+    """The row-indexed branch scratch of exact growth, ``space.dest``, read in
+    the caller's IR (a numba intrinsic: no compiled unit for a field)."""
+    index = space.fields.index("dest")
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type,
+                                 builder.extract_value(args[0], index))
+    return space.types[index](space), codegen
 
 
 #: the branch scratch of a growth with exact attributes (its workspace's) or without (None)
@@ -177,7 +185,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                           tuning.parallel_rows)
         j = children.attribute
         if j < 0:
-            release_slot(slot, pool)
+            release_slot(pool, slot)
             leaf_weight += sum_in_order(node.w)
             continue
         n_branches = children.r.shape[0]
@@ -195,7 +203,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                             tuning.groups)
             child_slot = slot
         else:
-            release_slot(slot, pool)
+            release_slot(pool, slot)
         first = store.n_nodes
         store = split_leaf(store, node_id,
                                 NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),

@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit, jit_internal, jit_twin
+from ..._numba import by_first_type, empty, jit, jit_internal, jit_twin
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, impurity
@@ -311,7 +311,7 @@ def node_impurities(value, order, criterion):
     """Impurity of the statistic ``value[order[i]]`` of every node ``i``
     (:data:`node_impurity`) of a tree laid out in preorder
     (:func:`~hyperplane.tree._grow._preorder.preorder_layout`)."""
-    out = np.empty(order.shape[0], dtype=np.float64)
+    out = empty(order.shape[0], np.float64)
     for i in range(order.shape[0]):
         out[i] = node_impurity(criterion, value[order[i]])
     return out

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit_internal
+from ..._numba import by_first_type, empty, jit_internal
 from ._median_kernels import (AbsoluteError, absolute_error_profile, mean_absolute_error,
                               put_absolute_error)
 from ._moments_kernels import (SquaredError, add_row, as_moments, cut_quality, mean_squared_error,
@@ -103,8 +103,8 @@ def _row_profile(targets, order, n_known):
     """The absolute error's :class:`~._median_kernels.ErrorProfile` of the known rows
     in the attribute's order (prefix and suffix absolute errors). Training rows only
     (:class:`RowTargets`): a median is not a sum of bins' moments."""
-    y_seq = np.empty(n_known)
-    w_seq = np.empty(n_known)
+    y_seq = empty(n_known, np.float64)
+    w_seq = empty(n_known, np.float64)
     for pos in range(n_known):
         y_seq[pos] = targets.y[order[pos]]
         w_seq[pos] = targets.wbuf[order[pos]]

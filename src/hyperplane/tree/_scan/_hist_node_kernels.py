@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import jit_internal, jit_parallel_exact_twin, jit_twin
+from ..._numba import empty, jit_internal, jit_parallel_exact_twin, jit_twin
 from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import WORK_ROWS, ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score
@@ -32,10 +32,10 @@ def new_scratch(width, sort_rows, n_classes):
     """Bin-scan buffers for attributes of up to ``width`` codes and small nodes
     of fewer than ``sort_rows`` rows."""
     size = max(width, sort_rows)
-    return Scratch(np.empty(size, dtype=np.int64), np.empty((size, n_classes), dtype=np.float64),
-                   np.empty(size, dtype=np.int64),
-                   np.empty((WORK_ROWS, n_classes), dtype=np.float64),
-                   np.empty(sort_rows, dtype=np.int64))
+    return Scratch(empty(size, np.int64), empty((size, n_classes), np.float64),
+                   empty(size, np.int64),
+                   empty((WORK_ROWS, n_classes), np.float64),
+                   empty(sort_rows, np.int64))
 
 
 @jit_internal

@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import jit_internal, jit_twin
+from ..._numba import empty, jit_internal, jit_twin
+from ._loops_kernels import filled
 
 
 class AbsoluteError(IntEnum):
@@ -140,8 +141,8 @@ def ranks_of(y_seq):
     kind="mergesort")``, whose numba implementation compiled four functions
     (1.8 s of a regressor's first fit)."""
     n = y_seq.shape[0]
-    by_y = np.empty(n, dtype=np.int64)
-    spare = np.empty(n, dtype=np.int64)
+    by_y = empty(n, np.int64)
+    spare = empty(n, np.int64)
     for lo in range(0, n, RUN):
         hi = min(lo + RUN, n)
         for r in range(lo, hi):
@@ -166,7 +167,7 @@ def ranks_of(y_seq):
                     a += 1
         by_y, spare = spare, by_y
         width *= 2
-    sorted_y = np.empty(n)
+    sorted_y = empty(n, np.float64)
     ranks = spare
     for r in range(n):
         sorted_y[r] = y_seq[by_y[r]]
@@ -181,11 +182,13 @@ def absolute_error_profile(y_seq, w_seq):
     :class:`Fenwick` tree and a backward pass rows ``n−1, n−2, …``."""
     n = y_seq.shape[0]
     sorted_y, ranks = ranks_of(y_seq)
-    left = np.empty(n)
-    right = np.empty(n)
-    median = np.empty(n)
+    left = empty(n, np.float64)
+    right = empty(n, np.float64)
+    median = empty(n, np.float64)
     for backward in (False, True):
-        tree = Fenwick(np.zeros(n + 1), np.zeros(n + 1), np.zeros(2))
+        tree = Fenwick(filled(empty(n + 1, np.float64), 0.0),
+                       filled(empty(n + 1, np.float64), 0.0),
+                       filled(empty(2, np.float64), 0.0))
         for step in range(n):
             p = n - 1 - step if backward else step
             fenwick_add(tree, ranks[p], sorted_y[ranks[p]], w_seq[p])
@@ -206,7 +209,7 @@ def put_absolute_error(value, y, rows, w):
     if n == 0:
         value[0], value[1], value[2] = 0.0, 0.0, 0.0
         return
-    y_seq = np.empty(n)
+    y_seq = empty(n, np.float64)
     for pos in range(n):
         y_seq[pos] = y[rows[pos]]
     profile = absolute_error_profile(y_seq, w)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import types as pytypes
 import numpy as np
 
-from ..._numba import jit_inline, jit_internal, jit_twin
+from ..._numba import empty, jit_inline, jit_internal, jit_twin
 from ._loops_kernels import filled, sum_in_order
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,
@@ -168,7 +168,7 @@ def finish_cut(work, w_left, weights, n_cuts, threshold, cut_bin, criterion, c45
         score = mdl_corrected_gain(score, n_cuts, w_total)
         if score < C45_TIE:
             return no_split()
-        sides = filled(np.empty(2, dtype=np.float64), w_left)
+        sides = filled(empty(2, np.float64), w_left)
         sides[1] = w_known - w_left
         iv = c45_split_info(sides, w_total - w_known)
     ratio = score / iv if iv > 0.0 else 0.0
@@ -349,8 +349,8 @@ def gather_buffers(spare, n_known, unit):
     n_w = 0 if unit else n_known
     if spare.classes.shape[0] >= n_known and spare.weights.shape[0] >= n_w:
         return spare.classes[:n_known], spare.weights[:n_w]
-    return (np.empty(n_known, dtype=spare.classes.dtype),
-            np.empty(n_w, dtype=spare.weights.dtype))
+    return (empty(n_known, spare.classes.dtype),
+            empty(n_w, spare.weights.dtype))
 
 
 @jit_twin
@@ -384,7 +384,7 @@ def best_numeric_cut(xs, order, y, value, scan, rules, spare):
     wbuf, unit = scan.wbuf, scan.unit
     n_classes = value.shape[0]
     m = order.shape[0]
-    work = np.empty((WORK_ROWS, n_classes), dtype=np.float64)
+    work = empty((WORK_ROWS, n_classes), np.float64)
     known = work[KNOWN]
     w_total = 0.0
     for k in range(n_classes):
@@ -427,7 +427,7 @@ def ordered_table_cut(table, n_rows, bin_range, rules, clogc):
     n_codes = table.shape[0] - 1
     bins = np.flatnonzero(n_rows[:n_codes] > 0)
     scratch = Scratch(bins, table[bins], n_rows[bins],
-                      np.empty((WORK_ROWS, table.shape[1]), dtype=np.float64),
+                      empty((WORK_ROWS, table.shape[1]), np.float64),
                       bins[:0])
     return ordered_cut(bins.size, scratch, table[n_codes], bin_range, rules, clogc)
 

@@ -26,7 +26,7 @@ def numpy_sum(a):
         for i in range(n):
             acc += a[i]
         return acc
-    # the eight partial sums as scalars: no array allocated (a compiled np.empty)
+    # the eight partial sums as scalars: no array allocated
     r0, r1, r2, r3, r4, r5, r6, r7 = a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
     i = 8
     while i < n - n % 8:

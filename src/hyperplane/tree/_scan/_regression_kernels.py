@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, jit, jit_inline, jit_internal, jit_twin
+from ..._numba import by_first_type, empty, jit, jit_inline, jit_internal, jit_twin
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._criterion_kernels import (beats_best, cut_profile, put_regression_value,
@@ -195,17 +195,17 @@ def binned_values(columns, c, rows, index_type):
     each with its bin's smallest and largest training value."""
     codes = columns.codes_T[c]
     n_bins = columns.codes_count[c]
-    start = filled(np.empty(n_bins + 2, dtype=np.int64), 0)
+    start = filled(empty(n_bins + 2, np.int64), 0)
     for pos in range(rows.shape[0]):
         code = np.int64(codes[rows[pos]])
         start[(code if code >= 0 else n_bins) + 1] += 1
     for b in range(n_bins + 1):
         start[b + 1] += start[b]
     m = rows.shape[0]
-    order = np.empty(m, dtype=index_type.dtype)
-    low = np.empty(m, dtype=np.float64)
-    high = np.empty(m, dtype=np.float64)
-    code_at = np.empty(m, dtype=np.int64)
+    order = empty(m, index_type.dtype)
+    low = empty(m, np.float64)
+    high = empty(m, np.float64)
+    code_at = empty(m, np.int64)
     for pos in range(m):
         i = rows[pos]
         code = np.int64(codes[i])
@@ -254,7 +254,7 @@ def regression_scores(min_decrease, columns, node, rules, scan, parallel_rows):
         c = columns.col[j]
         if columns.kind[j] == NUMERIC:
             column = OrderedValues(node.order[c], node.sorted_x[c], node.sorted_x[c],
-                                   np.empty(0, dtype=np.int64))
+                                   empty(0, np.int64))
         else:
             column = binned_values(columns, c, node.rows, node.order)
         cut = ordered_regression_cut(targets, column, rules.min_leaf, rules.criterion)
@@ -292,11 +292,11 @@ def table_regression_scores(tables, n_rows, node, bin_range, n_codes, rules, min
             continue
         present = np.flatnonzero(n_rows[j, :n_codes[j] + 1] > 0)
         m = present.shape[0]
-        low = np.empty(m, dtype=np.float64)
-        high = np.empty(m, dtype=np.float64)
-        code = np.empty(m, dtype=np.int64)
-        moments = np.empty((m, 3), dtype=np.float64)
-        count = np.empty(m, dtype=np.int64)
+        low = empty(m, np.float64)
+        high = empty(m, np.float64)
+        code = empty(m, np.int64)
+        moments = empty((m, 3), np.float64)
+        count = empty(m, np.int64)
         for pos in range(m):
             b = present[pos]
             missing = b == n_codes[j]
@@ -433,7 +433,7 @@ def root_statistic(y, rows, w, rules):
     with ``m`` the weighted median) and :func:`regression_leaf_reason` of it (its
     targets are all equal when the least and the largest are), so that an
     in-memory fit calls one regression kernel from Python before its growth."""
-    value = np.empty(3, dtype=np.float64)
+    value = empty(3, np.float64)
     equal = _rows_value(y, value, rows, w, rules.criterion)
     return RootStatistic(value, regression_leaf_reason(value, equal, rows.shape[0], 0, True,
                                                        rules))

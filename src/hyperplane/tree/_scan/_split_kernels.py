@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import jit, jit_inline, jit_internal, jit_twin
+from ..._numba import empty, jit, jit_inline, jit_internal, jit_twin
 from ._loops_kernels import filled, pick_max, pick_min, sum_in_order
 from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
@@ -103,7 +103,7 @@ def squared_sums(left, right):
 def _known_part(table):
     """Class weights of the rows with a known value, their total, and the total with missing."""
     n_codes = table.shape[0] - 1
-    known = filled(np.empty(table.shape[1], dtype=np.float64), 0.0)
+    known = filled(empty(table.shape[1], np.float64), 0.0)
     for v in range(n_codes):
         for k in range(table.shape[1]):
             known[k] += table[v, k]
@@ -146,7 +146,7 @@ def table_split_score(table, n_rows, criterion, min_leaf, c45=None):
     n_nonempty = 0
     n_heavy = 0
     valid = True
-    w_branches = filled(np.empty(n_codes, dtype=np.float64), 0.0)
+    w_branches = filled(empty(n_codes, np.float64), 0.0)
     for v in range(n_codes):
         if n_rows[v] == 0:
             continue
