@@ -255,7 +255,7 @@ new_pool = by_none(nothing, _table_pool, pass_first=(False, False))
 
 
 @jit_internal
-def _node_tables(pool, columns, node, slot, tuning):
+def _pooled_node_tables(pool, columns, node, slot, tuning):
     """The slot of ``node``'s own class tables, made ready to score: a slot ≥ 0
     handed down by the parent (histogram subtraction) cleaned of the
     subtraction's round-off (:func:`clean_derived_tables`); for a node of at
@@ -274,9 +274,9 @@ def _node_tables(pool, columns, node, slot, tuning):
     return slot
 
 
-#: ``node_tables(pool, columns, node, slot, tuning)``: :func:`_node_tables`, or −1 when
+#: ``node_tables(pool, columns, node, slot, tuning)``: :func:`_pooled_node_tables`, or −1 when
 #: ``pool`` is None (a growth without class tables holds no slot: :data:`~.._absent.no_slot`)
-node_tables = by_none(no_slot, _node_tables)
+node_tables = by_none(no_slot, _pooled_node_tables)
 
 
 @jit_internal
