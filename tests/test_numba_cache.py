@@ -74,6 +74,17 @@ print(f"HITS {hits} REFRESHED {refreshed} {their_load_refreshed}")
 '''
 
 
+def last_line(script, folder):
+    """The last line a fresh Python process running ``script`` in ``folder``
+    prints, with this hyperplane importable wherever the test runs from (a
+    relative PYTHONPATH would not reach it from ``folder``)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(hyperplane.__file__).parents[1]))
+    done = subprocess.run([sys.executable, "-c", script], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
 def test_cached_kernels_run_when_loaded_without_the_registries(tmp_path):
     """The first process compiles (and refreshes); the second loads all three
     kernels from the cache, does not refresh, and gets the same results; a
@@ -82,18 +93,8 @@ def test_cached_kernels_run_when_loaded_without_the_registries(tmp_path):
     (tmp_path / "theirs.py").write_text(
         "import numba\n\n\n@numba.njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
 
-    # this hyperplane, wherever the test runs from (a relative PYTHONPATH would
-    # not reach it from the kernels' folder)
-    env = dict(os.environ, PYTHONPATH=str(Path(hyperplane.__file__).parents[1]))
-
-    def run():
-        done = subprocess.run([sys.executable, "-c", RUN], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip().splitlines()[-1]
-
-    assert run() == "HITS 0 REFRESHED True True"
-    assert run() == "HITS 3 REFRESHED False True"
+    assert last_line(RUN, tmp_path) == "HITS 0 REFRESHED True True"
+    assert last_line(RUN, tmp_path) == "HITS 3 REFRESHED False True"
 
 
 def test_loading_from_the_cache_skips_the_refresh():
@@ -183,13 +184,9 @@ def test_an_edit_of_a_callee_in_another_file_recompiles_its_caller(tmp_path):
     callee = tmp_path / "stamp_test_callee.py"
     (tmp_path / "stamp_test_caller.py").write_text(CALLER)
     callee.write_text(CALLEE.format(eta="1.0"))
-    env = dict(os.environ, PYTHONPATH=str(Path(hyperplane.__file__).parents[1]))
 
     def run():
-        done = subprocess.run([sys.executable, "-c", RUN_STEP], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip().splitlines()[-1]
+        return last_line(RUN_STEP, tmp_path)
 
     assert run() == "STEP 2.0 HITS 0"
     assert run() == "STEP 2.0 HITS 1"  # an unchanged package loads from the cache
