@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from numba import prange
 
-from hyperplane._numba import fence, jit, jit_fast, jit_parallel_exact, maxnum, minnum
+from hyperplane._numba import jit, jit_fast, jit_parallel_exact
+from hyperplane._lowered import fence, maxnum, minnum
 
 
 @jit_fast

@@ -251,7 +251,7 @@ def test_the_trees_kernels_name_the_float64_dtype():
     assert len(kernels) > 10
     assert {str(p.relative_to(root)): _allocations_without_dtype(p.read_text())
             for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
-    # and they allocate by hyperplane._numba.empty, which compiles no np.empty per dtype
+    # and they allocate by hyperplane._lowered.empty, which compiles no np.empty per dtype
     assert {str(p.relative_to(root)): [line for line in p.read_text().splitlines()
                                        if "np.empty(" in line and ">>>" not in line]
             for p in kernels} == {str(p.relative_to(root)): [] for p in kernels}
@@ -260,13 +260,13 @@ def test_the_trees_kernels_name_the_float64_dtype():
 
 
 def test_empty_is_lowered_in_place():
-    """``hyperplane._numba.empty`` allocates as ``np.empty`` (shape, dtype, its
+    """``hyperplane._lowered.empty`` allocates as ``np.empty`` (shape, dtype, its
     errors) and compiles no function of its own, whatever the dtype's type
     (numba's ``np.empty`` compiles one per type of its dtype argument)."""
     import numba
     from numba.core import event
 
-    from hyperplane._numba import empty
+    from hyperplane._lowered import empty
 
     @numba.njit
     def alloc(n):

@@ -69,7 +69,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import jit, jit_inline, jit_internal, jit_twin, prefetch
+from .._numba import jit, jit_inline, jit_internal, jit_twin
+from .._lowered import prefetch
 from .._row_kernels import by_layout, row_dot_fast, span_axpy, span_dot
 
 #: one dual variable: alpha_t, Q_bar_tt, y_t, D_tt, U_t and its row's

@@ -13,7 +13,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._numba import by_none, jit_fast_internal, jit_inline, jit_twin, maxnum, minnum
+from .._numba import by_none, jit_fast_internal, jit_inline, jit_twin
+from .._lowered import maxnum, minnum
 from ._smo_state import IN_LOW, IN_UP, TAU
 
 #: The first halves of the working set: the i of largest score in I_up among

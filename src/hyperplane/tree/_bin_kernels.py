@@ -22,7 +22,8 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import empty, jit_internal, jit_parallel, jit_parallel_exact, maxnum, minnum
+from .._numba import jit_internal, jit_parallel, jit_parallel_exact
+from .._lowered import empty, maxnum, minnum
 
 
 def bin_column(x, edges):

@@ -14,8 +14,8 @@ import numpy as np
 
 from numba import prange
 
-from .._numba import (empty, jit, jit_inline, jit_internal, jit_parallel_exact,
-                      jit_parallel_exact_internal, jit_twin)
+from .._numba import (jit, jit_inline, jit_internal, jit_parallel_exact, jit_parallel_exact_internal, jit_twin)
+from .._lowered import empty
 from ._scan._loops_kernels import filled, filled_rows
 from ._state import Orders, Partition, RowWeights, Walk
 

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._math_kernels import binary_log_loss
-from ..._numba import fence, jit_fast, jit_fast_inline
+from ..._numba import jit_fast, jit_fast_inline
+from ..._lowered import fence
 from ..._row_kernels import by_layout
 
 
@@ -63,7 +64,7 @@ def softmax_exp(z):
     reciprocal per row (what LLVM's fastmath made of the division of every
     class's term), formed where they are read. Inlined into the passes (a
     call per row made the dense multinomial pass 1.1x slower); the log-sum
-    comes back behind a :data:`~hyperplane._numba.fence`, so that fastmath
+    comes back behind a :data:`~hyperplane._lowered.fence`, so that fastmath
     does not reassociate it with the caller's loss sum and every pass rounds
     it as this function does (unfenced, the unweighted passes' loss moved by
     an ulp)."""

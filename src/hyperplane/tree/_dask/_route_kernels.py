@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import empty, jit
+from ..._numba import jit
+from ..._lowered import empty
 from .._state import Walk
 from .._traverse_kernels import next_leaf, start_walk
 

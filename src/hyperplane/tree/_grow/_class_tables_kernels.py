@@ -35,7 +35,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_none, empty, jit_internal, jit_twin
+from ..._numba import by_none, jit_internal, jit_twin
+from ..._lowered import empty
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)

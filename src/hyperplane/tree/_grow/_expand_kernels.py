@@ -29,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._in_python import in_python
-from ..._numba import by_none, empty, jit, jit_inline, jit_internal, jit_twin
+from ..._numba import by_none, jit, jit_inline, jit_internal, jit_twin
+from ..._lowered import empty
 from .._scan._split_kernels import BINNED, C45_TIE, CATEGORICAL, NUMERIC
 from .._state import Children, Orders, Splits
 from .._scan._numeric_cut_kernels import no_split

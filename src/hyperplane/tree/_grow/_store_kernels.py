@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import empty, jit, jit_inline, jit_internal
+from ..._numba import jit, jit_inline, jit_internal
+from ..._lowered import empty
 from .._scan._loops_kernels import pick_max
 from .._state import NodeStore
 

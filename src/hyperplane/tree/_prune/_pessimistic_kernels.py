@@ -28,7 +28,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, empty, jit, jit_internal, jit_twin
+from ..._numba import by_first_type, jit, jit_internal, jit_twin
+from ..._lowered import empty
 from .._grow._expand_kernels import branch_weights, empty_branch_leaf
 from .._scan._criterion_kernels import regression_impurity
 from .._scan._split_kernels import C45_TIE, impurity

@@ -23,7 +23,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, empty, jit_internal
+from ..._numba import by_first_type, jit_internal
+from ..._lowered import empty
 from ._median_kernels import (AbsoluteError, absolute_error_profile, mean_absolute_error,
                               put_absolute_error)
 from ._moments_kernels import (SquaredError, add_row, as_moments, cut_quality, mean_squared_error,

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..._numba import empty, jit_internal, jit_parallel_exact_twin, jit_twin
+from ..._numba import jit_internal, jit_parallel_exact_twin, jit_twin
+from ..._lowered import empty
 from .._grow._expand_kernels import put_split
 from ._numeric_cut_kernels import WORK_ROWS, ordered_cut
 from ._split_kernels import CATEGORICAL, table_split_score

@@ -7,7 +7,7 @@ that calls them, linked into each caller and optimised again there. These loops
 give the same results and are inlined into their callers' IR before typing
 (numba's untyped inlining, :data:`~hyperplane._numba.jit_inline`), so nothing of
 their own is compiled: a zeroed array is ``filled(empty(n, dtype), 0)``
-(:data:`~hyperplane._numba.empty`, an allocation lowered in place).
+(:data:`~hyperplane._lowered.empty`, an allocation lowered in place).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def all_unit(w):
 
 @jit_inline
 def filled(a, value):
-    """``a`` with every entry ``value`` (``np.full`` into a new :data:`~hyperplane._numba.empty`)."""
+    """``a`` with every entry ``value`` (``np.full`` into a new :data:`~hyperplane._lowered.empty`)."""
     for i in range(a.shape[0]):
         a[i] = value
     return a

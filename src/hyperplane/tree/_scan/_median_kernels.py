@@ -24,7 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import empty, jit_internal, jit_twin
+from ..._numba import jit_internal, jit_twin
+from ..._lowered import empty
 from ._loops_kernels import filled
 
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 import types as pytypes
 import numpy as np
 
-from ..._numba import empty, jit_inline, jit_internal, jit_twin
+from ..._numba import jit_inline, jit_internal, jit_twin
+from ..._lowered import empty
 from ._loops_kernels import filled, sum_in_order
 from ._split_kernels import (C45_EQUAL, C45_TIE, GINI, ROUND_OFF, WEIGHT_TOL,
                              _binary_score, c45_min_side, c45_split_info, impurity,

@@ -30,7 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._numba import by_first_type, empty, jit, jit_inline, jit_internal, jit_twin
+from ..._numba import by_first_type, jit, jit_inline, jit_internal, jit_twin
+from ..._lowered import empty
 from .._grow._expand_kernels import (CONSTANT_TARGET, known_branches, limits_reason, new_splits,
                               put_split, split_node)
 from ._criterion_kernels import (beats_best, cut_profile, put_regression_value,

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._numba import empty, jit, jit_inline, jit_internal, jit_twin
+from ..._numba import jit, jit_inline, jit_internal, jit_twin
+from ..._lowered import empty
 from ._loops_kernels import filled, pick_max, pick_min, sum_in_order
 from ._median_kernels import ABSOLUTE_ERROR  # noqa: F401  (every criterion's code is here)
 from ._moments_kernels import SQUARED_ERROR  # noqa: F401
