@@ -58,3 +58,41 @@ def test_inseparable_data_are_refused():
         novikoff_bound(X, [1, 1, -1, -1])
     with pytest.raises(ValueError, match="two classes"):
         novikoff_bound([[0.0], [1.0], [2.0]], [0, 1, 2])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_gamma_is_libsvms_hard_margin(seed):
+    """The widest margin equals that of LIBSVM's hard-margin SVM (scikit-learn's
+    SVC, C = 1e10) on the symmetric set {(z_i, +1), (-z_i, -1)}, whose bias is 0,
+    so that its w is the homogeneous w_hat*; no unit vector has a wider margin."""
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(80, 4))
+    margin = X @ rng.normal(size=4) + 0.4
+    keep = np.abs(margin) > 0.3
+    X, y = X[keep], np.where(margin[keep] > 0, 1, -1)
+    Z = y[:, None] * np.hstack([X, np.ones((len(X), 1))])
+    peer = SVC(kernel="linear", C=1e10, tol=1e-10).fit(
+        np.vstack([Z, -Z]), np.r_[np.ones(len(Z)), -np.ones(len(Z))])
+    w_peer = peer.coef_[0] / np.linalg.norm(peer.coef_[0])
+    result = novikoff_bound(X, y)
+    assert result.gamma == pytest.approx(1.0 / np.linalg.norm(peer.coef_[0]), rel=1e-5)
+    assert result.gamma >= np.min(Z @ w_peer) - 1e-12
+
+
+def test_the_bound_compiles_nothing():
+    """The playground's first perceptron step shows the bound: numba compiles
+    nothing for it and the SVM solver is not loaded (the SMO's first
+    compilation took seconds)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from numba.core.event import install_recorder\n"
+            "from hyperplane.linear import novikoff_bound\n"
+            "with install_recorder('numba:compile') as compiled:\n"
+            "    novikoff_bound([[3, 3], [4, 3], [1, 1]], [1, 1, -1])\n"
+            "print(len(compiled.buffer), 'hyperplane.svm._smo' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0", "False"]

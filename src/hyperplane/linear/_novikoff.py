@@ -1,34 +1,57 @@
 """Novikoff's theorem (李航《统计学习方法》定理2.1): on linearly separable data
-the perceptron makes at most k <= (R / gamma)^2 mistakes."""
+the perceptron makes at most k <= (R / gamma)^2 mistakes.
+
+gamma, the margin of the best separating hyperplane, is a least-distance
+problem, min |w_hat| subject to y_i w_hat.x_hat_i >= 1, which Lawson and Hanson
+(*Solving Least Squares Problems*, 1974, ch. 23, algorithm LDP) reduce to one
+non-negative least-squares problem: SciPy's ``nnls``, with nothing to compile."""
 
 from __future__ import annotations
 
 from collections import namedtuple
 
 import numpy as np
+from scipy.optimize import nnls
 from sklearn.utils import check_array
 
 from .._validation import encode_labels, signed_labels
-from ..kernels import Linear
 from ..svm._separable import separable
-from ..svm._smo import SMOSolver
 
 #: R = max |x_hat_i|, gamma = the largest margin of a unit-norm w_hat,
 #: bound = (R / gamma)^2.
 NovikoffBound = namedtuple("NovikoffBound", "R gamma bound")
 
+NOT_SEPARABLE = ("the data are not linearly separable, so Novikoff's theorem does not apply "
+                 "(the perceptron never converges on them)")
 
-def max_margin_through_origin(Z, tol=1e-10):
-    """The w_hat of min |w_hat|^2 subject to w_hat.z_i >= 1, by the hard-margin
-    SMO solver (C = inf) on the symmetric set {(z_i, +1), (-z_i, -1)}: its
-    constraints are symmetric in the bias, so the optimal bias is 0 and the
-    SVM's w is the homogeneous one."""
-    m = Z.shape[0]
-    points = np.vstack([Z, -Z])
-    labels = np.concatenate([np.ones(m), -np.ones(m)])
-    solution = SMOSolver(Linear(), points, np.arange(2 * m), labels, -np.ones(2 * m),
-                         np.full(2 * m, np.inf), tol=tol).solve()
-    return (solution.alpha * labels) @ points
+
+def max_margin_through_origin(Z):
+    """The w_hat of least norm with w_hat.z_i >= 1 for every row z_i of ``Z``.
+
+    Lawson and Hanson's LDP (1974, ch. 23): with E = [Z^T; 1^T] and
+    f = (0, ..., 0, 1), the non-negative least-squares solution u of
+    min |E u - f| has residual r = E u - f, and w_hat = -r[:d] / r[d]; r = 0
+    means that no w_hat satisfies the constraints. The multipliers u are the
+    hard-margin SVM's (through the origin) up to the scale r[d].
+
+    Examples
+    --------
+    李航 例2.1's augmented, signed points z_i = y_i (x_i, 1):
+
+    >>> import numpy as np
+    >>> Z = np.array([[3.0, 3, 1], [4, 3, 1], [-1, -1, -1]])
+    >>> max_margin_through_origin(Z).round(12).tolist()
+    [0.5, 0.5, -2.0]
+    """
+    m, d = Z.shape
+    E = np.vstack([Z.T, np.ones((1, m))])
+    f = np.zeros(d + 1)
+    f[d] = 1.0
+    u, _ = nnls(E, f)
+    r = E @ u - f
+    if not r[d] < 0.0:
+        raise ValueError(NOT_SEPARABLE)
+    return -r[:d] / r[d]
 
 
 def novikoff_bound(X, y):
@@ -36,9 +59,9 @@ def novikoff_bound(X, y):
 
     x_hat = (x, 1) and w_hat = (w, b) (李航 2.3.2): ``R = max |x_hat_i|``;
     ``gamma = max_{|w_hat| = 1} min_i y_i w_hat.x_hat_i``, the margin of the
-    best separating hyperplane, computed by the hard-margin SVM solver
-    (``gamma = 1 / |w_hat*|`` for the w_hat* of least norm with
-    y_i w_hat.x_hat_i >= 1); the perceptron makes at most ``bound`` updates.
+    best separating hyperplane: ``gamma = 1 / |w_hat*|`` for the w_hat* of
+    least norm with y_i w_hat.x_hat_i >= 1 (:func:`max_margin_through_origin`);
+    the perceptron makes at most ``bound`` updates.
 
     Parameters
     ----------
@@ -76,8 +99,7 @@ def novikoff_bound(X, y):
     X_hat = np.hstack([X, np.ones((X.shape[0], 1))])
     Z = signs[:, None] * X_hat
     if not separable(X, signs):
-        raise ValueError("the data are not linearly separable, so Novikoff's theorem "
-                         "does not apply (the perceptron never converges on them)")
+        raise ValueError(NOT_SEPARABLE)
     w_hat = max_margin_through_origin(Z)
     R = float(np.max(np.linalg.norm(X_hat, axis=1)))
     gamma = float(np.min(Z @ w_hat) / np.linalg.norm(w_hat))
