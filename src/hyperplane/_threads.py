@@ -164,9 +164,12 @@ def fit_threads(n_jobs, *, blas=None):
 
 
 def one_blas_thread():
-    """BLAS on one thread for the body of the ``with`` (restored after it).
+    """BLAS on one thread for the body of the ``with`` (restored after it),
+    through the one :func:`blas_controller` (a new threadpoolctl limit
+    inspects the loaded libraries: ~2 ms a fit).
 
-    The MLP's training runs every matrix product on one thread: a
+    The logistic fits' Newton, TRON and L-BFGS vector algebra runs on one
+    thread (:mod:`hyperplane.linear._logistic._estimator`). The MLP's training runs every matrix product on one thread: a
     mini-batch's ``A W`` (200 rows x 50 x 64: 640k multiply-adds) finishes
     before BLAS's threads wake, and on a busy machine they spin on the core
     the caller needs (measured: mini-batch BP 3.2x slower on the default

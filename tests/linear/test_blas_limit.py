@@ -53,3 +53,28 @@ def test_solver_sees_one_blas_thread_above_the_bound(monkeypatch, solver, minimi
     assert seen, f"the {solver} fit did not call {minimizer}"
     assert seen[0] == ([1] if limited else outside)
     assert blas_threads() == outside  # restored after the fit
+
+
+def test_newton_forms_its_hessians_on_one_blas_thread(monkeypatch):
+    """The dense Newton fit's Hessian products gain nothing from BLAS threads
+    (spinning on a busy machine cost 6x the CPU time), whatever the size."""
+    from hyperplane import _threads
+
+    monkeypatch.setattr(_threads, "busy_cores", lambda: 0)
+    np.ones((64, 64)) @ np.ones((64, 64))
+    outside = blas_threads()
+    if outside == [1]:
+        pytest.skip("BLAS already runs on one thread here: a limit cannot be told apart")
+    seen = []
+    real = _logistic.minimize_nested
+
+    def spy(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_logistic, "minimize_nested", spy)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5))
+    LogisticRegression(solver="newton").fit(X, X[:, 0] > 0)
+    assert seen == [[1]]
+    assert blas_threads() == outside

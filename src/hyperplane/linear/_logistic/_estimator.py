@@ -26,13 +26,12 @@ import numpy as np
 import scipy.sparse
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin
-from threadpoolctl import threadpool_limits
 
 from ..._base import LinearDecisionMixin, dask_classification_data
 from ..._numerics import check_magnitude
 from ..._parameters import N_JOBS, keep_parameters
 from ..._progress import progress
-from ..._threads import uses_threads
+from ..._threads import one_blas_thread, uses_threads
 from ..._validation import (
     CLASS_WEIGHT,
     FLAG,
@@ -76,8 +75,7 @@ SOLVER_NAMES = ("auto", "newton", "tron", "lbfgs")
 
 #: parameter vectors up to this length never woke BLAS threads in the solvers'
 #: vector algebra (measured: 2,000 and 8,000 parameters, the same CPU time with and
-#: without a limit; 20,000: 3.7x the CPU time without), and limiting them costs
-#: about 3 ms per fit (threadpoolctl inspects the loaded libraries)
+#: without a limit; 20,000: 3.7x the CPU time without)
 BLAS_THREADED_PARAMETERS = 10_000
 
 
@@ -91,7 +89,7 @@ def solver_blas_limit(n_parameters):
     No limit for at most :data:`BLAS_THREADED_PARAMETERS` weights."""
     if n_parameters <= BLAS_THREADED_PARAMETERS:
         return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
+    return one_blas_thread()
 
 
 class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
@@ -306,7 +304,7 @@ class LogisticRegression(LinearDecisionMixin, ClassifierMixin, BaseEstimator):
         # the Hessian's products (at most a few thousand columns' worth of work per
         # row block) gain nothing from BLAS threads, whose spinning on a busy machine
         # cost 6x the CPU time at 200k x 50 on 2 threads (benchmarks/RESULTS.md)
-        with threadpool_limits(1, user_api="blas"):
+        with one_blas_thread():
             return self._fit_second_order(minimize_nested, problem, X, lambda f: f,
                                           sample_weight_sum(X.shape[0], weight))
 
