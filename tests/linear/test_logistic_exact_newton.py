@@ -138,11 +138,12 @@ def test_nested_subsamples_reach_sklearns_minimum(k, monkeypatch):
 
 
 def test_subsample_rows_rule():
-    assert LH.subsample_rows(39_999, 51) is None             # under twice the 20k floor
-    assert LH.subsample_rows(100_000, 51).size == 20_000      # a tenth, raised to the floor
+    assert LH.subsample_rows(19_999, 51) is None             # under twice the 10k floor
+    assert LH.subsample_rows(50_000, 51).size == 10_000       # a tenth, raised to the floor
     rows = LH.subsample_rows(300_000, 51)
     assert rows.size == 30_000 and np.all(np.diff(rows) > 0)
     assert LH.subsample_rows(300_000, 15_001) is None         # floor: ten rows per parameter
+    assert LH.subsample_rows(200_000, 5_001).size == 50_010   # ten per parameter above 10k
 
 
 def test_auto_picks_newton_for_small_dense_lbfgs_for_large_and_tron_for_sparse(monkeypatch):
