@@ -41,7 +41,7 @@ from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, scor
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
 from ._expand_kernels import new_splits, put_split
-from .._scan._loops_kernels import all_unit, filled, filled_rows
+from .._scan._loops_kernels import all_unit, filled, filled_rows, pick_max
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
 from .._absent import no_slot, nothing
@@ -238,20 +238,25 @@ def _scratch_tables(pool):
 
 
 @jit_internal
-def _table_pool(p_coded, width, n_classes):
+def _table_pool(codes_count, n_classes):
     """The table pool of a growth whose nodes hold class tables of ``width + 1``
-    cells per coded column (a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
+    cells per coded column (``width`` the most codes of a column in
+    ``codes_count``; a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
     small nodes' scratch, allocated at its first use and never handed out)."""
+    p_coded = codes_count.shape[0]
+    width = 0
+    for c in range(p_coded):
+        width = pick_max(width, codes_count[c])
     free = [0]
     free.pop()  # typed by its first element
     return TablePool([np.zeros((p_coded, 0, n_classes), dtype=np.float64)],
                      [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
-#: ``new_pool(tables, p_coded, width, n_classes)``: the growth's table pool
+#: ``new_pool(tables, codes_count, n_classes)``: the growth's table pool
 #: (:func:`_table_pool`), or None (:data:`~.._absent.nothing`) when ``tables`` is None: a growth without class
-#: tables, which numba then compiles without their code (an ``is None`` test
-#: drops a branch only when the argument is None, so the choice is made here)
+#: tables, which numba then compiles without their code, nor the pool's width (an ``is None``
+#: test drops a branch only when the argument is None, so the choice is made here)
 new_pool = by_none(nothing, _table_pool, pass_first=(False, False))
 
 

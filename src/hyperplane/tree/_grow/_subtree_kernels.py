@@ -21,7 +21,7 @@ from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_tabl
                                     node_tables, pass_tables_on, release_slot)
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
-from .._scan._loops_kernels import all_unit, pick_max, sum_in_order
+from .._scan._loops_kernels import all_unit, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._absent import never, nothing
@@ -164,19 +164,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     compiles it without their code.
     """
     n_classes = root.value.shape[0]
-    p_coded = columns.codes_rows.shape[1]
-    width = 0
-    for c in range(p_coded):
-        width = pick_max(width, columns.codes_count[c])
-    pool = new_pool(tables, p_coded, width, n_classes)
+    pool = new_pool(tables, columns.codes_count, n_classes)
     dest = branch_scratch(space)
     leaf_weight = 0.0
     deferred = new_deferred(tuning.defer_rows, root, pool, handoff)
-    stack = [root]  # the pending nodes, and beside them their (id, table slot)
-    places = [(0, adopt_tables(tables, pool))]
+    stack = [(root, 0, adopt_tables(tables, pool))]  # the pending nodes, their ids and table slots
     while len(stack) > 0:
-        node = stack.pop()
-        node_id, slot = places.pop()
+        node, node_id, slot = stack.pop()
         if deferred_here(deferred, node_id, node, slot, pool, handoff, tuning.defer_rows):
             continue
         slot = node_tables(pool, columns, node, slot, tuning)
@@ -219,8 +213,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                     node.count, children.value[v], node.depth + 1, avail,
                     child_spare(Orders(children.spare_order, children.spare_x), offsets, v,
                                 n_num))
-                stack.append(child)
-                places.append((first + v, child_slot if v == largest else -1))
+                stack.append((child, first + v, child_slot if v == largest else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += sum_in_order(children.w[a:b])
     return Subtree(store, leaf_weight, deferred)
