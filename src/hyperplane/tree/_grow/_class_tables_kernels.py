@@ -40,7 +40,7 @@ from ..._lowered import empty
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
-from ._expand_kernels import new_splits, put_split
+from ._expand_kernels import EMPTY_BRANCH, GROW, new_splits, put_split
 from .._scan._loops_kernels import all_unit, filled, filled_rows, pick_max
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
@@ -338,22 +338,39 @@ def _count_tables(columns, node, table, counts, parallel_rows, groups):
 
 
 @jit_internal
-def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
-    """Turn the tables in ``slot`` into those of child ``keep``
-    (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never, and
-    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers)."""
+def _pass_tables_on(pool, slot, columns, node, children, subtract_rows, parallel_rows, groups):
+    """The branch whose child takes over the tables in ``slot`` (histogram
+    subtraction): the growing child of the most rows (the first of them, among
+    the non-empty branches), when it has at least ``subtract_rows``. Its
+    tables are then the node's with its siblings' rows taken out
+    (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never,
+    and ``groups`` > 1: that many groups of columns side by side, the same
+    numbers). Else −1, and the slot goes back to the pool (:func:`_release_slot`)."""
+    offsets = children.offsets
+    keep = -1
+    for v in range(children.r.shape[0]):
+        if children.reason[v] != EMPTY_BRANCH and (
+                keep < 0 or offsets[v + 1] - offsets[v] > offsets[keep + 1] - offsets[keep]):
+            keep = v
+    if not (slot >= 0 and keep >= 0 and children.reason[keep] == GROW
+            and offsets[keep + 1] - offsets[keep] >= subtract_rows):
+        _release_slot(pool, slot)
+        return -1
     table, counts = pool.tables[slot], pool.counts[slot]
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
         take_out_siblings(columns, node, children.branch, keep, children.r[keep], table, counts)
+    return keep
 
 
-#: ``pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups)``:
-#: :func:`_pass_tables_on`, nothing when ``pool`` is None (a growth without class tables: an
-#: exact or regression tree, or one whose every node sorts; :data:`~.._absent.nothing`)
-pass_tables_on = by_none(nothing, _pass_tables_on)
+#: ``pass_tables_on(pool, slot, columns, node, children, subtract_rows, parallel_rows,
+#: groups)``: the branch whose child takes the node's tables over
+#: (:func:`_pass_tables_on`), −1 when ``pool`` is None (a growth without class tables: an
+#: exact or regression tree, or one whose every node sorts; :data:`~.._absent.no_slot`,
+#: no largest child sought)
+pass_tables_on = by_none(no_slot, _pass_tables_on)
 
 
 #: a deferred node's hand-down when it has no tables to hand down

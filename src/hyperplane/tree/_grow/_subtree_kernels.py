@@ -141,8 +141,9 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     binned; numba compiles only the kind of scoring the tree takes,
     :data:`subtree_splits`, and only the parallel kernels a
     ``tuning.parallel_rows`` not None asks for) it is scored from
-    its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
-    their tables on to their largest child (:func:`take_out_siblings`); nodes
+    its class tables: nodes pass their tables on to their largest child when it
+    has at least ``tuning.subtract_rows`` rows
+    (:data:`~._class_tables_kernels.pass_tables_on`, which chooses it); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`~._class_tables_kernels.small_node_scores`.
 
     Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in
@@ -182,28 +183,15 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
             release_slot(pool, slot)
             leaf_weight += sum_in_order(node.w)
             continue
-        n_branches = children.r.shape[0]
-        offsets = children.offsets
-        largest = -1
-        for v in range(n_branches):
-            if children.reason[v] != EMPTY_BRANCH and (
-                    largest < 0 or offsets[v + 1] - offsets[v]
-                    > offsets[largest + 1] - offsets[largest]):
-                largest = v
-        child_slot = -1
-        if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
-                and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            pass_tables_on(pool, slot, columns, node, children, largest, tuning.parallel_rows,
-                            tuning.groups)
-            child_slot = slot
-        else:
-            release_slot(pool, slot)
+        kept = pass_tables_on(pool, slot, columns, node, children, tuning.subtract_rows,
+                              tuning.parallel_rows, tuning.groups)
         first = store.n_nodes
         store = split_leaf(store, node_id,
                                 NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),
                                 children.r, children.value, children.weight)
         avail = attributes_left(node.avail, j, columns.kind[j] != CATEGORICAL)
-        for v in range(n_branches - 1, -1, -1):
+        offsets = children.offsets
+        for v in range(children.r.shape[0] - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
                 n_num = node.order.shape[0]
@@ -213,7 +201,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                     node.count, children.value[v], node.depth + 1, avail,
                     child_spare(Orders(children.spare_order, children.spare_x), offsets, v,
                                 n_num))
-                stack.append((child, first + v, child_slot if v == largest else -1))
+                stack.append((child, first + v, slot if v == kept else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += sum_in_order(children.w[a:b])
     return Subtree(store, leaf_weight, deferred)
