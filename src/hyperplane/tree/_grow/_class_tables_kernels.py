@@ -40,8 +40,8 @@ from ..._lowered import empty
 from .._scan._hist_node_kernels import (accumulate_rows_parallel, add_rows, score_coded_attribute,
                                         score_coded_parallel, take_out_siblings_parallel,
                                         take_out_rows)
-from ._expand_kernels import new_splits, put_split
-from .._scan._loops_kernels import all_unit, filled, filled_rows
+from ._expand_kernels import EMPTY_BRANCH, GROW, new_splits, put_split
+from .._scan._loops_kernels import all_unit, filled, filled_rows, pick_max
 from .._scan._numeric_cut_kernels import ordered_cut
 from .._scan._split_kernels import CATEGORICAL, table_split_score
 from .._absent import no_slot, nothing
@@ -238,20 +238,25 @@ def _scratch_tables(pool):
 
 
 @jit_internal
-def _table_pool(p_coded, width, n_classes):
+def _table_pool(codes_count, n_classes):
     """The table pool of a growth whose nodes hold class tables of ``width + 1``
-    cells per coded column (a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
+    cells per coded column (``width`` the most codes of a column in
+    ``codes_count``; a :class:`~hyperplane.tree._state.TablePool`; slot 0 is the
     small nodes' scratch, allocated at its first use and never handed out)."""
+    p_coded = codes_count.shape[0]
+    width = 0
+    for c in range(p_coded):
+        width = pick_max(width, codes_count[c])
     free = [0]
     free.pop()  # typed by its first element
     return TablePool([np.zeros((p_coded, 0, n_classes), dtype=np.float64)],
                      [np.zeros((0, width + 1), dtype=np.int64)], free)
 
 
-#: ``new_pool(tables, p_coded, width, n_classes)``: the growth's table pool
+#: ``new_pool(tables, codes_count, n_classes)``: the growth's table pool
 #: (:func:`_table_pool`), or None (:data:`~.._absent.nothing`) when ``tables`` is None: a growth without class
-#: tables, which numba then compiles without their code (an ``is None`` test
-#: drops a branch only when the argument is None, so the choice is made here)
+#: tables, which numba then compiles without their code, nor the pool's width (an ``is None``
+#: test drops a branch only when the argument is None, so the choice is made here)
 new_pool = by_none(nothing, _table_pool, pass_first=(False, False))
 
 
@@ -333,22 +338,39 @@ def _count_tables(columns, node, table, counts, parallel_rows, groups):
 
 
 @jit_internal
-def _pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups):
-    """Turn the tables in ``slot`` into those of child ``keep``
-    (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never, and
-    ``groups`` > 1: ``groups`` groups of columns side by side, the same numbers)."""
+def _pass_tables_on(pool, slot, columns, node, children, subtract_rows, parallel_rows, groups):
+    """The branch whose child takes over the tables in ``slot`` (histogram
+    subtraction): the growing child of the most rows (the first of them, among
+    the non-empty branches), when it has at least ``subtract_rows``. Its
+    tables are then the node's with its siblings' rows taken out
+    (:func:`take_out_siblings`; from ``parallel_rows`` rows, ``None``: never,
+    and ``groups`` > 1: that many groups of columns side by side, the same
+    numbers). Else −1, and the slot goes back to the pool (:func:`_release_slot`)."""
+    offsets = children.offsets
+    keep = -1
+    for v in range(children.r.shape[0]):
+        if children.reason[v] != EMPTY_BRANCH and (
+                keep < 0 or offsets[v + 1] - offsets[v] > offsets[keep + 1] - offsets[keep]):
+            keep = v
+    if not (slot >= 0 and keep >= 0 and children.reason[keep] == GROW
+            and offsets[keep + 1] - offsets[keep] >= subtract_rows):
+        _release_slot(pool, slot)
+        return -1
     table, counts = pool.tables[slot], pool.counts[slot]
     if parallel_rows is not None and node.rows.shape[0] >= parallel_rows and groups > 1:
         take_out_siblings_parallel(columns, node, children.branch, keep, children.r[keep],
                                    table, counts, groups)
     else:
         take_out_siblings(columns, node, children.branch, keep, children.r[keep], table, counts)
+    return keep
 
 
-#: ``pass_tables_on(pool, slot, columns, node, children, keep, parallel_rows, groups)``:
-#: :func:`_pass_tables_on`, nothing when ``pool`` is None (a growth without class tables: an
-#: exact or regression tree, or one whose every node sorts; :data:`~.._absent.nothing`)
-pass_tables_on = by_none(nothing, _pass_tables_on)
+#: ``pass_tables_on(pool, slot, columns, node, children, subtract_rows, parallel_rows,
+#: groups)``: the branch whose child takes the node's tables over
+#: (:func:`_pass_tables_on`), −1 when ``pool`` is None (a growth without class tables: an
+#: exact or regression tree, or one whose every node sorts; :data:`~.._absent.no_slot`,
+#: no largest child sought)
+pass_tables_on = by_none(no_slot, _pass_tables_on)
 
 
 #: a deferred node's hand-down when it has no tables to hand down

@@ -21,7 +21,7 @@ from ._class_tables_kernels import (adopt_tables, hand_down, new_pool, node_tabl
                                     node_tables, pass_tables_on, release_slot)
 from ._expand_kernels import EMPTY_BRANCH, GROW, attributes_left, expand_node
 from .._scan._node_kernels import score_attributes
-from .._scan._loops_kernels import all_unit, pick_max, sum_in_order
+from .._scan._loops_kernels import all_unit, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._absent import never, nothing
@@ -141,8 +141,9 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     binned; numba compiles only the kind of scoring the tree takes,
     :data:`subtree_splits`, and only the parallel kernels a
     ``tuning.parallel_rows`` not None asks for) it is scored from
-    its class tables: nodes of at least ``tuning.subtract_rows`` rows pass
-    their tables on to their largest child (:func:`take_out_siblings`); nodes
+    its class tables: nodes pass their tables on to their largest child when it
+    has at least ``tuning.subtract_rows`` rows
+    (:data:`~._class_tables_kernels.pass_tables_on`, which chooses it); nodes
     below ``tuning.sort_rows`` rows are scored by :func:`~._class_tables_kernels.small_node_scores`.
 
     Returns the grown :class:`~hyperplane.tree._state.Subtree`: its nodes in
@@ -164,19 +165,13 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     compiles it without their code.
     """
     n_classes = root.value.shape[0]
-    p_coded = columns.codes_rows.shape[1]
-    width = 0
-    for c in range(p_coded):
-        width = pick_max(width, columns.codes_count[c])
-    pool = new_pool(tables, p_coded, width, n_classes)
+    pool = new_pool(tables, columns.codes_count, n_classes)
     dest = branch_scratch(space)
     leaf_weight = 0.0
     deferred = new_deferred(tuning.defer_rows, root, pool, handoff)
-    stack = [root]  # the pending nodes, and beside them their (id, table slot)
-    places = [(0, adopt_tables(tables, pool))]
+    stack = [(root, 0, adopt_tables(tables, pool))]  # the pending nodes, their ids and table slots
     while len(stack) > 0:
-        node = stack.pop()
-        node_id, slot = places.pop()
+        node, node_id, slot = stack.pop()
         if deferred_here(deferred, node_id, node, slot, pool, handoff, tuning.defer_rows):
             continue
         slot = node_tables(pool, columns, node, slot, tuning)
@@ -188,28 +183,15 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
             release_slot(pool, slot)
             leaf_weight += sum_in_order(node.w)
             continue
-        n_branches = children.r.shape[0]
-        offsets = children.offsets
-        largest = -1
-        for v in range(n_branches):
-            if children.reason[v] != EMPTY_BRANCH and (
-                    largest < 0 or offsets[v + 1] - offsets[v]
-                    > offsets[largest + 1] - offsets[largest]):
-                largest = v
-        child_slot = -1
-        if (slot >= 0 and largest >= 0 and children.reason[largest] == GROW
-                and offsets[largest + 1] - offsets[largest] >= tuning.subtract_rows):
-            pass_tables_on(pool, slot, columns, node, children, largest, tuning.parallel_rows,
-                            tuning.groups)
-            child_slot = slot
-        else:
-            release_slot(pool, slot)
+        kept = pass_tables_on(pool, slot, columns, node, children, tuning.subtract_rows,
+                              tuning.parallel_rows, tuning.groups)
         first = store.n_nodes
         store = split_leaf(store, node_id,
                                 NodeTest(j, columns.kind[j] != CATEGORICAL, splits.threshold[j]),
                                 children.r, children.value, children.weight)
         avail = attributes_left(node.avail, j, columns.kind[j] != CATEGORICAL)
-        for v in range(n_branches - 1, -1, -1):
+        offsets = children.offsets
+        for v in range(children.r.shape[0] - 1, -1, -1):
             a, b = offsets[v], offsets[v + 1]
             if children.reason[v] == GROW:
                 n_num = node.order.shape[0]
@@ -219,8 +201,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                     node.count, children.value[v], node.depth + 1, avail,
                     child_spare(Orders(children.spare_order, children.spare_x), offsets, v,
                                 n_num))
-                stack.append(child)
-                places.append((first + v, child_slot if v == largest else -1))
+                stack.append((child, first + v, slot if v == kept else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += sum_in_order(children.w[a:b])
     return Subtree(store, leaf_weight, deferred)
