@@ -302,6 +302,15 @@ class Deferred(NamedTuple):
     tables: list
 
 
+class Pending(NamedTuple):
+    """A node the depth-first growth has still to expand: the node, its id in
+    the store, and its class tables' slot in the pool (−1: none)."""
+
+    node: Node
+    node_id: int
+    slot: int
+
+
 class Subtree(NamedTuple):
     """What one compiled call grows (:func:`~hyperplane.tree._grow._subtree_kernels.grow_subtree`):
     a :class:`NodeStore` whose node 0 is the call's root, the weight that

@@ -25,7 +25,7 @@ from .._scan._loops_kernels import all_unit, sum_in_order
 from .._scan._regression_kernels import expand_regression_node, regression_scores
 from .._scan._split_kernels import CATEGORICAL
 from .._absent import never, nothing
-from .._state import (Deferred, NodeTest, Orders, Scan, Subtree, Workspace,
+from .._state import (Deferred, NodeTest, Orders, Pending, Scan, Subtree, Workspace,
                       compiled_new_node)
 from .._traverse_kernels import child_orders, child_spare
 from ._store_kernels import split_leaf
@@ -169,9 +169,10 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
     dest = branch_scratch(space)
     leaf_weight = 0.0
     deferred = new_deferred(tuning.defer_rows, root, pool, handoff)
-    stack = [(root, 0, adopt_tables(tables, pool))]  # the pending nodes, their ids and table slots
+    stack = [Pending(root, 0, adopt_tables(tables, pool))]
     while len(stack) > 0:
-        node, node_id, slot = stack.pop()
+        pending = stack.pop()
+        node, node_id, slot = pending.node, pending.node_id, pending.slot
         if deferred_here(deferred, node_id, node, slot, pool, handoff, tuning.defer_rows):
             continue
         slot = node_tables(pool, columns, node, slot, tuning)
@@ -201,7 +202,7 @@ def grow_subtree(columns, root, rules, tuning, space, tables, handoff, store):
                     node.count, children.value[v], node.depth + 1, avail,
                     child_spare(Orders(children.spare_order, children.spare_x), offsets, v,
                                 n_num))
-                stack.append((child, first + v, slot if v == kept else -1))
+                stack.append(Pending(child, first + v, slot if v == kept else -1))
             elif children.reason[v] != EMPTY_BRANCH:
                 leaf_weight += sum_in_order(children.w[a:b])
     return Subtree(store, leaf_weight, deferred)
