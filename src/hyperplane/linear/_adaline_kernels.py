@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._lowered import empty
 from .._numba import jit
 from .._row_kernels import row_axpy, row_dot, row_weighted_square
 
@@ -32,7 +33,7 @@ class LMSSamples(NamedTuple):
 def augmented_squared_norms(X, n_samples, ones):
     """``‖x̃_n‖² = ‖x_n‖² + 1`` of every row (``ones``: a vector of ones, one
     per feature)."""
-    out = np.empty(n_samples)
+    out = empty(n_samples, np.float64)
     for n in range(n_samples):
         out[n] = row_weighted_square(X, n, ones) + 1.0
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._lowered import zeros
 from .._numba import jit_fast
 
 
@@ -32,8 +33,8 @@ def class_counts_and_sums(X, y_index, n_classes, weight):
     sums : ndarray of shape (n_classes, n_features)
     """
     n, d = X.shape
-    counts = np.zeros(n_classes)
-    sums = np.zeros((n_classes, d))
+    counts = zeros(n_classes, np.float64)
+    sums = zeros((n_classes, d), np.float64)
     for i in range(n):
         k = y_index[i]
         counts[k] += weight[i]

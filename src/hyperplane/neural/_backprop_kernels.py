@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._lowered import empty, zeros
 from .._math_kernels import sigmoid
 from .._numba import jit_fast, jit_fast_inline, jit_fast_internal
 from ._state import Learning
@@ -320,7 +321,7 @@ def sample_step(net, learning, x, y, weight, out, grad):
 def unit_buffers(net):
     """Scratch ``out`` and ``grad`` for :func:`sample_step`: one entry per neuron."""
     n_units = net.u_off[-1]
-    return np.empty(n_units, dtype=net.packed.dtype), np.zeros(n_units, dtype=net.packed.dtype)
+    return empty(n_units, net.packed.dtype), zeros(n_units, net.packed.dtype)
 
 
 @jit_fast
@@ -345,7 +346,7 @@ def sparse_standard_bp_epoch(net, rows, Y, weights, order, eta, lam, loss):
     are those of the dense rows."""
     learning = Learning(eta, lam, loss)
     out, grad = unit_buffers(net)
-    x = np.zeros(net.sizes[0], dtype=net.packed.dtype)
+    x = zeros(net.sizes[0], net.packed.dtype)
     data, indices, indptr = rows.data, rows.indices, rows.indptr
     total = 0.0
     for t in range(order.shape[0]):
@@ -369,7 +370,7 @@ def forward_from(net, A, start):
     acts = [A]
     for l in range(start, n_layers):
         A = acts[l - start]
-        Z = np.empty((A.shape[0], net.sizes[l + 1]), dtype=A.dtype)
+        Z = empty((A.shape[0], net.sizes[l + 1]), A.dtype)
         np.dot(A, layer_weights(net.packed, net, l), Z)
         bias = layer_bias(net.packed, net, l)
         for r in range(Z.shape[0]):
@@ -390,7 +391,7 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
     finishes the layers below itself."""
     n_layers = net.sizes.shape[0] - 1
     Y_hat = acts[n_layers - start]
-    delta = np.empty_like(Y_hat)
+    delta = empty(Y_hat.shape, Y_hat.dtype)
     for r in range(delta.shape[0]):  # -g_j of every row (eq. 5.10)
         output_gradient(Y_hat[r], Y[r], loss, net.out_act, delta[r], -weights[r])
     for l in range(n_layers - 1, start - 1, -1):
@@ -403,7 +404,7 @@ def gradient_from(net, loss, acts, Y, weights, grad, start):
             for j in range(gb.shape[0]):
                 gb[j] += delta[r, j]
         if l > 0:
-            below = np.empty((delta.shape[0], net.sizes[l]), dtype=delta.dtype)
+            below = empty((delta.shape[0], net.sizes[l]), delta.dtype)
             np.dot(delta, layer_weights(net.packed, net, l).T, below)
             delta = below
             A = acts[l - start]
@@ -477,7 +478,7 @@ def minibatch_bp_epoch(net, X, Y, weights, order, batch_size, learning):
     (The one epoch kernel that takes ``learning`` as a named tuple: eight
     parameters at most, and its batches cost far more than the typing.)
     """
-    grad = np.empty_like(net.packed)
+    grad = empty(net.packed.shape[0], net.packed.dtype)
     total = 0.0
     n = order.shape[0]
     for start in range(0, n, batch_size):

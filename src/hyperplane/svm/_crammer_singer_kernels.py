@@ -29,6 +29,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._lowered import empty
 from .._numba import jit, jit_internal, jit_twin
 from .._row_kernels import by_layout
 from ._linear_svc_kernels import PG_ZERO, prefetch_ahead, shuffle_prefix
@@ -193,12 +194,12 @@ def cs_epoch(problem, state, active):
     y_slot, n_samples = active.y_slot, active.n_samples
     K = alpha.shape[1]
     d = W.shape[0] - 1
-    G = np.empty(K)
-    alpha_i = np.empty(K)
-    Bv = np.empty(K)
-    alpha_new = np.empty(K)
-    changed = np.empty(K, dtype=np.int64)
-    delta = np.empty(K)
+    G = empty(K, np.float64)
+    alpha_i = empty(K, np.float64)
+    Bv = empty(K, np.float64)
+    alpha_new = empty(K, np.float64)
+    changed = empty(K, np.int64)
+    delta = empty(K, np.float64)
     shuffle_prefix(order, n_samples[0], rng)
     stopping = -np.inf
     s = 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._lowered import zeros
 from .._numba import jit_fast, jit_fast_inline, jit_fast_internal
 from ._kernel_values_kernels import DENSE_ROWS, FEATURE_MAJOR, is_distance
 
@@ -60,7 +61,7 @@ def feature_major_products(samples, r, lo, hi):
     each of the rest. The sums run in a fresh local array, which LLVM knows
     aliases no sample, so the passes vectorise wherever the function is
     compiled (on ``samples.buf`` directly they did only when inlined)."""
-    acc = np.zeros(hi - lo)
+    acc = zeros(hi - lo, np.float64)
     feature_major_sums(samples.XT32, r, lo, is_distance(samples), acc)
     buf = samples.buf[lo:hi]
     for k in range(hi - lo):

@@ -32,6 +32,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._lowered import empty
 from .._numba import jit, jit_internal, jit_twin
 from .._row_kernels import by_layout, row_entry, row_span
 from ._linear_svc_kernels import GO_ON, PG_ZERO, WITHIN_TOL, csr_prefetch_ahead
@@ -104,8 +105,9 @@ prefetch_columns = by_layout(dense_no_prefetch, csr_prefetch_ahead)
 def column_curvatures(Xc, C, n_columns):
     """``sum_i C_i x_ij^2`` of every column (:data:`column_terms` with all
     margins positive)."""
-    out = np.empty(n_columns)
-    ones = np.ones(C.shape[0])
+    out = empty(n_columns, np.float64)
+    ones = empty(C.shape[0], np.float64)
+    ones[:] = 1.0
     for j in range(n_columns):
         out[j] = column_terms(Xc, j, ones, C)[1]
     return out

@@ -20,6 +20,7 @@ from math import exp, log
 
 import numpy as np
 
+from .._lowered import empty
 from .._numba import jit
 
 #: Lin, Lin & Weng 2007, Algorithm 1 (LIBSVM's constants)
@@ -70,7 +71,7 @@ def sigmoid_train(f, positive):
     prior0 = l - prior1
     hi_target = (prior1 + 1.0) / (prior1 + 2.0)
     lo_target = 1.0 / (prior0 + 2.0)
-    t = np.empty(l)
+    t = empty(l, np.float64)
     for i in range(l):
         t[i] = hi_target if positive[i] else lo_target
     A = 0.0
@@ -149,8 +150,8 @@ def couple(r, p, eps, max_iter):
     p (and Qp, p'Qp) after each; it stops when max_t |(Qp)_t - p'Qp| < eps.
     Returns the number of sweeps (``max_iter`` if it did not stop)."""
     k = p.shape[0]
-    Q = np.empty((k, k))
-    Qp = np.empty(k)
+    Q = empty((k, k), np.float64)
+    Qp = empty(k, np.float64)
     for t in range(k):
         p[t] = 1.0 / k
         Q[t, t] = 0.0

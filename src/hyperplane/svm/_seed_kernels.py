@@ -30,6 +30,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .._lowered import zeros
 from .._numba import jit
 from .._row_kernels import row_axpy, row_dot
 from ._linear_svc_kernels import coordinate_step
@@ -48,7 +49,7 @@ DCDState = namedtuple("DCDState", "alpha w active")
 @jit
 def squared_norms(X):
     """|x_t|^2 of every dense row, summed in feature order."""
-    out = np.zeros(X.shape[0])
+    out = zeros(X.shape[0], np.float64)
     for t in range(X.shape[0]):
         for f in range(X.shape[1]):
             out[t] += X[t, f] * X[t, f]

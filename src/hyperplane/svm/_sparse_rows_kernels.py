@@ -31,6 +31,7 @@ import numpy as np
 from numba import prange
 from numba.core import types
 
+from .._lowered import empty, zeros
 from .._numba import (by_first_type, jit, jit_fast, jit_fast_inline, jit_fast_internal, jit_inline,
                       jit_parallel)
 from ._kernel_values_kernels import ROW_BLOCK, SPARSE_COLUMNS, SPARSE_ROWS, is_distance
@@ -51,14 +52,14 @@ def csr_columns(data, indices, indptr, d):
     features, each column's rows in increasing order (a counting sort of the
     nonzeros by column, read row by row): the inverted index of
     :func:`column_dots`."""
-    col_ptr = np.zeros(d + 1, dtype=np.int64)
+    col_ptr = zeros(d + 1, np.int64)
     for p in range(indices.shape[0]):
         col_ptr[indices[p] + 1] += 1
     for f in range(d):
         col_ptr[f + 1] += col_ptr[f]
     fill = col_ptr[:d].copy()
-    col_data = np.empty(indices.shape[0], dtype=np.float32)
-    col_rows = np.empty(indices.shape[0], dtype=np.int32)
+    col_data = empty(indices.shape[0], np.float32)
+    col_rows = empty(indices.shape[0], np.int32)
     for r in range(indptr.shape[0] - 1):
         for p in range(indptr[r], indptr[r + 1]):
             q = fill[indices[p]]
@@ -82,7 +83,7 @@ def dense_columns(data, indices, indptr, d):
 def squared_norm_sums(data, indptr):
     """``out[t] = Σ_p data[p]²`` over row ``t``'s entries ``indptr[t] .. indptr[t+1] − 1``, each
     square in float64; inlined, so the caller's arithmetic sums it."""
-    out = np.zeros(indptr.shape[0] - 1)
+    out = zeros(indptr.shape[0] - 1, np.float64)
     for t in range(out.shape[0]):
         acc = 0.0
         for p in range(indptr[t], indptr[t + 1]):
@@ -288,7 +289,7 @@ def dense_column_dots(samples, r, lo, hi):
     sum takes its terms in the order of x_r's features, as the CSC columns
     do, plus exact zeros, so the two give the same bits."""
     data, indices, indptr = samples.data, samples.indices, samples.indptr
-    acc = np.zeros(hi - lo)         # fresh: LLVM knows it aliases no sample, and vectorises
+    acc = zeros(hi - lo, np.float64)  # fresh: LLVM knows it aliases no sample, and vectorises
     for p in range(indptr[r], indptr[r + 1]):
         v = np.float64(data[p])
         column = samples.XT32[indices[p], lo:hi]     # a view: indices from 0, no gathers

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._lowered import zeros
 from ..._numba import by_none, jit_fast
 
 
@@ -29,7 +30,7 @@ def block_total(values):
 def block_totals(parts):
     """``Σ_b parts[b]`` (shape ``parts.shape[1:]``), in block order."""
     flat = parts.reshape(parts.shape[0], -1)
-    out = np.zeros(flat.shape[1])
+    out = zeros(flat.shape[1], np.float64)
     for b in range(flat.shape[0]):
         for j in range(flat.shape[1]):
             out[j] += flat[b, j]
@@ -45,7 +46,7 @@ def no_buffers(wanted, parts):
 @jit_fast
 def zeroed_buffers(wanted, parts):
     """Zeroed block buffers shaped like ``parts``."""
-    return np.zeros_like(parts)
+    return zeros(parts.shape, parts.dtype)
 
 
 @jit_fast

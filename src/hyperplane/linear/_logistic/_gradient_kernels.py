@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..._lowered import empty, zeros
 from ..._numba import jit_fast, jit_parallel
 from ..._row_kernels import by_layout, row_axpy_inline, row_dot_inline, row_square_axpy_inline
 from ._blocks_kernels import block_total, block_totals, block_totals_of, buffer_of, buffers_like
@@ -200,8 +201,8 @@ def multinomial_rows(X, targets, W, start, stop, grad, P, diag):
     ``s_n p_nk(1 − p_nk) x̃_n²`` to ``diag``."""
     y_index, weight = targets.y, targets.weight
     n_classes = class_count(X, W)
-    z = np.empty(n_classes)
-    r = np.empty(n_classes)
+    z = empty(n_classes, np.float64)
+    r = empty(n_classes, np.float64)
     loss = 0.0
     for i in range(start, stop):
         s = row_weight(weight, i)
@@ -251,8 +252,8 @@ def binary_blocks(X, targets, w, D, n_blocks):
     """
     n = row_count(X)
     n_blocks = max(1, min(n, n_blocks))
-    losses = np.zeros(n_blocks)
-    grads = np.zeros((n_blocks, w.shape[0]))
+    losses = zeros(n_blocks, np.float64)
+    grads = zeros((n_blocks, w.shape[0]), np.float64)
     diags = buffers_like(D, grads)
     for blk in prange(n_blocks):
         losses[blk] = binary_rows(X, targets, w, blk * n // n_blocks, (blk + 1) * n // n_blocks,
@@ -270,8 +271,8 @@ def multinomial_blocks(X, targets, W, P, n_blocks):
     probabilities (None: not stored, and no ``diag``)."""
     n = row_count(X)
     n_blocks = max(1, min(n, n_blocks))
-    losses = np.zeros(n_blocks)
-    grads = np.zeros((n_blocks, W.shape[0], W.shape[1]))
+    losses = zeros(n_blocks, np.float64)
+    grads = zeros((n_blocks, W.shape[0], W.shape[1]), np.float64)
     diags = buffers_like(P, grads)
     for blk in prange(n_blocks):
         losses[blk] = multinomial_rows(X, targets, W, blk * n // n_blocks,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..._lowered import empty, zeros
 from ..._numba import jit_fast, jit_parallel
 from ..._row_kernels import row_axpy_inline, row_dot_inline
 from ._blocks_kernels import block_totals
@@ -47,7 +48,7 @@ def multinomial_hessian_rows(X, P, V, weight, start, stop, out):
     """Add ``Σ_n s_n p_nk (u_nk − Σ_j p_nj u_nj) x̃_n`` to ``out[k]`` for every
     class k, ``u_nk = V_k·x̃_n``, over rows ``start:stop``
     (:func:`~._rules_kernels.softmax_curvature`)."""
-    u = np.empty(class_count(X, V))
+    u = empty(class_count(X, V), np.float64)
     for i in range(start, stop):
         class_scores(X, i, V, u)
         softmax_curvature(row_weight(weight, i), P[i], u)
@@ -63,7 +64,7 @@ def binary_hessian_blocks(X, D, v, n_blocks):
     """:func:`binary_hessian_rows` over all rows in parallel blocks."""
     n = row_count(X)
     n_blocks = max(1, min(n, n_blocks))
-    outs = np.zeros((n_blocks, v.shape[0]))
+    outs = zeros((n_blocks, v.shape[0]), np.float64)
     for blk in prange(n_blocks):
         binary_hessian_rows(X, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks,
                             outs[blk])
@@ -75,7 +76,7 @@ def multinomial_hessian_blocks(X, P, V, weight, n_blocks):
     """:func:`multinomial_hessian_rows` over all rows in parallel blocks."""
     n = row_count(X)
     n_blocks = max(1, min(n, n_blocks))
-    outs = np.zeros((n_blocks, V.shape[0], V.shape[1]))
+    outs = zeros((n_blocks, V.shape[0], V.shape[1]), np.float64)
     for blk in prange(n_blocks):
         multinomial_hessian_rows(X, P, V, weight, blk * n // n_blocks,
                                  (blk + 1) * n // n_blocks, outs[blk])

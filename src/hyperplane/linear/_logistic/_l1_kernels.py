@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..._lowered import empty
 from ..._numba import jit, jit_internal
 from ..._row_kernels import row_axpy as column_axpy
 from ..._row_kernels import row_dot as column_dot
@@ -80,7 +81,7 @@ def l1_violation(g, v):
 def coordinate_violations(grad, w, penalised):
     """``|∂F(w)_j|`` for every coordinate: :func:`l1_violation` of a penalised
     one, ``|g|`` of the intercept."""
-    out = np.empty(grad.shape[0])
+    out = empty(grad.shape[0], np.float64)
     for j in range(grad.shape[0]):
         out[j] = abs(l1_violation(grad[j], w[j])) if penalised[j] else abs(grad[j])
     return out

@@ -49,6 +49,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from ..._lowered import empty, zeros
 from ..._numba import jit_fast, jit_parallel
 from ..._row_kernels import row_dot_fast
 from ._rules_kernels import (
@@ -285,8 +286,8 @@ def binary_terms_blocks(targets, z, RD, D, n_blocks):
     """:func:`binary_score_terms` over all rows; returns the summed log-loss and
     the column sums of ``RD`` (the intercept's gradient and curvature)."""
     n = z.shape[0]
-    losses = np.zeros(n_blocks)
-    totals = np.zeros((n_blocks, 2))
+    losses = zeros(n_blocks, np.float64)
+    totals = zeros((n_blocks, 2), np.float64)
     for blk in prange(n_blocks):
         losses[blk] = binary_score_terms(targets, z, blk * n // n_blocks,
                                          (blk + 1) * n // n_blocks, RD, D, totals[blk])
@@ -298,8 +299,8 @@ def multinomial_terms_blocks(targets, Z, RD, P, n_blocks):
     """:func:`multinomial_score_terms` over all rows; returns the summed
     log-loss and the column sums of ``RD``."""
     n = Z.shape[0]
-    losses = np.zeros(n_blocks)
-    totals = np.zeros((n_blocks, RD.shape[1]))
+    losses = zeros(n_blocks, np.float64)
+    totals = zeros((n_blocks, RD.shape[1]), np.float64)
     for blk in prange(n_blocks):
         losses[blk] = multinomial_score_terms(targets, Z, blk * n // n_blocks,
                                               (blk + 1) * n // n_blocks, RD, P, totals[blk])
@@ -310,7 +311,7 @@ def multinomial_terms_blocks(targets, Z, RD, P, n_blocks):
 def binary_curvature_blocks(rows, D, v, XV, U, n_blocks):
     """:func:`binary_curvature_rows` over all rows; returns the sum of ``U``."""
     n = rows.indptr.shape[0] - 1
-    totals = np.zeros((n_blocks, 1))
+    totals = zeros((n_blocks, 1), np.float64)
     for blk in prange(n_blocks):
         binary_curvature_rows(rows, D, v, blk * n // n_blocks, (blk + 1) * n // n_blocks, XV, U,
                               totals[blk])
@@ -321,7 +322,7 @@ def binary_curvature_blocks(rows, D, v, XV, U, n_blocks):
 def multinomial_curvature_blocks(rows, P, V, weight, U, n_blocks):
     """:func:`multinomial_curvature_rows` over all rows; returns the column sums of ``U``."""
     n = rows.indptr.shape[0] - 1
-    totals = np.zeros((n_blocks, U.shape[1]))
+    totals = zeros((n_blocks, U.shape[1]), np.float64)
     for blk in prange(n_blocks):
         multinomial_curvature_rows(rows, P, V, weight, blk * n // n_blocks,
                                    (blk + 1) * n // n_blocks, U, totals[blk])
@@ -335,7 +336,7 @@ def transpose_product(cols, U, intercept, bounds):
     ``intercept`` (the column sums of ``U``). Each entry is one block's sum in
     a fixed order: the blocks (one per thread) change no bit of the result."""
     d = cols.indptr.shape[1] - 1
-    out = np.empty((d + 1, U.shape[1]))
+    out = empty((d + 1, U.shape[1]), np.float64)
     for blk in prange(bounds.shape[0] - 1):
         column_products(cols, U, bounds[blk], bounds[blk + 1], out)
     out[d] = intercept
@@ -350,8 +351,8 @@ def transpose_gradient(cols, RD, intercept, bounds):
     ``intercept`` (the column sums of ``RD``)."""
     d = cols.indptr.shape[1] - 1
     n_classes = RD.shape[1] // 2
-    grad = np.empty((d + 1, n_classes))
-    diag = np.empty((d + 1, n_classes))
+    grad = empty((d + 1, n_classes), np.float64)
+    diag = empty((d + 1, n_classes), np.float64)
     for blk in prange(bounds.shape[0] - 1):
         column_gradients(cols, RD, bounds[blk], bounds[blk + 1], grad, diag)
     grad[d] = intercept[:n_classes]
