@@ -7,6 +7,7 @@ library computes them, the server only carries them.
 import io
 import json
 
+import numpy as np
 import pytest
 
 pytest.importorskip("flask")
@@ -168,7 +169,6 @@ def test_linear_refits_when_a_point_moves(client):
 
 def _numbers(text):
     """The numbers of a vector ``(a, b)`` or a matrix ``[(a, b); (c, d)]`` as printed."""
-    import numpy as np
 
     rows = [r.strip("()[] ") for r in text.split(";")]
     return np.array([[float(v) for v in r.split(",")] for r in rows]).squeeze()
@@ -177,7 +177,6 @@ def _numbers(text):
 def test_linear_closed_forms_are_the_book_s_on_the_page_s_points(client):
     """周志华 式3.11, 3.33/3.39 and 3.30-3.31 re-stated sample by sample here
     (sums of outer products, least squares by lstsq), on the points as moved."""
-    import numpy as np
 
     from hyperplane.linear import FisherDiscriminant
 
@@ -375,7 +374,6 @@ def test_lesson_data_errors_carry_a_code_for_the_page(client):
 def test_nu_svc_on_the_plane_matches_scikit_learn(client):
     """formulation=nu_svm: ν-SVC's SMO steps, then the fitted α and b as
     scikit-learn's NuSVC (LIBSVM) gives them on the same points."""
-    import numpy as np
     from sklearn.svm import NuSVC as LibNuSVC
 
     from hyperplane.datasets import load_watermelon
@@ -392,7 +390,6 @@ def test_nu_svc_on_the_plane_matches_scikit_learn(client):
 
 
 def test_one_class_draws_the_support_and_counts_the_points_inside(client):
-    import numpy as np
     from sklearn.svm import OneClassSVM as LibOneClassSVM
 
     from hyperplane.datasets import load_watermelon
@@ -434,7 +431,6 @@ def test_smo_steps_carry_li_hang_s_E_eta_b1_b2(client):
     """Each C-SVC step carries 李航 算法7.5's numbers: E_k = g(x_k) − y_k before the step
     (re-stated here from the trace's α and the Gram matrix), η = K_ii + K_jj − 2K_ij,
     and b₁, b₂ of 式7.115-7.116, which agree whenever both new α lie inside (0, C)."""
-    import numpy as np
 
     from hyperplane.datasets import load_watermelon
 
@@ -477,3 +473,20 @@ def test_other_duals_do_not_pretend_to_have_the_book_s_b(client):
 # * Pre-pruning's root (图4.6): a leaf 是 (training 5:5, the book takes 好瓜) is right on
 #   4, 5, 8 only (42.9%); split on 脐部, 凹陷 → 是 (1, 2, 3 vs 14), 稍凹 → 是 (6, 7 vs 15, 17),
 #   平坦 → 否 (10, 16) is right on 4, 5, 8, 11, 12 (71.4%): 11 and 12 flip.
+
+
+def test_novikoff_bound_of_a_large_upload(client):
+    """10,000 separable points get their bound (the SMO behind it once capped
+    it at 3,000); gamma is at least the margin of the generating line x + y = 0,
+    every point of which lies 0.2 / sqrt(2) or more from it."""
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(-1, 1, size=(10_000, 2))
+    side = xy[:, 0] + xy[:, 1] > 0
+    xy[:, 0] += 0.2 * (2 * side - 1)
+    csv = "a,b,label\n" + "".join(f"{float(a)!r},{float(b)!r},{'yes' if c else 'no'}\n"
+                                   for (a, b), c in zip(xy, side))
+    upload = client.post("/api/upload", data={"file": (io.BytesIO(csv.encode()), "big.csv")})
+    assert upload.status_code == 200, upload.get_json()
+    novikoff = _start(client, "perceptron", upload.get_json()["dataset"])["info"]["novikoff"]
+    assert "reason" not in novikoff, novikoff
+    assert float(novikoff["gamma"]) >= 0.2 / 2 ** 0.5 - 1e-3
