@@ -146,6 +146,26 @@ def test_an_overload_is_keyed_by_the_flags_its_implementation_inherits():
     assert overload_key(np_nancumsum, None) is None
 
 
+def _fresh_process_run(code, tmp_path):
+    """The JSON object the last line of ``code`` prints, run as a script in a
+    fresh interpreter with an empty numba cache of its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    import hyperplane
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
+    script = tmp_path / "run.py"
+    script.write_text(code)
+    done = subprocess.run([sys.executable, str(script)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 _OVERLOAD_RUN = '''
 import json
 import numpy as np
@@ -195,21 +215,7 @@ def test_an_allocation_is_compiled_once_for_strict_and_fastmath_kernels(tmp_path
     """``np.empty`` called by strict, inlined, fastmath and internal kernels
     compiles one implementation; ``np.nancumsum`` of the same array one per
     arithmetic (strict and fastmath)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    import hyperplane
-
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
-    script = tmp_path / "overloads.py"
-    script.write_text(_OVERLOAD_RUN)
-    done = subprocess.run([sys.executable, str(script)], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    run = json.loads(done.stdout.strip().splitlines()[-1])
+    run = _fresh_process_run(_OVERLOAD_RUN, tmp_path)
     assert run["values"] == [2 * (6.0 + 4), 6.0 + 4 + 4]
     names = run["compiled"]
     assert sum(name.startswith("ol_np_empty.") and "int16" in name for name in names) == 1, names
@@ -408,21 +414,7 @@ def test_empty_and_zeros_fall_back_to_numpys_without_numbas_private_code(tmp_pat
     still imports and its ``empty`` / ``zeros`` are numba's ``np.empty`` /
     ``np.zeros`` compiled (a unit per type again): kernels that call them compile
     and give the same arrays."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    import hyperplane
-
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.path.dirname(os.path.dirname(hyperplane.__file__)))
-    script = tmp_path / "fallback.py"
-    script.write_text(_FALLBACK_RUN)
-    done = subprocess.run([sys.executable, str(script)], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    run = json.loads(done.stdout.strip().splitlines()[-1])
+    run = _fresh_process_run(_FALLBACK_RUN, tmp_path)
     assert run["codes"] == [[0, 0]] * 3 and run["codes_dtype"] == "int8"
     assert run["values"] == [0.0, 1.0, 2.0]
     # numba's own np.zeros / np.empty, not the lowered ones
