@@ -15,7 +15,6 @@ from scipy.optimize import nnls
 from sklearn.utils import check_array
 
 from .._validation import encode_labels, signed_labels
-from ..svm._separable import separable
 
 #: R = max |x_hat_i|, gamma = the largest margin of a unit-norm w_hat,
 #: bound = (R / gamma)^2.
@@ -32,7 +31,9 @@ def max_margin_through_origin(Z):
     f = (0, ..., 0, 1), the non-negative least-squares solution u of
     min |E u - f| has residual r = E u - f, and w_hat = -r[:d] / r[d]; r = 0
     means that no w_hat satisfies the constraints. The multipliers u are the
-    hard-margin SVM's (through the origin) up to the scale r[d].
+    hard-margin SVM's (through the origin) up to the scale r[d]. A w_hat with
+    every w_hat.z_i > 0 proves the points separable; none (or r[d] = 0) is
+    refused as inseparable.
 
     Examples
     --------
@@ -51,7 +52,10 @@ def max_margin_through_origin(Z):
     r = E @ u - f
     if not r[d] < 0.0:
         raise ValueError(NOT_SEPARABLE)
-    return -r[:d] / r[d]
+    w_hat = -r[:d] / r[d]
+    if not np.min(Z @ w_hat) > 0.0:
+        raise ValueError(NOT_SEPARABLE)
+    return w_hat
 
 
 def novikoff_bound(X, y):
@@ -98,8 +102,6 @@ def novikoff_bound(X, y):
     signs = signed_labels(y_index)
     X_hat = np.hstack([X, np.ones((X.shape[0], 1))])
     Z = signs[:, None] * X_hat
-    if not separable(X, signs):
-        raise ValueError(NOT_SEPARABLE)
     w_hat = max_margin_through_origin(Z)
     R = float(np.max(np.linalg.norm(X_hat, axis=1)))
     gamma = float(np.min(Z @ w_hat) / np.linalg.norm(w_hat))

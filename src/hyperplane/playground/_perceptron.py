@@ -17,9 +17,8 @@ from ..kernels._kernels import linear_weights
 from ._plane import (box, hyperplane_picture, hyperplane_text, margin_summary, number, points,
                      regions, vector)
 
-#: Novikoff's bound solves a least-distance problem over all the points (SciPy's nnls, after
-#: an LP test of separability: 0.05 s at 20,000 points, 0.6 s at 200,000); beyond this it
-#: is skipped
+#: Novikoff's bound solves a least-distance problem over all the points (SciPy's nnls:
+#: 0.14 s at 200,000); beyond this it is skipped
 NOVIKOFF_MAX_POINTS = 20_000
 #: the Gram matrix is shown for at most this many points
 GRAM_MAX_POINTS = 12
