@@ -9,9 +9,10 @@ upload and mid-run errors written in the page's language.
 
 import re
 
+import numpy as np
 import pytest
 
-from .test_browser import TIMEOUT, _open, _run_to_end
+from .test_browser import TIMEOUT, _open, _run_to_end, _wait_started
 from .test_browser_layout import _english_words, page_text
 from .test_browser_teaching import _settle, _wait_rows
 
@@ -58,6 +59,58 @@ def test_example_2_1_first_line_is_in_view_at_one_scale(page):
     ranges = page.evaluate("[document.getElementById('plot')._fullLayout.xaxis.range, "
                            "document.getElementById('plot')._fullLayout.yaxis.range]")
     assert max(ranges[0]) > 4 and max(ranges[1]) > 3 and min(ranges[1]) < -1 / 3
+    assert not page.errors
+
+
+@pytest.fixture
+def own_server_page(page):
+    """``page`` on a server of its own: an upload adds a dataset to every later
+    page of the session's server."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from hyperplane.playground import create_app
+
+    server = make_server("127.0.0.1", 0, create_app(), threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page.base_url = f"http://127.0.0.1:{server.server_port}/"
+    yield page
+    server.shutdown()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_large_dataset_after_example_2_1_is_drawn_whole(own_server_page, lang):
+    """An upload of 10,000 points after 例2.1's three: the points become WebGL
+    markers, and Plotly.react then kept 例2.1's x range (most of the new points
+    drawn outside it), so every point must lie inside the axes, before and after
+    quick steps."""
+    page = own_server_page
+    page.set_viewport_size({"width": 1024, "height": 768})
+    _open(page, "perceptron")
+    page.get_by_test_id("lang-select").select_option(lang)
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(-1, 1, size=(10_000, 2))              # left of and below 例2.1's view
+    side = xy[:, 0] + xy[:, 1] > 0
+    csv = "a,b,label\n" + "".join(f"{float(a)!r},{float(b)!r},{'yes' if c else 'no'}\n"
+                                   for (a, b), c in zip(xy, side))
+    page.get_by_test_id("upload-file").set_input_files(
+        files=[{"name": "plane.csv", "mimeType": "text/csv", "buffer": csv.encode()}])
+    page.locator("#upload-form button").click()
+    page.wait_for_function("state.info && state.info.points.x.length === 10000", timeout=TIMEOUT)
+    _wait_started(page)
+    for clicks in (0, 5):
+        for _ in range(clicks):
+            page.get_by_test_id("step-button").click(delay=0)
+        if clicks:
+            _wait_rows(page, clicks)
+        _settle(page)
+        outside = page.evaluate("""() => {
+          const gd = document.getElementById('plot'), L = gd._fullLayout, pts = state.info.points;
+          const [x0, x1] = L.xaxis.range, [y0, y1] = L.yaxis.range;
+          return pts.x.filter((x, i) => x < x0 || x > x1 || pts.y[i] < y0 || pts.y[i] > y1).length;
+        }""")
+        assert outside == 0, (clicks, outside)
     assert not page.errors
 
 

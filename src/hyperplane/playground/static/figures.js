@@ -3,12 +3,14 @@
 // Fisher's projection. They draw what the server sent; they compute nothing.
 "use strict";
 
+// many points are drawn by WebGL, without their 编号
+function pointsKind(points) { return points.x.length > 500 ? "scattergl" : "scatter"; }
 function classTraces(points) {
   const labels = [...new Set(points.label)].sort();
   const positive = labels[labels.length - 1];
   return labels.map((lab) => {
     const idx = points.label.map((l, i) => (l === lab ? i : -1)).filter((i) => i >= 0);
-    const big = points.x.length > 500;
+    const big = pointsKind(points) === "scattergl";
     return { type: big ? "scattergl" : "scatter", mode: big ? "markers" : "markers+text",
              x: idx.map((i) => points.x[i]), y: idx.map((i) => points.y[i]),
              text: big ? undefined : idx.map((i) => points.id[i]), textposition: "top right",
@@ -62,7 +64,13 @@ function drawPlane() {
                   marker: { size: 20, color: "rgba(0,0,0,0)", line: { color: "#ff7f0e", width: 3 } } });
   }
   const title = `${t(learner())} — ${t($("dataset").value)}`;
-  Plotly.react($("plot"), traces, planeLayout(title), { responsive: true, displaylogo: false });
+  // Plotly.react from SVG points to WebGL ones (or back) kept the old x range when both
+  // axes share one scale (a 10,000-point upload after 例2.1 was drawn clipped): a figure
+  // whose points change kind is drawn anew
+  const plot = $("plot"), kind = pointsKind(info.points);
+  const draw = plot.dataset.pointsKind === kind ? Plotly.react : Plotly.newPlot;
+  plot.dataset.pointsKind = kind;
+  draw(plot, traces, planeLayout(title), { responsive: true, displaylogo: false });
 }
 function drawSvr() {
   const info = state.info, picture = state.picture, traces = [];
